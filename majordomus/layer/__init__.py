@@ -1,0 +1,1 @@
+"""The `.ai/` layer: discovery through git, the YAML subset, kinds, diagnostics, the index."""

@@ -1,0 +1,259 @@
+"""The in-memory shapes of an indexed layer (layer-and-mcp §5–6, devcontext §2.1–2.2).
+
+Plain frozen dataclasses, not pydantic: the index is built on every invocation and must be
+cheap. `to_json()` methods give the exact key orders of the specs; the capability layer wraps
+them in wire models.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Literal
+
+Severity = Literal["info", "warning", "error"]
+SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Where an object came from; computed, never authored (layer §6.3)."""
+
+    path: str
+    directory: str
+    source_class: str
+    bytes: int
+    section: str | None = None
+    member: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "path": self.path,
+            "directory": self.directory,
+            "source_class": self.source_class,
+        }
+        if self.section is not None:
+            out["section"] = self.section
+        out["bytes"] = self.bytes
+        if self.member is not None:
+            out["member"] = self.member
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class LayerObject:
+    """One declared object of the layer: `majordomus://<kind>/<identity>`."""
+
+    kind: str
+    identity: str
+    title: str | None
+    description: str | None
+    metadata: dict[str, Any]
+    content: str
+    body: str
+    media_type: str
+    provenance: Provenance
+
+    @property
+    def uri(self) -> str:
+        return f"majordomus://{self.kind}/{self.identity}"
+
+    @property
+    def path(self) -> str:
+        return self.provenance.path
+
+    def summary_json(self) -> dict[str, Any]:
+        """The summary of layer §6.4 (list rows and search hits)."""
+        return {
+            "uri": self.uri,
+            "kind": self.kind,
+            "identity": self.identity,
+            "title": self.title,
+            "description": self.description,
+            "path": self.provenance.path,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The object JSON of layer §6.2."""
+        return {
+            "uri": self.uri,
+            "kind": self.kind,
+            "identity": self.identity,
+            "title": self.title,
+            "description": self.description,
+            "metadata": self.metadata,
+            "provenance": self.provenance.to_json(),
+            "media_type": self.media_type,
+            "content": self.content,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A finding with a stable code (layer §5.5)."""
+
+    severity: Severity
+    code: str
+    message: str
+    path: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"severity": self.severity, "code": self.code}
+        if self.path is not None:
+            out["path"] = self.path
+        out["message"] = self.message
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class GitState:
+    """What git says about the root (layer §5.2); `state` is `available` or `unavailable`."""
+
+    state: Literal["available", "unavailable"]
+    toplevel: str | None = None
+    head: str | None = None
+    branch: str | None = None
+    working_tree: str = "unknown"
+    reason: str | None = None
+
+    @classmethod
+    def unavailable(cls, reason: str) -> GitState:
+        return cls(state="unavailable", reason=reason)
+
+    @property
+    def available(self) -> bool:
+        return self.state == "available"
+
+    def to_json(self) -> dict[str, Any]:
+        if self.state == "unavailable":
+            return {"state": "unavailable", "reason": self.reason or ""}
+        return {
+            "state": "available",
+            "toplevel": self.toplevel,
+            "head": self.head,
+            "branch": self.branch,
+            "working_tree": self.working_tree,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SourceClass:
+    """One class of `sources.yaml` (layer §1.3)."""
+
+    id: str
+    kind: str
+    discovery: str
+    pathspec: str
+    required: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    """The typed read of `.ai/manifest.yaml` (layer §1.2)."""
+
+    schema: str
+    repo_path: str
+    local_path: str
+    local_tracked: bool
+    local_implicit_context: bool
+    sections: dict[str, str]
+    context_documents: tuple[str, ...] = ()
+
+    def section_path(self, name: str) -> str:
+        return ".ai/" + self.sections[name]
+
+    def section_of(self, rel: str) -> str | None:
+        """The section whose path equals `rel` or is a directory prefix of it; longest wins."""
+        best: tuple[int, str] | None = None
+        for name, sub in self.sections.items():
+            prefix = ".ai/" + sub
+            if rel == prefix or rel.startswith(prefix + "/"):
+                if best is None or len(prefix) > best[0]:
+                    best = (len(prefix), name)
+        return best[1] if best else None
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Edge:
+    """A relation (source, target, kind); ends are object URIs or external node ids."""
+
+    source: str
+    target: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExternalNode:
+    """A node created while resolving a reference to something the index does not hold."""
+
+    id: str
+    kind: str
+    label: str
+    source: str | None = None
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class UnresolvedReference:
+    """A metadata reference that resolves to nothing (devcontext §2.2)."""
+
+    declared_in: str
+    key: str
+    reference: str
+    correction: str
+
+
+@dataclass
+class Index:
+    """The layer as read: objects in URI order, diagnostics in production order, relations."""
+
+    root: Path
+    manifest: Manifest
+    sources: list[SourceClass]
+    discovery: Literal["vcs", "filesystem"]
+    git: GitState
+    objects: list[LayerObject]
+    diagnostics: list[Diagnostic]
+    edges: list[Edge] = field(default_factory=list)
+    external: dict[str, ExternalNode] = field(default_factory=dict)
+    unresolved: list[UnresolvedReference] = field(default_factory=list)
+
+    @property
+    def state(self) -> Literal["ok", "degraded"]:
+        return "degraded" if self.error_count else "ok"
+
+    @property
+    def error_count(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == "error")
+
+    @cached_property
+    def by_uri(self) -> dict[str, LayerObject]:
+        return {obj.uri: obj for obj in self.objects}
+
+    @cached_property
+    def by_path(self) -> dict[str, LayerObject]:
+        """First object (URI order) per path; collection members share their file's path."""
+        out: dict[str, LayerObject] = {}
+        for obj in self.objects:
+            out.setdefault(obj.provenance.path, obj)
+        return out
+
+    @cached_property
+    def kinds(self) -> dict[str, int]:
+        """Object count per kind, ordered by kind name."""
+        counts: dict[str, int] = {}
+        for obj in self.objects:
+            counts[obj.kind] = counts.get(obj.kind, 0) + 1
+        return dict(sorted(counts.items()))
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """SHA-256 over path, NUL, content, LF per object in URI order (devcontext §2.1)."""
+        digest = hashlib.sha256()
+        for obj in self.objects:
+            digest.update(obj.provenance.path.encode())
+            digest.update(b"\0")
+            digest.update(obj.content.encode())
+            digest.update(b"\n")
+        return digest.hexdigest()

@@ -1,0 +1,76 @@
+"""Base classes for every wire shape (pydantic v2).
+
+* `Wire` — an output / stored shape: lenient on input (unknown keys ignored), serialised by
+  alias. A field annotated `Annotated[T, OMIT]` is dropped from JSON when it is None or an
+  empty list / mapping ("omit∅" in the specs).
+* `StrictInput` — a request shape: unknown keys are refused, so a misspelt field is an
+  error rather than a silently dropped claim.
+
+`defer_build` keeps import cheap: a model's validator is built on first use.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, model_serializer
+
+
+class _Omit:
+    """Marker: drop this field from JSON when it is None or empty."""
+
+    def __repr__(self) -> str:
+        return "OMIT"
+
+
+OMIT = _Omit()
+
+
+class Wire(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True, defer_build=True, extra="ignore", use_enum_values=False
+    )
+
+    __omit__: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        cls.__omit__ = frozenset(
+            (info.alias or name)
+            for name, info in cls.model_fields.items()
+            if any(meta is OMIT for meta in info.metadata)
+        )
+
+    @model_serializer(mode="wrap")
+    def _drop_omitted(self, handler: Any) -> Any:
+        data = handler(self)
+        if self.__omit__ and isinstance(data, dict):
+            for key in self.__omit__:
+                if key in data and data[key] in (None, [], {}):
+                    del data[key]
+        return data
+
+    def wire(self) -> Any:
+        """The JSON-ready value (aliases applied, omitted fields dropped)."""
+        return self.model_dump(mode="json", by_alias=True)
+
+
+class StrictInput(Wire):
+    model_config = ConfigDict(extra="forbid")
+
+
+def dumps_pretty(value: Any) -> str:
+    """2-space indented JSON, non-ASCII kept (layer §11)."""
+    return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+def dumps_compact(value: Any) -> str:
+    """One compact JSON line, non-ASCII kept."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def dumps_canonical(value: Any) -> str:
+    """Sorted keys, no whitespace: the cache key form (capabilities §4.2)."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))

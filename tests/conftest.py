@@ -1,0 +1,101 @@
+"""Shared test helpers: temporary git repositories and the installed `majordomus` command."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = REPO_ROOT / "fixtures"
+CORPUS = REPO_ROOT.parent / "shared" / "corpus"
+MAJORDOMUS = shutil.which("majordomus", path=str(Path(sys.executable).parent)) or "majordomus"
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test",
+    "GIT_AUTHOR_EMAIL": "test@example.invalid",
+    "GIT_COMMITTER_NAME": "Test",
+    "GIT_COMMITTER_EMAIL": "test@example.invalid",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+def git(root: Path, *args: str) -> str:
+    """Run git in `root` and return stdout; failures raise."""
+    env = {**os.environ, **GIT_ENV, "HOME": str(root)}
+    done = subprocess.run(
+        ["git", "-C", str(root), *args], check=True, capture_output=True, text=True, env=env
+    )
+    return done.stdout
+
+
+def make_git_repo(root: Path, source: Path | None = None, *, commit: bool = True) -> Path:
+    """Create a git repository at `root`, optionally filled from `source`, committed."""
+    root.mkdir(parents=True, exist_ok=True)
+    if source is not None:
+        shutil.copytree(source, root, dirs_exist_ok=True, symlinks=True)
+    git(root, "init", "-q", "-b", "master")
+    if commit:
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "--allow-empty", "-m", "fixture")
+    return root
+
+
+def witness(root: Path) -> tuple[str, str]:
+    """The read-only witness of layer §8: porcelain status and the index listing."""
+    return (
+        git(root, "--no-optional-locks", "status", "--porcelain"),
+        git(root, "ls-files", "-s"),
+    )
+
+
+@dataclass
+class Result:
+    code: int
+    stdout: str
+    stderr: str
+
+
+def run_majordomus(
+    args: Sequence[str],
+    *,
+    cwd: Path | None = None,
+    input: str | bytes | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = 120,
+) -> Result:
+    """Run the installed `majordomus` command and capture everything."""
+    full_env = {**os.environ, **GIT_ENV, **(env or {})}
+    full_env.pop("CI", None) if env is None or "CI" not in env else None
+    data = input.encode() if isinstance(input, str) else input
+    done = subprocess.run(
+        [MAJORDOMUS, *args],
+        cwd=cwd,
+        input=data,
+        capture_output=True,
+        env=full_env,
+        timeout=timeout,
+    )
+    return Result(done.returncode, done.stdout.decode(), done.stderr.decode())
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path) -> Callable[..., Path]:
+    """Factory: `git_repo("layers/healthy")` copies `fixtures/<name>` into a committed repo."""
+
+    def factory(fixture: str | None = None, *, commit: bool = True, name: str = "repo") -> Path:
+        source = FIXTURES / fixture if fixture else None
+        return make_git_repo(tmp_path / name, source, commit=commit)
+
+    return factory
+
+
+@pytest.fixture
+def majordomus() -> Callable[..., Result]:
+    return run_majordomus
