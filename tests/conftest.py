@@ -71,8 +71,10 @@ def run_majordomus(
     timeout: float = 120,
 ) -> Result:
     """Run the installed `majordomus` command and capture everything."""
-    full_env = {**os.environ, **GIT_ENV, **(env or {})}
-    full_env.pop("CI", None) if env is None or "CI" not in env else None
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("MAJORDOMUS_")}
+    full_env.pop("CI", None)  # a CI runner would switch the reasoning mode under test
+    full_env.update(GIT_ENV)
+    full_env.update(env or {})
     data = input.encode() if isinstance(input, str) else input
     done = subprocess.run(
         [MAJORDOMUS, *args],
