@@ -25,8 +25,11 @@ class ConsultationStatus(StrEnum):
 
     def is_transient(self) -> bool:
         """A failure that may pass by itself, so consecutive ones open an advisor's circuit."""
-        return self in (ConsultationStatus.TIMEOUT, ConsultationStatus.UNAVAILABLE,
-                        ConsultationStatus.ERROR)
+        return self in (
+            ConsultationStatus.TIMEOUT,
+            ConsultationStatus.UNAVAILABLE,
+            ConsultationStatus.ERROR,
+        )
 
     def as_str(self) -> str:
         return self.value
