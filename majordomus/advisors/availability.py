@@ -1,0 +1,147 @@
+"""Which advisors may be asked now (reasoning §4.2): `derive_availability`.
+
+Pure: the catalogue, references, presence seam, mode, disable list, consultation history,
+linked peers, `now` and the cooldown override all arrive in `Inputs`. Gates outrank
+presence, presence outranks circuits. This module also gathers the names the seed
+examples import from `reasoning::availability`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from majordomus.advisors.catalogue import AdvisorCatalogue, AdvisorDeclaration, credential_of
+from majordomus.advisors.circuits import (
+    AUTH_COOLDOWN,
+    FAILURE_COOLDOWN,
+    FAILURES_TO_OPEN,
+    RATE_LIMIT_COOLDOWN,
+    judge,
+)
+from majordomus.advisors.environment import DISABLE_ALL
+from majordomus.advisors.modes import ModeResolution, ReasoningMode, resolve_mode
+from majordomus.advisors.outcomes import ConsultationStatus, Outcome
+from majordomus.advisors.presence import Presence, SystemPresence, probe
+from majordomus.advisors.references import References
+from majordomus.advisors.states import AdvisorCircuit, AdvisorState, AdvisorStatus
+from majordomus.advisors.transports import AdvisorTransport
+
+__all__ = [
+    "AUTH_COOLDOWN",
+    "FAILURES_TO_OPEN",
+    "FAILURE_COOLDOWN",
+    "RATE_LIMIT_COOLDOWN",
+    "AdvisorCircuit",
+    "AdvisorState",
+    "AdvisorStatus",
+    "ConsultationStatus",
+    "Inputs",
+    "LinkedPeer",
+    "ModeResolution",
+    "Outcome",
+    "Presence",
+    "ReasoningMode",
+    "SystemPresence",
+    "derive_availability",
+    "resolve_mode",
+]
+
+
+@dataclass(frozen=True)
+class LinkedPeer:
+    """A linked mesh runtime; this implementation has no mesh and always passes none."""
+
+    runtime: str
+    name: str
+    features: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything availability depends on, gathered once per request by the caller."""
+
+    refs: References
+    presence: Presence
+    mode: ReasoningMode = ReasoningMode.STANDARD
+    disabled: Sequence[str] = ()
+    history: Sequence[Outcome] = ()
+    peers: Sequence[LinkedPeer] = ()
+    now: int = 0
+    cooldown: int | None = None
+
+
+def derive_availability(catalogue: AdvisorCatalogue, inputs: Inputs) -> list[AdvisorState]:
+    """One state per declared advisor in declaration order, then linked peers by runtime."""
+    states = [_declared(a, inputs) for a in catalogue.advisors]
+    peers = catalogue.peers
+    if peers is None:
+        return states
+    linked = {p.runtime: p for p in inputs.peers if peers.feature in p.features}
+    for runtime in sorted(linked):
+        state = AdvisorState(
+            id=f"peer:{runtime}",
+            title=f"Mesh peer {linked[runtime].name}",
+            transport=AdvisorTransport.PEER,
+            adapter=peers.adapter,
+            capabilities=list(peers.capabilities),
+            status=AdvisorStatus.AVAILABLE,
+            reason="peer_linked",
+            probe=f"linked runtime carrying the {peers.feature} feature",
+        )
+        states.append(_gate(state, inputs) or _apply_circuit(state, inputs))
+    return states
+
+
+def _declared(advisor: AdvisorDeclaration, inputs: Inputs) -> AdvisorState:
+    credential = credential_of(advisor, inputs.refs)
+    probed = probe(advisor, credential, inputs.presence)
+    model = advisor.model
+    if model is not None:
+        entry = inputs.refs.models.resolve(model)
+        model = entry.native_id if entry is not None else model
+    state = AdvisorState(
+        id=advisor.id,
+        title=advisor.title,
+        transport=advisor.transport,
+        adapter=advisor.adapter,
+        capabilities=list(advisor.capabilities),
+        model=model,
+        executable=advisor.executable,
+        credential=credential,
+        status=AdvisorStatus.AVAILABLE,
+        reason="present",
+        probe=probed.text,
+    )
+    gated = _gate(state, inputs)
+    if gated is not None:
+        return gated
+    if not probed.present:
+        return state.model_copy(
+            update={"status": probed.absent_status, "reason": probed.absent_reason}
+        )
+    return _apply_circuit(state, inputs)
+
+
+def _gate(state: AdvisorState, inputs: Inputs) -> AdvisorState | None:
+    """The mode and configuration gates, which outrank presence; None when none applies."""
+    if inputs.mode is ReasoningMode.CI:
+        reason = "mode_ci"
+    elif inputs.mode is ReasoningMode.OFFLINE and state.transport.is_remote():
+        reason = "mode_offline"
+    elif DISABLE_ALL in inputs.disabled or state.id in inputs.disabled:
+        reason = "disabled_by_configuration"
+    else:
+        return None
+    return state.model_copy(update={"status": AdvisorStatus.DISABLED, "reason": reason})
+
+
+def _apply_circuit(state: AdvisorState, inputs: Inputs) -> AdvisorState:
+    verdict = judge(state.id, inputs.history, inputs.now, inputs.cooldown)
+    if verdict.recovering:
+        return state.model_copy(update={"recovering": True})
+    if verdict.circuit is None:
+        return state
+    return state.model_copy(
+        update={"status": verdict.status, "reason": verdict.reason, "circuit": verdict.circuit}
+    )

@@ -1,0 +1,161 @@
+"""The advisor catalogue (reasoning §1.2, §1.4): its strict models and its diagnostics.
+
+Pure: parses nothing from disk (see `loading`) and probes nothing (see `presence`). The
+catalogue is data; declaration order is preference order. Diagnostics are reported, never
+repaired, and name the reference files actually used (decision 15).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field, StrictInt
+
+from majordomus.advisors.references import References
+from majordomus.advisors.transports import AdvisorTransport
+from majordomus.order import canonical_strings
+from majordomus.wire import OMIT, StrictInput
+
+__all__ = [
+    "DEFAULT_CAPABILITY",
+    "AdvisorCatalogue",
+    "AdvisorDeclaration",
+    "AdvisorTransport",
+    "AdvisoryCapability",
+    "PeerAdvisors",
+    "References",
+    "credential_of",
+]
+
+DEFAULT_CAPABILITY = "independent_reasoning"
+
+
+class AdvisoryCapability(StrictInput):
+    """One word of the capability vocabulary."""
+
+    id: str
+    description: str
+
+
+class AdvisorDeclaration(StrictInput):
+    """One advisor as the catalogue declares it; how it is reached and what it offers."""
+
+    id: str
+    title: str
+    transport: AdvisorTransport
+    adapter: str
+    provider: Annotated[str | None, OMIT] = None
+    vendor: Annotated[str | None, OMIT] = None
+    model: Annotated[str | None, OMIT] = None
+    executable: Annotated[str | None, OMIT] = None
+    capabilities: list[str] = Field(default_factory=list)
+    note: Annotated[str | None, OMIT] = None
+
+
+class PeerAdvisors(StrictInput):
+    """How linked mesh runtimes carrying `feature` become advisors."""
+
+    feature: str
+    adapter: str
+    capabilities: list[str] = Field(default_factory=list)
+
+
+class AdvisorCatalogue(StrictInput):
+    """The whole catalogue; the empty default has version 0 and no entries."""
+
+    version: Annotated[StrictInt, Field(ge=0)] = 0
+    capabilities: list[AdvisoryCapability] = Field(default_factory=list)
+    advisors: list[AdvisorDeclaration] = Field(default_factory=list)
+    peers: Annotated[PeerAdvisors | None, OMIT] = None
+    forbidden_claims: list[str] = Field(default_factory=list)
+
+    def get(self, advisor_id: str) -> AdvisorDeclaration | None:
+        """The first declared advisor with that id; `peer:…` ids are never declared."""
+        return next((a for a in self.advisors if a.id == advisor_id), None)
+
+    def knows_capability(self, word: str) -> bool:
+        return any(c.id == word for c in self.capabilities)
+
+    def names(self) -> list[str]:
+        """Every id, adapter, executable, provider, vendor and model named, canonical, once.
+
+        Code that must stay provider-independent may not contain any of them (§9 `coupling`).
+        """
+        found: set[str] = set()
+        for a in self.advisors:
+            found.update(
+                n
+                for n in (a.id, a.adapter, a.executable, a.provider, a.vendor, a.model)
+                if n is not None
+            )
+        if self.peers is not None:
+            found.add(self.peers.adapter)
+        return canonical_strings(found)
+
+    def diagnostics(self, refs: References) -> list[str]:
+        """Every finding of §1.4, in order: per advisor checks (a)–(g), then the peers block."""
+        out: list[str] = []
+        seen: set[str] = set()
+        for a in self.advisors:
+            out.extend(_advisor_findings(self, a, refs, a.id in seen))
+            seen.add(a.id)
+        if self.peers is not None:
+            out.extend(
+                f"peer advisors offer '{word}', which the vocabulary does not declare"
+                for word in self.peers.capabilities
+                if not self.knows_capability(word)
+            )
+        return out
+
+
+def credential_of(advisor: AdvisorDeclaration, refs: References) -> str | None:
+    """The name of the variable holding the advisor's vendor credential, if declared."""
+    if advisor.vendor is None:
+        return None
+    vendor = refs.models.vendor(advisor.vendor)
+    return vendor.credential_env if vendor is not None else None
+
+
+def _advisor_findings(
+    catalogue: AdvisorCatalogue, a: AdvisorDeclaration, refs: References, repeated: bool
+) -> list[str]:
+    who = f"advisor '{a.id}'"
+    out: list[str] = []
+    if repeated:
+        out.append(f"{who} is declared twice")
+    if not a.capabilities:
+        out.append(f"{who} offers no capability")
+    out.extend(
+        f"{who} offers '{word}', which the vocabulary does not declare"
+        for word in a.capabilities
+        if not catalogue.knows_capability(word)
+    )
+    if a.provider is not None and a.provider not in refs.providers:
+        out.append(
+            f"{who} names provider '{a.provider}', which {refs.providers_file} does not declare"
+        )
+    if a.vendor is not None and refs.models.vendor(a.vendor) is None:
+        out.append(f"{who} names vendor '{a.vendor}', which {refs.models_file} does not declare")
+    if a.model is not None:
+        entry = refs.models.resolve(a.model)
+        if entry is None:
+            out.append(f"{who} names model '{a.model}', which {refs.models_file} does not declare")
+        elif a.vendor is not None and a.vendor != entry.vendor:
+            out.append(
+                f"{who} names model '{a.model}' of vendor '{entry.vendor}', not of its own vendor"
+            )
+    if a.transport is AdvisorTransport.API and credential_of(a, refs) is None:
+        out.append(
+            f"{who} is an API advisor whose vendor declares no credential variable, "
+            "so its presence cannot be probed"
+        )
+    elif a.transport in (AdvisorTransport.CLI, AdvisorTransport.LOCAL_RUNTIME) and (
+        a.executable is None
+    ):
+        out.append(f"{who} declares no executable, so its presence cannot be probed")
+    elif a.transport is AdvisorTransport.PEER:
+        out.append(
+            f"{who} is declared with transport peer; peers are discovered from the mesh, "
+            "never listed"
+        )
+    return out

@@ -1,0 +1,57 @@
+"""How a consultation ended, as far as availability cares (reasoning §4.1, §6.3).
+
+Pure value types. `ConsultationStatus` is the vocabulary the ledger records; it lives here
+because the circuit breakers read it and the advisors never depend on the ledger. The
+ledger replays its consultation records into `Outcome`s; nothing here reads records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class ConsultationStatus(StrEnum):
+    """Only `completed` carries advice; every other word is a degradation."""
+
+    COMPLETED = "completed"
+    TIMEOUT = "timeout"
+    RATE_LIMITED = "rate_limited"
+    AUTH_FAILED = "auth_failed"
+    MALFORMED = "malformed"
+    EMPTY = "empty"
+    UNAVAILABLE = "unavailable"
+    CANCELLED = "cancelled"
+    ERROR = "error"
+
+    def is_transient(self) -> bool:
+        """Failures that may pass by themselves; two in a row open a circuit."""
+        return self in _TRANSIENT
+
+    def as_str(self) -> str:
+        return self.value
+
+
+_TRANSIENT = frozenset(
+    {ConsultationStatus.TIMEOUT, ConsultationStatus.UNAVAILABLE, ConsultationStatus.ERROR}
+)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One recorded consultation outcome: which record, which advisor, how, and when.
+
+    `at` is the epoch second of the record's `recorded_at`; `retry_after` comes from the
+    consultation's `retry_after_seconds`. `status` accepts any enum or string carrying a
+    consultation word, so a caller's own enum with the same words is converted here.
+    """
+
+    id: str
+    advisor: str
+    status: ConsultationStatus
+    at: int
+    retry_after: int | None = None
+
+    def __post_init__(self) -> None:
+        word = getattr(self.status, "value", self.status)
+        object.__setattr__(self, "status", ConsultationStatus(word))

@@ -1,0 +1,85 @@
+"""What a catalogue's `provider`, `vendor` and `model` references resolve against (reasoning §1.3).
+
+Pure models: loading the packaged files is `loading`'s job. Each reference table remembers
+the name of the file it came from, so diagnostics name the file actually used (decision 15).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import Field, StrictInt
+
+from majordomus.wire import OMIT, StrictInput
+
+MODELS_FILE = "majordomus/advisors/data/models.yaml"
+PROVIDERS_FILE = "majordomus/advisors/data/providers.yaml"
+
+
+class Inference(StrEnum):
+    """Where a vendor's models run."""
+
+    REMOTE = "remote"
+    LOCAL = "local"
+
+
+class ModelStatus(StrEnum):
+    AVAILABLE = "available"
+    PREVIEW = "preview"
+    DEPRECATED = "deprecated"
+    RETIRED = "retired"
+
+
+class Vendor(StrictInput):
+    id: str
+    title: str
+    inference: Inference = Inference.REMOTE
+    credential_env: Annotated[str | None, OMIT] = None
+
+
+class ModelEntry(StrictInput):
+    id: str
+    vendor: str
+    native_id: str
+    aliases: list[str] = Field(default_factory=list)
+    capabilities: list[str] = Field(default_factory=list)
+    context_window: Annotated[StrictInt | None, Field(ge=0), OMIT] = None
+    status: ModelStatus = ModelStatus.AVAILABLE
+    note: Annotated[str | None, OMIT] = None
+
+
+class ModelCatalogue(StrictInput):
+    """The model table; an empty one (version 0) stands in when the file is unusable."""
+
+    version: Annotated[StrictInt, Field(ge=0)] = 0
+    vendors: list[Vendor] = Field(default_factory=list)
+    models: list[ModelEntry] = Field(default_factory=list)
+
+    def vendor(self, vendor_id: str) -> Vendor | None:
+        return next((v for v in self.vendors if v.id == vendor_id), None)
+
+    def resolve(self, name: str) -> ModelEntry | None:
+        """The first model whose id is `name` or whose aliases contain it."""
+        return next((m for m in self.models if m.id == name or name in m.aliases), None)
+
+
+class Provider(StrictInput):
+    id: str
+    title: str
+
+
+class ProviderTable(StrictInput):
+    """The provider table; only the ids matter to the catalogue."""
+
+    version: Annotated[StrictInt, Field(ge=0)] = 0
+    providers: list[Provider] = Field(default_factory=list)
+
+
+class References(StrictInput):
+    """Provider ids and the model catalogue, with the files they were read from."""
+
+    providers: list[str] = Field(default_factory=list)
+    models: ModelCatalogue = Field(default_factory=ModelCatalogue)
+    providers_file: str = PROVIDERS_FILE
+    models_file: str = MODELS_FILE
