@@ -1,0 +1,261 @@
+"""Admission (reasoning §7.4): the rules a record input must pass before it may be stored.
+
+`admit` turns an input into the body the store keeps, or raises a `Refusal` carrying one
+sentence. Rules run in the order of the spec and the first failure wins. A plan is the one
+input that reads the moment's availability: the policy runs against it and the snapshot is
+stored with the plan. Pure: admission never writes, never reads the clock or the disk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from majordomus.advisors.modes import ModeResolution
+from majordomus.advisors.policy import Materiality, PlanRequest, plan
+from majordomus.advisors.states import AdvisorState
+from majordomus.errors import Refused
+from majordomus.ledger.loaded import Loaded
+from majordomus.ledger.record import (
+    AssessmentInput,
+    AttemptInput,
+    ConclusionInput,
+    ConsultationInput,
+    ConsultationStatus,
+    DisagreementInput,
+    PlanInput,
+    ReasoningBody,
+    ReasoningInput,
+    ReasoningRecord,
+    ResolutionInput,
+    StoredConclusion,
+    StoredPlan,
+    ValidationInput,
+)
+
+__all__ = ["Admission", "Refusal", "admit"]
+
+
+class Refusal(Refused):
+    """A record the ledger will not admit; its string form is the sentence alone."""
+
+
+@dataclass(frozen=True)
+class Admission:
+    """What a plan is admitted against: the effective mode and every advisor's state now."""
+
+    mode: ModeResolution
+    availability: Sequence[AdvisorState] = ()
+
+
+def _kind_of(loaded: Loaded, record_id: str, kind: str) -> ReasoningRecord:
+    """The record `record_id`, which must exist and be of `kind`."""
+    record = loaded.get(record_id)
+    if record is None:
+        raise Refusal(f"no {kind} {record_id} is recorded")
+    if record.body.kind != kind:
+        raise Refusal(f"{record_id} is a {record.body.kind}, not a {kind}")
+    return record
+
+
+def _nonempty(value: str, field: str) -> None:
+    if not value.strip():
+        raise Refusal(f"{field} is empty")
+
+
+def _is_material(materiality: Materiality) -> bool:
+    return materiality >= Materiality.MATERIAL
+
+
+def _completed(record: ReasoningRecord) -> bool:
+    body = record.body
+    return isinstance(body, ConsultationInput) and body.status is ConsultationStatus.COMPLETED
+
+
+def _assessment(given: AssessmentInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
+    _nonempty(given.subject, "subject")
+    if _is_material(given.materiality) and not given.evidence:
+        raise Refusal(
+            "a material assessment carries the evidence gathered before anyone is asked: "
+            "`evidence` is empty"
+        )
+    return given
+
+
+def _plan(given: PlanInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
+    record = _kind_of(loaded, given.assessment, "assessment")
+    assessment: AssessmentInput = record.body  # type: ignore[assignment]
+    prior = loaded.prior_on_subject(record)
+    request = PlanRequest(
+        materiality=assessment.materiality,
+        confidence=assessment.confidence,
+        capabilities=list(assessment.capabilities),
+        prior_conclusion=prior.id if prior is not None else None,
+        new_evidence=assessment.new_evidence,
+    )
+    states = [state.model_copy(deep=True) for state in admission.availability]
+    decided = plan(request, admission.mode, states)
+    return StoredPlan(assessment=given.assessment, plan=decided, availability=states)
+
+
+def _consultation(given: ConsultationInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
+    record = _kind_of(loaded, given.plan, "plan")
+    stored: StoredPlan = record.body  # type: ignore[assignment]
+    selected = [s.advisor for s in stored.plan.selected]
+    if given.advisor not in selected:
+        raise Refusal(
+            f"plan {given.plan} did not select advisor '{given.advisor}' "
+            f"(it selected: {', '.join(selected) or 'none'}); "
+            "a consultation no plan selected would be a review nobody planned"
+        )
+    has_conclusion = given.conclusion is not None and bool(given.conclusion.strip())
+    completed = given.status is ConsultationStatus.COMPLETED
+    if completed and not has_conclusion:
+        raise Refusal("a completed consultation carries the advisor's conclusion")
+    if completed and given.stance is None:
+        raise Refusal("a completed consultation says where the advice stands: `stance`")
+    if not completed and has_conclusion:
+        raise Refusal(
+            f"a {given.status.value} consultation received no answer, so it carries no conclusion"
+        )
+    if completed and any(
+        _completed(r) and r.body.plan == given.plan and r.body.advisor == given.advisor  # type: ignore[union-attr]
+        for r in loaded.records
+    ):
+        raise Refusal(
+            f"advisor '{given.advisor}' already answered plan {given.plan}; "
+            "one plan, one answer per advisor"
+        )
+    return given
+
+
+def _disagreement(given: DisagreementInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
+    _kind_of(loaded, given.assessment, "assessment")
+    _nonempty(given.discriminating_question, "discriminating_question")
+    if len(given.positions) < 2:
+        raise Refusal("a disagreement has at least two positions")
+    sources = [p.source for p in given.positions]
+    if len(set(sources)) != len(sources):
+        raise Refusal("each position of a disagreement has its own source")
+    for position in given.positions:
+        _nonempty(position.position, "position")
+        if position.source != "primary":
+            consultation = _kind_of(loaded, position.source, "consultation")
+            if not _completed(consultation):
+                raise Refusal(f"{position.source} did not complete, so it holds no position")
+    return given
+
+
+def _resolution(given: ResolutionInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
+    record = _kind_of(loaded, given.disagreement, "disagreement")
+    disagreement: DisagreementInput = record.body  # type: ignore[assignment]
+    _nonempty(given.experiment, "experiment")
+    _nonempty(given.outcome, "outcome")
+    if not given.evidence:
+        raise Refusal(
+            "a disagreement is settled by evidence, never by a count: `evidence` is empty"
+        )
+    if given.favours != "neither" and given.favours not in {
+        p.source for p in disagreement.positions
+    }:
+        raise Refusal(
+            f"'{given.favours}' is not a position of {given.disagreement}; "
+            "favour one of its sources or `neither`"
+        )
+    if loaded.resolution_of(given.disagreement) is not None:
+        raise Refusal(f"{given.disagreement} is already resolved")
+    return given
+
+
+def _conclusion(given: ConclusionInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
+    record = _kind_of(loaded, given.assessment, "assessment")
+    assessment: AssessmentInput = record.body  # type: ignore[assignment]
+    _nonempty(given.decision, "decision")
+    _nonempty(given.rationale, "rationale")
+    if _is_material(assessment.materiality):
+        if not given.evidence:
+            raise Refusal(
+                "a conclusion on material uncertainty rests on evidence: `evidence` is empty"
+            )
+        if not given.validation_plan:
+            raise Refusal(
+                "a conclusion on material uncertainty says how it will be proven: "
+                "`validation_plan` is empty"
+            )
+    reviewers: list[str] = []
+    for cited in given.consultations:
+        consultation = _kind_of(loaded, cited, "consultation")
+        body: ConsultationInput = consultation.body  # type: ignore[assignment]
+        if body.status is not ConsultationStatus.COMPLETED:
+            raise Refusal(f"{cited} ended {body.status.value}, so no advice came from it to weigh")
+        if loaded.assessment_of(consultation) != given.assessment:
+            raise Refusal(f"{cited} was asked about another assessment")
+        if body.advisor not in reviewers:
+            reviewers.append(body.advisor)
+    for other in loaded.records:
+        if (
+            _completed(other)
+            and loaded.assessment_of(other) == given.assessment
+            and other.id not in given.consultations
+        ):
+            raise Refusal(
+                f"{other.id} (advisor '{other.body.advisor}') answered this assessment and "  # type: ignore[union-attr]
+                "the conclusion does not weigh it; cite it, and reject it in `rejected` "
+                "if it is wrong"
+            )
+    for cited in given.disagreements:
+        _kind_of(loaded, cited, "disagreement")
+    for other in loaded.records:
+        if isinstance(other.body, DisagreementInput) and other.body.assessment == given.assessment:
+            if loaded.resolution_of(other.id) is None:
+                raise Refusal(
+                    f"disagreement {other.id} is unresolved: settle it with evidence "
+                    "(a `resolution`), not by counting who agrees"
+                )
+            if other.id not in given.disagreements:
+                raise Refusal(
+                    f"disagreement {other.id} bears on this assessment and the conclusion "
+                    "does not cite it"
+                )
+    if given.supersedes is not None:
+        _kind_of(loaded, given.supersedes, "conclusion")
+    else:
+        standing = loaded.standing_conclusion(given.assessment)
+        if standing is not None:
+            raise Refusal(
+                f"{standing.id} already concludes this assessment; "
+                "a new conclusion names it in `supersedes`"
+            )
+    return StoredConclusion.of(given, reviewers)
+
+
+def _validation(given: ValidationInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
+    _kind_of(loaded, given.conclusion, "conclusion")
+    _nonempty(given.check, "check")
+    return given
+
+
+def _attempt(given: AttemptInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
+    if given.assessment is not None:
+        _kind_of(loaded, given.assessment, "assessment")
+    _nonempty(given.attempt, "attempt")
+    _nonempty(given.observed_failure, "observed_failure")
+    return given
+
+
+_RULES: dict[type, Callable[[Any, Loaded, Admission], ReasoningBody]] = {
+    AssessmentInput: _assessment,
+    PlanInput: _plan,
+    ConsultationInput: _consultation,
+    DisagreementInput: _disagreement,
+    ResolutionInput: _resolution,
+    ConclusionInput: _conclusion,
+    ValidationInput: _validation,
+    AttemptInput: _attempt,
+}
+
+
+def admit(given: ReasoningInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
+    """The body to store for `given`, or a `Refusal` naming the first rule it breaks."""
+    return _RULES[type(given)](given, loaded, admission)

@@ -1,0 +1,97 @@
+"""Records read back, and the lookups over them (reasoning §6.5, §7.2, §7.5).
+
+`Loaded` is what the store's `load()` returns and what admission, state derivation,
+`explain` and `check` take. The lookups iterate `records` in the order given (only `load()`
+sorts). Pure: no disk, no clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from majordomus.ledger.record import (
+    AssessmentInput,
+    ConsultationInput,
+    ReasoningRecord,
+    ResolutionInput,
+    StoredConclusion,
+    ValidationInput,
+)
+
+
+def subject_key(subject: str) -> str:
+    """Whitespace collapsed and lower-cased: two subjects with one key are one question."""
+    return " ".join(subject.split()).lower()
+
+
+@dataclass
+class Loaded:
+    """Readable records (canonical order when loaded) and the store paths that did not parse."""
+
+    records: list[ReasoningRecord] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)
+
+    def get(self, record_id: str) -> ReasoningRecord | None:
+        """The first record with this id."""
+        return next((r for r in self.records if r.id == record_id), None)
+
+    def assessment_of(self, record: ReasoningRecord) -> str | None:
+        """The assessment a record belongs to, following plan / disagreement / conclusion."""
+        body = record.body
+        if isinstance(body, AssessmentInput):
+            return record.id
+        if isinstance(body, ConsultationInput):
+            return self._assessment_through(body.plan)
+        if isinstance(body, ResolutionInput):
+            return self._assessment_through(body.disagreement)
+        if isinstance(body, ValidationInput):
+            return self._assessment_through(body.conclusion)
+        return getattr(body, "assessment", None)
+
+    def _assessment_through(self, record_id: str) -> str | None:
+        named = self.get(record_id)
+        return self.assessment_of(named) if named is not None else None
+
+    def standing_conclusion(self, assessment_id: str) -> ReasoningRecord | None:
+        """The latest conclusion on the assessment that no conclusion supersedes."""
+        superseded = {
+            r.body.supersedes
+            for r in self.records
+            if isinstance(r.body, StoredConclusion) and r.body.supersedes is not None
+        }
+        for r in reversed(self.records):
+            body = r.body
+            if (
+                isinstance(body, StoredConclusion)
+                and body.assessment == assessment_id
+                and r.id not in superseded
+            ):
+                return r
+        return None
+
+    def resolution_of(self, disagreement_id: str) -> ReasoningRecord | None:
+        """The first resolution that settles the disagreement."""
+        return next(
+            (
+                r
+                for r in self.records
+                if isinstance(r.body, ResolutionInput) and r.body.disagreement == disagreement_id
+            ),
+            None,
+        )
+
+    def prior_on_subject(self, record: ReasoningRecord) -> ReasoningRecord | None:
+        """A standing conclusion of another assessment (any task) on the same subject."""
+        if not isinstance(record.body, AssessmentInput):
+            return None
+        key = subject_key(record.body.subject)
+        for r in reversed(self.records):
+            if (
+                r.id != record.id
+                and isinstance(r.body, AssessmentInput)
+                and subject_key(r.body.subject) == key
+            ):
+                standing = self.standing_conclusion(r.id)
+                if standing is not None:
+                    return standing
+        return None

@@ -1,0 +1,322 @@
+"""Reasoning records (reasoning §6): the envelope, what callers author, and what is stored.
+
+`ReasoningInput` is what a caller writes; every input model is strict, so a misspelt field
+is an error rather than a silently dropped claim. `ReasoningBody` is what the store keeps:
+the input unchanged, except that a plan is stored as `StoredPlan` (the policy's decision and
+the availability it was made against) and a conclusion as `StoredConclusion` (with the
+review the writer computed). Both unions are tagged by `kind`. Pure models: no disk, no
+clock; only the store stamps envelopes and only admission turns inputs into bodies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, StrictBool, StrictInt, TypeAdapter
+
+from majordomus.advisors.outcomes import ConsultationStatus
+from majordomus.advisors.policy import Materiality, ReasoningConfidence, ReviewPlan
+from majordomus.advisors.states import AdvisorState
+from majordomus.order import canonical_strings
+from majordomus.wire import OMIT, StrictInput, Wire
+
+__all__ = [
+    "KINDS",
+    "RECORD_SCHEMA",
+    "RECORD_VERSION",
+    "AdvisorUsage",
+    "AssessmentInput",
+    "AttemptInput",
+    "ConclusionInput",
+    "ConsultationInput",
+    "ConsultationStatus",
+    "DisagreementInput",
+    "DisagreementPosition",
+    "PlanInput",
+    "ReasoningBody",
+    "ReasoningEvidence",
+    "ReasoningEvidenceKind",
+    "ReasoningInput",
+    "ReasoningRecord",
+    "ResolutionInput",
+    "Stance",
+    "StoredConclusion",
+    "StoredPlan",
+    "ValidationInput",
+    "ValidationOutcome",
+    "parse_body",
+    "parse_input",
+]
+
+RECORD_SCHEMA = "majordomus/reasoning-record"
+RECORD_VERSION = 1
+
+#: Every record kind, in the order of §6.2; also the prefix of a minted id.
+KINDS: tuple[str, ...] = (
+    "assessment",
+    "plan",
+    "consultation",
+    "disagreement",
+    "resolution",
+    "conclusion",
+    "validation",
+    "attempt",
+)
+
+Count = Annotated[StrictInt, Field(ge=0)]
+
+
+class Stance(StrEnum):
+    """Where an answer stands against the executor's hypothesis: a label, never a vote."""
+
+    SUPPORTS = "supports"
+    OPPOSES = "opposes"
+    ALTERNATIVE = "alternative"
+    INCONCLUSIVE = "inconclusive"
+
+
+class ValidationOutcome(StrEnum):
+    PASS = "pass"
+    FAIL = "fail"
+
+
+class ReasoningEvidenceKind(StrEnum):
+    """How a reader follows an evidence pointer; a prior external opinion is never a fact."""
+
+    FILE = "file"
+    TEST = "test"
+    ADR = "adr"
+    RULE = "rule"
+    COMMIT = "commit"
+    COMMAND = "command"
+    RECORD = "record"
+    DOCUMENT = "document"
+    RUNTIME = "runtime"
+    PRIOR_EXTERNAL_OPINION = "prior_external_opinion"
+
+
+class ReasoningEvidence(StrictInput):
+    """A pointer to what supports a claim (path, path:line, test, id, command), never a copy."""
+
+    kind: ReasoningEvidenceKind
+    reference: str
+    note: Annotated[str | None, OMIT] = None
+
+
+class AdvisorUsage(StrictInput):
+    """Token counts an adapter reported; a missing count reads as zero, nothing is estimated."""
+
+    input_tokens: Count = 0
+    output_tokens: Count = 0
+
+
+class DisagreementPosition(StrictInput):
+    """One side: `primary` (the executor) or a completed consultation's id, and its position."""
+
+    source: str
+    position: str
+
+
+Evidence = Annotated[list[ReasoningEvidence], OMIT]
+Lines = Annotated[list[str], OMIT]
+
+
+class AssessmentInput(StrictInput):
+    """An uncertainty stated before anyone is asked: how much it matters and what is known."""
+
+    kind: Literal["assessment"] = "assessment"
+    subject: str
+    materiality: Materiality = Materiality.LOW
+    confidence: ReasoningConfidence = ReasoningConfidence.MEDIUM
+    hypothesis: Annotated[str | None, OMIT] = None
+    affects: Lines = Field(default_factory=list)
+    facts: Lines = Field(default_factory=list)
+    assumptions: Lines = Field(default_factory=list)
+    questions: Lines = Field(default_factory=list)
+    evidence: Evidence = Field(default_factory=list)
+    capabilities: Lines = Field(default_factory=list)
+    new_evidence: StrictBool = False
+
+
+class PlanInput(StrictInput):
+    """A request to plan review for an assessment; the writer runs the policy."""
+
+    kind: Literal["plan"] = "plan"
+    assessment: str
+
+
+class StoredPlan(Wire):
+    """A plan as stored: the policy's decision and the availability it was made against."""
+
+    kind: Literal["plan"] = "plan"
+    assessment: str
+    plan: ReviewPlan
+    availability: list[AdvisorState] = Field(default_factory=list)
+
+
+class ConsultationInput(StrictInput):
+    """One advisor's answer to a plan, or the way asking it failed."""
+
+    kind: Literal["consultation"] = "consultation"
+    plan: str
+    advisor: str
+    status: ConsultationStatus
+    question: Annotated[str | None, OMIT] = None
+    evidence: Evidence = Field(default_factory=list)
+    conclusion: Annotated[str | None, OMIT] = None
+    stance: Annotated[Stance | None, OMIT] = None
+    assumptions: Lines = Field(default_factory=list)
+    risks: Lines = Field(default_factory=list)
+    actions: Lines = Field(default_factory=list)
+    falsifiers: Lines = Field(default_factory=list)
+    confidence: Annotated[ReasoningConfidence | None, OMIT] = None
+    duration_ms: Annotated[Count | None, OMIT] = None
+    usage: Annotated[AdvisorUsage | None, OMIT] = None
+    diagnostic: Annotated[str | None, OMIT] = None
+    retry_after_seconds: Annotated[Count | None, OMIT] = None
+
+
+class DisagreementInput(StrictInput):
+    """Positions that diverge, and the question whose answer decides between them."""
+
+    kind: Literal["disagreement"] = "disagreement"
+    assessment: str
+    positions: list[DisagreementPosition]
+    divergent_assumptions: Lines = Field(default_factory=list)
+    discriminating_question: str
+    experiment: Annotated[str | None, OMIT] = None
+
+
+class ResolutionInput(StrictInput):
+    """The experiment that settled a disagreement, with its evidence: never a count."""
+
+    kind: Literal["resolution"] = "resolution"
+    disagreement: str
+    experiment: str
+    outcome: str
+    favours: str
+    evidence: list[ReasoningEvidence]
+
+
+class ConclusionFields(Wire):
+    """The fields a conclusion's author writes; shared by the input and the stored body."""
+
+    kind: Literal["conclusion"] = "conclusion"
+    assessment: str
+    decision: str
+    rationale: str
+    evidence: Evidence = Field(default_factory=list)
+    consultations: Lines = Field(default_factory=list)
+    disagreements: Lines = Field(default_factory=list)
+    rejected: Lines = Field(default_factory=list)
+    assumptions: Lines = Field(default_factory=list)
+    risks: Lines = Field(default_factory=list)
+    validation_plan: Lines = Field(default_factory=list)
+    confidence: ReasoningConfidence = ReasoningConfidence.MEDIUM
+    supersedes: Annotated[str | None, OMIT] = None
+
+
+class ConclusionInput(ConclusionFields, StrictInput):
+    """A decision with its rationale; who reviewed it is computed, never claimed."""
+
+
+class StoredConclusion(ConclusionFields):
+    """A conclusion as stored: the input flattened, plus the review the writer computed.
+
+    Read leniently (unknown keys ignored), as the original reads stored conclusions.
+    """
+
+    reviewed_by: list[str] = Field(default_factory=list)
+    independent_review_count: Count = 0
+
+    @classmethod
+    def of(cls, conclusion: ConclusionInput, reviewed_by: Iterable[str]) -> StoredConclusion:
+        """The stored form: reviewers once each in canonical order, and their count."""
+        reviewers = canonical_strings(set(reviewed_by))
+        fields = {name: getattr(conclusion, name) for name in ConclusionFields.model_fields}
+        return cls(**fields, reviewed_by=reviewers, independent_review_count=len(reviewers))
+
+    def input(self) -> ConclusionInput:
+        """The conclusion as its author wrote it."""
+        fields = {name: getattr(self, name) for name in ConclusionFields.model_fields}
+        return ConclusionInput(**fields)
+
+
+class ValidationInput(StrictInput):
+    """A check run against a conclusion, and whether it passed."""
+
+    kind: Literal["validation"] = "validation"
+    conclusion: str
+    check: str
+    command: Annotated[str | None, OMIT] = None
+    outcome: ValidationOutcome
+    evidence: Evidence = Field(default_factory=list)
+
+
+class AttemptInput(StrictInput):
+    """Something tried that failed, and what the failure taught."""
+
+    kind: Literal["attempt"] = "attempt"
+    assessment: Annotated[str | None, OMIT] = None
+    attempt: str
+    observed_failure: str
+    assumption_invalidated: Annotated[str | None, OMIT] = None
+    evidence: Evidence = Field(default_factory=list)
+    updated_hypothesis: Annotated[str | None, OMIT] = None
+
+
+ReasoningInput = Annotated[
+    AssessmentInput
+    | PlanInput
+    | ConsultationInput
+    | DisagreementInput
+    | ResolutionInput
+    | ConclusionInput
+    | ValidationInput
+    | AttemptInput,
+    Field(discriminator="kind"),
+]
+
+ReasoningBody = Annotated[
+    AssessmentInput
+    | StoredPlan
+    | ConsultationInput
+    | DisagreementInput
+    | ResolutionInput
+    | StoredConclusion
+    | ValidationInput
+    | AttemptInput,
+    Field(discriminator="kind"),
+]
+
+_INPUT: TypeAdapter[Any] = TypeAdapter(ReasoningInput)
+_BODY: TypeAdapter[Any] = TypeAdapter(ReasoningBody)
+
+
+def parse_input(value: Any) -> ReasoningInput:
+    """Validate a JSON value (already decoded) as a record input; raises ValidationError."""
+    return _INPUT.validate_python(value)
+
+
+def parse_body(value: Any) -> ReasoningBody:
+    """Validate a JSON value (already decoded) as a stored body; raises ValidationError."""
+    return _BODY.validate_python(value)
+
+
+class ReasoningRecord(Wire):
+    """One stored record: the body and the envelope only the writer stamps."""
+
+    schema_: str = Field(alias="schema")
+    version: Count
+    id: str
+    task: str
+    recorded_at: str
+    head: Annotated[str | None, OMIT] = None
+    redacted: Lines = Field(default_factory=list)
+    body: ReasoningBody
+
+    @property
+    def kind(self) -> str:
+        return self.body.kind

@@ -1,0 +1,223 @@
+"""The store (reasoning §7): the one writer and reader of `.ai/local/state/reasoning/`.
+
+One JSON file per record at `<task>/<id>.json`, never edited and never overwritten: a
+record is written to a temporary file in its task directory, flushed to disk, then linked
+to its final name (which fails if the name exists) and the temporary name removed. Reading
+back skips temporary files and lists every file that does not parse as `unreadable`
+instead of failing. Owns the envelope (id, task, stamp, head); admission and redaction
+decide what goes inside it. The clock is read only through `majordomus.clock`, git only
+through `majordomus.layer.git`.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import itertools
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from majordomus import clock
+from majordomus.errors import Refused
+from majordomus.layer import git
+from majordomus.ledger.admission import Admission, Refusal, admit
+from majordomus.ledger.loaded import Loaded
+from majordomus.ledger.record import (
+    RECORD_SCHEMA,
+    RECORD_VERSION,
+    ReasoningInput,
+    ReasoningRecord,
+)
+from majordomus.ledger.redaction import redact
+from majordomus.ledger.tasks import CURRENT_FILE, UNTASKED, check_task, current_task
+from majordomus.order import natural_key
+from majordomus.wire import dumps_pretty
+
+__all__ = [
+    "CURRENT_FILE",
+    "STATE_DIR",
+    "UNTASKED",
+    "Admission",
+    "Loaded",
+    "Recorded",
+    "Refusal",
+    "Store",
+    "admit",
+    "mint_id",
+]
+
+STATE_DIR = ".ai/local/state/reasoning"
+
+#: How many fresh ids a write tries when a racing writer already took the minted name.
+_MINT_ATTEMPTS = 8
+
+_counter = itertools.count()
+
+
+def mint_id(kind: str, recorded_at: str) -> str:
+    """`<kind>-<stamp without punctuation>-<6 hex>`; distinct within and across processes.
+
+    The suffix hashes a nanosecond reading, the process id and a per-process counter: it is
+    entropy, not a time, so it does not go through the domain clock.
+    """
+    compact = "".join(ch for ch in recorded_at if ch.isascii() and ch.isalnum())
+    seed = f"{time.time_ns()}-{os.getpid()}-{next(_counter)}"
+    return f"{kind}-{compact}-{hashlib.sha256(seed.encode()).hexdigest()[:6]}"
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A record as stored and where: `path` is relative to the repository root, `/`-separated."""
+
+    record: ReasoningRecord
+    path: str
+
+
+def _fsync_directory(folder: Path) -> None:
+    """Make a new directory entry durable; not every platform lets a directory be opened."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+class Store:
+    """The record store of one checkout, rooted at the repository root."""
+
+    def __init__(self, root: Path, *, head: Callable[[Path], str | None] = git.head) -> None:
+        self.root = Path(root)
+        self.directory = self.root / STATE_DIR
+        self._head = head
+
+    def current_task(self) -> str:
+        """The current task's id from `current.yaml`, or `untasked`."""
+        return current_task(self.root)
+
+    def relative(self, path: Path) -> str:
+        """A store path relative to the repository root, with `/` separators."""
+        return path.relative_to(self.root).as_posix()
+
+    def load(self) -> Loaded:
+        """Every readable record in canonical order, and every store file that is not one."""
+        if not self.directory.is_dir():
+            return Loaded()
+        records: list[ReasoningRecord] = []
+        unreadable: list[str] = []
+        try:
+            tasks = [entry for entry in self.directory.iterdir() if entry.is_dir()]
+        except OSError:
+            return Loaded()
+        for folder in tasks:
+            try:
+                entries = list(folder.iterdir())
+            except OSError:
+                continue
+            for entry in entries:
+                if entry.suffix != ".json":
+                    continue
+                record = self._read(entry)
+                if record is None:
+                    unreadable.append(f"{folder.name}/{entry.name}")
+                else:
+                    records.append(record)
+        records.sort(key=lambda r: (natural_key(r.recorded_at), natural_key(r.id)))
+        unreadable.sort(key=natural_key)
+        return Loaded(records=records, unreadable=unreadable)
+
+    @staticmethod
+    def _read(path: Path) -> ReasoningRecord | None:
+        """The record in `path`, or None when it cannot be read, parsed, or is foreign."""
+        try:
+            record = ReasoningRecord.model_validate_json(path.read_bytes())
+        except (OSError, ValidationError):
+            return None
+        if record.schema_ != RECORD_SCHEMA or record.version != RECORD_VERSION:
+            return None
+        return record
+
+    def record(
+        self,
+        given: ReasoningInput,
+        loaded: Loaded,
+        admission: Admission,
+        *,
+        task: str | None = None,
+    ) -> Recorded:
+        """Admit, redact, stamp and write one record (§7.3); refusals write nothing.
+
+        `task` names the task to record into (decision 13); absent means the current task.
+        """
+        body, redacted = redact(admit(given, loaded, admission))
+        if task is None:
+            name = check_task(self.current_task(), origin=CURRENT_FILE)
+        else:
+            name = check_task(task)
+        recorded_at = clock.now_stamp()
+        head = self._head(self.root)
+        for _ in range(_MINT_ATTEMPTS):
+            record = ReasoningRecord(
+                schema=RECORD_SCHEMA,
+                version=RECORD_VERSION,
+                id=mint_id(body.kind, recorded_at),
+                task=name,
+                recorded_at=recorded_at,
+                head=head,
+                redacted=redacted,
+                body=body,
+            )
+            try:
+                path = self.write(record)
+            except FileExistsError:
+                continue
+            except OSError as exc:
+                raise Refused(f"the record could not be written: {_describe(exc)}") from exc
+            return Recorded(record=record, path=self.relative(path))
+        raise Refused(
+            f"the record could not be written: {_MINT_ATTEMPTS} minted ids in a row already exist"
+        )
+
+    def write(self, record: ReasoningRecord) -> Path:
+        """Write one stamped record atomically and return its path; never overwrites.
+
+        An existing `<id>.json` (or another writer's temporary file of the same id) raises
+        `FileExistsError`; a task name that is not a plain directory name is refused first.
+        """
+        check_task(record.task)
+        folder = self.directory / record.task
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except FileExistsError as exc:
+            raise NotADirectoryError(errno.ENOTDIR, "not a directory", str(folder)) from exc
+        target = folder / f"{record.id}.json"
+        if target.exists():
+            raise FileExistsError(errno.EEXIST, "already exists", str(target))
+        temporary = folder / f".{record.id}.json.tmp"
+        data = (dumps_pretty(record.wire()) + "\n").encode("utf-8")
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.link(temporary, target)
+        finally:
+            temporary.unlink(missing_ok=True)
+        _fsync_directory(folder)
+        return target
+
+
+def _describe(exc: OSError) -> str:
+    """One line: the reason and the file it concerns."""
+    reason = exc.strerror or str(exc)
+    return f"{exc.filename}: {reason}" if exc.filename else reason

@@ -1,0 +1,72 @@
+"""Task names (reasoning §7.1, README decisions 6 and 13): which task a record belongs to.
+
+A task name becomes a directory name under the store, so it is checked before anything is
+written: `[A-Za-z0-9][A-Za-z0-9._-]*`, which leaves no room for a separator, `..`, an
+absolute path or a control character. Reads the current-task file; writes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from majordomus.errors import Refused
+
+UNTASKED = "untasked"
+CURRENT_FILE = ".ai/local/state/current.yaml"
+
+#: A directory name must fit the file system's limit on one path component.
+MAX_TASK_LENGTH = 255
+
+_TASK = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def _shown(name: str) -> str:
+    """The name quoted on one line, cut when it is too long to read."""
+    if len(name) > 64:
+        name = name[:60] + "…"
+    return json.dumps(name, ensure_ascii=False)
+
+
+def task_problem(name: str) -> str | None:
+    """Why `name` cannot be a task directory, or None when it can."""
+    if not _TASK.fullmatch(name):
+        return (
+            f"task name {_shown(name)} is not allowed: a task name starts with a letter or "
+            "digit and holds only letters, digits, '.', '_' and '-' (no path separators, "
+            "no '..')"
+        )
+    if len(name) > MAX_TASK_LENGTH:
+        return (
+            f"task name {_shown(name)} is {len(name)} characters long; a task name is at most "
+            f"{MAX_TASK_LENGTH} characters (it becomes a directory name)"
+        )
+    return None
+
+
+def check_task(name: str, *, origin: str | None = None) -> str:
+    """Return `name` when it is a usable task name, else refuse naming where it came from."""
+    problem = task_problem(name)
+    if problem is None:
+        return name
+    if origin:
+        problem = f"{problem}; it comes from {origin}"
+    raise Refused(problem)
+
+
+def current_task(root: Path) -> str:
+    """The `id:` of `.ai/local/state/current.yaml`, or `untasked` when there is none.
+
+    Only the first line starting with `id:` counts; its value is trimmed and stripped of
+    double quotes. The name is returned unchecked: the writer checks it before writing.
+    """
+    try:
+        text = (root / CURRENT_FILE).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return UNTASKED
+    for line in text.split("\n"):
+        if line.startswith("id:"):
+            value = line[3:].strip().strip('"')
+            return value or UNTASKED
+    return UNTASKED
