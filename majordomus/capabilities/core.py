@@ -1,0 +1,601 @@
+"""The core capabilities: repository, objects, capabilities and health (capabilities §2.3).
+
+Handlers are plain functions over pydantic models; they raise capability errors and never
+print. Resource resolution (`objects.get`, MCP `resources/read`) lives here, once.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import Field
+
+from majordomus import __version__
+from majordomus.capabilities.describe import descriptor_json
+from majordomus.capabilities.registry import Capability, Module, process_cache
+from majordomus.errors import InvalidInput, NotFound, Refused
+from majordomus.wire import OMIT, StrictInput, Wire, dumps_pretty
+
+if TYPE_CHECKING:
+    from majordomus.capabilities.context import Context
+    from majordomus.layer.model import LayerObject
+
+
+class Empty(StrictInput):
+    """No input: the capability answers about the repository as it is."""
+
+
+# -- repository.info ---------------------------------------------------------------------------
+
+
+class RepositoryReport(Wire):
+    """The repository, its layer, git state, discovery mode, kinds present and every diagnostic."""
+
+    repository: dict[str, Any]
+    state: Literal["ok", "degraded"]
+    objects: int
+    kinds: dict[str, int]
+    diagnostics: list[dict[str, Any]]
+
+
+def repository_info(ctx: Context, _: Empty) -> RepositoryReport:
+    from majordomus.layer.index import repository_json
+
+    index = ctx.index
+    return RepositoryReport(
+        repository=repository_json(index),
+        state=index.state,
+        objects=len(index.objects),
+        kinds=index.kinds,
+        diagnostics=[d.to_json() for d in index.diagnostics],
+    )
+
+
+# -- objects.* ---------------------------------------------------------------------------------
+
+
+class ObjectSummary(Wire):
+    """One object in a list or a search hit (layer §6.4)."""
+
+    uri: str
+    kind: str
+    identity: str
+    title: str | None
+    description: str | None
+    path: str
+    snippet: Annotated[str | None, OMIT] = None
+
+
+class ObjectView(Wire):
+    """One declarative object with its metadata, provenance and whole content (layer §6.2)."""
+
+    uri: str
+    kind: str
+    identity: str
+    title: str | None
+    description: str | None
+    metadata: dict[str, Any]
+    provenance: dict[str, Any]
+    media_type: str
+    content: str
+
+
+class ResourceView(Wire):
+    """What a resource URI resolves to: a declarative object or a query's answer (§2.3)."""
+
+    source: Literal["declarative", "builtin"]
+    uri: str
+    id: str
+    kind: str
+    identity: str
+    title: str | None
+    description: Annotated[str | None, Field(description="Absent for a query without one.")] = None
+    metadata: Annotated[dict[str, Any] | None, OMIT] = None
+    answer: Annotated[Any, OMIT] = None
+    provenance: dict[str, Any]
+    media_type: str
+    content: str
+
+
+class ListInput(StrictInput):
+    """Filters for `objects.list`; both optional."""
+
+    kind: Annotated[str | None, Field(description="Only objects of this kind.")] = None
+    tag: Annotated[str | None, Field(description="Only objects whose `tags` list holds this tag.")] = None
+
+
+class ObjectList(Wire):
+    count: int
+    objects: list[ObjectSummary]
+
+
+class GetInput(StrictInput):
+    uri: Annotated[str, Field(description="A `majordomus://` URI: an object or a query resource.")]
+
+
+class SearchInput(StrictInput):
+    query: Annotated[str, Field(description="Case-insensitive text to look for.")]
+    kind: Annotated[str | None, Field(description="Only objects of this kind.")] = None
+    limit: Annotated[
+        int | None, Field(description="At most this many hits (1..200, default 20).")
+    ] = None
+
+
+class SearchResult(Wire):
+    query: str
+    count: int
+    limit: int
+    hits: list[ObjectSummary]
+
+
+def _check_kind(ctx: Context, kind: str | None) -> None:
+    if kind is not None and kind not in ctx.index.kinds:
+        held = ", ".join(ctx.index.kinds)
+        raise InvalidInput(f"kind '{kind}' is not among the kinds this repository has: {held}")
+
+
+def _summary(obj: LayerObject, snippet: str | None = None) -> ObjectSummary:
+    return ObjectSummary(**obj.summary_json(), snippet=snippet)
+
+
+def objects_list(ctx: Context, request: ListInput) -> ObjectList:
+    _check_kind(ctx, request.kind)
+    rows = []
+    for obj in ctx.index.objects:
+        if request.kind is not None and obj.kind != request.kind:
+            continue
+        if request.tag is not None:
+            tags = obj.metadata.get("tags")
+            if not isinstance(tags, list) or request.tag not in tags:
+                continue
+        rows.append(_summary(obj))
+    return ObjectList(count=len(rows), objects=rows)
+
+
+def _object_view(obj: LayerObject) -> ResourceView:
+    data = obj.to_json()
+    return ResourceView(source="declarative", id=f"{obj.kind}.{obj.identity}", **data)
+
+
+def resolve_resource(ctx: Context, uri: str) -> ResourceView:
+    """One URI resolution for `objects.get` and MCP `resources/read`; never reads a file."""
+    obj = ctx.index.by_uri.get(uri)
+    if obj is not None:
+        return _object_view(obj)
+    cap = ctx.registry.by_resource.get(uri)
+    if cap is None or not cap.executable:
+        raise NotFound(f"unknown resource: {uri}")
+    answer = ctx.executor.run(cap, {})
+    view: dict[str, Any] = {
+        "source": "builtin",
+        "uri": uri,
+        "id": cap.id,
+        "kind": "query",
+        "identity": cap.resource[1] if cap.resource else cap.id,
+        "title": cap.title,
+        "description": cap.description or None,
+        "answer": answer,
+        "provenance": cap.provenance(),
+        "media_type": "application/json",
+        "content": dumps_pretty(answer),
+    }
+    return ResourceView(**view)
+
+
+def objects_get(ctx: Context, request: GetInput) -> ResourceView:
+    return resolve_resource(ctx, request.uri)
+
+
+def _first_matching_line(content: str, needle: str) -> str | None:
+    for line in content.split("\n"):
+        if needle in line.lower():
+            return line.strip()[:200]
+    return None
+
+
+def objects_search(ctx: Context, request: SearchInput) -> SearchResult:
+    if not request.query.strip():
+        raise Refused("argument 'query' is required and must not be blank")
+    _check_kind(ctx, request.kind)
+    if request.limit is not None and request.limit < 0:
+        raise InvalidInput("limit: must not be negative")
+    limit = 20 if request.limit is None else min(200, max(1, request.limit))
+    needle = request.query.lower()
+    hits: list[ObjectSummary] = []
+    for obj in ctx.index.objects:
+        if len(hits) >= limit:
+            break
+        if request.kind is not None and obj.kind != request.kind:
+            continue
+        snippet = _first_matching_line(obj.content, needle)
+        named = any(
+            needle in text.lower() for text in (obj.identity, obj.title, obj.description) if text
+        )
+        if snippet is not None or named:
+            hits.append(_summary(obj, snippet))
+    return SearchResult(query=request.query, count=len(hits), limit=limit, hits=hits)
+
+
+# -- capabilities.* ----------------------------------------------------------------------------
+
+
+class CapabilitiesInput(StrictInput):
+    kind: Annotated[
+        str | None, Field(description="Only capabilities of this kind: query, command or resource.")
+    ] = None
+    exposure: Annotated[
+        str | None, Field(description="Only capabilities exposed on this surface: mcp, http or cli.")
+    ] = None
+
+
+class CapabilitySummary(Wire):
+    """A descriptor without its schemas and classified fields (capabilities §2.3)."""
+
+    id: str
+    module: str
+    kind: str
+    title: str
+    description: str
+    provenance: dict[str, Any]
+    exposure: dict[str, Any]
+    stability: str
+    tags: Annotated[list[str], OMIT] = []
+    benchmark: dict[str, Any]
+    cache: dict[str, Any]
+
+
+class CapabilityList(Wire):
+    count: int
+    summary: dict[str, Any]
+    capabilities: list[CapabilitySummary]
+
+
+class DescribeInput(StrictInput):
+    id: Annotated[str, Field(description="The capability id, e.g. `repository.info`.")]
+
+
+class CapabilityDescriptor(Wire):
+    """One capability as declared (capabilities §1.1)."""
+
+    model_config = {"title": "Capability"}
+
+    id: str
+    module: str
+    kind: str
+    title: str
+    description: str
+    input: dict[str, Any]
+    output: dict[str, Any]
+    provenance: dict[str, Any]
+    exposure: dict[str, Any]
+    availability: str
+    visibility: str
+    stability: str
+    tags: Annotated[list[str], OMIT] = []
+    benchmark: dict[str, Any]
+    cache: dict[str, Any]
+    execution: dict[str, Any]
+
+
+def capabilities_list(ctx: Context, request: CapabilitiesInput) -> CapabilityList:
+    if request.kind is not None and request.kind not in ("query", "command", "resource"):
+        raise InvalidInput(f"kind '{request.kind}' is not query, command or resource")
+    if request.exposure is not None and request.exposure not in ("mcp", "http", "cli"):
+        raise InvalidInput(f"exposure '{request.exposure}' is not mcp, http or cli")
+    registry = ctx.registry
+    rows = [
+        CapabilitySummary(**descriptor_json(cap, with_schemas=False))
+        for cap in registry
+        if (request.kind is None or cap.kind == request.kind)
+        and (request.exposure is None or request.exposure in cap.exposure())
+    ]
+    return CapabilityList(count=len(rows), summary=registry.summary(), capabilities=rows)
+
+
+def capabilities_describe(ctx: Context, request: DescribeInput) -> CapabilityDescriptor:
+    cap = ctx.registry.get(request.id)
+    if cap is None:
+        raise NotFound(f"unknown capability: {request.id}")
+    return CapabilityDescriptor(**descriptor_json(cap))
+
+
+# -- health.* ----------------------------------------------------------------------------------
+
+
+class HealthCheck(Wire):
+    id: str
+    title: str
+    status: Literal["ok", "warn", "fail", "unknown"]
+    detail: str
+    decided_by: str
+    evidence: Annotated[list[str], OMIT] = []
+    findings: Annotated[list[str], OMIT] = []
+
+
+class Health(Wire):
+    """The worst check decides the status: ok < warn < fail < unknown."""
+
+    status: Literal["ok", "warn", "fail", "unknown"]
+    tallies: dict[str, int]
+    checks: list[HealthCheck]
+
+
+class Liveness(Wire):
+    alive: bool
+    version: str
+
+
+class Readiness(Wire):
+    ready: bool
+    version: str
+    capabilities: int
+    objects: int
+    layer: Literal["ok", "warn"]
+
+
+_SEVERITY = ("ok", "warn", "fail", "unknown")
+
+
+def _coverage_check(ctx: Context) -> HealthCheck:
+    missing, waived = [], []
+    for cap in ctx.registry.builtin:
+        if not cap.executable:
+            continue
+        if cap.waived is not None:
+            waived.append(f"{cap.id}: waived ({cap.waived})")
+        elif not cap.benchmark_cases(ctx):
+            missing.append(f"{cap.id}: no benchmark case")
+    status = "fail" if missing else "warn" if waived else "ok"
+    return HealthCheck(
+        id="benchmark-coverage",
+        title="Benchmark coverage",
+        status=status,
+        detail=f"{len(missing)} missing, {len(waived)} waived",
+        decided_by="every required capability has at least one benchmark case",
+        findings=missing + waived,
+    )
+
+
+def health_report(ctx: Context, _: Empty) -> Health:
+    index = ctx.index
+    git = index.git
+    scope = [o for o in index.objects if o.kind == "scope"]
+    checks = [
+        HealthCheck(
+            id="layer",
+            title="Layer index",
+            status="ok" if index.state == "ok" else "warn",
+            detail=f"{len(index.objects)} object(s), state {index.state}, "
+            f"{index.error_count} error diagnostic(s)",
+            decided_by="no error diagnostic in the index",
+            findings=[f"{d.code} {d.path or '-'}" for d in index.diagnostics if d.severity == "error"],
+        ),
+        HealthCheck(
+            id="registry",
+            title="Capability registry",
+            status="ok",
+            detail=f"{len(ctx.registry)} capabilities, fingerprint {ctx.registry.fingerprint[:12]}",
+            decided_by="the registry built without an error",
+        ),
+        HealthCheck(
+            id="scope",
+            title="Scope",
+            status="ok",
+            detail=f"declared by {scope[0].path}" if scope else "no scope object; every declared class is read",
+            decided_by="at most one scope object",
+        ),
+        HealthCheck(
+            id="git",
+            title="Git",
+            status="ok" if git.available else "warn",
+            detail=f"{git.branch or 'detached'} at {(git.head or 'no commit')[:12]}, {git.working_tree}"
+            if git.available
+            else f"unavailable: {git.reason}",
+            decided_by="git answers for the root",
+        ),
+        _coverage_check(ctx),
+    ]
+    tallies: dict[str, int] = {}
+    for check in checks:
+        tallies[check.status] = tallies.get(check.status, 0) + 1
+    worst = max(checks, key=lambda c: _SEVERITY.index(c.status)).status
+    return Health(status=worst, tallies=dict(sorted(tallies.items())), checks=checks)
+
+
+def health_live(_ctx: Context, _: Empty) -> Liveness:
+    return Liveness(alive=True, version=__version__)
+
+
+def health_ready(ctx: Context, _: Empty) -> Readiness:
+    return Readiness(
+        ready=len(ctx.registry) > 0,
+        version=__version__,
+        capabilities=len(ctx.registry),
+        objects=len(ctx.index.objects),
+        layer="ok" if ctx.index.state == "ok" else "warn",
+    )
+
+
+# -- cases -------------------------------------------------------------------------------------
+
+
+def _list_cases(ctx: Context) -> list[tuple[str, dict[str, Any]]]:
+    cases: list[tuple[str, dict[str, Any]]] = [("all", {})]
+    if ctx.index.kinds:
+        cases.append(("first-kind", {"kind": next(iter(ctx.index.kinds))}))
+    return cases
+
+
+def _get_cases(ctx: Context) -> list[tuple[str, dict[str, Any]]]:
+    cases: list[tuple[str, dict[str, Any]]] = []
+    if ctx.index.objects:
+        cases.append(("first-object", {"uri": ctx.index.objects[0].uri}))
+    cases.append(("repository", {"uri": "majordomus://repository"}))
+    return cases
+
+
+VS = "behaviorally_verified"
+
+MODULES = (
+    Module(
+        id="repository",
+        title="Repository",
+        description="The repository root, its layer and git state.",
+        stability=VS,
+        capabilities=(
+            Capability(
+                id="repository.info",
+                title="Repository and index state",
+                description="Root, sections, git state, discovery mode, kinds present and every "
+                "diagnostic of the layer index. Read-only.",
+                input=Empty,
+                output=RepositoryReport,
+                handler=repository_info,
+                tool="majordomus_repository",
+                resource=("majordomus://repository", "repository"),
+                http=("GET", "/api/v1/repository"),
+                stability=VS,
+                tags=("layer",),
+            ),
+        ),
+    ),
+    Module(
+        id="objects",
+        title="Objects",
+        description="The declarative objects of the `.ai/` layer.",
+        stability=VS,
+        capabilities=(
+            Capability(
+                id="objects.list",
+                title="List objects",
+                description="The layer's declarative objects in URI order, optionally only one "
+                "kind or one tag. Read-only.",
+                input=ListInput,
+                output=ObjectList,
+                handler=objects_list,
+                tool="majordomus_list",
+                http=("GET", "/api/v1/objects"),
+                cli=("objects", "list"),
+                stability=VS,
+                tags=("layer",),
+                cases=_list_cases,
+            ),
+            Capability(
+                id="objects.get",
+                title="Get one object",
+                description="One object by URI with metadata, provenance and content, or a query "
+                "resource such as `majordomus://repository` answered. Read-only.",
+                input=GetInput,
+                output=ResourceView,
+                handler=objects_get,
+                tool="majordomus_get",
+                http=("GET", "/api/v1/object"),
+                cli=("objects", "get"),
+                stability=VS,
+                tags=("layer",),
+                cases=_get_cases,
+            ),
+            Capability(
+                id="objects.search",
+                title="Search objects",
+                description="Case-insensitive substring search over identities, titles, "
+                "descriptions and content. Read-only.",
+                input=SearchInput,
+                output=SearchResult,
+                handler=objects_search,
+                tool="majordomus_search",
+                http=("GET", "/api/v1/search"),
+                cli=("objects", "search"),
+                stability=VS,
+                tags=("layer", "search"),
+                cache=process_cache(64),
+                cases=lambda ctx: [("rule", {"query": "rule"})],
+            ),
+        ),
+    ),
+    Module(
+        id="capabilities",
+        title="Capabilities",
+        description="The capability registry itself: every declaration and its projections.",
+        stability=VS,
+        capabilities=(
+            Capability(
+                id="capabilities.list",
+                title="List capabilities",
+                description="Every capability with its exposure and policies, optionally one kind "
+                "or one surface, and the registry summary. Read-only.",
+                input=CapabilitiesInput,
+                output=CapabilityList,
+                handler=capabilities_list,
+                tool="majordomus_capabilities",
+                http=("GET", "/api/v1/capabilities"),
+                cli=("capabilities", "list"),
+                stability=VS,
+                tags=("registry",),
+                cache=process_cache(16),
+                cases=lambda ctx: [("all", {}), ("queries", {"kind": "query"})],
+            ),
+            Capability(
+                id="capabilities.describe",
+                title="Describe one capability",
+                description="One capability as declared, with its input and output JSON Schemas. "
+                "Read-only.",
+                input=DescribeInput,
+                output=CapabilityDescriptor,
+                handler=capabilities_describe,
+                tool="majordomus_capability",
+                http=("GET", "/api/v1/capability"),
+                cli=("capabilities", "describe"),
+                stability=VS,
+                tags=("registry",),
+                cases=lambda ctx: [("repository-info", {"id": "repository.info"})],
+            ),
+        ),
+    ),
+    Module(
+        id="health",
+        title="Health",
+        description="Liveness, readiness and a report of the checks that decide them.",
+        stability=VS,
+        capabilities=(
+            Capability(
+                id="health.report",
+                title="Health report",
+                description="The checks on the layer, the registry, the scope, git and benchmark "
+                "coverage, and the worst of them. Read-only.",
+                input=Empty,
+                output=Health,
+                handler=health_report,
+                tool="majordomus_health",
+                resource=("majordomus://health", "health"),
+                http=("GET", "/api/v1/health"),
+                stability=VS,
+                tags=("health",),
+                cache=process_cache(4, ttl_seconds=5),
+            ),
+            Capability(
+                id="health.live",
+                title="Liveness",
+                description="Always alive while the process answers. Read-only.",
+                input=Empty,
+                output=Liveness,
+                handler=health_live,
+                http=("GET", "/api/v1/live"),
+                stability=VS,
+                tags=("health",),
+            ),
+            Capability(
+                id="health.ready",
+                title="Readiness",
+                description="Ready when the registry holds capabilities; the layer warns when the "
+                "index is degraded. Never contacts another service. Read-only.",
+                input=Empty,
+                output=Readiness,
+                handler=health_ready,
+                http=("GET", "/api/v1/ready"),
+                stability=VS,
+                tags=("health",),
+            ),
+        ),
+    ),
+)

@@ -1,0 +1,137 @@
+"""The one execution path every surface calls (capabilities §4.1) and the process cache (§4.2).
+
+Input arrives as JSON-compatible values from any surface and is validated strictly through
+JSON, so `"5"` is not an integer and an unknown key is refused the same way everywhere.
+A cached answer is the same value a computed one would be; errors are never cached.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ValidationError
+
+from majordomus.errors import (
+    CapabilityError,
+    Fatal,
+    Internal,
+    InvalidInput,
+    NotFound,
+    describe_validation,
+)
+from majordomus.wire import dumps_canonical, dumps_compact
+
+if TYPE_CHECKING:
+    from majordomus.capabilities.context import Context
+    from majordomus.capabilities.registry import Capability
+
+log = logging.getLogger("majordomus")
+
+
+@dataclass
+class Counters:
+    executions: int = 0
+    handler_invocations: int = 0
+    cache_hits: int = 0
+    cache_misses: int = 0
+    cache_evictions: int = 0
+
+
+@dataclass
+class ProcessCache:
+    """Per-capability insertion-ordered FIFO with an optional TTL, in memory only."""
+
+    counters: Counters
+    entries: dict[str, OrderedDict[tuple[str, str], tuple[float, Any]]] = field(
+        default_factory=dict
+    )
+
+    def lookup(self, cap: Capability, key: tuple[str, str]) -> tuple[bool, Any]:
+        bucket = self.entries.get(cap.id)
+        if bucket is None or key not in bucket:
+            self.counters.cache_misses += 1
+            return False, None
+        stored_at, value = bucket[key]
+        ttl = cap.cache.ttl_seconds
+        if ttl is not None and time.monotonic() - stored_at >= ttl:
+            del bucket[key]
+            self.counters.cache_evictions += 1
+            self.counters.cache_misses += 1
+            return False, None
+        self.counters.cache_hits += 1
+        return True, value
+
+    def store(self, cap: Capability, key: tuple[str, str], value: Any) -> None:
+        bucket = self.entries.setdefault(cap.id, OrderedDict())
+        bucket[key] = (time.monotonic(), value)
+        limit = cap.cache.max_entries
+        while limit and len(bucket) > limit:
+            bucket.popitem(last=False)
+            self.counters.cache_evictions += 1
+
+    def clear(self) -> None:
+        self.entries.clear()
+
+
+def validate_input(cap: Capability, raw: Any) -> BaseModel:
+    """Deserialise a surface's JSON-compatible input into the capability's input type."""
+    if isinstance(raw, cap.input):
+        return raw
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise InvalidInput(f"the input of {cap.id} must be a JSON object")
+    try:
+        return cap.input.model_validate_json(dumps_compact(raw), strict=True)
+    except ValidationError as exc:
+        raise InvalidInput(describe_validation(exc)) from None
+
+
+class Executor:
+    """Look up, validate, consult the cache, run the handler, serialise."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.counters = Counters()
+        self.cache = ProcessCache(self.counters)
+
+    def capability(self, capability_id: str) -> Capability:
+        cap = self.ctx.registry.get(capability_id)
+        if cap is None or not cap.executable or cap.handler is None:
+            raise NotFound(f"capability {capability_id}")
+        return cap
+
+    def call(self, capability_id: str, raw: Any = None, *, observe: bool = False) -> Any:
+        """The JSON-ready output of one execution; raises a `CapabilityError` on refusal."""
+        return self.run(self.capability(capability_id), raw, observe=observe)
+
+    def run(self, cap: Capability, raw: Any = None, *, observe: bool = False) -> Any:
+        self.counters.executions += 1
+        request = validate_input(cap, raw)
+        use_cache = cap.cache.enabled and not observe
+        key = (dumps_canonical(request.model_dump(mode="json", by_alias=True)), "")
+        if use_cache:
+            key = (key[0], self.ctx.registry.fingerprint)
+            hit, value = self.cache.lookup(cap, key)
+            if hit:
+                return value
+        self.counters.handler_invocations += 1
+        assert cap.handler is not None
+        try:
+            answer = cap.handler(self.ctx, request)
+        except (CapabilityError, Fatal):
+            raise
+        except Exception as exc:
+            log.debug("capability %s failed", cap.id, exc_info=True)
+            raise Internal(f"{cap.id} failed: {exc}") from exc
+        try:
+            value = answer.model_dump(mode="json", by_alias=True)
+        except Exception as exc:
+            raise Internal(f"{cap.id}: the answer could not be serialised: {exc}") from exc
+        if use_cache:
+            self.cache.store(cap, key, value)
+        return value

@@ -1,0 +1,1 @@
+"""The command line: a projection of the capability registry plus a few process commands."""

@@ -1,0 +1,60 @@
+"""`majordomus capabilities validate`: build the registry and every projection, or list why not.
+
+Projections checked: the MCP listings, the OpenAPI document (when the HTTP surface is
+installed), and the closure of the CLI (every CLI exposure is a runnable command).
+"""
+
+from __future__ import annotations
+
+import click
+
+from majordomus.capabilities.registry import Registry, RegistryBuildFailed
+from majordomus.cli.settings import settings, with_shared
+from majordomus.errors import EXIT_CONTRACT
+
+
+def _cli_closure(registry: Registry, root: click.Group) -> list[str]:
+    problems = []
+    for cap in registry:
+        if cap.cli is None:
+            continue
+        node: click.Command | None = root
+        for word in cap.cli:
+            node = node.commands.get(word) if isinstance(node, click.Group) else None
+        if node is None:
+            problems.append(f"CLOSURE_CLI_ABSENT {cap.id}: `majordomus {' '.join(cap.cli)}`")
+        elif isinstance(node, click.Group) or node.callback is None:
+            problems.append(f"CLOSURE_CLI_NOT_RUNNABLE {cap.id}: `majordomus {' '.join(cap.cli)}`")
+    return problems
+
+
+def command() -> click.Command:
+    @click.command(name="validate")
+    @click.pass_context
+    def validate(click_ctx: click.Context) -> None:
+        """Build the registry and its projections; exit 10 listing every violation."""
+        from majordomus.mcp.listing import resource_entries, tool_entries
+
+        ctx = settings().context()
+        try:
+            registry = ctx.registry
+        except RegistryBuildFailed as failed:
+            problems = [f"{e.code} {e.message}" for e in failed.errors]
+        else:
+            tool_entries(registry, read_only=False)
+            resource_entries(registry)
+            problems = _cli_closure(registry, click_ctx.find_root().command)  # type: ignore[arg-type]
+        for problem in problems:
+            click.echo(f"FAIL {problem}")
+        if problems:
+            click.echo(f"capabilities validate: {len(problems)} violation(s)")
+            click_ctx.exit(EXIT_CONTRACT)
+        summary = registry.summary()
+        click.echo(
+            f"capabilities validate: {summary['total']} capabilities "
+            f"({summary['builtin']} built-in, {summary['declarative']} declarative), "
+            f"{summary['mcp_tools']} tools, {summary['http_routes']} routes, "
+            f"{summary['cli_commands']} commands: ok"
+        )
+
+    return with_shared(validate)

@@ -1,0 +1,126 @@
+"""Turns a capability declaration into a click command: one option per input field.
+
+`--kebab-case` names, lists repeatable, booleans as flags, enums and literals as choices, the
+view's positional arguments and extra flags; `--format json` prints exactly the output model.
+"""
+
+from __future__ import annotations
+
+import enum
+import types
+import typing
+from typing import Any
+
+import click
+from pydantic.fields import FieldInfo
+
+from majordomus.capabilities.registry import Capability
+from majordomus.cli.settings import settings, with_shared
+from majordomus.cli.views import PLAIN, CliView
+from majordomus.wire import dumps_pretty
+
+
+def _unwrap(annotation: Any) -> tuple[Any, bool]:
+    """The field's core type and whether it is a list."""
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _unwrap(typing.get_args(annotation)[0])
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return _unwrap(args[0])
+        return str, False
+    if origin in (list, tuple, set, frozenset):
+        inner, _ = _unwrap(typing.get_args(annotation)[0])
+        return inner, True
+    return annotation, False
+
+
+def _click_type(core: Any) -> Any:
+    if isinstance(core, type) and issubclass(core, enum.Enum):
+        return click.Choice([str(m.value) for m in core])
+    if typing.get_origin(core) is typing.Literal:
+        return click.Choice([str(v) for v in typing.get_args(core)])
+    if core is int:
+        return click.INT
+    if core is float:
+        return click.FLOAT
+    return click.STRING
+
+
+def _is_plain(core: Any) -> bool:
+    return (
+        core in (str, int, float, bool)
+        or (isinstance(core, type) and issubclass(core, enum.Enum))
+        or typing.get_origin(core) is typing.Literal
+    )
+
+
+def field_param(name: str, info: FieldInfo, positional: bool) -> click.Parameter | None:
+    """The click parameter for one input field, or None for a structured field."""
+    core, many = _unwrap(info.annotation)
+    if not _is_plain(core):
+        return None
+    wire = info.alias or name
+    if positional:
+        return click.Argument([wire], required=info.is_required(), type=_click_type(core))
+    flag = "--" + wire.replace("_", "-")
+    help_text = info.description
+    if core is bool and not many:
+        return click.Option([flag, wire], is_flag=True, default=None, help=help_text)
+    return click.Option(
+        [flag, wire],
+        type=_click_type(core),
+        multiple=many,
+        required=info.is_required(),
+        help=help_text,
+    )
+
+
+def _default_input(params: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in params.items():
+        if value is None or value == () or value is False:
+            continue
+        out[key] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def capability_command(cap: Capability, view: CliView | None) -> click.Command:
+    """A click command that builds the input, calls the executor and renders the answer."""
+    view = view or PLAIN
+    params: list[click.Parameter] = []
+    field_names: list[str] = []
+    for name, info in cap.input.model_fields.items():
+        param = field_param(name, info, (info.alias or name) in view.arguments)
+        if param is not None:
+            params.append(param)
+            field_names.append(param.name or name)
+    params.sort(key=lambda p: isinstance(p, click.Option))
+    params.extend(view.options)
+
+    def callback(**values: Any) -> None:
+        chosen = settings()
+        raw = view.prepare(values) if view.prepare else _default_input(
+            {k: v for k, v in values.items() if k in field_names}
+        )
+        ctx = chosen.context()
+        output = ctx.executor.run(cap, raw, observe=True)
+        if chosen.format == "json":
+            click.echo(dumps_pretty(output))
+        elif view.text is not None:
+            click.echo(view.text(output, values), nl=False)
+        else:
+            click.echo(dumps_pretty(output))
+        code = view.exit_code(output) if view.exit_code else 0
+        if code:
+            click.get_current_context().exit(code)
+
+    command = click.Command(
+        name=cap.cli[-1] if cap.cli else cap.id,
+        params=params,
+        callback=callback,
+        help=cap.description,
+        short_help=cap.title,
+    )
+    return with_shared(command)

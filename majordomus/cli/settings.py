@@ -1,0 +1,84 @@
+"""Repository options shared by every command and group (`--repo`, `--discovery`, `--strict`,
+`--format`): accepted before or after the subcommand, the innermost wins."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from majordomus.capabilities.context import Context
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass
+class Settings:
+    repo: Path | None = None
+    discovery: str = "vcs"
+    strict: bool = False
+    format: str = "text"
+
+    def context(self, *, read_only: bool = False) -> Context:
+        return Context(
+            self.repo,
+            discovery=self.discovery,  # type: ignore[arg-type]
+            strict=self.strict,
+            read_only=read_only,
+        )
+
+
+def settings() -> Settings:
+    return click.get_current_context().ensure_object(Settings)
+
+
+def _store(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
+    def callback(ctx: click.Context, _param: click.Parameter, value: Any) -> None:
+        if value is None or value is False:
+            return
+        setattr(ctx.ensure_object(Settings), name, value)
+
+    return callback
+
+
+def shared_params() -> list[click.Parameter]:
+    """Fresh parameter objects (click parameters must not be shared between commands)."""
+    return [
+        click.Option(
+            ["--repo"],
+            type=click.Path(path_type=Path),
+            expose_value=False,
+            callback=_store("repo"),
+            help="Start the root search here (default: the current directory).",
+        ),
+        click.Option(
+            ["--discovery"],
+            type=click.Choice(["vcs", "filesystem"]),
+            expose_value=False,
+            callback=_store("discovery"),
+            help="Enumerate tracked files through git (default) or walk the work tree.",
+        ),
+        click.Option(
+            ["--strict"],
+            is_flag=True,
+            default=False,
+            expose_value=False,
+            callback=_store("strict"),
+            help="Refuse to serve a degraded index (exit 10).",
+        ),
+        click.Option(
+            ["--format"],
+            type=click.Choice(["text", "json"]),
+            expose_value=False,
+            callback=_store("format"),
+            help="Human text (default) or the output JSON exactly as MCP and HTTP return it.",
+        ),
+    ]
+
+
+def with_shared(command: click.Command) -> click.Command:
+    command.params.extend(shared_params())
+    return command

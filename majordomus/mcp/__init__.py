@@ -1,0 +1,1 @@
+"""The stdio MCP server: a projection of the capability registry over JSON-RPC."""
