@@ -61,13 +61,18 @@ class PeerAdvisors(StrictInput):
 
 
 class AdvisorCatalogue(StrictInput):
-    """The whole catalogue; the empty default has version 0 and no entries."""
+    """The whole catalogue. A file must state its `version`; `AdvisorCatalogue.default()`
+    is the empty catalogue (version 0, no entries)."""
 
-    version: Annotated[StrictInt, Field(ge=0)] = 0
+    version: Annotated[StrictInt, Field(ge=0)]
     capabilities: list[AdvisoryCapability] = Field(default_factory=list)
     advisors: list[AdvisorDeclaration] = Field(default_factory=list)
     peers: Annotated[PeerAdvisors | None, OMIT] = None
     forbidden_claims: list[str] = Field(default_factory=list)
+
+    @classmethod
+    def default(cls) -> AdvisorCatalogue:
+        return cls(version=0)
 
     def get(self, advisor_id: str) -> AdvisorDeclaration | None:
         """The first declared advisor with that id; `peer:…` ids are never declared."""

@@ -50,11 +50,16 @@ class ModelEntry(StrictInput):
 
 
 class ModelCatalogue(StrictInput):
-    """The model table; an empty one (version 0) stands in when the file is unusable."""
+    """The model table. A file must state its `version`; `ModelCatalogue.default()` is the
+    empty table (version 0) that stands in when the file is unusable."""
 
-    version: Annotated[StrictInt, Field(ge=0)] = 0
+    version: Annotated[StrictInt, Field(ge=0)]
     vendors: list[Vendor] = Field(default_factory=list)
     models: list[ModelEntry] = Field(default_factory=list)
+
+    @classmethod
+    def default(cls) -> ModelCatalogue:
+        return cls(version=0)
 
     def vendor(self, vendor_id: str) -> Vendor | None:
         return next((v for v in self.vendors if v.id == vendor_id), None)
@@ -72,7 +77,7 @@ class Provider(StrictInput):
 class ProviderTable(StrictInput):
     """The provider table; only the ids matter to the catalogue."""
 
-    version: Annotated[StrictInt, Field(ge=0)] = 0
+    version: Annotated[StrictInt, Field(ge=0)]
     providers: list[Provider] = Field(default_factory=list)
 
 
@@ -80,6 +85,6 @@ class References(StrictInput):
     """Provider ids and the model catalogue, with the files they were read from."""
 
     providers: list[str] = Field(default_factory=list)
-    models: ModelCatalogue = Field(default_factory=ModelCatalogue)
+    models: ModelCatalogue = Field(default_factory=ModelCatalogue.default)
     providers_file: str = PROVIDERS_FILE
     models_file: str = MODELS_FILE

@@ -1,0 +1,110 @@
+"""Finding and reading the advisor catalogue and its references (reasoning §1.1, decision 5).
+
+The catalogue is the repository's tracked `.ai/repo/advisors.yaml` when it exists, else the
+packaged default; the references (models, provider ids) are always the packaged ones. The
+only reads are those files. An unreadable or invalid catalogue is the one failure here,
+and its message names the file actually used, never an absolute path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from majordomus.advisors.catalogue import AdvisorCatalogue
+from majordomus.advisors.references import (
+    MODELS_FILE,
+    PROVIDERS_FILE,
+    ModelCatalogue,
+    ProviderTable,
+    References,
+)
+from majordomus.errors import describe_validation
+from majordomus.layer.yaml import YamlError, parse_into
+
+CATALOGUE_FILE = "advisors.yaml"
+OVERRIDE_FILE = ".ai/repo/advisors.yaml"
+PACKAGED_CATALOGUE = "majordomus/advisors/data/advisors.yaml"
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class CatalogueError(Exception):
+    """The catalogue file cannot be read or does not parse: `<file>: <reason>`."""
+
+    def __init__(self, source: str, reason: str) -> None:
+        super().__init__(f"{source}: {reason}")
+        self.source = source
+        self.reason = reason
+        self.message = f"{source}: {reason}"
+
+
+@dataclass(frozen=True)
+class LoadedCatalogue:
+    """The catalogue in force, what its references resolve against, and where it came from."""
+
+    catalogue: AdvisorCatalogue
+    references: References
+    source: str
+
+    def diagnostics(self) -> list[str]:
+        return self.catalogue.diagnostics(self.references)
+
+
+def load_catalogue(root: Path | None) -> LoadedCatalogue:
+    """The repository override under `root` if present, else the packaged default.
+
+    Raises `CatalogueError` naming the file when it is unreadable or invalid.
+    """
+    override = root / OVERRIDE_FILE if root is not None else None
+    if override is not None and override.is_file():
+        source = OVERRIDE_FILE
+        try:
+            text = override.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CatalogueError(source, _io_reason(exc)) from None
+    else:
+        source = PACKAGED_CATALOGUE
+        text = _packaged(CATALOGUE_FILE)
+    catalogue = _parse(text, AdvisorCatalogue)
+    if isinstance(catalogue, str):
+        raise CatalogueError(source, catalogue)
+    return LoadedCatalogue(catalogue=catalogue, references=load_references(), source=source)
+
+
+def load_references() -> References:
+    """The packaged model catalogue and provider ids; an unusable table reads as empty."""
+    models = _parse(_packaged("models.yaml"), ModelCatalogue)
+    providers = _parse(_packaged("providers.yaml"), ProviderTable)
+    return References(
+        providers=[p.id for p in providers.providers]
+        if isinstance(providers, ProviderTable)
+        else [],
+        models=models if isinstance(models, ModelCatalogue) else ModelCatalogue.default(),
+        providers_file=PROVIDERS_FILE,
+        models_file=MODELS_FILE,
+    )
+
+
+def _packaged(name: str) -> str:
+    return resources.files("majordomus.advisors").joinpath("data", name).read_text("utf-8")
+
+
+def _parse(text: str, model: type[M]) -> M | str:
+    """The parsed model, or the one-line reason it could not be parsed."""
+    try:
+        return parse_into(text, model)
+    except ValidationError as exc:
+        return describe_validation(exc)
+    except YamlError as exc:
+        return str(exc)
+
+
+def _io_reason(exc: Exception) -> str:
+    if isinstance(exc, UnicodeDecodeError):
+        return "the file is not UTF-8 text"
+    return getattr(exc, "strerror", None) or str(exc)

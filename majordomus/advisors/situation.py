@@ -1,0 +1,84 @@
+"""The advisors' part of the reasoning situation (reasoning §10.1), resolved once per request.
+
+Gathers the catalogue and references, the mode, the disable list and the cooldown override
+from an environment snapshot, and derives every advisor's state at `now` from a
+consultation history the caller replays from the ledger. Reads only the catalogue and
+profile files; probes presence through the PATH and variable names of that snapshot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from majordomus import clock
+from majordomus.advisors.availability import Inputs, derive_availability
+from majordomus.advisors.environment import cooldown_override, disabled_list, mode_from_environment
+from majordomus.advisors.loading import LoadedCatalogue, load_catalogue
+from majordomus.advisors.modes import ModeResolution
+from majordomus.advisors.outcomes import Outcome
+from majordomus.advisors.presence import Presence, SystemPresence
+from majordomus.advisors.states import AdvisorState, count_available
+
+
+@dataclass(frozen=True)
+class AdvisorSituation:
+    """What every reasoning surface needs to know about advisors for one request."""
+
+    loaded: LoadedCatalogue
+    mode: ModeResolution
+    disabled: list[str]
+    cooldown: int | None
+    now: int
+    states: list[AdvisorState]
+    diagnostics: list[str]
+
+    def available(self) -> int:
+        """States with status `available`; zero is an ordinary answer."""
+        return count_available(self.states)
+
+    def unavailable(self) -> int:
+        return len(self.states) - self.available()
+
+
+def resolve_advisors(
+    root: Path | None,
+    environ: Mapping[str, str],
+    history: Sequence[Outcome] = (),
+    now: int | None = None,
+    presence: Presence | None = None,
+) -> AdvisorSituation:
+    """Resolve the advisors' situation; raises `CatalogueError` for an invalid catalogue.
+
+    `environ` is the request's environment snapshot; `now` defaults to the clock;
+    `presence` defaults to the real machine seen through `environ`. Linked peers are
+    always empty in this implementation (decision 1).
+    """
+    loaded = load_catalogue(root)
+    mode = mode_from_environment(environ, root)
+    disabled = disabled_list(environ)
+    cooldown = cooldown_override(environ)
+    at = clock.now_epoch() if now is None else now
+    states = derive_availability(
+        loaded.catalogue,
+        Inputs(
+            refs=loaded.references,
+            presence=presence if presence is not None else SystemPresence(environ),
+            mode=mode.mode,
+            disabled=disabled,
+            history=history,
+            peers=(),
+            now=at,
+            cooldown=cooldown,
+        ),
+    )
+    return AdvisorSituation(
+        loaded=loaded,
+        mode=mode,
+        disabled=disabled,
+        cooldown=cooldown,
+        now=at,
+        states=states,
+        diagnostics=loaded.diagnostics(),
+    )
