@@ -1,0 +1,196 @@
+"""Seed 001: the doctests about records, the store, admission and redaction (reasoning §13).
+
+Each test names the spec item it restates. State derivation, policy and availability
+examples live with their own modules' seed tests.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pydantic import ValidationError
+
+from majordomus.advisors.modes import ModeResolution, ReasoningMode
+from majordomus.advisors.policy import PlanOutcome
+from majordomus.ledger.record import (
+    RECORD_SCHEMA,
+    RECORD_VERSION,
+    AdvisorUsage,
+    AssessmentInput,
+    AttemptInput,
+    ConclusionInput,
+    ConsultationStatus,
+    DisagreementPosition,
+    PlanInput,
+    ReasoningEvidence,
+    ReasoningEvidenceKind,
+    ReasoningRecord,
+    Stance,
+    StoredConclusion,
+    StoredPlan,
+    ValidationOutcome,
+    parse_input,
+)
+from majordomus.ledger.redaction import redact
+from majordomus.ledger.store import Admission, Loaded, Refusal, admit
+
+
+def test_usage_defaults():  # §13.6
+    usage = AdvisorUsage.model_validate_json('{"input_tokens": 120}')
+    assert usage == AdvisorUsage(input_tokens=120, output_tokens=0)
+
+
+def test_consultation_status_words():  # §13.11
+    status = ConsultationStatus(json.loads('"rate_limited"'))
+    assert status is ConsultationStatus.RATE_LIMITED
+    assert not status.is_transient()
+    assert ConsultationStatus.TIMEOUT.is_transient()
+
+
+def test_disagreement_position_json():  # §13.13
+    position = DisagreementPosition(source="primary", position="keep the lock")
+    assert position.wire() == {"source": "primary", "position": "keep the lock"}
+
+
+def test_body_kind():  # §13.19
+    body = AssessmentInput(subject="lock scope")
+    assert body.kind == "assessment"
+    assert body.wire()["kind"] == "assessment"
+
+
+def test_evidence_strictness():  # §13.22
+    evidence = ReasoningEvidence.model_validate({"kind": "file", "reference": "src/worker.rs:42"})
+    assert evidence.kind is ReasoningEvidenceKind.FILE
+    assert evidence.note is None
+    with pytest.raises(ValidationError):
+        ReasoningEvidence.model_validate({"kind": "file", "reference": "x", "notes": "misspelt"})
+
+
+def test_evidence_kinds():  # §13.23
+    kind = ReasoningEvidenceKind(json.loads('"prior_external_opinion"'))
+    assert kind is ReasoningEvidenceKind.PRIOR_EXTERNAL_OPINION
+    assert json.dumps(ReasoningEvidenceKind.ADR.value) == '"adr"'
+
+
+def test_tagged_input():  # §13.26
+    given = parse_input({"kind": "plan", "assessment": "assessment-1"})
+    assert isinstance(given, PlanInput) and given.assessment == "assessment-1"
+    with pytest.raises(ValidationError):
+        parse_input({"kind": "opinion", "text": "x"})
+
+
+def test_envelope_without_head():  # §13.29
+    record = ReasoningRecord(
+        schema=RECORD_SCHEMA,
+        version=RECORD_VERSION,
+        id="attempt-20261001T000000Z-abcdef",
+        task="untasked",
+        recorded_at="2026-10-01T00:00:00Z",
+        head=None,
+        redacted=[],
+        body=AttemptInput(attempt="inline the call", observed_failure="the test still fails"),
+    )
+    text = record.model_dump_json(by_alias=True)
+    assert '"head"' not in text, "an absent head is not written"
+    back = ReasoningRecord.model_validate_json(text)
+    assert back.id == record.id
+    assert back.body.kind == "attempt"
+
+
+def test_stance_words():  # §13.38
+    assert Stance(json.loads('"alternative"')) is Stance.ALTERNATIVE
+    with pytest.raises(ValueError):
+        Stance("agrees")
+
+
+def test_stored_conclusion_flattening():  # §13.39
+    stored = StoredConclusion.of(
+        ConclusionInput(assessment="assessment-1", decision="keep the lock", rationale="measured"),
+        ["alpha"],
+    )
+    assert stored.reviewed_by == ["alpha"]
+    data = stored.wire()
+    assert data["decision"] == "keep the lock"
+    assert data["independent_review_count"] == 1
+
+
+def test_plan_admission():  # §13.40
+    mode = ModeResolution(mode=ReasoningMode.STANDARD, source="default")
+    admission = Admission(mode=mode, availability=[])
+    loaded = Loaded()
+    loaded.records.append(
+        ReasoningRecord(
+            schema=RECORD_SCHEMA,
+            version=RECORD_VERSION,
+            id="assessment-1",
+            task="t",
+            recorded_at="2026-10-01T00:00:01Z",
+            head=None,
+            redacted=[],
+            body=AssessmentInput(subject="a name"),
+        )
+    )
+    stored = admit(PlanInput(assessment="assessment-1"), loaded, admission)
+    assert isinstance(stored, StoredPlan), "a plan input is stored as a plan"
+    assert stored.assessment == "assessment-1"
+    assert stored.plan.outcome is PlanOutcome.DECIDE_LOCALLY
+    assert stored.availability == []
+
+
+def test_validation_outcome_words():  # §13.41
+    assert ValidationOutcome(json.loads('"fail"')) is ValidationOutcome.FAIL
+    assert json.dumps(ValidationOutcome.PASS.value) == '"pass"'
+
+
+# Examples from the original's docs and tests (end of §13).
+
+_ADMISSION = Admission(mode=ModeResolution(mode=ReasoningMode.STANDARD, source="default"))
+
+
+def test_plan_for_an_absent_assessment_is_refused():
+    with pytest.raises(Refusal) as refused:
+        admit(PlanInput(assessment="assessment-1"), Loaded(), _ADMISSION)
+    assert str(refused.value) == "no assessment assessment-1 is recorded"
+
+
+def test_material_assessment_without_evidence_is_refused():
+    given = parse_input({"kind": "assessment", "subject": "s", "materiality": "material"})
+    with pytest.raises(Refusal) as refused:
+        admit(given, Loaded(), _ADMISSION)
+    assert str(refused.value).startswith("a material assessment carries the evidence")
+
+
+def test_disagreement_with_one_position_is_refused():
+    loaded = Loaded(
+        records=[
+            ReasoningRecord.model_validate(
+                {
+                    "schema": RECORD_SCHEMA,
+                    "version": 1,
+                    "id": "assessment-1",
+                    "task": "t",
+                    "recorded_at": "2026-10-01T00:00:01Z",
+                    "body": {"kind": "assessment", "subject": "s"},
+                }
+            )
+        ]
+    )
+    given = parse_input(
+        {
+            "kind": "disagreement",
+            "assessment": "assessment-1",
+            "positions": [{"source": "primary", "position": "A"}],
+            "discriminating_question": "q",
+        }
+    )
+    with pytest.raises(Refusal) as refused:
+        admit(given, loaded, _ADMISSION)
+    assert str(refused.value) == "a disagreement has at least two positions"
+
+
+def test_redaction_example():  # §7.6
+    body = AssessmentInput(subject="the key sk-ant-bbbbbbbbbbbbbbbbbbbbbbbb leaks")
+    cleaned, kinds = redact(body)
+    assert "sk-ant-" not in cleaned.subject
+    assert kinds == ["anthropic-key"]
