@@ -56,8 +56,9 @@ class Context:
 
     @cached_property
     def index(self) -> Index:
-        from majordomus.capabilities.builtin import builtin_tools
         from majordomus.layer.index import build_index
+
+        from majordomus.capabilities.builtin import builtin_tools
 
         index = build_index(self.root, self.discovery, mcp_tools=builtin_tools())
         if self.strict and index.error_count:

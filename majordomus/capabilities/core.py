@@ -18,7 +18,7 @@ from majordomus.wire import OMIT, StrictInput, Wire, dumps_pretty
 
 if TYPE_CHECKING:
     from majordomus.capabilities.context import Context
-    from majordomus.layer.model import LayerObject
+    from majordomus.layer.model import GitState, LayerObject
 
 
 class Empty(StrictInput):
@@ -101,7 +101,9 @@ class ListInput(StrictInput):
     """Filters for `objects.list`; both optional."""
 
     kind: Annotated[str | None, Field(description="Only objects of this kind.")] = None
-    tag: Annotated[str | None, Field(description="Only objects whose `tags` list holds this tag.")] = None
+    tag: Annotated[
+        str | None, Field(description="Only objects whose `tags` list holds this tag.")
+    ] = None
 
 
 class ObjectList(Wire):
@@ -224,7 +226,8 @@ class CapabilitiesInput(StrictInput):
         str | None, Field(description="Only capabilities of this kind: query, command or resource.")
     ] = None
     exposure: Annotated[
-        str | None, Field(description="Only capabilities exposed on this surface: mcp, http or cli.")
+        str | None,
+        Field(description="Only capabilities exposed on this surface: mcp, http or cli."),
     ] = None
 
 
@@ -356,6 +359,12 @@ def _coverage_check(ctx: Context) -> HealthCheck:
     )
 
 
+def _git_detail(git: GitState) -> str:
+    if not git.available:
+        return f"unavailable: {git.reason}"
+    return f"{git.branch or 'detached'} at {(git.head or 'no commit')[:12]}, {git.working_tree}"
+
+
 def health_report(ctx: Context, _: Empty) -> Health:
     index = ctx.index
     git = index.git
@@ -368,7 +377,9 @@ def health_report(ctx: Context, _: Empty) -> Health:
             detail=f"{len(index.objects)} object(s), state {index.state}, "
             f"{index.error_count} error diagnostic(s)",
             decided_by="no error diagnostic in the index",
-            findings=[f"{d.code} {d.path or '-'}" for d in index.diagnostics if d.severity == "error"],
+            findings=[
+                f"{d.code} {d.path or '-'}" for d in index.diagnostics if d.severity == "error"
+            ],
         ),
         HealthCheck(
             id="registry",
@@ -381,16 +392,16 @@ def health_report(ctx: Context, _: Empty) -> Health:
             id="scope",
             title="Scope",
             status="ok",
-            detail=f"declared by {scope[0].path}" if scope else "no scope object; every declared class is read",
+            detail=f"declared by {scope[0].path}"
+            if scope
+            else "no scope object; every declared class is read",
             decided_by="at most one scope object",
         ),
         HealthCheck(
             id="git",
             title="Git",
             status="ok" if git.available else "warn",
-            detail=f"{git.branch or 'detached'} at {(git.head or 'no commit')[:12]}, {git.working_tree}"
-            if git.available
-            else f"unavailable: {git.reason}",
+            detail=_git_detail(git),
             decided_by="git answers for the root",
         ),
         _coverage_check(ctx),

@@ -14,14 +14,18 @@ from majordomus.capabilities.registry import Capability
 
 
 @functools.cache
-def canonical_schema(model: type[BaseModel], mode: Literal["validation", "serialization"]) -> dict[str, Any]:
+def canonical_schema(
+    model: type[BaseModel], mode: Literal["validation", "serialization"]
+) -> dict[str, Any]:
     """The model's JSON Schema (draft 2020-12, nested types under `$defs`, root an object)."""
     schema = model.model_json_schema(mode=mode)
     schema.pop("$schema", None)
     return schema
 
 
-def schema_ref(model: type[BaseModel], mode: Literal["validation", "serialization"]) -> dict[str, Any]:
+def schema_ref(
+    model: type[BaseModel], mode: Literal["validation", "serialization"]
+) -> dict[str, Any]:
     """`{name?, schema}` of §1.1; `name` is the schema title (the component name)."""
     schema = canonical_schema(model, mode)
     out: dict[str, Any] = {}

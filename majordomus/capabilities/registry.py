@@ -193,7 +193,9 @@ class RegistryBuildFailed(Exception):
     """The registry did not build; every error is listed, none hidden behind the first."""
 
     def __init__(self, errors: list[RegistryError]) -> None:
-        super().__init__(f"{len(errors)} registry error(s): " + "; ".join(e.message for e in errors))
+        super().__init__(
+            f"{len(errors)} registry error(s): " + "; ".join(e.message for e in errors)
+        )
         self.errors = errors
 
 
@@ -274,7 +276,9 @@ class Registry:
         }
 
 
-def declarative_resource(obj: LayerObject, output: type[BaseModel], empty: type[BaseModel]) -> Capability:
+def declarative_resource(
+    obj: LayerObject, output: type[BaseModel], empty: type[BaseModel]
+) -> Capability:
     """The resource capability of one indexed object (§1.7)."""
     raw_tags = obj.metadata.get("tags")
     tags = tuple(t for t in raw_tags if isinstance(t, str)) if isinstance(raw_tags, list) else ()
@@ -308,18 +312,14 @@ def _check_exposure(cap: Capability, errors: list[RegistryError]) -> None:
         method, path = cap.http
         if method not in ("GET", "POST"):
             bad("HTTP", f"method '{method}' is not GET or POST")
-        if (
-            not _ROUTE.match(path)
-            or path.endswith("/")
-            or "//" in path
-            or path == "/api/v1/"
-        ):
+        if not _ROUTE.match(path) or path.endswith("/") or "//" in path or path == "/api/v1/":
             bad("HTTP", f"path '{path}' is not a plain /api/v1/ route")
         if cap.kind == "command" and method != "POST":
             bad("HTTP", "a command changes state and is bound to POST")
-    if cap.cli is not None:
-        if not cap.cli or any(not w or _SPACE_OR_CONTROL.search(w) for w in cap.cli):
-            bad("CLI", f"path {list(cap.cli)} must be non-empty words without spaces")
+    if cap.cli is not None and (
+        not cap.cli or any(not w or _SPACE_OR_CONTROL.search(w) for w in cap.cli)
+    ):
+        bad("CLI", f"path {list(cap.cli)} must be non-empty words without spaces")
 
 
 def _check_shape(cap: Capability, errors: list[RegistryError]) -> None:
@@ -347,7 +347,11 @@ def _check_shape(cap: Capability, errors: list[RegistryError]) -> None:
     if cap.kind == "query" and cap.resource is not None:
         required = cap.input.model_json_schema().get("required") or []
         if required:
-            shape("a query exposed as a resource must accept {} (it requires " + ", ".join(required) + ")")
+            shape(
+                "a query exposed as a resource must accept {} (it requires "
+                + ", ".join(required)
+                + ")"
+            )
     if cap.stability not in STABILITIES:
         shape(f"unknown stability '{cap.stability}'")
     elif cap.stability not in EXECUTABLE_STABILITIES and (
@@ -372,12 +376,7 @@ def _check_cache(cap: Capability, errors: list[RegistryError]) -> None:
 
 def _check_id(cap: Capability, errors: list[RegistryError]) -> None:
     namespace, dot, local = cap.id.partition(".")
-    if (
-        not dot
-        or not _NAMESPACE.match(namespace)
-        or not local
-        or _SPACE_OR_CONTROL.search(cap.id)
-    ):
+    if not dot or not _NAMESPACE.match(namespace) or not local or _SPACE_OR_CONTROL.search(cap.id):
         errors.append(RegistryError("invalid_id", f"'{cap.id}' is not <namespace>.<local>"))
     elif not cap.declarative and cap.module and namespace != cap.module:
         errors.append(
@@ -422,7 +421,9 @@ def build_registry(
         if not _NAMESPACE.match(module.id) or module.id == "system":
             errors.append(RegistryError("invalid_module_id", f"'{module.id}' is not a module id"))
         if module.id in module_ids:
-            errors.append(RegistryError("duplicate_module", f"module '{module.id}' is declared twice"))
+            errors.append(
+                RegistryError("duplicate_module", f"module '{module.id}' is declared twice")
+            )
         module_ids[module.id] = module
         pending.extend(module.composed())
     if index is not None and object_output is not None and empty is not None:
@@ -450,7 +451,11 @@ def build_registry(
         pending, lambda c: c.http, "duplicate_http_route", lambda v: f"route {v[0]} {v[1]}", errors
     )
     _unique(
-        pending, lambda c: c.cli, "duplicate_cli_path", lambda v: "CLI path '" + " ".join(v) + "'", errors
+        pending,
+        lambda c: c.cli,
+        "duplicate_cli_path",
+        lambda v: "CLI path '" + " ".join(v) + "'",
+        errors,
     )
     if errors:
         raise RegistryBuildFailed(errors)

@@ -63,7 +63,7 @@ def _attach(root: Group, words: Sequence[str], command: click.Command) -> None:
 
 def build_cli() -> Group:
     """The whole command tree: capabilities with a CLI exposure, then process commands."""
-    from majordomus.cli.commands import PROCESS_COMMANDS
+    from majordomus.cli.commands import process_commands
 
     root = Group(
         name="majordomus",
@@ -80,7 +80,7 @@ def build_cli() -> Group:
         for cap in module.composed():
             if cap.cli is not None:
                 _attach(root, cap.cli, capability_command(cap, views.get(cap.id)))
-    for words, command in PROCESS_COMMANDS():
+    for words, command in process_commands():
         _attach(root, words, command)
     return root
 

@@ -101,8 +101,10 @@ def capability_command(cap: Capability, view: CliView | None) -> click.Command:
 
     def callback(**values: Any) -> None:
         chosen = settings()
-        raw = view.prepare(values) if view.prepare else _default_input(
-            {k: v for k, v in values.items() if k in field_names}
+        raw = (
+            view.prepare(values)
+            if view.prepare
+            else _default_input({k: v for k, v in values.items() if k in field_names})
         )
         ctx = chosen.context()
         output = ctx.executor.run(cap, raw, observe=True)

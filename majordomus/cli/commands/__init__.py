@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 
-def PROCESS_COMMANDS() -> list[tuple[tuple[str, ...], click.Command]]:  # noqa: N802
+def process_commands() -> list[tuple[tuple[str, ...], click.Command]]:
     from majordomus.cli.commands import init, mcp, validate
 
     return [
