@@ -1,0 +1,59 @@
+"""Splitting a markdown document into front matter and body (layer-and-mcp §2.9).
+
+Owns only the fences and the size limit; the front matter text is parsed by
+`majordomus.layer.yaml`, so its line numbers count from the line after the opening fence.
+Pure: no disk, no clock.
+"""
+
+from __future__ import annotations
+
+LIMIT_BYTES = 65536
+
+
+class FrontMatterError(ValueError):
+    """Front matter that cannot be cut out; `message` is the spec's exact one-line text."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _closing(text: str, start: int) -> tuple[int, int] | None:
+    """(start, end) of the first line from `start` on that is `---` without its line ending."""
+    search = start - 1  # the opening fence's newline: a closing line may follow it directly
+    while True:
+        found = text.find("\n---", search)
+        if found < 0:
+            return None
+        begin = found + 1
+        after = begin + 3
+        if after == len(text):
+            return begin, after
+        if text[after] == "\n":
+            return begin, after + 1
+        if text[after] == "\r" and (after + 1 == len(text) or text[after + 1] == "\n"):
+            return begin, min(after + 2, len(text))
+        search = after
+
+
+def split(text: str) -> tuple[str | None, str]:
+    """(front matter text or None, body). Only a text starting `---\\n` / `---\\r\\n` has one."""
+    if text.startswith("---\n"):
+        start = 4
+    elif text.startswith("---\r\n"):
+        start = 5
+    elif text == "---":
+        raise FrontMatterError("front matter opened on line 1 and never closed")
+    else:
+        return None, text
+    fence = _closing(text, start)
+    if fence is None:
+        raise FrontMatterError("front matter opened on line 1 and never closed")
+    front = text[start : fence[0]]
+    if len(front) > LIMIT_BYTES // 4:
+        size = len(front.encode("utf-8", "surrogatepass"))
+        if size > LIMIT_BYTES:
+            raise FrontMatterError(
+                f"front matter is {size} bytes, over the {LIMIT_BYTES} byte limit"
+            )
+    return front, text[fence[1] :]

@@ -1,0 +1,249 @@
+"""The YAML subset every `.ai/` file is read with (layer-and-mcp §2.1–2.8).
+
+Owns: line rules, refused constructs, scalar typing, flattened leaves, rebuilding the
+insertion-ordered mapping, key paths for allow-lists, and typed reads (`parse_into`).
+It is deliberately *not* general YAML: the quirks of the original reader are part of parity
+(both readers of a layer must accept the same files), so it never falls back to a YAML
+library. Pure: no disk, no clock. Hot path (every file of the layer, every invocation): one
+pass over the lines, module-level patterns, no pydantic until `parse_into` validates.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    M = TypeVar("M", bound=BaseModel)
+
+# What the original trims: Unicode White_Space. Python's own `str.strip()` would also eat
+# \x1c–\x1f, which the original keeps.
+_WS = (
+    "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+_KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t](.*))?", re.DOTALL)
+_INTEGER = re.compile(r"-?[0-9]+")
+_I64_MIN = -(2**63)
+_I64_MAX = 2**63 - 1
+_INTEGER_LEAD = frozenset("-0123456789")
+_REFUSED_LEAD = frozenset("&*|>")
+_QUOTES = frozenset("\"'")
+
+
+class YamlError(ValueError):
+    """A document outside the subset; `message` is the spec's exact one-line text."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _scalar(s: str) -> Any:
+    """Type one trimmed scalar text (§2.5): quoted → verbatim string, else cut, then type."""
+    if len(s) >= 2 and s[0] == s[-1] and s[0] in _QUOTES:
+        return s[1:-1]
+    cut = s.find(" #")
+    if cut >= 0:
+        s = s[:cut].strip(_WS)
+    if s == "true":
+        return True
+    if s == "false":
+        return False
+    if s and s[0] in _INTEGER_LEAD and _INTEGER.fullmatch(s):
+        number = int(s)
+        if _I64_MIN <= number <= _I64_MAX:
+            return number
+    return s
+
+
+def _emit(out: list[tuple[str, Any]], path: str, value: str, line: int) -> None:
+    """Leaf (or inline-list leaves) for one value text; refuses anchors and block scalars."""
+    value = value.strip(_WS)
+    if not value:
+        out.append((path, ""))
+        return
+    lead = value[0]
+    if lead in _REFUSED_LEAD:
+        raise YamlError(f"unsupported YAML construct on line {line}: {value}")
+    if lead == "[" and value[-1] == "]":
+        inner = value[1:-1].strip(_WS)
+        if not inner:
+            out.append((path, []))
+            return
+        for index, part in enumerate(inner.split(",")):
+            out.append((f"{path}.{index}", _scalar(part.strip(_WS))))
+        return
+    out.append((path, _scalar(value)))
+
+
+def _put(stack: list[str | None], depth: int, path: str) -> None:
+    """`stack[depth] = path`, padding skipped depths with None (absent)."""
+    missing = depth + 1 - len(stack)
+    if missing > 0:
+        stack.extend([None] * missing)
+    stack[depth] = path
+
+
+def leaves(text: str) -> list[tuple[str, Any]]:
+    """The flattened leaves (dotted path, scalar or empty list) of `text`, in document order.
+
+    `ctx[d]` / `pend[d]` are the spec's `ctx[2d]` / `pend[2d]` (depth = indent / 2).
+    """
+    out: list[tuple[str, Any]] = []
+    tab = text.find("\t")
+    tab_line = text.count("\n", 0, tab) + 1 if tab >= 0 else 0
+    ctx: list[str | None] = [""]
+    pend: list[str | None] = []
+    count: dict[str, int] = {}
+    number = 0
+    for line in text.split("\n"):
+        number += 1
+        if number == tab_line:
+            raise YamlError(f"tab character on line {number}")
+        if line and line[-1] == "\r":
+            line = line[:-1]
+        t = line.lstrip(" ")
+        if not t or t[0] == "#" or (t.startswith("---") and t.rstrip(_WS) == "---"):
+            continue
+        indent = len(line) - len(t)
+        if indent & 1:
+            raise YamlError(f"odd indentation on line {number}")
+        depth = indent >> 1
+        if t[0] == "-" and t[1:2] == " ":
+            parent = pend[depth] if depth < len(pend) else None
+            if parent is None:
+                raise YamlError(f"list item without a parent key on line {number}")
+            index = count.get(parent, 0)
+            count[parent] = index + 1
+            item_path = f"{parent}.{index}"
+            item = t[2:].strip(_WS)
+            match = _KEY_LINE.fullmatch(item)
+            if match is None:
+                _emit(out, item_path, item, number)
+                continue
+            del ctx[depth + 2 :]
+            _put(ctx, depth + 1, item_path)
+            path = f"{item_path}.{match[1]}"
+            value = (match[2] or "").lstrip(" ")
+            if value:
+                _emit(out, path, value, number)
+            else:
+                _put(pend, depth + 1, path)
+                _put(pend, depth + 2, path)
+                ctx.append(path)
+            continue
+        match = _KEY_LINE.fullmatch(t)
+        if match is None:
+            raise YamlError(f"cannot parse line {number}: {t}")
+        base = ctx[depth] if depth < len(ctx) else None
+        if base is None:
+            raise YamlError(f"unexpected indentation on line {number}")
+        del ctx[depth + 1 :]
+        del pend[depth:]
+        path = f"{base}.{match[1]}" if base else match[1]
+        value = (match[2] or "").lstrip(" ")
+        if value:
+            _emit(out, path, value, number)
+        else:
+            _put(pend, depth, path)
+            pend.append(path)
+            ctx.append(path)
+    return out
+
+
+def _walk(root: dict[str, Any], segments: list[str], upto: int, path: str) -> Any:
+    """The node at `segments[:upto]`, creating containers on demand (§2.6)."""
+    node: Any = root
+    for i in range(upto):
+        segment = segments[i]
+        wants_list = segments[i + 1][0].isdigit()
+        if segment[0].isdigit():
+            if type(node) is not list:
+                raise YamlError(f"'{path}' mixes a list with a mapping")
+            index = int(segment)
+            if index >= len(node):
+                node.extend([None] * (index + 1 - len(node)))
+            child = node[index]
+            if child is None:
+                child = node[index] = [] if wants_list else {}
+        else:
+            if type(node) is not dict:
+                raise YamlError(f"'{path}' mixes a mapping with a scalar or list")
+            child = node.get(segment)
+            if child is None:
+                child = node[segment] = [] if wants_list else {}
+        node = child
+    return node
+
+
+def build(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """Rebuild the insertion-ordered mapping from leaves (§2.6); gaps in lists are None."""
+    root: dict[str, Any] = {}
+    parents: dict[str, Any] = {"": root}
+    for path, value in pairs:
+        head, _, last = path.rpartition(".")
+        node = parents.get(head)
+        if node is None:
+            segments = path.split(".")
+            node = _walk(root, segments, len(segments) - 1, path)
+            if type(node) is dict or type(node) is list:
+                parents[head] = node
+        if last[0].isdigit():
+            if type(node) is not list:
+                raise YamlError(f"'{path}' mixes a list with a mapping")
+            index = int(last)
+            if index >= len(node):
+                node.extend([None] * (index + 1 - len(node)))
+            elif node[index] is not None:
+                raise YamlError(f"'{path}' is given twice")
+            node[index] = value
+        else:
+            if type(node) is not dict:
+                raise YamlError(f"'{path}' mixes a mapping with a scalar or list")
+            if last in node:
+                raise YamlError(f"'{path}' is given twice")
+            node[last] = value
+    return root
+
+
+def parse(text: str) -> dict[str, Any]:
+    """The mapping `text` describes; scalars are str, int or bool; raises `YamlError`."""
+    return build(leaves(text))
+
+
+def key_paths(mapping: dict[str, Any]) -> list[str]:
+    """Flattened key paths for allow-lists (§2.7), depth-first in key order."""
+    out: list[str] = []
+
+    def walk(prefix: str, node: Any) -> None:
+        if type(node) is dict and node:
+            for key, child in node.items():
+                walk(f"{prefix}.{key}", child)
+        elif type(node) is list and node:
+            for index, child in enumerate(node):
+                walk(f"{prefix}.{index}", child)
+        else:
+            out.append(prefix)
+
+    for key, child in mapping.items():
+        walk(key, child)
+    return out
+
+
+def render_scalar(value: Any) -> str | None:
+    """A scalar as text for identities and titles (§1.4): `1`, `true`, strings as they are."""
+    if type(value) is str:
+        return value
+    if type(value) is bool:
+        return "true" if value else "false"
+    if type(value) is int:
+        return str(value)
+    return None
+
+
+def parse_into(text: str, model: type[M]) -> M:
+    """Parse, then validate into `model`; pydantic's ValidationError propagates unchanged."""
+    return model.model_validate(parse(text))
