@@ -1,0 +1,79 @@
+"""Allow-lists: which metadata key paths a kind admits (layer §3).
+
+Owns loading the shipped lists (package data `data/allow/<name>.txt`) and matching flattened
+key paths against them. Each list is compiled once into a single alternation, so checking a
+file costs one regex search per key path. A pattern that does not compile is a fatal
+kind-schema error (exit 13): the lists ship with the executable, so it is a build defect.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from majordomus.errors import ProtocolFailure
+
+
+class AllowListError(ProtocolFailure):
+    """A shipped allow-list is missing or holds a pattern that does not compile (exit 13)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AllowList:
+    """One list: its name, its patterns as written, and their compiled alternation."""
+
+    name: str
+    patterns: tuple[str, ...]
+    matcher: re.Pattern[str]
+
+    @property
+    def display(self) -> str:
+        """How diagnostics name the list (layer §3 message wording)."""
+        return f"share/allow/{self.name}.txt"
+
+    def unknown(self, key_paths: list[str]) -> list[str]:
+        """The key paths no pattern matches, in the order given (search semantics)."""
+        search = self.matcher.search
+        return [path for path in key_paths if search(path) is None]
+
+    def message(self, unknown: list[str]) -> str:
+        return f"key(s) not in {self.display}: {', '.join(unknown)}"
+
+
+def parse_allow_list(name: str, text: str) -> AllowList:
+    """Patterns from list text: trimmed lines, blank and `#` lines ignored."""
+    patterns: list[str] = []
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            re.compile(line)
+        except re.error as exc:
+            raise AllowListError(
+                f"allow-list {name}.txt line {number}: pattern {line!r} does not compile: {exc}"
+            ) from exc
+        patterns.append(line)
+    joined = "|".join(f"(?:{p})" for p in patterns) if patterns else r"(?!)"
+    return AllowList(name=name, patterns=tuple(patterns), matcher=re.compile(joined))
+
+
+def available() -> frozenset[str]:
+    """Names of the shipped lists."""
+    folder = resources.files("majordomus.layer") / "data" / "allow"
+    return frozenset(
+        entry.name.removesuffix(".txt") for entry in folder.iterdir() if entry.name.endswith(".txt")
+    )
+
+
+@cache
+def load_allow_list(name: str) -> AllowList:
+    """The shipped list `name`, compiled once per process."""
+    source = resources.files("majordomus.layer") / "data" / "allow" / f"{name}.txt"
+    try:
+        text = source.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise AllowListError(f"allow-list {name}.txt cannot be read: {exc}") from exc
+    return parse_allow_list(name, text)

@@ -1,0 +1,234 @@
+"""Enumerating the files of each source class (layer §5.3).
+
+Two enumerations: `vcs` (the contract: `git ls-files` with the class's pathspec verbatim,
+one call per class) and `filesystem` (a convenience: a walk of the work tree with the same
+glob semantics). Owns the `claimed_twice` and `required_source_empty` findings. Reads
+directory listings only; opens no file and never follows a symlink.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import stat
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from majordomus.layer.git import ls_files
+from majordomus.layer.model import Diagnostic, Manifest, SourceClass
+from majordomus.layer.root import LayerIOError
+from majordomus.layer.sources import GLOB_MAGIC
+
+log = logging.getLogger("majordomus")
+
+Mode = Literal["vcs", "filesystem"]
+
+
+@dataclass(frozen=True, slots=True)
+class Discovered:
+    """One file to read, with the class that claimed it."""
+
+    path: str
+    source: SourceClass
+
+
+# --- the glob of `:(glob)` pathspecs --------------------------------------------------------
+
+_STAR = "**"
+Segment = str | re.Pattern[str]
+
+
+def _segment(text: str) -> Segment:
+    """`**` stays a marker; a segment without wildcards stays a literal; else a regex."""
+    if text == _STAR or ("*" not in text and "?" not in text):
+        return text
+    parts = []
+    for ch in text:
+        if ch == "*":
+            parts.append("[^/]*")
+        elif ch == "?":
+            parts.append("[^/]")
+        else:
+            parts.append(re.escape(ch))
+    return re.compile("".join(parts))
+
+
+class Glob:
+    """A `:(glob)` pattern over path segments: `**` spans zero or more whole segments,
+    `*` any run and `?` one character inside a segment; no bracket classes."""
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self.segments: tuple[Segment, ...] = tuple(
+            _segment(part) for part in pattern.split("/") if part
+        )
+        self.end = len(self.segments)
+
+    def close(self, states: set[int]) -> frozenset[int]:
+        """Add the states a `**` may skip over (it may match zero segments)."""
+        todo = list(states)
+        while todo:
+            state = todo.pop()
+            if state < self.end and self.segments[state] == _STAR and state + 1 not in states:
+                states.add(state + 1)
+                todo.append(state + 1)
+        return frozenset(states)
+
+    def step(self, states: frozenset[int], name: str) -> frozenset[int]:
+        """The states after consuming one path segment `name`."""
+        nxt: set[int] = set()
+        for state in states:
+            if state >= self.end:
+                continue
+            seg = self.segments[state]
+            if seg == _STAR:
+                nxt.add(state)
+            elif isinstance(seg, str):
+                if seg == name:
+                    nxt.add(state + 1)
+            elif seg.fullmatch(name):
+                nxt.add(state + 1)
+        return self.close(nxt)
+
+    def start(self) -> frozenset[int]:
+        return self.close({0})
+
+    def matches(self, rel: str) -> bool:
+        states = self.start()
+        for name in rel.split("/"):
+            states = self.step(states, name)
+        return self.end in states
+
+    def literal_names(self, states: frozenset[int]) -> list[str] | None:
+        """The only names that can advance `states`, when all are literals; else None."""
+        names = []
+        for state in states:
+            if state >= self.end:
+                continue
+            seg = self.segments[state]
+            if seg == _STAR or not isinstance(seg, str):
+                return None
+            names.append(seg)
+        return names
+
+
+def _entries(directory: str, names: list[str] | None) -> Iterator[tuple[str, int]]:
+    """(name, st_mode without following links) of a directory's entries, or of `names`."""
+    if names is not None:
+        for name in names:
+            try:
+                yield name, os.lstat(os.path.join(directory, name)).st_mode
+            except OSError:
+                continue
+        return
+    try:
+        with os.scandir(directory) as listing:
+            for entry in listing:
+                try:
+                    yield entry.name, entry.stat(follow_symlinks=False).st_mode
+                except OSError:
+                    continue
+    except OSError:
+        return
+
+
+def walk(root: Path, glob: Glob, never_enter: Callable[[str], bool]) -> list[str]:
+    """The paths under `root` the glob matches; symlinks skipped, hopeless branches pruned."""
+    found: list[str] = []
+    stack: list[tuple[str, frozenset[int]]] = [("", glob.start())]
+    base = str(root)
+    while stack:
+        rel, states = stack.pop()
+        directory = os.path.join(base, rel) if rel else base
+        for name, mode in _entries(directory, glob.literal_names(states)):
+            if stat.S_ISLNK(mode):
+                continue
+            nxt = glob.step(states, name)
+            if not nxt:
+                continue
+            child = f"{rel}/{name}" if rel else name
+            if stat.S_ISDIR(mode):
+                if name == ".git" or never_enter(child):
+                    continue
+                if any(state < glob.end for state in nxt):
+                    stack.append((child, nxt))
+            elif glob.end in nxt:
+                found.append(child)
+    return found
+
+
+# --- per class enumeration and the discovery findings --------------------------------------
+
+
+def _under(rel: str, directory: str) -> bool:
+    return rel == directory or rel.startswith(directory + "/")
+
+
+def _escapes(rel: str) -> bool:
+    """A listed path that would leave the root (a `..` pathspec); never read."""
+    return rel.startswith("/") or ".." in rel.split("/")
+
+
+def class_paths(root: Path, source: SourceClass, mode: Mode, local_dir: str) -> list[str]:
+    """The class's paths, sorted and unique, with the local half and escapes removed."""
+    if mode == "vcs":
+        listed = ls_files(root, source.pathspec)
+    else:
+        glob = Glob(source.pathspec.removeprefix(GLOB_MAGIC))
+        listed = walk(root, glob, lambda rel: _under(rel, local_dir))
+        for rel in listed:
+            try:
+                rel.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                shown = rel.encode("utf-8", "replace").decode("utf-8")
+                raise LayerIOError(
+                    f"a path that is not UTF-8 matches class '{source.id}': {shown}"
+                ) from exc
+    return sorted({rel for rel in listed if not _under(rel, local_dir) and not _escapes(rel)})
+
+
+def discover(
+    root: Path, manifest: Manifest, sources: list[SourceClass], mode: Mode
+) -> tuple[list[Discovered], list[Diagnostic]]:
+    """Every file to read, in class order then path order, and the discovery findings."""
+    local_dir = ".ai/" + manifest.local_path
+    claimed: dict[str, str] = {}
+    files: list[Discovered] = []
+    findings: list[Diagnostic] = []
+    for source in sources:
+        paths = class_paths(root, source, mode, local_dir)
+        log.debug(
+            "class %s (kind %s): %d file(s)",
+            source.id,
+            source.kind,
+            len(paths),
+            extra={"class_id": source.id, "kind": source.kind, "files": len(paths)},
+        )
+        for rel in paths:
+            first = claimed.get(rel)
+            if first is not None:
+                findings.append(
+                    Diagnostic(
+                        severity="warning",
+                        code="claimed_twice",
+                        path=rel,
+                        message=f"matched by class '{source.id}' after class '{first}'; "
+                        f"kept under '{first}'",
+                    )
+                )
+                continue
+            claimed[rel] = source.id
+            files.append(Discovered(path=rel, source=source))
+        if source.required and not paths:
+            findings.append(
+                Diagnostic(
+                    severity="error",
+                    code="required_source_empty",
+                    message=f"class '{source.id}' is required but its pathspec "
+                    f"'{source.pathspec}' matches no file",
+                )
+            )
+    return files, findings

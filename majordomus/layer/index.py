@@ -1,0 +1,158 @@
+"""Building the `Index` of a layer (layer §5, §6.5, §7.1 up to the index).
+
+Owns the start-up sequence up to a built index: root, manifest, sources, kind schema, git
+state, enumeration, reading, `duplicate_identity`, ordering, relations, and the log lines of
+§9.3. Fatal problems raise `majordomus.errors.Fatal` subclasses; everything else becomes a
+diagnostic. Reads the layer and asks git; never writes. Logs through the `majordomus`
+logger only; handlers are the CLI's business.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal, NamedTuple
+
+from majordomus.layer.discovery import discover
+from majordomus.layer.git import GitError, git_state
+from majordomus.layer.kinds import load_kinds
+from majordomus.layer.manifest import read_manifest
+from majordomus.layer.model import Diagnostic, Index, LayerObject, Manifest, SourceClass
+from majordomus.layer.reader import ReadContext, read_file
+from majordomus.layer.relations import derive_relations
+from majordomus.layer.root import find_root
+from majordomus.layer.sources import read_sources
+
+log = logging.getLogger("majordomus")
+
+Discovery = Literal["vcs", "filesystem"]
+_LEVELS = {"info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
+
+
+class Layer(NamedTuple):
+    """A located layer: its root, typed manifest and declared source classes."""
+
+    root: Path
+    manifest: Manifest
+    sources: list[SourceClass]
+
+
+def open_layer(start: Path | None = None) -> Layer:
+    """Find the root from `start` (default: cwd) and read its manifest and sources."""
+    root = find_root(start)
+    log.info("repository found root=%s", root, extra={"root": str(root)})
+    manifest = read_manifest(root)
+    return Layer(root=root, manifest=manifest, sources=read_sources(root, manifest))
+
+
+def _claimant(obj: LayerObject) -> str:
+    member = obj.provenance.member
+    return obj.provenance.path if member is None else f"{obj.provenance.path} ({member})"
+
+
+def drop_duplicates(objects: list[LayerObject]) -> tuple[list[LayerObject], list[Diagnostic]]:
+    """Exclude every claimant of a URI claimed twice or more (layer §5.4); sort by URI.
+
+    One `duplicate_identity` error per claimant: URI order, then claimant (file) order.
+    """
+    groups: dict[str, list[LayerObject]] = {}
+    for obj in objects:
+        groups.setdefault(obj.uri, []).append(obj)
+    kept: list[LayerObject] = []
+    findings: list[Diagnostic] = []
+    for uri in sorted(groups):
+        claimants = groups[uri]
+        if len(claimants) == 1:
+            kept.append(claimants[0])
+            continue
+        named = " and ".join(_claimant(obj) for obj in claimants)
+        for obj in claimants:
+            findings.append(
+                Diagnostic(
+                    severity="error",
+                    code="duplicate_identity",
+                    path=obj.provenance.path,
+                    message=f"{uri} is claimed by {named}; all of them are excluded",
+                )
+            )
+    return kept, findings
+
+
+def _log_diagnostic(diagnostic: Diagnostic) -> None:
+    where = diagnostic.path or "-"
+    log.log(
+        _LEVELS[diagnostic.severity],
+        "%s %s %s",
+        diagnostic.code,
+        where,
+        diagnostic.message,
+        extra={"code": diagnostic.code, "source_path": where},
+    )
+
+
+def build_index(
+    root: Path | None = None,
+    discovery: Discovery = "vcs",
+    *,
+    mcp_tools: Mapping[str, str] | None = None,
+) -> Index:
+    """The index of the layer found from `root` (layer §7.1 up to the index).
+
+    `mcp_tools` maps MCP tool names to capability ids for the use-case `mcp_tools` edge;
+    None means none is known. With `vcs` discovery an unusable git is fatal (exit 13).
+    """
+    layer = open_layer(root)
+    kinds = load_kinds()
+    git = git_state(layer.root)
+    if discovery == "vcs" and not git.available:
+        raise GitError(
+            f"git is not usable at {layer.root}: {git.reason}; "
+            "use --discovery filesystem to read the work tree instead"
+        )
+    files, diagnostics = discover(layer.root, layer.manifest, layer.sources, discovery)
+    ctx = ReadContext(root=layer.root, manifest=layer.manifest, kinds=kinds)
+    objects: list[LayerObject] = []
+    for item in files:
+        found, findings = read_file(item.path, item.source, ctx)
+        objects.extend(found)
+        diagnostics.extend(findings)
+    objects, duplicates = drop_duplicates(objects)
+    diagnostics.extend(duplicates)
+    relations = derive_relations(objects, mcp_tools)
+    diagnostics.extend(relations.diagnostics)
+    index = Index(
+        root=layer.root,
+        manifest=layer.manifest,
+        sources=layer.sources,
+        discovery=discovery,
+        git=git,
+        objects=objects,
+        diagnostics=diagnostics,
+        edges=relations.edges,
+        external=relations.external,
+        unresolved=relations.unresolved,
+    )
+    for diagnostic in diagnostics:
+        _log_diagnostic(diagnostic)
+    log.info(
+        "index built objects=%d diagnostics=%d state=%s",
+        len(objects),
+        len(diagnostics),
+        index.state,
+        extra={"objects": len(objects), "diagnostics": len(diagnostics), "state": index.state},
+    )
+    return index
+
+
+def repository_json(index: Index) -> dict[str, Any]:
+    """The `repository` member of layer §6.5 (sections by name, classes in declared order)."""
+    manifest = index.manifest
+    return {
+        "root": str(index.root),
+        "layer_schema": manifest.schema,
+        "sections": {name: ".ai/" + manifest.sections[name] for name in sorted(manifest.sections)},
+        "git": index.git.to_json(),
+        "discovery": index.discovery,
+        "source_classes": [[source.id, source.kind] for source in index.sources],
+    }

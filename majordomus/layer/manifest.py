@@ -1,0 +1,128 @@
+"""Reading `.ai/manifest.yaml` (layer §1.2) into the typed `Manifest`.
+
+Owns the validation order of §1.2 (parse, allow-list, schema, typed read) and the fatal
+errors it raises; every message names the file and the problem. Reads one file; never writes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, StrictBool, StrictStr, ValidationError
+
+from majordomus.errors import ContractUnmet, describe_validation
+from majordomus.layer.allow import load_allow_list
+from majordomus.layer.model import Manifest
+from majordomus.layer.root import MANIFEST, LayerIOError
+from majordomus.layer.yaml import YamlError, key_paths, parse
+from majordomus.wire import StrictInput
+
+LAYER_SCHEMA = "ai-repository/v1"
+
+
+class InvalidManifest(ContractUnmet):
+    """The manifest fails the YAML subset or the typed read (exit 10)."""
+
+
+class UnknownKeys(InvalidManifest):
+    """The manifest carries key paths the `manifest` allow-list does not admit (exit 10)."""
+
+
+class UnsupportedSchema(InvalidManifest):
+    """The manifest's `schema` is not `ai-repository/v1` (exit 10)."""
+
+
+class MissingKnowledgeSection(InvalidManifest):
+    """No `knowledge` section, so `sources.yaml` cannot be located (exit 10)."""
+
+
+class _Repo(StrictInput):
+    path: StrictStr
+
+
+class _Local(StrictInput):
+    path: StrictStr
+    tracked: StrictBool
+    implicit_context: StrictBool
+
+
+class _Context(StrictInput):
+    documents: list[StrictStr] = Field(default_factory=list)
+
+
+class _ManifestFile(StrictInput):
+    schema_: StrictStr = Field(alias="schema")
+    repo: _Repo
+    local: _Local
+    sections: dict[StrictStr, StrictStr]
+    context: _Context | None = None
+
+
+def _layer_path(value: str) -> str | None:
+    """`value` as a path inside `.ai/` without a trailing `/`; None when it would escape."""
+    trimmed = value.rstrip("/")
+    if not trimmed or trimmed.startswith("/") or ".." in trimmed.split("/"):
+        return None
+    return trimmed
+
+
+def read_text(path: Path, error: type[ContractUnmet]) -> str:
+    """A layer file's text; a missing file is an I/O error, bad UTF-8 a contract error."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise LayerIOError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{path}: not valid UTF-8 (byte offset {exc.start})") from exc
+
+
+def parse_manifest(text: str, shown: str) -> Manifest:
+    """Validate manifest text in the order of layer §1.2; `shown` names the file."""
+    try:
+        mapping = parse(text)
+    except YamlError as exc:
+        raise InvalidManifest(f"{shown}: {exc}") from exc
+    unknown = load_allow_list("manifest").unknown(key_paths(mapping))
+    if unknown:
+        raise UnknownKeys(f"{shown}: unknown key(s): {', '.join(unknown)}")
+    schema = mapping.get("schema", "")
+    if schema != LAYER_SCHEMA:
+        raise UnsupportedSchema(
+            f"{shown}: layer schema {schema!r} is not supported; this executable reads "
+            f"{LAYER_SCHEMA}"
+        )
+    try:
+        raw = _ManifestFile.model_validate(mapping)
+    except ValidationError as exc:
+        raise InvalidManifest(f"{shown}: {describe_validation(exc)}") from exc
+    local = _layer_path(raw.local.path)
+    if local is None:
+        raise InvalidManifest(f"{shown}: local.path {raw.local.path!r} is not a path inside .ai/")
+    sections: dict[str, str] = {}
+    for name, value in raw.sections.items():
+        inside = _layer_path(value)
+        if inside is None:
+            raise InvalidManifest(f"{shown}: sections.{name} {value!r} is not a path inside .ai/")
+        sections[name] = inside
+    if "knowledge" not in sections:
+        raise MissingKnowledgeSection(
+            f"{shown}: no 'knowledge' section; sources.yaml is read from "
+            ".ai/<sections.knowledge>/sources.yaml"
+        )
+    return Manifest(
+        schema=raw.schema_,
+        repo_path=raw.repo.path,
+        local_path=local,
+        local_tracked=raw.local.tracked,
+        local_implicit_context=raw.local.implicit_context,
+        sections=sections,
+        context_documents=tuple(raw.context.documents) if raw.context else (),
+    )
+
+
+def read_manifest(root: Path) -> Manifest:
+    """The typed manifest of the layer at `root` (fatal errors per layer §5.6)."""
+    path = root / MANIFEST
+    return parse_manifest(read_text(path, InvalidManifest), str(path))

@@ -1,0 +1,301 @@
+"""Reading one discovered file into object(s) or one error diagnostic (layer §5.4, §12.4–12.5).
+
+The checks run in the order of §5.4 and the first failure excludes the file. Owns the
+identity, title and description rules of §1.4 and collection members. Opens files read-only
+and never follows a symlink (`lstat`, then `O_NOFOLLOW`); reads at most 4 MiB per file.
+This is the per-file hot path: plain dataclasses, no pydantic.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from majordomus.layer.frontmatter import FrontMatterError, split
+from majordomus.layer.kinds import MEMBER_MEDIA_TYPE, KindSchema, KindSpec
+from majordomus.layer.model import Diagnostic, LayerObject, Manifest, Provenance, SourceClass
+from majordomus.layer.yaml import YamlError, key_paths, parse, render_scalar
+
+SIZE_LIMIT = 4 * 1024 * 1024
+HEADING = "@heading"
+_OPEN_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+_BAD_IDENTITY = re.compile(r"[/@\s]")
+
+
+@dataclass(frozen=True, slots=True)
+class ReadContext:
+    """What reading needs besides the file: the root, the manifest and the kind schema."""
+
+    root: Path
+    manifest: Manifest
+    kinds: KindSchema
+
+
+class Excluded(Exception):
+    """The file fails a check of §5.4; carries the diagnostic code and message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+# --- the rules of §1.4, usable on any metadata mapping --------------------------------------
+
+
+def identity_of(spec: KindSpec, metadata: dict[str, Any], rel: str) -> str:
+    """The identity: `rel` for an empty field list, else the fields joined with `@`.
+
+    Raises `ValueError` whose text is the `missing_field` message.
+    """
+    if not spec.identity:
+        return rel
+    parts = []
+    for field in spec.identity:
+        if field not in metadata:
+            raise ValueError(f"identity field '{field}' is missing")
+        text = render_scalar(metadata[field])
+        if text is None:
+            raise ValueError(f"identity field '{field}' is not a scalar")
+        if not text:
+            raise ValueError(f"identity field '{field}' is empty")
+        if _BAD_IDENTITY.search(text):
+            raise ValueError(
+                f"identity field '{field}' holds '{text}', which has a '/', '@' or whitespace"
+            )
+        parts.append(text)
+    return "@".join(parts)
+
+
+def heading_of(body: str) -> str | None:
+    """Text after `# ` on the first body line that begins with exactly `# `, trimmed."""
+    if body.startswith("# "):
+        start = 2
+    else:
+        found = body.find("\n# ")
+        if found < 0:
+            return None
+        start = found + 3
+    end = body.find("\n", start)
+    line = body[start:] if end < 0 else body[start:end]
+    return line.strip() or None
+
+
+def title_of(spec: KindSpec, metadata: dict[str, Any], body: str) -> str | None:
+    """The title rule: a metadata field rendered as a scalar, or the first `# ` heading."""
+    if spec.title is None:
+        return None
+    if spec.title == HEADING:
+        return heading_of(body)
+    return render_scalar(metadata.get(spec.title))
+
+
+def description_of(spec: KindSpec, metadata: dict[str, Any]) -> str | None:
+    """The description rule: the named field rendered as a scalar, else none."""
+    if spec.description is None:
+        return None
+    return render_scalar(metadata.get(spec.description))
+
+
+def check_version(spec: KindSpec, metadata: dict[str, Any]) -> None:
+    """The schema-version check (§4, §12.5); raises `Excluded` on failure."""
+    field = spec.version_field
+    if field is None:
+        return
+    integers_only = all(type(v) is int for v in spec.supported)
+    value = metadata.get(field)
+    if field not in metadata or (integers_only and (type(value) is not int or value < 0)):
+        wanted = f"integer '{field}'" if integers_only else f"'{field}'"
+        raise Excluded("missing_field", f"no {wanted}")
+    if not any(type(v) is type(value) and v == value for v in spec.supported):
+        accepted = ", ".join(str(v) for v in spec.supported)
+        shown = render_scalar(value)
+        shown = json.dumps(value, ensure_ascii=False) if shown is None else shown
+        raise Excluded(
+            "unsupported_version",
+            f"'{field}' is {shown}; this executable reads {accepted}",
+        )
+
+
+# --- the file ------------------------------------------------------------------------------
+
+
+def _load(root: Path, rel: str) -> bytes:
+    """The file's bytes after the file checks of §5.4 step 2, never through a symlink."""
+    full = os.path.join(root, rel)
+    try:
+        info = os.lstat(full)
+    except OSError as exc:
+        raise Excluded("unreadable", f"cannot stat: {exc.strerror or exc}") from exc
+    if stat.S_ISLNK(info.st_mode):
+        raise Excluded("symlink", "is a symbolic link; symlinks are never followed")
+    if not stat.S_ISREG(info.st_mode):
+        raise Excluded("not_a_file", "is not a regular file")
+    if info.st_size > SIZE_LIMIT:
+        raise Excluded("oversized", f"{info.st_size} bytes, over the {SIZE_LIMIT} byte limit")
+    try:
+        fd = os.open(full, _OPEN_FLAGS)
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise Excluded("not_a_file", "is not a regular file")
+            data = handle.read(SIZE_LIMIT + 1)
+    except OSError as exc:
+        raise Excluded("unreadable", f"cannot read: {exc.strerror or exc}") from exc
+    if len(data) > SIZE_LIMIT:
+        raise Excluded("oversized", f"more than {SIZE_LIMIT} bytes, the limit")
+    return data
+
+
+def _decode(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Excluded(
+            "invalid_utf8", f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+        ) from exc
+
+
+def _metadata(spec: KindSpec, text: str, ctx: ReadContext) -> tuple[KindSpec, dict[str, Any], str]:
+    """Step 3: (possibly switched kind, metadata, body)."""
+    if spec.format == "text":
+        return spec, {}, text
+    if spec.format == "yaml":
+        try:
+            return spec, parse(text), text
+        except YamlError as exc:
+            raise Excluded("malformed_yaml", exc.message) from exc
+    try:
+        front, body = split(text)
+    except FrontMatterError as exc:
+        raise Excluded("malformed_front_matter", exc.message) from exc
+    if front is None:
+        if spec.without_front_matter is not None:
+            spec = ctx.kinds.kinds[spec.without_front_matter]
+        if spec.front_matter == "required":
+            raise Excluded("missing_front_matter", "no front matter, and the kind requires it")
+        return spec, {}, body
+    try:
+        metadata = parse(front)
+    except YamlError as exc:
+        raise Excluded("malformed_front_matter", exc.message) from exc
+    declared = metadata.get("kind")
+    if type(declared) is str and declared != spec.name and declared in ctx.kinds.declared:
+        spec = ctx.kinds.kinds[declared]
+    return spec, metadata, body
+
+
+def _members(
+    spec: KindSpec, key: str, metadata: dict[str, Any], rel: str, provenance: dict[str, Any]
+) -> tuple[list[LayerObject], list[Diagnostic]]:
+    """One object per item of the list under `key` (§12.4); bad items are diagnostics."""
+    items = metadata.get(key)
+    if items is None:
+        return [], []
+    if type(items) is not list:
+        return [], [Diagnostic("error", "malformed_yaml", f"'{key}' is not a list", rel)]
+    objects: list[LayerObject] = []
+    findings: list[Diagnostic] = []
+    for index, item in enumerate(items):
+        member = f"{key}.{index}"
+        if type(item) is not dict:
+            findings.append(
+                Diagnostic("error", "malformed_yaml", f"member {member} is not a mapping", rel)
+            )
+            continue
+        try:
+            identity = identity_of(spec, item, rel)
+        except ValueError as exc:
+            findings.append(Diagnostic("error", "missing_field", f"member {member}: {exc}", rel))
+            continue
+        content = json.dumps(item, ensure_ascii=False, indent=2)
+        objects.append(
+            LayerObject(
+                kind=spec.name,
+                identity=identity,
+                title=title_of(spec, item, content),
+                description=description_of(spec, item),
+                metadata=item,
+                content=content,
+                body=content,
+                media_type=MEMBER_MEDIA_TYPE,
+                provenance=Provenance(
+                    bytes=len(content.encode("utf-8")), member=member, **provenance
+                ),
+            )
+        )
+    return objects, findings
+
+
+def _read(
+    rel: str, source: SourceClass, ctx: ReadContext
+) -> tuple[list[LayerObject], list[Diagnostic]]:
+    spec = ctx.kinds.get(source.kind)
+    if spec is None:
+        raise Excluded(
+            "unknown_kind",
+            f"class '{source.id}' declares kind '{source.kind}', which this executable "
+            "does not read",
+        )
+    data = _load(ctx.root, rel)
+    text = _decode(data)
+    spec, metadata, body = _metadata(spec, text, ctx)
+    if spec.allow is not None and metadata:
+        unknown = spec.allow.unknown(key_paths(metadata))
+        if unknown:
+            raise Excluded("unknown_key", spec.allow.message(unknown))
+    declared = metadata.get("kind")
+    if type(declared) is str and declared != spec.name:
+        raise Excluded(
+            "kind_mismatch",
+            f"declares kind '{declared}' but was discovered by class '{source.id}' "
+            f"as '{spec.name}'",
+        )
+    check_version(spec, metadata)
+    directory = rel.rpartition("/")[0] or "."
+    provenance = {
+        "path": rel,
+        "directory": directory,
+        "source_class": source.id,
+        "section": ctx.manifest.section_of(rel),
+    }
+    if spec.members is not None:
+        return _members(spec, spec.members, metadata, rel, provenance)
+    try:
+        identity = identity_of(spec, metadata, rel)
+    except ValueError as exc:
+        raise Excluded("missing_field", str(exc)) from exc
+    obj = LayerObject(
+        kind=spec.name,
+        identity=identity,
+        title=title_of(spec, metadata, body),
+        description=description_of(spec, metadata),
+        metadata=metadata,
+        content=text,
+        body=body,
+        media_type=spec.media_type,
+        provenance=Provenance(bytes=len(data), **provenance),
+    )
+    return [obj], []
+
+
+def read_file(
+    rel: str, source: SourceClass, ctx: ReadContext
+) -> tuple[list[LayerObject], list[Diagnostic]]:
+    """The object(s) one discovered file yields, or the one error diagnostic excluding it.
+
+    A collection file may yield objects and per-member diagnostics together.
+    """
+    try:
+        return _read(rel, source, ctx)
+    except Excluded as exc:
+        return [], [Diagnostic("error", exc.code, exc.message, rel)]

@@ -1,0 +1,256 @@
+"""The relation edges between indexed objects (devcontext §2.2, layer §1.4, README decision 2).
+
+Owns the relation table (which metadata field of which kind yields which edge), target
+resolution, the external nodes created while resolving, the list of unresolved references
+with their correction texts, and the `unresolved_reference` warnings. Pure: works on the
+objects already read; no disk, no git. Hub and registry edges (`is_a`, `composes`,
+`projects`) are not derived here: they belong to whoever composes the graph.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from majordomus.layer.model import (
+    Diagnostic,
+    Edge,
+    ExternalNode,
+    LayerObject,
+    UnresolvedReference,
+)
+from majordomus.layer.yaml import render_scalar
+
+NONE_MARKER = "-"
+
+
+@dataclass
+class Relations:
+    """What the metadata of an index says about how its objects relate."""
+
+    edges: list[Edge] = field(default_factory=list)
+    external: dict[str, ExternalNode] = field(default_factory=dict)
+    unresolved: list[UnresolvedReference] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+class _Missing(Exception):
+    """A reference that resolves to nothing; the text is its correction."""
+
+
+def object_correction(kind: str, ref: str) -> str:
+    return f"no object of kind `{kind}` has the identity `{ref}`; register it or correct the name"
+
+
+def adr_correction(ref: str) -> str:
+    return f"no decision declares the id `{ref}`; correct the name or record the decision"
+
+
+def prefixed_correction(kind: str, rest: str) -> str:
+    return (
+        f"no object of kind `{kind}` has the identity `{rest}`; register it or correct the "
+        "reference"
+    )
+
+
+def unprefixed_correction(ref: str) -> str:
+    return f"`{ref}` is not `<kind>:<name>`; a reference names what kind of thing it points at"
+
+
+def mcp_correction(ref: str) -> str:
+    return (
+        f"no capability is exposed as the MCP tool `{ref}`; correct the name or declare the "
+        "exposure"
+    )
+
+
+class _Resolver:
+    """Lookups over the index objects (URI order) and the external nodes made on the way."""
+
+    def __init__(self, objects: list[LayerObject], mcp_tools: Mapping[str, str] | None) -> None:
+        self.mcp_tools = mcp_tools or {}
+        self.external: dict[str, ExternalNode] = {}
+        self.kinds: set[str] = set()
+        self.by_identity: dict[tuple[str, str], str] = {}
+        self.by_stem: dict[tuple[str, str], str] = {}
+        self.by_path: dict[str, str] = {}
+        self.adr_ids: dict[str, str] = {}
+        for obj in objects:
+            uri = obj.uri
+            self.kinds.add(obj.kind)
+            self.by_identity[(obj.kind, obj.identity)] = uri
+            self.by_stem.setdefault((obj.kind, obj.identity.partition("@")[0]), uri)
+            self.by_path.setdefault(obj.provenance.path, uri)
+            if obj.kind == "adr":
+                declared = render_scalar(obj.metadata.get("id"))
+                if declared is not None:
+                    self.adr_ids.setdefault(declared, uri)
+
+    def node(self, kind: str, name: str, *, path_like: bool = False) -> str:
+        """The external node `<kind>:<name>`, created on first use."""
+        node_id = f"{kind}:{name}"
+        if node_id not in self.external:
+            self.external[node_id] = ExternalNode(
+                id=node_id,
+                kind=kind,
+                label=name.rsplit("/", 1)[-1],
+                source=name if path_like else None,
+            )
+        return node_id
+
+    def find(self, kind: str, name: str) -> str | None:
+        """An object of `kind` by identity, else by stem (first in URI order)."""
+        return self.by_identity.get((kind, name)) or self.by_stem.get((kind, name))
+
+    def target(self, kind: str) -> Callable[[str], str]:
+        def resolve(ref: str) -> str:
+            found = self.find(kind, ref)
+            if found is None:
+                raise _Missing(object_correction(kind, ref))
+            return found
+
+        return resolve
+
+    def doctrine(self, ref: str) -> str:
+        return self.find("rule", ref) or self.node("doctrine", ref)
+
+    def command(self, ref: str) -> str:
+        return self.node("command", ref)
+
+    def path(self, ref: str) -> str:
+        return self.by_path.get(ref) or self.node("file", ref, path_like=True)
+
+    def adr(self, ref: str) -> str:
+        found = self.adr_ids.get(ref)
+        if found is None:
+            raise _Missing(adr_correction(ref))
+        return found
+
+    def prefixed(self, ref: str) -> str:
+        prefix, colon, rest = ref.partition(":")
+        if not colon:
+            raise _Missing(unprefixed_correction(ref))
+        if prefix in ("file", "test"):
+            return self.by_path.get(rest) or self.node(prefix, rest, path_like=True)
+        if prefix not in self.kinds:
+            return self.node(prefix, rest)
+        found = self.find(prefix, rest)
+        if found is None:
+            raise _Missing(prefixed_correction(prefix, rest))
+        return found
+
+    def mcp_tool(self, ref: str) -> str:
+        capability = self.mcp_tools.get(ref)
+        if capability is None:
+            raise _Missing(mcp_correction(ref))
+        if f"capability:{capability}" not in self.external:
+            self.external[f"capability:{capability}"] = ExternalNode(
+                id=f"capability:{capability}", kind="capability", label=capability
+            )
+        return f"capability:{capability}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    """One row of the relation table; `inverted` draws the edge from target to declarer."""
+
+    field: str
+    edge: str
+    resolve: Callable[[_Resolver], Callable[[str], str]]
+    inverted: bool = False
+
+
+def _rules() -> dict[str, tuple[_Rule, ...]]:
+    """The relation table of devcontext §2.2 by declaring kind (`tracks` applies to all)."""
+    return {
+        "rule": (_Rule("depends_on", "depends_on", lambda r: r.target("rule")),),
+        "adr": (
+            _Rule("supersedes", "supersedes", lambda r: r.adr),
+            _Rule("related", "put_in_force", lambda r: r.prefixed),
+        ),
+        "skill": (_Rule("related", "related_to", lambda r: r.target("skill")),),
+        "use-case": (
+            _Rule("commands", "runs", lambda r: r.command),
+            _Rule("doctrines", "exercises", lambda r: r.doctrine),
+            _Rule("claims", "evidences", lambda r: r.target("claim")),
+            _Rule("applications", "serves", lambda r: r.target("application")),
+            _Rule("mcp_tools", "exercises", lambda r: r.mcp_tool),
+        ),
+        "claim": (
+            _Rule("source", "defined_in", lambda r: r.path),
+            _Rule("implementation", "implemented_by", lambda r: r.path),
+            _Rule("test", "tested_by", lambda r: r.path),
+        ),
+        "issue": (
+            _Rule("milestone", "belongs_to", lambda r: r.target("milestone")),
+            _Rule("depends_on", "depends_on", lambda r: r.target("issue")),
+        ),
+        "milestone": (
+            _Rule("depends_on", "depends_on", lambda r: r.target("milestone")),
+            _Rule("claims", "evidences", lambda r: r.target("claim")),
+        ),
+        "application": (
+            _Rule("use_cases", "serves", lambda r: r.target("use-case"), inverted=True),
+            _Rule("doctrines", "governed_by", lambda r: r.doctrine),
+        ),
+    }
+
+
+RELATION_TABLE = _rules()
+TRACKS = _Rule("tracks", "tracks", lambda r: r.path)
+
+
+def references(value: Any) -> Iterator[str]:
+    """The references a field holds: one string or a list of strings; `-` means none."""
+    items = value if type(value) is list else [value]
+    for item in items:
+        if type(item) is str and item != NONE_MARKER:
+            yield item
+
+
+def derive_relations(
+    objects: list[LayerObject], mcp_tools: Mapping[str, str] | None = None
+) -> Relations:
+    """Edges, external nodes and unresolved references of `objects` (URI order).
+
+    `mcp_tools` maps an MCP tool name to the capability id exposed under it; None means
+    no tool is known, so every `mcp_tools` reference is unresolved.
+    """
+    resolver = _Resolver(objects, mcp_tools)
+    edges: set[Edge] = set()
+    unresolved: set[UnresolvedReference] = set()
+    for obj in objects:
+        rules = RELATION_TABLE.get(obj.kind, ())
+        metadata = obj.metadata
+        for rule in (*rules, TRACKS):
+            if rule.field not in metadata:
+                continue
+            resolve = rule.resolve(resolver)
+            for ref in references(metadata[rule.field]):
+                try:
+                    target = resolve(ref)
+                except _Missing as missing:
+                    unresolved.add(
+                        UnresolvedReference(
+                            declared_in=obj.provenance.path,
+                            key=rule.field,
+                            reference=ref,
+                            correction=str(missing),
+                        )
+                    )
+                    continue
+                if rule.inverted:
+                    edges.add(Edge(source=target, target=obj.uri, kind=rule.edge))
+                else:
+                    edges.add(Edge(source=obj.uri, target=target, kind=rule.edge))
+    ordered = sorted(unresolved)
+    return Relations(
+        edges=sorted(edges),
+        external=dict(sorted(resolver.external.items())),
+        unresolved=ordered,
+        diagnostics=[
+            Diagnostic("warning", "unresolved_reference", ref.correction, ref.declared_in)
+            for ref in ordered
+        ],
+    )

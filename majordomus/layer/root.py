@@ -1,0 +1,66 @@
+"""Finding the layer root (layer §5.1) and the fatal errors of locating it.
+
+Reads only the file system's shape (stat calls); parses nothing. The nearest ancestor of the
+start directory that holds `.ai/manifest.yaml` is the root; `.git` is not a marker.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from majordomus.errors import MissingArtifact, ProtocolFailure
+
+MANIFEST = ".ai/manifest.yaml"
+
+
+class RepositoryNotFound(MissingArtifact):
+    """No ancestor of the start directory carries `.ai/manifest.yaml` (exit 12)."""
+
+
+class LegacyLayout(MissingArtifact):
+    """A pre-`.ai` `.majordomus/` data directory was found first (exit 12)."""
+
+
+class LayerIOError(ProtocolFailure):
+    """A file the run needs cannot be read, or the start path does not exist (exit 13)."""
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _is_legacy(directory: Path) -> bool:
+    data = directory / ".majordomus"
+    return data.is_dir() and not (data / "bin" / "majordomus").exists()
+
+
+def canonical_start(start: Path | None) -> Path:
+    """The start directory with symlinks resolved; a missing path is an I/O error."""
+    raw = Path.cwd() if start is None else start
+    try:
+        return raw.resolve(strict=True)
+    except (OSError, RuntimeError) as exc:
+        reason = getattr(exc, "strerror", None) or "cannot be resolved"
+        raise LayerIOError(f"cannot use {raw} as the start directory: {reason}") from exc
+
+
+def find_root(start: Path | None = None) -> Path:
+    """The nearest directory, from `start` upwards, whose `.ai/manifest.yaml` is a file."""
+    origin = canonical_start(start)
+    for directory in (origin, *origin.parents):
+        if _is_file(directory / MANIFEST):
+            return directory
+        if _is_legacy(directory):
+            raise LegacyLayout(
+                f"project data lives under {directory / '.majordomus'}, the pre-.ai layout; "
+                "run `majordomus migrate` to move it into .ai/"
+            )
+    raise RepositoryNotFound(
+        f"no Majordomus repository found from {origin}: neither it nor any parent directory "
+        f"carries {MANIFEST} (run `majordomus init` to create a layer)"
+    )

@@ -1,0 +1,85 @@
+"""Reading `.ai/<knowledge>/sources.yaml` (layer §1.3) into `SourceClass` records.
+
+Owns the typed read and the rules of §1.3; every violation is fatal (`InvalidSources`,
+exit 10) with a message naming the file and the problem, a missing or unreadable file is an
+I/O error (exit 13). Kinds are deliberately not checked here: an unknown kind is a per-file
+diagnostic (`unknown_kind`). Reads one file; never writes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import StrictBool, StrictInt, StrictStr, ValidationError
+
+from majordomus.errors import ContractUnmet, describe_validation
+from majordomus.layer.manifest import read_text
+from majordomus.layer.model import Manifest, SourceClass
+from majordomus.layer.yaml import YamlError, parse
+from majordomus.wire import StrictInput
+
+GLOB_MAGIC = ":(glob)"
+
+
+class InvalidSources(ContractUnmet):
+    """`sources.yaml` breaks a rule of layer §1.3 (exit 10)."""
+
+
+class _Class(StrictInput):
+    id: StrictStr
+    kind: StrictStr
+    discovery: Literal["vcs"]
+    pathspec: StrictStr
+    required: StrictBool
+
+
+class _SourcesFile(StrictInput):
+    version: StrictInt
+    sources: list[_Class]
+
+
+def sources_path(root: Path, manifest: Manifest) -> Path:
+    """Where the source classes live: `<root>/.ai/<sections.knowledge>/sources.yaml`."""
+    return root / ".ai" / manifest.sections["knowledge"] / "sources.yaml"
+
+
+def parse_sources(text: str, shown: str) -> list[SourceClass]:
+    """Validate sources text; `shown` names the file in messages."""
+    try:
+        mapping = parse(text)
+    except YamlError as exc:
+        raise InvalidSources(f"{shown}: {exc}") from exc
+    try:
+        raw = _SourcesFile.model_validate(mapping)
+    except ValidationError as exc:
+        raise InvalidSources(f"{shown}: {describe_validation(exc)}") from exc
+    if raw.version != 1:
+        raise InvalidSources(f"{shown}: version is {raw.version}; only version 1 is read")
+    seen: set[str] = set()
+    classes: list[SourceClass] = []
+    for item in raw.sources:
+        if item.id in seen:
+            raise InvalidSources(f"{shown}: class id '{item.id}' is declared twice")
+        seen.add(item.id)
+        if not item.pathspec.startswith(GLOB_MAGIC):
+            raise InvalidSources(
+                f"{shown}: class '{item.id}': pathspec '{item.pathspec}' does not start "
+                f"with {GLOB_MAGIC}"
+            )
+        classes.append(
+            SourceClass(
+                id=item.id,
+                kind=item.kind,
+                discovery=item.discovery,
+                pathspec=item.pathspec,
+                required=item.required,
+            )
+        )
+    return classes
+
+
+def read_sources(root: Path, manifest: Manifest) -> list[SourceClass]:
+    """The declared source classes of the layer at `root`, in declared order."""
+    path = sources_path(root, manifest)
+    return parse_sources(read_text(path, InvalidSources), str(path))
