@@ -108,6 +108,15 @@ class Store:
         """A store path relative to the repository root, with `/` separators."""
         return path.relative_to(self.root).as_posix()
 
+    def _describe(self, exc: OSError) -> str:
+        """One line: the file concerned (relative to the root when inside it) and the reason."""
+        reason = exc.strerror or str(exc)
+        if not exc.filename:
+            return reason
+        path = Path(exc.filename)
+        shown = self.relative(path) if path.is_relative_to(self.root) else str(path)
+        return f"{shown}: {reason}"
+
     def load(self) -> Loaded:
         """Every readable record in canonical order, and every store file that is not one."""
         if not self.directory.is_dir():
@@ -181,7 +190,7 @@ class Store:
             except FileExistsError:
                 continue
             except OSError as exc:
-                raise Refused(f"the record could not be written: {_describe(exc)}") from exc
+                raise Refused(f"the record could not be written: {self._describe(exc)}") from exc
             return Recorded(record=record, path=self.relative(path))
         raise Refused(
             f"the record could not be written: {_MINT_ATTEMPTS} minted ids in a row already exist"
@@ -215,9 +224,3 @@ class Store:
             temporary.unlink(missing_ok=True)
         _fsync_directory(folder)
         return target
-
-
-def _describe(exc: OSError) -> str:
-    """One line: the reason and the file it concerns."""
-    reason = exc.strerror or str(exc)
-    return f"{exc.filename}: {reason}" if exc.filename else reason

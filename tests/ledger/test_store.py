@@ -1,0 +1,267 @@
+"""The store (reasoning §7.1–7.3): layout, stamping, atomic never-overwriting writes, load."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from freezegun import freeze_time
+
+from majordomus.advisors.modes import ModeResolution, ReasoningMode
+from majordomus.errors import Refused
+from majordomus.ledger import store as store_module
+from majordomus.ledger.record import ReasoningRecord, parse_input
+from majordomus.ledger.store import (
+    STATE_DIR,
+    Admission,
+    Loaded,
+    Refusal,
+    Store,
+    mint_id,
+)
+from majordomus.ledger.tasks import CURRENT_FILE
+
+ADMISSION = Admission(mode=ModeResolution(mode=ReasoningMode.STANDARD, source="default"))
+
+
+def no_head(root: Path) -> str | None:
+    return None
+
+
+def assessment(subject: str = "lock scope") -> object:
+    return parse_input({"kind": "assessment", "subject": subject})
+
+
+def stored(ident: str, stamp: str, task: str = "t", **envelope: object) -> dict:
+    return {
+        "schema": "majordomus/reasoning-record",
+        "version": 1,
+        "id": ident,
+        "task": task,
+        "recorded_at": stamp,
+        "body": {"kind": "attempt", "attempt": "a", "observed_failure": "f"},
+        **envelope,
+    }
+
+
+def put(root: Path, relative: str, content: str | bytes) -> Path:
+    path = root / STATE_DIR / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return path
+
+
+def files(root: Path) -> list[str]:
+    base = root / STATE_DIR
+    if not base.exists():
+        return []
+    return sorted(p.relative_to(base).as_posix() for p in base.rglob("*") if p.is_file())
+
+
+@freeze_time("2026-10-01T09:30:00.123456Z")
+def test_record_stamps_mints_and_writes_pretty_json(tmp_path):
+    store = Store(tmp_path, head=lambda root: "f" * 40)
+    done = store.record(assessment("verrou «portée»"), Loaded(), ADMISSION)
+    record = done.record
+    assert record.recorded_at == "2026-10-01T09:30:00.123Z"
+    assert re.fullmatch(r"assessment-20261001T093000123Z-[0-9a-f]{6}", record.id)
+    assert record.task == "untasked"
+    assert record.head == "f" * 40
+    assert done.path == f"{STATE_DIR}/untasked/{record.id}.json"
+    text = (tmp_path / done.path).read_text(encoding="utf-8")
+    assert text == json.dumps(record.wire(), ensure_ascii=False, indent=2) + "\n"
+    assert "«portée»" in text
+    assert list(json.loads(text)) == [
+        "schema",
+        "version",
+        "id",
+        "task",
+        "recorded_at",
+        "head",
+        "body",
+    ]
+
+
+def test_record_into_the_current_task_or_a_named_one(tmp_path):
+    put(tmp_path, "../current.yaml", "id: issue-4\nprofile: implementation\n")
+    assert (tmp_path / CURRENT_FILE).is_file()
+    store = Store(tmp_path, head=no_head)
+    assert store.record(assessment(), Loaded(), ADMISSION).record.task == "issue-4"
+    named = store.record(assessment(), Loaded(), ADMISSION, task="other")
+    assert named.record.task == "other"
+    assert named.path.startswith(f"{STATE_DIR}/other/")
+
+
+def test_head_comes_from_git(tmp_path, git_repo):
+    root = git_repo()
+    record = Store(root).record(assessment(), Loaded(), ADMISSION).record
+    commit = subprocess.run(
+        ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert record.head == commit
+    outside = tmp_path / "plain"
+    outside.mkdir()
+    bare = Store(outside).record(assessment(), Loaded(), ADMISSION)
+    assert bare.record.head is None
+    assert '"head"' not in (outside / bare.path).read_text()
+
+
+def test_secrets_never_reach_the_disk(tmp_path):
+    store = Store(tmp_path, head=no_head)
+    done = store.record(assessment("key sk-ant-" + "b" * 24 + " leaked"), Loaded(), ADMISSION)
+    text = (tmp_path / done.path).read_text()
+    assert "sk-ant-" not in text
+    assert done.record.redacted == ["anthropic-key"]
+    assert json.loads(text)["redacted"] == ["anthropic-key"]
+
+
+def test_a_refusal_writes_nothing(tmp_path):
+    store = Store(tmp_path, head=no_head)
+    with pytest.raises(Refusal):
+        store.record(parse_input({"kind": "plan", "assessment": "x"}), Loaded(), ADMISSION)
+    assert not (tmp_path / ".ai").exists()
+
+
+@pytest.mark.parametrize("task", ["../escape", "a/b", "a\\b", "/abs", "..", "nul\x00", "x" * 300])
+def test_a_bad_task_name_is_refused_before_anything_is_written(tmp_path, task):
+    store = Store(tmp_path, head=no_head)
+    with pytest.raises(Refused) as refused:
+        store.record(assessment(), Loaded(), ADMISSION, task=task)
+    assert refused.value.message.startswith("task name ")
+    assert not (tmp_path / ".ai").exists()
+    assert not (tmp_path.parent / "escape").exists()
+
+
+def test_a_bad_current_task_is_refused_naming_its_file(tmp_path):
+    put(tmp_path, "../current.yaml", "id: feature/x\n")
+    store = Store(tmp_path, head=no_head)
+    with pytest.raises(Refused) as refused:
+        store.record(assessment(), Loaded(), ADMISSION)
+    assert refused.value.message.endswith(f"it comes from {CURRENT_FILE}")
+    assert files(tmp_path) == []
+
+
+def test_an_existing_record_is_never_overwritten(tmp_path):
+    store = Store(tmp_path, head=no_head)
+    record = ReasoningRecord.model_validate(stored("attempt-1", "2026-10-01T00:00:00.000Z"))
+    path = store.write(record)
+    before = path.read_bytes()
+    changed = record.model_copy(update={"recorded_at": "2027-01-01T00:00:00.000Z"})
+    with pytest.raises(FileExistsError):
+        store.write(changed)
+    assert path.read_bytes() == before
+    assert files(tmp_path) == ["t/attempt-1.json"], "no temporary file is left behind"
+
+
+def test_a_racing_writer_of_the_same_temporary_name_is_not_clobbered(tmp_path):
+    store = Store(tmp_path, head=no_head)
+    record = ReasoningRecord.model_validate(stored("attempt-1", "2026-10-01T00:00:00.000Z"))
+    other = put(tmp_path, "t/.attempt-1.json.tmp", "half written")
+    with pytest.raises(FileExistsError):
+        store.write(record)
+    assert other.read_text() == "half written"
+    assert not (tmp_path / STATE_DIR / "t" / "attempt-1.json").exists()
+
+
+def test_a_taken_id_is_minted_again(tmp_path, monkeypatch):
+    ids = iter(["assessment-same", "assessment-same", "assessment-fresh"])
+    monkeypatch.setattr(store_module, "mint_id", lambda kind, stamp: next(ids))
+    store = Store(tmp_path, head=no_head)
+    first = store.record(assessment("one"), Loaded(), ADMISSION)
+    second = store.record(assessment("two"), Loaded(), ADMISSION)
+    assert (first.record.id, second.record.id) == ("assessment-same", "assessment-fresh")
+    assert json.loads((tmp_path / first.path).read_text())["body"]["subject"] == "one"
+
+
+def test_a_write_failure_is_a_refusal_naming_the_file(tmp_path):
+    put(tmp_path, "t", "a file where the task directory should be")
+    store = Store(tmp_path, head=no_head)
+    with pytest.raises(Refused) as refused:
+        store.record(assessment(), Loaded(), ADMISSION, task="t")
+    message = refused.value.message
+    assert message.startswith("the record could not be written: ")
+    assert "not a directory" in message.lower()
+
+
+@freeze_time("2026-10-01T00:00:00Z")
+def test_ids_minted_in_one_instant_differ():
+    ids = {mint_id("attempt", "2026-10-01T00:00:00.000Z") for _ in range(2000)}
+    assert len(ids) == 2000
+    assert all(i.startswith("attempt-20261001T000000000Z-") for i in ids)
+
+
+def test_load_of_an_absent_store_is_empty(tmp_path):
+    assert Store(tmp_path).load() == Loaded()
+
+
+def test_load_orders_records_naturally_and_lists_unreadable_files(tmp_path):
+    put(tmp_path, "t/b.json", json.dumps(stored("item-10", "2026-10-01T00:00:01.000Z")))
+    put(tmp_path, "t/a.json", json.dumps(stored("item-2", "2026-10-01T00:00:01.000Z")))
+    put(tmp_path, "u/c.json", json.dumps(stored("first", "2026-10-01T00:00:00.500Z", task="u")))
+    put(tmp_path, "t/broken10.json", "{not json")
+    put(tmp_path, "t/broken9.json", json.dumps({**stored("x", "s"), "schema": "other/schema"}))
+    put(tmp_path, "u/version.json", json.dumps({**stored("y", "s"), "version": 2}))
+    put(tmp_path, "u/body.json", json.dumps({**stored("z", "s"), "body": {"kind": "opinion"}}))
+    put(tmp_path, "u/bytes.json", b"\xff\xfe not utf-8")
+    put(tmp_path, "u/.item-3.json.tmp", json.dumps(stored("tmp", "2026-10-01T00:00:00.000Z")))
+    put(tmp_path, "u/notes.txt", "not a record")
+    put(tmp_path, "u/nested/deep.json", json.dumps(stored("deep", "2026-10-01T00:00:00.000Z")))
+    put(tmp_path, "top.json", json.dumps(stored("top", "2026-10-01T00:00:00.000Z")))
+    loaded = Store(tmp_path).load()
+    assert [r.id for r in loaded.records] == ["first", "item-2", "item-10"]
+    assert loaded.unreadable == [
+        "t/broken9.json",
+        "t/broken10.json",
+        "u/body.json",
+        "u/bytes.json",
+        "u/version.json",
+    ]
+
+
+def test_load_does_not_compare_the_directory_with_the_task(tmp_path):
+    put(tmp_path, "t/x.json", json.dumps(stored("x", "2026-10-01T00:00:00.000Z", task="other")))
+    assert Store(tmp_path).load().records[0].task == "other"
+
+
+def test_what_is_written_loads_back_equal(tmp_path):
+    store = Store(tmp_path, head=no_head)
+    first = store.record(assessment(), Loaded(), ADMISSION)
+    plan = store.record(
+        parse_input({"kind": "plan", "assessment": first.record.id}), store.load(), ADMISSION
+    )
+    assert store.load().records == [first.record, plan.record]
+
+
+def _record_many(root: str, worker: int, start: object, count: int) -> None:
+    store = Store(Path(root), head=no_head)
+    start.wait()  # type: ignore[attr-defined]
+    for n in range(count):
+        store.record(assessment(f"worker {worker} record {n}"), Loaded(), ADMISSION, task="race")
+
+
+def test_eight_processes_recording_at_once_write_distinct_files(tmp_path):
+    context = multiprocessing.get_context("fork")
+    start = context.Barrier(8)
+    workers = [
+        context.Process(target=_record_many, args=(str(tmp_path), w, start, 50)) for w in range(8)
+    ]
+    for process in workers:
+        process.start()
+    for process in workers:
+        process.join(60)
+    assert [p.exitcode for p in workers] == [0] * 8
+    written = files(tmp_path)
+    assert len(written) == 400
+    assert all(name.startswith("race/assessment-") and name.endswith(".json") for name in written)
+    loaded = Store(tmp_path).load()
+    assert loaded.unreadable == []
+    assert len({r.id for r in loaded.records}) == 400
+    subjects = {r.body.subject for r in loaded.records}
+    assert subjects == {f"worker {w} record {n}" for w in range(8) for n in range(50)}

@@ -1,0 +1,98 @@
+"""Task names (decision 6) and the current task (reasoning §7.1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from majordomus.errors import Refused
+from majordomus.ledger.tasks import (
+    CURRENT_FILE,
+    MAX_TASK_LENGTH,
+    UNTASKED,
+    check_task,
+    current_task,
+    task_problem,
+)
+
+
+@pytest.mark.parametrize(
+    "name", ["t", "untasked", "issue-4", "Feature_2.rc1", "9", "a..b", "x" * MAX_TASK_LENGTH]
+)
+def test_plain_names_are_accepted(name):
+    assert task_problem(name) is None
+    assert check_task(name) == name
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "",
+        "a/b",
+        "a\\b",
+        "..",
+        ".",
+        "../escape",
+        ".hidden",
+        "-flag",
+        "_x",
+        "/abs/path",
+        "C:\\Windows",
+        "nul\x00byte",
+        "line\nbreak",
+        "tab\tname",
+        "with space",
+        "ünïcode",
+        "a:b",
+        "trailing/",
+    ],
+)
+def test_names_that_are_not_plain_directory_names_are_refused(name):
+    with pytest.raises(Refused) as refused:
+        check_task(name)
+    message = refused.value.message
+    assert message.startswith("task name ")
+    assert "\n" not in message and "\x00" not in message
+    assert "letters, digits, '.', '_' and '-'" in message
+
+
+def test_a_name_too_long_for_a_directory_is_refused():
+    with pytest.raises(Refused) as refused:
+        check_task("x" * (MAX_TASK_LENGTH + 1))
+    message = refused.value.message
+    assert f"at most {MAX_TASK_LENGTH} characters" in message
+    assert len(message) < 250, "the name itself is shown cut"
+
+
+def test_refusal_names_where_the_task_came_from():
+    with pytest.raises(Refused) as refused:
+        check_task("a/b", origin=CURRENT_FILE)
+    assert refused.value.message.endswith(f"it comes from {CURRENT_FILE}")
+
+
+def _current(tmp_path, text):
+    path = tmp_path / CURRENT_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return current_task(tmp_path)
+
+
+def test_current_task_is_untasked_without_a_file(tmp_path):
+    assert current_task(tmp_path) == UNTASKED
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("id: issue-4\nprofile: implementation\n", "issue-4"),
+        ('profile: x\nid:   "quoted"  \n', "quoted"),
+        ("id:\n", UNTASKED),
+        ('id: ""\n', UNTASKED),
+        ("profile: x\n", UNTASKED),
+        ("  id: indented\n", UNTASKED),
+        ("id: first\nid: second\n", "first"),
+        ("id: crlf\r\n", "crlf"),
+        ("id: a/b\n", "a/b"),
+    ],
+)
+def test_current_task_is_the_first_id_line(tmp_path, text, expected):
+    assert _current(tmp_path, text) == expected
