@@ -1,0 +1,87 @@
+"""The context compiler: what an assistant should be given for a task, under one token budget.
+
+`compile` walks the typed graph of the layer from what a request names, spends a single
+budget in tier order and reports every exclusion and collapse; `explain` answers where one
+identifier stands; `policy` publishes the rules as data. Contract: `devcontext.md`.
+"""
+
+from majordomus.devcontext.compiler import CompileContext, compile
+from majordomus.devcontext.explain import explain
+from majordomus.devcontext.inputs import intent_terms
+from majordomus.devcontext.model import (
+    BYTES_PER_TOKEN,
+    DEFAULT_BUDGET_TOKENS,
+    DEFAULT_FLOOR,
+    DEFAULT_MAX_DEPTH,
+    Budget,
+    CommitReference,
+    CompiledContext,
+    CompileInput,
+    CompilerPolicy,
+    Conflict,
+    ContextEntry,
+    Deduplicated,
+    DevContextExplainInput,
+    DevContextInput,
+    DevContextStanding,
+    Diagnostic,
+    Discovery,
+    EdgeRule,
+    EntryProvenance,
+    Excluded,
+    ExclusionReason,
+    ExplainInput,
+    Explanation,
+    GitContext,
+    Seed,
+    Selector,
+    SelectorRule,
+    Standing,
+    Tier,
+    TierRule,
+    TierSpend,
+    tier_for_kind,
+    tokens_for,
+)
+from majordomus.devcontext.policy import policy
+
+__all__ = [
+    "BYTES_PER_TOKEN",
+    "DEFAULT_BUDGET_TOKENS",
+    "DEFAULT_FLOOR",
+    "DEFAULT_MAX_DEPTH",
+    "Budget",
+    "CommitReference",
+    "CompileContext",
+    "CompileInput",
+    "CompiledContext",
+    "CompilerPolicy",
+    "Conflict",
+    "ContextEntry",
+    "Deduplicated",
+    "DevContextExplainInput",
+    "DevContextInput",
+    "DevContextStanding",
+    "Diagnostic",
+    "Discovery",
+    "EdgeRule",
+    "EntryProvenance",
+    "Excluded",
+    "ExclusionReason",
+    "ExplainInput",
+    "Explanation",
+    "GitContext",
+    "Seed",
+    "Selector",
+    "SelectorRule",
+    "Standing",
+    "Tier",
+    "TierRule",
+    "TierSpend",
+    "compile",
+    "explain",
+    "intent_terms",
+    "policy",
+    "tier_for_kind",
+    "tokens_for",
+]

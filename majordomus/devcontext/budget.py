@@ -1,0 +1,438 @@
+"""Tiers, `required`, de-duplication, exclusions and the single-pot spend (devcontext §7–8).
+
+`spend` turns the candidates of a selection into the answer's lists: it records structural
+and semantic collapses, drops superseded and stale entries, reports what fell below the floor,
+then spends one budget in tier order, first fit, never refusing what may not be dropped.
+Pure: sizes of things the index does not hold come from the injected size function.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from majordomus.devcontext.candidates import Candidate, version_of
+from majordomus.devcontext.model import (
+    BYTES_PER_TOKEN,
+    STALE_STATUSES,
+    Budget,
+    CommitReference,
+    Conflict,
+    ContextEntry,
+    Deduplicated,
+    Diagnostic,
+    EntryProvenance,
+    Excluded,
+    ExclusionReason,
+    Tier,
+    TierSpend,
+    tokens_for,
+)
+from majordomus.devcontext.relevance import (
+    below_floor_detail,
+    best_first,
+    confidence_of,
+    round3,
+    ways_text,
+)
+from majordomus.devcontext.select import Dangling, SizeOf
+from majordomus.layer.model import SEVERITY_RANK
+from majordomus.order import canonical, canonical_strings
+
+_SPECIFICITY = {"file": 0, "document": 1}
+_U32_MAX = 2**32 - 1
+
+
+def is_required(cand: Candidate, object_seeds: set[str]) -> bool:
+    """A seed, the policy, the scope, or a blocking rule (D1): never dropped for budget."""
+    return (
+        cand.uri in object_seeds
+        or cand.kind in ("policy", "scope")
+        or (cand.kind == "rule" and cand.facts.get("class") == "blocking")
+    )
+
+
+@dataclass
+class Spent:
+    """The answer's lists, in their final order."""
+
+    selected: list[ContextEntry]
+    excluded: list[Excluded]
+    deduplicated: list[Deduplicated]
+    conflicts: list[Conflict]
+    budget: Budget
+    diagnostics: list[Diagnostic]
+    commits: list[CommitReference]
+
+
+class _Spend:
+    def __init__(
+        self,
+        candidates: dict[str, Candidate],
+        object_seeds: set[str],
+        supersedes: dict[str, list[str]],
+        size_of: SizeOf,
+    ) -> None:
+        self.cands = dict(sorted(candidates.items()))
+        self.object_seeds = object_seeds
+        self.supersedes = supersedes
+        self.size_of = size_of
+        self.excluded: list[Excluded] = []
+        self.deduplicated: list[Deduplicated] = []
+        self.conflicts: list[Conflict] = []
+        self.dropped: set[str] = set()
+
+    def bytes_of(self, cand: Candidate) -> int:
+        if cand.obj is not None:
+            return cand.obj.provenance.bytes
+        recorded = cand.facts.get("bytes")
+        if recorded is not None and recorded.isdigit():
+            return int(recorded)
+        if cand.path is not None:
+            return self.size_of(cand.path) or 0
+        return 0
+
+    def exclude(self, cand: Candidate, reason: ExclusionReason, detail: str, cost: int) -> None:
+        self.excluded.append(
+            Excluded(
+                uri=cand.uri,
+                kind=cand.kind,
+                tier=cand.tier,
+                reason=reason,
+                detail=detail,
+                cost_tokens=cost,
+                relevance=cand.relevance,
+            )
+        )
+
+    # step 1
+    def structural(self) -> None:
+        for uri, cand in self.cands.items():
+            n = len(cand.discovered_by)
+            if n < 2:
+                continue
+            ways: list[str] = []
+            for way in canonical_strings(ways_text(cand.discovered_by)):
+                if not ways or ways[-1] != way:
+                    ways.append(way)
+            self.deduplicated.append(
+                Deduplicated(
+                    kept=uri,
+                    dropped=[],
+                    key="uri",
+                    detail=f"one object reached by {n} discovery path(s): {', '.join(ways)}",
+                    paths=n,
+                )
+            )
+
+    # step 2
+    def same_path(self) -> None:
+        groups: dict[str, list[Candidate]] = {}
+        for cand in self.cands.values():
+            if cand.path is not None:
+                groups.setdefault(cand.path, []).append(cand)
+        for path, group in groups.items():
+            if len(group) < 2:
+                continue
+            ranked = sorted(
+                group, key=lambda c: (_SPECIFICITY.get(c.kind, 2), -c.relevance, c.uri)
+            )
+            losers = [c.uri for c in ranked[1:]]
+            self.dropped.update(losers)
+            self.deduplicated.append(
+                Deduplicated(
+                    kept=ranked[0].uri,
+                    dropped=losers,
+                    key="path",
+                    detail=f"`{path}` is indexed under {len(group)} identifiers; the most "
+                    "specific kind is kept",
+                    paths=1,
+                )
+            )
+
+    # step 3
+    def versions(self) -> None:
+        stems: dict[str, list[tuple[int, str]]] = {}
+        for uri in self.cands:
+            stem, at, version = uri.rpartition("@")
+            if at and version.isascii() and version.isdigit() and int(version) <= _U32_MAX:
+                stems.setdefault(stem, []).append((int(version), uri))
+        for stem, group in stems.items():
+            if len(group) < 2:
+                continue
+            ranked = sorted(group, key=lambda pair: (-pair[0], pair[1]))
+            kept = ranked[0][1]
+            losers = [uri for _, uri in ranked[1:]]
+            for loser in losers:
+                self.conflicts.append(
+                    Conflict(
+                        current=kept,
+                        against=loser,
+                        kind="version",
+                        detail=f"`{stem}` is in the answer at two versions; the higher one is "
+                        "what applies",
+                    )
+                )
+            self.dropped.update(losers)
+            self.deduplicated.append(
+                Deduplicated(
+                    kept=kept,
+                    dropped=losers,
+                    key="identity",
+                    detail=f"`{stem}` at {len(group)} versions",
+                    paths=1,
+                )
+            )
+
+    # step 4
+    def superseded(self) -> None:
+        for later in sorted(self.supersedes):
+            if later not in self.cands:
+                continue
+            for earlier in self.supersedes[later]:
+                if earlier in self.cands and earlier not in self.object_seeds:
+                    self.conflicts.append(
+                        Conflict(
+                            current=later,
+                            against=earlier,
+                            kind="supersedes",
+                            detail=f"`{later}` stands in for `{earlier}`; the later decision "
+                            "is what holds",
+                        )
+                    )
+                    self.dropped.add(earlier)
+
+    # step 5 (D4: a same-path loser is only folded, so `explain` answers `deduplicated`)
+    def drop(self) -> None:
+        for uri in sorted(self.dropped):
+            cand = self.cands.pop(uri)
+            conflict = next((c for c in self.conflicts if c.against == uri), None)
+            if conflict is not None:
+                self.exclude(
+                    cand,
+                    ExclusionReason.SUPERSEDED,
+                    conflict.detail,
+                    tokens_for(self.bytes_of(cand)),
+                )
+
+    # step 6
+    def stale(self) -> list[Diagnostic]:
+        diagnostics: list[Diagnostic] = []
+        for uri, cand in list(self.cands.items()):
+            if cand.status not in STALE_STATUSES:
+                continue
+            if uri in self.object_seeds:
+                diagnostics.append(
+                    Diagnostic(
+                        severity="warning",
+                        code="stale_seed",
+                        path=cand.path,
+                        message=f"`{uri}` is `{cand.status}` and was named in the request; it "
+                        "is kept anyway",
+                    )
+                )
+                continue
+            del self.cands[uri]
+            self.exclude(
+                cand,
+                ExclusionReason.STALE,
+                f"the object declares `status: {cand.status}`",
+                tokens_for(self.bytes_of(cand)),
+            )
+        return diagnostics
+
+    # D2 (d)
+    def below_floor(self, floor: float) -> None:
+        for uri, cand in list(self.cands.items()):
+            if cand.relevance < floor and not is_required(cand, self.object_seeds):
+                del self.cands[uri]
+                self.exclude(
+                    cand,
+                    ExclusionReason.RELEVANCE,
+                    below_floor_detail(cand.relevance, floor),
+                    tokens_for(self.bytes_of(cand)),
+                )
+
+    # steps 7–8
+    def first_fit(self, limit: int) -> tuple[list[ContextEntry], int, int]:
+        order = sorted(self.cands.values(), key=lambda c: (c.tier.index, -c.relevance, c.uri))
+        used = required_tokens = 0
+        selected: list[ContextEntry] = []
+        for cand in order:
+            size = self.bytes_of(cand)
+            cost = tokens_for(size)
+            required = is_required(cand, self.object_seeds)
+            if required:
+                required_tokens += cost
+            elif used + cost > limit:
+                self.exclude(
+                    cand,
+                    ExclusionReason.BUDGET,
+                    f"{cost} token(s) would not fit: {used} of {limit} already spent, "
+                    f"{max(0, limit - used)} left",
+                    cost,
+                )
+                continue
+            used += cost
+            selected.append(entry_of(cand, size, cost, required))
+        return selected, used, required_tokens
+
+
+def entry_of(cand: Candidate, size: int, cost: int, required: bool) -> ContextEntry:
+    """The selected row of a candidate (§7.4)."""
+    if cand.obj is not None:
+        prov = cand.obj.provenance
+        provenance = EntryProvenance(
+            path=prov.path,
+            directory=prov.directory,
+            source_class=prov.source_class,
+            section=prov.section,
+            bytes=prov.bytes,
+        )
+        version = version_of(cand.obj)
+    else:
+        path = cand.path if cand.path is not None else cand.uri
+        directory = path.rpartition("/")[0] if "/" in path else "."
+        provenance = EntryProvenance(
+            path=path,
+            directory=directory,
+            source_class="local-state" if cand.uri.startswith("local:") else "named",
+            bytes=size,
+        )
+        version = cand.facts.get("created_at")
+    return ContextEntry(
+        uri=cand.uri,
+        kind=cand.kind,
+        title=cand.title,
+        provenance=provenance,
+        tier=cand.tier,
+        relevance=round3(cand.relevance),
+        confidence=confidence_of(cand.discovered_by),
+        discovered_by=best_first(cand.discovered_by),
+        depth=cand.depth,
+        cost_tokens=cost,
+        cost_bytes=size,
+        version=version,
+        status=cand.status,
+        required=required,
+        facts=cand.facts,
+    )
+
+
+def commits_of(
+    selected: list[ContextEntry], candidates: dict[str, Candidate]
+) -> list[CommitReference]:
+    """The commits named by the evidence of selected objects, byte order, once each (§7.5)."""
+    found: set[tuple[str, str, str | None]] = set()
+    for entry in selected:
+        cand = candidates.get(entry.uri)
+        evidence = cand.obj.metadata.get("evidence") if cand and cand.obj else None
+        if not isinstance(evidence, list):
+            continue
+        for item in evidence:
+            if isinstance(item, dict) and isinstance(item.get("commit"), str):
+                covers = item.get("covers")
+                found.add((item["commit"], entry.uri, covers if isinstance(covers, str) else None))
+    rows = sorted(found, key=lambda t: (t[0], t[1], t[2] is not None, t[2] or ""))
+    return [CommitReference(commit=c, named_by=n, covers=v) for c, n, v in rows]
+
+
+def tier_rows(selected: list[ContextEntry], excluded: list[Excluded]) -> list[TierSpend]:
+    rows = []
+    for tier in Tier.ORDER:
+        mine = [e for e in selected if e.tier is tier]
+        rows.append(
+            TierSpend(
+                tier=tier,
+                meaning=tier.meaning(),
+                selected=len(mine),
+                excluded=sum(
+                    1 for x in excluded if x.tier is tier and x.reason is ExclusionReason.BUDGET
+                ),
+                tokens=sum(e.cost_tokens for e in mine),
+                required=sum(1 for e in mine if e.required),
+            )
+        )
+    return rows
+
+
+def ordered_diagnostics(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Severity descending, then code, then message; consecutive duplicates once."""
+    ranked = sorted(
+        diagnostics, key=lambda d: (-SEVERITY_RANK.get(d.severity, 0), d.code, d.message)
+    )
+    out: list[Diagnostic] = []
+    for diag in ranked:
+        if not out or out[-1] != diag:
+            out.append(diag)
+    return out
+
+
+def spend(
+    candidates: dict[str, Candidate],
+    *,
+    object_seeds: set[str],
+    supersedes: dict[str, list[str]],
+    limit: int,
+    floor: float,
+    unresolved: list[Dangling],
+    unreached: list[Excluded],
+    diagnostics: list[Diagnostic],
+    size_of: SizeOf,
+) -> Spent:
+    """Steps 1–12 of §7.3, with the seed's D1–D4: the answer's lists and its budget."""
+    run = _Spend(candidates, object_seeds, supersedes, size_of)
+    everything = dict(run.cands)
+    run.structural()
+    run.same_path()
+    run.versions()
+    run.superseded()
+    run.drop()
+    stale_seeds = run.stale()
+    run.below_floor(floor)
+    selected, used, required_tokens = run.first_fit(limit)
+    selected_paths = {e.provenance.path for e in selected}
+    held: set[str] = set()
+    for dangling in unresolved:
+        if dangling.declared_in in selected_paths and dangling.reference not in held:
+            held.add(dangling.reference)
+            run.excluded.append(
+                Excluded(
+                    uri=dangling.reference,
+                    tier=Tier.HISTORY,
+                    reason=ExclusionReason.UNRESOLVED,
+                    detail=dangling.detail,
+                    cost_tokens=1,
+                    relevance=0.0,
+                )
+            )
+    excluded = canonical([*run.excluded, *unreached])
+    notes = [
+        *diagnostics,
+        *stale_seeds,
+        *(
+            Diagnostic(
+                severity="warning",
+                code="unresolved_reference",
+                message=f"`{d.reference}` is named and not held: {d.detail}",
+            )
+            for d in unresolved
+        ),
+    ]
+    budget = Budget(
+        limit_tokens=limit,
+        used_tokens=used,
+        required_tokens=required_tokens,
+        remaining_tokens=max(0, limit - used),
+        over_budget=used > limit,
+        bytes_per_token=BYTES_PER_TOKEN,
+        tiers=tier_rows(selected, excluded),
+    )
+    return Spent(
+        selected=selected,
+        excluded=excluded,
+        deduplicated=canonical(run.deduplicated),
+        conflicts=canonical(run.conflicts),
+        budget=budget,
+        diagnostics=ordered_diagnostics(notes),
+        commits=commits_of(selected, everything),
+    )

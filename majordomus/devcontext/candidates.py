@@ -1,0 +1,148 @@
+"""Candidates: one per identifier, and how offers merge into it (devcontext §4).
+
+A candidate is created the first time a selector offers an identifier the graph holds and
+merged on every later offer (relevance max, depth min, strongest tier), which is the
+structural de-duplication. Repeated identical ways in (same selector, edge and reason)
+collapse to one discovery. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from majordomus.devcontext.graph import Graph
+from majordomus.devcontext.model import Discovery, Tier
+from majordomus.devcontext.relevance import number
+from majordomus.layer.model import LayerObject
+
+FACT_KEYS = (
+    "class",
+    "status",
+    "priority",
+    "milestone",
+    "profile",
+    "date",
+    "version",
+    "updated_at",
+    "branch",
+    "head",
+    "task_id",
+)
+LIST_FACT_KEYS = ("tags", "scope")
+VERSION_KEYS = ("updated_at", "version", "date", "created_at")
+
+
+def scalar_text(value: Any) -> str | None:
+    """A scalar metadata value as text (`true`, `1`, `0.5`, the string); None otherwise."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return number(value)
+    if isinstance(value, str):
+        return value
+    return None
+
+
+def facts_of(obj: LayerObject) -> dict[str, str]:
+    """The few scalar facts worth carrying (class, status, milestone, …); never prose."""
+    facts: dict[str, str] = {}
+    for key in FACT_KEYS:
+        text = scalar_text(obj.metadata.get(key))
+        if text is not None:
+            facts[key] = text
+    for key in LIST_FACT_KEYS:
+        value = obj.metadata.get(key)
+        if isinstance(value, list):
+            items = [t for t in (scalar_text(v) for v in value) if t is not None]
+            facts[key] = ", ".join(items)
+    return facts
+
+
+def version_of(obj: LayerObject) -> str | None:
+    """The version or date the object states about itself, first of the usual fields."""
+    for key in VERSION_KEYS:
+        text = scalar_text(obj.metadata.get(key))
+        if text is not None:
+            return text
+    return None
+
+
+@dataclass
+class Candidate:
+    """One identifier some selector reached, with every way it was reached."""
+
+    uri: str
+    kind: str
+    title: str | None
+    tier: Tier
+    relevance: float
+    depth: int
+    discovered_by: list[Discovery]
+    obj: LayerObject | None = None
+    path: str | None = None
+    status: str | None = None
+    facts: dict[str, str] = field(default_factory=dict)
+
+    def merge(self, relevance: float, depth: int, tier: Tier, way: Discovery) -> None:
+        self.relevance = max(self.relevance, relevance)
+        self.depth = min(self.depth, depth)
+        self.tier = min(self.tier, tier)
+        for i, known in enumerate(self.discovered_by):
+            if (known.selector, known.edge, known.reason) == (way.selector, way.edge, way.reason):
+                if way.depth < known.depth or (
+                    way.depth == known.depth and way.weight > known.weight
+                ):
+                    self.discovered_by[i] = way
+                return
+        self.discovered_by.append(way)
+
+
+class Candidates:
+    """The candidates of one compilation, keyed by identifier."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self.by_uri: dict[str, Candidate] = {}
+
+    def __contains__(self, uri: object) -> bool:
+        return uri in self.by_uri
+
+    def get(self, uri: str) -> Candidate | None:
+        return self.by_uri.get(uri)
+
+    def offer(self, uri: str, tier: Tier, relevance: float, depth: int, way: Discovery) -> None:
+        """Merge into the existing candidate, or create one if the graph holds `uri`."""
+        known = self.by_uri.get(uri)
+        if known is not None:
+            known.merge(relevance, depth, tier, way)
+            return
+        node = self.graph.nodes.get(uri)
+        if node is None:
+            return
+        obj = node.obj
+        if obj is not None:
+            self.by_uri[uri] = Candidate(
+                uri,
+                obj.kind,
+                obj.title,
+                tier,
+                relevance,
+                depth,
+                [way],
+                obj,
+                obj.provenance.path,
+                scalar_text(obj.metadata.get("status")),
+                facts_of(obj),
+            )
+        else:
+            self.by_uri[uri] = Candidate(
+                uri, node.kind, node.label, tier, relevance, depth, [way], None, node.source,
+                node.status,
+            )
+
+    def insert(self, candidate: Candidate) -> None:
+        """Put a candidate in, replacing any existing one (local records do not merge)."""
+        self.by_uri[candidate.uri] = candidate

@@ -1,0 +1,104 @@
+"""`compile`: a request and an index in, the compiled context out (devcontext §3–9, §11).
+
+Owns the order of the stages (resolve, select, spend) and what compile reads besides the
+index: an optional continuity provider (§2.3) and a size function for the few candidates the
+index does not hold. Pure given those two: no clock, no randomness, and the same index and
+request give an equal answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from majordomus.devcontext.budget import spend
+from majordomus.devcontext.graph import Graph
+from majordomus.devcontext.inputs import resolve
+from majordomus.devcontext.model import CompiledContext, CompileInput, GitContext
+from majordomus.devcontext.select import ContinuityProvider, SizeOf, select
+from majordomus.layer.model import Index
+
+
+def _no_size(_path: str) -> int | None:
+    return None
+
+
+@dataclass(frozen=True)
+class CompileContext:
+    """What compile reads: the index, and the two injected readers of things it does not hold.
+
+    A bare `Index` passed to `compile` is read as `CompileContext(index)`: no local records and
+    no sizes for graph-only names. `for_checkout` wires the readers of a real checkout.
+    """
+
+    index: Index
+    continuity: ContinuityProvider | None = None
+    size_of: SizeOf | None = None
+
+    @classmethod
+    def for_checkout(cls, index: Index) -> CompileContext:
+        """The index with this checkout's local records and on-disk sizes."""
+        from majordomus.devcontext.continuity import disk_size, local_state
+
+        return cls(index, local_state(index.root, index.manifest.local_path), disk_size(index.root))
+
+    @cached_property
+    def graph(self) -> Graph:
+        return Graph.of(self.index)
+
+
+def context_of(ctx: Any) -> CompileContext:
+    """What `ctx` lets compile read.
+
+    A `CompileContext` as is; a bare `Index` with no readers (pure); anything else carrying an
+    `index` (the capability `Context`, a checkout) with the readers of that checkout.
+    """
+    if isinstance(ctx, CompileContext):
+        return ctx
+    if isinstance(ctx, Index):
+        return CompileContext(ctx)
+    index = getattr(ctx, "index", None)
+    if isinstance(index, Index):
+        return CompileContext.for_checkout(index)
+    raise TypeError(f"compile needs an Index or a context holding one, not {type(ctx).__name__}")
+
+
+def compile(ctx: Any, request: CompileInput | None = None) -> CompiledContext:
+    """The context a session should be given for `request`, under one token budget."""
+    source = context_of(ctx)
+    index = source.index
+    wanted = resolve(index, request if request is not None else CompileInput())
+    size_of = source.size_of or _no_size
+    selection = select(index, source.graph, wanted, source.continuity, size_of)
+    spent = spend(
+        selection.candidates.by_uri,
+        object_seeds=set(wanted.object_seeds),
+        supersedes=source.graph.supersedes(),
+        limit=wanted.limit,
+        floor=wanted.floor,
+        unresolved=selection.unresolved,
+        unreached=selection.unreached,
+        diagnostics=selection.diagnostics,
+        size_of=size_of,
+    )
+    git = index.git
+    if git.available:
+        git_context = GitContext(
+            branch=git.branch, head=git.head, working_tree=git.working_tree, commits=spent.commits
+        )
+    else:
+        git_context = GitContext(
+            working_tree=f"unavailable: {git.reason or ''}", commits=spent.commits
+        )
+    return CompiledContext(
+        fingerprint=index.fingerprint,
+        git=git_context,
+        seeds=wanted.seeds,
+        selected=spent.selected,
+        excluded=spent.excluded,
+        deduplicated=spent.deduplicated,
+        conflicts=spent.conflicts,
+        budget=spent.budget,
+        diagnostics=spent.diagnostics,
+    )

@@ -1,0 +1,88 @@
+"""The two readers compile is given for a real checkout (devcontext §2.3, §5.7, §7.3 step 8).
+
+* `local_state(root)`: the continuity provider. Reads the newest handover and the newest
+  checkpoint under `.ai/<local>/state/{handovers,checkpoints}/*.md` and returns the §2.3 shape
+  `{"handover": record | None, "checkpoint": record | None}`; a record is the repo-relative
+  `path` plus the scalar front-matter fields devcontext uses. "Newest" is the greatest
+  (`created_at`, file name) pair: records are named by their UTC stamp, and a stated
+  `created_at` outranks a name. A record that cannot be read makes the provider raise, which
+  compile reports as a `continuity` diagnostic. `matched` and `divergence` are read as the
+  record states them; this reader does not re-judge a record against git.
+* `disk_size(root)`: the on-disk size of a repo-relative path (a directory's size as the OS
+  reports it), None when it cannot be read or names a place outside the root.
+
+Reads only; never writes, never follows a symlink out of the tree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from majordomus.devcontext.candidates import scalar_text
+from majordomus.layer.frontmatter import split
+from majordomus.layer.yaml import parse
+
+RECORD_FIELDS = (
+    "created_at",
+    "branch",
+    "head",
+    "task_id",
+    "matched",
+    "divergence",
+    "next_action",
+    "working_tree",
+)
+FOLDERS = (("handover", "handovers"), ("checkpoint", "checkpoints"))
+
+
+def _outside(path: str) -> bool:
+    return not path or path.startswith("/") or ".." in path.split("/")
+
+
+def disk_size(root: Path) -> Callable[[str], int | None]:
+    """A size function over `root`: bytes of a repo-relative path, None when unreadable."""
+
+    def size_of(path: str) -> int | None:
+        if _outside(path):
+            return None
+        try:
+            return (root / path).lstat().st_size
+        except OSError:
+            return None
+
+    return size_of
+
+
+def _record(root: Path, file: Path) -> dict[str, Any]:
+    text = file.read_text(encoding="utf-8")
+    front, _body = split(text)
+    metadata = parse(front) if front is not None else {}
+    record: dict[str, Any] = {"path": file.relative_to(root).as_posix()}
+    for name in RECORD_FIELDS:
+        text_value = scalar_text(metadata.get(name))
+        if text_value is not None:
+            record[name] = text_value
+    return record
+
+
+def newest_record(root: Path, folder: Path) -> dict[str, Any] | None:
+    """The newest record of one folder, or None when it holds none."""
+    if folder.is_symlink() or not folder.is_dir():
+        return None
+    files = sorted(p for p in folder.glob("*.md") if p.is_file() and not p.is_symlink())
+    records = [_record(root, file) for file in files]
+    if not records:
+        return None
+    return max(records, key=lambda r: (r.get("created_at", ""), r["path"]))
+
+
+def local_state(root: Path, local_path: str = "local") -> Callable[[], dict[str, Any]]:
+    """The continuity provider of the checkout at `root` (reads on every call)."""
+
+    def read() -> dict[str, Any]:
+        state = root / ".ai" / local_path / "state"
+        return {key: newest_record(root, state / folder) for key, folder in FOLDERS}
+
+    return read

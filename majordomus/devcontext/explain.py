@@ -1,0 +1,74 @@
+"""`explain`: where one identifier stands in the context a request compiles (devcontext §10).
+
+Compiles the request, then answers with the first of five standings that applies, the row
+that proves it and the budget the judgement was made under (carried even for `unknown`).
+Pure: everything comes from `compile`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from majordomus.devcontext.compiler import compile, context_of
+from majordomus.devcontext.model import CompiledContext, ExplainInput, Explanation, Standing
+from majordomus.devcontext.relevance import number
+from majordomus.errors import InvalidInput
+from majordomus.layer.model import Index
+
+
+def explain(ctx: Any, given: ExplainInput) -> Explanation:
+    """Why `given.uri` is, or is not, in the context `given`'s request compiles."""
+    uri = given.uri.strip()
+    if not uri:
+        raise InvalidInput("name the canonical identifier to explain")
+    source = context_of(ctx)
+    return judge(source.index, compile(source, given.request()), uri)
+
+
+def judge(index: Index, compiled: CompiledContext, uri: str) -> Explanation:
+    """The first standing of §10 that applies to `uri` in `compiled`."""
+    budget = compiled.budget
+    for entry in compiled.selected:
+        if entry.uri == uri:
+            ways = "; ".join(f"{d.selector.value}: {d.reason}" for d in entry.discovered_by)
+            detail = (
+                f"in the {entry.tier.value} tier at relevance {number(entry.relevance)} and "
+                f"confidence {number(entry.confidence)}, costing {entry.cost_tokens} token(s); "
+                f"reached by {len(entry.discovered_by)} path(s) — {ways}"
+            )
+            return Explanation(
+                uri=uri, standing=Standing.SELECTED, detail=detail, entry=entry, budget=budget
+            )
+    for row in compiled.excluded:
+        if row.uri == uri:
+            return Explanation(
+                uri=uri,
+                standing=Standing.EXCLUDED,
+                detail=f"reached and not given: {row.reason.value} — {row.detail}",
+                excluded=row,
+                budget=budget,
+            )
+    for folded in compiled.deduplicated:
+        if uri in folded.dropped:
+            return Explanation(
+                uri=uri,
+                standing=Standing.DEDUPLICATED,
+                detail=f"folded into `{folded.kept}` by {folded.key}: {folded.detail}",
+                deduplicated=folded,
+                budget=budget,
+            )
+    if uri in index.by_uri:
+        return Explanation(
+            uri=uri,
+            standing=Standing.NOT_REACHED,
+            detail=f"the index holds `{uri}` and no selector of this request reached it: no "
+            "seed names it, no followed edge leads to it, no declared path contains it, and it "
+            "is not governance",
+            budget=budget,
+        )
+    return Explanation(
+        uri=uri,
+        standing=Standing.UNKNOWN,
+        detail=f"the index holds nothing under `{uri}`",
+        budget=budget,
+    )

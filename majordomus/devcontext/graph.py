@@ -1,0 +1,78 @@
+"""The view of the composed graph the compiler walks (devcontext §2.2).
+
+Nodes are the index's objects, one `kind:<k>` hub per indexed kind and the external nodes the
+index created while resolving references; edges are the index's relation edges whose two ends
+are nodes. This module does not derive relations (the index does); it only arranges them for
+the walk. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from majordomus.devcontext.edges import followed
+from majordomus.layer.model import Edge, Index, LayerObject
+
+HUB_KIND = "kind"
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """One node: an object, a kind hub or an external name."""
+
+    id: str
+    kind: str
+    label: str
+    source: str | None = None
+    status: str | None = None
+    obj: LayerObject | None = None
+
+
+@dataclass
+class Graph:
+    """Nodes by id, the sorted edge list, and adjacency over the edge kinds the walk follows."""
+
+    nodes: dict[str, Node]
+    edges: list[Edge]
+    out: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    into: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, index: Index) -> Graph:
+        nodes: dict[str, Node] = {}
+        for obj in index.objects:
+            status = obj.metadata.get("status")
+            nodes[obj.uri] = Node(
+                obj.uri,
+                obj.kind,
+                obj.identity,
+                obj.provenance.path,
+                status if isinstance(status, str) else None,
+                obj,
+            )
+        for kind in index.kinds:
+            hub = f"{HUB_KIND}:{kind}"
+            nodes.setdefault(hub, Node(hub, HUB_KIND, kind))
+        for ext in index.external.values():
+            nodes.setdefault(ext.id, Node(ext.id, ext.kind, ext.label, ext.source))
+        edges = sorted(e for e in index.edges if e.source in nodes and e.target in nodes)
+        graph = cls(nodes, edges)
+        for edge in edges:
+            if followed(edge.kind) is not None:
+                graph.out.setdefault(edge.source, []).append((edge.target, edge.kind))
+                graph.into.setdefault(edge.target, []).append((edge.source, edge.kind))
+        return graph
+
+    def supersedes(self) -> dict[str, list[str]]:
+        """Later decision → the earlier ones it stands in for, in edge order."""
+        out: dict[str, list[str]] = {}
+        for edge in self.edges:
+            if edge.kind == "supersedes":
+                out.setdefault(edge.source, []).append(edge.target)
+        return out
+
+    def node_kinds(self) -> set[str]:
+        return {node.kind for node in self.nodes.values()}
+
+    def edge_kinds(self) -> set[str]:
+        return {edge.kind for edge in self.edges}

@@ -1,0 +1,137 @@
+"""A request, checked and resolved against the index (devcontext §3.3–3.5).
+
+Owns the validation order and its messages, the resolution of issue / milestone / uri / path
+seeds, and the intent's terms. The first failure wins and is raised as `InvalidInput` or
+`NotFound`; nothing else here can fail. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from majordomus.devcontext.model import (
+    DEFAULT_BUDGET_TOKENS,
+    DEFAULT_FLOOR,
+    DEFAULT_MAX_DEPTH,
+    CompileInput,
+    Seed,
+)
+from majordomus.devcontext.relevance import number
+from majordomus.errors import InvalidInput, NotFound
+from majordomus.layer.model import Index
+
+STOP_WORDS = frozenset(
+    (
+        *("and", "are", "but", "for", "from", "has", "have", "into", "not", "one", "that"),
+        *("the", "their", "them", "then", "there", "this", "was", "were", "what", "when"),
+        *("which", "will", "with", "you", "your"),
+    )
+)
+PATH_KIND = "path"
+INTENT_KIND = "intent"
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the selectors work from: seeds, the named paths, the terms and the limits."""
+
+    seeds: list[Seed]
+    object_seeds: list[str]
+    paths: frozenset[str]
+    terms: list[str]
+    limit: int
+    max_depth: int
+    floor: float
+    all_blocking_rules: bool
+
+
+def resolve(index: Index, given: CompileInput) -> Request:
+    """Check `given` in the order of §3.3 and resolve its seeds against `index`."""
+    if given.budget_tokens == 0:
+        raise InvalidInput("a budget of zero tokens buys nothing; leave it out for the default")
+    floor = DEFAULT_FLOOR if given.floor is None else float(given.floor)
+    if math.isnan(floor) or not 0.0 <= floor <= 1.0:
+        raise InvalidInput(f"the relevance floor is between 0 and 1; got {number(floor)}")
+    seeds: list[Seed] = []
+    for field in ("issue", "milestone"):
+        value = getattr(given, field)
+        if value is not None:
+            seeds.append(_named(index, field, value))
+    for uri in given.uris:
+        obj = index.by_uri.get(uri)
+        if obj is None:
+            raise NotFound(f"the index holds nothing under `{uri}`")
+        seeds.append(Seed(uri=uri, kind=obj.kind, from_="uris"))
+    paths: set[str] = set()
+    for raw in given.paths:
+        path = normalise_path(raw)
+        paths.add(path)
+        seeds.append(Seed(uri=path, kind=PATH_KIND, from_="paths"))
+    intent = (given.intent or "").strip()
+    if intent:
+        seeds.append(Seed(uri=intent, kind=INTENT_KIND, from_="intent"))
+    object_seeds = sorted({s.uri for s in seeds if s.kind not in (PATH_KIND, INTENT_KIND)})
+    return Request(
+        seeds=seeds,
+        object_seeds=object_seeds,
+        paths=frozenset(paths),
+        terms=intent_terms(intent),
+        limit=DEFAULT_BUDGET_TOKENS if given.budget_tokens is None else given.budget_tokens,
+        max_depth=DEFAULT_MAX_DEPTH if given.max_depth is None else given.max_depth,
+        floor=floor,
+        all_blocking_rules=bool(given.all_blocking_rules),
+    )
+
+
+def _named(index: Index, field: str, value: str) -> Seed:
+    """An issue or milestone named by uri, identity or slug; the first in uri order wins."""
+    named = value.strip()
+    if not named:
+        raise InvalidInput(f"{field}: name one, or leave it out")
+    for obj in index.objects:
+        if obj.kind != field:
+            continue
+        if obj.uri == named or obj.identity == named or obj.metadata.get("slug") == named:
+            resolved = obj.identity if obj.identity != named else None
+            return Seed(uri=obj.uri, kind=obj.kind, from_=field, resolved=resolved)
+    raise NotFound(
+        f"no {field} '{named}' in this repository; `objects.list` with kind `{field}` "
+        "names every one"
+    )
+
+
+def normalise_path(raw: str) -> str:
+    """Trimmed, without leading `./` or trailing `/`; refused when empty or outside the tree."""
+    path = raw.strip()
+    while path.startswith("./"):
+        path = path[2:]
+    path = path.rstrip("/")
+    if not path:
+        raise InvalidInput("an empty path is not a scope")
+    if path.startswith("/") or ".." in path.split("/"):
+        raise InvalidInput(
+            f"'{raw}' is not repository-relative; a path outside the repository is not context"
+        )
+    return path
+
+
+def intent_terms(intent: str) -> list[str]:
+    """The distinct words of at least three characters, lowercased, without stop words."""
+    words: set[str] = set()
+    piece: list[str] = []
+    for ch in intent + " ":
+        if ch.isalnum() or ch in "-_":
+            piece.append(ch)
+            continue
+        if len(piece) >= 3:
+            word = "".join(piece).lower()
+            if word not in STOP_WORDS:
+                words.add(word)
+        piece = []
+    return sorted(words)
+
+
+def is_under(under: str, path: str) -> bool:
+    """Segment containment: `lib` holds `lib/x.sh`, not `library/x.sh`."""
+    return path == under or path.startswith(under + "/")

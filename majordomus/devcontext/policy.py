@@ -1,0 +1,58 @@
+"""`policy`: the rules the compiler applies, as data (devcontext §9 CompilerPolicy).
+
+Tiers with the graph's kinds spent from each, every edge kind of the composed graph with its
+weights or its refusal, the selectors and the defaults. Pure.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from majordomus.devcontext.compiler import context_of
+from majordomus.devcontext.edges import EDGES, UNRULED
+from majordomus.devcontext.model import (
+    CompilerPolicy,
+    EdgeRule,
+    Selector,
+    SelectorRule,
+    Tier,
+    TierRule,
+    tier_for_kind,
+)
+
+REGISTRY_KINDS = ("module", "capability", "projection")
+
+
+def policy(ctx: Any) -> CompilerPolicy:
+    """The compiler's policy over the composed graph of `ctx`'s index."""
+    graph = context_of(ctx).graph
+    kinds = sorted(graph.node_kinds() | set(REGISTRY_KINDS))
+    tiers = [
+        TierRule(
+            tier=tier,
+            position=i + 1,
+            meaning=tier.meaning(),
+            kinds=[k for k in kinds if tier_for_kind(k) is tier],
+        )
+        for i, tier in enumerate(Tier.ORDER)
+    ]
+    edges = []
+    for kind in sorted(set(EDGES) | graph.edge_kinds()):
+        rule = EDGES.get(kind)
+        if rule is None:
+            edges.append(EdgeRule(edge=kind, means=kind, reason=UNRULED, refused=True))
+        elif rule.refusal is not None:
+            edges.append(EdgeRule(edge=kind, means=rule.means, reason=rule.refusal, refused=True))
+        else:
+            edges.append(
+                EdgeRule(
+                    edge=kind,
+                    means=rule.means,
+                    forward=rule.forward,
+                    reverse=rule.reverse,
+                    reason=f"{rule.forward_reason}; reversed: {rule.reverse_reason}",
+                    refused=False,
+                )
+            )
+    selectors = [SelectorRule(selector=s, declared=s.declared()) for s in Selector.ALL]
+    return CompilerPolicy(tiers=tiers, edges=edges, selectors=selectors)

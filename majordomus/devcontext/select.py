@@ -1,0 +1,505 @@
+"""The seven selectors, run in order over the index and its graph (devcontext §5, §15 D2).
+
+`select` offers every identifier a selector reaches to the candidate set and returns it with
+the diagnostics selection produced, the dangling references the reached objects name, and the
+rows for what the request's own limits kept out (below the floor, beyond the depth). It
+decides nothing about budget. Pure: the only I/O is what the injected continuity provider and
+size function do.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from majordomus.devcontext.candidates import Candidate, Candidates, scalar_text
+from majordomus.devcontext.edges import followed
+from majordomus.devcontext.graph import Graph
+from majordomus.devcontext.inputs import Request, is_under
+from majordomus.devcontext.model import (
+    Diagnostic,
+    Discovery,
+    Excluded,
+    ExclusionReason,
+    Selector,
+    Tier,
+    tier_for_kind,
+    tokens_for,
+)
+from majordomus.devcontext.relevance import below_floor_detail
+from majordomus.layer.model import Index
+from majordomus.order import canonical_strings
+
+ContinuityProvider = Callable[[], Mapping[str, Any] | None]
+SizeOf = Callable[[str], int | None]
+
+SOURCE_KINDS = ("implementation", "test")
+LOCAL_FIELDS = (
+    "created_at",
+    "branch",
+    "head",
+    "task_id",
+    "matched",
+    "divergence",
+    "next_action",
+    "working_tree",
+)
+LOCAL_RECORDS = (
+    ("handover", "handover the last session left", 0.95),
+    ("checkpoint", "newest checkpoint", 0.8),
+)
+TRUSTED_DIVERGENCE = (None, "exact", "advanced")
+
+
+@dataclass(frozen=True)
+class Dangling:
+    """A reference a reached object names and the index does not hold (§5.9)."""
+
+    reference: str
+    declared_in: str
+    detail: str
+
+
+@dataclass
+class Selection:
+    """What the selectors produced, before anything is spent."""
+
+    candidates: Candidates
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    unresolved: list[Dangling] = field(default_factory=list)
+    unreached: list[Excluded] = field(default_factory=list)
+
+
+class _Selector:
+    """One run of the pipeline: the request, the graph and what has been reached so far."""
+
+    def __init__(
+        self,
+        index: Index,
+        graph: Graph,
+        request: Request,
+        continuity: ContinuityProvider | None,
+        size_of: SizeOf,
+    ) -> None:
+        self.index = index
+        self.graph = graph
+        self.request = request
+        self.continuity = continuity
+        self.size_of = size_of
+        self.found = Candidates(graph)
+        self.diagnostics: list[Diagnostic] = []
+        self.below_floor: dict[str, float] = {}
+        self.beyond_depth: dict[str, float] = {}
+
+    def run(self) -> Selection:
+        self.seeds()
+        self.walk()
+        paths = self.effective_paths()
+        self.scope_and_contracts(paths)
+        self.governance()
+        self.sessions(paths)
+        self.local_records()
+        self.intent()
+        return Selection(self.found, self.diagnostics, self.unresolved(), self.unreached())
+
+    # --- §5.1 -----------------------------------------------------------------------------
+
+    def seeds(self) -> None:
+        for uri in self.request.object_seeds:
+            self.found.offer(
+                uri,
+                Tier.TASK,
+                1.0,
+                0,
+                Discovery(
+                    selector=Selector.SEED,
+                    reason="named in the request",
+                    depth=0,
+                    confidence=1.0,
+                    weight=1.0,
+                ),
+            )
+
+    # --- §5.2 -----------------------------------------------------------------------------
+
+    def walk(self) -> None:
+        floor, max_depth = self.request.floor, self.request.max_depth
+        queue = deque((s, 1.0, 0) for s in self.request.object_seeds if s in self.found)
+        seen = set(self.request.object_seeds)
+        while queue:
+            node, rel, depth = queue.popleft()
+            steps = self._steps(node)
+            if depth >= max_depth:
+                for target, _kind, w, _reason in steps:
+                    if rel * w >= floor:
+                        self._remember(self.beyond_depth, target, rel * w)
+                continue
+            for target, kind, w, reason in steps:
+                nxt = rel * w
+                if nxt < floor:
+                    self._remember(self.below_floor, target, nxt)
+                    continue
+                way = Discovery(
+                    selector=Selector.RELATION,
+                    reason=reason,
+                    via=node,
+                    edge=kind,
+                    depth=depth + 1,
+                    confidence=1.0,
+                    weight=w,
+                )
+                tier = tier_for_kind(self.graph.nodes[target].kind)
+                self.found.offer(target, tier, nxt, depth + 1, way)
+                if target not in seen:
+                    seen.add(target)
+                    queue.append((target, nxt, depth + 1))
+
+    def _steps(self, node: str) -> list[tuple[str, str, float, str]]:
+        """Forward edges first, then reverse ones, each with its weight and reason."""
+        steps: list[tuple[str, str, float, str]] = []
+        for target, kind in self.graph.out.get(node, ()):
+            rule = followed(kind)
+            if rule is not None and rule.forward is not None:
+                steps.append((target, kind, rule.forward, rule.forward_reason))
+        for source, kind in self.graph.into.get(node, ()):
+            rule = followed(kind)
+            if rule is not None and rule.reverse is not None:
+                steps.append((source, kind, rule.reverse, rule.reverse_reason))
+        return steps
+
+    @staticmethod
+    def _remember(misses: dict[str, float], uri: str, relevance: float) -> None:
+        misses[uri] = max(relevance, misses.get(uri, relevance))
+
+    # --- §5.3 -----------------------------------------------------------------------------
+
+    def effective_paths(self) -> list[str]:
+        paths = set(self.request.paths)
+        for cand in self.found.by_uri.values():
+            if cand.depth > 1 or cand.kind not in ("issue", "milestone") or cand.obj is None:
+                continue
+            scope = cand.obj.metadata.get("scope")
+            if not isinstance(scope, list):
+                continue
+            for item in scope:
+                text = scalar_text(item)
+                if text is None:
+                    continue
+                text = text.strip().rstrip("/")
+                if text and not text.startswith("/") and ".." not in text.split("/"):
+                    paths.add(text)
+        return sorted(paths)
+
+    # --- §5.4 -----------------------------------------------------------------------------
+
+    def scope_and_contracts(self, paths: list[str]) -> None:
+        for path in paths:
+            for obj in self.index.objects:
+                if obj.kind in SOURCE_KINDS:
+                    if is_under(path, obj.provenance.path):
+                        self.found.offer(
+                            obj.uri,
+                            Tier.SOURCE,
+                            0.8,
+                            1,
+                            Discovery(
+                                selector=Selector.SCOPE_PATH,
+                                reason=f"under `{path}`, which the work declares as its scope",
+                                via=path,
+                                depth=1,
+                                confidence=1.0,
+                                weight=0.8,
+                            ),
+                        )
+                    continue
+                if obj.kind != "context" or scalar_text(obj.metadata.get("status")) == "deprecated":
+                    continue
+                reason = _contract_reason(obj.metadata, obj.provenance.directory, path)
+                if reason is None:
+                    continue
+                self.found.offer(
+                    obj.uri,
+                    Tier.GOVERNANCE,
+                    0.85,
+                    1,
+                    Discovery(
+                        selector=Selector.CONTRACT,
+                        reason=reason,
+                        via=path,
+                        depth=1,
+                        confidence=1.0,
+                        weight=0.85,
+                    ),
+                )
+
+    # --- §5.5 -----------------------------------------------------------------------------
+
+    def governance(self) -> None:
+        for obj in self.index.objects:
+            if obj.kind == "policy":
+                relevance = 1.0
+                reason = "the repository's policy: it decides what every session is held to"
+            elif obj.kind == "scope":
+                relevance = 1.0
+                reason = "the repository's scope: what a worker reads and what it never reads"
+            elif (
+                obj.kind == "rule"
+                and self.request.all_blocking_rules
+                and obj.metadata.get("class") == "blocking"
+            ):
+                relevance = 0.6
+                reason = "a blocking rule of the layer; the request asked for all of them"
+            else:
+                continue
+            self.found.offer(
+                obj.uri,
+                Tier.GOVERNANCE,
+                relevance,
+                0,
+                Discovery(
+                    selector=Selector.GOVERNANCE,
+                    reason=reason,
+                    depth=0,
+                    confidence=1.0,
+                    weight=relevance,
+                ),
+            )
+
+    # --- §5.6 -----------------------------------------------------------------------------
+
+    def sessions(self, paths: list[str]) -> None:
+        branch = self.index.git.branch if self.index.git.available else None
+        for obj in self.index.objects:
+            if obj.kind != "session":
+                continue
+            changed = obj.metadata.get("changed_files")
+            touched = [
+                f
+                for f in (changed if isinstance(changed, list) else [])
+                if isinstance(f, str) and any(is_under(p, f) for p in paths)
+            ]
+            recorded = scalar_text(obj.metadata.get("branch"))
+            if touched:
+                relevance = 0.75
+                reason = (
+                    f"a recorded session that changed {len(touched)} file(s) under the "
+                    "declared scope"
+                )
+            elif branch is not None and recorded is not None and recorded == branch:
+                relevance = 0.5
+                reason = f"a recorded session of this branch ({recorded})"
+            else:
+                continue
+            self.found.offer(
+                obj.uri,
+                Tier.KNOWLEDGE,
+                relevance,
+                1,
+                Discovery(
+                    selector=Selector.SESSION_STATE,
+                    reason=reason,
+                    depth=1,
+                    confidence=1.0,
+                    weight=relevance,
+                ),
+            )
+
+    # --- §5.7 -----------------------------------------------------------------------------
+
+    def local_records(self) -> None:
+        if self.continuity is None:
+            return
+        try:
+            state = self.continuity() or {}
+        except Exception as exc:  # a provider is outside code; any failure is a finding
+            self.diagnostics.append(
+                Diagnostic(
+                    severity="warning",
+                    code="continuity",
+                    message=f"the local continuity state could not be read: {exc}",
+                )
+            )
+            return
+        for key, phrase, weight in LOCAL_RECORDS:
+            record = state.get(key)
+            if not isinstance(record, Mapping) or not isinstance(record.get("path"), str):
+                continue
+            self._local(key, phrase, weight, record)
+
+    def _local(self, key: str, phrase: str, weight: float, record: Mapping[str, Any]) -> None:
+        path: str = record["path"]
+        facts = {
+            name: text
+            for name in LOCAL_FIELDS
+            if (text := scalar_text(record.get(name))) is not None
+        }
+        facts["bytes"] = str(self.size_of(path) or 0)
+        divergence = record.get("divergence")
+        divergence = divergence if isinstance(divergence, str) else None
+        trusted = divergence in TRUSTED_DIVERGENCE
+        if not trusted:
+            self.diagnostics.append(
+                Diagnostic(
+                    severity="warning",
+                    code="stale_record",
+                    path=path,
+                    message=f"the {phrase} was written against a different context "
+                    f"({divergence}); trust git, not this record",
+                )
+            )
+        matched = record.get("matched")
+        reason = (
+            f"the {phrase} the two-tier resolver chose ({matched})"
+            if isinstance(matched, str)
+            else f"the {phrase} of this checkout"
+        )
+        self.found.insert(
+            Candidate(
+                uri=f"local:{path}",
+                kind=f"local-{key}",
+                title=path,
+                tier=Tier.KNOWLEDGE,
+                relevance=weight if trusted else weight / 2,
+                depth=0,
+                discovered_by=[
+                    Discovery(
+                        selector=Selector.SESSION_STATE,
+                        reason=reason,
+                        depth=0,
+                        confidence=1.0,
+                        weight=weight,
+                    )
+                ],
+                path=path,
+                status=divergence,
+                facts=facts,
+            )
+        )
+
+    # --- §5.8 -----------------------------------------------------------------------------
+
+    def intent(self) -> None:
+        terms = self.request.terms
+        if not terms:
+            return
+        for obj in self.index.objects:
+            haystack = _haystack(obj.title, obj.description, obj.identity, obj.metadata)
+            hits = [t for t in terms if t in haystack]
+            if not hits:
+                continue
+            confidence = min(1.0, len(hits) / len(terms))
+            relevance = 0.6 * confidence
+            if relevance < self.request.floor:
+                self._remember(self.below_floor, obj.uri, relevance)
+                continue
+            reason = (
+                f"the intent's term(s) {', '.join(canonical_strings(hits))} occur in its own "
+                "title, description, identity or tags"
+            )
+            self.found.offer(
+                obj.uri,
+                tier_for_kind(obj.kind),
+                relevance,
+                1,
+                Discovery(
+                    selector=Selector.INTENT_MATCH,
+                    reason=reason,
+                    depth=1,
+                    confidence=confidence,
+                    weight=relevance,
+                ),
+            )
+
+    # --- §5.9 and D2 ----------------------------------------------------------------------
+
+    def unresolved(self) -> list[Dangling]:
+        declared_here = {c.path for c in self.found.by_uri.values() if c.path is not None}
+        out: list[Dangling] = []
+        seen: set[tuple[str, str]] = set()
+        for ref in self.index.unresolved:
+            if ref.declared_in not in declared_here:
+                continue
+            detail = f"{ref.declared_in} names it under `{ref.key}`; {ref.correction}"
+            if (ref.reference, detail) not in seen:
+                seen.add((ref.reference, detail))
+                out.append(Dangling(ref.reference, ref.declared_in, detail))
+        return out
+
+    def unreached(self) -> list[Excluded]:
+        """Rows for what the floor or the depth kept out and nothing else brought in."""
+        rows: list[Excluded] = []
+        limit = self.request.max_depth
+        for uri in sorted(set(self.below_floor) | set(self.beyond_depth)):
+            node = self.graph.nodes.get(uri)
+            if uri in self.found or node is None:
+                continue
+            if uri in self.beyond_depth:
+                relevance = self.beyond_depth[uri]
+                reason = ExclusionReason.DEPTH
+                detail = f"{limit + 1} hop(s) from a seed; the request allows {limit}"
+            else:
+                relevance = self.below_floor[uri]
+                reason = ExclusionReason.RELEVANCE
+                detail = below_floor_detail(relevance, self.request.floor)
+            if node.obj is not None:
+                size = node.obj.provenance.bytes
+            else:
+                size = (self.size_of(node.source) if node.source else None) or 0
+            rows.append(
+                Excluded(
+                    uri=uri,
+                    kind=node.kind,
+                    tier=tier_for_kind(node.kind),
+                    reason=reason,
+                    detail=detail,
+                    cost_tokens=tokens_for(size),
+                    relevance=relevance,
+                )
+            )
+        return rows
+
+
+def _contract_reason(metadata: Mapping[str, Any], directory: str, path: str) -> str | None:
+    """Why a directory contract reaches `path`, or None when it does not."""
+    scope = scalar_text(metadata.get("scope")) or "directory"
+    if scope == "subtree" and is_under(directory, path):
+        return f"the contract of `{directory}` reaches `{path}` (scope subtree)"
+    if scope == "directory" and directory == path:
+        return f"the contract of `{path}` itself (scope directory)"
+    if scope == "explicit" and any(is_under(e, path) for e in _strings(metadata.get("paths"))):
+        return f"`{path}` is a declared path of this contract"
+    if any(is_under(t, path) or is_under(path, t) for t in _strings(metadata.get("tracks"))):
+        return f"the contract tracks `{path}`"
+    return None
+
+
+def _strings(value: Any) -> Iterable[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str)]
+    return []
+
+
+def _haystack(
+    title: str | None, description: str | None, identity: str, metadata: Mapping[str, Any]
+) -> str:
+    parts = [p for p in (title, description) if p is not None]
+    parts.append(identity)
+    tags = metadata.get("tags")
+    if isinstance(tags, list):
+        parts.extend(t for t in (scalar_text(v) for v in tags) if t is not None)
+    return "".join(p + " " for p in parts).lower()
+
+
+def select(
+    index: Index,
+    graph: Graph,
+    request: Request,
+    continuity: ContinuityProvider | None,
+    size_of: SizeOf,
+) -> Selection:
+    """Run the seven selectors of §5 in order and gather what they reached."""
+    return _Selector(index, graph, request, continuity, size_of).run()

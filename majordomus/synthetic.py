@@ -1,0 +1,287 @@
+"""A generated repository for examples, tests, benchmarks and the demo (devcontext §13).
+
+`SyntheticRepository.new(shape)` writes a layer of `shape.rules` rules, `shape.prompts`
+prompts and `shape.documents` documents (plus one policy and one profile) into a fresh
+temporary directory, removed on `close()`, on leaving a `with` block, or when the object is
+collected. `small()` is the default shape: 19 objects whose byte sizes the specification
+fixes (policy 54 bytes / 14 tokens, profile 142, rule 732 / 183 tokens, prompt 78,
+document 526). Every file is a pure function of the shape, so two generators agree byte for
+byte and the index fingerprint is reproducible.
+
+`index()` reads it with filesystem discovery and reports git as unavailable (reason
+`synthetic repository`); `context()` is the capability context over that index, which the
+Python API (`devcontext.compile`, `explain`) accepts.
+
+Git writes: `git_init()` and `commit()` turn the directory into a committed repository for
+the demo and black-box tests. They are the generator's own and the only git *writes* in the
+package; the product's read path (`majordomus.layer.git`) never calls them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING
+
+from majordomus.layer.model import GitState, Index
+
+if TYPE_CHECKING:
+    from majordomus.capabilities.context import Context
+
+UNAVAILABLE_REASON = "synthetic repository"
+SCALING_RULES = (10, 100, 1000, 10000)
+COMMIT_DATE = "2026-09-10T00:00:00+00:00"
+
+MANIFEST = """\
+schema: ai-repository/v1
+repo:
+  path: repo
+local:
+  path: local
+  tracked: false
+  implicit_context: false
+sections:
+  policy: repo/policy.yaml
+  profiles: repo/profiles
+  rules: repo/rules
+  prompts: repo/prompts
+  skills: repo/skills
+  workflows: repo/workflows
+  knowledge: repo/knowledge
+  adrs: repo/adrs
+  project: repo/project
+"""
+
+_CLASSES = (
+    ("policy", ".ai/repo/policy.yaml", "true"),
+    ("profile", ".ai/repo/profiles/*.yaml", "true"),
+    ("rule", ".ai/repo/rules/**/*.md", "true"),
+    ("prompt", ".ai/repo/prompts/*.md", "false"),
+    ("document", "docs/*.md", "false"),
+)
+SOURCES = "version: 1\nsources:\n" + "".join(
+    f"  - id: {kind}\n    kind: {kind}\n    discovery: vcs\n"
+    f"    pathspec: ':(glob){spec}'\n    required: {required}\n"
+    for kind, spec, required in _CLASSES
+)
+
+POLICY = """\
+version: 1
+context:
+  always_loaded_budget_lines: 150
+"""
+
+PROFILE = """\
+name: implementation
+description: d
+capability: standard
+effort: medium
+verbosity: concise
+presentation: engineering
+checkpoint_interval: 15m
+"""
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How much the generator writes; the default is the `small()` repository."""
+
+    rules: int = 10
+    prompts: int = 2
+    documents: int = 5
+    body_lines: int = 8
+
+    @classmethod
+    def scaling(cls, rules: int) -> Shape:
+        """The benchmark shape: `rules` rules, two prompts, a document per ten rules."""
+        return cls(rules=rules, prompts=2, documents=rules // 10, body_lines=8)
+
+    def object_count(self) -> int:
+        return self.rules + self.prompts + self.documents + 2
+
+
+def rule_text(i: int, body_lines: int) -> str:
+    lines = "".join(
+        f"Rationale line {line} of rule {i}: keep the scope and check the state.\n"
+        for line in range(body_lines)
+    )
+    return (
+        "---\n"
+        f"id: project.rule-{i}\n"
+        "version: 1\n"
+        "kind: rule\n"
+        f"title: Rule {i}\n"
+        f"description: Rule number {i}, in one sentence.\n"
+        f"statement: Do the thing number {i}.\n"
+        "status: active\n"
+        "class: advisory\n"
+        "depends_on: []\n"
+        "tags: [synthetic]\n"
+        "---\n"
+        "\n"
+        "# Rationale\n"
+        "\n"
+        f"{lines}"
+    )
+
+
+def prompt_text(i: int) -> str:
+    return (
+        "---\n"
+        f"name: prompt-{i}\n"
+        f"description: Prompt number {i}.\n"
+        "---\n"
+        "\n"
+        f"# Prompt {i}\n"
+        "\n"
+        "{{CONTEXT}}\n"
+    )
+
+
+def document_text(i: int, body_lines: int) -> str:
+    lines = "".join(
+        f"Line {line} of document {i}: the quick brown fox names scope and rule.\n"
+        for line in range(body_lines)
+    )
+    return f"# Document {i}\n\n{lines}"
+
+
+def rule_path(i: int) -> str:
+    return f".ai/repo/rules/project/rule-{i}.v1.md"
+
+
+def files_of(shape: Shape) -> dict[str, str]:
+    """Every file of a shape, repo-relative path → text."""
+    files = {
+        ".ai/manifest.yaml": MANIFEST,
+        ".ai/repo/knowledge/sources.yaml": SOURCES,
+        ".ai/repo/policy.yaml": POLICY,
+        ".ai/repo/profiles/implementation.yaml": PROFILE,
+    }
+    for i in range(shape.rules):
+        files[rule_path(i)] = rule_text(i, shape.body_lines)
+    for i in range(shape.prompts):
+        files[f".ai/repo/prompts/prompt-{i}.md"] = prompt_text(i)
+    for i in range(shape.documents):
+        files[f"docs/DOC_{i}.md"] = document_text(i, shape.body_lines)
+    return files
+
+
+class SyntheticRepository:
+    """A generated layer on disk; see the module docstring."""
+
+    def __init__(
+        self, root: Path, shape: Shape, owner: tempfile.TemporaryDirectory[str] | None
+    ) -> None:
+        self._root = root
+        self.shape = shape
+        self._owner = owner
+
+    @classmethod
+    def new(cls, shape: Shape | None = None, at: Path | None = None) -> SyntheticRepository:
+        """Write `shape` into a new temporary directory, or into `at` (kept on close)."""
+        shape = shape or Shape()
+        owner = None
+        if at is None:
+            owner = tempfile.TemporaryDirectory(prefix="majordomus-synthetic-")
+            root = Path(owner.name).resolve()
+        else:
+            root = at.resolve()
+            if (root / ".ai").exists():
+                raise FileExistsError(f"{root / '.ai'} already exists; choose an empty directory")
+        for rel, text in files_of(shape).items():
+            path = root / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8", newline="\n")
+        return cls(root, shape, owner)
+
+    @classmethod
+    def small(cls) -> SyntheticRepository:
+        """The default shape: 10 rules, 2 prompts, 5 documents, 8 body lines (19 objects)."""
+        return cls.new(Shape())
+
+    @property
+    def root(self) -> Path:
+        return self._root
+
+    @property
+    def path(self) -> Path:
+        return self._root
+
+    def touch_rule(self, i: int, suffix: str) -> None:
+        """Append a line to rule `i`, which moves every fingerprint."""
+        with (self._root / rule_path(i)).open("a", encoding="utf-8", newline="\n") as out:
+            out.write(f"\n{suffix}\n")
+
+    def index(self) -> Index:
+        """The index read from the work tree, git reported unavailable."""
+        from majordomus.layer.index import build_index
+
+        index = build_index(self._root, "filesystem")
+        return dataclasses.replace(index, git=GitState.unavailable(UNAVAILABLE_REASON))
+
+    def context(self) -> Context:
+        """The capability context over `index()`: what the Python API takes."""
+        from majordomus.capabilities.context import Context
+
+        return Context.from_index(self.index())
+
+    # --- the generator's git writes (never used by the product's read path) ---------------
+
+    def _git(self, *args: str) -> str:
+        env = {
+            **os.environ,
+            "GIT_AUTHOR_NAME": "majordomus synthetic",
+            "GIT_AUTHOR_EMAIL": "synthetic@majordomus.invalid",
+            "GIT_COMMITTER_NAME": "majordomus synthetic",
+            "GIT_COMMITTER_EMAIL": "synthetic@majordomus.invalid",
+            "GIT_AUTHOR_DATE": COMMIT_DATE,
+            "GIT_COMMITTER_DATE": COMMIT_DATE,
+        }
+        done = subprocess.run(
+            ["git", "-C", str(self._root), "-c", "commit.gpgsign=false", *args],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+        return done.stdout
+
+    def git_init(self) -> None:
+        """Make the directory a git repository on `master` that ignores `.ai/local/`."""
+        if not (self._root / ".git").exists():
+            self._git("init", "-q", "-b", "master")
+        ignore = self._root / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text(".ai/local/\n", encoding="utf-8", newline="\n")
+
+    def commit(self, message: str = "synthetic repository") -> str:
+        """Stage everything and commit it (initialising git first); returns the new head."""
+        self.git_init()
+        self._git("add", "-A")
+        self._git("commit", "-q", "--allow-empty", "-m", message)
+        return self._git("rev-parse", "HEAD").strip()
+
+    # --- lifetime -------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Remove the temporary directory (a directory given with `at` is kept)."""
+        if self._owner is not None:
+            self._owner.cleanup()
+            self._owner = None
+
+    def __enter__(self) -> SyntheticRepository:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
