@@ -1,0 +1,101 @@
+"""The advisors' situation of one request (reasoning §10.1), with the clock frozen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from freezegun import freeze_time
+
+from majordomus.advisors.loading import OVERRIDE_FILE
+from majordomus.advisors.modes import ReasoningMode
+from majordomus.advisors.outcomes import ConsultationStatus, Outcome
+from majordomus.advisors.situation import resolve_advisors
+from majordomus.advisors.states import AdvisorStatus
+from majordomus.clock import epoch_seconds
+
+CATALOGUE = (
+    "version: 1\ncapabilities:\n  - id: code_review\n    description: x\nadvisors:\n"
+    "  - id: tool\n    title: Tool\n    transport: cli\n    adapter: tool-cli\n"
+    "    executable: tool\n    capabilities: [code_review]\n"
+    "  - id: other\n    title: Other\n    transport: cli\n    adapter: other-cli\n"
+    "    capabilities: [code_review, poetry]\n"
+)
+
+
+def repo(tmp_path: Path) -> Path:
+    override = tmp_path / OVERRIDE_FILE
+    override.parent.mkdir(parents=True)
+    override.write_text(CATALOGUE, encoding="utf-8")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    tool = bin_dir / "tool"
+    tool.write_text("#!/bin/sh\n")
+    tool.chmod(0o755)
+    return tmp_path
+
+
+def test_the_situation_gathers_catalogue_mode_states_and_diagnostics(tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    environ = {"PATH": str(root / "bin"), "MAJORDOMUS_ADVISORS_DISABLE": "nobody"}
+    situation = resolve_advisors(root, environ, now=0)
+    assert situation.loaded.source == ".ai/repo/advisors.yaml"
+    assert (situation.mode.mode, situation.mode.source) == (ReasoningMode.STANDARD, "default")
+    assert situation.disabled == ["nobody"] and situation.cooldown is None
+    assert [(s.id, s.status.value) for s in situation.states] == [
+        ("tool", "available"),
+        ("other", "unavailable"),
+    ]
+    assert (situation.available(), situation.unavailable()) == (1, 1)
+    assert situation.diagnostics == [
+        "advisor 'other' offers 'poetry', which the vocabulary does not declare",
+        "advisor 'other' declares no executable, so its presence cannot be probed",
+    ]
+
+
+def test_ci_and_the_cooldown_override_come_from_the_snapshot(tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    environ = {
+        "PATH": str(root / "bin"),
+        "CI": "true",
+        "MAJORDOMUS_REASONING_COOLDOWN_SECONDS": "9",
+    }
+    situation = resolve_advisors(root, environ, now=0)
+    assert situation.mode.source == "CI" and situation.cooldown == 9
+    assert situation.available() == 0
+
+
+def test_circuits_close_as_the_clock_moves(tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    environ = {"PATH": str(root / "bin")}
+    at = epoch_seconds("2026-10-01T09:30:00Z")
+    assert at is not None
+    history = [
+        Outcome(
+            id="consultation-1",
+            advisor="tool",
+            status=ConsultationStatus.RATE_LIMITED,
+            at=at,
+            retry_after=120,
+        )
+    ]
+    with freeze_time("2026-10-01T09:31:59Z"):
+        tool = resolve_advisors(root, environ, history).states[0]
+        assert tool.status is AdvisorStatus.RATE_LIMITED
+        assert tool.circuit is not None and tool.circuit.until == "2026-10-01T09:32:00Z"
+    with freeze_time("2026-10-01T09:32:00Z"):
+        tool = resolve_advisors(root, environ, history).states[0]
+        assert (tool.status, tool.recovering) == (AdvisorStatus.AVAILABLE, True)
+
+
+def test_injected_presence_replaces_the_machine(tmp_path: Path) -> None:
+    class Nothing:
+        def executable(self, name: str) -> bool:
+            return False
+
+        def variable(self, name: str) -> bool:
+            return False
+
+    situation = resolve_advisors(
+        repo(tmp_path), {"PATH": str(tmp_path / "bin")}, now=0, presence=Nothing()
+    )
+    assert situation.available() == 0
