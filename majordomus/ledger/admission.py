@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from majordomus.advisors.modes import ModeResolution
-from majordomus.advisors.policy import Materiality, PlanRequest, plan
+from majordomus.advisors.policy import PlanRequest, plan
 from majordomus.advisors.states import AdvisorState
 from majordomus.errors import Refused
 from majordomus.ledger.loaded import Loaded
@@ -64,10 +64,6 @@ def _nonempty(value: str, field: str) -> None:
         raise Refusal(f"{field} is empty")
 
 
-def _is_material(materiality: Materiality) -> bool:
-    return materiality >= Materiality.MATERIAL
-
-
 def _completed(record: ReasoningRecord) -> bool:
     body = record.body
     return isinstance(body, ConsultationInput) and body.status is ConsultationStatus.COMPLETED
@@ -75,7 +71,7 @@ def _completed(record: ReasoningRecord) -> bool:
 
 def _assessment(given: AssessmentInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
     _nonempty(given.subject, "subject")
-    if _is_material(given.materiality) and not given.evidence:
+    if given.materiality.is_material() and not given.evidence:
         raise Refusal(
             "a material assessment carries the evidence gathered before anyone is asked: "
             "`evidence` is empty"
@@ -173,7 +169,7 @@ def _conclusion(given: ConclusionInput, loaded: Loaded, admission: Admission) ->
     assessment: AssessmentInput = record.body  # type: ignore[assignment]
     _nonempty(given.decision, "decision")
     _nonempty(given.rationale, "rationale")
-    if _is_material(assessment.materiality):
+    if assessment.materiality.is_material():
         if not given.evidence:
             raise Refusal(
                 "a conclusion on material uncertainty rests on evidence: `evidence` is empty"
