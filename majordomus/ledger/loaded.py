@@ -36,21 +36,27 @@ class Loaded:
         return next((r for r in self.records if r.id == record_id), None)
 
     def assessment_of(self, record: ReasoningRecord) -> str | None:
-        """The assessment a record belongs to, following plan / disagreement / conclusion."""
-        body = record.body
-        if isinstance(body, AssessmentInput):
-            return record.id
-        if isinstance(body, ConsultationInput):
-            return self._assessment_through(body.plan)
-        if isinstance(body, ResolutionInput):
-            return self._assessment_through(body.disagreement)
-        if isinstance(body, ValidationInput):
-            return self._assessment_through(body.conclusion)
-        return getattr(body, "assessment", None)
+        """The assessment a record belongs to, following plan / disagreement / conclusion.
 
-    def _assessment_through(self, record_id: str) -> str | None:
-        named = self.get(record_id)
-        return self.assessment_of(named) if named is not None else None
+        A hand-edited store may make references run in a circle; such a chain belongs to
+        no assessment rather than looping.
+        """
+        seen: set[str] = set()
+        current: ReasoningRecord | None = record
+        while current is not None and current.id not in seen:
+            seen.add(current.id)
+            body = current.body
+            if isinstance(body, AssessmentInput):
+                return current.id
+            if isinstance(body, ConsultationInput):
+                current = self.get(body.plan)
+            elif isinstance(body, ResolutionInput):
+                current = self.get(body.disagreement)
+            elif isinstance(body, ValidationInput):
+                current = self.get(body.conclusion)
+            else:
+                return getattr(body, "assessment", None)
+        return None
 
     def standing_conclusion(self, assessment_id: str) -> ReasoningRecord | None:
         """The latest conclusion on the assessment that no conclusion supersedes."""

@@ -178,3 +178,14 @@ def test_prior_on_subject_takes_the_latest_assessment_with_a_standing_conclusion
         ]
     )
     assert loaded.prior_on_subject(loaded.records[-1]).id == "conclusion-4"
+
+
+def test_circular_references_belong_to_no_assessment():
+    loaded = Loaded(
+        records=[
+            rec("c-1", {"kind": "consultation", "plan": "c-2", "advisor": "a", "status": "empty"}),
+            rec("c-2", {"kind": "consultation", "plan": "c-1", "advisor": "a", "status": "empty"}),
+            rec("c-3", {"kind": "consultation", "plan": "c-3", "advisor": "a", "status": "empty"}),
+        ]
+    )
+    assert [loaded.assessment_of(r) for r in loaded.records] == [None, None, None]
