@@ -25,6 +25,7 @@ from majordomus.layer.root import find_root
 from majordomus.layer.sources import read_sources
 
 log = logging.getLogger("majordomus")
+log.addHandler(logging.NullHandler())  # a library logs; the CLI decides where it goes
 
 Discovery = Literal["vcs", "filesystem"]
 _LEVELS = {"info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
