@@ -6,7 +6,7 @@ import importlib
 
 from majordomus.capabilities.registry import Module
 
-MODULE_FILES = ("majordomus.capabilities.core",)
+MODULE_FILES = ("majordomus.capabilities.core", "majordomus.capabilities.reasoning")
 
 
 def builtin_modules() -> list[Module]:

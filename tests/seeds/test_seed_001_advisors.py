@@ -32,6 +32,7 @@ from majordomus.advisors.policy import (
     SelectedAdvisor,
     plan,
 )
+from majordomus.capabilities.reasoning import AdvisorCapacity, AdvisorsReport
 from majordomus.layer.yaml import parse_into
 
 
@@ -211,3 +212,27 @@ def test_selected_advisor() -> None:
     assert chosen.advisor == "a"
     assert chosen.covers == ["independent_reasoning"]
     assert chosen.why.startswith("the first available advisor")
+
+
+def test_advisor_capacity_row() -> None:
+    row = AdvisorCapacity.model_validate(
+        {"capability": "code_review", "description": "Critique of a change.", "available": []}
+    )
+    assert row.capability == "code_review"
+    assert row.available == []
+
+
+def test_advisors_report_parse() -> None:
+    report = AdvisorsReport.model_validate(
+        {
+            "operational": True,
+            "mode": {"mode": "ci", "source": "CI"},
+            "available": 0,
+            "unavailable": 0,
+            "advisors": [],
+            "capacity": [],
+        }
+    )
+    assert report.operational and report.advisors == []
+    assert report.mode.source == "CI"
+    assert report.diagnostics == [], "absent findings are the ordinary case"

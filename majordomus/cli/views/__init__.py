@@ -17,7 +17,7 @@ import click
 
 Params = Mapping[str, Any]
 
-VIEW_FILES = ("majordomus.cli.views.core",)
+VIEW_FILES = ("majordomus.cli.views.core", "majordomus.cli.views.reasoning")
 
 
 @dataclass(frozen=True)
