@@ -33,10 +33,10 @@ def render_inspect(report: dict[str, Any]) -> str:
 def command() -> click.Command:
     @click.command(name="mcp")
     @click.option("--read-only", is_flag=True, help="Leave out every command tool; write nothing.")
-    @click.option("--inspect", is_flag=True, help="Print what would be served and every diagnostic.")
     @click.option(
-        "--transport", type=click.Choice(["stdio"]), default="stdio", help="Only stdio."
+        "--inspect", is_flag=True, help="Print what would be served and every diagnostic."
     )
+    @click.option("--transport", type=click.Choice(["stdio"]), default="stdio", help="Only stdio.")
     def mcp(read_only: bool, inspect: bool, transport: str) -> None:
         """Serve the repository's AI layer to an MCP client over stdio."""
         chosen = settings()

@@ -1,0 +1,370 @@
+"""The stdio MCP server: newline-delimited JSON-RPC 2.0 over stdin/stdout (layer §7).
+
+The one protocol module (decision 9): framing, message rules, the eight methods and their
+error codes live here and nowhere else; no MCP library. Tools and resources are projections
+of the registry (`majordomus.mcp.listing`); every tool call goes through the one executor.
+
+Owns stdout for the whole session: nothing but one compact JSON value per line ever reaches
+it (a stray `print` lands on stderr). Logs go to stderr. The index and the registry are built
+once at start-up and never refreshed; whatever can be computed once is.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import sys
+from collections.abc import Callable
+from typing import IO, TYPE_CHECKING, Any
+
+from majordomus import __version__
+from majordomus.errors import CapabilityError, Fatal, Internal, NotFound
+
+if TYPE_CHECKING:
+    from majordomus.capabilities.context import Context
+
+log = logging.getLogger("majordomus")
+
+#: Versions echoed when a client asks for them; the last is what the official SDK client offers.
+PROTOCOL_VERSIONS = ("2025-06-18", "2025-03-26", "2024-11-05", "2025-11-25")
+DEFAULT_PROTOCOL_VERSION = "2025-06-18"
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+RESOURCE_NOT_FOUND = -32002
+
+EXIT_OK = 0
+EXIT_IO = 13
+
+_CAPABILITIES = {
+    "resources": {"subscribe": False, "listChanged": False},
+    "tools": {"listChanged": False},
+}
+_SERVER_INFO = {"name": "majordomus", "title": "Majordomus", "version": __version__}
+
+
+class RpcError(Exception):
+    """A JSON-RPC error answer: `code` and the message the client sees."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class OutputClosed(Exception):
+    """The client closed its read end of our stdout: the session is over."""
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text[:40]} is out of range")
+    return value
+
+
+def parse_message(text: str) -> Any:
+    """Strict JSON: no NaN/Infinity, no number that overflows a double, nesting bounded."""
+    try:
+        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except RecursionError:
+        raise ValueError("nesting too deep") from None
+
+
+def _error(id_: Any, code: int, message: str) -> str:
+    return (
+        '{"jsonrpc":"2.0","id":'
+        + _dump(id_)
+        + ',"error":{"code":'
+        + str(code)
+        + ',"message":'
+        + _dump(message)
+        + "}}"
+    )
+
+
+def _success(id_: Any, result_json: str) -> str:
+    return '{"jsonrpc":"2.0","id":' + _dump(id_) + ',"result":' + result_json + "}"
+
+
+def _redacted(text: str) -> str:
+    """Internal failure text passes the ledger's secret redactor before it leaves the process."""
+    from majordomus.ledger.redaction import redact_text
+
+    return redact_text(text)
+
+
+def _params(message: dict[str, Any]) -> dict[str, Any]:
+    params = message.get("params")
+    return params if isinstance(params, dict) else {}
+
+
+class Server:
+    """One session's dispatcher over a context whose index and registry are already built."""
+
+    def __init__(self, ctx: Context, *, read_only: bool) -> None:
+        self.ctx = ctx
+        self.read_only = read_only
+        self.initialized = False
+        self.registry = ctx.registry
+        self.instructions = self._instructions()
+        self._tools_json: str | None = None
+        self._resources_json: str | None = None
+        self._methods: dict[str, Callable[[dict[str, Any]], str]] = {
+            "initialize": self._initialize,
+            "ping": lambda _params: "{}",
+            "resources/list": self._resources_list,
+            "resources/templates/list": lambda _params: '{"resourceTemplates":[]}',
+            "resources/read": self._resources_read,
+            "tools/list": self._tools_list,
+            "tools/call": self._tools_call,
+        }
+
+    # -- start-up facts ------------------------------------------------------------------------
+
+    def _instructions(self) -> str:
+        index = self.ctx.index
+        writers = sorted(
+            cap.tool
+            for cap in self.registry
+            if cap.tool is not None and cap.effect == "repository_mutation"
+        )
+        if self.read_only:
+            writes = "Started with --read-only: nothing writes the repository or any file."
+        elif writers:
+            named = ", ".join(writers)
+            writes = f"Tools that write the repository: {named}; every other tool only reads."
+        else:
+            writes = "No tool writes the repository; every tool only reads."
+        return (
+            f"Majordomus serves a view of the .ai/ layer of the repository at {index.root}: "
+            f"{len(index.objects)} objects, index state {index.state}. "
+            "Resources are majordomus://<kind>/<identity>; majordomus://repository carries the "
+            "repository, its git state and every diagnostic of the index. "
+            f"{writes}"
+        )
+
+    def _tool(self, name: str) -> Any:
+        cap = self.registry.by_tool.get(name)
+        if cap is None or (self.read_only and cap.kind == "command"):
+            return None
+        return cap
+
+    # -- methods -------------------------------------------------------------------------------
+
+    def _initialize(self, params: dict[str, Any]) -> str:
+        asked = params.get("protocolVersion")
+        version = asked if asked in PROTOCOL_VERSIONS else DEFAULT_PROTOCOL_VERSION
+        client = params.get("clientInfo")
+        if isinstance(client, dict):
+            name, release = client.get("name"), client.get("version")
+            log.info("client %s %s, protocol %s", name, release, version)
+        return _dump(
+            {
+                "protocolVersion": version,
+                "capabilities": _CAPABILITIES,
+                "serverInfo": _SERVER_INFO,
+                "instructions": self.instructions,
+            }
+        )
+
+    def _tools_list(self, _params: dict[str, Any]) -> str:
+        if self._tools_json is None:
+            from majordomus.mcp.listing import tool_entries
+
+            self._tools_json = _dump({"tools": tool_entries(self.registry, self.read_only)})
+        return self._tools_json
+
+    def _resources_list(self, _params: dict[str, Any]) -> str:
+        if self._resources_json is None:
+            from majordomus.mcp.listing import resource_entries
+
+            self._resources_json = _dump({"resources": resource_entries(self.registry)})
+        return self._resources_json
+
+    def _resources_read(self, params: dict[str, Any]) -> str:
+        from majordomus.capabilities.core import resolve_resource
+
+        uri = params.get("uri")
+        if not isinstance(uri, str):
+            raise RpcError(INVALID_PARAMS, "params.uri is required")
+        if uri not in self.ctx.index.by_uri and uri not in self.registry.by_resource:
+            raise RpcError(RESOURCE_NOT_FOUND, f"resource not found: {uri}")
+        try:
+            view = resolve_resource(self.ctx, uri)
+        except NotFound:
+            raise RpcError(RESOURCE_NOT_FOUND, f"resource not found: {uri}") from None
+        except Internal:
+            raise
+        except CapabilityError as exc:
+            raise RpcError(INVALID_PARAMS, exc.message) from None
+        content = {"uri": uri, "mimeType": view.media_type, "text": view.content}
+        return _dump({"contents": [content]})
+
+    def _tools_call(self, params: dict[str, Any]) -> str:
+        name = params.get("name")
+        if not isinstance(name, str):
+            raise RpcError(INVALID_PARAMS, "params.name is required")
+        arguments = params.get("arguments")
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, dict):
+            raise RpcError(INVALID_PARAMS, "params.arguments must be an object")
+        cap = self._tool(name)
+        if cap is None:
+            raise RpcError(INVALID_PARAMS, f"unknown tool: {name}")
+        try:
+            output = self.ctx.executor.run(cap, arguments)
+        except Internal:
+            raise
+        except CapabilityError as exc:
+            log.debug("tool %s refused: %s", name, exc.display)
+            return _dump(
+                {
+                    "content": [{"type": "text", "text": exc.display}],
+                    "isError": True,
+                    "_meta": {"majordomus": {"error": {"code": exc.code}}},
+                }
+            )
+        text = _dump(output)
+        return (
+            '{"content":[{"type":"text","text":'
+            + _dump(text)
+            + '}],"structuredContent":'
+            + text
+            + ',"isError":false}'
+        )
+
+    # -- message handling ----------------------------------------------------------------------
+
+    def handle_line(self, raw: bytes) -> str | None:
+        """The one output line a raw input line produces, or None (blank, notifications)."""
+        if not raw.strip():
+            return None
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return _error(None, PARSE_ERROR, "parse error: input is not UTF-8")
+        try:
+            value = parse_message(text)
+        except ValueError as exc:
+            return _error(None, PARSE_ERROR, f"parse error: {exc}")
+        if isinstance(value, list):
+            if not value:
+                return _error(None, INVALID_REQUEST, "empty batch")
+            answers = [a for a in map(self.handle_message, value) if a is not None]
+            return "[" + ",".join(answers) + "]" if answers else None
+        return self.handle_message(value)
+
+    def handle_message(self, message: Any) -> str | None:
+        """The answer to one message (a batch element or a whole line), or None."""
+        if not isinstance(message, dict):
+            return _error(None, INVALID_REQUEST, "a message is a JSON object")
+        method = message.get("method")
+        id_ = message.get("id")
+        if not isinstance(method, str):
+            if id_ is not None:
+                return _error(id_, INVALID_REQUEST, "missing method")
+            return None
+        if id_ is None:
+            self._notification(method)
+            return None
+        log.debug("request method=%s", method)
+        handler = self._methods.get(method)
+        if handler is None:
+            return _error(id_, METHOD_NOT_FOUND, f"method not found: {method}")
+        try:
+            return _success(id_, handler(_params(message)))
+        except RpcError as exc:
+            return _error(id_, exc.code, exc.message)
+        except (CapabilityError, Fatal) as exc:
+            text = exc.display if isinstance(exc, CapabilityError) else f"internal: {exc.message}"
+            log.error("%s failed: %s", method, text)
+            return _error(id_, INTERNAL_ERROR, _redacted(text))
+        except Exception as exc:
+            log.error("%s failed: %s: %s", method, type(exc).__name__, exc, exc_info=True)
+            return _error(id_, INTERNAL_ERROR, _redacted(f"internal: {type(exc).__name__}: {exc}"))
+
+    def _notification(self, method: str) -> None:
+        if method == "notifications/initialized":
+            self.initialized = True
+            log.debug("client initialised")
+        else:
+            log.debug("notification ignored method=%s", method)
+
+    # -- the loop ------------------------------------------------------------------------------
+
+    def run(self, inp: IO[bytes], out: IO[bytes]) -> int:
+        """Serve until EOF (exit 0), a closed output (exit 0) or another I/O failure (13)."""
+        try:
+            for raw in inp:
+                answer = self._answer(raw)
+                if answer is not None:
+                    _write(out, answer)
+        except OutputClosed:
+            log.info("the client closed the output; stopping")
+            _silence(out)
+            return EXIT_OK
+        except OSError as exc:
+            log.error("I/O failure: %s", exc)
+            return EXIT_IO
+        log.info("input ended; stopping")
+        return EXIT_OK
+
+    def _answer(self, raw: bytes) -> str | None:
+        """`handle_line` behind a last guard: no input line may end the session."""
+        try:
+            return self.handle_line(raw)
+        except Exception as exc:
+            log.error("unexpected failure: %s: %s", type(exc).__name__, exc, exc_info=True)
+            return _error(None, INTERNAL_ERROR, "internal: the message could not be handled")
+
+
+def _write(out: IO[bytes], line: str) -> None:
+    # A lone surrogate (from a `\ud800` escape in the input) is not UTF-8: send it escaped.
+    data = line.encode("utf-8", "backslashreplace") + b"\n"
+    try:
+        out.write(data)
+        out.flush()
+    except BrokenPipeError:
+        raise OutputClosed from None
+
+
+def _silence(out: IO[bytes]) -> None:
+    """Point our stdout at /dev/null so the interpreter's flush at exit cannot fail loudly."""
+    try:
+        fd = out.fileno()
+    except (OSError, ValueError):
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, fd)
+    os.close(null)
+
+
+def serve(ctx: Context, *, read_only: bool) -> int:
+    """`majordomus mcp`: build the index and the registry once, then serve stdio until EOF.
+
+    A strict refusal or a registry that fails to build raises before anything is served, so
+    stdout stays empty and the CLI maps the error to its exit code.
+    """
+    protocol_out = sys.stdout.buffer
+    saved = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        server = Server(ctx, read_only=read_only)
+        return server.run(sys.stdin.buffer, protocol_out)
+    finally:
+        sys.stdout = saved

@@ -1,0 +1,92 @@
+"""Fixtures for the MCP surface: a committed repository that `majordomus init` wrote, and
+`pipes`, which runs one whole `majordomus mcp` session over real pipes.
+
+This directory has no `__init__.py` on purpose: as a package it would be named `mcp` and hide
+the official MCP SDK the client tests drive. Helpers are therefore fixtures, not imports.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import Result, git, make_git_repo, run_majordomus
+
+
+@pytest.fixture(scope="session")
+def initialised_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One `majordomus init` + commit per test run; tests work on copies of it."""
+    root = make_git_repo(tmp_path_factory.mktemp("template") / "repo", commit=False)
+    done = run_majordomus(["init"], cwd=root)
+    assert done.code == 0, done.stderr
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "Add the .ai layer")
+    return root
+
+
+@pytest.fixture
+def layer_repo(initialised_template: Path, tmp_path: Path) -> Path:
+    """A private copy of the initialised repository (its `.git` included)."""
+    target = tmp_path / "repo"
+    shutil.copytree(initialised_template, target, symlinks=True)
+    return target
+
+
+@dataclass
+class Session:
+    result: Result
+    responses: list[Any]
+
+
+class Pipes:
+    """Build JSON-RPC messages and run `majordomus mcp` over them, one message per line."""
+
+    @staticmethod
+    def encode(message: Any) -> bytes:
+        return message if isinstance(message, bytes) else json.dumps(message).encode()
+
+    @staticmethod
+    def request(id_: Any, method: str, params: Any = None) -> dict[str, Any]:
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": id_, "method": method}
+        if params is not None:
+            message["params"] = params
+        return message
+
+    @classmethod
+    def call(cls, id_: Any, name: str, arguments: Any = None) -> dict[str, Any]:
+        params: dict[str, Any] = {"name": name}
+        if arguments is not None:
+            params["arguments"] = arguments
+        return cls.request(id_, "tools/call", params)
+
+    @staticmethod
+    def notification(method: str, params: Any = None) -> dict[str, Any]:
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            message["params"] = params
+        return message
+
+    def run(
+        self,
+        root: Path,
+        messages: Sequence[Any],
+        *,
+        args: Sequence[str] = (),
+        env: dict[str, str] | None = None,
+    ) -> Session:
+        """Send every message, close stdin, parse every stdout line (each must be JSON)."""
+        data = b"".join(self.encode(m) + b"\n" for m in messages)
+        result = run_majordomus(["mcp", *args], cwd=root, input=data, env=env)
+        responses = [json.loads(line) for line in result.stdout.split("\n") if line]
+        return Session(result, responses)
+
+
+@pytest.fixture
+def pipes() -> Pipes:
+    return Pipes()
