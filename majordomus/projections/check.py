@@ -1,0 +1,259 @@
+"""`reasoning check` (reasoning §9): the executable half of the reasoning rules.
+
+Six checks run in the order of `CHECKS`: the catalogue's own diagnostics, transport modules
+for every adapter, provider-independent code that names an advisor, CI that depends on a
+model credential, documents that assert a claim the design refuses, and records that do not
+parse or claim what the ledger does not show. Findings are reported, never fixed. Reads only
+the files its checks name, below the `root` it is given (unreadable files are skipped);
+writes nothing and never reads the clock.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from majordomus.advisors.catalogue import AdvisorCatalogue
+from majordomus.advisors.loading import PACKAGED_CATALOGUE
+from majordomus.advisors.outcomes import ConsultationStatus
+from majordomus.advisors.references import References
+from majordomus.ledger.loaded import Loaded
+from majordomus.ledger.record import ConsultationInput, StoredConclusion, StoredPlan
+from majordomus.order import canonical_strings
+from majordomus.projections.relations import Relations
+from majordomus.wire import Wire
+
+__all__ = [
+    "ADAPTER_DIR",
+    "CHECKS",
+    "INDEPENDENT_SOURCES",
+    "ReasoningFinding",
+    "files_under",
+    "run",
+]
+
+#: Every check, in the order they run and their findings are listed.
+CHECKS: tuple[str, ...] = ("catalogue", "adapters", "coupling", "ci", "claims", "records")
+
+#: Where transport modules live; the `adapters` check runs only when this directory exists.
+ADAPTER_DIR = "scripts/lib/advisors"
+
+#: Code that must reach advisors through the catalogue only (decision 7); absent ones skipped.
+INDEPENDENT_SOURCES: tuple[str, ...] = (
+    "majordomus/advisors",
+    "majordomus/ledger",
+    "majordomus/projections",
+)
+SOURCE_EXTENSIONS = frozenset({"py"})
+
+WORKFLOWS = ".github/workflows"
+GATES = ".ai/repo/ci/gates.yaml"
+YAML_EXTENSIONS = frozenset({"yml", "yaml"})
+DOCUMENTS: tuple[str, ...] = ("docs", "site/content", ".ai/repo", "README.md")
+MARKDOWN = frozenset({"md"})
+
+
+class ReasoningFinding(Wire):
+    """Which check, where (a repository-relative path, a record id or an advisor), and one
+    sentence saying what the rule refuses."""
+
+    check: str
+    subject: str
+    message: str
+
+
+def _sort_key(relative: str) -> tuple[bytes, ...]:
+    return tuple(os.fsencode(part) for part in relative.split("/"))
+
+
+def files_under(root: Path, relative: str, extensions: frozenset[str]) -> list[str]:
+    """`relative` itself when it is a file; else every file below it with one of the
+    extensions; sorted component-wise by bytes, relative to `root` with `/` separators."""
+    target = root / relative
+    if target.is_file():
+        return [relative]
+    if not target.is_dir():
+        return []
+    found: list[str] = []
+    for folder, _dirs, names in os.walk(target):
+        for name in names:
+            path = Path(folder) / name
+            if path.suffix[1:] in extensions and path.is_file():
+                found.append(path.relative_to(root).as_posix())
+    return sorted(found, key=_sort_key)
+
+
+def _texts(root: Path, paths: Iterable[str]) -> Iterator[tuple[str, str]]:
+    """(path, UTF-8 text) of each readable file; the others are skipped silently."""
+    for relative in paths:
+        try:
+            yield relative, (root / relative).read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+
+
+def _catalogue(
+    catalogue: AdvisorCatalogue, refs: References, source: str
+) -> list[ReasoningFinding]:
+    return [
+        ReasoningFinding(check="catalogue", subject=source, message=text)
+        for text in catalogue.diagnostics(refs)
+    ]
+
+
+def _adapters(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]:
+    if not (root / ADAPTER_DIR).is_dir():
+        return []
+    adapters = [a.adapter for a in catalogue.advisors]
+    if catalogue.peers is not None:
+        adapters.append(catalogue.peers.adapter)
+    findings = []
+    for adapter in adapters:
+        module = f"{ADAPTER_DIR}/{adapter}.mjs"
+        if not (root / module).is_file():
+            findings.append(
+                ReasoningFinding(
+                    check="adapters",
+                    subject=module,
+                    message=f"the catalogue names adapter '{adapter}' and no transport "
+                    f"module {module} implements it",
+                )
+            )
+    return findings
+
+
+def _coupling(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]:
+    names = catalogue.names()
+    findings = []
+    for source in INDEPENDENT_SOURCES:
+        for path, text in _texts(root, files_under(root, source, SOURCE_EXTENSIONS)):
+            findings.extend(
+                ReasoningFinding(
+                    check="coupling",
+                    subject=path,
+                    message=f"provider-independent code names '{name}'; it must reach "
+                    "advisors through the catalogue",
+                )
+                for name in names
+                if f'"{name}"' in text or f"'{name}'" in text
+            )
+    return findings
+
+
+def _ci(root: Path, refs: References) -> list[ReasoningFinding]:
+    variables = [v.credential_env for v in refs.models.vendors if v.credential_env is not None]
+    paths = [
+        *files_under(root, WORKFLOWS, YAML_EXTENSIONS),
+        *files_under(root, GATES, YAML_EXTENSIONS),
+    ]
+    findings = []
+    for path, text in _texts(root, paths):
+        findings.extend(
+            ReasoningFinding(
+                check="ci",
+                subject=path,
+                message=f"CI names the model credential {variable}; no gate may depend on a "
+                "live model",
+            )
+            for variable in variables
+            if variable in text
+        )
+    return findings
+
+
+def _claims(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]:
+    phrases = [claim.lower() for claim in catalogue.forbidden_claims]
+    for advisor in catalogue.advisors:
+        title = advisor.title.lower()
+        phrases.extend((f"requires {title}", f"{title} is required"))
+    paths = [path for place in DOCUMENTS for path in files_under(root, place, MARKDOWN)]
+    findings = []
+    for path, text in _texts(root, paths):
+        lowered = text.lower()
+        findings.extend(
+            ReasoningFinding(
+                check="claims",
+                subject=path,
+                message=f"asserts '{phrase}', a claim the reasoning design refuses",
+            )
+            for phrase in phrases
+            if phrase in lowered
+        )
+    return findings
+
+
+def _records(catalogue: AdvisorCatalogue, loaded: Loaded) -> list[ReasoningFinding]:
+    findings = [
+        ReasoningFinding(
+            check="records", subject=path, message="a reasoning record that does not parse"
+        )
+        for path in loaded.unreadable
+    ]
+    relations = Relations(loaded.records)
+
+    def finding(record_id: str, message: str) -> None:
+        findings.append(ReasoningFinding(check="records", subject=record_id, message=message))
+
+    for record in loaded.records:
+        body = record.body
+        if isinstance(body, ConsultationInput):
+            if catalogue.get(body.advisor) is None and not body.advisor.startswith("peer:"):
+                finding(
+                    record.id,
+                    f"names advisor '{body.advisor}', which the catalogue does not declare",
+                )
+            plan = relations.get(body.plan)
+            if plan is not None and isinstance(plan.body, StoredPlan):
+                if body.advisor not in (s.advisor for s in plan.body.plan.selected):
+                    finding(
+                        record.id,
+                        f"claims advisor '{body.advisor}', which plan {body.plan} did not select",
+                    )
+            else:
+                finding(record.id, f"cites plan {body.plan}, which is not recorded")
+        elif isinstance(body, StoredConclusion):
+            reviewers: list[str] = []
+            for cited in body.consultations:
+                answer = relations.get(cited)
+                if (
+                    answer is not None
+                    and isinstance(answer.body, ConsultationInput)
+                    and answer.body.status is ConsultationStatus.COMPLETED
+                ):
+                    if answer.body.advisor not in reviewers:
+                        reviewers.append(answer.body.advisor)
+                else:
+                    finding(record.id, f"cites {cited}, which is not a completed consultation")
+            computed = canonical_strings(reviewers)
+            if computed != body.reviewed_by or body.independent_review_count != len(
+                body.reviewed_by
+            ):
+                finding(
+                    record.id,
+                    f"claims review by [{', '.join(body.reviewed_by)}] "
+                    f"({body.independent_review_count}), and the consultations it cites show "
+                    f"[{', '.join(computed)}]",
+                )
+    return findings
+
+
+def run(
+    root: Path,
+    catalogue: AdvisorCatalogue,
+    refs: References,
+    loaded: Loaded,
+    *,
+    source: str = PACKAGED_CATALOGUE,
+) -> list[ReasoningFinding]:
+    """Every finding of the six checks, in check order; `source` names the catalogue file
+    actually used (decision 15), the subject of `catalogue` findings."""
+    root = Path(root)
+    return [
+        *_catalogue(catalogue, refs, source),
+        *_adapters(root, catalogue),
+        *_coupling(root, catalogue),
+        *_ci(root, refs),
+        *_claims(root, catalogue),
+        *_records(catalogue, loaded),
+    ]

@@ -1,0 +1,38 @@
+"""A record with everything it stands on (reasoning §8.6): `explain(loaded, id)`.
+
+The chain is the all-task timeline filtered to the record's assessment (the assessment, its
+plans, consultations, disagreements, resolutions, conclusions, validations and attempts);
+a record that belongs to no assessment has a chain of itself alone. Pure.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from majordomus.ledger.loaded import Loaded
+from majordomus.ledger.record import ReasoningRecord
+from majordomus.projections.relations import Relations
+from majordomus.projections.timeline import ReasoningStep, step_of
+from majordomus.wire import OMIT, Wire
+
+
+class ReasoningExplanation(Wire):
+    """The record, the assessment it belongs to, and that assessment's chain in time order."""
+
+    record: ReasoningRecord
+    assessment: Annotated[str | None, OMIT] = None
+    chain: list[ReasoningStep]
+
+
+def explain(loaded: Loaded, record_id: str) -> ReasoningExplanation | None:
+    """The explanation of `record_id`, or None when no loaded record has that id."""
+    relations = Relations(loaded.records)
+    record = relations.get(record_id)
+    if record is None:
+        return None
+    assessment = relations.assessment_of(record)
+    if assessment is None:
+        chain = [step_of(r) for r in loaded.records if r is record]
+    else:
+        chain = [step_of(r) for r in loaded.records if relations.assessment_of(r) == assessment]
+    return ReasoningExplanation(record=record, assessment=assessment, chain=chain)

@@ -1,0 +1,35 @@
+"""The consultation history the circuit breakers read (reasoning §4.1, §4.4), replayed from
+the same records as the state, so circuits open and close from the ledger alone.
+
+A consultation whose `recorded_at` is not a time `epoch_seconds` reads is left out: it
+cannot say when it happened. Pure.
+"""
+
+from __future__ import annotations
+
+from majordomus.advisors.outcomes import Outcome
+from majordomus.clock import epoch_seconds
+from majordomus.ledger.loaded import Loaded
+from majordomus.ledger.record import ConsultationInput
+
+
+def history(loaded: Loaded) -> list[Outcome]:
+    """One outcome per consultation record, in record order."""
+    outcomes: list[Outcome] = []
+    for record in loaded.records:
+        body = record.body
+        if not isinstance(body, ConsultationInput):
+            continue
+        at = epoch_seconds(record.recorded_at)
+        if at is None:
+            continue
+        outcomes.append(
+            Outcome(
+                id=record.id,
+                advisor=body.advisor,
+                status=body.status,
+                at=at,
+                retry_after=body.retry_after_seconds,
+            )
+        )
+    return outcomes

@@ -1,0 +1,114 @@
+"""Replaying the ledger as of a moment (`--as-of`): only records recorded at or before it.
+
+One code path for every surface: the loaded records are filtered here and the moment becomes
+the `now` the circuits are evaluated at; nothing else changes. The moment must be an RFC 3339
+time (`2026-10-01T09:30:00Z`, `2026-10-01T11:30:00.250+02:00`); anything else is refused by
+the input type, so every surface rejects it the same way. Pure: no clock, no disk.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Annotated
+
+from pydantic import AfterValidator, Field
+
+from majordomus.clock import epoch_seconds
+from majordomus.ledger.loaded import Loaded
+
+_RFC3339 = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})\Z"
+)
+
+EXAMPLE = "2026-10-01T09:30:00Z"
+
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+
+
+def parse_moment(text: str) -> dt.datetime | None:
+    """The UTC moment an RFC 3339 time names, or None when `text` is not one.
+
+    A leap second (`:60`) reads as the first instant of the next minute.
+    """
+    match = _RFC3339.match(text)
+    if match is None:
+        return None
+    year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
+    fraction, offset = match.group(7), match.group(8)
+    if offset in ("Z", "z"):
+        zone = dt.UTC
+    else:
+        hours, minutes = int(offset[1:3]), int(offset[4:6])
+        if hours > 23 or minutes > 59:
+            return None
+        sign = -1 if offset[0] == "-" else 1
+        zone = dt.timezone(sign * dt.timedelta(hours=hours, minutes=minutes))
+    leap = second == 60
+    micro = int((fraction[1:] + "000000")[:6]) if fraction else 0
+    try:
+        moment = dt.datetime(year, month, day, hour, minute, 59 if leap else second, micro, zone)
+        if leap:
+            moment += dt.timedelta(seconds=1)
+        return moment.astimezone(dt.UTC)
+    except (ValueError, OverflowError):
+        return None
+
+
+def moment_problem(text: str) -> str | None:
+    """Why `text` cannot be an `as_of` moment, or None when it can."""
+    if parse_moment(text) is not None:
+        return None
+    return f"'{text}' is not an RFC 3339 time (e.g. {EXAMPLE})"
+
+
+def _checked(text: str | None) -> str | None:
+    if text is not None:
+        problem = moment_problem(text)
+        if problem is not None:
+            raise ValueError(problem)
+    return text
+
+
+#: The `as_of` input field shared by the reasoning capabilities.
+AsOf = Annotated[
+    str | None,
+    AfterValidator(_checked),
+    Field(
+        description="Replay only the records recorded at or before this RFC 3339 time, and "
+        "evaluate advisor circuits at that moment (default: now, every record).",
+        json_schema_extra={"format": "date-time"},
+    ),
+]
+
+
+def recorded_moment(stamp: str) -> dt.datetime | None:
+    """When a record says it was recorded; a stamp no reader understands gives None."""
+    moment = parse_moment(stamp)
+    if moment is not None:
+        return moment
+    seconds = epoch_seconds(stamp)
+    if seconds is None:
+        return None
+    try:
+        return _EPOCH + dt.timedelta(seconds=seconds)
+    except OverflowError:
+        return None
+
+
+def as_of(loaded: Loaded, moment: dt.datetime) -> Loaded:
+    """The records recorded at or before `moment`, in the order given; unreadable files stay.
+
+    A record whose stamp cannot be read cannot be placed before the moment, so it is left out.
+    """
+    kept = []
+    for record in loaded.records:
+        at = recorded_moment(record.recorded_at)
+        if at is not None and at <= moment:
+            kept.append(record)
+    return Loaded(records=kept, unreadable=list(loaded.unreadable))
+
+
+def epoch_of(moment: dt.datetime) -> int:
+    """The whole epoch second of a moment: the `now` circuits are evaluated at."""
+    return (moment - _EPOCH) // dt.timedelta(seconds=1)

@@ -1,0 +1,96 @@
+"""State derivation (reasoning §8): `derive(loaded, task)` composes standing, views, timeline
+and totals into the `ReasoningState` every surface reports.
+
+Reported records are those of the task (every record when `task` is None), in the order of
+`loaded.records`; references resolve against every loaded record whatever its task.
+This module also gathers the names the seed examples import from `reasoning::state`.
+Pure: records in, state out; the same input gives byte-identical JSON.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from majordomus.ledger.loaded import Loaded
+from majordomus.ledger.record import (
+    AssessmentInput,
+    ConsultationInput,
+    DisagreementInput,
+    StoredConclusion,
+)
+from majordomus.projections.explain import ReasoningExplanation, explain
+from majordomus.projections.relations import Relations
+from majordomus.projections.report import render_markdown
+from majordomus.projections.standing import AssessmentStanding
+from majordomus.projections.timeline import ReasoningPhase, ReasoningStep, step_of
+from majordomus.projections.totals import ReasoningTotals, totals_of
+from majordomus.projections.views import (
+    AssessmentView,
+    ConclusionView,
+    ConsultationView,
+    DisagreementView,
+    assessment_view,
+    conclusion_view,
+    consultation_view,
+    disagreement_view,
+)
+from majordomus.wire import OMIT, Wire
+
+__all__ = [
+    "ALL_TASKS",
+    "AssessmentStanding",
+    "AssessmentView",
+    "ConclusionView",
+    "ConsultationView",
+    "DisagreementView",
+    "ReasoningExplanation",
+    "ReasoningPhase",
+    "ReasoningState",
+    "ReasoningStep",
+    "ReasoningTotals",
+    "derive",
+    "explain",
+    "render_markdown",
+]
+
+#: The task a state reports when it covers every task.
+ALL_TASKS = "all"
+
+
+class ReasoningState(Wire):
+    """Assessments, consultations, disagreements and conclusions of a task, the timeline of
+    each of its records, totals, and the store files that could not be read."""
+
+    task: str
+    assessments: list[AssessmentView] = Field(default_factory=list)
+    consultations: list[ConsultationView] = Field(default_factory=list)
+    disagreements: list[DisagreementView] = Field(default_factory=list)
+    conclusions: list[ConclusionView] = Field(default_factory=list)
+    timeline: list[ReasoningStep] = Field(default_factory=list)
+    totals: ReasoningTotals = Field(default_factory=ReasoningTotals)
+    unreadable: Annotated[list[str], OMIT] = Field(default_factory=list)
+
+
+def derive(loaded: Loaded, task: str | None) -> ReasoningState:
+    """The state of `task` (every task when None), replayed from the loaded records alone."""
+    relations = Relations(loaded.records)
+    reported = [r for r in loaded.records if task is None or r.task == task]
+    state = ReasoningState(
+        task=ALL_TASKS if task is None else task,
+        timeline=[step_of(r) for r in reported],
+        totals=totals_of(reported),
+        unreadable=list(loaded.unreadable),
+    )
+    for record in reported:
+        body = record.body
+        if isinstance(body, AssessmentInput):
+            state.assessments.append(assessment_view(record, relations))
+        elif isinstance(body, ConsultationInput):
+            state.consultations.append(consultation_view(record))
+        elif isinstance(body, DisagreementInput):
+            state.disagreements.append(disagreement_view(record, relations))
+        elif isinstance(body, StoredConclusion):
+            state.conclusions.append(conclusion_view(record, relations))
+    return state

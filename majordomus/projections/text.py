@@ -1,0 +1,21 @@
+"""`one_line` (reasoning §0.3): the one-line form every summary and report line is cut to.
+
+Pure string handling. Only `\\n` ends a line (never `str.splitlines()`, which splits on more),
+and the limit counts code points, so a summary renders the same in a terminal, on a page
+and in a handover.
+"""
+
+from __future__ import annotations
+
+#: At most this many characters per summary or report fragment, the ellipsis included.
+LINE_LIMIT = 140
+
+ELLIPSIS = "…"
+
+
+def one_line(text: str) -> str:
+    """The first line, trimmed, cut to 139 characters plus `…` when it is longer than 140."""
+    first = text.split("\n", 1)[0].strip()
+    if len(first) > LINE_LIMIT:
+        return first[: LINE_LIMIT - 1] + ELLIPSIS
+    return first

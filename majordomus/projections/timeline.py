@@ -1,0 +1,125 @@
+"""The timeline (reasoning §8.4): one step per record, its phase and a one-line summary.
+
+Each free-text part is cut with `one_line`, and so is the assembled summary (decision 3:
+a step is one line of at most 140 characters as a whole). Pure: a step depends on its
+record alone.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from majordomus.advisors.outcomes import ConsultationStatus
+from majordomus.advisors.policy import PlanOutcome
+from majordomus.ledger.record import (
+    AssessmentInput,
+    AttemptInput,
+    ConsultationInput,
+    DisagreementInput,
+    ReasoningRecord,
+    ResolutionInput,
+    Stance,
+    StoredConclusion,
+    StoredPlan,
+    ValidationInput,
+)
+from majordomus.projections.text import one_line as ol
+from majordomus.wire import Wire
+
+
+class ReasoningPhase(StrEnum):
+    """What a step was in the course of the reasoning."""
+
+    UNCERTAINTY = "uncertainty"
+    CONSULTING = "consulting"
+    LOCAL = "local"
+    REUSE = "reuse"
+    ADVISOR_RESPONSE = "advisor_response"
+    DEGRADATION = "degradation"
+    DISAGREEMENT = "disagreement"
+    EXPERIMENT = "experiment"
+    CONCLUSION = "conclusion"
+    VALIDATION = "validation"
+    ATTEMPT = "attempt"
+
+
+class ReasoningStep(Wire):
+    """When, which record, which phase, and one line on what happened."""
+
+    at: str
+    id: str
+    phase: ReasoningPhase
+    summary: str
+
+
+_PLAN_PHASES = {
+    PlanOutcome.CONSULT: ReasoningPhase.CONSULTING,
+    PlanOutcome.DECIDE_LOCALLY: ReasoningPhase.LOCAL,
+    PlanOutcome.REUSE_PRIOR: ReasoningPhase.REUSE,
+}
+
+_STANCE_PHRASES = {
+    Stance.SUPPORTS: "supports",
+    Stance.OPPOSES: "opposes",
+    Stance.ALTERNATIVE: "proposes an alternative",
+    Stance.INCONCLUSIVE: "is inconclusive",
+}
+
+
+def _plan(body: StoredPlan) -> tuple[ReasoningPhase, str]:
+    phase = _PLAN_PHASES[body.plan.outcome]
+    if phase is ReasoningPhase.CONSULTING:
+        selected = ", ".join(s.advisor for s in body.plan.selected)
+        return phase, f"consult {selected} ({ol(body.plan.reason)})"
+    return phase, ol(body.plan.reason)
+
+
+def _consultation(body: ConsultationInput) -> tuple[ReasoningPhase, str]:
+    if body.status is ConsultationStatus.COMPLETED:
+        phrase = _STANCE_PHRASES[body.stance] if body.stance is not None else "answered"
+        return (
+            ReasoningPhase.ADVISOR_RESPONSE,
+            f"{body.advisor} {phrase}: {ol(body.conclusion or '')}",
+        )
+    summary = f"{body.advisor} {body.status.value}"
+    if body.diagnostic is not None:
+        summary += f": {ol(body.diagnostic)}"
+    return ReasoningPhase.DEGRADATION, summary
+
+
+def _phase_and_summary(record: ReasoningRecord) -> tuple[ReasoningPhase, str]:
+    body = record.body
+    if isinstance(body, AssessmentInput):
+        return (
+            ReasoningPhase.UNCERTAINTY,
+            f"{ol(body.subject)} ({body.materiality.value}, {len(body.evidence)} evidence)",
+        )
+    if isinstance(body, StoredPlan):
+        return _plan(body)
+    if isinstance(body, ConsultationInput):
+        return _consultation(body)
+    if isinstance(body, DisagreementInput):
+        return (
+            ReasoningPhase.DISAGREEMENT,
+            f"{len(body.positions)} positions; decided by: {ol(body.discriminating_question)}",
+        )
+    if isinstance(body, ResolutionInput):
+        return ReasoningPhase.EXPERIMENT, f"{ol(body.experiment)} → favours {body.favours}"
+    if isinstance(body, StoredConclusion):
+        return (
+            ReasoningPhase.CONCLUSION,
+            f"{ol(body.decision)} ({body.independent_review_count} independent review(s))",
+        )
+    if isinstance(body, ValidationInput):
+        return ReasoningPhase.VALIDATION, f"{body.outcome.value}: {ol(body.check)}"
+    assert isinstance(body, AttemptInput)
+    return (
+        ReasoningPhase.ATTEMPT,
+        f"{ol(body.attempt)} failed: {ol(body.observed_failure)}",
+    )
+
+
+def step_of(record: ReasoningRecord) -> ReasoningStep:
+    """The record's step: its stamp, id, phase and a summary of one line."""
+    phase, summary = _phase_and_summary(record)
+    return ReasoningStep(at=record.recorded_at, id=record.id, phase=phase, summary=ol(summary))
