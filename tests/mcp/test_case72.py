@@ -1,0 +1,245 @@
+"""The black-box case `72_rust_mcp.sh` of layer §10, as scenarios against the installed
+command, in a repository `majordomus init` wrote and a commit recorded.
+
+Like the shell harness, each `mcp --inspect` check greps stdout and stderr together. Step 2's
+share-directory check does not apply (kinds.yaml is package data) and step 11 is optional;
+step 5 compares the rule resources with the rule files on disk, since the shell tool's
+`rules list` does not exist here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+from tests.conftest import git, make_git_repo, run_majordomus, witness
+
+SCOPE_RULE = ".ai/repo/rules/vendor/majordomus/rules/scope-integrity.v1.md"
+SCOPE_URI = "majordomus://rule/majordomus.scope-integrity@1"
+
+EXAMPLE_RULE = """---
+id: project.example
+version: 1
+kind: rule
+title: Example
+description: An example project rule.
+statement: Examples stay small.
+status: active
+class: advisory
+depends_on: []
+tags: [example]
+---
+
+# Rationale
+
+An example keeps the data-driven extension honest.
+"""
+
+
+def inspect(root: Path, *args: str) -> tuple[int, str]:
+    """`mcp --inspect`, stdout and stderr captured together as the shell harness does."""
+    done = run_majordomus(["mcp", "--inspect", *args], cwd=root)
+    return done.code, done.stdout + done.stderr
+
+
+def grep(pattern: str, text: str) -> list[str]:
+    return [line for line in text.split("\n") if re.search(pattern, line)]
+
+
+def stage(root: Path) -> None:
+    git(root, "add", "-A")
+
+
+def test_step1_cli_surface(tmp_path: Path) -> None:
+    done = run_majordomus(["--help"], cwd=tmp_path)
+    assert done.code == 0
+    assert grep(r"^  mcp ", done.stdout)
+    done = run_majordomus(["mcp", "--help"], cwd=tmp_path)
+    assert done.code == 0
+    assert grep(r"^Usage: majordomus mcp", done.stdout)
+    done = run_majordomus(["nonsense"], cwd=tmp_path)
+    assert done.code == 2
+    assert done.stderr.startswith("majordomus: ")
+    assert "unrecognized subcommand 'nonsense'" in done.stderr
+    assert done.stderr.count("\n") == 1
+
+
+def test_step4_inspect_serves_what_init_wrote(layer_repo: Path) -> None:
+    before = witness(layer_repo)
+    code, out = inspect(layer_repo)
+    assert code == 0, out
+    assert grep(r"^state       ok$", out)
+    for pattern in (
+        r"^resource    majordomus://policy/\.ai/repo/policy\.yaml$",
+        r"^resource    majordomus://profile/implementation$",
+        r"^resource    majordomus://prompt/continue$",
+        r"^resource    majordomus://rule/majordomus\.scope-integrity@1$",
+        r"^resource    majordomus://repository$",
+        r"^tool        majordomus_get$",
+    ):
+        assert grep(pattern, out), pattern
+    assert not grep(r"\.ai/local/", out)
+    assert witness(layer_repo) == before
+
+
+def test_step4_inspect_json_has_the_report_shape(layer_repo: Path) -> None:
+    done = run_majordomus(["mcp", "--inspect", "--format", "json"], cwd=layer_repo)
+    assert done.code == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert list(report) == ["repository", "resources", "tools"]
+    assert report["repository"]["state"] == "ok"
+    assert report["repository"]["diagnostics"] == []
+    for resource in report["resources"]:
+        assert set(resource) <= {"uri", "name", "title", "description", "media_type", "meta"}
+        assert {"uri", "name", "media_type", "meta"} <= set(resource)
+    for tool in report["tools"]:
+        assert list(tool) == ["name", "title", "description", "input_schema"]
+        assert tool["input_schema"]["type"] == "object"
+
+
+def _rule_ids_on_disk(root: Path) -> list[str]:
+    ids = []
+    for path in sorted((root / ".ai/repo/rules").rglob("*.md")):
+        text = path.read_text()
+        if not text.startswith("---\n"):
+            continue
+        front = text.split("\n---\n", 1)[0]
+        match = re.search(r"^id: *(\S+)$", front, re.MULTILINE)
+        if match:
+            ids.append(match.group(1))
+    return sorted(ids, key=str.encode)
+
+
+def test_step5_two_readers_agree(layer_repo: Path) -> None:
+    code, out = inspect(layer_repo)
+    assert code == 0
+    served = [
+        m.group(1)
+        for line in out.split("\n")
+        if (m := re.match(r"^resource    majordomus://rule/(.+)@[0-9]+$", line))
+    ]
+    assert served
+    assert sorted(served, key=str.encode) == _rule_ids_on_disk(layer_repo)
+
+
+def test_step6_a_real_session_over_pipes(layer_repo: Path, pipes) -> None:
+    before = witness(layer_repo)
+    messages = [
+        pipes.request(
+            1,
+            "initialize",
+            {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "case72", "version": "0"},
+            },
+        ),
+        pipes.notification("notifications/initialized"),
+        pipes.request(2, "resources/list"),
+        pipes.request(3, "resources/read", {"uri": SCOPE_URI}),
+        pipes.call(4, "majordomus_get", {"uri": "majordomus://prompt/continue"}),
+        pipes.call(5, "majordomus_repository", {}),
+        pipes.call(6, "majordomus_get", {"uri": "majordomus://repository"}),
+        pipes.request(7, "resources/read", {"uri": "majordomus://repository"}),
+    ]
+    session = pipes.run(layer_repo, messages, env={"MAJORDOMUS_LOG": "debug"})
+    result = session.result
+    assert result.code == 0, result.stderr
+    assert len(result.stdout.split("\n")) == 8 and result.stdout.endswith("\n")
+    assert [r["id"] for r in session.responses] == [1, 2, 3, 4, 5, 6, 7]
+    assert all(isinstance(r, dict) and r["jsonrpc"] == "2.0" for r in session.responses)
+    assert "index built" in result.stderr
+    assert "index built" not in result.stdout
+    line1, line2, line3, line4, line5, line6, line7 = (r["result"] for r in session.responses)
+
+    assert line1["protocolVersion"] == "2025-06-18"
+    assert line1["serverInfo"]["name"] == "majordomus"
+    assert "resources" in line1["capabilities"] and "tools" in line1["capabilities"]
+    assert "prompts" not in line1["capabilities"]
+
+    [scope] = [r for r in line2["resources"] if r["uri"] == SCOPE_URI]
+    assert scope["_meta"]["majordomus"]["provenance"]["path"] == SCOPE_RULE
+    assert scope["_meta"]["majordomus"]["provenance"]["section"] == "rules"
+
+    assert line3["contents"][0]["text"].encode() == (layer_repo / SCOPE_RULE).read_bytes()
+
+    assert line4["isError"] is False
+    assert line4["structuredContent"]["metadata"]["name"] == "continue"
+    assert line4["structuredContent"]["provenance"]["source_class"] == "prompt"
+    assert line4["structuredContent"]["source"] == "declarative"
+
+    report = line5["structuredContent"]
+    assert report["state"] == "ok"
+    assert report["diagnostics"] == []
+    assert report["repository"]["git"]["state"] == "available"
+
+    view = line6["structuredContent"]
+    assert line6["isError"] is False
+    assert view["source"] == "builtin"
+    assert view["id"] == "repository.info"
+    assert view["identity"] == "repository"
+    assert view["media_type"] == "application/json"
+    assert view["answer"]["state"] == "ok"
+    assert json.dumps(view["answer"], sort_keys=True) == json.dumps(report, sort_keys=True)
+    assert view["content"] == line7["contents"][0]["text"]
+
+    assert witness(layer_repo) == before
+
+
+def test_step7_and_8_a_rule_added_then_removed(layer_repo: Path) -> None:
+    example = layer_repo / ".ai/repo/rules/project/example.v1.md"
+    example.write_text(EXAMPLE_RULE)
+    stage(layer_repo)
+    code, out = inspect(layer_repo)
+    assert code == 0, out
+    assert grep(r"^resource    majordomus://rule/project\.example@1$", out)
+    assert "project.example" in _rule_ids_on_disk(layer_repo)
+
+    example.unlink()
+    stage(layer_repo)
+    code, out = inspect(layer_repo)
+    assert code == 0, out
+    assert not grep(r"project\.example", out)
+
+
+def test_step9_broken_means_degraded_never_silently_smaller(layer_repo: Path) -> None:
+    (layer_repo / ".ai/repo/rules/project/broken.v1.md").write_text(
+        "---\nid: project.broken\nversion: 1\n"
+    )
+    stage(layer_repo)
+    code, out = inspect(layer_repo)
+    assert code == 10
+    assert grep(r"^state       degraded$", out)
+    assert grep(r"^FAIL malformed_front_matter +\.ai/repo/rules/project/broken\.v1\.md", out)
+    assert grep(r"^resource    majordomus://rule/majordomus\.scope-integrity@1$", out)
+    done = run_majordomus(["mcp", "--strict"], cwd=layer_repo, input=b"")
+    assert done.code == 10
+    assert "refusing to serve under --strict" in done.stdout + done.stderr
+    assert done.stdout == ""
+
+
+def test_step10_duplicate_identity(layer_repo: Path) -> None:
+    copy = layer_repo / ".ai/repo/rules/project/copy.v1.md"
+    shutil.copyfile(layer_repo / SCOPE_RULE, copy)
+    stage(layer_repo)
+    code, out = inspect(layer_repo)
+    assert code == 10
+    duplicates = grep(r"^FAIL duplicate_identity +", out)
+    assert any(SCOPE_RULE in line for line in duplicates)
+    assert any(".ai/repo/rules/project/copy.v1.md" in line for line in duplicates)
+    assert not grep(re.escape(f"resource    {SCOPE_URI}"), out)
+
+    copy.unlink()
+    stage(layer_repo)
+    code, out = inspect(layer_repo)
+    assert code == 0, out
+    assert grep(r"^state       ok$", out)
+
+
+def test_step12_not_a_layer(tmp_path: Path) -> None:
+    plain = make_git_repo(tmp_path / "plain", commit=False)
+    done = run_majordomus(["mcp", "--repo", str(plain), "--inspect"], cwd=tmp_path)
+    assert done.code == 12
+    assert "no Majordomus repository found" in done.stdout + done.stderr

@@ -1,0 +1,239 @@
+"""The protocol module in-process: the paths a real repository cannot provoke (internal
+failures and their redaction, a query resource that refuses, a writing command tool), the
+loop's exits, and listings computed once."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from majordomus.capabilities.builtin import builtin_modules
+from majordomus.capabilities.context import Context
+from majordomus.capabilities.core import Empty, ObjectView, RepositoryReport
+from majordomus.capabilities.registry import Capability, Module, build_registry
+from majordomus.errors import Internal, Refused
+from majordomus.mcp import listing, server
+from majordomus.mcp.server import Server
+from majordomus.wire import Wire
+
+SECRET = "sk-ant-" + "a1b2c3d4" * 4
+
+
+class Written(Wire):
+    written: bool
+
+
+def _write(_ctx: Context, _request: Empty) -> Written:
+    return Written(written=True)
+
+
+WRITER = Module(
+    id="scribe",
+    title="Scribe",
+    description="A test module with one command that writes the repository.",
+    stability="experimental",
+    capabilities=(
+        Capability(
+            id="scribe.write",
+            title="Write",
+            description="Writes the repository.",
+            input=Empty,
+            output=Written,
+            handler=_write,
+            kind="command",
+            tool="majordomus_scribe_write",
+            http=("POST", "/api/v1/scribe"),
+            stability="experimental",
+            writes_repository=True,
+        ),
+    ),
+)
+
+
+@pytest.fixture
+def ctx(layer_repo: Path) -> Context:
+    return Context(layer_repo)
+
+
+def _with_writer(ctx: Context) -> Context:
+    registry = build_registry(
+        [*builtin_modules(), WRITER], ctx.index, object_output=ObjectView, empty=Empty
+    )
+    ctx.__dict__["registry"] = registry
+    return ctx
+
+
+def answer(srv: Server, message: Any) -> Any:
+    line = srv.handle_line(json.dumps(message).encode())
+    return None if line is None else json.loads(line)
+
+
+def req(id_: Any, method: str, params: Any = None) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": id_, "method": method, "params": params}
+
+
+def test_an_internal_failure_is_a_redacted_rpc_error(ctx: Context, monkeypatch) -> None:
+    srv = Server(ctx, read_only=False)
+
+    def boom(*_args: Any, **_kwargs: Any) -> Any:
+        raise Internal(f"the token {SECRET} leaked")
+
+    monkeypatch.setattr(ctx.executor, "run", boom)
+    response = answer(srv, req(1, "tools/call", {"name": "majordomus_repository"}))
+    assert response["error"]["code"] == -32603
+    assert SECRET not in response["error"]["message"]
+    assert response["error"]["message"] == "internal: the token [redacted:anthropic-key] leaked"
+
+
+def test_an_unexpected_exception_is_a_redacted_rpc_error(ctx: Context, monkeypatch) -> None:
+    srv = Server(ctx, read_only=False)
+
+    def boom(*_args: Any, **_kwargs: Any) -> Any:
+        raise RuntimeError(f"password={SECRET}")
+
+    monkeypatch.setattr(ctx.executor, "run", boom)
+    response = answer(srv, req("x", "tools/call", {"name": "majordomus_list", "arguments": {}}))
+    assert response["id"] == "x"
+    assert response["error"]["code"] == -32603
+    assert response["error"]["message"].startswith("internal: RuntimeError: ")
+    assert SECRET not in response["error"]["message"]
+
+
+def test_a_refusing_query_resource_answers_invalid_params(ctx: Context, monkeypatch) -> None:
+    srv = Server(ctx, read_only=False)
+
+    def refuse(_ctx: Context, _uri: str) -> Any:
+        raise Refused("the ledger cannot be read")
+
+    monkeypatch.setattr("majordomus.capabilities.core.resolve_resource", refuse)
+    response = answer(srv, req(2, "resources/read", {"uri": "majordomus://repository"}))
+    assert response == {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "error": {"code": -32602, "message": "the ledger cannot be read"},
+    }
+
+
+def test_resources_read_of_a_query_is_its_pretty_answer(ctx: Context) -> None:
+    srv = Server(ctx, read_only=False)
+    response = answer(srv, req(3, "resources/read", {"uri": "majordomus://repository"}))
+    [content] = response["result"]["contents"]
+    assert content["mimeType"] == "application/json"
+    assert content["uri"] == "majordomus://repository"
+    expected = ctx.executor.call("repository.info", {})
+    assert content["text"] == json.dumps(expected, ensure_ascii=False, indent=2)
+    RepositoryReport.model_validate_json(content["text"])
+
+
+def test_a_writing_command_is_named_and_annotated(ctx: Context) -> None:
+    srv = Server(_with_writer(ctx), read_only=False)
+    assert "Tools that write the repository: majordomus_scribe_write" in srv.instructions
+    tools = answer(srv, req(1, "tools/list"))["result"]["tools"]
+    [entry] = [t for t in tools if t["name"] == "majordomus_scribe_write"]
+    assert entry["_meta"] == {"majordomus": {"id": "scribe.write", "effect": "repository_mutation"}}
+    assert entry["annotations"] == {
+        "readOnlyHint": False,
+        "destructiveHint": True,
+        "idempotentHint": False,
+        "openWorldHint": False,
+    }
+    called = answer(srv, req(2, "tools/call", {"name": "majordomus_scribe_write"}))
+    assert called["result"]["structuredContent"] == {"written": True}
+
+
+def test_read_only_hides_a_writing_command(ctx: Context) -> None:
+    srv = Server(_with_writer(ctx), read_only=True)
+    assert "majordomus_scribe_write" not in srv.instructions
+    assert "nothing writes" in srv.instructions
+    tools = answer(srv, req(1, "tools/list"))["result"]["tools"]
+    assert all(t["_meta"]["majordomus"]["effect"] == "read" for t in tools)
+    called = answer(srv, req(2, "tools/call", {"name": "majordomus_scribe_write"}))
+    assert called["error"] == {"code": -32602, "message": "unknown tool: majordomus_scribe_write"}
+
+
+def test_listings_are_computed_once(ctx: Context, monkeypatch) -> None:
+    calls = {"tools": 0, "resources": 0}
+    tool_entries, resource_entries = listing.tool_entries, listing.resource_entries
+
+    def counted_tools(*args: Any) -> Any:
+        calls["tools"] += 1
+        return tool_entries(*args)
+
+    def counted_resources(*args: Any) -> Any:
+        calls["resources"] += 1
+        return resource_entries(*args)
+
+    monkeypatch.setattr(listing, "tool_entries", counted_tools)
+    monkeypatch.setattr(listing, "resource_entries", counted_resources)
+    srv = Server(ctx, read_only=False)
+    first = [answer(srv, req(i, m)) for i, m in enumerate(["tools/list", "resources/list"])]
+    again = [answer(srv, req(i, m)) for i, m in enumerate(["tools/list", "resources/list"])]
+    assert first == again
+    assert calls == {"tools": 1, "resources": 1}
+
+
+class ClosedPipe(io.BytesIO):
+    def write(self, data: Any) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+class FullDisk(io.BytesIO):
+    def flush(self) -> None:
+        raise OSError(28, "No space left on device")
+
+
+PING = b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
+
+
+def test_the_loop_exits(ctx: Context) -> None:
+    srv = Server(ctx, read_only=False)
+    out = io.BytesIO()
+    assert srv.run(io.BytesIO(PING + b"\n" + PING), out) == 0
+    assert out.getvalue() == b'{"jsonrpc":"2.0","id":1,"result":{}}\n' * 2
+    assert srv.run(io.BytesIO(PING * 3), ClosedPipe()) == 0
+    assert srv.run(io.BytesIO(PING), FullDisk()) == 13
+
+
+def test_no_line_ends_the_session(ctx: Context, monkeypatch) -> None:
+    srv = Server(ctx, read_only=False)
+    original = srv.handle_message
+
+    def flaky(message: Any) -> Any:
+        if message.get("id") == "bad":
+            raise RuntimeError("unforeseen")
+        return original(message)
+
+    monkeypatch.setattr(srv, "handle_message", flaky)
+    out = io.BytesIO()
+    bad = b'{"jsonrpc":"2.0","id":"bad","method":"ping"}\n'
+    assert srv.run(io.BytesIO(bad + PING), out) == 0
+    first, second = (json.loads(line) for line in out.getvalue().splitlines())
+    assert first == {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {"code": -32603, "message": "internal: the message could not be handled"},
+    }
+    assert second["result"] == {}
+
+
+def test_stray_prints_land_on_stderr(ctx: Context, monkeypatch, capfd) -> None:
+    class Stdin:
+        buffer = io.BytesIO(b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}\n')
+
+    def noisy_init(self: Server, ctx: Context, *, read_only: bool) -> None:
+        print("a stray line")
+        original_init(self, ctx, read_only=read_only)
+
+    original_init = Server.__init__
+    monkeypatch.setattr(Server, "__init__", noisy_init)
+    monkeypatch.setattr(server.sys, "stdin", Stdin)
+    assert server.serve(ctx, read_only=False) == 0
+    captured = capfd.readouterr()
+    assert captured.out == (
+        '{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"params.name is required"}}\n'
+    )
+    assert "a stray line" in captured.err
