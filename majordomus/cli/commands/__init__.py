@@ -6,10 +6,12 @@ import click
 
 
 def process_commands() -> list[tuple[tuple[str, ...], click.Command]]:
-    from majordomus.cli.commands import init, mcp, validate
+    from majordomus.cli.commands import generate, init, mcp, serve, validate
 
     return [
         (("init",), init.command()),
         (("mcp",), mcp.command()),
         (("capabilities", "validate"), validate.command()),
+        (("serve",), serve.command()),
+        (("generate",), generate.command()),
     ]

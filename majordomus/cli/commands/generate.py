@@ -1,0 +1,107 @@
+"""`majordomus generate [all|docs|openapi] [--check]`: the committed reference (capabilities §6.2).
+
+Writes `docs/generated/openapi.json`, `capabilities.md` and `modules/<id>.md` from the
+built-in registry over an empty layer, so it runs in the project checkout without a `.ai/`
+layer and its output moves only when a declaration does. `--check` writes nothing and exits
+10 naming every stale file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from majordomus.errors import EXIT_CONTRACT, ContractUnmet
+
+if TYPE_CHECKING:
+    from majordomus.capabilities.registry import Capability
+
+TARGETS = ("all", "docs", "openapi")
+
+
+def expected_files(target: str) -> dict[str, str]:
+    """Relative path under the output directory → the bytes it must hold."""
+    from majordomus.capabilities.reference import banner, reference_context, reference_files
+    from majordomus.capabilities.registry import RegistryBuildFailed
+    from majordomus.http.openapi import OpenApiError, build_openapi, render
+
+    ctx = reference_context()
+    try:
+        registry = ctx.registry
+    except RegistryBuildFailed as failed:
+        raise ContractUnmet(f"the registry did not build: {failed}") from None
+
+    def cases(cap: Capability) -> list[tuple[str, dict[str, Any]]]:
+        return cap.benchmark_cases(ctx)
+
+    files: dict[str, str] = {}
+    if target in ("all", "openapi"):
+        try:
+            document = build_openapi(registry, cases)
+        except OpenApiError as exc:
+            raise ContractUnmet(f"the OpenAPI document did not build: {exc}") from None
+        files["openapi.json"] = render({"x-generated": banner("openapi"), **document})
+    if target in ("all", "docs"):
+        files.update(reference_files(registry, cases))
+    return dict(sorted(files.items()))
+
+
+def _orphans(out: Path, files: dict[str, str], target: str) -> list[str]:
+    """Module pages this generator wrote once whose module no longer exists."""
+    if target == "openapi" or not (out / "modules").is_dir():
+        return []
+    orphans = []
+    for path in sorted((out / "modules").glob("*.md")):
+        rel = f"modules/{path.name}"
+        if rel not in files and path.read_text(encoding="utf-8").startswith("<!-- GENERATED FILE"):
+            orphans.append(rel)
+    return orphans
+
+
+def command() -> click.Command:
+    @click.command(name="generate")
+    @click.argument("target", type=click.Choice(TARGETS), default="all", required=False)
+    @click.option("--check", is_flag=True, help="Write nothing; exit 10 naming each stale file.")
+    @click.option(
+        "--out",
+        type=click.Path(path_type=Path, file_okay=False),
+        default=Path("docs/generated"),
+        show_default=True,
+        help="The directory the reference lives in.",
+    )
+    def generate(target: str, check: bool, out: Path) -> None:
+        """Generate the OpenAPI document and the Markdown capability reference."""
+        files = expected_files(target)
+        orphans = _orphans(out, files, target)
+        stale: list[str] = []
+        for rel, text in files.items():
+            path = out / rel
+            held = path.read_bytes() if path.is_file() else None
+            if held == text.encode("utf-8"):
+                continue
+            if check:
+                stale.append(f"{path} ({'missing' if held is None else 'differs'})")
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(text.encode("utf-8"))
+            click.echo(f"wrote {path}")
+        for rel in orphans:
+            if check:
+                stale.append(f"{out / rel} (not generated)")
+            else:
+                (out / rel).unlink()
+                click.echo(f"removed {out / rel}")
+        if check:
+            for line in stale:
+                click.echo(line)
+            if stale:
+                click.echo(
+                    f"generate --check: {len(stale)} stale file(s); run `majordomus generate "
+                    f"{target}`"
+                )
+                click.get_current_context().exit(EXIT_CONTRACT)
+            click.echo(f"generate --check: {len(files)} file(s) up to date")
+
+    return generate

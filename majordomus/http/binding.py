@@ -1,0 +1,125 @@
+"""How a request becomes a capability's input (capabilities §1.8, §3.7 step 4).
+
+GET: each query pair is coerced by the declared JSON-schema types of the property it names
+(looking one level into `anyOf` / `oneOf`); POST: the body is one JSON object. The result is
+then validated by the executor, which refuses unknown keys, so this module only has to turn
+text into JSON values. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from majordomus.http.errors import HttpError
+
+_INTEGER = re.compile(r"[+-]?[0-9]+\Z")
+_I64 = (-(2**63), 2**63 - 1)
+
+
+def _resolve(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    """Follow one local `#/$defs/X` reference, so an enum or a nested model shows its type."""
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        target = root.get("$defs", {}).get(ref[len("#/$defs/") :])
+        if isinstance(target, dict):
+            return target
+    return node
+
+
+def _types_of(node: dict[str, Any], root: dict[str, Any]) -> set[str]:
+    node = _resolve(node, root)
+    declared = node.get("type")
+    if isinstance(declared, str):
+        return {declared}
+    if isinstance(declared, list):
+        return {t for t in declared if isinstance(t, str)}
+    if "properties" in node:
+        return {"object"}
+    return set()
+
+
+def declared_types(schema: dict[str, Any], name: str) -> set[str]:
+    """The JSON types property `name` admits; empty for an unknown or untyped property."""
+    prop = schema.get("properties", {}).get(name)
+    if not isinstance(prop, dict):
+        return set()
+    types = _types_of(prop, schema)
+    for key in ("anyOf", "oneOf"):
+        for member in prop.get(key, ()):
+            if isinstance(member, dict):
+                types |= _types_of(member, schema)
+    return types
+
+
+def _fail(name: str, reason: str) -> HttpError:
+    return HttpError(400, "invalid_input", f"parameter '{name}': {reason}")
+
+
+def coerce_value(name: str, raw: str, types: set[str]) -> Any:
+    """One query value as the JSON value its declared types call for (§1.8)."""
+    nullable = "null" in types and "string" not in types
+    if nullable and raw == "null":
+        return None
+    if types & {"array", "object"}:
+        try:
+            value = json.loads(raw)
+        except ValueError as exc:
+            raise _fail(name, f"{raw!r} is not JSON: {exc}") from None
+        wanted = [t for t in ("array", "object") if t in types]
+        if isinstance(value, list) and "array" in types:
+            return value
+        if isinstance(value, dict) and "object" in types:
+            return value
+        if value is None and "null" in types:
+            return None
+        raise _fail(name, f"{raw!r} is not a JSON {' or '.join(wanted)}")
+    if "integer" in types:
+        if _INTEGER.match(raw) and _I64[0] <= int(raw) <= _I64[1]:
+            return int(raw)
+        if "number" not in types and "string" not in types:
+            raise _fail(name, f"{raw!r} is not a signed 64-bit integer")
+    if "number" in types:
+        try:
+            number = float(raw) if "_" not in raw else math.nan
+        except ValueError:
+            number = math.nan
+        if math.isfinite(number):
+            return number
+        if "string" not in types:
+            raise _fail(name, f"{raw!r} is not a finite number")
+    if "boolean" in types:
+        if raw in ("true", "false"):
+            return raw == "true"
+        if "string" not in types:
+            raise _fail(name, f"{raw!r} is not true or false")
+    return raw
+
+
+def query_input(pairs: list[tuple[str, str]], schema: dict[str, Any]) -> dict[str, Any]:
+    """The input object of a GET request; a parameter given twice is refused."""
+    out: dict[str, Any] = {}
+    for name, raw in pairs:
+        if name in out:
+            raise _fail(name, "given more than once")
+        out[name] = coerce_value(name, raw, declared_types(schema, name))
+    return out
+
+
+def body_input(body: bytes) -> dict[str, Any]:
+    """The input object of a POST request: empty is `{}`, anything else one JSON object."""
+    if not body.strip():
+        return {}
+    try:
+        value = json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise HttpError(
+            400, "invalid_input", f"the body is not JSON: not UTF-8 ({exc.reason})"
+        ) from None
+    except ValueError as exc:
+        raise HttpError(400, "invalid_input", f"the body is not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise HttpError(400, "invalid_input", "the body must be a JSON object")
+    return value

@@ -1,0 +1,93 @@
+"""The request guards of capabilities §3.5, as functions over (client address, headers).
+
+1. DNS rebinding: a loopback caller must name the server by an IP literal or `localhost`.
+2. Foreign Origin: a non-GET/HEAD request may carry only the server's own origin.
+3. Remote callers may run only capabilities that admit remote (effect `read`).
+
+Pure: no sockets, no clock; the ASGI middleware and the tests call the same functions.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Mapping
+
+from majordomus.capabilities.registry import Capability
+from majordomus.http.errors import HttpError
+
+_PORT = r"(?::[0-9]{1,5})?"
+_IPV4 = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}" + _PORT + r"\Z")
+_IPV6 = re.compile(r"\[([0-9A-Fa-f:.]+(?:%[A-Za-z0-9._~-]+)?)\]" + _PORT + r"\Z")
+_LOCALHOST = re.compile(r"(?:[A-Za-z0-9-]+\.)*localhost\.?" + _PORT + r"\Z", re.IGNORECASE)
+
+
+def is_loopback(address: str | None) -> bool:
+    """True for 127.0.0.0/8, ::1 and their IPv4-mapped forms; anything unparseable is remote."""
+    if address is None:
+        return False
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
+
+
+def local_host(host: str) -> bool:
+    """An IPv4 literal, a bracketed IPv6 literal, `localhost` or `*.localhost`, port optional."""
+    if _IPV4.match(host):
+        try:
+            ipaddress.IPv4Address(host.rsplit(":", 1)[0] if ":" in host else host)
+        except ValueError:
+            return False
+        return True
+    bracketed = _IPV6.match(host)
+    if bracketed:
+        try:
+            ipaddress.IPv6Address(bracketed.group(1).split("%", 1)[0])
+        except ValueError:
+            return False
+        return True
+    return bool(_LOCALHOST.match(host))
+
+
+def check_request(client: str | None, method: str, headers: Mapping[str, str]) -> None:
+    """Guards 1 and 2, before routing; raises a 403 `forbidden` naming what was refused.
+
+    `headers` maps lower-case names to values.
+    """
+    host = headers.get("host")
+    if is_loopback(client) and host is not None and not local_host(host):
+        raise HttpError(
+            403,
+            "forbidden",
+            f"Host '{host}' is not an IP literal or localhost; a loopback server answers only "
+            "to its own names (DNS rebinding guard)",
+        )
+    origin = headers.get("origin")
+    if origin is None or method in ("GET", "HEAD"):
+        return
+    if host is not None and local_host(host) and origin in (f"http://{host}", f"https://{host}"):
+        return
+    raise HttpError(
+        403,
+        "forbidden",
+        f"Origin '{origin}' is not this server's own origin; cross-origin {method} is refused",
+    )
+
+
+def admits_remote(cap: Capability) -> bool:
+    """Only reads may be run by a caller that is not on this machine (§1.5, §3.5.3)."""
+    return cap.effect == "read"
+
+
+def check_caller(client: str | None, cap: Capability) -> None:
+    """Guard 3: a remote caller on a capability that changes state gets 403 `forbidden`."""
+    if not is_loopback(client) and not admits_remote(cap):
+        raise HttpError(
+            403,
+            "forbidden",
+            f"{cap.id} changes state ({cap.effect}); only a caller on this machine may run it",
+        )

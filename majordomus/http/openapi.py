@@ -1,0 +1,290 @@
+"""The OpenAPI 3.1 document, derived from the registry and nothing else (capabilities §3.8).
+
+Every capability with an HTTP exposure is one operation whose `operationId` is its id; input
+and output schemas are the canonical schemas of its pydantic models with `$defs` hoisted into
+`components.schemas` under their titles. Two different schemas under one name are an error:
+the document is not built. Pure: no I/O, no clock; the same registry and cases give the same
+bytes, so `majordomus generate` can commit the result and `--check` can compare it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from typing import Any
+
+from majordomus import __version__
+from majordomus.capabilities.describe import canonical_schema
+from majordomus.capabilities.registry import Capability, Registry
+from majordomus.http.binding import declared_types
+from majordomus.http.errors import ERRORS, ErrorBody
+
+Cases = Callable[[Capability], list[tuple[str, dict[str, Any]]]]
+
+GENERATOR = f"majordomus-cli {__version__}"
+REF_PREFIX = "#/components/schemas/"
+BINDING = (
+    "A GET operation takes each top-level property of its input as one query parameter: "
+    "strings as they are, integers, numbers and booleans (`true`/`false`) as text, arrays and "
+    "objects as JSON; unknown parameters are refused. A POST operation takes its input as one "
+    "JSON object in the body (an empty body is `{}`). Every answer is JSON; every error is "
+    '`{"error":{"code","message"}}` with the status of `errors`.'
+)
+
+#: The routes that are not capabilities (capabilities §3.6).
+INFRASTRUCTURE: tuple[tuple[str, str, str], ...] = (
+    ("GET", "/", "The JSON index of this server (HTML when Accept lists text/html)."),
+    ("GET", "/api/v1", "Every capability route with its capability id and title."),
+    ("GET", "/openapi.json", "This document."),
+    ("GET", "/swagger", "Swagger UI over this document."),
+)
+
+
+class OpenApiError(Exception):
+    """The document cannot be built; every clash is listed."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+def _rewrite_refs(node: Any, names: dict[str, str]) -> Any:
+    """Every `#/$defs/X` becomes `#/components/schemas/<name of X>`."""
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str) and value.startswith("#/$defs/"):
+                local = value[len("#/$defs/") :]
+                out[key] = REF_PREFIX + names.get(local, local)
+            else:
+                out[key] = _rewrite_refs(value, names)
+        return out
+    if isinstance(node, list):
+        return [_rewrite_refs(item, names) for item in node]
+    return node
+
+
+class Components:
+    """The flat `components.schemas` namespace; a clash is recorded, not overwritten."""
+
+    def __init__(self) -> None:
+        self.schemas: dict[str, dict[str, Any]] = {}
+        self.origin: dict[str, str] = {}
+        self.problems: list[str] = []
+
+    def _register(self, name: str, schema: dict[str, Any], origin: str) -> None:
+        held = self.schemas.get(name)
+        if held is None:
+            self.schemas[name] = schema
+            self.origin[name] = origin
+        elif held != schema:
+            problem = (
+                f"component '{name}' has two different schemas ({self.origin[name]} and "
+                f"{origin}); give one of the types another title"
+            )
+            if problem not in self.problems:
+                self.problems.append(problem)
+
+    def hoist(
+        self, canonical: dict[str, Any], origin: str
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Register the schema's `$defs` and, when named, the schema itself.
+
+        Returns the reference (or the inline schema when anonymous) and the resolved root
+        with its references rewritten (what the GET binding reads properties from).
+        """
+        schema = copy.deepcopy(canonical)
+        defs: dict[str, Any] = schema.pop("$defs", {})
+        names = {key: str(value.get("title", key)) for key, value in defs.items()}
+        for key, value in defs.items():
+            body = _rewrite_refs(value, names)
+            body.pop("title", None)
+            self._register(names[key], body, origin)
+        root = _rewrite_refs(schema, names)
+        title = root.pop("title", None)
+        if title is None:
+            return root, root
+        self._register(str(title), root, origin)
+        return {"$ref": REF_PREFIX + str(title)}, root
+
+
+def _drop_null(schema: dict[str, Any]) -> dict[str, Any]:
+    """A query parameter is absent rather than null: `null` leaves the type and the default."""
+    out = {k: v for k, v in schema.items() if k not in ("title", "description")}
+    if isinstance(out.get("type"), list):
+        kept = [t for t in out["type"] if t != "null"]
+        out["type"] = kept[0] if len(kept) == 1 else kept
+    for key in ("anyOf", "oneOf"):
+        members = out.get(key)
+        if isinstance(members, list):
+            kept = [m for m in members if m != {"type": "null"}]
+            if len(kept) == 1:
+                del out[key]
+                out = {**kept[0], **out}
+            else:
+                out[key] = kept
+    if "default" in out and out["default"] is None:
+        del out["default"]
+    return out
+
+
+def _examples(cases: list[tuple[str, dict[str, Any]]], key: str | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, value in sorted(cases, key=lambda case: case[0]):
+        if key is None:
+            out[name] = {"value": value}
+        elif key in value:
+            out[name] = {"value": value[key]}
+    return out
+
+
+def _parameters(
+    cap: Capability,
+    root: dict[str, Any],
+    canonical: dict[str, Any],
+    cases: list[tuple[str, dict[str, Any]]],
+) -> list[dict[str, Any]]:
+    required = set(root.get("required", []))
+    params = []
+    for name, prop in root.get("properties", {}).items():
+        param: dict[str, Any] = {"name": name, "in": "query", "required": name in required}
+        if "description" in prop:
+            param["description"] = prop["description"]
+        schema = _drop_null(prop)
+        if declared_types(canonical, name) & {"array", "object"}:
+            param["content"] = {"application/json": {"schema": schema}}
+        else:
+            param["schema"] = schema
+        examples = _examples(cases, name)
+        if examples:
+            param["examples"] = examples
+        params.append(param)
+    return params
+
+
+def _error_response(description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "content": {"application/json": {"schema": {"$ref": REF_PREFIX + "ErrorBody"}}},
+    }
+
+
+def _responses(cap: Capability, output: dict[str, Any]) -> dict[str, Any]:
+    reasons = {code: f"{code}: {why}." for _, code, why in ERRORS}
+    out: dict[str, Any] = {
+        "200": {
+            "description": f"{cap.title}: the result.",
+            "content": {"application/json": {"schema": output}},
+        },
+        "400": _error_response(reasons["invalid_input"]),
+        "404": _error_response(reasons["not_found"]),
+    }
+    if cap.kind == "command":
+        out["422"] = _error_response(reasons["refused"])
+    out["500"] = _error_response(reasons["internal"])
+    out["default"] = _error_response(
+        "method_not_allowed (405), forbidden (403), too_large (413) or busy (503); "
+        "the body names what was refused."
+    )
+    return out
+
+
+def operation(
+    cap: Capability, components: Components, cases: list[tuple[str, dict[str, Any]]]
+) -> dict[str, Any]:
+    """The operation object of one capability route."""
+    assert cap.http is not None
+    method = cap.http[0]
+    canonical_in = canonical_schema(cap.input, "validation")
+    input_ref, root = components.hoist(canonical_in, f"the input of {cap.id}")
+    output_ref, _ = components.hoist(
+        canonical_schema(cap.output, "serialization"), f"the output of {cap.id}"
+    )
+    op: dict[str, Any] = {
+        "operationId": cap.id,
+        "summary": cap.title,
+        "description": cap.description,
+        "tags": [cap.namespace],
+    }
+    if method == "GET":
+        op["parameters"] = _parameters(cap, root, canonical_in, cases)
+    else:
+        media: dict[str, Any] = {"schema": input_ref}
+        examples = _examples(cases)
+        if examples:
+            media["examples"] = examples
+        op["requestBody"] = {
+            "required": True,
+            "description": f"The input of `{cap.id}`.",
+            "content": {"application/json": media},
+        }
+    op["responses"] = _responses(cap, output_ref)
+    op["x-majordomus-id"] = cap.id
+    op["x-majordomus-kind"] = cap.kind
+    op["x-majordomus-stability"] = cap.stability
+    op["x-majordomus-provenance"] = cap.provenance()
+    op["x-majordomus-benchmark"] = cap.benchmark()
+    op["x-majordomus-cache"] = cap.cache.to_json()
+    op["x-majordomus-effect"] = cap.effect
+    exposure = cap.exposure()
+    if "mcp" in exposure:
+        op["x-majordomus-mcp"] = exposure["mcp"]
+    if cap.cli is not None:
+        op["x-majordomus-cli"] = " ".join(cap.cli)
+    return op
+
+
+def build_openapi(registry: Registry, cases: Cases) -> dict[str, Any]:
+    """The whole document; raises `OpenApiError` listing every component clash."""
+    components = Components()
+    components.hoist(canonical_schema(ErrorBody, "serialization"), "the HTTP error body")
+    routed = [cap for cap in registry if cap.http is not None]
+    paths: dict[str, dict[str, Any]] = {}
+    for cap in routed:
+        assert cap.http is not None
+        method, path = cap.http
+        paths.setdefault(path, {})[method.lower()] = operation(cap, components, cases(cap))
+    if components.problems:
+        raise OpenApiError(components.problems)
+    namespaces = sorted({cap.namespace for cap in routed})
+    tags = []
+    for name in namespaces:
+        module = registry.modules.get(name)
+        tags.append({"name": name, "description": module.description if module else ""})
+    return {
+        "openapi": "3.1.0",
+        "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
+        "info": {
+            "title": "majordomus",
+            "version": __version__,
+            "summary": "The repository's .ai/ layer, reasoning ledger and context compiler "
+            "over HTTP.",
+            "description": "Every operation is a capability of the majordomus registry, the "
+            "same one the CLI and the MCP server project: the same input gives the same output "
+            "on every surface. The operationId is the capability id.",
+            "license": {"name": "MIT", "identifier": "MIT"},
+            "contact": {"name": "majordomus"},
+        },
+        "externalDocs": {
+            "description": "The generated capability reference",
+            "url": "docs/generated/capabilities.md",
+        },
+        "servers": [{"url": "/", "description": "The server that serves this document."}],
+        "tags": tags,
+        "paths": {path: paths[path] for path in sorted(paths)},
+        "components": {"schemas": {k: components.schemas[k] for k in sorted(components.schemas)}},
+        "x-majordomus": {
+            "generator": GENERATOR,
+            "infrastructure": [
+                {"method": m, "path": p, "description": d} for m, p, d in INFRASTRUCTURE
+            ],
+            "binding": BINDING,
+            "errors": [{"status": s, "code": c, "reason": r} for s, c, r in ERRORS],
+        },
+    }
+
+
+def render(document: dict[str, Any]) -> str:
+    """Pretty JSON with a trailing newline (non-ASCII kept)."""
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"

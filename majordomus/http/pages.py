@@ -1,0 +1,204 @@
+"""What the non-capability routes answer: `/`, `/api/v1` and `/swagger` (capabilities §3.6).
+
+Pure: built from the registry and the index the server holds, never from the disk per
+request. The HTML pages load nothing but pinned, integrity-checked assets and carry a
+Content-Security-Policy without `unsafe-eval`.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+from typing import TYPE_CHECKING
+
+from majordomus import __version__
+from majordomus.order import natural_key
+from majordomus.wire import Wire
+
+if TYPE_CHECKING:
+    from majordomus.capabilities.registry import Registry
+    from majordomus.layer.model import Index
+
+DESCRIPTION = (
+    "majordomus serves a repository's .ai/ layer, reasoning ledger and context compiler. "
+    "Every route under /api/v1 is a capability of the one registry the CLI and MCP share."
+)
+
+SWAGGER_VERSION = "5.35.0"
+SWAGGER_BASE = f"https://cdn.jsdelivr.net/npm/swagger-ui-dist@{SWAGGER_VERSION}"
+SWAGGER_JS_SRI = "sha384-gjRm0bEPMeTmMh5jT2cHccIwCUZSTd8YC+j0d0sXw0MdGEfScduGpSyF3ZSSLkX9"
+SWAGGER_CSS_SRI = "sha384-WlYgdmXYOOBWL5apwjDEZwN+U3HmXSSu5R6V5aGxEcf7z+KuRNwBhoxKVN1i3D5I"
+SWAGGER_INIT = 'window.ui = SwaggerUIBundle({url: "/openapi.json", dom_id: "#swagger-ui"});'
+
+
+def _script_hash(script: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+
+
+SWAGGER_CSP = (
+    "default-src 'none'; "
+    f"script-src https://cdn.jsdelivr.net '{_script_hash(SWAGGER_INIT)}'; "
+    "style-src https://cdn.jsdelivr.net 'unsafe-inline'; "
+    "img-src 'self' data: https://cdn.jsdelivr.net; "
+    "font-src https://cdn.jsdelivr.net; "
+    "connect-src 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+)
+HOME_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'"
+
+#: Headers every HTML page carries (§3.6).
+HTML_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+class Surface(Wire):
+    """One thing this server serves, as the index lists it."""
+
+    id: str
+    title: str
+    path: str
+    category: str
+    visibility: str
+    kind: str
+    ready: bool
+
+
+class ServerIndex(Wire):
+    """`GET /`: what this server is and what it serves; never the repository's path."""
+
+    name: str
+    version: str
+    commit: str | None
+    dirty: bool | None
+    stale: bool
+    description: str
+    reference: str
+    repository: str
+    repository_id: str | None
+    git_repository_id: str | None
+    linked_worktree: bool
+    surfaces: list[Surface]
+
+
+class ApiRoute(Wire):
+    method: str
+    path: str
+    capability: str
+    title: str
+
+
+class ApiIndex(Wire):
+    """`GET /api/v1`: every capability route, by path, method and id."""
+
+    description: str
+    openapi: str
+    swagger: str
+    routes: list[ApiRoute]
+
+
+SURFACES = (
+    Surface(
+        id="api",
+        title="Capability routes",
+        path="/api/v1",
+        category="api",
+        visibility="public",
+        kind="json",
+        ready=True,
+    ),
+    Surface(
+        id="openapi",
+        title="OpenAPI document",
+        path="/openapi.json",
+        category="reference",
+        visibility="public",
+        kind="json",
+        ready=True,
+    ),
+    Surface(
+        id="swagger",
+        title="Swagger UI",
+        path="/swagger",
+        category="reference",
+        visibility="public",
+        kind="html",
+        ready=True,
+    ),
+)
+
+
+def server_index(index: Index) -> ServerIndex:
+    """The JSON index; git facts are those of the index the server built at start."""
+    git = index.git
+    return ServerIndex(
+        name="majordomus",
+        version=__version__,
+        commit=git.head if git.available else None,
+        dirty=(git.working_tree == "dirty")
+        if git.available and git.working_tree != "unknown"
+        else None,
+        stale=False,
+        description=DESCRIPTION,
+        reference="/openapi.json",
+        repository=index.root.name,
+        repository_id=None,
+        git_repository_id=None,
+        linked_worktree=(index.root / ".git").is_file(),
+        surfaces=list(SURFACES),
+    )
+
+
+def api_index(registry: Registry) -> ApiIndex:
+    routes = [
+        ApiRoute(method=cap.http[0], path=cap.http[1], capability=cap.id, title=cap.title)
+        for cap in registry
+        if cap.http is not None
+    ]
+    routes.sort(
+        key=lambda r: (natural_key(r.path), natural_key(r.method), natural_key(r.capability))
+    )
+    return ApiIndex(
+        description=DESCRIPTION, openapi="/openapi.json", swagger="/swagger", routes=routes
+    )
+
+
+def home_html(info: ServerIndex, api: ApiIndex) -> str:
+    """The HTML home page: the same facts as the JSON index, for a person."""
+    e = html.escape
+    surfaces = "".join(
+        f'<li><a href="{e(s.path)}">{e(s.title)}</a> <code>{e(s.path)}</code></li>'
+        for s in info.surfaces
+    )
+    rows = "".join(
+        f"<tr><td>{e(r.method)}</td><td><code>{e(r.path)}</code></td>"
+        f"<td><code>{e(r.capability)}</code></td><td>{e(r.title)}</td></tr>"
+        for r in api.routes
+    )
+    return (
+        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>majordomus — {e(info.repository)}</title>\n"
+        "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
+        "td{padding:.2em .8em}</style>\n</head>\n<body>\n"
+        f"<h1>majordomus {e(info.version)}</h1>\n<p>{e(info.description)}</p>\n"
+        f"<p>Repository <strong>{e(info.repository)}</strong></p>\n"
+        f"<ul>{surfaces}</ul>\n"
+        "<table><thead><tr><th>method</th><th>path</th><th>capability</th><th>title</th></tr>"
+        f"</thead><tbody>{rows}</tbody></table>\n</body>\n</html>\n"
+    )
+
+
+def swagger_html() -> str:
+    """The Swagger UI shell: pinned assets with sha384 integrity, one hashed inline script."""
+    return (
+        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        "<title>majordomus — API reference</title>\n"
+        f'<link rel="stylesheet" href="{SWAGGER_BASE}/swagger-ui.css" '
+        f'integrity="{SWAGGER_CSS_SRI}" crossorigin="anonymous">\n'
+        '</head>\n<body>\n<div id="swagger-ui"></div>\n'
+        f'<script src="{SWAGGER_BASE}/swagger-ui-bundle.js" '
+        f'integrity="{SWAGGER_JS_SRI}" crossorigin="anonymous"></script>\n'
+        f"<script>{SWAGGER_INIT}</script>\n</body>\n</html>\n"
+    )
