@@ -194,10 +194,12 @@ class SyntheticRepository:
             root = at.resolve()
             if (root / ".ai").exists():
                 raise FileExistsError(f"{root / '.ai'} already exists; choose an empty directory")
-        for rel, text in files_of(shape).items():
-            path = root / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8", newline="\n")
+        files = files_of(shape)
+        for folder in sorted({(root / rel).parent for rel in files}):
+            folder.mkdir(parents=True, exist_ok=True)
+        for rel, text in files.items():
+            with open(root / rel, "w", encoding="utf-8", newline="\n") as out:
+                out.write(text)
         return cls(root, shape, owner)
 
     @classmethod

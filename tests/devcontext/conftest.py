@@ -1,0 +1,45 @@
+"""The planned repository of devcontext §13, indexed, with the git state §13 gives it."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from majordomus.layer.index import build_index
+from majordomus.layer.model import GitState, Index
+
+PLANNED = Path(__file__).resolve().parents[2] / "fixtures" / "layers" / "planned"
+HEAD = "0123456789abcdef0123456789abcdef01234567"
+MASTER = GitState(
+    state="available", toplevel=None, head=HEAD, branch="master", working_tree="clean"
+)
+
+
+def planned_index(root: Path = PLANNED) -> Index:
+    """The layer at `root` read from the work tree, git reported as §13 says."""
+    return dataclasses.replace(build_index(root, "filesystem"), git=MASTER)
+
+
+@pytest.fixture(scope="session")
+def planned() -> Index:
+    return planned_index()
+
+
+@pytest.fixture
+def planned_copy(tmp_path: Path) -> Callable[[dict[str, str]], Path]:
+    """Factory: a copy of the planned fixture with `files` (path → text) added or replaced."""
+
+    def make(files: dict[str, str]) -> Path:
+        root = tmp_path / "planned"
+        shutil.copytree(PLANNED, root, dirs_exist_ok=True)
+        for rel, text in files.items():
+            path = root / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        return root
+
+    return make
