@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import click
 
+from majordomus.capabilities.context import Context
 from majordomus.capabilities.registry import Registry, RegistryBuildFailed
 from majordomus.cli.settings import settings, with_shared
 from majordomus.errors import EXIT_CONTRACT
@@ -28,6 +29,17 @@ def _cli_closure(registry: Registry, root: click.Group) -> list[str]:
     return problems
 
 
+def _openapi(ctx: Context) -> list[str]:
+    """Build the OpenAPI document as `serve` would; a component clash is a violation."""
+    from majordomus.http.openapi import OpenApiError, build_openapi
+
+    try:
+        build_openapi(ctx.registry, lambda cap: cap.benchmark_cases(ctx))
+    except OpenApiError as failed:
+        return [f"OPENAPI {problem}" for problem in failed.problems]
+    return []
+
+
 def command() -> click.Command:
     @click.command(name="validate")
     @click.pass_context
@@ -44,6 +56,7 @@ def command() -> click.Command:
             tool_entries(registry, read_only=False)
             resource_entries(registry)
             problems = _cli_closure(registry, click_ctx.find_root().command)  # type: ignore[arg-type]
+            problems += _openapi(ctx)
         for problem in problems:
             click.echo(f"FAIL {problem}")
         if problems:
