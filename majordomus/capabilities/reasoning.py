@@ -24,9 +24,25 @@ from majordomus.advisors.policy import (
     plan,
 )
 from majordomus.advisors.situation import AdvisorSituation, resolve_advisors
-from majordomus.capabilities.core import Empty
 from majordomus.capabilities.registry import Capability, Module
-from majordomus.errors import InvalidInput, Refused
+from majordomus.errors import InvalidInput, NotFound, Refused
+from majordomus.projections.check import CHECKS, ReasoningFinding
+from majordomus.projections.check import run as run_checks
+from majordomus.projections.moment import (
+    AsOf,
+    epoch_of,
+    moment_problem,
+    parse_moment,
+    recorded_by,
+)
+from majordomus.projections.state import (
+    ALL_TASKS,
+    ReasoningExplanation,
+    ReasoningState,
+    derive,
+    explain,
+    render_markdown,
+)
 from majordomus.wire import OMIT, StrictInput, Wire
 
 if TYPE_CHECKING:
@@ -53,15 +69,25 @@ class ReasoningSituation:
         return self.advisors.mode
 
 
-def reasoning_situation(ctx: Context) -> ReasoningSituation:
-    """Resolve the situation; an invalid catalogue is refused naming the file it came from."""
+def reasoning_situation(ctx: Context, as_of: str | None = None) -> ReasoningSituation:
+    """Resolve the situation; an invalid catalogue is refused naming the file it came from.
+
+    With `as_of` (an RFC 3339 time) only the records recorded at or before that moment are
+    replayed and circuits are evaluated at it: the state a handover saw, by the same path.
+    """
     from majordomus.ledger.store import Store
     from majordomus.projections.history import history
 
     store = Store(ctx.root)
     loaded = store.load()
+    now = None
+    if as_of is not None:
+        moment = parse_moment(as_of)
+        if moment is None:
+            raise InvalidInput(f"as_of: {moment_problem(as_of)}")
+        loaded, now = recorded_by(loaded, moment), epoch_of(moment)
     try:
-        advisors = resolve_advisors(ctx.root, ctx.environ, history(loaded))
+        advisors = resolve_advisors(ctx.root, ctx.environ, history(loaded), now=now)
     except CatalogueError as exc:
         raise Refused(exc.message) from None
     return ReasoningSituation(store=store, loaded=loaded, advisors=advisors)
@@ -113,8 +139,14 @@ def advisors_report(situation: AdvisorSituation) -> AdvisorsReport:
     )
 
 
-def reasoning_advisors(ctx: Context, _: Empty) -> AdvisorsReport:
-    return advisors_report(reasoning_situation(ctx).advisors)
+class AdvisorsInput(StrictInput):
+    """When to look: now (default) or as of an earlier moment."""
+
+    as_of: AsOf = None
+
+
+def reasoning_advisors(ctx: Context, request: AdvisorsInput) -> AdvisorsReport:
+    return advisors_report(reasoning_situation(ctx, request.as_of).advisors)
 
 
 ADVISORS = Capability(
@@ -123,7 +155,7 @@ ADVISORS = Capability(
     description="The reasoning mode and where it came from, every advisor of the catalogue "
     "with its status, the one reason word and what was probed, the capacity per advisory "
     "capability, and the catalogue's findings. Contacts no advisor. Read-only.",
-    input=Empty,
+    input=AdvisorsInput,
     output=AdvisorsReport,
     handler=reasoning_advisors,
     tool="majordomus_reasoning_advisors",
@@ -202,6 +234,155 @@ PLAN = Capability(
 )
 
 
+# == projections: reasoning.status, reasoning.explain, reasoning.check ==========================
+# (the state, explanations and checks replayed from the records; owned by the projections)
+
+
+# -- reasoning.status --------------------------------------------------------------------------
+
+
+class ReasoningStatusInput(StrictInput):
+    """Which task to report, and as of when."""
+
+    task: Annotated[
+        str | None,
+        Field(description="A task id, or `all` for every task (default: the current task)."),
+    ] = None
+    as_of: AsOf = None
+
+
+class ReasoningStatus(Wire):
+    """The mode in force, the advisor counts, the state the records derive, and that state
+    rendered as the Markdown a handover carries."""
+
+    mode: ModeResolution
+    advisors_available: int
+    advisors_unavailable: int
+    state: ReasoningState
+    report: str
+
+
+def reasoning_status(ctx: Context, request: ReasoningStatusInput) -> ReasoningStatus:
+    situation = reasoning_situation(ctx, request.as_of)
+    task = request.task if request.task is not None else situation.store.current_task()
+    state = derive(situation.loaded, None if task == ALL_TASKS else task)
+    return ReasoningStatus(
+        mode=situation.mode,
+        advisors_available=situation.advisors.available(),
+        advisors_unavailable=situation.advisors.unavailable(),
+        state=state,
+        report=render_markdown(state),
+    )
+
+
+def _status_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
+    return [("current", {}), ("all", {"task": ALL_TASKS})]
+
+
+STATUS = Capability(
+    id="reasoning.status",
+    title="Reasoning state of a task",
+    description="The assessments, consultations, disagreements and conclusions of the current "
+    "task (or one task, or `all`), each with where it stands, the timeline of every record, "
+    "totals, unreadable store files, and the Markdown report a handover carries; optionally "
+    "as of an earlier moment. Derived from the records, never stored. Read-only.",
+    input=ReasoningStatusInput,
+    output=ReasoningStatus,
+    handler=reasoning_status,
+    tool="majordomus_reasoning",
+    resource=("majordomus://reasoning", "reasoning"),
+    http=("GET", "/api/v1/reasoning"),
+    cli=("reasoning", "status"),
+    stability=EXPERIMENTAL,
+    tags=("reasoning", "session"),
+    cases=_status_cases,
+)
+
+
+# -- reasoning.explain -------------------------------------------------------------------------
+
+
+class ReasoningExplainInput(StrictInput):
+    """The record to explain, and as of when."""
+
+    id: Annotated[
+        str, Field(description="A record id, e.g. `conclusion-20261001T093000123Z-1a2b3c`.")
+    ]
+    as_of: AsOf = None
+
+
+def reasoning_explain(ctx: Context, request: ReasoningExplainInput) -> ReasoningExplanation:
+    explanation = explain(reasoning_situation(ctx, request.as_of).loaded, request.id)
+    if explanation is None:
+        raise NotFound(f"no reasoning record {request.id}")
+    return explanation
+
+
+EXPLAIN = Capability(
+    id="reasoning.explain",
+    title="Explain a reasoning record",
+    description="One record with the assessment it belongs to and that assessment's whole "
+    "chain (plans, consultations, disagreements, resolutions, conclusions, validations, "
+    "attempts) as timeline steps in order. An unknown id is not found. Read-only.",
+    input=ReasoningExplainInput,
+    output=ReasoningExplanation,
+    handler=reasoning_explain,
+    tool="majordomus_reasoning_explain",
+    http=("GET", "/api/v1/reasoning/explain"),
+    cli=("reasoning", "explain"),
+    stability=EXPERIMENTAL,
+    tags=("reasoning", "provenance"),
+    waived="transient_state",
+    cases=lambda _: [("absent", {"id": "assessment-absent"})],
+)
+
+
+# -- reasoning.check ---------------------------------------------------------------------------
+
+
+class ReasoningCheckInput(StrictInput):
+    """As of when to check the records (default: now, every record)."""
+
+    as_of: AsOf = None
+
+
+class ReasoningCheck(Wire):
+    """Whether the reasoning rules hold: `ok` exactly when there is no finding."""
+
+    ok: bool
+    checks: list[str]
+    findings: list[ReasoningFinding]
+
+
+def reasoning_check(ctx: Context, request: ReasoningCheckInput) -> ReasoningCheck:
+    situation = reasoning_situation(ctx, request.as_of)
+    used = situation.advisors.loaded
+    findings = run_checks(
+        ctx.root, used.catalogue, used.references, situation.loaded, source=used.source
+    )
+    return ReasoningCheck(ok=not findings, checks=list(CHECKS), findings=findings)
+
+
+CHECK = Capability(
+    id="reasoning.check",
+    title="Check the reasoning rules",
+    description="The six checks in order: the catalogue's findings, a transport module per "
+    "adapter, provider-independent code that names an advisor, CI that depends on a model "
+    "credential, documents asserting a refused claim, and records that do not parse or claim "
+    "review the ledger does not show. Findings are reported, never fixed. Read-only.",
+    input=ReasoningCheckInput,
+    output=ReasoningCheck,
+    handler=reasoning_check,
+    tool="majordomus_reasoning_check",
+    http=("GET", "/api/v1/reasoning/check"),
+    cli=("reasoning", "check"),
+    stability=EXPERIMENTAL,
+    tags=("reasoning", "governance"),
+)
+
+# == end of the projections' section ===========================================================
+
+
 # -- the module --------------------------------------------------------------------------------
 
 
@@ -213,6 +394,6 @@ MODULES = (
         "typed records, derived state, provenance and governance checks. Offline: no "
         "capability contacts an advisor.",
         stability=EXPERIMENTAL,
-        capabilities=(ADVISORS, PLAN),
+        capabilities=(ADVISORS, PLAN, STATUS, EXPLAIN, CHECK),
     ),
 )

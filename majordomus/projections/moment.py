@@ -96,7 +96,7 @@ def recorded_moment(stamp: str) -> dt.datetime | None:
         return None
 
 
-def as_of(loaded: Loaded, moment: dt.datetime) -> Loaded:
+def recorded_by(loaded: Loaded, moment: dt.datetime) -> Loaded:
     """The records recorded at or before `moment`, in the order given; unreadable files stay.
 
     A record whose stamp cannot be read cannot be placed before the moment, so it is left out.

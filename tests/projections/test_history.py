@@ -9,7 +9,7 @@ from majordomus.advisors.states import AdvisorStatus
 from majordomus.clock import epoch_seconds
 from majordomus.layer.yaml import parse_into
 from majordomus.projections.history import history
-from majordomus.projections.moment import as_of, epoch_of, parse_moment
+from majordomus.projections.moment import epoch_of, parse_moment, recorded_by
 
 from .builders import assessment, consultation, loaded, rec
 
@@ -94,6 +94,6 @@ def test_as_of_sees_the_circuit_a_handover_saw() -> None:
     )
     moment = parse_moment("2026-10-01T00:00:10Z")
     assert moment is not None
-    then = state_at(as_of(records, moment), epoch_of(moment))
+    then = state_at(recorded_by(records, moment), epoch_of(moment))
     assert then.status is AdvisorStatus.TEMPORARILY_FAILED
     assert state_at(records, epoch_of(moment) + 60).status is AdvisorStatus.AVAILABLE

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from majordomus.projections.moment import (
     AsOf,
-    as_of,
+    recorded_by,
     epoch_of,
     moment_problem,
     parse_moment,
@@ -79,7 +79,7 @@ def test_as_of_keeps_records_at_or_before_the_moment_in_the_order_given() -> Non
     ]
     moment = parse_moment("2026-10-01T00:00:02Z")
     assert moment is not None
-    kept = as_of(loaded(*records, unreadable=("t/x.json",)), moment)
+    kept = recorded_by(loaded(*records, unreadable=("t/x.json",)), moment)
     assert [r.id for r in kept.records] == ["r-1", "r-2"]
     assert kept.unreadable == ["t/x.json"]
 
@@ -88,7 +88,7 @@ def test_a_stamp_epoch_seconds_reads_counts_too() -> None:
     odd = rec("r-1", 1, attempt()).model_copy(update={"recorded_at": "2026-02-30T00:00:00Z"})
     moment = parse_moment("2026-03-02T00:00:00Z")
     assert moment is not None
-    assert [r.id for r in as_of(loaded(odd), moment).records] == ["r-1"]
+    assert [r.id for r in recorded_by(loaded(odd), moment).records] == ["r-1"]
 
 
 def test_epoch_of_truncates_to_the_second() -> None:

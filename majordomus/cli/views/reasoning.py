@@ -5,9 +5,14 @@ Each view reads the capability's JSON answer (what `--format json` prints), neve
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+import click
+
 from majordomus.cli.views import CliView, Params, lines
+from majordomus.errors import EXIT_CONTRACT
+from majordomus.projections.moment import moment_problem
 
 # -- reasoning.advisors ------------------------------------------------------------------------
 
@@ -56,7 +61,76 @@ def plan(out: Any, _: Params) -> str:
     return lines(*rows)
 
 
+# == projections: reasoning.status, reasoning.explain, reasoning.check ==========================
+# (and the `--as-of` check every replaying command shares; owned by the projections)
+
+
+def _as_of_input(values: Params, fields: tuple[str, ...]) -> dict[str, Any]:
+    """The input from the flags; an `--as-of` that is not RFC 3339 is a usage error (exit 2)."""
+    moment = values.get("as_of")
+    if moment is not None:
+        problem = moment_problem(moment)
+        if problem is not None:
+            raise click.BadParameter(problem, param_hint="'--as-of'")
+    return {name: values[name] for name in fields if values.get(name) is not None}
+
+
+def _replaying(*fields: str) -> Callable[[Params], dict[str, Any]]:
+    return lambda values: _as_of_input(values, (*fields, "as_of"))
+
+
+def status(out: Any, values: Params) -> str:
+    if values.get("report"):
+        return out["report"]
+    state, mode, totals = out["state"], out["mode"], out["state"]["totals"]
+    return lines(
+        f"task        {state['task']}",
+        f"mode        {mode['mode']} ({mode['source']}) · advisors "
+        f"{out['advisors_available']} available, {out['advisors_unavailable']} unavailable",
+        f"records     {totals['records']} · consultations {totals['consultations_completed']} "
+        f"completed, {totals['consultations_failed']} failed · independent reviewers "
+        f"{totals['independent_reviewers']}",
+        *(f"  {s['at']}  {s['phase']:<16} {s['summary']}" for s in state["timeline"]),
+        *(f"unreadable  {path}" for path in state.get("unreadable", [])),
+    )
+
+
+def explain(out: Any, _: Params) -> str:
+    record = out["record"]
+    return lines(
+        f"record      {record['id']} ({record['body']['kind']})",
+        f"assessment  {out.get('assessment') or 'none'}",
+        *(f"  {s['phase']:<16} {s['id']}  {s['summary']}" for s in out["chain"]),
+    )
+
+
+def check(out: Any, _: Params) -> str:
+    return lines(
+        f"checks      {', '.join(out['checks'])}",
+        *(["ok          no finding"] if not out["findings"] else []),
+        *(f"FAIL {f['check']:<9} {f['subject']}: {f['message']}" for f in out["findings"]),
+    )
+
+
+def check_exit(out: Any) -> int:
+    """A finding means the contract is unmet (decision 12)."""
+    return 0 if out["ok"] else EXIT_CONTRACT
+
+
+REPORT = click.Option(
+    ["--report"],
+    is_flag=True,
+    default=False,
+    help="Print only the Markdown report, ready to paste into a handover.",
+)
+
+# == end of the projections' section ===========================================================
+
+
 VIEWS = {
-    "reasoning.advisors": CliView(text=advisors),
+    "reasoning.advisors": CliView(text=advisors, prepare=_replaying()),
     "reasoning.plan": CliView(text=plan),
+    "reasoning.status": CliView(text=status, options=(REPORT,), prepare=_replaying("task")),
+    "reasoning.explain": CliView(text=explain, arguments=("id",), prepare=_replaying("id")),
+    "reasoning.check": CliView(text=check, prepare=_replaying(), exit_code=check_exit),
 }
