@@ -1,0 +1,217 @@
+"""The official MCP Python SDK client drives `majordomus mcp` (issue 7 item 2, decision 9).
+
+The client negotiates, lists, calls every tool with the inputs of its benchmark cases and
+validates each structured result against the tool's `outputSchema` on its own; the answers
+must equal what the executor gives in-process for the same input. Resources are listed and
+read. The read-only witness of layer §8 holds after every session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp.client.client import Client
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
+from mcp.shared.exceptions import MCPError
+
+from majordomus.capabilities.context import Context
+from majordomus.errors import CapabilityError
+from majordomus.mcp.listing import resource_entries, tool_entries
+from tests.conftest import GIT_ENV, MAJORDOMUS, witness
+
+RECORD_TOOL = "majordomus_reasoning_record"
+ENV = {**GIT_ENV, "MAJORDOMUS_LOG": "warn"}
+
+
+def drive(
+    root: Path,
+    work: Callable[[ClientSession, Any], Awaitable[Any]],
+    *,
+    args: tuple[str, ...] = (),
+) -> tuple[Any, str]:
+    """Run one SDK session against `majordomus mcp`; return `work`'s value and the stderr."""
+    errlog = root.parent / "server-stderr.log"
+
+    async def main() -> Any:
+        params = StdioServerParameters(
+            command=MAJORDOMUS, args=["mcp", *args], cwd=str(root), env=ENV
+        )
+        with errlog.open("w") as err:
+            async with (
+                stdio_client(params, errlog=err) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                initialized = await session.initialize()
+                return await work(session, initialized)
+
+    value = asyncio.run(main())
+    return value, errlog.read_text()
+
+
+def in_process(root: Path) -> Context:
+    """The same repository and environment the server sees, for expected answers."""
+    return Context(root, environ=get_default_environment() | ENV)
+
+
+def expected_answer(ctx: Context, capability_id: str, arguments: dict[str, Any]) -> Any:
+    try:
+        return ("ok", ctx.executor.call(capability_id, arguments))
+    except CapabilityError as exc:
+        return ("error", exc.code)
+
+
+def test_every_tool_and_resource_through_the_sdk(layer_repo: Path) -> None:
+    before = witness(layer_repo)
+    ctx = in_process(layer_repo)
+    listed_tools = tool_entries(ctx.registry, read_only=False)
+    reads = [t for t in listed_tools if t["_meta"]["majordomus"]["effect"] == "read"]
+    cases = [
+        (
+            t["name"],
+            name,
+            arguments,
+            expected_answer(ctx, t["_meta"]["majordomus"]["id"], arguments),
+        )
+        for t in reads
+        for name, arguments in ctx.registry.get(t["_meta"]["majordomus"]["id"]).benchmark_cases(ctx)
+    ]
+    resources = resource_entries(ctx.registry)
+
+    async def work(session: ClientSession, initialized: Any) -> dict[str, Any]:
+        tools = await session.list_tools()
+        calls = [
+            (tool, await session.call_tool(tool, arguments)) for tool, _, arguments, _ in cases
+        ]
+        listed = await session.list_resources()
+        read = [await session.read_resource(r["uri"]) for r in resources]
+        templates = await session.list_resource_templates()
+        refused = await session.call_tool("majordomus_get", {})
+        try:
+            await session.call_tool("majordomus_nope", {})
+            unknown = None
+        except MCPError as exc:
+            unknown = (exc.code, exc.message)
+        await session.send_ping()
+        return {
+            "init": initialized,
+            "tools": tools,
+            "calls": calls,
+            "resources": listed,
+            "read": read,
+            "templates": templates,
+            "refused": refused,
+            "unknown": unknown,
+        }
+
+    got, stderr = drive(layer_repo, work)
+
+    init = got["init"]
+    assert init.protocol_version == "2025-11-25"
+    assert init.server_info.name == "majordomus"
+    assert "state ok" in init.instructions
+    assert init.capabilities.tools is not None and init.capabilities.resources is not None
+    assert init.capabilities.prompts is None
+
+    assert [t.name for t in got["tools"].tools] == [t["name"] for t in listed_tools]
+    for tool in got["tools"].tools:
+        assert tool.input_schema["type"] == "object"
+        assert tool.output_schema is not None
+
+    assert len(got["calls"]) == len(cases) >= len(reads)
+    for (tool, case, _, expected), (_, result) in zip(cases, got["calls"], strict=True):
+        outcome, value = expected
+        if outcome == "ok":
+            assert result.is_error is False, (tool, case, result.content)
+            assert result.structured_content == value, (tool, case)
+            assert json.loads(result.content[0].text) == value
+        else:
+            assert result.is_error is True, (tool, case)
+            assert result.meta == {"majordomus": {"error": {"code": value}}}
+
+    assert [r.uri for r in got["resources"].resources] == [r["uri"] for r in resources]
+    for entry, read in zip(resources, got["read"], strict=True):
+        [content] = read.contents
+        assert content.uri == entry["uri"]
+        assert content.mime_type == entry["mimeType"]
+        obj = ctx.index.by_uri.get(entry["uri"])
+        if obj is not None:
+            assert content.text == obj.content
+        else:
+            answer = ctx.executor.call(entry["_meta"]["majordomus"]["id"], {})
+            assert json.loads(content.text) == answer
+    assert got["templates"].resource_templates == []
+
+    assert got["refused"].is_error is True
+    assert got["refused"].meta == {"majordomus": {"error": {"code": "invalid_input"}}}
+    assert got["unknown"] == (-32602, "unknown tool: majordomus_nope")
+
+    assert "Traceback" not in stderr
+    assert witness(layer_repo) == before
+
+
+def test_read_only_hides_command_tools_from_the_sdk(layer_repo: Path) -> None:
+    before = witness(layer_repo)
+    ctx = in_process(layer_repo)
+    readers = [t["name"] for t in tool_entries(ctx.registry, read_only=True)]
+
+    async def work(session: ClientSession, initialized: Any) -> tuple[Any, Any]:
+        return initialized, await session.list_tools()
+
+    (initialized, tools), _ = drive(layer_repo, work, args=("--read-only",))
+    names = [t.name for t in tools.tools]
+    assert names == readers
+    assert RECORD_TOOL not in names
+    assert all(t.annotations.read_only_hint for t in tools.tools)
+    assert "nothing writes" in initialized.instructions
+    assert witness(layer_repo) == before
+    assert not (layer_repo / ".ai/local/state/reasoning").exists()
+
+
+def test_a_reasoning_record_through_the_tool(layer_repo: Path) -> None:
+    ctx = in_process(layer_repo)
+    if ctx.registry.by_tool.get(RECORD_TOOL) is None:
+        pytest.skip(f"{RECORD_TOOL} is not declared in the registry yet")
+    before = witness(layer_repo)
+    arguments = {
+        "record": {
+            "kind": "assessment",
+            "subject": "The MCP surface records through the one store",
+        }
+    }
+
+    async def work(session: ClientSession, initialized: Any) -> tuple[Any, Any]:
+        tools = await session.list_tools()
+        return tools, await session.call_tool(RECORD_TOOL, arguments)
+
+    (tools, result), stderr = drive(layer_repo, work)
+    [entry] = [t for t in tools.tools if t.name == RECORD_TOOL]
+    assert entry.annotations.read_only_hint is False
+    assert result.is_error is False, result.content
+    path = result.structured_content["path"]
+    assert path.startswith(".ai/local/state/reasoning/")
+    written = layer_repo / path
+    assert written.is_file()
+    assert json.loads(written.read_text())["id"] == result.structured_content["record"]["id"]
+    assert "Traceback" not in stderr
+    assert witness(layer_repo) == before
+
+
+def test_the_sdk_client_in_auto_mode_falls_back_to_initialize(layer_repo: Path) -> None:
+    """`Client` probes `server/discover` first; `-32601` sends it to the handshake (decision 9)."""
+    params = StdioServerParameters(command=MAJORDOMUS, args=["mcp"], cwd=str(layer_repo), env=ENV)
+
+    async def main() -> tuple[Any, Any]:
+        async with Client(params) as client:
+            listed = await client.list_resources()
+            return client.session.initialize_result, listed
+
+    initialized, listed = asyncio.run(main())
+    assert initialized is not None
+    assert initialized.protocol_version == "2025-11-25"
+    assert "majordomus://repository" in [r.uri for r in listed.resources]
