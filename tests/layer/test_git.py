@@ -1,0 +1,141 @@
+"""The git questions (layer §5.2, §5.3, §8): answers, failures, and that nothing is written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from majordomus.errors import EXIT_REFUSED
+from majordomus.layer import git as gitmod
+from majordomus.layer.git import (
+    GitError,
+    current_branch,
+    git_state,
+    head,
+    head_commit,
+    ls_files,
+    show_toplevel,
+    working_tree,
+)
+from tests.conftest import git, make_git_repo, witness
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = make_git_repo(tmp_path / "r", commit=False)
+    (root / "docs").mkdir()
+    (root / "docs" / "a.md").write_text("# A\n")
+    (root / "docs" / "sub").mkdir()
+    (root / "docs" / "sub" / "b.md").write_text("# B\n")
+    (root / "top.md").write_text("# Top\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "one")
+    return root
+
+
+def test_state_of_a_clean_repository(repo: Path) -> None:
+    state = git_state(repo)
+    assert state.available
+    assert state.toplevel == str(repo.resolve())
+    assert state.head is not None and re.fullmatch(r"[0-9a-f]{40}", state.head)
+    assert state.branch == "master"
+    assert state.working_tree == "clean"
+    assert list(state.to_json()) == ["state", "toplevel", "head", "branch", "working_tree"]
+
+
+def test_dirty_detached_and_unborn(repo: Path, tmp_path: Path) -> None:
+    (repo / "new.txt").write_text("x\n")
+    assert working_tree(repo) == "dirty"
+    git(repo, "checkout", "-q", "--detach")
+    assert current_branch(repo) is None
+    assert head_commit(repo) == head(repo)
+    unborn = make_git_repo(tmp_path / "u", commit=False)
+    assert head_commit(unborn) is None
+    assert current_branch(unborn) == "master"
+    assert git_state(unborn).head is None
+
+
+def test_outside_git_the_state_is_unavailable_with_a_reason(tmp_path: Path) -> None:
+    (tmp_path / "plain").mkdir()
+    state = git_state(tmp_path / "plain")
+    assert state.state == "unavailable"
+    assert state.reason
+    assert state.to_json() == {"state": "unavailable", "reason": state.reason}
+    assert head(tmp_path / "plain") is None
+    with pytest.raises(GitError) as caught:
+        show_toplevel(tmp_path / "plain")
+    assert caught.value.exit_code == EXIT_REFUSED
+
+
+def test_missing_git_executable_is_unavailable(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    state = git_state(tmp_path)
+    assert state.state == "unavailable"
+    assert "cannot run git" in (state.reason or "")
+
+
+def test_ls_files_lists_the_index_with_glob_magic(repo: Path) -> None:
+    assert ls_files(repo, ":(glob)docs/*.md") == ["docs/a.md"]
+    assert ls_files(repo, ":(glob)docs/**/*.md") == ["docs/a.md", "docs/sub/b.md"]
+    assert ls_files(repo, ":(glob)*.md") == ["top.md"]
+    (repo / "docs" / "untracked.md").write_text("u\n")
+    (repo / "docs" / "staged.md").write_text("s\n")
+    git(repo, "add", "docs/staged.md")
+    (repo / "docs" / "a.md").unlink()
+    assert ls_files(repo, ":(glob)docs/*.md") == ["docs/a.md", "docs/staged.md"]
+
+
+def test_ls_files_keeps_unusual_names_verbatim(repo: Path) -> None:
+    (repo / "docs" / "with space é.md").write_text("x\n")
+    git(repo, "add", "-A")
+    assert "docs/with space é.md" in ls_files(repo, ":(glob)docs/*.md")
+
+
+def test_ls_files_failure_is_fatal(tmp_path: Path) -> None:
+    (tmp_path / "plain").mkdir()
+    with pytest.raises(GitError, match="pathspec"):
+        ls_files(tmp_path / "plain", ":(glob)*.md")
+
+
+def test_a_non_utf8_path_is_fatal(repo: Path) -> None:
+    raw = bytes(repo) + b"/docs/caf\xe9.md"
+    with open(raw, "wb") as handle:
+        handle.write(b"x\n")
+    git(repo, "add", "-A")
+    with pytest.raises(GitError, match="not UTF-8"):
+        ls_files(repo, ":(glob)docs/*.md")
+
+
+def test_git_environment_redirects_are_ignored(repo: Path, tmp_path: Path, monkeypatch) -> None:
+    other = make_git_repo(tmp_path / "other")
+    monkeypatch.setenv("GIT_DIR", str(other / ".git"))
+    assert ls_files(repo, ":(glob)*.md") == ["top.md"]
+
+
+def test_asking_writes_nothing(repo: Path) -> None:
+    (repo / "docs" / "a.md").write_text("# changed\n")
+    before = witness(repo)
+    index = repo / ".git" / "index"
+    stamp = index.stat().st_mtime_ns
+    git_state(repo)
+    ls_files(repo, ":(glob)**")
+    assert witness(repo) == before
+    assert index.stat().st_mtime_ns == stamp
+
+
+def test_only_read_only_subcommands_are_spelled_out() -> None:
+    source = Path(gitmod.__file__).read_text()
+    spelled = set(re.findall(r'_run\(\s*root,\s*"([^"]+)"', source))
+    assert spelled <= {"rev-parse", "symbolic-ref", "--no-optional-locks", "ls-files"}
+
+
+def test_no_other_layer_module_runs_a_process() -> None:
+    layer = Path(gitmod.__file__).parent
+    offenders = [
+        p.name
+        for p in layer.glob("*.py")
+        if p.name != "git.py" and re.search(r"\bsubprocess\b|os\.system|os\.popen", p.read_text())
+    ]
+    assert offenders == []
