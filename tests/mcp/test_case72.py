@@ -218,6 +218,10 @@ def test_step9_broken_means_degraded_never_silently_smaller(layer_repo: Path) ->
     assert done.code == 10
     assert "refusing to serve under --strict" in done.stdout + done.stderr
     assert done.stdout == ""
+    done = run_majordomus(["mcp", "--strict", "--inspect"], cwd=layer_repo)
+    assert done.code == 10
+    assert done.stdout == ""
+    assert "refusing to serve under --strict" in done.stderr
 
 
 def test_step10_duplicate_identity(layer_repo: Path) -> None:

@@ -194,6 +194,9 @@ def test_the_loop_exits(ctx: Context) -> None:
     out = io.BytesIO()
     assert srv.run(io.BytesIO(PING + b"\n" + PING), out) == 0
     assert out.getvalue() == b'{"jsonrpc":"2.0","id":1,"result":{}}\n' * 2
+    unterminated = io.BytesIO()
+    assert srv.run(io.BytesIO(PING.rstrip(b"\n")), unterminated) == 0
+    assert unterminated.getvalue() == b'{"jsonrpc":"2.0","id":1,"result":{}}\n'
     assert srv.run(io.BytesIO(PING * 3), ClosedPipe()) == 0
     assert srv.run(io.BytesIO(PING), FullDisk()) == 13
 
