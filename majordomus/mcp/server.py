@@ -20,7 +20,9 @@ from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
 from majordomus import __version__
+from majordomus.capabilities.core import resolve_resource
 from majordomus.errors import CapabilityError, Fatal, Internal, NotFound
+from majordomus.mcp.listing import resource_entries, tool_entries
 
 if TYPE_CHECKING:
     from majordomus.capabilities.context import Context
@@ -113,7 +115,8 @@ def _params(message: dict[str, Any]) -> dict[str, Any]:
 
 
 class Server:
-    """One session's dispatcher over a context whose index and registry are already built."""
+    """One session's dispatcher. Constructing it builds the context's index and registry,
+    once; listings are computed on first request and then served from memory."""
 
     def __init__(self, ctx: Context, *, read_only: bool) -> None:
         self.ctx = ctx
@@ -183,21 +186,15 @@ class Server:
 
     def _tools_list(self, _params: dict[str, Any]) -> str:
         if self._tools_json is None:
-            from majordomus.mcp.listing import tool_entries
-
             self._tools_json = _dump({"tools": tool_entries(self.registry, self.read_only)})
         return self._tools_json
 
     def _resources_list(self, _params: dict[str, Any]) -> str:
         if self._resources_json is None:
-            from majordomus.mcp.listing import resource_entries
-
             self._resources_json = _dump({"resources": resource_entries(self.registry)})
         return self._resources_json
 
     def _resources_read(self, params: dict[str, Any]) -> str:
-        from majordomus.capabilities.core import resolve_resource
-
         uri = params.get("uri")
         if not isinstance(uri, str):
             raise RpcError(INVALID_PARAMS, "params.uri is required")

@@ -109,7 +109,7 @@ def test_a_refusing_query_resource_answers_invalid_params(ctx: Context, monkeypa
     def refuse(_ctx: Context, _uri: str) -> Any:
         raise Refused("the ledger cannot be read")
 
-    monkeypatch.setattr("majordomus.capabilities.core.resolve_resource", refuse)
+    monkeypatch.setattr(server, "resolve_resource", refuse)
     response = answer(srv, req(2, "resources/read", {"uri": "majordomus://repository"}))
     assert response == {
         "jsonrpc": "2.0",
@@ -167,8 +167,8 @@ def test_listings_are_computed_once(ctx: Context, monkeypatch) -> None:
         calls["resources"] += 1
         return resource_entries(*args)
 
-    monkeypatch.setattr(listing, "tool_entries", counted_tools)
-    monkeypatch.setattr(listing, "resource_entries", counted_resources)
+    monkeypatch.setattr(server, "tool_entries", counted_tools)
+    monkeypatch.setattr(server, "resource_entries", counted_resources)
     srv = Server(ctx, read_only=False)
     first = [answer(srv, req(i, m)) for i, m in enumerate(["tools/list", "resources/list"])]
     again = [answer(srv, req(i, m)) for i, m in enumerate(["tools/list", "resources/list"])]
