@@ -6,7 +6,11 @@ import importlib
 
 from majordomus.capabilities.registry import Module
 
-MODULE_FILES = ("majordomus.capabilities.core", "majordomus.capabilities.reasoning")
+MODULE_FILES = (
+    "majordomus.capabilities.core",
+    "majordomus.capabilities.reasoning",
+    "majordomus.capabilities.devcontext",
+)
 
 
 def builtin_modules() -> list[Module]:

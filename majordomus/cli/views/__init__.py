@@ -17,7 +17,11 @@ import click
 
 Params = Mapping[str, Any]
 
-VIEW_FILES = ("majordomus.cli.views.core", "majordomus.cli.views.reasoning")
+VIEW_FILES = (
+    "majordomus.cli.views.core",
+    "majordomus.cli.views.reasoning",
+    "majordomus.cli.views.devcontext",
+)
 
 
 @dataclass(frozen=True)

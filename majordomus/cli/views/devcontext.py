@@ -1,0 +1,176 @@
+"""Text renderings and request flags of the `devcontext` capabilities (devcontext §14).
+
+`compile` and `explain` share the request flags, with `--path` and `--uri` as the repeatable
+spellings of `paths` and `uris`; `compile` exits 10 when the answer is over budget. Each view
+reads the capability's JSON answer (what `--format json` prints), never the domain.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from majordomus.cli.views import CliView, Params, lines
+from majordomus.errors import EXIT_CONTRACT
+
+REQUEST_SCALARS = ("issue", "milestone", "intent", "budget_tokens", "max_depth", "floor")
+REQUEST_FLAGS = (
+    click.Option(
+        ["--path", "path"],
+        multiple=True,
+        help="A repository-relative path the work touches (repeatable; same as --paths).",
+    ),
+    click.Option(
+        ["--uri", "seed_uris"],
+        multiple=True,
+        help="A canonical identifier to seed with (repeatable; same as --uris).",
+    ),
+)
+
+
+def request(values: Params) -> dict[str, Any]:
+    """The capability input from the flags: scalars as given, both list spellings merged."""
+    out: dict[str, Any] = {k: values[k] for k in REQUEST_SCALARS if values.get(k) is not None}
+    paths = [*values.get("paths", ()), *values.get("path", ())]
+    uris = [*values.get("uris", ()), *values.get("seed_uris", ())]
+    if paths:
+        out["paths"] = paths
+    if uris:
+        out["uris"] = uris
+    if values.get("all_blocking_rules"):
+        out["all_blocking_rules"] = True
+    if values.get("uri") is not None:
+        out["uri"] = values["uri"]
+    return out
+
+
+def _budget_line(budget: dict[str, Any]) -> str:
+    return (
+        f"budget  {budget['used_tokens']} of {budget['limit_tokens']} token(s) used, "
+        f"{budget['required_tokens']} required, {budget['bytes_per_token']} bytes per token"
+    )
+
+
+def _header(out: dict[str, Any]) -> str:
+    git = out["git"]
+    where = git["working_tree"]
+    if "head" in git or "branch" in git:
+        head = git.get("head", "no commit")[:12]
+        where = f"{git.get('branch', 'detached')} at {head}, {where}"
+    return f"context {out['fingerprint'][:12]} · {where}"
+
+
+def _seed(seed: dict[str, Any]) -> str:
+    resolved = f" (named {seed['resolved']})" if seed.get("resolved") else ""
+    if seed["kind"] == seed["from"]:
+        return f"seed    {seed['from']} {seed['uri']}{resolved}"
+    return f"seed    {seed['from']} {seed['kind']} {seed['uri']}{resolved}"
+
+
+def _way(way: dict[str, Any]) -> str:
+    edge = f"({way['edge']})" if "edge" in way else ""
+    return f"      <- {way['selector']}{edge} {way['reason']}"
+
+
+def compile_text(out: Any, _: Params) -> str:
+    budget = out["budget"]
+    rows = [_header(out), *(_seed(s) for s in out["seeds"]), _budget_line(budget)]
+    if budget["over_budget"]:
+        rows.append(
+            "        OVER BUDGET: what may not be dropped already costs more than the limit "
+            f"({budget['limit_tokens']}); raise --budget-tokens or name less"
+        )
+    rows.extend(
+        f"tier    {t['tier']:<10} {t['selected']:>4} selected {t['excluded']:>4} excluded "
+        f"{t['tokens']:>7} token(s) {t['required']:>4} required"
+        for t in budget["tiers"]
+    )
+    rows.append(f"SELECTED ({len(out['selected'])})")
+    for e in out["selected"]:
+        required = " (required)" if e["required"] else ""
+        rows.append(
+            f"  {e['tier']:<10} {e['relevance']:.3f} {e['confidence']:.3f} "
+            f"{e['cost_tokens']:>6}  {e['uri']}{required}"
+        )
+        rows.extend(_way(w) for w in e["discovered_by"])
+    rows.append(f"EXCLUDED ({len(out['excluded'])})")
+    rows.extend(
+        f"  {x['tier']:<10} {x['reason']:<10} {x['cost_tokens']:>6}  {x['uri']} — {x['detail']}"
+        for x in out["excluded"]
+    )
+    rows.append(f"DEDUPLICATED ({len(out['deduplicated'])})")
+    for d in out["deduplicated"]:
+        dropped = f" <- {', '.join(d['dropped'])}" if d["dropped"] else ""
+        rows.append(f"  {d['key']:<8} {d['kept']}{dropped} — {d['detail']}")
+    if out["conflicts"]:
+        rows.append(f"CONFLICTS ({len(out['conflicts'])})")
+        rows.extend(
+            f"  {c['kind']:<10} {c['current']} over {c['against']} — {c['detail']}"
+            for c in out["conflicts"]
+        )
+    commits = out["git"].get("commits", [])
+    if commits:
+        rows.append(f"COMMITS THE LAYER NAMES ({len(commits)})")
+        rows.extend(
+            f"  {c['commit'][:12]} {c['named_by']}"
+            + (f" covers {c['covers']}" if "covers" in c else "")
+            for c in commits
+        )
+    if out["diagnostics"]:
+        rows.append(f"DIAGNOSTICS ({len(out['diagnostics'])})")
+        rows.extend(
+            f"  {d['severity']:<8} {d['code']} {d.get('path', '-')}: {d['message']}"
+            for d in out["diagnostics"]
+        )
+    return lines(*rows)
+
+
+def compile_exit(out: Any) -> int:
+    """10 when what may not be dropped costs more than the limit (decision 12)."""
+    return EXIT_CONTRACT if out["budget"]["over_budget"] else 0
+
+
+def explain_text(out: Any, _: Params) -> str:
+    budget = out["budget"]
+    return lines(
+        f"{out['standing']}  {out['uri']}",
+        out["detail"],
+        f"budget {budget['used_tokens']} of {budget['limit_tokens']} token(s) used",
+    )
+
+
+def policy_text(out: Any, _: Params) -> str:
+    rows = [f"graph   {out['graph']} · schema {out['schema']}"]
+    rows.extend(
+        f"tier    {t['position']} {t['tier']:<10} {', '.join(t['kinds']) or '—'}"
+        for t in out["tiers"]
+    )
+    for e in out["edges"]:
+        if e["refused"]:
+            rows.append(f"edge    {e['edge']:<15} refused      {e['reason']}")
+        else:
+            rows.append(
+                f"edge    {e['edge']:<15} {e['forward']:.2f} / {e['reverse']:.2f}  {e['reason']}"
+            )
+    rows.extend(
+        f"select  {s['selector']:<15} {'declared' if s['declared'] else 'inferred'}"
+        for s in out["selectors"]
+    )
+    rows.append(
+        f"default budget {out['default_budget_tokens']} token(s) · depth "
+        f"{out['default_max_depth']} · floor {out['default_floor']} · "
+        f"{out['bytes_per_token']} bytes per token"
+    )
+    return lines(*rows)
+
+
+VIEWS = {
+    "devcontext.compile": CliView(
+        text=compile_text, options=REQUEST_FLAGS, prepare=request, exit_code=compile_exit
+    ),
+    "devcontext.explain": CliView(
+        text=explain_text, arguments=("uri",), options=REQUEST_FLAGS, prepare=request
+    ),
+    "devcontext.policy": CliView(text=policy_text),
+}
