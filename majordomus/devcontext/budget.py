@@ -133,9 +133,7 @@ class _Spend:
         for path, group in groups.items():
             if len(group) < 2:
                 continue
-            ranked = sorted(
-                group, key=lambda c: (_SPECIFICITY.get(c.kind, 2), -c.relevance, c.uri)
-            )
+            ranked = sorted(group, key=lambda c: (_SPECIFICITY.get(c.kind, 2), -c.relevance, c.uri))
             losers = [c.uri for c in ranked[1:]]
             self.dropped.update(losers)
             self.deduplicated.append(
@@ -254,7 +252,7 @@ class _Spend:
 
     # steps 7–8
     def first_fit(self, limit: int) -> tuple[list[ContextEntry], int, int]:
-        order = sorted(self.cands.values(), key=lambda c: (c.tier.index, -c.relevance, c.uri))
+        order = sorted(self.cands.values(), key=lambda c: (c.tier.rank, -c.relevance, c.uri))
         used = required_tokens = 0
         selected: list[ContextEntry] = []
         for cand in order:

@@ -139,7 +139,15 @@ class Candidates:
             )
         else:
             self.by_uri[uri] = Candidate(
-                uri, node.kind, node.label, tier, relevance, depth, [way], None, node.source,
+                uri,
+                node.kind,
+                node.label,
+                tier,
+                relevance,
+                depth,
+                [way],
+                None,
+                node.source,
                 node.status,
             )
 

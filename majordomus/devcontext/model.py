@@ -50,7 +50,8 @@ class Tier(StrEnum):
     HISTORY = "history"
 
     @property
-    def index(self) -> int:
+    def rank(self) -> int:
+        """The position in spend order (0 = task); `<` compares these."""
         return _TIER_INDEX[self]
 
     def as_str(self) -> str:
@@ -63,22 +64,22 @@ class Tier(StrEnum):
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Tier):
             return NotImplemented
-        return self.index < other.index
+        return self.rank < other.rank
 
     def __le__(self, other: object) -> bool:
         if not isinstance(other, Tier):
             return NotImplemented
-        return self.index <= other.index
+        return self.rank <= other.rank
 
     def __gt__(self, other: object) -> bool:
         if not isinstance(other, Tier):
             return NotImplemented
-        return self.index > other.index
+        return self.rank > other.rank
 
     def __ge__(self, other: object) -> bool:
         if not isinstance(other, Tier):
             return NotImplemented
-        return self.index >= other.index
+        return self.rank >= other.rank
 
 
 Tier.ORDER = tuple(Tier)
@@ -100,9 +101,7 @@ _KIND_TIER = {
     **dict.fromkeys(("policy", "scope", "rule", "context", "profile"), Tier.GOVERNANCE),
     **dict.fromkeys(("implementation", "test", "file", "command"), Tier.SOURCE),
     "adr": Tier.DECISION,
-    **dict.fromkeys(
-        ("session", "session-context", "knowledge", "prompt", "skill"), Tier.KNOWLEDGE
-    ),
+    **dict.fromkeys(("session", "session-context", "knowledge", "prompt", "skill"), Tier.KNOWLEDGE),
 }
 
 
@@ -125,7 +124,8 @@ class Selector(StrEnum):
     INTENT_MATCH = "intent_match"
 
     @property
-    def index(self) -> int:
+    def rank(self) -> int:
+        """The position in declaration order, the tie-break of "best path first"."""
         return _SELECTOR_INDEX[self]
 
     def as_str(self) -> str:
@@ -328,7 +328,7 @@ class Excluded(Wire):
     relevance: float
 
     def order_key(self) -> OrderKey:
-        return OrderKey(label=self.reason.value, identity=self.uri, rank=self.tier.index)
+        return OrderKey(label=self.reason.value, identity=self.uri, rank=self.tier.rank)
 
 
 class Deduplicated(Wire):

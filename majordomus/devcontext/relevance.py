@@ -35,7 +35,7 @@ def number(value: float) -> str:
 
 def best_first(ways: Iterable[Discovery]) -> list[Discovery]:
     """Confidence descending, depth ascending, selector order, reason: the best path first."""
-    return sorted(ways, key=lambda d: (-d.confidence, d.depth, d.selector.index, d.reason))
+    return sorted(ways, key=lambda d: (-d.confidence, d.depth, d.selector.rank, d.reason))
 
 
 def confidence_of(ways: Iterable[Discovery]) -> float:

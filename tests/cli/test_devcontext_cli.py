@@ -97,8 +97,7 @@ def test_explain(run: Callable[..., Any]) -> None:
     assert done.code == 0, done.stderr
     assert done.stdout.splitlines() == [
         "excluded  majordomus://milestone/m1",
-        "reached and not given: budget — 29 token(s) would not fit: 56 of 1 already spent, "
-        "0 left",
+        "reached and not given: budget — 29 token(s) would not fit: 56 of 1 already spent, 0 left",
         "budget 103 of 1 token(s) used",
     ]
     unknown = run("explain", "majordomus://adr/9999", "--format", "json")
@@ -106,7 +105,9 @@ def test_explain(run: Callable[..., Any]) -> None:
     out = json.loads(unknown.stdout)
     assert out["standing"] == "unknown" and out["budget"]["limit_tokens"] == 24000
     assert "entry" not in out and "excluded" not in out
-    seeded = run("explain", "majordomus://rule/project.beta@1", "--uri", "majordomus://adr/adr-0002")
+    seeded = run(
+        "explain", "majordomus://rule/project.beta@1", "--uri", "majordomus://adr/adr-0002"
+    )
     assert seeded.stdout.startswith("selected  majordomus://rule/project.beta@1\n")
 
 

@@ -81,9 +81,7 @@ def test_a_dangling_reference_of_an_object_not_given_is_only_a_diagnostic(
     planned_copy: Callable[[dict[str, str]], Path],
 ) -> None:
     index = planned_index(planned_copy({BETA_PATH: _beta_naming("project.nothing")}))
-    compiled = compile(
-        index, CompileInput(uris=["majordomus://adr/adr-0002"], budget_tokens=80)
-    )
+    compiled = compile(index, CompileInput(uris=["majordomus://adr/adr-0002"], budget_tokens=80))
     assert any(
         x.uri == "majordomus://rule/project.beta@1" and x.reason is ExclusionReason.BUDGET
         for x in compiled.excluded

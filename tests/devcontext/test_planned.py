@@ -158,7 +158,7 @@ def test_b5_deterministic_and_ordered(planned: Index) -> None:
     first, second = compile(planned, request), compile(planned, request)
     assert first == second
     assert first.model_dump_json(by_alias=True) == second.model_dump_json(by_alias=True)
-    keys = [(e.tier.index, -e.relevance, e.uri) for e in first.selected]
+    keys = [(e.tier.rank, -e.relevance, e.uri) for e in first.selected]
     assert keys == sorted(keys)
 
 

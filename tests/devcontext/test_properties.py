@@ -61,8 +61,10 @@ def layers(draw: st.DrawFn) -> Index:
         kind = draw(st.sampled_from(KINDS))
         identity = f"x{i}@{draw(st.integers(1, 3))}" if kind == "rule" else f"x{i}"
         shared = draw(st.booleans()) and kind == "claim"
-        path = "docs/CLAIMS.yaml" if shared else draw(
-            st.sampled_from([f"lib/x{i}.sh", f"docs/x{i}.md", f".ai/x{i}.md"])
+        path = (
+            "docs/CLAIMS.yaml"
+            if shared
+            else draw(st.sampled_from([f"lib/x{i}.sh", f"docs/x{i}.md", f".ai/x{i}.md"]))
         )
         metadata: dict[str, object] = {}
         status = draw(st.sampled_from([None, "active", "deprecated", "superseded", "rejected"]))

@@ -134,9 +134,7 @@ def test_local_records_are_knowledge(planned_copy: Callable[[dict[str, str]], Pa
 def test_an_untrustworthy_record_is_halved_not_doubted(
     planned_copy: Callable[[dict[str, str]], Path],
 ) -> None:
-    root = planned_copy(
-        {".ai/local/state/handovers/h.md": HANDOVER.format(divergence="diverged")}
-    )
+    root = planned_copy({".ai/local/state/handovers/h.md": HANDOVER.format(divergence="diverged")})
     compiled = compile(_checkout(root), CompileInput())
     [handover] = [e for e in compiled.selected if e.kind == "local-handover"]
     assert handover.relevance == 0.475
