@@ -12,6 +12,7 @@ import typing
 from typing import Any
 
 import click
+from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from majordomus.capabilities.registry import Capability
@@ -29,6 +30,8 @@ def _unwrap(annotation: Any) -> tuple[Any, bool]:
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
         if len(args) == 1:
             return _unwrap(args[0])
+        if any(isinstance(a, type) and issubclass(a, BaseModel) for a in args):
+            return BaseModel, False  # a tagged union of models is structured, never a flag
         return str, False
     if origin in (list, tuple, set, frozenset):
         inner, _ = _unwrap(typing.get_args(annotation)[0])
@@ -56,7 +59,9 @@ def _is_plain(core: Any) -> bool:
     )
 
 
-def field_param(name: str, info: FieldInfo, positional: bool) -> click.Parameter | None:
+def field_param(
+    name: str, info: FieldInfo, positional: bool, flag_word: str | None = None
+) -> click.Parameter | None:
     """The click parameter for one input field, or None for a structured field."""
     core, many = _unwrap(info.annotation)
     if not _is_plain(core):
@@ -64,7 +69,7 @@ def field_param(name: str, info: FieldInfo, positional: bool) -> click.Parameter
     wire = info.alias or name
     if positional:
         return click.Argument([wire], required=info.is_required(), type=_click_type(core))
-    flag = "--" + wire.replace("_", "-")
+    flag = "--" + (flag_word or wire).replace("_", "-")
     help_text = info.description
     if core is bool and not many:
         return click.Option([flag, wire], is_flag=True, default=None, help=help_text)
@@ -92,7 +97,8 @@ def capability_command(cap: Capability, view: CliView | None) -> click.Command:
     params: list[click.Parameter] = []
     field_names: list[str] = []
     for name, info in cap.input.model_fields.items():
-        param = field_param(name, info, (info.alias or name) in view.arguments)
+        wire = info.alias or name
+        param = field_param(name, info, wire in view.arguments, view.flags.get(wire))
         if param is not None:
             params.append(param)
             field_names.append(param.name or name)

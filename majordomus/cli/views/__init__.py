@@ -2,7 +2,8 @@
 
 A view is optional: it names the fields taken as positional arguments, extra flags that are
 not input (`--report`, `--file`), how to build the input from the flags when the fields are
-not plain options, the text rendering of the output, and the exit code an output means.
+not plain options, flag spellings that differ from the field (`--path` for `paths`), the text
+rendering of the output, and the exit code an output means.
 Rendering reads the output's JSON (exactly what `--format json` prints), never the domain.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import click
@@ -28,6 +29,7 @@ VIEW_FILES = (
 class CliView:
     text: Callable[[Any, Params], str] | None = None
     arguments: tuple[str, ...] = ()
+    flags: Mapping[str, str] = field(default_factory=dict)
     options: tuple[click.Parameter, ...] = ()
     prepare: Callable[[Params], dict[str, Any]] | None = None
     exit_code: Callable[[Any], int] | None = None

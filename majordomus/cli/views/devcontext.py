@@ -9,40 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import click
-
 from majordomus.cli.views import CliView, Params, lines
 from majordomus.errors import EXIT_CONTRACT
 
-REQUEST_SCALARS = ("issue", "milestone", "intent", "budget_tokens", "max_depth", "floor")
-REQUEST_FLAGS = (
-    click.Option(
-        ["--path", "path"],
-        multiple=True,
-        help="A repository-relative path the work touches (repeatable; same as --paths).",
-    ),
-    click.Option(
-        ["--uri", "seed_uris"],
-        multiple=True,
-        help="A canonical identifier to seed with (repeatable; same as --uris).",
-    ),
-)
-
-
-def request(values: Params) -> dict[str, Any]:
-    """The capability input from the flags: scalars as given, both list spellings merged."""
-    out: dict[str, Any] = {k: values[k] for k in REQUEST_SCALARS if values.get(k) is not None}
-    paths = [*values.get("paths", ()), *values.get("path", ())]
-    uris = [*values.get("uris", ()), *values.get("seed_uris", ())]
-    if paths:
-        out["paths"] = paths
-    if uris:
-        out["uris"] = uris
-    if values.get("all_blocking_rules"):
-        out["all_blocking_rules"] = True
-    if values.get("uri") is not None:
-        out["uri"] = values["uri"]
-    return out
+REQUEST_FLAGS = {"paths": "path", "uris": "uri"}
 
 
 def _budget_line(budget: dict[str, Any]) -> str:
@@ -166,11 +136,7 @@ def policy_text(out: Any, _: Params) -> str:
 
 
 VIEWS = {
-    "devcontext.compile": CliView(
-        text=compile_text, options=REQUEST_FLAGS, prepare=request, exit_code=compile_exit
-    ),
-    "devcontext.explain": CliView(
-        text=explain_text, arguments=("uri",), options=REQUEST_FLAGS, prepare=request
-    ),
+    "devcontext.compile": CliView(text=compile_text, flags=REQUEST_FLAGS, exit_code=compile_exit),
+    "devcontext.explain": CliView(text=explain_text, arguments=("uri",), flags=REQUEST_FLAGS),
     "devcontext.policy": CliView(text=policy_text),
 }
