@@ -9,11 +9,13 @@ kind-schema error (exit 13): the lists ship with the executable, so it is a buil
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
 from majordomus.errors import ProtocolFailure
+
+_MEMO_LIMIT = 65536
 
 
 class AllowListError(ProtocolFailure):
@@ -27,6 +29,7 @@ class AllowList:
     name: str
     patterns: tuple[str, ...]
     matcher: re.Pattern[str]
+    verdicts: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def display(self) -> str:
@@ -34,9 +37,21 @@ class AllowList:
         return f"share/allow/{self.name}.txt"
 
     def unknown(self, key_paths: list[str]) -> list[str]:
-        """The key paths no pattern matches, in the order given (search semantics)."""
-        search = self.matcher.search
-        return [path for path in key_paths if search(path) is None]
+        """The key paths no pattern matches, in the order given (search semantics).
+
+        Verdicts are memoised per path: the same keys recur in every file of a kind.
+        """
+        verdicts = self.verdicts
+        out: list[str] = []
+        for path in key_paths:
+            allowed = verdicts.get(path)
+            if allowed is None:
+                allowed = self.matcher.search(path) is not None
+                if len(verdicts) < _MEMO_LIMIT:
+                    verdicts[path] = allowed
+            if not allowed:
+                out.append(path)
+        return out
 
     def message(self, unknown: list[str]) -> str:
         return f"key(s) not in {self.display}: {', '.join(unknown)}"

@@ -12,7 +12,6 @@ import json
 import os
 import re
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,13 +31,35 @@ _OPEN_FLAGS = (
 _BAD_IDENTITY = re.compile(r"[/@\s]")
 
 
-@dataclass(frozen=True, slots=True)
 class ReadContext:
-    """What reading needs besides the file: the root, the manifest and the kind schema."""
+    """What reading needs besides the file: the root, the manifest and the kind schema.
 
-    root: Path
-    manifest: Manifest
-    kinds: KindSchema
+    Also memoises the section of each directory, so the per-file path stays lean.
+    """
+
+    __slots__ = ("_by_directory", "_by_file", "base", "kinds", "manifest", "root")
+
+    def __init__(self, root: Path, manifest: Manifest, kinds: KindSchema) -> None:
+        self.root = root
+        self.base = str(root)
+        self.manifest = manifest
+        self.kinds = kinds
+        self._by_file: dict[str, str] = {}
+        for name, path in manifest.sections.items():
+            self._by_file.setdefault(".ai/" + path, name)
+        self._by_directory: dict[str, str | None] = {".": None}
+
+    def section_of(self, rel: str, directory: str) -> str | None:
+        """`manifest.section_of(rel)` (layer §1.2): an exact file section wins, else the
+        longest directory section, computed once per directory."""
+        exact = self._by_file.get(rel)
+        if exact is not None:
+            return exact
+        try:
+            return self._by_directory[directory]
+        except KeyError:
+            found = self._by_directory[directory] = self.manifest.section_of(directory + "/")
+            return found
 
 
 class Excluded(Exception):
@@ -130,9 +151,9 @@ def check_version(spec: KindSpec, metadata: dict[str, Any]) -> None:
 # --- the file ------------------------------------------------------------------------------
 
 
-def _load(root: Path, rel: str) -> bytes:
+def _load(base: str, rel: str) -> bytes:
     """The file's bytes after the file checks of §5.4 step 2, never through a symlink."""
-    full = os.path.join(root, rel)
+    full = f"{base}/{rel}"
     try:
         info = os.lstat(full)
     except OSError as exc:
@@ -145,15 +166,27 @@ def _load(root: Path, rel: str) -> bytes:
         raise Excluded("oversized", f"{info.st_size} bytes, over the {SIZE_LIMIT} byte limit")
     try:
         fd = os.open(full, _OPEN_FLAGS)
-        with os.fdopen(fd, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                raise Excluded("not_a_file", "is not a regular file")
-            data = handle.read(SIZE_LIMIT + 1)
     except OSError as exc:
         raise Excluded("unreadable", f"cannot read: {exc.strerror or exc}") from exc
-    if len(data) > SIZE_LIMIT:
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise Excluded("not_a_file", "is not a regular file")
+        # one read sized to the file (plus one byte to notice growth), never a 4 MiB buffer
+        chunks = [os.read(fd, info.st_size + 1)]
+        total = len(chunks[0])
+        while total > info.st_size and total <= SIZE_LIMIT:
+            chunk = os.read(fd, SIZE_LIMIT + 1 - total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as exc:
+        raise Excluded("unreadable", f"cannot read: {exc.strerror or exc}") from exc
+    finally:
+        os.close(fd)
+    if total > SIZE_LIMIT:
         raise Excluded("oversized", f"more than {SIZE_LIMIT} bytes, the limit")
-    return data
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def _decode(data: bytes) -> str:
@@ -246,7 +279,7 @@ def _read(
             f"class '{source.id}' declares kind '{source.kind}', which this executable "
             "does not read",
         )
-    data = _load(ctx.root, rel)
+    data = _load(ctx.base, rel)
     text = _decode(data)
     spec, metadata, body = _metadata(spec, text, ctx)
     if spec.allow is not None and metadata:
@@ -266,7 +299,7 @@ def _read(
         "path": rel,
         "directory": directory,
         "source_class": source.id,
-        "section": ctx.manifest.section_of(rel),
+        "section": ctx.section_of(rel, directory),
     }
     if spec.members is not None:
         return _members(spec, spec.members, metadata, rel, provenance)

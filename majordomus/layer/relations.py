@@ -199,6 +199,7 @@ def _rules() -> dict[str, tuple[_Rule, ...]]:
 
 RELATION_TABLE = _rules()
 TRACKS = _Rule("tracks", "tracks", lambda r: r.path)
+RULES_OF = {kind: (*rules, TRACKS) for kind, rules in RELATION_TABLE.items()}
 
 
 def references(value: Any) -> Iterator[str]:
@@ -218,15 +219,21 @@ def derive_relations(
     no tool is known, so every `mcp_tools` reference is unresolved.
     """
     resolver = _Resolver(objects, mcp_tools)
-    edges: set[Edge] = set()
+    edges: set[tuple[str, str, str]] = set()
     unresolved: set[UnresolvedReference] = set()
+    bound = {
+        kind: tuple((rule, rule.resolve(resolver)) for rule in rules)
+        for kind, rules in RULES_OF.items()
+    }
+    only_tracks = ((TRACKS, TRACKS.resolve(resolver)),)
     for obj in objects:
-        rules = RELATION_TABLE.get(obj.kind, ())
         metadata = obj.metadata
-        for rule in (*rules, TRACKS):
+        if not metadata:
+            continue
+        uri = obj.uri
+        for rule, resolve in bound.get(obj.kind, only_tracks):
             if rule.field not in metadata:
                 continue
-            resolve = rule.resolve(resolver)
             for ref in references(metadata[rule.field]):
                 try:
                     target = resolve(ref)
@@ -241,12 +248,12 @@ def derive_relations(
                     )
                     continue
                 if rule.inverted:
-                    edges.add(Edge(source=target, target=obj.uri, kind=rule.edge))
+                    edges.add((target, uri, rule.edge))
                 else:
-                    edges.add(Edge(source=obj.uri, target=target, kind=rule.edge))
+                    edges.add((uri, target, rule.edge))
     ordered = sorted(unresolved)
     return Relations(
-        edges=sorted(edges),
+        edges=[Edge(source, target, kind) for source, target, kind in sorted(edges)],
         external=dict(sorted(resolver.external.items())),
         unresolved=ordered,
         diagnostics=[
