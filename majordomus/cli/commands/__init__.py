@@ -6,10 +6,11 @@ import click
 
 
 def process_commands() -> list[tuple[tuple[str, ...], click.Command]]:
-    from majordomus.cli.commands import generate, init, mcp, serve, validate
+    from majordomus.cli.commands import demo, generate, init, mcp, serve, validate
 
     return [
         (("init",), init.command()),
+        (("demo",), demo.command()),
         (("mcp",), mcp.command()),
         (("capabilities", "validate"), validate.command()),
         (("serve",), serve.command()),
