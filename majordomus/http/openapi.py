@@ -49,14 +49,26 @@ class OpenApiError(Exception):
         self.problems = problems
 
 
+def _rewrite_ref(value: str, names: dict[str, str]) -> str:
+    local = value[len("#/$defs/") :]
+    return REF_PREFIX + names.get(local, local)
+
+
 def _rewrite_refs(node: Any, names: dict[str, str]) -> Any:
-    """Every `#/$defs/X` becomes `#/components/schemas/<name of X>`."""
+    """Every `#/$defs/X` (a `$ref` or a discriminator mapping) becomes
+    `#/components/schemas/<name of X>`."""
     if isinstance(node, dict):
         out = {}
         for key, value in node.items():
             if key == "$ref" and isinstance(value, str) and value.startswith("#/$defs/"):
-                local = value[len("#/$defs/") :]
-                out[key] = REF_PREFIX + names.get(local, local)
+                out[key] = _rewrite_ref(value, names)
+            elif key == "mapping" and isinstance(value, dict):
+                out[key] = {
+                    k: _rewrite_ref(v, names)
+                    if isinstance(v, str) and v.startswith("#/$defs/")
+                    else v
+                    for k, v in value.items()
+                }
             else:
                 out[key] = _rewrite_refs(value, names)
         return out

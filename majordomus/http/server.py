@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import signal
 import socket
 import sys
 from typing import TYPE_CHECKING, Any
@@ -81,12 +82,6 @@ def serve(ctx: Context, host: str, port: int, *, fallback: bool = False) -> int:
             "layer (remote callers may run read capabilities only)",
             bound,
         )
-    url = url_of(sock)
-    sys.stderr.write(
-        f"majordomus[INFO] serving {ctx.index.root.name} at {url} "
-        f"({sum(1 for c in registry if c.http)} routes; OpenAPI at {url}/openapi.json)\n"
-    )
-    sys.stderr.flush()
     config = uvicorn.Config(
         app,
         log_config=None,
@@ -95,5 +90,16 @@ def serve(ctx: Context, host: str, port: int, *, fallback: bool = False) -> int:
         server_header=False,
         timeout_graceful_shutdown=GRACE_SECONDS,
     )
-    _Server(config).run(sockets=[sock])
+    server = _Server(config)
+    # A stop signal that arrives between the announcement and uvicorn's own handlers still
+    # stops the server gracefully.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, server.handle_exit)
+    url = url_of(sock)
+    sys.stderr.write(
+        f"majordomus[INFO] serving {ctx.index.root.name} at {url} "
+        f"({sum(1 for c in registry if c.http)} routes; OpenAPI at {url}/openapi.json)\n"
+    )
+    sys.stderr.flush()
+    server.run(sockets=[sock])
     return 0

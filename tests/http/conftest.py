@@ -1,0 +1,241 @@
+"""Fixtures for the HTTP surface: a committed repository `majordomus init` wrote, a real
+`majordomus serve --port 0` over it, and an in-process application with a probe module.
+
+No `__init__.py` here on purpose: as a package this directory would be named `http` and hide
+the standard library's. Test files are therefore named `test_http_*.py` and helpers are
+fixtures.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import signal
+import subprocess
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import httpx
+import pytest
+from pydantic import Field
+
+from majordomus.capabilities.builtin import builtin_modules
+from majordomus.capabilities.context import Context
+from majordomus.capabilities.core import Empty, ObjectView
+from majordomus.capabilities.registry import Capability, Module, build_registry
+from majordomus.errors import Forbidden, Internal, InvalidInput, MissingArtifact, NotFound, Refused
+from majordomus.wire import StrictInput, Wire
+from tests.conftest import GIT_ENV, MAJORDOMUS, git, make_git_repo, run_majordomus
+
+URL = re.compile(r"http://(?:\[[0-9a-fA-F:.]+\]|[0-9.]+):[0-9]+")
+
+
+def clean_env() -> dict[str, str]:
+    """The environment `run_majordomus` gives a command, so server and CLI see the same."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MAJORDOMUS_")}
+    env.pop("CI", None)
+    env.update(GIT_ENV)
+    return env
+
+
+@pytest.fixture(scope="session")
+def served_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One repository for the whole HTTP run: `majordomus init`, then a commit."""
+    root = make_git_repo(tmp_path_factory.mktemp("http") / "repo", commit=False)
+    done = run_majordomus(["init"], cwd=root)
+    assert done.code == 0, done.stderr
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "Add the .ai layer")
+    return root
+
+
+@dataclass
+class Server:
+    """A running `majordomus serve`; `stderr` keeps every line it wrote."""
+
+    process: subprocess.Popen[bytes]
+    url: str
+    lines: queue.Queue[str | None]
+    stderr: list[str] = field(default_factory=list)
+
+    def client(self, **kwargs: Any) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=30, **kwargs)
+
+    def stop(self) -> int:
+        """SIGTERM, then the exit code (a graceful stop is 0)."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        code = self.process.wait(timeout=30)
+        self._drain()
+        return code
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                line = self.lines.get(timeout=5)
+            except queue.Empty:
+                return
+            if line is None:
+                return
+            self.stderr.append(line)
+
+
+def start_server(root: Path, *args: str) -> Server:
+    """Start `majordomus serve --port 0 ARGS` in `root` and wait for the URL on stderr."""
+    process = subprocess.Popen(
+        [MAJORDOMUS, "serve", "--port", "0", *args],
+        cwd=root,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=clean_env(),
+    )
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def pump() -> None:
+        assert process.stderr is not None
+        for raw in process.stderr:
+            lines.put(raw.decode("utf-8", "replace"))
+        lines.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    seen: list[str] = []
+    while True:
+        line = lines.get(timeout=60)
+        if line is None:
+            process.wait(timeout=30)
+            raise AssertionError(f"serve exited {process.returncode}: {''.join(seen)}")
+        seen.append(line)
+        found = URL.search(line)
+        if found:
+            server = Server(process, found.group(0), lines)
+            server.stderr.extend(seen)
+            return server
+
+
+@pytest.fixture
+def launch() -> Callable[..., Server]:
+    """`launch(root, *args)` starts one more server; the test stops it."""
+    return start_server
+
+
+@pytest.fixture(scope="session")
+def server_env() -> dict[str, str]:
+    return clean_env()
+
+
+@pytest.fixture(scope="session")
+def server(served_repo: Path) -> Iterator[Server]:
+    """One real server on loopback for the session; it must stop with exit 0."""
+    running = start_server(served_repo)
+    yield running
+    assert running.stop() == 0, "".join(running.stderr)
+
+
+# -- the probe module: one capability per behaviour the HTTP layer must map -------------------
+
+
+class FailInput(StrictInput):
+    error: Literal[
+        "invalid_input", "not_found", "refused", "forbidden", "internal", "crash", "fatal"
+    ]
+
+
+class EchoInput(StrictInput):
+    """Every JSON type a query parameter can be coerced to."""
+
+    text: str | None = None
+    count: int | None = None
+    ratio: float | None = None
+    flag: bool | None = None
+    items: list[str] | None = None
+    mapping: dict[str, int] | None = None
+    choice: Annotated[Literal["a", "b"] | None, Field(description="One of two words.")] = None
+
+
+class Echo(Wire):
+    input: dict[str, Any]
+
+
+class NoteInput(StrictInput):
+    note: str
+
+
+def _fail(_ctx: Context, request: FailInput) -> Echo:
+    errors = {
+        "invalid_input": InvalidInput,
+        "not_found": NotFound,
+        "refused": Refused,
+        "forbidden": Forbidden,
+        "internal": Internal,
+    }
+    if request.error == "crash":
+        raise RuntimeError("the probe crashed")
+    if request.error == "fatal":
+        raise MissingArtifact("the probe's artifact is missing")
+    raise errors[request.error](f"the probe says {request.error}")
+
+
+def _echo(_ctx: Context, request: EchoInput) -> Echo:
+    return Echo(input=request.model_dump(mode="json", exclude_none=True))
+
+
+def _note(_ctx: Context, request: NoteInput) -> Echo:
+    return Echo(input=request.model_dump(mode="json"))
+
+
+PROBE = Module(
+    id="probe",
+    title="Probe",
+    description="Capabilities that exist only in the HTTP tests.",
+    stability="experimental",
+    capabilities=(
+        Capability(
+            id="probe.fail",
+            title="Fail as asked",
+            description="Raises the error it is asked for.",
+            input=FailInput,
+            output=Echo,
+            handler=_fail,
+            http=("GET", "/api/v1/probe/fail"),
+            stability="experimental",
+        ),
+        Capability(
+            id="probe.echo",
+            title="Echo",
+            description="Answers its input.",
+            input=EchoInput,
+            output=Echo,
+            handler=_echo,
+            http=("GET", "/api/v1/probe/echo"),
+            stability="experimental",
+        ),
+        Capability(
+            id="probe.note",
+            title="Note",
+            description="A command that writes the repository (it does not really).",
+            input=NoteInput,
+            output=Echo,
+            handler=_note,
+            kind="command",
+            writes_repository=True,
+            http=("POST", "/api/v1/probe/note"),
+            stability="experimental",
+            cases=lambda ctx: [("hello", {"note": "hello"})],
+        ),
+    ),
+)
+
+
+@pytest.fixture(scope="session")
+def probe_context(served_repo: Path) -> Context:
+    """The served repository with the built-in modules plus the probe module."""
+    ctx = Context(served_repo, environ=clean_env())
+    ctx.__dict__["registry"] = build_registry(
+        [*builtin_modules(), PROBE], ctx.index, object_output=ObjectView, empty=Empty
+    )
+    return ctx

@@ -1,0 +1,334 @@
+"""The application in process (ASGI), with the probe module: error mapping, bindings, guards
+with a set client address, limits, HEAD, the busy bound and the process cache (§1.8–1.9,
+§3.3–3.7, §4)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from starlette.testclient import TestClient
+
+from majordomus.capabilities.context import Context
+from majordomus.http.app import BODY_LIMIT, Guard, create_app
+
+LOCAL = ("127.0.0.1", 50000)
+REMOTE = ("10.0.0.5", 50000)
+BASE = "http://127.0.0.1:8741"
+
+
+@pytest.fixture(scope="module")
+def app(probe_context: Context) -> Guard:
+    return create_app(probe_context)
+
+
+@pytest.fixture(scope="module")
+def client(app: Guard) -> Iterator[TestClient]:
+    with TestClient(app, base_url=BASE, client=LOCAL) as test_client:
+        yield test_client
+
+
+def error_of(response: Any, status: int, code: str) -> str:
+    """Assert the one error shape of §1.9 and return its message."""
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == "application/json"
+    assert response.headers["cache-control"] == "no-store"
+    assert int(response.headers["content-length"]) == len(response.content)
+    body = response.json()
+    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}
+    assert body["error"]["code"] == code
+    assert response.text == json.dumps(body, ensure_ascii=False, indent=2) + "\n"
+    return body["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("error", "status", "message"),
+    [
+        ("invalid_input", 400, "the probe says invalid_input"),
+        ("not_found", 404, "the probe says not_found"),
+        ("refused", 422, "the probe says refused"),
+        ("forbidden", 403, "the probe says forbidden"),
+        ("internal", 500, "the probe says internal"),
+        ("crash", 500, "probe.fail failed: the probe crashed"),
+        ("fatal", 404, "the probe's artifact is missing"),
+    ],
+)
+def test_every_capability_error_maps_to_its_status(
+    client: TestClient, error: str, status: int, message: str
+) -> None:
+    code = {"crash": "internal", "fatal": "not_found"}.get(error, error)
+    got = error_of(client.get("/api/v1/probe/fail", params={"error": error}), status, code)
+    assert message in got
+    assert not got.startswith(("refused:", "not found:", "invalid input:"))
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"error": "refused", "extra": "1"},
+        {"error": "exploded"},
+        {},
+    ],
+)
+def test_inputs_the_type_refuses_are_invalid_input(
+    client: TestClient, params: dict[str, str]
+) -> None:
+    error_of(client.get("/api/v1/probe/fail", params=params), 400, "invalid_input")
+
+
+def test_query_parameters_are_coerced_by_declared_type(client: TestClient) -> None:
+    params = {
+        "text": "a b&c",
+        "count": "-3",
+        "ratio": "0.5",
+        "flag": "true",
+        "items": '["x","y"]',
+        "mapping": '{"k":2}',
+        "choice": "b",
+    }
+    answer = client.get("/api/v1/probe/echo", params=params)
+    assert answer.status_code == 200
+    assert answer.json() == {
+        "input": {
+            "text": "a b&c",
+            "count": -3,
+            "ratio": 0.5,
+            "flag": True,
+            "items": ["x", "y"],
+            "mapping": {"k": 2},
+            "choice": "b",
+        }
+    }
+    assert client.get("/api/v1/probe/echo", params={"text": "12"}).json() == {
+        "input": {"text": "12"}
+    }
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"count": "many"}, "parameter 'count': 'many' is not a signed 64-bit integer"),
+        ({"flag": "yes"}, "parameter 'flag': 'yes' is not true or false"),
+        ({"items": "x,y"}, "parameter 'items': 'x,y' is not JSON"),
+        ({"choice": "c"}, "choice"),
+    ],
+)
+def test_wrong_parameter_types_are_400(
+    client: TestClient, params: dict[str, str], message: str
+) -> None:
+    assert message in error_of(
+        client.get("/api/v1/probe/echo", params=params), 400, "invalid_input"
+    )
+
+
+def test_post_bodies(client: TestClient) -> None:
+    ok = client.post("/api/v1/probe/note", content=b'{"note": "hi"}')
+    assert ok.status_code == 200 and ok.json() == {"input": {"note": "hi"}}
+    assert "note" in error_of(client.post("/api/v1/probe/note", content=b""), 400, "invalid_input")
+    bad = error_of(client.post("/api/v1/probe/note", content=b"{nope"), 400, "invalid_input")
+    assert bad.startswith("the body is not JSON: ")
+    array = error_of(client.post("/api/v1/probe/note", content=b"[1]"), 400, "invalid_input")
+    assert array == "the body must be a JSON object"
+    extra = client.post("/api/v1/probe/note", content=b'{"note": "hi", "more": 1}')
+    error_of(extra, 400, "invalid_input")
+
+
+def test_routing_errors(client: TestClient) -> None:
+    assert (
+        error_of(client.get("/api/v1/nothing"), 404, "not_found")
+        == "no route GET /api/v1/nothing; the routes are listed at /openapi.json"
+    )
+    assert "/elsewhere" in error_of(client.get("/elsewhere"), 404, "not_found")
+    for path in ("/openapi.json/x", "/swagger/x", "/api/v1/probe/echo/", "/api/v1/probe"):
+        error_of(client.get(path), 404, "not_found")
+    wrong = client.post("/api/v1/probe/echo", content=b"{}")
+    assert "method POST is not served" in error_of(wrong, 405, "method_not_allowed")
+    assert wrong.headers["allow"] == "GET"
+    error_of(client.get("/api/v1/probe/note"), 405, "method_not_allowed")
+    error_of(client.put("/api/v1/nothing"), 405, "method_not_allowed")
+    error_of(client.delete("/api/v1/probe/echo"), 405, "method_not_allowed")
+    error_of(client.options("/api/v1/probe/echo"), 405, "method_not_allowed")
+    error_of(client.post("/"), 405, "method_not_allowed")
+    error_of(client.post("/openapi.json"), 405, "method_not_allowed")
+
+
+def test_guards_on_the_asgi_path(app: Guard, probe_context: Context) -> None:
+    with TestClient(app, base_url="http://evil.example", client=LOCAL) as rebinding:
+        assert "DNS rebinding" in error_of(rebinding.get("/api/v1/live"), 403, "forbidden")
+    with TestClient(app, base_url=BASE, client=LOCAL) as local:
+        foreign = {"origin": "http://evil.example"}
+        note = local.post("/api/v1/probe/note", content=b'{"note":"x"}', headers=foreign)
+        error_of(note, 403, "forbidden")
+        own = local.post("/api/v1/probe/note", content=b'{"note":"x"}', headers={"origin": BASE})
+        assert own.status_code == 200
+        assert local.get("/api/v1/live", headers=foreign).status_code == 200
+    with TestClient(app, base_url="http://majordomus.internal", client=REMOTE) as remote:
+        assert remote.get("/api/v1/live").status_code == 200
+        before = probe_context.executor.counters.executions
+        refused = remote.post("/api/v1/probe/note", content=b'{"note":"x"}')
+        assert "probe.note changes state" in error_of(refused, 403, "forbidden")
+        assert probe_context.executor.counters.executions == before
+
+
+def test_body_limit(client: TestClient) -> None:
+    over = client.post("/api/v1/probe/note", content=b" " * (BODY_LIMIT + 1))
+    assert "over 1048576 bytes" in error_of(over, 413, "too_large")
+
+    def chunks() -> Iterator[bytes]:
+        for _ in range(5):
+            yield b" " * (BODY_LIMIT // 4)
+
+    error_of(client.post("/api/v1/probe/note", content=chunks()), 413, "too_large")
+    at_limit = client.post("/api/v1/probe/note", content=b" " * BODY_LIMIT)
+    error_of(at_limit, 400, "invalid_input")
+
+
+def test_head_is_get_without_a_body(client: TestClient) -> None:
+    get = client.get("/api/v1/live")
+    head = client.head("/api/v1/live")
+    assert head.status_code == 200 and head.content == b""
+    assert head.headers["content-length"] == get.headers["content-length"] == str(len(get.content))
+    assert client.head("/api/v1/nothing").status_code == 404
+
+
+def test_index_json_unless_html_is_asked_for(client: TestClient, served_repo: Path) -> None:
+    for accept in ("application/json", "*/*", "text/html;q=0", ""):
+        answer = client.get("/", headers={"accept": accept})
+        assert answer.headers["content-type"] == "application/json"
+        body = answer.json()
+        assert body["name"] == "majordomus"
+        assert body["repository"] == served_repo.name
+        assert str(served_repo) not in answer.text
+        assert [s["path"] for s in body["surfaces"]] == ["/api/v1", "/openapi.json", "/swagger"]
+    page = client.get("/", headers={"accept": "text/html,application/xhtml+xml;q=0.9"})
+    assert page.headers["content-type"].startswith("text/html")
+    assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
+    assert "/api/v1/probe/echo" in page.text
+
+
+def test_api_index(client: TestClient, probe_context: Context) -> None:
+    first, second = client.get("/api/v1"), client.get("/api/v1/")
+    assert first.status_code == 200 and first.content == second.content
+    body = first.json()
+    assert (body["openapi"], body["swagger"]) == ("/openapi.json", "/swagger")
+    routed = {cap.id: cap for cap in probe_context.registry if cap.http}
+    assert sorted(r["capability"] for r in body["routes"]) == sorted(routed)
+    for row in body["routes"]:
+        cap = routed[row["capability"]]
+        assert [row["method"], row["path"], row["title"]] == [*cap.http, cap.title]
+    paths = [row["path"] for row in body["routes"]]
+    assert paths == sorted(paths, key=lambda p: p.lower())
+
+
+def test_swagger_page_headers(client: TestClient) -> None:
+    for path in ("/swagger", "/swagger/"):
+        page = client.get(path)
+        assert page.status_code == 200
+        policy = page.headers["content-security-policy"]
+        assert "frame-ancestors 'none'" in policy and "unsafe-eval" not in policy
+        assert page.headers["x-content-type-options"] == "nosniff"
+        assert page.headers["referrer-policy"] == "no-referrer"
+        assert page.text.count('integrity="sha384-') == 2
+        assert "/openapi.json" in page.text
+
+
+def test_the_busy_bound_answers_503_but_still_the_liveness_probe() -> None:
+    """With the bound reached, anything but `GET /` gets 503 `busy` and `Retry-After: 1`."""
+    release = anyio.Event()
+    entered = anyio.Event()
+
+    async def slow(scope: Any, receive: Any, send: Any) -> None:
+        if scope["path"] == "/slow":
+            entered.set()
+            await release.wait()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    guard = Guard(slow, max_in_flight=1)
+
+    async def request(path: str) -> tuple[int, dict[bytes, bytes], bytes]:
+        scope = {
+            "type": "http",
+            "method": "GET",
+            "path": path,
+            "headers": [(b"host", b"127.0.0.1")],
+            "client": LOCAL,
+        }
+        sent: list[dict[str, Any]] = []
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        await guard(scope, receive, send)
+        return sent[0]["status"], dict(sent[0]["headers"]), sent[1]["body"]
+
+    async def scenario() -> None:
+        async with anyio.create_task_group() as group:
+            group.start_soon(request, "/slow")
+            await entered.wait()
+            assert guard.in_flight == 1
+            status, headers, body = await request("/other")
+            assert status == 503 and headers[b"retry-after"] == b"1"
+            assert json.loads(body)["error"]["code"] == "busy"
+            assert (await request("/"))[0] == 200
+            release.set()
+        assert guard.in_flight == 0
+        assert (await request("/other"))[0] == 200
+
+    anyio.run(scenario)
+
+
+def test_the_process_cache_is_effective_and_errors_are_not_cached(served_repo: Path) -> None:
+    ctx = Context(served_repo)
+    with TestClient(create_app(ctx), base_url=BASE, client=LOCAL) as fresh:
+        counters = ctx.executor.counters
+        first = fresh.get("/api/v1/search", params={"query": "rule"})
+        runs = counters.handler_invocations
+        for _ in range(5):
+            again = fresh.get("/api/v1/search", params={"query": "rule"})
+            assert again.content == first.content
+        assert counters.handler_invocations == runs
+        assert counters.cache_hits >= 5
+        other = fresh.get("/api/v1/search", params={"query": "rule", "limit": "1"})
+        assert other.status_code == 200 and counters.handler_invocations == runs + 1
+        for _ in range(2):
+            error_of(fresh.get("/api/v1/search", params={"query": " "}), 422, "refused")
+        assert counters.handler_invocations == runs + 3
+        fresh.get("/api/v1/live")
+        fresh.get("/api/v1/live")
+        assert counters.handler_invocations == runs + 5
+
+
+def test_nothing_is_rebuilt_per_request(served_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import majordomus.capabilities.registry as registry_module
+    import majordomus.http.app as app_module
+    import majordomus.layer.index as index_module
+
+    ctx = Context(served_repo)
+    app = create_app(ctx)
+    calls: dict[str, int] = {"index": 0, "registry": 0, "openapi": 0}
+
+    def counting(name: str, original: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            calls[name] += 1
+            return original(*args, **kwargs)
+
+        return wrapper
+
+    monkeypatch.setattr(index_module, "build_index", counting("index", index_module.build_index))
+    monkeypatch.setattr(
+        registry_module, "build_registry", counting("registry", registry_module.build_registry)
+    )
+    monkeypatch.setattr(app_module, "build_openapi", counting("openapi", app_module.build_openapi))
+    with TestClient(app, base_url=BASE, client=LOCAL) as client:
+        for _ in range(20):
+            for path in ("/", "/api/v1", "/openapi.json", "/api/v1/objects", "/api/v1/ready"):
+                assert client.get(path).status_code == 200
+    assert calls == {"index": 0, "registry": 0, "openapi": 1}

@@ -1,0 +1,115 @@
+"""The request guards of capabilities §3.5 as pure functions (the ASGI path is in
+`test_http_app.py`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from majordomus.capabilities.core import Empty, Liveness
+from majordomus.capabilities.registry import Capability
+from majordomus.http.errors import HttpError
+from majordomus.http.guards import (
+    admits_remote,
+    check_caller,
+    check_request,
+    is_loopback,
+    local_host,
+)
+
+
+@pytest.mark.parametrize(
+    ("address", "loopback"),
+    [
+        ("127.0.0.1", True),
+        ("127.8.9.10", True),
+        ("::1", True),
+        ("::ffff:127.0.0.1", True),
+        ("10.0.0.5", False),
+        ("::ffff:10.0.0.5", False),
+        ("2001:db8::1", False),
+        ("testclient", False),
+        (None, False),
+    ],
+)
+def test_loopback_addresses(address: str | None, loopback: bool) -> None:
+    assert is_loopback(address) is loopback
+
+
+@pytest.mark.parametrize(
+    ("host", "local"),
+    [
+        ("127.0.0.1", True),
+        ("127.0.0.1:8741", True),
+        ("192.168.1.4:80", True),
+        ("[::1]", True),
+        ("[::1]:8741", True),
+        ("localhost", True),
+        ("LOCALHOST:8741", True),
+        ("app.localhost", True),
+        ("app.localhost:3000", True),
+        ("evil.example", False),
+        ("localhost.evil.example", False),
+        ("127.0.0.1.evil.example", False),
+        ("999.1.1.1", False),
+        ("[nothex]", False),
+        ("::1", False),
+        ("", False),
+    ],
+)
+def test_local_host_names(host: str, local: bool) -> None:
+    assert local_host(host) is local
+
+
+def _refused(client: str | None, method: str, headers: dict[str, str]) -> str:
+    with pytest.raises(HttpError) as caught:
+        check_request(client, method, headers)
+    assert (caught.value.status, caught.value.code) == (403, "forbidden")
+    return caught.value.message
+
+
+def test_dns_rebinding_guard_for_loopback_callers() -> None:
+    check_request("127.0.0.1", "GET", {"host": "127.0.0.1:8741"})
+    check_request("127.0.0.1", "GET", {})
+    assert "Host 'evil.example'" in _refused("127.0.0.1", "GET", {"host": "evil.example"})
+    # A remote caller reached the server by whatever name routes to it.
+    check_request("10.0.0.5", "GET", {"host": "majordomus.internal"})
+
+
+def test_origin_guard_on_non_get() -> None:
+    own = {"host": "127.0.0.1:8741", "origin": "http://127.0.0.1:8741"}
+    check_request("127.0.0.1", "POST", own)
+    check_request("127.0.0.1", "POST", {**own, "origin": "https://127.0.0.1:8741"})
+    check_request("127.0.0.1", "GET", {**own, "origin": "http://elsewhere.example"})
+    check_request("127.0.0.1", "HEAD", {**own, "origin": "http://elsewhere.example"})
+    message = _refused("127.0.0.1", "POST", {**own, "origin": "http://elsewhere.example"})
+    assert "Origin 'http://elsewhere.example'" in message
+    assert "Origin" in _refused("127.0.0.1", "OPTIONS", {**own, "origin": "null"})
+    assert "Origin" in _refused("127.0.0.1", "POST", {"origin": "http://127.0.0.1:8741"})
+    remote = {"host": "majordomus.internal", "origin": "http://majordomus.internal"}
+    assert "Origin" in _refused("10.0.0.5", "POST", remote)
+
+
+def _cap(kind: str, writes: bool = False) -> Capability:
+    return Capability(
+        id="probe.x",
+        title="x",
+        description="",
+        input=Empty,
+        output=Liveness,
+        handler=lambda ctx, request: Liveness(alive=True, version="0"),
+        kind=kind,  # type: ignore[arg-type]
+        writes_repository=writes,
+    )
+
+
+def test_remote_callers_may_only_read() -> None:
+    read, process, write = _cap("query"), _cap("command"), _cap("command", writes=True)
+    assert admits_remote(read) and not admits_remote(process) and not admits_remote(write)
+    check_caller("10.0.0.5", read)
+    check_caller("127.0.0.1", write)
+    check_caller("::ffff:127.0.0.1", write)
+    for cap in (process, write):
+        with pytest.raises(HttpError) as caught:
+            check_caller("10.0.0.5", cap)
+        assert (caught.value.status, caught.value.code) == (403, "forbidden")
+        assert "only a caller on this machine may run it" in caught.value.message

@@ -1,0 +1,114 @@
+"""A real `majordomus serve --port 0` on loopback, spoken to over HTTP (capabilities §3)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from majordomus.capabilities.context import Context
+from majordomus.http.openapi import build_openapi
+
+
+def _error(response: httpx.Response, status: int, code: str) -> str:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == "application/json"
+    assert response.headers["content-length"] == str(len(response.content))
+    assert response.headers["cache-control"] == "no-store"
+    body = response.json()
+    assert list(body) == ["error"] and list(body["error"]) == ["code", "message"]
+    assert body["error"]["code"] == code
+    return body["error"]["message"]
+
+
+def test_the_url_is_printed_and_the_index_answers(server: Any, served_repo: Path) -> None:
+    assert any(server.url in line for line in server.stderr)
+    with server.client() as client:
+        index = client.get("/")
+        assert index.status_code == 200
+        body = index.json()
+        assert body["name"] == "majordomus" and body["repository"] == served_repo.name
+        assert body["dirty"] is False and len(body["commit"]) == 40
+        assert index.headers["cache-control"] == "no-store"
+        routes = client.get("/api/v1").json()["routes"]
+        assert {
+            "method": "GET",
+            "path": "/api/v1/search",
+            "capability": "objects.search",
+            "title": "Search objects",
+        } in routes
+
+
+def test_error_mapping_over_http(server: Any) -> None:
+    with server.client() as client:
+        limit = _error(
+            client.get("/api/v1/search", params={"query": "x", "limit": "abc"}),
+            400,
+            "invalid_input",
+        )
+        assert limit == "parameter 'limit': 'abc' is not a signed 64-bit integer"
+        unknown = client.get("/api/v1/search", params={"query": "x", "colour": "red"})
+        assert "colour" in _error(unknown, 400, "invalid_input")
+        _error(client.get("/api/v1/search"), 400, "invalid_input")
+        missing = client.get("/api/v1/object", params={"uri": "majordomus://rule/nothing@1"})
+        assert "majordomus://rule/nothing@1" in _error(missing, 404, "not_found")
+        blank = client.get("/api/v1/search", params={"query": "  "})
+        assert _error(blank, 422, "refused") == "argument 'query' is required and must not be blank"
+        kind = client.get("/api/v1/objects", params={"kind": "nothing"})
+        assert "nothing" in _error(kind, 400, "invalid_input")
+        _error(client.get("/api/v1/nothing"), 404, "not_found")
+        _error(client.get("/nothing"), 404, "not_found")
+        _error(client.post("/api/v1/search", content=b"{}"), 405, "method_not_allowed")
+        _error(client.delete("/"), 405, "method_not_allowed")
+
+
+def test_limits_and_guards_over_http(server: Any) -> None:
+    with server.client() as client:
+        big = client.post("/api/v1/search", content=b"x" * (1024 * 1024 + 1))
+        _error(big, 413, "too_large")
+        rebinding = client.get("/api/v1/live", headers={"Host": "attacker.example"})
+        assert "attacker.example" in _error(rebinding, 403, "forbidden")
+        foreign = client.post(
+            "/api/v1/search", content=b"{}", headers={"Origin": "http://attacker.example"}
+        )
+        _error(foreign, 403, "forbidden")
+        # The server keeps serving after every refusal.
+        assert client.get("/api/v1/live").json()["alive"] is True
+
+
+def test_head_and_content_length(server: Any) -> None:
+    with server.client() as client:
+        get = client.get("/api/v1/ready")
+        head = client.head("/api/v1/ready")
+        assert head.status_code == 200 and head.content == b""
+        assert head.headers["content-length"] == str(len(get.content))
+        assert "transfer-encoding" not in get.headers
+
+
+def test_openapi_and_swagger_are_served(
+    server: Any, served_repo: Path, server_env: dict[str, str]
+) -> None:
+    with server.client() as client:
+        served = client.get("/openapi.json")
+        assert served.status_code == 200 and served.text.endswith("}\n")
+        ctx = Context(served_repo, environ=server_env)
+        expected = build_openapi(ctx.registry, lambda cap: cap.benchmark_cases(ctx))
+        assert served.json() == json.loads(json.dumps(expected))
+        page = client.get("/swagger")
+        assert (
+            page.status_code == 200
+            and "frame-ancestors 'none'" in page.headers["content-security-policy"]
+        )
+
+
+def test_a_non_loopback_bind_warns_and_sigterm_stops_with_zero(
+    served_repo: Path, launch: Callable[..., Any]
+) -> None:
+    running = launch(served_repo, "--host", "0.0.0.0")
+    assert running.url.startswith("http://")
+    assert running.stop() == 0
+    log = "".join(running.stderr)
+    assert "not loopback" in log and "WARN" in log
