@@ -1,0 +1,168 @@
+"""Black-box tests of the core commands: the installed `majordomus` in temporary git repos."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import git, make_git_repo, run_majordomus, witness
+
+
+@pytest.fixture
+def repo(git_repo) -> Path:
+    return git_repo("layers/healthy")
+
+
+def run(root: Path, *args: str, **kw):
+    return run_majordomus(args, cwd=root, **kw)
+
+
+def test_version_and_python_module(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    done = run(tmp_path, "--version")
+    assert done.code == 0 and done.stdout.startswith("majordomus ")
+    module = subprocess.run(
+        [sys.executable, "-m", "majordomus", "--version"], capture_output=True, text=True
+    )
+    assert module.stdout == done.stdout
+
+
+def test_usage_errors_are_one_line_exit_2(tmp_path: Path) -> None:
+    for args, needle in (
+        (["nonsense"], "unrecognized subcommand 'nonsense'"),
+        (["objects", "list", "--bogus"], "--bogus"),
+        (["objects", "nonsense"], "unrecognized subcommand 'nonsense'"),
+        (["--discovery", "carrier-pigeon", "objects", "list"], "carrier-pigeon"),
+        ([], "missing subcommand"),
+    ):
+        done = run(tmp_path, *args)
+        assert done.code == 2, args
+        assert done.stdout == ""
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith("majordomus: "), done.stderr
+        assert needle in done.stderr
+
+
+def test_help_lists_commands(tmp_path: Path) -> None:
+    done = run(tmp_path, "--help")
+    assert done.code == 0
+    for word in ("mcp", "objects", "capabilities", "init", "demo", "reasoning", "devcontext"):
+        assert f"\n  {word} " in done.stdout
+    assert run(tmp_path, "mcp", "--help").stdout.startswith("Usage: majordomus mcp")
+
+
+def test_missing_root_is_exit_12(tmp_path: Path) -> None:
+    make_git_repo(tmp_path / "plain")
+    done = run(tmp_path / "plain", "objects", "list")
+    assert done.code == 12
+    assert done.stderr.startswith("majordomus: no Majordomus repository found from ")
+    assert run(tmp_path, "objects", "list", "--repo", str(tmp_path / "plain")).code == 12
+
+
+def test_objects_list_get_search(repo: Path) -> None:
+    before = witness(repo)
+    listed = json.loads(run(repo, "objects", "list", "--format", "json").stdout)
+    uris = [o["uri"] for o in listed["objects"]]
+    assert listed["count"] == len(uris) and uris == sorted(uris)
+    kinds = {o["kind"] for o in listed["objects"]}
+    assert {"rule", "policy", "profile", "issue", "milestone"} <= kinds
+
+    rules = json.loads(run(repo, "objects", "list", "--kind", "rule", "--format", "json").stdout)
+    assert {o["kind"] for o in rules["objects"]} == {"rule"}
+    text = run(repo, "objects", "list", "--kind", "rule").stdout
+    assert text.splitlines()[0].startswith("majordomus://rule/")
+
+    bad = run(repo, "objects", "list", "--kind", "nonsense")
+    assert bad.code == 13
+    assert "kind 'nonsense' is not among the kinds this repository has" in bad.stderr
+
+    uri = rules["objects"][0]["uri"]
+    view = json.loads(run(repo, "objects", "get", uri, "--format", "json").stdout)
+    assert list(view)[:3] == ["source", "uri", "id"]
+    assert view["source"] == "declarative" and view["uri"] == uri
+    content = (repo / view["provenance"]["path"]).read_text()
+    assert view["content"] == content
+    assert run(repo, "objects", "get", uri).stdout == content
+
+    repository = json.loads(
+        run(repo, "objects", "get", "majordomus://repository", "--format", "json").stdout
+    )
+    assert repository["source"] == "builtin" and repository["id"] == "repository.info"
+    assert repository["answer"]["state"] == "ok"
+    assert json.loads(repository["content"]) == repository["answer"]
+
+    missing = run(repo, "objects", "get", "majordomus://rule/nothing@1")
+    assert missing.code == 12
+    assert missing.stderr == "majordomus: not found: unknown resource: majordomus://rule/nothing@1\n"
+
+    found = json.loads(run(repo, "objects", "search", "RULE", "--format", "json").stdout)
+    assert found["count"] >= 1 and found["limit"] == 20
+    blank = run(repo, "objects", "search", "   ")
+    assert blank.code == 13 and "must not be blank" in blank.stderr
+    assert witness(repo) == before
+
+
+def test_capabilities_list_describe_validate(repo: Path) -> None:
+    listed = json.loads(run(repo, "capabilities", "list", "--format", "json").stdout)
+    ids = [c["id"] for c in listed["capabilities"]]
+    assert "repository.info" in ids and "input" not in listed["capabilities"][0]
+    assert listed["summary"]["declarative"] > 0
+    queries = json.loads(
+        run(repo, "capabilities", "list", "--kind", "query", "--format", "json").stdout
+    )
+    assert {c["kind"] for c in queries["capabilities"]} == {"query"}
+    described = json.loads(
+        run(repo, "capabilities", "describe", "objects.get", "--format", "json").stdout
+    )
+    assert described["input"]["schema"]["type"] == "object"
+    assert described["execution"]["effect"] == "read"
+    unknown = run(repo, "capabilities", "describe", "no.such")
+    assert unknown.code == 12 and "unknown capability: no.such" in unknown.stderr
+    validated = run(repo, "capabilities", "validate")
+    assert validated.code == 0, validated.stdout
+    assert validated.stdout.rstrip().endswith(": ok")
+
+
+def test_strict_refuses_a_degraded_index(git_repo) -> None:
+    root = git_repo("layers/broken/malformed_front_matter")
+    assert run(root, "objects", "list").code == 0
+    strict = run(root, "--strict", "objects", "list")
+    assert strict.code == 10 and strict.stdout == ""
+    assert "refusing to serve under --strict" in strict.stderr
+    assert run(root, "objects", "list", "--strict").code == 10
+
+
+def test_fatal_manifest_errors_exit_10(git_repo) -> None:
+    root = git_repo("layers/broken/invalid_manifest")
+    done = run(root, "objects", "list")
+    assert done.code == 10
+    assert done.stderr.startswith("majordomus: ") and ".ai/manifest.yaml" in done.stderr
+
+
+def test_init_then_index_clean(tmp_path: Path) -> None:
+    root = make_git_repo(tmp_path / "fresh", commit=False)
+    done = run(root, "init")
+    assert done.code == 0, done.stderr
+    assert ".ai/local/" in (root / ".gitignore").read_text()
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "layer")
+    inspect = run(root, "mcp", "--inspect", "--format", "json")
+    assert inspect.code == 0
+    report = json.loads(inspect.stdout)
+    assert report["repository"]["state"] == "ok"
+    assert report["repository"]["diagnostics"] == []
+    again = run(root, "init")
+    assert again.code == 13 and again.stderr.startswith("majordomus: ")
+
+
+def test_demo_builds_a_repository(tmp_path: Path) -> None:
+    target = tmp_path / "demo"
+    done = run(tmp_path, "demo", str(target))
+    assert done.code == 0, done.stderr
+    assert f"demo repository  {target.resolve()}" in done.stdout
+    assert "\nstate       ok\n" in done.stdout
+    assert "resource    majordomus://rule/project.rule-0@1" in done.stdout
+    assert run(tmp_path, "demo", str(target)).code == 13
