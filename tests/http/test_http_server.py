@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,6 +13,7 @@ import httpx
 
 from majordomus.capabilities.context import Context
 from majordomus.http.openapi import build_openapi
+from tests.conftest import git, make_git_repo, run_majordomus
 
 
 def _error(response: httpx.Response, status: int, code: str) -> str:
@@ -112,3 +115,31 @@ def test_a_non_loopback_bind_warns_and_sigterm_stops_with_zero(
     assert running.stop() == 0
     log = "".join(running.stderr)
     assert "not loopback" in log and "WARN" in log
+
+
+def test_strict_refuses_to_serve_a_degraded_index(tmp_path: Path) -> None:
+    root = make_git_repo(tmp_path / "repo", commit=False)
+    assert run_majordomus(["init"], cwd=root).code == 0
+    (root / ".ai/repo/rules/broken.md").write_text("---\nid: [unclosed\n---\nbody\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "a broken rule")
+    done = run_majordomus(["serve", "--strict", "--port", "0"], cwd=root)
+    assert done.code == 10
+    assert done.stderr.splitlines()[-1].startswith("majordomus: refusing to serve under --strict")
+
+
+def test_other_commands_never_import_the_http_stack(served_repo: Path) -> None:
+    probe = (
+        "import sys\n"
+        "from majordomus.cli.app import run\n"
+        "for args in (['objects', 'list'], ['capabilities', 'validate'], ['generate', '--check',"
+        " '--out', 'nowhere']):\n"
+        "    run(args)\n"
+        "loaded = sorted({m.split('.')[0] for m in sys.modules} & {'fastapi', 'uvicorn', "
+        "'starlette'})\n"
+        "sys.stderr.write(f'LOADED {loaded}\\n')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=served_repo, capture_output=True, text=True, timeout=120
+    )
+    assert "LOADED []" in done.stderr, done.stderr
