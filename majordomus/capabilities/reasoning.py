@@ -26,6 +26,7 @@ from majordomus.advisors.policy import (
 from majordomus.advisors.situation import AdvisorSituation, resolve_advisors
 from majordomus.capabilities.registry import Capability, Module
 from majordomus.errors import InvalidInput, NotFound, Refused
+from majordomus.ledger.record import ReasoningInput, ReasoningRecord
 from majordomus.projections.check import CHECKS, ReasoningFinding
 from majordomus.projections.check import run as run_checks
 from majordomus.projections.moment import (
@@ -39,6 +40,7 @@ from majordomus.projections.state import (
     ALL_TASKS,
     ReasoningExplanation,
     ReasoningState,
+    ReasoningStep,
     derive,
     explain,
     render_markdown,
@@ -234,6 +236,70 @@ PLAN = Capability(
 )
 
 
+# == ledger: reasoning.record (the one capability that writes) ==================================
+
+
+class ReasoningRecordInput(StrictInput):
+    """One record as written, tagged by its `kind`; the writer computes everything else
+    (id, task, stamp, head, a plan's selection)."""
+
+    record: ReasoningInput
+    task: Annotated[
+        str | None,
+        Field(
+            description="The task to record into (default: the current task); letters, "
+            "digits, '.', '_' and '-', starting with a letter or digit."
+        ),
+    ] = None
+
+
+class ReasoningRecorded(Wire):
+    """The record as stored, where it was written, and the timeline step it adds."""
+
+    record: ReasoningRecord
+    path: str
+    step: ReasoningStep
+
+
+def reasoning_record(ctx: Context, request: ReasoningRecordInput) -> ReasoningRecorded:
+    """Admit against the situation's records and availability, then write (§7.3, §10.2)."""
+    from majordomus.ledger.loaded import Loaded
+    from majordomus.ledger.store import Admission
+
+    situation = reasoning_situation(ctx)
+    admission = Admission(mode=situation.mode, availability=situation.advisors.states)
+    done = situation.store.record(request.record, situation.loaded, admission, task=request.task)
+    replayed = Loaded(
+        records=[*situation.loaded.records, done.record],
+        unreadable=list(situation.loaded.unreadable),
+    )
+    step = derive(replayed, None).timeline[-1]
+    return ReasoningRecorded(record=done.record, path=done.path, step=step)
+
+
+RECORD = Capability(
+    id="reasoning.record",
+    title="Record reasoning",
+    description="Admit one typed record (assessment, plan, consultation, disagreement, "
+    "resolution, conclusion, validation, attempt) into the append-only store of the current "
+    "task or a named one, with secrets redacted; a plan is decided by the review policy "
+    "against the advisors available now. A refused record writes nothing. Writes only "
+    "`.ai/local/state/reasoning/`.",
+    input=ReasoningRecordInput,
+    output=ReasoningRecorded,
+    handler=reasoning_record,
+    kind="command",
+    writes_repository=True,
+    tool="majordomus_reasoning_record",
+    http=("POST", "/api/v1/reasoning/records"),
+    cli=("reasoning", "record"),
+    stability=EXPERIMENTAL,
+    tags=("reasoning", "records"),
+)
+
+# == end of the ledger's section ===============================================================
+
+
 # == projections: reasoning.status, reasoning.explain, reasoning.check ==========================
 # (the state, explanations and checks replayed from the records; owned by the projections)
 
@@ -394,6 +460,6 @@ MODULES = (
         "typed records, derived state, provenance and governance checks. Offline: no "
         "capability contacts an advisor.",
         stability=EXPERIMENTAL,
-        capabilities=(ADVISORS, PLAN, STATUS, EXPLAIN, CHECK),
+        capabilities=(ADVISORS, PLAN, RECORD, STATUS, EXPLAIN, CHECK),
     ),
 )

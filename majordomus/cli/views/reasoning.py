@@ -5,13 +5,14 @@ Each view reads the capability's JSON answer (what `--format json` prints), neve
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 import click
 
 from majordomus.cli.views import CliView, Params, lines
-from majordomus.errors import EXIT_CONTRACT
+from majordomus.errors import EXIT_CONTRACT, InvalidInput
 from majordomus.projections.moment import moment_problem
 
 # -- reasoning.advisors ------------------------------------------------------------------------
@@ -59,6 +60,51 @@ def plan(out: Any, _: Params) -> str:
         *(f"local       {step}" for step in out.get("local_review", [])),
     ]
     return lines(*rows)
+
+
+# == ledger: reasoning.record ===================================================================
+
+
+def _record_input(values: Params) -> dict[str, Any]:
+    """The bare record from `--file` or standard input, wrapped as `{"record": …}`."""
+    source = values.get("file")
+    try:
+        if source is None:
+            text = click.get_text_stream("stdin").read()
+        else:
+            with open(source, encoding="utf-8") as handle:
+                text = handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        where = "standard input" if source is None else source
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise InvalidInput(f"the record could not be read from {where}: {reason}") from None
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"the record is not JSON: {exc}") from None
+    raw: dict[str, Any] = {"record": record}
+    if values.get("task") is not None:
+        raw["task"] = values["task"]
+    return raw
+
+
+def record(out: Any, _: Params) -> str:
+    step = out["step"]
+    return lines(
+        f"[reasoning] {step['phase']} {step['id']}",
+        f"  {step['summary']}",
+        f"  recorded {out['path']}",
+    )
+
+
+RECORD_FILE = click.Option(
+    ["--file"],
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Read the record (JSON with its `kind`) from this file instead of standard input.",
+)
+
+# == end of the ledger's section ===============================================================
 
 
 # == projections: reasoning.status, reasoning.explain, reasoning.check ==========================
@@ -130,6 +176,7 @@ REPORT = click.Option(
 VIEWS = {
     "reasoning.advisors": CliView(text=advisors, prepare=_replaying()),
     "reasoning.plan": CliView(text=plan),
+    "reasoning.record": CliView(text=record, options=(RECORD_FILE,), prepare=_record_input),
     "reasoning.status": CliView(text=status, options=(REPORT,), prepare=_replaying("task")),
     "reasoning.explain": CliView(text=explain, arguments=("id",), prepare=_replaying("id")),
     "reasoning.check": CliView(text=check, prepare=_replaying(), exit_code=check_exit),
