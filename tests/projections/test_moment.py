@@ -9,10 +9,10 @@ from pydantic import ValidationError
 
 from majordomus.projections.moment import (
     AsOf,
-    recorded_by,
     epoch_of,
     moment_problem,
     parse_moment,
+    recorded_by,
 )
 from majordomus.wire import StrictInput
 

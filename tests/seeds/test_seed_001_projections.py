@@ -223,9 +223,8 @@ def test_degradation_phase() -> None:  # §13.28
     )
     phases = [s.phase for s in derive(loaded, None).timeline]
     assert phases == [ReasoningPhase.DEGRADATION]
-    assert ReasoningStep(at="x", id="y", phase=ReasoningPhase.ADVISOR_RESPONSE, summary="").wire()[
-        "phase"
-    ] == "advisor_response"
+    step = ReasoningStep(at="x", id="y", phase=ReasoningPhase.ADVISOR_RESPONSE, summary="")
+    assert step.wire()["phase"] == "advisor_response"
 
 
 def test_task_filtering() -> None:  # §13.32
