@@ -194,3 +194,20 @@ def test_redaction_example():  # §7.6
     cleaned, kinds = redact(body)
     assert "sk-ant-" not in cleaned.subject
     assert kinds == ["anthropic-key"]
+
+
+def test_record_input():  # §13.30
+    from majordomus.capabilities.reasoning import ReasoningRecordInput
+
+    given = ReasoningRecordInput.model_validate(
+        {"record": {"kind": "plan", "assessment": "assessment-1"}}
+    )
+    assert isinstance(given.record, PlanInput) and given.record.assessment == "assessment-1"
+
+
+def test_recorded_schema_requires_record_path_step():  # §13.31
+    from majordomus.capabilities.reasoning import ReasoningRecorded
+
+    required = ReasoningRecorded.model_json_schema()["required"]
+    for field in ("record", "path", "step"):
+        assert field in required, field
