@@ -113,3 +113,18 @@ def test_as_of_checks_the_records_as_they_were(repo: Path, run: Callable[..., An
     ]
     done = run(repo, "--as-of", "2026-10-01T09:01:00Z")
     assert (done.code, done.stdout) == (0, CHECKS + "ok          no finding\n")
+
+
+def test_each_unreadable_store_file_is_a_finding(repo: Path, run: Callable[..., Any]) -> None:
+    folder = repo / STORE / "t"
+    (folder / "unparsable.json").write_text("{nope", encoding="utf-8")
+    (folder / "truncated.json").write_text('{"schema": "majordomus/reasoning-rec', encoding="utf-8")
+    foreign = json.loads((folder / "assessment-1.json").read_text()) | {"schema": "other/thing"}
+    (folder / "foreign.json").write_text(json.dumps(foreign), encoding="utf-8")
+    (folder / "empty.json").write_bytes(b"")
+    done = run(repo)
+    assert done.code == 10
+    assert done.stdout.splitlines()[1:] == [
+        f"FAIL records   t/{name}.json: a reasoning record that does not parse"
+        for name in ("empty", "foreign", "truncated", "unparsable")
+    ]
