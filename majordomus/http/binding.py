@@ -60,9 +60,6 @@ def _fail(name: str, reason: str) -> HttpError:
 
 def coerce_value(name: str, raw: str, types: set[str]) -> Any:
     """One query value as the JSON value its declared types call for (§1.8)."""
-    nullable = "null" in types and "string" not in types
-    if nullable and raw == "null":
-        return None
     if types & {"array", "object"}:
         try:
             value = json.loads(raw)

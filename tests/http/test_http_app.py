@@ -14,6 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from majordomus.capabilities.context import Context
+from majordomus.capabilities.describe import canonical_schema
 from majordomus.http.app import BODY_LIMIT, Guard, create_app
 
 LOCAL = ("127.0.0.1", 50000)
@@ -332,3 +333,37 @@ def test_nothing_is_rebuilt_per_request(served_repo: Path, monkeypatch: pytest.M
             for path in ("/", "/api/v1", "/openapi.json", "/api/v1/objects", "/api/v1/ready"):
                 assert client.get(path).status_code == 200
     assert calls == {"index": 0, "registry": 0, "openapi": 1}
+
+
+BAD_VALUES = ("", "x", "-1", "1e999", "null", "[1]", '{"a":', "\u00e9\u0000")
+
+
+def test_no_malformed_parameter_answers_500(client: TestClient, probe_context: Context) -> None:
+    """Every GET route, every declared parameter, a handful of values of the wrong shape: the
+    answer is a success or a caller error, never 500 (issue 7, "Bad input")."""
+    for cap in probe_context.registry:
+        if cap.http is None or cap.http[0] != "GET" or cap.id == "probe.fail":
+            continue
+        schema = canonical_schema(cap.input, "validation")
+        names = [*schema.get("properties", {}), "unknown_parameter"]
+        required = {n: "x" for n in schema.get("required", [])}
+        for name in names:
+            for bad in BAD_VALUES:
+                answer = client.get(cap.http[1], params={**required, name: bad})
+                assert answer.status_code < 500, (cap.id, name, bad, answer.text)
+                if answer.status_code != 200:
+                    assert answer.json()["error"]["code"] in (
+                        "invalid_input",
+                        "not_found",
+                        "refused",
+                    )
+
+
+def test_no_malformed_body_answers_500(client: TestClient, probe_context: Context) -> None:
+    bodies = (b"", b"{", b"[]", b"1", b'{"record": 1}', b'{"record": {"kind": "nope"}}', b"\xff")
+    for cap in probe_context.registry:
+        if cap.http is None or cap.http[0] != "POST":
+            continue
+        for body in bodies:
+            answer = client.post(cap.http[1], content=body)
+            assert answer.status_code in (400, 422), (cap.id, body, answer.text)

@@ -68,6 +68,7 @@ def test_values_coerce_by_declared_type(name: str, raw: str, expected: Any) -> N
         ("count", "1.5", "is not a signed 64-bit integer"),
         ("count", "9223372036854775808", "is not a signed 64-bit integer"),
         ("count", " 5", "is not a signed 64-bit integer"),
+        ("count", "null", "is not a signed 64-bit integer"),
         ("ratio", "nan", "is not a finite number"),
         ("ratio", "1_000", "is not a finite number"),
         ("flag", "True", "'True' is not true or false"),
