@@ -131,7 +131,8 @@ def test_resources_read_of_a_query_is_its_pretty_answer(ctx: Context) -> None:
 
 def test_a_writing_command_is_named_and_annotated(ctx: Context) -> None:
     srv = Server(_with_writer(ctx), read_only=False)
-    assert "Tools that write the repository: majordomus_scribe_write" in srv.instructions
+    assert "Tools that write the repository: " in srv.instructions
+    assert "majordomus_scribe_write" in srv.instructions
     tools = answer(srv, req(1, "tools/list"))["result"]["tools"]
     [entry] = [t for t in tools if t["name"] == "majordomus_scribe_write"]
     assert entry["_meta"] == {"majordomus": {"id": "scribe.write", "effect": "repository_mutation"}}
