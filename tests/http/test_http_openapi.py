@@ -222,3 +222,34 @@ def test_output_schemas_are_the_models_not_empty(document: dict[str, Any]) -> No
     schemas = document["components"]["schemas"]
     assert schemas["SearchResult"]["required"] == ["query", "count", "limit", "hits"]
     assert schemas["ObjectSummary"]["properties"]["snippet"]
+
+
+def test_capabilities_validate_reports_an_openapi_clash(probe_context: Context) -> None:
+    from majordomus.cli.commands.validate import _openapi
+
+    assert _openapi(probe_context) == []
+    twins = Context.from_index(probe_context.index)
+    twins.__dict__["registry"] = build_registry(
+        [
+            Module(
+                id="twins",
+                title="Twins",
+                description="",
+                stability="implemented",
+                capabilities=tuple(
+                    Capability(
+                        id=f"twins.{side}",
+                        title=side,
+                        description="",
+                        input=Empty,
+                        output=model,
+                        handler=lambda ctx, request: None,  # type: ignore[arg-type,return-value]
+                        http=("GET", f"/api/v1/twins/{side}"),
+                    )
+                    for side, model in (("left", _Left), ("right", _Right))
+                ),
+            )
+        ]
+    )
+    problems = _openapi(twins)
+    assert len(problems) == 1 and problems[0].startswith("OPENAPI component 'Twin'")
