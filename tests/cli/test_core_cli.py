@@ -165,4 +165,8 @@ def test_demo_builds_a_repository(tmp_path: Path) -> None:
     assert f"demo repository  {target.resolve()}" in done.stdout
     assert "\nstate       ok\n" in done.stdout
     assert "resource    majordomus://rule/project.rule-0@1" in done.stdout
+    assert "Reasoning: 4 record(s)" in done.stdout
+    assert "validation 1 passed, 0 failed" in done.stdout
+    assert git(target, "status", "--porcelain") == ""
+    assert len(list((target / ".ai/local/state/reasoning/demo").glob("*.json"))) == 4
     assert run(tmp_path, "demo", str(target)).code == 13

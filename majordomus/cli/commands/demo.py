@@ -1,15 +1,56 @@
-"""`majordomus demo [DIR]`: build a generated, committed repository and show what majordomus
-sees in it. Everything shown comes from the same capabilities every surface calls."""
+"""`majordomus demo [DIR]`: build a generated, committed repository, record a short reasoning
+chain in it, and show what majordomus sees. Everything shown comes from the same capabilities
+every surface calls."""
 
 from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import click
 
 from majordomus.cli.commands.mcp import render_inspect
 from majordomus.errors import ProtocolFailure
+
+DEMO_TASK = "demo"
+
+
+def _chain(evidence_path: str) -> list[dict[str, Any]]:
+    """An assessment, its plan, a conclusion and a validation; ids are filled in as recorded."""
+    return [
+        {
+            "kind": "assessment",
+            "subject": "which rules a session on the demo must be given",
+            "materiality": "material",
+            "confidence": "medium",
+            "hypothesis": "every advisory rule fits in the default token budget",
+            "evidence": [{"kind": "file", "reference": evidence_path}],
+        },
+        {"kind": "plan", "assessment": "{assessment}"},
+        {
+            "kind": "conclusion",
+            "assessment": "{assessment}",
+            "decision": "give every advisory rule; the budget holds them all",
+            "rationale": "devcontext compile reports the whole layer under 24000 tokens",
+            "evidence": [{"kind": "command", "reference": "majordomus devcontext compile"}],
+            "validation_plan": ["compile the context and check the budget"],
+        },
+        {
+            "kind": "validation",
+            "conclusion": "{conclusion}",
+            "check": "the compiled context is within budget",
+            "command": "majordomus devcontext compile",
+            "outcome": "pass",
+        },
+    ]
+
+
+def _fill(record: dict[str, Any], ids: dict[str, str]) -> dict[str, Any]:
+    return {
+        key: ids[value[1:-1]] if isinstance(value, str) and value[1:-1] in ids else value
+        for key, value in record.items()
+    }
 
 
 def command() -> click.Command:
@@ -31,7 +72,20 @@ def command() -> click.Command:
         click.echo(f"demo repository  {repo.root} (commit {head[:12]})")
         click.echo()
         click.echo(f"$ majordomus mcp --inspect --repo {repo.root}")
-        report = inspect_report(Context(repo.root), read_only=False)
-        click.echo(render_inspect(report), nl=False)
+        ctx = Context(repo.root)
+        click.echo(render_inspect(inspect_report(ctx, read_only=False)), nl=False)
+        click.echo()
+        ids: dict[str, str] = {}
+        for record in _chain(".ai/repo/rules/project/rule-0.v1.md"):
+            done = ctx.executor.call(
+                "reasoning.record", {"record": _fill(record, ids), "task": DEMO_TASK}
+            )
+            ids[record["kind"]] = done["record"]["id"]
+            click.echo(f"$ majordomus reasoning record --task {DEMO_TASK}  # {record['kind']}")
+            click.echo(f"  recorded {done['path']}")
+        click.echo()
+        click.echo(f"$ majordomus reasoning status --task {DEMO_TASK} --report")
+        status = ctx.executor.call("reasoning.status", {"task": DEMO_TASK})
+        click.echo(status["report"], nl=not status["report"].endswith("\n"))
 
     return demo
