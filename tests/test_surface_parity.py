@@ -1,0 +1,208 @@
+"""One declaration, three surfaces: every query answers the same JSON on the CLI, over MCP and
+over HTTP, and records written through each surface replay into one state (issue 7)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from majordomus.capabilities.context import Context
+from majordomus.cli.views import all_views
+from tests.conftest import FIXTURES, GIT_ENV, MAJORDOMUS, git, make_git_repo, run_majordomus
+
+URL = re.compile(rb"http://127\.0\.0\.1:[0-9]+")
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MAJORDOMUS_")}
+    env.pop("CI", None)
+    return {**env, **GIT_ENV, "MAJORDOMUS_LOG": "info"}
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = make_git_repo(tmp_path_factory.mktemp("parity") / "repo", FIXTURES / "layers/healthy")
+    (root / ".gitignore").write_text(".ai/local/\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "ignore local state")
+    return root
+
+
+@pytest.fixture(scope="module")
+def http(repo: Path) -> Iterator[str]:
+    proc = subprocess.Popen(
+        [MAJORDOMUS, "serve", "--port", "0"], cwd=repo, env=_env(), stderr=subprocess.PIPE
+    )
+    assert proc.stderr is not None
+    url = None
+    while url is None:
+        line = proc.stderr.readline()
+        assert line, "serve ended before printing its URL"
+        found = URL.search(line)
+        url = found.group().decode() if found else None
+    yield url
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=30)
+
+
+def http_call(url: str, route: tuple[str, str], arguments: dict[str, Any]) -> Any:
+    method, path = route
+    if method == "GET":
+        query = urllib.parse.urlencode(
+            {k: v if isinstance(v, str) else json.dumps(v) for k, v in arguments.items()}
+        )
+        request = urllib.request.Request(f"{url}{path}?{query}")
+    else:
+        request = urllib.request.Request(
+            f"{url}{path}", data=json.dumps(arguments).encode(), method="POST"
+        )
+        request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.load(answer)
+    except urllib.error.HTTPError as refused:
+        error = json.load(refused)["error"]
+        return {"error": error["code"], "message": error["message"]}
+
+
+def mcp_session(repo: Path, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    """One `majordomus mcp` session: initialize, then one tools/call per entry."""
+    lines = [{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {}}]
+    lines += [
+        {
+            "jsonrpc": "2.0",
+            "id": i + 1,
+            "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments},
+        }
+        for i, (tool, arguments) in enumerate(calls)
+    ]
+    done = subprocess.run(
+        [MAJORDOMUS, "mcp"],
+        cwd=repo,
+        env=_env(),
+        input="".join(json.dumps(m) + "\n" for m in lines).encode(),
+        capture_output=True,
+        timeout=120,
+    )
+    answers = {a["id"]: a for a in map(json.loads, done.stdout.decode().splitlines())}
+    out = []
+    for i in range(1, len(calls) + 1):
+        result = answers[i]["result"]
+        if result["isError"]:
+            message = result["content"][0]["text"].partition(": ")[2]
+            code = result["_meta"]["majordomus"]["error"]["code"]
+            out.append({"error": code, "message": message})
+        else:
+            out.append(result["structuredContent"])
+    return out
+
+
+def cli_args(cap_id: str, cli: tuple[str, ...], arguments: dict[str, Any]) -> list[str]:
+    """The command line a person would type for this input (the CLI projection inverted)."""
+    view = all_views().get(cap_id)
+    positional = view.arguments if view else ()
+    flags = dict(view.flags) if view else {}
+    args = [*cli]
+    for key, value in arguments.items():
+        if key in positional:
+            args.append(str(value))
+            continue
+        flag = "--" + flags.get(key, key).replace("_", "-")
+        if value is True:
+            args.append(flag)
+        elif isinstance(value, list):
+            for item in value:
+                args += [flag, str(item)]
+        else:
+            args += [flag, str(value)]
+    return [*args, "--format", "json"]
+
+
+def query_cases(repo: Path) -> list[tuple[str, str, dict[str, Any]]]:
+    ctx = Context(repo)
+    return [
+        (cap.id, name, arguments)
+        for cap in ctx.registry.builtin
+        if cap.kind == "query" and cap.tool and cap.http
+        for name, arguments in cap.benchmark_cases(ctx)
+    ]
+
+
+def test_every_query_answers_alike_on_cli_mcp_and_http(repo: Path, http: str) -> None:
+    ctx = Context(repo)
+    cases = query_cases(repo)
+    assert len({cap_id for cap_id, _, _ in cases}) >= 14
+    mcp_answers = mcp_session(
+        repo, [(ctx.registry.get(cap_id).tool, arguments) for cap_id, _, arguments in cases]
+    )
+    for (cap_id, case, arguments), over_mcp in zip(cases, mcp_answers, strict=True):
+        cap = ctx.registry.get(cap_id)
+        over_http = http_call(http, cap.http, arguments)
+        assert over_http == over_mcp, (cap_id, case)
+        if cap.cli is None:
+            continue
+        done = run_majordomus(cli_args(cap_id, cap.cli, arguments), cwd=repo)
+        if "error" in over_mcp:
+            assert done.code == (12 if over_mcp["error"] == "not_found" else 13), (cap_id, case)
+            assert over_mcp["message"] in done.stderr, (cap_id, case)
+        else:
+            assert done.code in (0, 10), (cap_id, case, done.stderr)
+            assert json.loads(done.stdout) == over_mcp, (cap_id, case)
+
+
+def test_records_from_every_surface_replay_into_one_state(repo: Path, http: str) -> None:
+    task = "parity"
+    assessment = {
+        "kind": "assessment",
+        "subject": "three surfaces, one ledger",
+        "materiality": "low",
+    }
+    done = run_majordomus(
+        ["reasoning", "record", "--task", task, "--format", "json"],
+        cwd=repo,
+        input=json.dumps(assessment),
+    )
+    assert done.code == 0, done.stderr
+    assessment_id = json.loads(done.stdout)["record"]["id"]
+    [by_mcp] = mcp_session(
+        repo,
+        [
+            (
+                "majordomus_reasoning_record",
+                {"record": {"kind": "plan", "assessment": assessment_id}, "task": task},
+            )
+        ],
+    )
+    conclusion = {
+        "kind": "conclusion",
+        "assessment": assessment_id,
+        "decision": "one ledger",
+        "rationale": "every surface calls the same executor",
+    }
+    by_http = http_call(
+        http, ("POST", "/api/v1/reasoning/records"), {"record": conclusion, "task": task}
+    )
+    assert {by_mcp["record"]["body"]["kind"], by_http["record"]["body"]["kind"]} == {
+        "plan",
+        "conclusion",
+    }
+    over_cli = json.loads(
+        run_majordomus(["reasoning", "status", "--task", task, "--format", "json"], cwd=repo).stdout
+    )
+    [over_mcp] = mcp_session(repo, [("majordomus_reasoning", {"task": task})])
+    over_http = http_call(http, ("GET", "/api/v1/reasoning"), {"task": task})
+    assert over_cli == over_mcp == over_http
+    assert over_cli["state"]["totals"]["records"] == 3
+    assert git(repo, "status", "--porcelain") == ""
