@@ -1,0 +1,152 @@
+"""The secret shapes added after the table of reasoning §7.6 (found by `test_secrets.py`'s
+corpus): each replaces what it should and no more, the table keeps its order and meaning,
+and no input makes a shape slow."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from majordomus.ledger.redaction import SHAPE_NAMES, redact_text, shapes_in
+
+TABLE = (
+    "anthropic-key",
+    "openai-key",
+    "github-token",
+    "github-pat",
+    "aws-access-key-id",
+    "google-api-key",
+    "slack-token",
+    "stripe-key",
+    "private-key-header",
+    "bearer-token",
+    "assignment",
+)
+ADDED = (
+    "private-key-block",
+    "jwt",
+    "url-credentials",
+    "aws-secret-access-key",
+    "aws-temporary-access-key-id",
+    "gitlab-token",
+    "basic-auth",
+)
+
+KEY_LINE = "MIIEowIBAAKCAQEAx4UbaDzY3Y0cG8kVt2Yf3Q9a1Hc5lZgB7zN6Wq4vFf1sL0pXbd"
+JWT = (
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
+    ".eyJzdWIiOiIxMjM0NTY3ODkwIn0"
+    ".dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+)
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+
+
+def test_the_table_comes_first_and_the_added_shapes_follow_in_order() -> None:
+    assert SHAPE_NAMES == TABLE + ADDED
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            f"-----BEGIN RSA PRIVATE KEY-----\n{KEY_LINE}\n{KEY_LINE[:20]}==\n"
+            "-----END RSA PRIVATE KEY-----\nafter",
+            "[redacted:private-key-header][redacted:private-key-block]\nafter",
+        ),
+        (
+            f"-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,00\n\n"
+            f"{KEY_LINE}\n-----END RSA PRIVATE KEY-----",
+            "[redacted:private-key-header][redacted:private-key-block]",
+        ),
+        (
+            f"-----BEGIN OPENSSH PRIVATE KEY-----\n{KEY_LINE}\n{KEY_LINE}\n(cut)",
+            "[redacted:private-key-header][redacted:private-key-block]\n(cut)",
+        ),
+        (
+            f"-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: x\n\n{KEY_LINE}\n=AbCd\n"
+            "-----END PGP PRIVATE KEY BLOCK-----",
+            "[redacted:private-key-block]",
+        ),
+        (
+            "the log showed -----BEGIN RSA PRIVATE KEY----- so we rotated it",
+            "the log showed [redacted:private-key-header] so we rotated it",
+        ),
+        (f"cookie={JWT}; path=/", "cookie=[redacted:jwt]; path=/"),
+        ("eyJhbGciOi.eyJzdWIi.x", "eyJhbGciOi.eyJzdWIi.x"),
+        ("abceyJhbGciOiJIUzI1.eyJzdWIiOiIx.sig", "abceyJhbGciOiJIUzI1.eyJzdWIiOiIx.sig"),
+        (
+            "postgres://app:S3cr3t@db:5432/app",
+            "postgres://app:[redacted:url-credentials]@db:5432/app",
+        ),
+        ("redis://:pw@cache", "redis://:[redacted:url-credentials]@cache"),
+        ("https://u:p@ss@host/x@y", "https://u:[redacted:url-credentials]@host/x@y"),
+        ("https://user@host/a:b@c", "https://user@host/a:b@c"),
+        ("http://[::1]:8080/x", "http://[::1]:8080/x"),
+        ("see https://example.invalid/a?b=c:d@e", "see https://example.invalid/a?b=c:d@e"),
+        (
+            f"aws_secret_access_key = {AWS_SECRET}",
+            "aws_secret_access_key = [redacted:aws-secret-access-key]",
+        ),
+        (
+            f'{{"AWS_SECRET_ACCESS_KEY": "{AWS_SECRET}"}}',
+            '{"AWS_SECRET_ACCESS_KEY": "[redacted:aws-secret-access-key]"}',
+        ),
+        (f"aws_secret_access_key = {AWS_SECRET[:39]}", f"aws_secret_access_key = {AWS_SECRET[:39]}"),
+        ("ASIA" + "Q" * 16, "[redacted:aws-temporary-access-key-id]"),
+        ("ASIA" + "q" * 16, "ASIA" + "q" * 16),
+        ("glpat-" + "x" * 20, "[redacted:gitlab-token]"),
+        ("glpat-" + "x" * 19, "glpat-" + "x" * 19),
+        (
+            "Authorization: Basic ZGVwbG95OnMzY3IzdA==",
+            "Authorization: Basic [redacted:basic-auth]",
+        ),
+        ('"authorization":"basic YTpi"', '"authorization":"basic [redacted:basic-auth]"'),
+        ("Basic understanding of the pool", "Basic understanding of the pool"),
+    ],
+)
+def test_added_shapes(text: str, expected: str) -> None:
+    assert redact_text(text) == expected
+
+
+def test_a_token_used_as_a_url_password_keeps_its_own_name() -> None:
+    token = "ghp_" + "c" * 36
+    out = redact_text(f"https://x:{token}@github.com/o/r")
+    assert out == "https://x:[redacted:github-token]@github.com/o/r"
+    assert shapes_in(out) == {"github-token"}
+
+
+def test_the_table_still_wins_where_it_matches() -> None:
+    assert redact_text("Authorization: Bearer " + JWT) == "Authorization: [redacted:bearer-token]"
+    assert shapes_in(redact_text("AKIA" + "Q" * 16)) == {"aws-access-key-id"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "eyJ" * 300_000,
+        "eyJ" + "a" * 900_000 + ".",
+        "a" * 900_000 + "://",
+        "x://" + "b" * 900_000,
+        "x://u:" + "p" * 900_000,
+        "[redacted:private-key-header]" * 30_000,
+        "-----BEGIN RSA PRIVATE KEY-----\n" + "a: b: " * 150_000,
+        "-----BEGIN RSA PRIVATE KEY-----\n" + "A" * 900_000,
+        "authorization: basic " * 40_000,
+    ],
+    ids=[
+        "eyJ-run",
+        "jwt-without-dots",
+        "scheme-run",
+        "user-run",
+        "password-run",
+        "markers",
+        "pem-headers",
+        "pem-body",
+        "basic",
+    ],
+)
+def test_no_input_makes_redaction_slow(text: str) -> None:
+    started = time.perf_counter()
+    redact_text(text)
+    assert time.perf_counter() - started < 2.0
