@@ -92,7 +92,7 @@ def test_the_table_comes_first_and_the_added_shapes_follow_in_order() -> None:
             f'{{"AWS_SECRET_ACCESS_KEY": "{AWS_SECRET}"}}',
             '{"AWS_SECRET_ACCESS_KEY": "[redacted:aws-secret-access-key]"}',
         ),
-        (f"aws_secret_access_key = {AWS_SECRET[:39]}", f"aws_secret_access_key = {AWS_SECRET[:39]}"),
+        (f"aws_secret_access_key: {AWS_SECRET[:39]}", f"aws_secret_access_key: {AWS_SECRET[:39]}"),
         ("ASIA" + "Q" * 16, "[redacted:aws-temporary-access-key-id]"),
         ("ASIA" + "q" * 16, "ASIA" + "q" * 16),
         ("glpat-" + "x" * 20, "[redacted:gitlab-token]"),
