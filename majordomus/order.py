@@ -6,7 +6,7 @@ then breaks ties by code point, so equal-looking strings never compare equal by 
 
 from __future__ import annotations
 
-import functools
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -56,7 +56,31 @@ def natural_cmp(a: str, b: str) -> int:
     return -1 if a < b else 1
 
 
-natural_key = functools.cmp_to_key(natural_cmp)
+_FOLD = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+_DIGITS = re.compile(r"[0-9]+")
+_TOP = 0x10FFFF
+
+
+def _run_token(match: re.Match[str]) -> str:
+    """A digit run as one token that sorts the way `natural_cmp` compares runs.
+
+    `0` first: a run meets a non-digit character exactly where a digit would, and two runs
+    meet on equal footing. Then the significant length, the significant digits, and the
+    whole length inverted (more leading zeros first). Equal runs give equal tokens of equal
+    length, so the tokens that follow stay aligned.
+    """
+    run = match.group()
+    value = run.lstrip("0")
+    return f"0{chr(len(value))}{value}{chr(_TOP - len(run))}"
+
+
+def natural_key(text: str) -> tuple[str, str]:
+    """A sort key ordering exactly as `natural_cmp` does, computed once per string.
+
+    Letters are folded and each digit run becomes one token (`_run_token`); the text itself
+    breaks ties by code point, as `natural_cmp` does last.
+    """
+    return _DIGITS.sub(_run_token, text.translate(_FOLD)), text
 
 
 def canonical_strings(items: Iterable[str]) -> list[str]:
@@ -74,23 +98,14 @@ class OrderKey:
     group: str | None = None
 
 
-def _key_cmp(x: OrderKey, y: OrderKey) -> int:
-    if x.group is not None or y.group is not None:
-        if x.group is None:
-            return 1
-        if y.group is None:
-            return -1
-        c = natural_cmp(x.group, y.group)
-        if c:
-            return c
-    if x.rank != y.rank:
-        return -1 if x.rank < y.rank else 1
-    return natural_cmp(x.label, y.label) or natural_cmp(x.identity, y.identity)
+def _sort_key(k: OrderKey) -> tuple[object, ...]:
+    """Group (present before absent, natural), rank, label and identity (natural)."""
+    group = (1,) if k.group is None else (0, natural_key(k.group))
+    return group, k.rank, natural_key(k.label), natural_key(k.identity)
 
 
 def canonical(items: Iterable[T], key: Callable[[T], OrderKey] | None = None) -> list[T]:
     """A stable sort of `items` by their order keys (`item.order_key()` when no key is given)."""
-    cmp = functools.cmp_to_key(_key_cmp)
     if key is None:
-        return sorted(items, key=lambda item: cmp(item.order_key()))  # type: ignore[attr-defined]
-    return sorted(items, key=lambda item: cmp(key(item)))
+        return sorted(items, key=lambda item: _sort_key(item.order_key()))  # type: ignore[attr-defined]
+    return sorted(items, key=lambda item: _sort_key(key(item)))
