@@ -12,6 +12,11 @@ byte and the index fingerprint is reproducible.
 `synthetic repository`); `context()` is the capability context over that index, which the
 Python API (`devcontext.compile`, `explain`) accepts.
 
+`synthetic_ledger(root, n)` writes `n` reasoning records into the store under `root`
+(chains of the eight record kinds, one second apart, on one task made current), built with
+the ledger's own record models and written as the store writes them, for the scale
+benchmarks. Ids and stamps are a pure function of the position, so two runs agree.
+
 Git writes: `git_init()` and `commit()` turn the directory into a committed repository for
 the demo and black-box tests. They are the generator's own and the only git *writes* in the
 package; the product's read path (`majordomus.layer.git`) never calls them.
@@ -20,13 +25,14 @@ package; the product's read path (`majordomus.layer.git`) never calls them.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from majordomus.layer.model import GitState, Index
 
@@ -287,3 +293,144 @@ class SyntheticRepository:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+# --- a reasoning ledger -------------------------------------------------------------------------
+
+LEDGER_TASK = "synthetic"
+LEDGER_START = 1_790_000_000  # 2026-09-21T...Z: the first record's second
+_CHAIN = (
+    "assessment",
+    "plan",
+    "consultation",
+    "disagreement",
+    "resolution",
+    "conclusion",
+    "validation",
+    "attempt",
+)
+
+
+def _ledger_body(kind: str, chain: int, ids: dict[str, str]) -> dict[str, Any]:
+    """The body of one record of chain `chain`; `ids` holds the chain's earlier record ids."""
+    evidence = [{"kind": "file", "reference": f"src/module_{chain}.py:{chain % 97 + 1}"}]
+    if kind == "assessment":
+        return {
+            "kind": kind,
+            "subject": f"does change {chain} keep the invariant",
+            "materiality": "material",
+            "confidence": "low",
+            "hypothesis": f"change {chain} is safe",
+            "facts": [f"fact {chain}"],
+            "evidence": evidence,
+        }
+    if kind == "plan":
+        return {
+            "kind": kind,
+            "assessment": ids["assessment"],
+            "plan": {
+                "mode": "standard",
+                "mode_source": "default",
+                "materiality": "material",
+                "confidence": "low",
+                "capabilities": ["independent_reasoning"],
+                "budget": 1,
+                "outcome": "consult",
+                "reason": "a material doubt with low confidence is reviewed",
+                "selected": [
+                    {"advisor": "alpha", "covers": ["independent_reasoning"], "why": "first"}
+                ],
+                "available": 1,
+            },
+        }
+    if kind == "consultation":
+        return {
+            "kind": kind,
+            "plan": ids["plan"],
+            "advisor": "alpha",
+            "status": "completed",
+            "conclusion": f"change {chain} needs a guard",
+            "stance": "opposes",
+            "evidence": evidence,
+        }
+    if kind == "disagreement":
+        return {
+            "kind": kind,
+            "assessment": ids["assessment"],
+            "positions": [
+                {"source": "primary", "position": "safe"},
+                {"source": ids["consultation"], "position": "needs a guard"},
+            ],
+            "discriminating_question": f"does any caller of change {chain} retry?",
+        }
+    if kind == "resolution":
+        return {
+            "kind": kind,
+            "disagreement": ids["disagreement"],
+            "experiment": "read the callers",
+            "outcome": "none retries",
+            "favours": "primary",
+            "evidence": evidence,
+        }
+    if kind == "conclusion":
+        return {
+            "kind": kind,
+            "assessment": ids["assessment"],
+            "decision": f"ship change {chain}",
+            "rationale": "the experiment favoured the primary position",
+            "evidence": evidence,
+            "consultations": [ids["consultation"]],
+            "disagreements": [ids["disagreement"]],
+            "reviewed_by": ["alpha"],
+            "independent_review_count": 1,
+        }
+    if kind == "validation":
+        return {
+            "kind": kind,
+            "conclusion": ids["conclusion"],
+            "check": f"pytest tests/test_module_{chain}.py",
+            "outcome": "pass",
+        }
+    return {
+        "kind": kind,
+        "assessment": ids["assessment"],
+        "attempt": f"a retry loop around change {chain}",
+        "observed_failure": "the loop hid the error",
+    }
+
+
+def synthetic_ledger(root: Path, n: int, task: str = LEDGER_TASK) -> int:
+    """Write `n` records into the store of `root` on `task` and make it current; returns n.
+
+    Record `i` is kind `i mod 8` of chain `i div 8`, stamped `LEDGER_START + i` seconds.
+    """
+    from majordomus.clock import stamp_of
+    from majordomus.ledger.record import RECORD_SCHEMA, RECORD_VERSION, ReasoningRecord
+    from majordomus.ledger.store import STATE_DIR, record_bytes
+    from majordomus.ledger.tasks import CURRENT_FILE
+
+    folder = root / STATE_DIR / task
+    folder.mkdir(parents=True, exist_ok=True)
+    ids: dict[str, str] = {}
+    for i in range(n):
+        chain, kind = divmod(i, len(_CHAIN))
+        kind_word = _CHAIN[kind]
+        stamp = stamp_of(LEDGER_START + i).replace("Z", ".000Z")
+        compact = "".join(ch for ch in stamp if ch.isalnum())
+        record_id = f"{kind_word}-{compact}-{hashlib.sha256(str(i).encode()).hexdigest()[:6]}"
+        record = ReasoningRecord.model_validate(
+            {
+                "schema": RECORD_SCHEMA,
+                "version": RECORD_VERSION,
+                "id": record_id,
+                "task": task,
+                "recorded_at": stamp,
+                "body": _ledger_body(kind_word, chain, ids),
+            }
+        )
+        ids[kind_word] = record_id
+        (folder / f"{record_id}.json").write_bytes(record_bytes(record))
+    current = root / CURRENT_FILE
+    current.parent.mkdir(parents=True, exist_ok=True)
+    current.write_text(f'id: "{task}"\n', encoding="utf-8", newline="\n")
+    return n

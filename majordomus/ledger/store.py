@@ -15,6 +15,7 @@ import errno
 import hashlib
 import itertools
 import os
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -49,6 +50,7 @@ __all__ = [
     "Store",
     "admit",
     "mint_id",
+    "record_bytes",
 ]
 
 STATE_DIR = ".ai/local/state/reasoning"
@@ -68,6 +70,37 @@ def mint_id(kind: str, recorded_at: str) -> str:
     compact = "".join(ch for ch in recorded_at if ch.isascii() and ch.isalnum())
     seed = f"{time.time_ns()}-{os.getpid()}-{next(_counter)}"
     return f"{kind}-{compact}-{hashlib.sha256(seed.encode()).hexdigest()[:6]}"
+
+
+#: The stamp the writer mints (`clock.now_stamp()`): fixed width, digits in fixed places.
+_WRITTEN_STAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z")
+
+
+def canonical_order(records: list[ReasoningRecord]) -> list[ReasoningRecord]:
+    """Sorted by `recorded_at`, then id, both in natural order (reasoning §0.2).
+
+    When every stamp has the writer's fixed shape, natural order and code-point order agree
+    on them (equal-length digit runs in the same places), so the stamps sort as plain
+    strings and only records sharing a stamp are ordered by their ids' natural keys. Any
+    other stamp (a hand-edited store) sorts the whole list by natural keys.
+    """
+    if not all(_WRITTEN_STAMP.fullmatch(r.recorded_at) for r in records):
+        return sorted(records, key=lambda r: (natural_key(r.recorded_at), natural_key(r.id)))
+    ordered = sorted(records, key=lambda r: r.recorded_at)
+    start = 0
+    while start < len(ordered):
+        end = start + 1
+        while end < len(ordered) and ordered[end].recorded_at == ordered[start].recorded_at:
+            end += 1
+        if end - start > 1:
+            ordered[start:end] = sorted(ordered[start:end], key=lambda r: natural_key(r.id))
+        start = end
+    return ordered
+
+
+def record_bytes(record: ReasoningRecord) -> bytes:
+    """The exact bytes of a record file: 2-space JSON and a final newline."""
+    return (dumps_pretty(record.wire()) + "\n").encode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -124,31 +157,33 @@ class Store:
         records: list[ReasoningRecord] = []
         unreadable: list[str] = []
         try:
-            tasks = [entry for entry in self.directory.iterdir() if entry.is_dir()]
+            tasks = [entry for entry in os.scandir(self.directory) if entry.is_dir()]
         except OSError:
             return Loaded()
         for folder in tasks:
             try:
-                entries = list(folder.iterdir())
+                entries = list(os.scandir(folder.path))
             except OSError:
                 continue
             for entry in entries:
-                if entry.suffix != ".json":
+                # `Path.suffix == ".json"`: the name ends so and is not `.json` itself
+                if not entry.name.endswith(".json") or entry.name == ".json":
                     continue
-                record = self._read(entry)
+                record = self._read(entry.path)
                 if record is None:
                     unreadable.append(f"{folder.name}/{entry.name}")
                 else:
                     records.append(record)
-        records.sort(key=lambda r: (natural_key(r.recorded_at), natural_key(r.id)))
         unreadable.sort(key=natural_key)
-        return Loaded(records=records, unreadable=unreadable)
+        return Loaded(records=canonical_order(records), unreadable=unreadable)
 
     @staticmethod
-    def _read(path: Path) -> ReasoningRecord | None:
+    def _read(path: str) -> ReasoningRecord | None:
         """The record in `path`, or None when it cannot be read, parsed, or is foreign."""
         try:
-            record = ReasoningRecord.model_validate_json(path.read_bytes())
+            with open(path, "rb", buffering=0) as handle:
+                data = handle.readall()
+            record = ReasoningRecord.model_validate_json(data)
         except (OSError, ValidationError):
             return None
         if record.schema_ != RECORD_SCHEMA or record.version != RECORD_VERSION:
@@ -212,7 +247,7 @@ class Store:
         if target.exists():
             raise FileExistsError(errno.EEXIST, "already exists", str(target))
         temporary = folder / f".{record.id}.json.tmp"
-        data = (dumps_pretty(record.wire()) + "\n").encode("utf-8")
+        data = record_bytes(record)
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         try:
             with os.fdopen(fd, "wb") as handle:
