@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
-from majordomus.capabilities.registry import Module
+if TYPE_CHECKING:
+    from majordomus.capabilities.registry import Module
 
 MODULE_FILES = (
     "majordomus.capabilities.core",
@@ -12,12 +14,26 @@ MODULE_FILES = (
     "majordomus.capabilities.devcontext",
 )
 
+#: The first CLI word of every capability → the module file that declares it, so the command
+#: line imports only the file of the word it runs (a test holds this against the registry).
+CLI_WORDS = {
+    "objects": "majordomus.capabilities.core",
+    "capabilities": "majordomus.capabilities.core",
+    "reasoning": "majordomus.capabilities.reasoning",
+    "devcontext": "majordomus.capabilities.devcontext",
+}
+
+
+def modules_of(module_file: str) -> list[Module]:
+    """The modules one file declares."""
+    return list(importlib.import_module(module_file).MODULES)
+
 
 def builtin_modules() -> list[Module]:
     """Every built-in module, in the order their files are listed."""
     modules: list[Module] = []
     for name in MODULE_FILES:
-        modules.extend(importlib.import_module(name).MODULES)
+        modules.extend(modules_of(name))
     return modules
 
 

@@ -1,5 +1,8 @@
 """The click application: groups from the registry's CLI words plus the process commands.
 
+The tree is lazy: a top-level word's commands are built (and its capability module, views and
+command files imported) only when that word is invoked, so `reasoning status` never imports
+the context compiler or the HTTP server. Listing the tree (`--help`) builds all of it.
 Parsing and rendering only; every answer comes from a capability or a library function.
 """
 
@@ -11,11 +14,10 @@ from typing import Any
 import click
 
 from majordomus import __version__
-from majordomus.capabilities.builtin import builtin_modules
 from majordomus.cli import errors, logs
-from majordomus.cli.projection import capability_command
+from majordomus.cli.commands import PROCESS_COMMANDS, process_commands
 from majordomus.cli.settings import shared_params
-from majordomus.cli.views import all_views
+from majordomus.cli.views import views_of
 
 GROUP_HELP = {
     "objects": "The layer's declarative objects: list, get, search.",
@@ -61,28 +63,65 @@ def _attach(root: Group, words: Sequence[str], command: click.Command) -> None:
     parent.add_command(command, words[-1])
 
 
-def build_cli() -> Group:
-    """The whole command tree: capabilities with a CLI exposure, then process commands."""
-    from majordomus.cli.commands import process_commands
+class Root(Group):
+    """The root group: the commands under a top-level word are built when it is asked for."""
 
-    root = Group(
+    def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
+        if name not in self.commands and name in top_words():
+            _load_word(self, name)
+        return self.commands.get(name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(self.commands) | top_words())
+
+    def load_all(self) -> Root:
+        """Build every word's commands (what listing the tree does anyway)."""
+        for word in sorted(top_words()):
+            self.get_command(None, word)
+        return self
+
+
+def top_words() -> set[str]:
+    """Every first word: capability words and process commands."""
+    from majordomus.capabilities.builtin import CLI_WORDS
+
+    return set(CLI_WORDS) | {words[0] for words in PROCESS_COMMANDS}
+
+
+def _load_word(root: Root, word: str) -> None:
+    """Attach the capabilities whose CLI path starts with `word`, then its process commands."""
+    from majordomus.capabilities.builtin import CLI_WORDS, modules_of
+
+    module_file = CLI_WORDS.get(word)
+    if module_file is not None:
+        from majordomus.cli.projection import capability_command
+
+        views = views_of(module_file)
+        for module in modules_of(module_file):
+            for cap in module.composed():
+                if cap.cli is not None and cap.cli[0] == word:
+                    _attach(root, cap.cli, capability_command(cap, views.get(cap.id)))
+    for words, command in process_commands(word):
+        _attach(root, words, command)
+
+
+def lazy_cli() -> Root:
+    """The root with nothing built yet: what a command line runs."""
+    root = Root(
         name="majordomus",
         help="A trustworthy memory of a repository for AI coding sessions: the `.ai/` layer, "
         "the reasoning ledger and the context compiler.",
         params=shared_params(),
         no_args_is_help=True,
     )
-    root = click.version_option(
+    return click.version_option(
         __version__, "-V", "--version", prog_name="majordomus", message="%(prog)s %(version)s"
     )(root)
-    views = all_views()
-    for module in builtin_modules():
-        for cap in module.composed():
-            if cap.cli is not None:
-                _attach(root, cap.cli, capability_command(cap, views.get(cap.id)))
-    for words, command in process_commands():
-        _attach(root, words, command)
-    return root
+
+
+def build_cli() -> Root:
+    """The whole command tree: capabilities with a CLI exposure, then process commands."""
+    return lazy_cli().load_all()
 
 
 def run(args: list[str]) -> int:
@@ -90,7 +129,7 @@ def run(args: list[str]) -> int:
     server = bool(args) and args[0] in ("mcp", "serve") and "--inspect" not in args
     logs.configure(server=server)
     try:
-        result: Any = build_cli().main(args, prog_name="majordomus", standalone_mode=False)
+        result: Any = lazy_cli().main(args, prog_name="majordomus", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.exceptions.Abort:

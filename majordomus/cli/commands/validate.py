@@ -14,14 +14,15 @@ from majordomus.cli.settings import settings, with_shared
 from majordomus.errors import EXIT_CONTRACT
 
 
-def _cli_closure(registry: Registry, root: click.Group) -> list[str]:
+def _cli_closure(registry: Registry, click_ctx: click.Context, root: click.Group) -> list[str]:
+    """Every CLI exposure resolves, through the lazy root, to a runnable command."""
     problems = []
     for cap in registry:
         if cap.cli is None:
             continue
         node: click.Command | None = root
         for word in cap.cli:
-            node = node.commands.get(word) if isinstance(node, click.Group) else None
+            node = node.get_command(click_ctx, word) if isinstance(node, click.Group) else None
         if node is None:
             problems.append(f"CLOSURE_CLI_ABSENT {cap.id}: `majordomus {' '.join(cap.cli)}`")
         elif isinstance(node, click.Group) or node.callback is None:
@@ -55,7 +56,8 @@ def command() -> click.Command:
         else:
             tool_entries(registry, read_only=False)
             resource_entries(registry)
-            problems = _cli_closure(registry, click_ctx.find_root().command)  # type: ignore[arg-type]
+            root = click_ctx.find_root().command
+            problems = _cli_closure(registry, click_ctx, root)  # type: ignore[arg-type]
             problems += _openapi(ctx)
         for problem in problems:
             click.echo(f"FAIL {problem}")

@@ -18,11 +18,12 @@ import click
 
 Params = Mapping[str, Any]
 
-VIEW_FILES = (
-    "majordomus.cli.views.core",
-    "majordomus.cli.views.reasoning",
-    "majordomus.cli.views.devcontext",
-)
+#: The capability module file → the file of its views.
+VIEW_FILES = {
+    "majordomus.capabilities.core": "majordomus.cli.views.core",
+    "majordomus.capabilities.reasoning": "majordomus.cli.views.reasoning",
+    "majordomus.capabilities.devcontext": "majordomus.cli.views.devcontext",
+}
 
 
 @dataclass(frozen=True)
@@ -38,10 +39,16 @@ class CliView:
 PLAIN = CliView()
 
 
+def views_of(module_file: str) -> dict[str, CliView]:
+    """The views of the capabilities one module file declares (none for an unknown file)."""
+    name = VIEW_FILES.get(module_file)
+    return dict(importlib.import_module(name).VIEWS) if name is not None else {}
+
+
 def all_views() -> dict[str, CliView]:
     views: dict[str, CliView] = {}
-    for name in VIEW_FILES:
-        views.update(importlib.import_module(name).VIEWS)
+    for module_file in VIEW_FILES:
+        views.update(views_of(module_file))
     return views
 
 

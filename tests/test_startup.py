@@ -1,0 +1,115 @@
+"""Start-up discipline: a command imports what it needs and nothing else (issue 8 item 3).
+
+Structural checks only (which modules a real process imported), never a wall-clock one.
+Each case runs the console entry point in a fresh interpreter and lists `sys.modules` after
+the command returned.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from majordomus.capabilities.builtin import CLI_WORDS, MODULE_FILES, modules_of
+from majordomus.cli.app import build_cli, lazy_cli
+from majordomus.cli.views import VIEW_FILES
+from majordomus.synthetic import SyntheticRepository, synthetic_ledger
+from tests.conftest import FIXTURES, make_git_repo
+
+#: Never needed by a one-shot reading command: the HTTP stack, the SQLite copy, PyYAML.
+HEAVY = ("fastapi", "starlette", "uvicorn", "sqlite_utils", "sqlite3", "yaml")
+
+PROBE = (
+    "import json, sys\n"
+    "from majordomus.cli.entry import main\n"
+    "sys.argv = ['majordomus', *sys.argv[1:]]\n"
+    "code = main()\n"
+    "sys.stdout.flush()\n"
+    "sys.stderr.write('\\nMODULES ' + json.dumps(sorted(sys.modules)) + '\\n')\n"
+    "sys.exit(code)\n"
+)
+
+
+def imported(args: list[str], cwd: Path) -> set[str]:
+    """The modules a process running `majordomus <args>` in `cwd` had imported at its end."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    line = done.stderr.rsplit("MODULES ", 1)[1]
+    return set(json.loads(line))
+
+
+def heavy(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if m.split(".")[0] in HEAVY)
+
+
+@pytest.fixture(scope="module")
+def ledger_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("startup") / "repo"
+    SyntheticRepository.new(at=root).commit()
+    synthetic_ledger(root, 16)
+    return root
+
+
+def test_version_imports_neither_click_nor_pydantic(tmp_path: Path) -> None:
+    modules = imported(["--version"], tmp_path)
+    ours = sorted(m for m in modules if m.startswith("majordomus"))
+    assert ours == ["majordomus", "majordomus.cli", "majordomus.cli.entry"]
+    assert not {"click", "pydantic", "pydantic_core"} & modules
+    assert heavy(modules) == []
+
+
+def test_reasoning_status_imports_only_the_ledger_side(ledger_repo: Path) -> None:
+    modules = imported(["reasoning", "status", "--format", "json"], ledger_repo)
+    assert heavy(modules) == []
+    assert "majordomus.ledger.store" in modules
+    for absent in ("majordomus.devcontext", "majordomus.http", "majordomus.mcp"):
+        assert not any(m == absent or m.startswith(absent + ".") for m in modules), absent
+    assert "majordomus.cli.views.devcontext" not in modules
+    assert "majordomus.cli.commands.serve" not in modules
+
+
+def test_objects_search_without_the_sqlite_copy_imports_no_sqlite(tmp_path: Path) -> None:
+    root = make_git_repo(tmp_path / "repo", FIXTURES / "layers" / "healthy")
+    modules = imported(["objects", "list"], root)
+    assert heavy(modules) == []
+    assert not any(m.startswith("majordomus.http") for m in modules)
+
+
+def test_mcp_inspect_builds_no_other_command(tmp_path: Path) -> None:
+    root = make_git_repo(tmp_path / "repo", FIXTURES / "layers" / "healthy")
+    modules = imported(["mcp", "--inspect"], root)
+    assert heavy(modules) == []
+    assert not any(m.startswith("majordomus.cli.views.") for m in modules)
+    assert "majordomus.cli.commands.serve" not in modules
+
+
+def test_every_cli_word_names_the_file_that_declares_it() -> None:
+    declared: dict[str, set[str]] = {}
+    for module_file in MODULE_FILES:
+        for module in modules_of(module_file):
+            for cap in module.capabilities:
+                if cap.cli is not None:
+                    declared.setdefault(cap.cli[0], set()).add(module_file)
+    assert {word: {file} for word, file in CLI_WORDS.items()} == declared
+    assert set(VIEW_FILES) == set(MODULE_FILES)
+
+
+def test_the_lazy_tree_resolves_to_the_whole_tree() -> None:
+    whole = build_cli()
+    lazy = lazy_cli()
+    assert lazy.list_commands(None) == whole.list_commands(None)  # type: ignore[arg-type]
+    for word in whole.list_commands(None):  # type: ignore[arg-type]
+        eager, built = whole.get_command(None, word), lazy.get_command(None, word)
+        assert built is not None and type(built) is type(eager)
+        if hasattr(eager, "commands"):
+            assert sorted(built.commands) == sorted(eager.commands)  # type: ignore[union-attr]
