@@ -15,6 +15,7 @@ import json
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, model_serializer
+from pydantic_core import PydanticSerializationError, to_json
 
 
 class _Omit:
@@ -61,8 +62,33 @@ class StrictInput(Wire):
     model_config = ConfigDict(extra="forbid")
 
 
+def _spelled_apart(data: bytes) -> bool:
+    """Whether pydantic-core may have spelled a value differently from `json`: a float below
+    1e-4, which it writes as `0.0000…` or `<digit>e-…` where `json` writes `…e-05`. The test
+    also matches such text inside strings, which only costs the slow path."""
+    if b"0.0000" in data:
+        return True
+    at = data.find(b"e-")
+    while at > 0:
+        if 48 <= data[at - 1] <= 57:
+            return True
+        at = data.find(b"e-", at + 2)
+    return False
+
+
 def dumps_pretty(value: Any) -> str:
-    """2-space indented JSON, non-ASCII kept (layer §11)."""
+    """2-space indented JSON, non-ASCII kept (layer §11): `json.dumps(indent=2)`'s bytes.
+
+    `json` indents in pure Python; pydantic-core writes the same bytes many times faster, so
+    it goes first and `json` answers whenever the two might differ (small floats) or the fast
+    encoder refuses the value (a lone surrogate).
+    """
+    try:
+        fast = to_json(value, indent=2)
+    except (TypeError, ValueError, PydanticSerializationError):
+        fast = None
+    if fast is not None and not _spelled_apart(fast):
+        return fast.decode("utf-8")
     return json.dumps(value, ensure_ascii=False, indent=2)
 
 

@@ -10,6 +10,7 @@ clock; only the store stamps envelopes and only admission turns inputs into bodi
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from enum import StrEnum
 from typing import Annotated, Any, Literal
@@ -291,18 +292,20 @@ ReasoningBody = Annotated[
     Field(discriminator="kind"),
 ]
 
-_INPUT: TypeAdapter[Any] = TypeAdapter(ReasoningInput)
-_BODY: TypeAdapter[Any] = TypeAdapter(ReasoningBody)
+@functools.cache
+def _adapter(union: Any) -> TypeAdapter[Any]:
+    """A union's validator, built when first used: replaying records never needs one."""
+    return TypeAdapter(union)
 
 
 def parse_input(value: Any) -> ReasoningInput:
     """Validate a JSON value (already decoded) as a record input; raises ValidationError."""
-    return _INPUT.validate_python(value)
+    return _adapter(ReasoningInput).validate_python(value)
 
 
 def parse_body(value: Any) -> ReasoningBody:
     """Validate a JSON value (already decoded) as a stored body; raises ValidationError."""
-    return _BODY.validate_python(value)
+    return _adapter(ReasoningBody).validate_python(value)
 
 
 class ReasoningRecord(Wire):
