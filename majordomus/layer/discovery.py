@@ -115,10 +115,17 @@ class Glob:
         return names
 
 
+#: Names a pattern segment may spell but no directory entry has: following them would
+#: leave the directory (`..` climbs out of the root).
+_NOT_ENTRIES = frozenset({".", ".."})
+
+
 def _entries(directory: str, names: list[str] | None) -> Iterator[tuple[str, int]]:
     """(name, st_mode without following links) of a directory's entries, or of `names`."""
     if names is not None:
         for name in names:
+            if name in _NOT_ENTRIES:
+                continue
             try:
                 yield name, os.lstat(os.path.join(directory, name)).st_mode
             except OSError:

@@ -1,0 +1,144 @@
+"""Fixtures for the reliability suite: a committed repository `majordomus init` wrote, with
+an advisor catalogue whose one advisor is "installed" (a fake executable on a private PATH),
+and the environment every in-process context and every subprocess of this suite runs with.
+
+`MAJORDOMUS_SOAK=1` turns on the long variants (docs/RELIABILITY.md); without it every test
+here is sized to keep this directory well under the suite's budget.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import stat
+import subprocess
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import GIT_ENV, MAJORDOMUS, git, make_git_repo, run_majordomus
+
+SOAK = os.environ.get("MAJORDOMUS_SOAK") == "1"
+
+CATALOGUE = """\
+version: 1
+capabilities:
+  - id: independent_reasoning
+    description: A second line of reasoning.
+advisors:
+  - id: reviewer
+    title: Reviewer
+    transport: cli
+    adapter: reviewer-cli
+    executable: fake-reviewer
+    capabilities: [independent_reasoning]
+"""
+
+
+def soak(normal: int, long: int) -> int:
+    """`long` under `MAJORDOMUS_SOAK=1`, else `normal`."""
+    return long if SOAK else normal
+
+
+@pytest.fixture(scope="session")
+def advisor_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A directory holding the catalogue advisor's executable, so a plan can select it."""
+    directory = tmp_path_factory.mktemp("bin")
+    tool = directory / "fake-reviewer"
+    tool.write_text("#!/bin/sh\n", encoding="utf-8")
+    tool.chmod(tool.stat().st_mode | stat.S_IXUSR)
+    return directory
+
+
+@pytest.fixture(scope="session")
+def suite_env(advisor_bin: Path) -> dict[str, str]:
+    """What a subprocess of this suite gets on top of `run_majordomus`'s clean environment,
+    and what an in-process `Context` gets as its whole environment."""
+    return {
+        **GIT_ENV,
+        "PATH": f"{advisor_bin}{os.pathsep}{os.environ.get('PATH', '')}",
+        "HOME": os.environ.get("HOME", "/"),
+    }
+
+
+@pytest.fixture(scope="session")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One `majordomus init` + catalogue + commit per run; tests work on copies."""
+    root = make_git_repo(tmp_path_factory.mktemp("template") / "repo", commit=False)
+    done = run_majordomus(["init"], cwd=root)
+    assert done.code == 0, done.stderr
+    (root / ".ai/repo/advisors.yaml").write_text(CATALOGUE, encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "Add the .ai layer and an advisor catalogue")
+    return root
+
+
+@pytest.fixture
+def fresh_repo(template: Path, tmp_path: Path) -> Callable[[str], Path]:
+    """Factory: a private copy of the template (its `.git` included) under `tmp_path/name`."""
+
+    def copy(name: str = "repo") -> Path:
+        target = tmp_path / name
+        shutil.copytree(template, target, symlinks=True)
+        return target
+
+    return copy
+
+
+@pytest.fixture
+def repo(fresh_repo: Callable[[str], Path]) -> Path:
+    return fresh_repo("repo")
+
+
+def clean_env(extra: dict[str, str]) -> dict[str, str]:
+    """`run_majordomus`'s environment for a process started otherwise: no MAJORDOMUS_
+    variables, no CI, then `extra`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MAJORDOMUS_")}
+    env.pop("CI", None)
+    return {**env, **extra}
+
+
+_URL = re.compile(r"http://127\.0\.0\.1:[0-9]+")
+
+
+@dataclass
+class Served:
+    """A running `majordomus serve --port 0`: its URL and process."""
+
+    process: subprocess.Popen[bytes]
+    url: str
+
+    def stop(self) -> int:
+        """SIGTERM, then the exit code (a graceful stop is 0)."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout=30)
+
+
+def serve(root: Path, env: dict[str, str]) -> Served:
+    """Start `majordomus serve --port 0` in `root`; return once it printed its URL."""
+    process = subprocess.Popen(
+        [MAJORDOMUS, "serve", "--port", "0"],
+        cwd=root,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=clean_env(env),
+    )
+    assert process.stderr is not None
+    seen = []
+    for raw in process.stderr:
+        line = raw.decode("utf-8", "replace")
+        seen.append(line)
+        found = _URL.search(line)
+        if found:
+            # keep draining stderr so the server never blocks on a full pipe
+            threading.Thread(target=process.stderr.read, daemon=True).start()
+            return Served(process, found.group(0))
+    process.wait(timeout=30)
+    raise AssertionError(f"serve exited {process.returncode}: {''.join(seen)}")

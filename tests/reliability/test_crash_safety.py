@@ -1,0 +1,279 @@
+"""Crash safety of the writer (reasoning §7.3): a writer killed with SIGKILL at any moment
+leaves no partial record that `load()` could see; what it leaves behind is at most a
+temporary `.<id>.json.tmp`, which `load()` skips, and `status` / `check` stay clean.
+
+The writers are forked from one warmed-up process (so a kill costs a fork, not an
+interpreter start) and kill themselves with SIGKILL at a moment a seeded generator picks:
+after the K-th profiled call, counted either over the whole `reasoning.record` call or
+only inside `Store.write`. A SIGKILL cannot be caught, so nothing after it runs: no
+`finally`, no clean-up. A deterministic variant kills at each step of one write, including
+in the middle of writing the bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import random
+import signal
+import sys
+from pathlib import Path
+from types import FrameType, SimpleNamespace
+from typing import Any
+
+import pytest
+
+from majordomus.ledger.store import STATE_DIR, Store
+from tests.conftest import run_majordomus
+from tests.reliability.conftest import soak
+
+TASK = "crashes"
+SEED = 20261001
+KILLS = soak(48, 1000)
+AT_ONCE = 4
+RECORDS_PER_WRITER = 3
+
+
+def _record(number: int) -> dict[str, Any]:
+    return {"record": {"kind": "assessment", "subject": f"question {number}"}, "task": TASK}
+
+
+def _self_kill_after(limit: int, only_in_write: bool, log: Path) -> None:
+    """SIGKILL this process at the `limit`-th profile event (inside `Store.write` only, or
+    anywhere); the moment is noted in `log` first (inside the write or not, and where)."""
+    count = 0
+
+    def inside_write(frame: FrameType | None) -> bool:
+        while frame is not None:
+            code = frame.f_code
+            if code.co_name == "write" and code.co_filename.endswith("ledger/store.py"):
+                return True
+            frame = frame.f_back
+        return False
+
+    def profile(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal count
+        if only_in_write and not inside_write(frame):
+            return
+        count += 1
+        if count >= limit:
+            where = "write" if only_in_write or inside_write(frame) else "elsewhere"
+            name = getattr(arg, "__name__", None) or frame.f_code.co_name
+            with log.open("a", encoding="utf-8") as handle:
+                handle.write(f"{where} {name}\n")
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    sys.setprofile(profile)
+
+
+def _writer(ctx: Any, journal: Path, first: int, limit: int, only_in_write: bool) -> None:
+    """A forked writer: record a few records, journal each success, die at the chosen moment."""
+    _self_kill_after(limit, only_in_write, journal.with_name("kills.txt"))
+    for number in range(first, first + RECORDS_PER_WRITER):
+        answer = ctx.executor.call("reasoning.record", _record(number))
+        with journal.open("a", encoding="utf-8") as handle:
+            handle.write(answer["record"]["id"] + "\n")
+    sys.setprofile(None)
+    os._exit(0)
+
+
+def zygote(root: str, environ: dict[str, str], kills: int, seed: int, out: Any) -> None:
+    """Warm up once, then fork writers `AT_ONCE` at a time until `kills` of them died."""
+    from majordomus.capabilities.context import Context
+
+    ctx = Context(Path(root), environ=environ)
+    ctx.executor.capability("reasoning.record")
+    ctx.executor.call("reasoning.record", _record(-1))  # every import a write needs is done
+    rng = random.Random(seed)
+    journal = Path(root) / "journal.txt"
+    killed = survived = rounds = 0
+    number = 0
+    while killed < kills:
+        children = []
+        for _ in range(AT_ONCE):
+            only_in_write = rng.random() < 0.5
+            limit = rng.randint(1, 260) if only_in_write else rng.randint(1, 45_000)
+            pid = os.fork()
+            if pid == 0:
+                _writer(ctx, journal, number, limit, only_in_write)
+            children.append(pid)
+            number += RECORDS_PER_WRITER
+        for pid in children:
+            _, status = os.waitpid(pid, 0)
+            if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL:
+                killed += 1
+            else:
+                assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+                survived += 1
+        rounds += 1
+    out.put({"killed": killed, "survived": survived, "rounds": rounds})
+
+
+def assert_nothing_partial(root: Path, env: dict[str, str]) -> dict[str, int]:
+    """The invariants after crashes; returns what the store holds."""
+    folder = root / STATE_DIR / TASK
+    loaded = Store(root).load()
+    assert loaded.unreadable == [], "a partial record is visible to load()"
+    ids = {record.id for record in loaded.records}
+    temporary = 0
+    for path in folder.iterdir():
+        if path.name.endswith(".json.tmp"):
+            assert path.name.startswith(".")
+            temporary += 1
+            continue
+        assert path.suffix == ".json", path.name
+        assert path.stem in ids
+        assert json.loads(path.read_text(encoding="utf-8"))["id"] == path.stem
+    journal = root / "journal.txt"
+    if journal.exists():
+        journalled = set(journal.read_text(encoding="utf-8").split())
+        assert journalled <= ids, "a record its writer saw written is gone"
+    for args in (["reasoning", "check"], ["reasoning", "status", "--task", "all"]):
+        done = run_majordomus([*args, "--format", "json"], cwd=root, env=env)
+        assert done.code == 0, done.stdout + done.stderr
+        answer = json.loads(done.stdout)
+        if args[1] == "check":
+            assert answer == {**answer, "ok": True, "findings": []}
+        else:
+            assert "unreadable" not in answer["state"]
+            assert answer["state"]["totals"]["records"] == len(ids)
+    return {"records": len(ids), "temporary": temporary}
+
+
+def test_seeded_random_kills_leave_nothing_partial(repo: Path, suite_env: dict[str, str]) -> None:
+    spawn = multiprocessing.get_context("spawn")
+    out = spawn.Queue()
+    process = spawn.Process(target=zygote, args=(str(repo), suite_env, KILLS, SEED, out))
+    process.start()
+    tally = out.get(timeout=600)
+    process.join(timeout=60)
+    assert process.exitcode == 0
+    assert tally["killed"] >= KILLS
+    held = assert_nothing_partial(repo, suite_env)
+    moments = (repo / "kills.txt").read_text(encoding="utf-8").splitlines()
+    assert len(moments) == tally["killed"]
+    inside = [m.split()[1] for m in moments if m.startswith("write ")]
+    # the seed spreads the kills: many inside the write, some between the temporary file and
+    # its link (they leave a temporary behind), and records written by survivors and victims
+    assert len(inside) >= KILLS // 4
+    assert {"fsync", "link"} & set(inside)
+    assert held["temporary"] >= 1
+    assert held["records"] > tally["survived"] * RECORDS_PER_WRITER
+    # a writer after all those crashes still writes
+    done = run_majordomus(
+        ["reasoning", "record", "--task", TASK],
+        cwd=repo,
+        input=json.dumps(_record(10**6)["record"]),
+        env=suite_env,
+    )
+    assert done.code == 0, done.stderr
+
+
+# -- a kill at each step of one write ------------------------------------------------------
+
+
+STEPS = [
+    "after-mkdir",
+    "after-open",
+    "half-written",
+    "before-fsync",
+    "before-link",
+    "after-link",
+    "after-unlink",
+]
+
+
+def _die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def kill_at(root: str, environ: dict[str, str], step: str) -> None:
+    """Record one record and die at `step` of `Store.write` (run in a spawned process)."""
+    from majordomus.capabilities.context import Context
+    from majordomus.ledger import store
+
+    real = {name: getattr(os, name) for name in ("open", "fdopen", "fsync", "link")}
+    folder_mkdir = Path.mkdir
+
+    def mkdir(self: Path, *args: Any, **kwargs: Any) -> None:
+        folder_mkdir(self, *args, **kwargs)
+        if step == "after-mkdir" and self.name == TASK:
+            _die()
+
+    def opened(path: Any, flags: int, *args: Any) -> int:
+        fd = real["open"](path, flags, *args)
+        if step == "after-open" and str(path).endswith(".json.tmp"):
+            _die()
+        return fd
+
+    class HalfWriter:
+        def __init__(self, handle: Any) -> None:
+            self.handle = handle
+
+        def __enter__(self) -> HalfWriter:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.handle.close()
+
+        def write(self, data: bytes) -> int:
+            if step == "half-written":
+                self.handle.write(data[: len(data) // 2])
+                self.handle.flush()
+                _die()
+            return self.handle.write(data)
+
+        def flush(self) -> None:
+            self.handle.flush()
+
+        def fileno(self) -> int:
+            return self.handle.fileno()
+
+    def fdopen(fd: int, *args: Any, **kwargs: Any) -> Any:
+        return HalfWriter(real["fdopen"](fd, *args, **kwargs))
+
+    def fsync(fd: int) -> None:
+        if step == "before-fsync":
+            _die()
+        real["fsync"](fd)
+
+    def link(source: Any, target: Any) -> None:
+        if step == "before-link":
+            _die()
+        real["link"](source, target)
+        if step == "after-link":
+            _die()
+
+    def fsync_directory(folder: Path) -> None:
+        if step == "after-unlink":
+            _die()
+
+    # only the store sees the wrapped calls: its `os` is a copy of the module's namespace
+    wrapped = {"open": opened, "fdopen": fdopen, "fsync": fsync, "link": link}
+    store.os = SimpleNamespace(**{**vars(os), **wrapped})  # type: ignore[assignment]
+    store._fsync_directory = fsync_directory  # type: ignore[assignment]
+    Path.mkdir = mkdir  # type: ignore[method-assign]
+    ctx = Context(Path(root), environ=environ)
+    ctx.executor.call("reasoning.record", _record(0))
+    os._exit(0)
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_a_kill_at_each_step_of_a_write(repo: Path, suite_env: dict[str, str], step: str) -> None:
+    spawn = multiprocessing.get_context("spawn")
+    process = spawn.Process(target=kill_at, args=(str(repo), suite_env, step))
+    process.start()
+    process.join(timeout=120)
+    assert process.exitcode == -signal.SIGKILL
+    held = assert_nothing_partial(repo, suite_env)
+    expected = {
+        "after-mkdir": (0, 0),
+        "after-open": (0, 1),
+        "half-written": (0, 1),
+        "before-fsync": (0, 1),
+        "before-link": (0, 1),
+        "after-link": (1, 1),
+        "after-unlink": (1, 0),
+    }[step]
+    assert (held["records"], held["temporary"]) == expected

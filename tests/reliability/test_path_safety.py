@@ -1,0 +1,474 @@
+"""Path safety: nothing a caller names can make the product write or read outside where it
+should (README decision 6, layer §5.3–5.4, §8).
+
+* Task names with separators, `..`, absolute paths, NUL, newlines, non-ASCII or over 255
+  characters are refused before anything is written, on every surface (executor, CLI
+  `--task`, the current-task file, MCP, HTTP); a record body cannot smuggle an `id` or a
+  `task` in; `explain` and `status` of crafted names read nothing.
+* Layer discovery never reads a symlink or anything outside the root, with vcs and
+  filesystem discovery: links to a FIFO (which would block a reader), to files and to
+  directories outside the root, and a pathspec that climbs out of the root.
+* `objects get` (executor, CLI, MCP, HTTP) of crafted URIs answers not-found and opens no
+  file.
+"""
+
+from __future__ import annotations
+
+import builtins
+import io
+import json
+import os
+import subprocess
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import majordomus
+from majordomus.capabilities.context import Context
+from majordomus.errors import CapabilityError
+from majordomus.layer.index import build_index
+from majordomus.ledger.store import STATE_DIR
+from tests.conftest import git, run_majordomus
+from tests.reliability.conftest import serve
+
+BAD_TASKS = [
+    "a/b",
+    "a\\b",
+    "..",
+    ".",
+    "../escape",
+    "x/../../escape",
+    "/tmp/escape",
+    "/",
+    "C:\\escape",
+    "a\x00b",
+    "\x00",
+    "a" * 256,
+    "b" * 10_000,
+    "-rf",
+    ".hidden",
+    "a b",
+    "a\n",
+    "\n",
+    "",
+    "tâche",
+    "a:b",
+    "~",
+    "%2e%2e",
+]
+CLI_BAD_TASKS = [t for t in BAD_TASKS if "\x00" not in t]  # argv cannot carry a NUL
+RECORD = {"kind": "assessment", "subject": "where does this go"}
+
+
+def tree(root: Path) -> list[str]:
+    """Every path under `root` except git's internals (lstat only)."""
+    found = []
+    for base, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        for name in dirs + files:
+            found.append(os.path.relpath(os.path.join(base, name), root))
+    return sorted(found)
+
+
+@pytest.fixture
+def sandbox(fresh_repo: Callable[[str], Path]) -> Path:
+    """A repository inside an otherwise empty directory, so an escape would show up."""
+    return fresh_repo("sandbox/repo")
+
+
+def test_bad_task_names_are_refused_in_process(sandbox: Path, suite_env: dict[str, str]) -> None:
+    before = tree(sandbox.parent)
+    ctx = Context(sandbox, environ=suite_env)
+    for task in BAD_TASKS:
+        with pytest.raises(CapabilityError) as refused:
+            ctx.executor.call("reasoning.record", {"record": RECORD, "task": task})
+        assert refused.value.code == "refused", task
+        assert "task name" in refused.value.message and "\n" not in refused.value.message
+    assert tree(sandbox.parent) == before
+    assert not (sandbox / STATE_DIR).exists()
+
+
+def test_the_longest_allowed_task_name_is_written(sandbox: Path, suite_env: dict[str, str]) -> None:
+    ctx = Context(sandbox, environ=suite_env)
+    answer = ctx.executor.call("reasoning.record", {"record": RECORD, "task": "a" * 255})
+    assert answer["path"].startswith(f"{STATE_DIR}/{'a' * 255}/")
+
+
+def test_a_body_cannot_carry_an_id_or_a_task(sandbox: Path, suite_env: dict[str, str]) -> None:
+    ctx = Context(sandbox, environ=suite_env)
+    for extra in ({"id": "../../escape"}, {"task": "../escape"}, {"path": "/tmp/escape"}):
+        with pytest.raises(CapabilityError) as refused:
+            ctx.executor.call("reasoning.record", {"record": {**RECORD, **extra}})
+        assert refused.value.code == "invalid_input"
+    for extra in ({"id": "../../escape"}, {"path": "/tmp/x"}):
+        with pytest.raises(CapabilityError) as refused:
+            ctx.executor.call("reasoning.record", {"record": RECORD, **extra})
+        assert refused.value.code == "invalid_input"
+    assert not (sandbox / STATE_DIR).exists()
+
+
+def test_bad_task_names_are_refused_by_the_cli(sandbox: Path, suite_env: dict[str, str]) -> None:
+    before = tree(sandbox.parent)
+    for task in CLI_BAD_TASKS:
+        done = run_majordomus(
+            ["reasoning", "record", "--task", task],
+            cwd=sandbox,
+            input=json.dumps(RECORD),
+            env=suite_env,
+        )
+        assert done.code == 13, (task, done.stderr)
+        assert done.stdout == ""
+        assert done.stderr.startswith("majordomus: refused: task name ")
+        assert done.stderr.count("\n") == 1
+    assert tree(sandbox.parent) == before
+
+
+def test_a_bad_current_task_is_refused_naming_the_file(
+    sandbox: Path, suite_env: dict[str, str]
+) -> None:
+    current = sandbox / ".ai/local/state/current.yaml"
+    for task in ("../../escape", "/tmp/escape", "a/b"):
+        current.write_text(f"id: {task}\n", encoding="utf-8")
+        before = tree(sandbox.parent)
+        done = run_majordomus(
+            ["reasoning", "record"], cwd=sandbox, input=json.dumps(RECORD), env=suite_env
+        )
+        assert done.code == 13
+        assert "it comes from .ai/local/state/current.yaml" in done.stderr
+        assert tree(sandbox.parent) == before
+
+
+def test_bad_task_names_are_refused_over_mcp(sandbox: Path, suite_env: dict[str, str]) -> None:
+    before = tree(sandbox.parent)
+    messages = [
+        {
+            "jsonrpc": "2.0",
+            "id": n,
+            "method": "tools/call",
+            "params": {
+                "name": "majordomus_reasoning_record",
+                "arguments": {"record": RECORD, "task": task},
+            },
+        }
+        for n, task in enumerate(BAD_TASKS)
+    ]
+    data = "".join(json.dumps(m) + "\n" for m in messages)
+    done = run_majordomus(["mcp"], cwd=sandbox, input=data, env=suite_env)
+    assert done.code == 0
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [a["id"] for a in answers] == list(range(len(BAD_TASKS)))
+    for answer in answers:
+        result = answer["result"]
+        assert result["isError"] is True
+        assert result["_meta"]["majordomus"]["error"]["code"] == "refused"
+        assert result["content"][0]["text"].startswith("refused: task name ")
+    assert tree(sandbox.parent) == before
+
+
+def test_bad_task_names_are_refused_over_http(sandbox: Path, suite_env: dict[str, str]) -> None:
+    before = tree(sandbox.parent)
+    server = serve(sandbox, suite_env)
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as client:
+            for task in BAD_TASKS:
+                answer = client.post(
+                    "/api/v1/reasoning/records", json={"record": RECORD, "task": task}
+                )
+                assert answer.status_code == 422, (task, answer.text)
+                assert answer.json()["error"]["code"] == "refused"
+    finally:
+        assert server.stop() == 0
+    assert tree(sandbox.parent) == before
+
+
+# -- reads: open() watched in-process -------------------------------------------------------
+
+
+@contextmanager
+def watched_opens() -> Iterator[list[str]]:
+    """Every path opened, listed or scanned in this process while the block runs."""
+    seen: list[str] = []
+    real_open, real_io_open = builtins.open, io.open
+    real_os_open, real_scandir, real_listdir = os.open, os.scandir, os.listdir
+
+    def note(path: Any) -> None:
+        if isinstance(path, int):
+            return
+        seen.append(os.fsdecode(path) if isinstance(path, bytes | str | os.PathLike) else str(path))
+
+    def open_(file: Any, *args: Any, **kwargs: Any) -> Any:
+        note(file)
+        return real_open(file, *args, **kwargs)
+
+    def os_open(path: Any, *args: Any, **kwargs: Any) -> int:
+        note(path)
+        return real_os_open(path, *args, **kwargs)
+
+    def scandir(path: Any = ".") -> Any:
+        note(path)
+        return real_scandir(path)
+
+    def listdir(path: Any = ".") -> list[Any]:
+        note(path)
+        return real_listdir(path)
+
+    builtins.open = io.open = open_  # type: ignore[assignment]
+    os.open, os.scandir, os.listdir = os_open, scandir, listdir  # type: ignore[assignment]
+    try:
+        yield seen
+    finally:
+        builtins.open, io.open = real_open, real_io_open  # type: ignore[assignment]
+        os.open, os.scandir, os.listdir = real_os_open, real_scandir, real_listdir  # type: ignore[assignment]
+
+
+PACKAGE = Path(majordomus.__file__).resolve().parent
+
+
+def allowed(path: str, root: Path) -> bool:
+    """Inside the repository, the package's own data, or the null device git's stdin uses."""
+    real = Path(os.path.realpath(path))
+    return (
+        real.is_relative_to(os.path.realpath(root))
+        or real.is_relative_to(PACKAGE)
+        or (path == os.devnull)
+    )
+
+
+CRAFTED_IDS = ["../../../etc/passwd", "/etc/passwd", "untasked/../../x", "a\x00b", "x" * 100_000]
+
+
+def test_explain_and_status_of_crafted_names_read_nothing_outside_the_store(
+    sandbox: Path, suite_env: dict[str, str]
+) -> None:
+    ctx = Context(sandbox, environ=suite_env)
+    ctx.executor.call("reasoning.record", {"record": RECORD, "task": "t"})
+    store = str(sandbox / STATE_DIR)
+    with watched_opens() as seen:
+        for ident in CRAFTED_IDS:
+            with pytest.raises(CapabilityError) as missing:
+                ctx.executor.call("reasoning.explain", {"id": ident})
+            assert missing.value.code == "not_found"
+        for task in ["../../../etc", "/etc", "t/../../..", "a\x00b"]:
+            answer = ctx.executor.call("reasoning.status", {"task": task})
+            assert answer["state"]["totals"]["records"] == 0
+    assert [p for p in seen if not allowed(p, sandbox)] == []
+    assert [p for p in seen if ".." in Path(p).parts or "\x00" in p] == []
+    assert {p for p in seen if p.startswith(str(sandbox))} <= {
+        p for p in seen if p.startswith(store) or "/.ai/" in p
+    }
+
+
+CRAFTED_URIS = [
+    "majordomus://document/../../etc/passwd",
+    "majordomus://document/../../../../../../etc/passwd",
+    "majordomus://document//etc/passwd",
+    "majordomus://document/%2e%2e/%2e%2e/etc/passwd",
+    "majordomus://document/%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+    "majordomus://document/..%2f..%2fREADME.md",
+    "majordomus://document/.ai/repo/rules/../../manifest.yaml",
+    "majordomus://document/./.ai/repo/rules/README.md",
+    "majordomus://document/.ai/repo/rules/README.md\x00.png",
+    "majordomus://document/.ai/repo/rules/README.md/",
+    "majordomus://policy/.ai/repo/../manifest.yaml",
+    "majordomus://policy//work/main/.ai/repo/policy.yaml",
+    "majordomus://rule/../../etc/passwd",
+    "majordomus://repository/../../etc/passwd",
+    "MAJORDOMUS://document/.ai/repo/rules/README.md",
+    "file:///etc/passwd",
+    "/etc/passwd",
+    "../../etc/passwd",
+    ".ai/manifest.yaml",
+    "\x00",
+    "",
+    "majordomus://" + "a/" * 50_000,
+]
+
+
+def test_objects_get_of_crafted_uris_opens_nothing(
+    sandbox: Path, suite_env: dict[str, str]
+) -> None:
+    ctx = Context(sandbox, environ=suite_env)
+    assert ctx.executor.call("objects.get", {"uri": "majordomus://policy/.ai/repo/policy.yaml"})
+    with watched_opens() as seen:
+        for uri in CRAFTED_URIS:
+            with pytest.raises(CapabilityError) as missing:
+                ctx.executor.call("objects.get", {"uri": uri})
+            assert missing.value.code == "not_found", uri
+    assert seen == []
+
+
+def test_crafted_uris_are_not_found_on_every_surface(
+    sandbox: Path, suite_env: dict[str, str]
+) -> None:
+    for uri in CRAFTED_URIS[:8]:
+        done = run_majordomus(["objects", "get", uri], cwd=sandbox, env=suite_env)
+        assert (done.code, done.stdout) == (12, ""), uri
+        assert done.stderr.startswith("majordomus: not found: unknown resource: ")
+    messages = []
+    for n, uri in enumerate(CRAFTED_URIS):
+        messages.append(
+            {"jsonrpc": "2.0", "id": 2 * n, "method": "resources/read", "params": {"uri": uri}}
+        )
+        messages.append(
+            {
+                "jsonrpc": "2.0",
+                "id": 2 * n + 1,
+                "method": "tools/call",
+                "params": {"name": "majordomus_get", "arguments": {"uri": uri}},
+            }
+        )
+    data = "".join(json.dumps(m) + "\n" for m in messages)
+    done = run_majordomus(["mcp"], cwd=sandbox, input=data, env=suite_env)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == len(messages)
+    for answer in answers:
+        if answer["id"] % 2 == 0:
+            assert answer["error"]["code"] == -32002
+        else:
+            assert answer["result"]["_meta"]["majordomus"]["error"]["code"] == "not_found"
+    server = serve(sandbox, suite_env)
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as client:
+            for uri in CRAFTED_URIS[:-1]:
+                answer = client.get("/api/v1/object", params={"uri": uri})
+                assert answer.status_code == 404, (uri, answer.text)
+                assert answer.json()["error"]["code"] == "not_found"
+    finally:
+        assert server.stop() == 0
+
+
+# -- layer discovery and symlinks --------------------------------------------------------
+
+
+RULE = """\
+---
+id: outside.leak
+version: 1
+kind: rule
+title: Leaked
+description: A rule that lives outside the repository.
+statement: Never read.
+status: active
+class: advisory
+depends_on: []
+tags: [leak]
+---
+
+# Leaked
+"""
+PROFILE = "name: leaked\ndescription: a profile outside the repository\n"
+
+
+@pytest.fixture
+def linked(fresh_repo: Callable[[str], Path], tmp_path: Path) -> tuple[Path, Path]:
+    """A repository whose tracked classes hold symlinks to a FIFO, to files and to a
+    directory outside the root, and to a file inside it; all committed as links."""
+    root = fresh_repo("linked/repo")
+    outside = tmp_path / "outside"
+    (outside / "rules").mkdir(parents=True)
+    os.mkfifo(outside / "fifo")
+    os.mkfifo(outside / "rules" / "fifo.v1.md")
+    (outside / "rule.v1.md").write_text(RULE, encoding="utf-8")
+    (outside / "rules" / "leak.v1.md").write_text(RULE, encoding="utf-8")
+    (outside / "profile.yaml").write_text(PROFILE, encoding="utf-8")
+    project = root / ".ai/repo/rules/project"
+    (project / "fifo.v1.md").symlink_to(outside / "fifo")
+    (project / "leak.v1.md").symlink_to(outside / "rule.v1.md")
+    (project / "shared.v1.md").symlink_to(outside / "rules")
+    (project / "shared").symlink_to(outside / "rules")
+    (project / "inside.v1.md").symlink_to("../vendor/majordomus/rules/scope-integrity.v1.md")
+    (root / ".ai/repo/profiles/leak.yaml").symlink_to(outside / "profile.yaml")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "links")
+    return root, outside
+
+
+LINKS = [
+    ".ai/repo/profiles/leak.yaml",
+    ".ai/repo/rules/project/fifo.v1.md",
+    ".ai/repo/rules/project/inside.v1.md",
+    ".ai/repo/rules/project/leak.v1.md",
+    ".ai/repo/rules/project/shared.v1.md",
+]
+
+
+@pytest.mark.parametrize("discovery", ["vcs", "filesystem"])
+def test_discovery_never_reads_a_symlink(linked: tuple[Path, Path], discovery: str) -> None:
+    root, outside = linked
+    with watched_opens() as seen:
+        index = build_index(root, discovery)  # type: ignore[arg-type]
+    touched = [
+        p for p in seen if p.startswith(str(outside)) or any(p.endswith(link) for link in LINKS)
+    ]
+    assert touched == []
+    assert [p for p in seen if not allowed(p, root)] == []
+    assert not [o for o in index.objects if "leak" in o.uri or o.provenance.path in LINKS]
+    found = [(d.code, d.path) for d in index.diagnostics if d.severity == "error"]
+    if discovery == "vcs":
+        assert found == [("symlink", path) for path in LINKS]
+    else:
+        assert found == []
+
+
+@pytest.mark.parametrize("discovery", ["vcs", "filesystem"])
+def test_inspect_does_not_block_on_a_linked_fifo(
+    linked: tuple[Path, Path], suite_env: dict[str, str], discovery: str
+) -> None:
+    root, _ = linked
+    try:
+        done = run_majordomus(
+            ["mcp", "--inspect", "--discovery", discovery, "--format", "json"],
+            cwd=root,
+            env=suite_env,
+            timeout=30,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("--inspect blocked: a symlink was followed to the FIFO")
+    report = json.loads(done.stdout)
+    codes = {(d["code"], d.get("path")) for d in report["repository"]["diagnostics"]}
+    if discovery == "vcs":
+        assert done.code == 10
+        assert codes == {("symlink", path) for path in LINKS}
+    else:
+        assert done.code == 0, done.stderr
+        assert codes == set()
+
+
+ESCAPING_CLASS = """
+  - id: escape
+    kind: document
+    discovery: vcs
+    pathspec: '{pathspec}'
+    required: false
+"""
+
+
+@pytest.mark.parametrize(
+    "pathspec", [":(glob)../outside/*.md", ":(glob)../../**/*.md", ":(glob)/etc/*"]
+)
+def test_a_pathspec_never_leads_discovery_out_of_the_root(
+    fresh_repo: Callable[[str], Path], tmp_path: Path, suite_env: dict[str, str], pathspec: str
+) -> None:
+    root = fresh_repo("climb/repo")
+    outside = tmp_path / "climb" / "outside"
+    outside.mkdir()
+    (outside / "leak.md").write_text("# outside\n", encoding="utf-8")
+    sources = root / ".ai/repo/knowledge/sources.yaml"
+    sources.write_text(
+        sources.read_text(encoding="utf-8") + ESCAPING_CLASS.format(pathspec=pathspec),
+        encoding="utf-8",
+    )
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "a class that climbs")
+    with watched_opens() as seen:
+        index = build_index(root, "filesystem")
+    assert [p for p in seen if not allowed(p, root)] == []
+    assert not [o for o in index.objects if "outside" in o.uri or "etc" in o.uri]
+    done = run_majordomus(["mcp", "--inspect"], cwd=root, env=suite_env)
+    assert done.code == 13, "vcs discovery: git refuses the pathspec, a fatal Git error"
+    assert "is outside repository" in done.stderr
+    assert "outside/leak.md" not in done.stdout
