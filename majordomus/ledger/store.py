@@ -14,8 +14,10 @@ from __future__ import annotations
 import errno
 import hashlib
 import itertools
+import json
 import os
 import re
+import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -57,6 +59,25 @@ STATE_DIR = ".ai/local/state/reasoning"
 
 #: How many fresh ids a write tries when a racing writer already took the minted name.
 _MINT_ATTEMPTS = 8
+
+#: Opening a record never blocks (a FIFO under a record's name) and is not inherited.
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+#: A record id becomes `<id>.json` and `.<id>.json.tmp`: one plain name of at most 255 bytes.
+_RECORD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+MAX_ID_LENGTH = 255 - len("..json.tmp")
+
+
+def check_record_id(ident: str) -> None:
+    """Refuse an id that is not a plain file name (a minted id always is)."""
+    if not _RECORD_ID.fullmatch(ident) or len(ident) > MAX_ID_LENGTH:
+        shown = json.dumps(ident if len(ident) <= 64 else ident[:60] + "…", ensure_ascii=False)
+        raise Refused(
+            f"record id {shown} is not allowed: an id starts with a letter or digit, holds only "
+            f"letters, digits, '.', '_' and '-', and is at most {MAX_ID_LENGTH} characters "
+            "(it becomes a file name)"
+        )
+
 
 _counter = itertools.count()
 
@@ -179,12 +200,27 @@ class Store:
 
     @staticmethod
     def _read(path: str) -> ReasoningRecord | None:
-        """The record in `path`, or None when it cannot be read, parsed, or is foreign."""
+        """The record in `path`, or None when it cannot be read, parsed, or is foreign.
+
+        Only a regular file is read: a FIFO, a device or a directory under a `.json` name is
+        unreadable, never waited on (the open does not block) or read without end.
+        """
         try:
-            with open(path, "rb", buffering=0) as handle:
+            fd = os.open(path, _READ_FLAGS)
+        except OSError:
+            return None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            with open(fd, "rb", buffering=0, closefd=False) as handle:
                 data = handle.readall()
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+        try:
             record = ReasoningRecord.model_validate_json(data)
-        except (OSError, ValidationError):
+        except ValidationError:
             return None
         if record.schema_ != RECORD_SCHEMA or record.version != RECORD_VERSION:
             return None
@@ -235,9 +271,10 @@ class Store:
         """Write one stamped record atomically and return its path; never overwrites.
 
         An existing `<id>.json` (or another writer's temporary file of the same id) raises
-        `FileExistsError`; a task name that is not a plain directory name is refused first.
+        `FileExistsError`; a task name or an id that is not a plain file name is refused first.
         """
         check_task(record.task)
+        check_record_id(record.id)
         folder = self.directory / record.task
         try:
             folder.mkdir(parents=True, exist_ok=True)

@@ -29,9 +29,10 @@ import pytest
 
 import majordomus
 from majordomus.capabilities.context import Context
-from majordomus.errors import CapabilityError
+from majordomus.errors import CapabilityError, Refused
 from majordomus.layer.index import build_index
-from majordomus.ledger.store import STATE_DIR
+from majordomus.ledger.record import ReasoningRecord
+from majordomus.ledger.store import STATE_DIR, Store
 from tests.conftest import git, run_majordomus
 from tests.reliability.conftest import serve
 
@@ -109,6 +110,40 @@ def test_a_body_cannot_carry_an_id_or_a_task(sandbox: Path, suite_env: dict[str,
             ctx.executor.call("reasoning.record", {"record": RECORD, **extra})
         assert refused.value.code == "invalid_input"
     assert not (sandbox / STATE_DIR).exists()
+
+
+def test_the_writer_refuses_a_crafted_id_or_task(sandbox: Path) -> None:
+    """`Store.write` is the one writer: an envelope that did not come from the minting
+    `record()` is checked as well, before the task directory is created."""
+    store = Store(sandbox, head=lambda _root: None)
+    envelope = {
+        "schema": "majordomus/reasoning-record",
+        "version": 1,
+        "recorded_at": "2026-10-01T09:30:00.000Z",
+        "body": RECORD,
+    }
+    before = tree(sandbox.parent)
+    for ident in [
+        "../../escape",
+        "/tmp/escape",
+        "a/b",
+        "a\\b",
+        "..",
+        ".x",
+        "",
+        "a\x00b",
+        "a" * 246,
+    ]:
+        record = ReasoningRecord.model_validate({**envelope, "id": ident, "task": "t"})
+        with pytest.raises(Refused, match=r"^record id "):
+            store.write(record)
+    for task in BAD_TASKS:
+        record = ReasoningRecord.model_validate({**envelope, "id": "assessment-1", "task": task})
+        with pytest.raises(Refused, match=r"^task name "):
+            store.write(record)
+    assert tree(sandbox.parent) == before
+    record = ReasoningRecord.model_validate({**envelope, "id": "a" * 245, "task": "t"})
+    assert store.write(record).name == "a" * 245 + ".json"
 
 
 def test_bad_task_names_are_refused_by_the_cli(sandbox: Path, suite_env: dict[str, str]) -> None:
