@@ -1,0 +1,447 @@
+"""The MCP server under a generated sweep of hostile input, in one long session (layer
+§7.2–7.6, §8): every line gets exactly the JSON-RPC answer the rules prescribe, a `ping`
+after each case proves the server still serves, the session ends on an abrupt EOF with exit
+0, and the read-only witness is identical afterwards.
+
+Cases: invalid JSON, invalid UTF-8, 10 MB lines, nesting from 10 to 100 000 levels, a value
+of every wrong JSON type for every parameter of every tool (derived from `tools/list`, one
+level into the record kinds of `majordomus_reasoning_record`), unknown parameters, missing
+required ones, unknown methods, and seeded batches of garbage whose answers a small model of
+§7.3 predicts. Single cases are in `tests/mcp/test_protocol.py`; this is the systematic sweep.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import random
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import MAJORDOMUS, witness
+from tests.reliability.chain import MODELS, inputs
+from tests.reliability.conftest import clean_env, soak
+
+SEED = 7
+BATCHES = soak(60, 600)
+BIG = 10 * 1024 * 1024
+EXAMPLES: dict[str, Any] = {
+    "string": "wrong",
+    "integer": 7,
+    "number": 1.5,
+    "boolean": True,
+    "array": [1],
+    "object": {"x": 1},
+    "null": None,
+}
+
+
+class Session:
+    """`majordomus mcp` over pipes, one request at a time; stdout is read on a thread."""
+
+    def __init__(self, root: Path, env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(
+            [MAJORDOMUS, "mcp"],
+            cwd=root,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=clean_env(env),
+        )
+        self.lines: queue.Queue[bytes | None] = queue.Queue()
+        self.stderr = b""
+        threading.Thread(target=self._pump, daemon=True).start()
+        threading.Thread(target=self._drain, daemon=True).start()
+        self.pings = 0
+        self.cases = 0
+
+    def _pump(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def _drain(self) -> None:
+        assert self.process.stderr is not None
+        self.stderr = self.process.stderr.read()
+
+    def send(self, raw: bytes) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(raw)
+        self.process.stdin.flush()
+
+    def next(self) -> Any:
+        line = self.lines.get(timeout=120)
+        assert line is not None, "the server stopped: " + self.stderr.decode(errors="replace")
+        assert line.endswith(b"\n")
+        return json.loads(line)
+
+    def case(self, raw: bytes) -> list[Any]:
+        """Send one line, then a ping; the answers the line got (the ping's is checked)."""
+        self.cases += 1
+        self.pings += 1
+        ping = f"ping-{self.pings}"
+        self.send(raw + b"\n" + json.dumps(request(ping, "ping")).encode() + b"\n")
+        answers = []
+        while True:
+            answer = self.next()
+            if isinstance(answer, dict) and answer.get("id") == ping:
+                assert answer == {"jsonrpc": "2.0", "id": ping, "result": {}}
+                return answers
+            answers.append(answer)
+
+    def one(self, raw: bytes) -> Any:
+        [answer] = self.case(raw)
+        return answer
+
+    def finish(self, tail: bytes) -> tuple[list[Any], int]:
+        """Send `tail` without a line end, close stdin: the last answers and the exit code."""
+        self.send(tail)
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        answers = []
+        while (line := self.lines.get(timeout=120)) is not None:
+            answers.append(json.loads(line))
+        return answers, self.process.wait(timeout=60)
+
+
+def request(id_: Any, method: str, params: Any = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "id": id_, "method": method}
+    if params is not None:
+        message["params"] = params
+    return message
+
+
+def encode(message: Any) -> bytes:
+    return json.dumps(message, ensure_ascii=False).encode()
+
+
+def error(id_: Any, code: int, message: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": id_, "error": {"code": code, "message": message}}
+
+
+def assert_parse_error(answer: Any, message: str | None = None) -> None:
+    assert set(answer) == {"jsonrpc", "id", "error"}
+    assert (answer["jsonrpc"], answer["id"], answer["error"]["code"]) == ("2.0", None, -32700)
+    assert set(answer["error"]) == {"code", "message"}
+    assert answer["error"]["message"].startswith("parse error: ")
+    if message is not None:
+        assert answer["error"]["message"] == message
+
+
+def assert_refusal(answer: Any, id_: Any, code: str) -> None:
+    assert answer["jsonrpc"] == "2.0" and answer["id"] == id_, answer
+    result = answer["result"]
+    assert set(result) == {"content", "isError", "_meta"}, result
+    assert result["isError"] is True
+    assert result["_meta"] == {"majordomus": {"error": {"code": code}}}
+    [content] = result["content"]
+    words = code.replace("_", " ")
+    assert content["type"] == "text" and content["text"].startswith(f"{words}: "), content
+
+
+# -- the generated cases -------------------------------------------------------------------
+
+
+def allowed_types(schema: dict[str, Any], defs: dict[str, Any]) -> set[str]:
+    """The JSON types a schema admits (looking through $ref, anyOf, oneOf)."""
+    if "$ref" in schema:
+        return allowed_types(defs[schema["$ref"].rsplit("/", 1)[1]], defs)
+    found: set[str] = set()
+    for option in schema.get("anyOf", []) + schema.get("oneOf", []):
+        found |= allowed_types(option, defs)
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        found |= set(kind)
+    elif kind is not None:
+        found.add(kind)
+    elif "enum" in schema:
+        found |= {type(v).__name__.replace("str", "string") for v in schema["enum"]}
+    if "number" in found:
+        found.add("integer")
+    return found
+
+
+def wrong_values(schema: dict[str, Any], defs: dict[str, Any]) -> list[Any]:
+    allowed = allowed_types(schema, defs)
+    assert allowed, schema
+    return [value for kind, value in EXAMPLES.items() if kind not in allowed]
+
+
+def tool_cases(tools: list[dict[str, Any]]) -> Iterator[tuple[str, dict[str, Any], str]]:
+    """(tool, arguments, what) for every wrong type of every parameter, an unknown
+    parameter, and each missing required parameter; every one is an `invalid_input`."""
+    for tool in tools:
+        schema = tool["inputSchema"]
+        defs = schema.get("$defs", {})
+        base = base_arguments(tool["name"])
+        for name, sub in schema.get("properties", {}).items():
+            for value in wrong_values(sub, defs):
+                yield tool["name"], {**base, name: value}, f"{name}={value!r}"
+        yield tool["name"], {**base, "zz_unknown": 1}, "unknown parameter"
+        for name in schema.get("required", []):
+            yield tool["name"], {k: v for k, v in base.items() if k != name}, f"no {name}"
+    record_schema = next(t for t in tools if t["name"] == "majordomus_reasoning_record")
+    defs = record_schema["inputSchema"]["$defs"]
+    for kind, model in MODELS.items():
+        base = inputs(kind, lambda path: "words", {k: f"{k}-1" for k in MODELS})
+        properties = defs[model.__name__]["properties"]
+        for name, sub in properties.items():
+            if name == "kind":
+                continue
+            for value in wrong_values(sub, defs):
+                yield (
+                    "majordomus_reasoning_record",
+                    {"record": {**base, name: value}},
+                    f"record.{kind}.{name}={value!r}",
+                )
+        yield "majordomus_reasoning_record", {"record": {**base, "zz": 1}}, f"{kind}.zz"
+
+
+def base_arguments(tool: str) -> dict[str, Any]:
+    """Arguments that satisfy a tool's required parameters with values of the right type."""
+    return {
+        "majordomus_capability": {"id": "objects.get"},
+        "majordomus_get": {"uri": "majordomus://repository"},
+        "majordomus_search": {"query": "scope"},
+        "majordomus_reasoning_explain": {"id": "assessment-1"},
+        "majordomus_devcontext_explain": {"uri": "majordomus://prompt/continue"},
+        "majordomus_reasoning_record": {"record": {"kind": "assessment", "subject": "s"}},
+    }.get(tool, {})
+
+
+def garbage_element(rng: random.Random) -> Any:
+    choice = rng.randrange(9)
+    ident = rng.choice(
+        [rng.randrange(-5, 10**6), f"g{rng.randrange(10**6)}", 1.5, True, [1], {"a": 1}]
+    )
+    if choice == 0:
+        return rng.choice([0, -1, 1.25, "text", None, True, False])
+    if choice == 1:
+        return rng.choice([[], [1, 2], [{"jsonrpc": "2.0", "id": 1, "method": "ping"}]])
+    if choice == 2:
+        return {}
+    if choice == 3:
+        return {"jsonrpc": "2.0", "id": ident}
+    if choice == 4:
+        return {"jsonrpc": "2.0", "id": ident, "method": rng.choice([1, None, [], {"m": 1}])}
+    if choice == 5:
+        return {"jsonrpc": "2.0", "method": rng.choice(["ping", "nope", "notifications/x"])}
+    if choice == 6:
+        return {"jsonrpc": "2.0", "id": None, "method": "ping"}
+    if choice == 7:
+        return {"jsonrpc": rng.choice(["2.0", "1.0", 2]), "id": ident, "method": "ping"}
+    return {"jsonrpc": "2.0", "id": ident, "method": f"garbage/{rng.randrange(100)}", "params": 3}
+
+
+def expected_for(element: Any) -> Any:
+    """§7.3 for one batch element: the answer, or None when it gets none."""
+    if not isinstance(element, dict):
+        return error(None, -32600, "a message is a JSON object")
+    method, ident = element.get("method"), element.get("id")
+    if not isinstance(method, str):
+        return None if ident is None else error(ident, -32600, "missing method")
+    if ident is None:
+        return None
+    if method == "ping":
+        return {"jsonrpc": "2.0", "id": ident, "result": {}}
+    return error(ident, -32601, f"method not found: {method}")
+
+
+UNKNOWN_METHODS = [
+    "prompts/list",
+    "prompts/get",
+    "resources/subscribe",
+    "logging/setLevel",
+    "completion/complete",
+    "server/discover",
+    "rpc.discover",
+    "notifications/initialized",
+    "PING",
+    "ping ",
+    " ping",
+    "tools/call/",
+    "",
+    "\u0000",
+    "мethod",
+    "m" * 100_000,
+]
+INVALID_JSON = [
+    b"{",
+    b"}",
+    b'{"a":}',
+    b"nul",
+    b"[1,]",
+    b"{'jsonrpc':'2.0'}",
+    b'{"jsonrpc":"2.0","id":1,"method":"ping"',
+    b'{"jsonrpc":"2.0","id":1,"method":"ping"} trailing',
+    b'{"jsonrpc":"2.0","id":NaN,"method":"ping"}',
+    b'{"jsonrpc":"2.0","id":Infinity,"method":"ping"}',
+    b'{"jsonrpc":"2.0","id":1e999,"method":"ping"}',
+    b'{"jsonrpc":"2.0","id":"\\x41","method":"ping"}',
+    b'"unterminated',
+    b"\x00",
+    b"\x1b[31m{}",
+]
+INVALID_UTF8 = [
+    b"\xff",
+    b'{"jsonrpc":"2.0","id":1,"method":"\xc3\x28"}',
+    b'{"jsonrpc":"2.0","id":1,"method":"\xc0\xaf"}',
+    b'{"jsonrpc":"2.0","id":1,"method":"\xed\xa0\x80"}',
+    b'{"jsonrpc":"2.0","id":1,"method":"\xe2\x82"}',
+    b"\xfe\xff\x00{",
+]
+
+
+@pytest.fixture
+def session(repo: Path, suite_env: dict[str, str]) -> Iterator[tuple[Session, Path]]:
+    before = witness(repo)
+    running = Session(repo, suite_env)
+    running.one(encode(request(0, "initialize", {"protocolVersion": "2025-06-18"})))
+    yield running, repo
+    if running.process.poll() is None:
+        running.process.kill()
+    assert witness(repo) == before, "the session changed the tracked tree"
+
+
+def test_one_long_session_of_hostile_input(session: tuple[Session, Path]) -> None:
+    mcp, root = session
+    rng = random.Random(SEED)
+
+    for raw in INVALID_JSON:
+        assert_parse_error(mcp.one(raw))
+    for raw in INVALID_UTF8:
+        assert_parse_error(mcp.one(raw), "parse error: input is not UTF-8")
+    assert mcp.case(b"   \t ") == []
+
+    # 10 MB lines
+    assert mcp.one(encode(request("big", "ping", {"pad": "x" * BIG}))) == {
+        "jsonrpc": "2.0",
+        "id": "big",
+        "result": {},
+    }
+    assert_parse_error(mcp.one(b'{"pad":"' + b"y" * BIG))
+    assert_parse_error(mcp.one(b"\xff" * BIG), "parse error: input is not UTF-8")
+    assert mcp.case(b" " * BIG) == []
+    search = mcp.one(
+        encode(
+            request(
+                "q", "tools/call", {"name": "majordomus_search", "arguments": {"query": "z" * BIG}}
+            )
+        )
+    )
+    assert search["result"]["structuredContent"]["count"] == 0
+
+    # nesting
+    for depth in (10, 100, 500, 1_000, 5_000, 100_000):
+        nested = "[" * depth + "]" * depth
+        for template in (
+            '{"jsonrpc":"2.0","id":1,"method":"ping","params":%s}',
+            '{"jsonrpc":"2.0","id":%s,"method":"ping"}',
+            '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"majordomus_search","arguments":{"query":%s}}}',
+            "%s",
+        ):
+            answer = mcp.one((template % nested).encode())
+            if depth >= 1_000:
+                assert_parse_error(answer, "parse error: nesting too deep")
+            elif template == "%s":
+                assert answer == [error(None, -32600, "a message is a JSON object")]
+            elif '"id":%s' in template:
+                assert answer == {"jsonrpc": "2.0", "id": json.loads(nested), "result": {}}
+            elif "tools/call" in template:
+                assert_refusal(answer, 1, "invalid_input")
+            else:
+                assert answer == {"jsonrpc": "2.0", "id": 1, "result": {}}
+
+    # unknown methods and methods that are not strings
+    for n, method in enumerate(UNKNOWN_METHODS):
+        assert mcp.one(encode(request(n, method))) == error(
+            n, -32601, f"method not found: {method}"
+        )
+    for method in (1, None, [], {"name": "ping"}, True):
+        assert mcp.one(encode({"jsonrpc": "2.0", "id": "m", "method": method})) == error(
+            "m", -32600, "missing method"
+        )
+
+    # params that are not what a method needs
+    assert mcp.one(encode(request(1, "tools/call", {"arguments": {}}))) == error(
+        1, -32602, "params.name is required"
+    )
+    assert mcp.one(encode(request(2, "tools/call", {"name": 5}))) == error(
+        2, -32602, "params.name is required"
+    )
+    for arguments in ([], "x", 3, True):
+        assert mcp.one(
+            encode(request(3, "tools/call", {"name": "majordomus_list", "arguments": arguments}))
+        ) == error(3, -32602, "params.arguments must be an object")
+    assert mcp.one(encode(request(4, "tools/call", {"name": "nope"}))) == error(
+        4, -32602, "unknown tool: nope"
+    )
+    for params in ({}, {"uri": 5}, {"uri": None}):
+        assert mcp.one(encode(request(5, "resources/read", params))) == error(
+            5, -32602, "params.uri is required"
+        )
+    assert mcp.one(encode(request(6, "resources/read", {"uri": "majordomus://nope"}))) == error(
+        6, -32002, "resource not found: majordomus://nope"
+    )
+
+    # every wrong type of every parameter of every tool
+    tools = mcp.one(encode(request("list", "tools/list")))["result"]["tools"]
+    swept = 0
+    for number, (tool, arguments, what) in enumerate(tool_cases(tools)):
+        answer = mcp.one(
+            encode(request(number, "tools/call", {"name": tool, "arguments": arguments}))
+        )
+        assert "error" not in answer, (tool, what, answer)
+        assert answer["result"]["isError"] is True, (tool, what)
+        assert_refusal(answer, number, "invalid_input")
+        swept += 1
+    assert swept >= 500
+
+    # seeded batches of garbage
+    assert mcp.one(b"[]") == error(None, -32600, "empty batch")
+    for _ in range(BATCHES):
+        batch = [garbage_element(rng) for _ in range(rng.randrange(1, 12))]
+        expected = [e for e in map(expected_for, batch) if e is not None]
+        got = mcp.case(encode(batch))
+        assert got == ([expected] if expected else []), batch
+    pings = [request(n, "ping") for n in range(1000)]
+    assert mcp.one(encode(pings)) == [
+        {"jsonrpc": "2.0", "id": n, "result": {}} for n in range(1000)
+    ]
+
+    assert mcp.cases > 700
+    # an abrupt EOF in the middle of a message
+    answers, code = mcp.finish(b'{"jsonrpc":"2.0","id":"last","method":"pi')
+    assert code == 0
+    [last] = answers
+    assert_parse_error(last)
+    assert b"Traceback" not in mcp.stderr
+    assert not (root / ".ai/local/state/reasoning").exists(), "no refused call wrote a record"
+
+
+@pytest.mark.parametrize(
+    ("tail", "expected"),
+    [
+        (b'{"jsonrpc":"2.0","id":"cut","method":"\xe2\x82', "parse error: input is not UTF-8"),
+        (b'{"jsonrpc":"2.0","id":"cut","method":"ping"}', None),
+        (b"", None),
+    ],
+    ids=["inside-a-character", "complete-but-unterminated", "between-lines"],
+)
+def test_an_abrupt_eof(session: tuple[Session, Path], tail: bytes, expected: str | None) -> None:
+    mcp, _ = session
+    answers, code = mcp.finish(tail)
+    assert code == 0
+    if expected is not None:
+        [answer] = answers
+        assert_parse_error(answer, expected)
+    elif tail:
+        assert answers == [{"jsonrpc": "2.0", "id": "cut", "result": {}}]
+    else:
+        assert answers == []
