@@ -1,0 +1,90 @@
+"""Measurements that must run in a fresh interpreter, one per process (issue 8 item 2).
+
+    python benchmarks/probes.py index ROOT      build_index(ROOT, "vcs") after the imports
+    python benchmarks/probes.py floor ROOT      `git ls-files` plus reading every listed file
+    python benchmarks/probes.py ledger ROOT     json.load every record file, then sort them
+    python benchmarks/probes.py sdk-server      a minimal MCP server of the official SDK
+
+`index` and `floor` print the nanoseconds of their work alone (the floor imports nothing,
+so neither counts imports); `ledger` is the plain script the status command is held against
+and is timed from outside like the command; `sdk-server` serves one tool over stdio.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+
+def floor(root: str) -> int:
+    start = time.perf_counter_ns()
+    listed = subprocess.run(
+        ["git", "-C", root, "ls-files", "-z"], capture_output=True, check=True
+    ).stdout
+    for name in listed.split(b"\0"):
+        if name:
+            with open(os.path.join(root.encode(), name), "rb") as handle:
+                handle.read()
+    return time.perf_counter_ns() - start
+
+
+def index(root: str) -> int:
+    from pathlib import Path
+
+    from majordomus.capabilities.builtin import builtin_tools
+    from majordomus.layer.index import build_index
+
+    tools = builtin_tools()
+    start = time.perf_counter_ns()
+    built = build_index(Path(root), "vcs", mcp_tools=tools)
+    elapsed = time.perf_counter_ns() - start
+    assert built.objects, "the layer has no object"
+    return elapsed
+
+
+def ledger(root: str) -> None:
+    """The floor of `reasoning status`: every record file json.load-ed, sorted by stamp and id."""
+    store = os.path.join(root, ".ai", "local", "state", "reasoning")
+    records = []
+    for task in os.listdir(store):
+        folder = os.path.join(store, task)
+        for name in os.listdir(folder):
+            if name.endswith(".json"):
+                with open(os.path.join(folder, name), "rb") as handle:
+                    records.append(json.load(handle))
+    records.sort(key=lambda r: (r["recorded_at"], r["id"]))
+    sys.stdout.write(f"{len(records)}\n")
+
+
+def sdk_server() -> None:
+    """One tool, `get(uri)`, served by the SDK's own high-level server over stdio."""
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("minimal")
+
+    @server.tool()
+    def get(uri: str) -> str:
+        """Answer with the URI asked for."""
+        return uri
+
+    server.run()
+
+
+def main(argv: list[str]) -> int:
+    what = argv[0]
+    if what == "sdk-server":
+        sdk_server()
+        return 0
+    if what == "ledger":
+        ledger(argv[1])
+        return 0
+    elapsed = {"index": index, "floor": floor}[what](argv[1])
+    sys.stdout.write(f"{elapsed}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
