@@ -103,7 +103,7 @@ def clean_env(extra: dict[str, str]) -> dict[str, str]:
     return {**env, **extra}
 
 
-_URL = re.compile(r"http://127\.0\.0\.1:[0-9]+")
+_URL = re.compile(r"http://[0-9.]+:[0-9]+")
 
 
 @dataclass
@@ -120,10 +120,10 @@ class Served:
         return self.process.wait(timeout=30)
 
 
-def serve(root: Path, env: dict[str, str]) -> Served:
-    """Start `majordomus serve --port 0` in `root`; return once it printed its URL."""
+def serve(root: Path, env: dict[str, str], host: str = "127.0.0.1") -> Served:
+    """Start `majordomus serve --host HOST --port 0` in `root`; return once it printed its URL."""
     process = subprocess.Popen(
-        [MAJORDOMUS, "serve", "--port", "0"],
+        [MAJORDOMUS, "serve", "--host", host, "--port", "0"],
         cwd=root,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
