@@ -25,6 +25,8 @@ _WS = (
     "\u200a\u2028\u2029\u202f\u205f\u3000"
 )
 _KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t](.*))?", re.DOTALL)
+#: A top-level `key: value` line whose value, after the spaces, is not empty (see `_flat`).
+_FLAT_LINE = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*): +([^ \n].*)$", re.MULTILINE)
 _INTEGER = re.compile(r"-?[0-9]+")
 _I64_MIN = -(2**63)
 _I64_MAX = 2**63 - 1
@@ -209,9 +211,38 @@ def build(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return root
 
 
+def _flat(text: str) -> dict[str, Any] | None:
+    """The mapping of a flat document, or None when `text` is anything else.
+
+    Flat: no tab, no carriage return, and every non-empty line a top-level `key: value`
+    with a value, no key twice and no refused construct. That is what nearly every front
+    matter is; for it the general pass (`build(leaves(text))`) yields exactly this mapping,
+    which one C-level match over the whole text finds. Anything else (comments, nesting,
+    list items, errors) takes the general pass, which also words every error.
+    """
+    if "\t" in text or "\r" in text:
+        return None
+    pairs = _FLAT_LINE.findall(text)
+    lines = text.split("\n")
+    if len(pairs) != len(lines) - lines.count(""):
+        return None
+    out: dict[str, Any] = {}
+    for key, raw in pairs:
+        value = raw.strip(_WS)
+        if key in out or (value and value[0] in _REFUSED_LEAD):
+            return None
+        if value[:1] == "[" and value[-1] == "]":
+            inner = value[1:-1].strip(_WS)
+            out[key] = [_scalar(part.strip(_WS)) for part in inner.split(",")] if inner else []
+        else:
+            out[key] = _scalar(value)
+    return out
+
+
 def parse(text: str) -> dict[str, Any]:
     """The mapping `text` describes; scalars are str, int or bool; raises `YamlError`."""
-    return build(leaves(text))
+    flat = _flat(text)
+    return flat if flat is not None else build(leaves(text))
 
 
 def key_paths(mapping: dict[str, Any]) -> list[str]:
