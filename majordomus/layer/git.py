@@ -38,25 +38,48 @@ def _env() -> dict[str, str]:
     return env
 
 
+class _Started:
+    """A git command running in the background; `result()` is what `_run` would return.
+
+    Starting the slow questions (`status`, one `ls-files` per class) together lets git
+    work on another core while the layer is read; every answer and failure is the same
+    as asking in turn, and is raised where the caller collects it.
+    """
+
+    def __init__(self, root: Path, args: tuple[str, ...], quiet_codes: tuple[int, ...]) -> None:
+        self.args = args
+        self.quiet_codes = quiet_codes
+        self.failure: _Failed | None = None
+        self.process: subprocess.Popen[bytes] | None = None
+        try:
+            self.process = subprocess.Popen(
+                ["git", "-C", str(root), *args],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                stdin=subprocess.DEVNULL,
+                env=_env(),
+            )
+        except OSError as exc:
+            self.failure = _Failed(f"cannot run git: {exc.strerror or exc}")
+
+    def result(self) -> bytes | None:
+        """Stdout bytes, None for an expected non-zero exit code; raises `_Failed`."""
+        if self.process is None:
+            assert self.failure is not None
+            raise self.failure
+        stdout, stderr = self.process.communicate()
+        if self.process.returncode == 0:
+            return stdout
+        if self.process.returncode in self.quiet_codes:
+            return None
+        reason = stderr.decode("utf-8", "replace").strip().splitlines()
+        detail = reason[-1] if reason else f"exit status {self.process.returncode}"
+        raise _Failed(f"git {self.args[0]} failed: {detail}")
+
+
 def _run(root: Path, *args: str, quiet_codes: tuple[int, ...] = ()) -> bytes | None:
     """Run `git -C root args…`; stdout bytes, None for an expected non-zero exit code."""
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(root), *args],
-            capture_output=True,
-            env=_env(),
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
-    except OSError as exc:
-        raise _Failed(f"cannot run git: {exc.strerror or exc}") from exc
-    if done.returncode == 0:
-        return done.stdout
-    if done.returncode in quiet_codes:
-        return None
-    reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
-    detail = reason[-1] if reason else f"exit status {done.returncode}"
-    raise _Failed(f"git {args[0]} failed: {detail}")
+    return _Started(root, args, quiet_codes).result()
 
 
 def _line(out: bytes | None) -> str | None:
@@ -93,13 +116,37 @@ def current_branch(root: Path) -> str | None:
         raise GitError(str(exc)) from exc
 
 
-def working_tree(root: Path) -> WorkingTree:
-    """`git --no-optional-locks status --porcelain`: clean, dirty, or unknown on failure."""
+def _status(started: _Started) -> WorkingTree:
     try:
-        out = _run(root, "--no-optional-locks", "status", "--porcelain")
+        out = started.result()
     except _Failed:
         return "unknown"
     return "dirty" if out and out.strip() else "clean"
+
+
+def _start_status(root: Path) -> _Started:
+    return _Started(root, ("--no-optional-locks", "status", "--porcelain"), ())
+
+
+def working_tree(root: Path) -> WorkingTree:
+    """`git --no-optional-locks status --porcelain`: clean, dirty, or unknown on failure."""
+    return _status(_start_status(root))
+
+
+class Listing:
+    """`ls_files` started now and collected later (see `_Started`)."""
+
+    def __init__(self, root: Path, pathspec: str) -> None:
+        self.pathspec = pathspec
+        self.started = _Started(root, ("ls-files", "-z", "--", pathspec), ())
+
+    def paths(self) -> list[str]:
+        """The listing, or `GitError` exactly as `ls_files` raises it."""
+        try:
+            out = self.started.result()
+        except _Failed as exc:
+            raise GitError(f"{exc} (pathspec {self.pathspec})") from exc
+        return _paths(out)
 
 
 def ls_files(root: Path, pathspec: str) -> list[str]:
@@ -108,10 +155,10 @@ def ls_files(root: Path, pathspec: str) -> list[str]:
     A failure or a path that is not UTF-8 is fatal (layer §5.3): discovery through git is
     the contract, and a partial listing would make the index silently smaller.
     """
-    try:
-        out = _run(root, "ls-files", "-z", "--", pathspec)
-    except _Failed as exc:
-        raise GitError(f"{exc} (pathspec {pathspec})") from exc
+    return Listing(root, pathspec).paths()
+
+
+def _paths(out: bytes | None) -> list[str]:
     paths: list[str] = []
     for raw in (out or b"").split(b"\0"):
         if not raw:
@@ -124,21 +171,49 @@ def ls_files(root: Path, pathspec: str) -> list[str]:
     return paths
 
 
+class PendingGitState:
+    """`git_state` whose `status` runs in the background until `result()` collects it.
+
+    `available` and `reason` are known at once (the quick questions are answered here).
+    """
+
+    def __init__(self, root: Path) -> None:
+        self._status: _Started | None = _start_status(root)
+        self.reason: str | None = None
+        try:
+            self._top = show_toplevel(root)
+            self._head = head_commit(root)
+            self._branch = current_branch(root)
+        except GitError as exc:
+            self.reason = exc.message
+            self._drop()
+
+    @property
+    def available(self) -> bool:
+        return self.reason is None
+
+    def _drop(self) -> None:
+        if self._status is not None and self._status.process is not None:
+            self._status.process.kill()
+            self._status.process.communicate()
+        self._status = None
+
+    def result(self) -> GitState:
+        if self.reason is not None:
+            return GitState.unavailable(self.reason)
+        assert self._status is not None
+        return GitState(
+            state="available",
+            toplevel=self._top,
+            head=self._head,
+            branch=self._branch,
+            working_tree=_status(self._status),
+        )
+
+
 def git_state(root: Path) -> GitState:
     """What git says about `root`, asked once per run (layer §5.2); never raises."""
-    try:
-        top = show_toplevel(root)
-        head_id = head_commit(root)
-        branch = current_branch(root)
-    except GitError as exc:
-        return GitState.unavailable(exc.message)
-    return GitState(
-        state="available",
-        toplevel=top,
-        head=head_id,
-        branch=branch,
-        working_tree=working_tree(root),
-    )
+    return PendingGitState(root).result()
 
 
 def head(root: Path) -> str | None:
