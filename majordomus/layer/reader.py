@@ -152,8 +152,51 @@ def check_version(spec: KindSpec, metadata: dict[str, Any]) -> None:
 
 
 def _load(base: str, rel: str) -> bytes:
-    """The file's bytes after the file checks of §5.4 step 2, never through a symlink."""
+    """The file's bytes after the file checks of §5.4 step 2, never through a symlink.
+
+    The common case opens first (`O_NOFOLLOW` refuses a symlink) and checks what `fstat`
+    says, one system call less per file; any failure to open takes the full sequence
+    below, so every finding and its message are the ones that sequence gives.
+    """
     full = f"{base}/{rel}"
+    try:
+        fd = os.open(full, _OPEN_FLAGS)
+    except OSError:
+        return _load_checked(full)
+    try:
+        try:
+            info = os.fstat(fd)
+        except OSError as exc:
+            raise Excluded("unreadable", f"cannot read: {exc.strerror or exc}") from exc
+        if not stat.S_ISREG(info.st_mode):
+            raise Excluded("not_a_file", "is not a regular file")
+        if info.st_size > SIZE_LIMIT:
+            raise Excluded("oversized", f"{info.st_size} bytes, over the {SIZE_LIMIT} byte limit")
+        return _read_all(fd, info.st_size)
+    finally:
+        os.close(fd)
+
+
+def _read_all(fd: int, size: int) -> bytes:
+    """One read sized to the file (plus one byte to notice growth), never a 4 MiB buffer."""
+    try:
+        chunks = [os.read(fd, size + 1)]
+        total = len(chunks[0])
+        while total > size and total <= SIZE_LIMIT:
+            chunk = os.read(fd, SIZE_LIMIT + 1 - total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as exc:
+        raise Excluded("unreadable", f"cannot read: {exc.strerror or exc}") from exc
+    if total > SIZE_LIMIT:
+        raise Excluded("oversized", f"more than {SIZE_LIMIT} bytes, the limit")
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def _load_checked(full: str) -> bytes:
+    """`lstat` first, then open: the sequence whose findings name why a file is unreadable."""
     try:
         info = os.lstat(full)
     except OSError as exc:
@@ -171,22 +214,9 @@ def _load(base: str, rel: str) -> bytes:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise Excluded("not_a_file", "is not a regular file")
-        # one read sized to the file (plus one byte to notice growth), never a 4 MiB buffer
-        chunks = [os.read(fd, info.st_size + 1)]
-        total = len(chunks[0])
-        while total > info.st_size and total <= SIZE_LIMIT:
-            chunk = os.read(fd, SIZE_LIMIT + 1 - total)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-    except OSError as exc:
-        raise Excluded("unreadable", f"cannot read: {exc.strerror or exc}") from exc
+        return _read_all(fd, info.st_size)
     finally:
         os.close(fd)
-    if total > SIZE_LIMIT:
-        raise Excluded("oversized", f"more than {SIZE_LIMIT} bytes, the limit")
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def _decode(data: bytes) -> str:
