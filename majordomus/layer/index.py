@@ -14,8 +14,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
+from majordomus.collector import paused
 from majordomus.layer.discovery import discover
-from majordomus.layer.git import GitError, git_state
+from majordomus.layer.git import GitError, PendingGitState
 from majordomus.layer.kinds import load_kinds
 from majordomus.layer.manifest import read_manifest
 from majordomus.layer.model import Diagnostic, Index, LayerObject, Manifest, SourceClass
@@ -103,12 +104,19 @@ def build_index(
     `mcp_tools` maps MCP tool names to capability ids for the use-case `mcp_tools` edge;
     None means none is known. With `vcs` discovery an unusable git is fatal (exit 13).
     """
+    with paused():
+        return _build_index(root, discovery, mcp_tools)
+
+
+def _build_index(
+    root: Path | None, discovery: Discovery, mcp_tools: Mapping[str, str] | None
+) -> Index:
     layer = open_layer(root)
     kinds = load_kinds()
-    git = git_state(layer.root)
-    if discovery == "vcs" and not git.available:
+    pending = PendingGitState(layer.root)  # `git status` works while the files are read
+    if discovery == "vcs" and not pending.available:
         raise GitError(
-            f"git is not usable at {layer.root}: {git.reason}; "
+            f"git is not usable at {layer.root}: {pending.reason}; "
             "use --discovery filesystem to read the work tree instead"
         )
     files, diagnostics = discover(layer.root, layer.manifest, layer.sources, discovery)
@@ -118,6 +126,7 @@ def build_index(
         found, findings = read_file(item.path, item.source, ctx)
         objects.extend(found)
         diagnostics.extend(findings)
+    git = pending.result()
     objects, duplicates = drop_duplicates(objects)
     diagnostics.extend(duplicates)
     relations = derive_relations(objects, mcp_tools)

@@ -26,6 +26,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from majordomus import clock
+from majordomus.collector import paused
 from majordomus.errors import Refused
 from majordomus.layer import git
 from majordomus.ledger.admission import Admission, Refusal, admit
@@ -173,6 +174,10 @@ class Store:
 
     def load(self) -> Loaded:
         """Every readable record in canonical order, and every store file that is not one."""
+        with paused():
+            return self._load()
+
+    def _load(self) -> Loaded:
         if not self.directory.is_dir():
             return Loaded()
         records: list[ReasoningRecord] = []

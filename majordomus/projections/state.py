@@ -13,6 +13,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from majordomus.collector import paused
 from majordomus.ledger.loaded import Loaded
 from majordomus.ledger.record import (
     AssessmentInput,
@@ -75,6 +76,11 @@ class ReasoningState(Wire):
 
 def derive(loaded: Loaded, task: str | None) -> ReasoningState:
     """The state of `task` (every task when None), replayed from the loaded records alone."""
+    with paused():
+        return _derive(loaded, task)
+
+
+def _derive(loaded: Loaded, task: str | None) -> ReasoningState:
     relations = Relations(loaded.records)
     reported = [r for r in loaded.records if task is None or r.task == task]
     state = ReasoningState(
