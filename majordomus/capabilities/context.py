@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from majordomus.capabilities.executor import Executor
     from majordomus.capabilities.registry import Registry
     from majordomus.layer.model import GitState, Index
+    from majordomus.layer.sqlite_index import SqliteIndex
 
 Discovery = Literal["vcs", "filesystem"]
 
@@ -56,9 +57,8 @@ class Context:
 
     @cached_property
     def index(self) -> Index:
-        from majordomus.layer.index import build_index
-
         from majordomus.capabilities.builtin import builtin_tools
+        from majordomus.layer.index import build_index
 
         index = build_index(self.root, self.discovery, mcp_tools=builtin_tools())
         if self.strict and index.error_count:
@@ -71,6 +71,15 @@ class Context:
     @property
     def git(self) -> GitState:
         return self.index.git
+
+    @cached_property
+    def sqlite(self) -> SqliteIndex | None:
+        """The in-memory SQLite copy of the index (decision 10), or None when switched off.
+
+        It only narrows candidates; each table inside is built on first use."""
+        from majordomus.layer.sqlite_index import SqliteIndex, enabled
+
+        return SqliteIndex(self.index) if enabled(self.environ) else None
 
     @cached_property
     def registry(self) -> Registry:

@@ -195,6 +195,13 @@ def _first_matching_line(content: str, needle: str) -> str | None:
     return None
 
 
+def search_text(obj: LayerObject) -> str:
+    """Every text `objects.search` looks in, lowered as it lowers them (line by line)."""
+    lines = "\n".join(line.lower() for line in obj.content.split("\n"))
+    names = "\n".join(t.lower() for t in (obj.identity, obj.title, obj.description) if t)
+    return f"{lines}\n{names}"
+
+
 def objects_search(ctx: Context, request: SearchInput) -> SearchResult:
     if not request.query.strip():
         raise Refused("argument 'query' is required and must not be blank")
@@ -203,11 +210,16 @@ def objects_search(ctx: Context, request: SearchInput) -> SearchResult:
         raise InvalidInput("limit: must not be negative")
     limit = 20 if request.limit is None else min(200, max(1, request.limit))
     needle = request.query.lower()
+    # the SQLite copy only narrows; the rule below decides every hit
+    sqlite = ctx.sqlite
+    candidates = sqlite.matching("search", [needle], search_text) if sqlite else None
     hits: list[ObjectSummary] = []
     for obj in ctx.index.objects:
         if len(hits) >= limit:
             break
         if request.kind is not None and obj.kind != request.kind:
+            continue
+        if candidates is not None and obj.uri not in candidates:
             continue
         snippet = _first_matching_line(obj.content, needle)
         named = any(

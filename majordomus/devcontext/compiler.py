@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from majordomus.devcontext.budget import spend
 from majordomus.devcontext.graph import Graph
@@ -18,6 +18,9 @@ from majordomus.devcontext.inputs import resolve
 from majordomus.devcontext.model import CompiledContext, CompileInput, GitContext
 from majordomus.devcontext.select import ContinuityProvider, SizeOf, select
 from majordomus.layer.model import Index
+
+if TYPE_CHECKING:
+    from majordomus.layer.sqlite_index import SqliteIndex
 
 
 def _no_size(_path: str) -> int | None:
@@ -35,13 +38,20 @@ class CompileContext:
     index: Index
     continuity: ContinuityProvider | None = None
     size_of: SizeOf | None = None
+    sqlite: SqliteIndex | None = None
 
     @classmethod
-    def for_checkout(cls, index: Index) -> CompileContext:
-        """The index with this checkout's local records and on-disk sizes."""
+    def for_checkout(cls, index: Index, sqlite: SqliteIndex | None = None) -> CompileContext:
+        """The index with this checkout's local records and on-disk sizes (and the SQLite
+        copy that narrows the intent's candidates, when the caller has one)."""
         from majordomus.devcontext.continuity import disk_size, local_state
 
-        return cls(index, local_state(index.root, index.manifest.local_path), disk_size(index.root))
+        return cls(
+            index,
+            local_state(index.root, index.manifest.local_path),
+            disk_size(index.root),
+            sqlite,
+        )
 
     @cached_property
     def graph(self) -> Graph:
@@ -60,7 +70,7 @@ def context_of(ctx: Any) -> CompileContext:
         return CompileContext(ctx)
     index = getattr(ctx, "index", None)
     if isinstance(index, Index):
-        return CompileContext.for_checkout(index)
+        return CompileContext.for_checkout(index, getattr(ctx, "sqlite", None))
     raise TypeError(f"compile needs an Index or a context holding one, not {type(ctx).__name__}")
 
 
@@ -70,7 +80,7 @@ def compile(ctx: Any, request: CompileInput | None = None) -> CompiledContext:
     index = source.index
     wanted = resolve(index, request if request is not None else CompileInput())
     size_of = source.size_of or _no_size
-    selection = select(index, source.graph, wanted, source.continuity, size_of)
+    selection = select(index, source.graph, wanted, source.continuity, size_of, source.sqlite)
     spent = spend(
         selection.candidates.by_uri,
         object_seeds=set(wanted.object_seeds),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from majordomus.devcontext.candidates import Candidate, Candidates, scalar_text
 from majordomus.devcontext.edges import followed
@@ -29,8 +29,11 @@ from majordomus.devcontext.model import (
     tokens_for,
 )
 from majordomus.devcontext.relevance import below_floor_detail
-from majordomus.layer.model import Index
+from majordomus.layer.model import Index, LayerObject
 from majordomus.order import canonical_strings
+
+if TYPE_CHECKING:
+    from majordomus.layer.sqlite_index import SqliteIndex
 
 ContinuityProvider = Callable[[], Mapping[str, Any] | None]
 SizeOf = Callable[[str], int | None]
@@ -82,12 +85,14 @@ class _Selector:
         request: Request,
         continuity: ContinuityProvider | None,
         size_of: SizeOf,
+        sqlite: SqliteIndex | None = None,
     ) -> None:
         self.index = index
         self.graph = graph
         self.request = request
         self.continuity = continuity
         self.size_of = size_of
+        self.sqlite = sqlite
         self.found = Candidates(graph)
         self.diagnostics: list[Diagnostic] = []
         self.below_floor: dict[str, float] = {}
@@ -384,7 +389,11 @@ class _Selector:
         terms = self.request.terms
         if not terms:
             return
+        # the SQLite copy only narrows to objects holding a term; the rule below decides
+        candidates = self.sqlite.matching("intent", terms, _haystack_of) if self.sqlite else None
         for obj in self.index.objects:
+            if candidates is not None and obj.uri not in candidates:
+                continue
             haystack = _haystack(obj.title, obj.description, obj.identity, obj.metadata)
             hits = [t for t in terms if t in haystack]
             if not hits:
@@ -494,12 +503,20 @@ def _haystack(
     return "".join(p + " " for p in parts).lower()
 
 
+def _haystack_of(obj: LayerObject) -> str:
+    return _haystack(obj.title, obj.description, obj.identity, obj.metadata)
+
+
 def select(
     index: Index,
     graph: Graph,
     request: Request,
     continuity: ContinuityProvider | None,
     size_of: SizeOf,
+    sqlite: SqliteIndex | None = None,
 ) -> Selection:
-    """Run the seven selectors of §5 in order and gather what they reached."""
-    return _Selector(index, graph, request, continuity, size_of).run()
+    """Run the seven selectors of §5 in order and gather what they reached.
+
+    `sqlite` (decision 10) narrows the intent selector's candidates; the answer is the same.
+    """
+    return _Selector(index, graph, request, continuity, size_of, sqlite).run()

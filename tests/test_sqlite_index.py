@@ -1,0 +1,160 @@
+"""The in-memory SQLite copy narrows candidates and changes no answer (decision 10, issue 8).
+
+Every request runs twice, on a context with the copy and on one with `MAJORDOMUS_SQLITE=0`,
+and the JSON must be equal: `devcontext.compile` and `devcontext.explain` (intent requests
+included) and `objects.search`, over the planned fixture, the healthy fixture and a
+synthetic layer. The copy must also really be in use, and find exactly what `in` finds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from majordomus.capabilities.context import Context
+from majordomus.capabilities.core import search_text
+from majordomus.devcontext.select import _haystack_of
+from majordomus.errors import CapabilityError
+from majordomus.layer.index import build_index
+from majordomus.layer.model import GitState
+from majordomus.layer.sqlite_index import SWITCH, SqliteIndex, enabled
+from majordomus.synthetic import Shape, SyntheticRepository
+from tests.conftest import FIXTURES
+
+GIT = GitState(state="available", toplevel=None, head="0" * 40, branch="master")
+OFF = {SWITCH: "0"}
+
+INTENTS = [
+    "the context a session is given and the budget it costs",
+    "Rule number 7 and the SCOPE of it",
+    "alpha beta gamma",
+    "first issue",
+    "document quick brown fox",
+    "žluťoučký kůň úpěl ďábelské ódy",
+    "ab cd",
+    "nothing-like-this-anywhere",
+]
+QUERIES = [
+    "rule",
+    "Rule 1",
+    "ru",
+    "x",
+    "document 7",
+    "quick brown",
+    "é",
+    "nothing-like-this",
+    'say "x"',
+    "line one\nline two",
+    "alpha",
+    "requires",
+    "%_*",
+]
+
+
+@pytest.fixture(scope="module", params=["planned", "healthy", "synthetic"])
+def layer(request: pytest.FixtureRequest) -> Iterator[tuple[Context, Context]]:
+    """(with the copy, without it) over one layer, read from the work tree."""
+    if request.param == "synthetic":
+        with SyntheticRepository.new(Shape.scaling(40)) as repo:
+            index = repo.index()
+            yield Context.from_index(index, environ={}), Context.from_index(index, environ=OFF)
+        return
+    root = FIXTURES / "layers" / request.param
+    index = dataclasses.replace(build_index(root, "filesystem"), git=GIT)
+    yield Context.from_index(index, environ={}), Context.from_index(index, environ=OFF)
+
+
+def answer(ctx: Context, capability: str, value: dict[str, Any]) -> Any:
+    try:
+        return ctx.executor.call(capability, value, observe=True)
+    except CapabilityError as exc:
+        return ("refused", exc.code, exc.display)
+
+
+def compile_requests(ctx: Context) -> list[dict[str, Any]]:
+    cap = ctx.registry.get("devcontext.compile")
+    assert cap is not None
+    cases = [value for _, value in cap.benchmark_cases(ctx)]
+    return cases + [{"intent": intent} for intent in INTENTS]
+
+
+def test_the_copy_is_in_use_and_off_when_switched_off(layer: tuple[Context, Context]) -> None:
+    on, off = layer
+    assert on.sqlite is not None and off.sqlite is None
+    assert on.sqlite.matching("search", ["rule"], search_text) is not None
+    assert enabled({}) and not enabled({SWITCH: "0"}) and not enabled({SWITCH: "off"})
+
+
+def test_compile_is_the_same_with_and_without_the_copy(layer: tuple[Context, Context]) -> None:
+    on, off = layer
+    for request in compile_requests(on):
+        assert answer(on, "devcontext.compile", request) == answer(
+            off, "devcontext.compile", request
+        ), request
+
+
+def test_explain_is_the_same_with_and_without_the_copy(layer: tuple[Context, Context]) -> None:
+    on, off = layer
+    uris = [obj.uri for obj in on.index.objects[:12]] + ["majordomus://rule/absent@1"]
+    for uri in uris:
+        for intent in (None, INTENTS[0], INTENTS[1]):
+            request = {"uri": uri} if intent is None else {"uri": uri, "intent": intent}
+            assert answer(on, "devcontext.explain", request) == answer(
+                off, "devcontext.explain", request
+            ), request
+
+
+def test_search_is_the_same_with_and_without_the_copy(layer: tuple[Context, Context]) -> None:
+    on, off = layer
+    kinds = [None, *list(on.index.kinds)[:2]]
+    for query in QUERIES:
+        for kind in kinds:
+            for limit in (None, 1, 200):
+                request: dict[str, Any] = {"query": query}
+                if kind is not None:
+                    request["kind"] = kind
+                if limit is not None:
+                    request["limit"] = limit
+                assert answer(on, "objects.search", request) == answer(
+                    off, "objects.search", request
+                ), request
+
+
+def test_matching_finds_exactly_the_objects_holding_a_needle(
+    layer: tuple[Context, Context],
+) -> None:
+    on, _ = layer
+    objects = on.index.objects
+    copy = SqliteIndex(on.index)
+    needles = {"rule", "the", "ion", "e n", "\n# ", "alpha", "zzz", "ódy"}
+    for obj in objects[:5]:
+        text = search_text(obj)
+        needles.update(text[i : i + 4] for i in range(0, min(len(text), 60), 7))
+    for needle in sorted(n for n in needles if len(n) >= 3):
+        found = copy.matching("search", [needle], search_text)
+        assert found == {o.uri for o in objects if needle in search_text(o)}, needle
+    terms = ["rule", "scope", "budget"]
+    assert copy.matching("intent", terms, _haystack_of) == {
+        o.uri for o in objects if any(t in _haystack_of(o) for t in terms)
+    }
+
+
+def test_short_or_unsafe_needles_are_not_narrowed(layer: tuple[Context, Context]) -> None:
+    on, _ = layer
+    copy = SqliteIndex(on.index)
+    assert copy.matching("search", ["ru"], search_text) is None
+    assert copy.matching("search", ["ru\x00le"], search_text) is None
+    assert copy.matching("search", [], search_text) is None
+
+
+def test_nothing_is_written_next_to_the_repository(tmp_path: Path) -> None:
+    with SyntheticRepository.new(Shape.scaling(10), at=tmp_path / "repo") as repo:
+        before = sorted(p.relative_to(repo.root) for p in repo.root.rglob("*"))
+        ctx = Context.from_index(repo.index(), environ={})
+        assert ctx.executor.call("objects.search", {"query": "rule"})["count"] > 0
+        after = sorted(p.relative_to(repo.root) for p in repo.root.rglob("*"))
+    assert before == after
