@@ -27,6 +27,7 @@ from pydantic import ValidationError
 
 from majordomus import clock
 from majordomus.collector import paused
+from majordomus.compact import SharedFieldsSets
 from majordomus.errors import Refused
 from majordomus.layer import git
 from majordomus.ledger.admission import Admission, Refusal, admit
@@ -182,6 +183,7 @@ class Store:
             return Loaded()
         records: list[ReasoningRecord] = []
         unreadable: list[str] = []
+        shared = SharedFieldsSets()
         try:
             tasks = [entry for entry in os.scandir(self.directory) if entry.is_dir()]
         except OSError:
@@ -199,6 +201,8 @@ class Store:
                 if record is None:
                     unreadable.append(f"{folder.name}/{entry.name}")
                 else:
+                    shared.adopt(record)
+                    shared.adopt(record.body)
                     records.append(record)
         unreadable.sort(key=natural_key)
         return Loaded(records=canonical_order(records), unreadable=unreadable)

@@ -14,6 +14,7 @@ from typing import Annotated
 from pydantic import Field
 
 from majordomus.collector import paused
+from majordomus.compact import SharedFieldsSets
 from majordomus.ledger.loaded import Loaded
 from majordomus.ledger.record import (
     AssessmentInput,
@@ -83,20 +84,33 @@ def derive(loaded: Loaded, task: str | None) -> ReasoningState:
 def _derive(loaded: Loaded, task: str | None) -> ReasoningState:
     relations = Relations(loaded.records)
     reported = [r for r in loaded.records if task is None or r.task == task]
+    shared = SharedFieldsSets()
+    timeline = []
+    for record in reported:
+        step = step_of(record)
+        shared.adopt(step)
+        timeline.append(step)
     state = ReasoningState(
         task=ALL_TASKS if task is None else task,
-        timeline=[step_of(r) for r in reported],
+        timeline=timeline,
         totals=totals_of(reported),
         unreadable=list(loaded.unreadable),
     )
     for record in reported:
         body = record.body
         if isinstance(body, AssessmentInput):
-            state.assessments.append(assessment_view(record, relations))
+            view: Wire = assessment_view(record, relations)
+            state.assessments.append(view)  # type: ignore[arg-type]
         elif isinstance(body, ConsultationInput):
-            state.consultations.append(consultation_view(record))
+            view = consultation_view(record)
+            state.consultations.append(view)  # type: ignore[arg-type]
         elif isinstance(body, DisagreementInput):
-            state.disagreements.append(disagreement_view(record, relations))
+            view = disagreement_view(record, relations)
+            state.disagreements.append(view)  # type: ignore[arg-type]
         elif isinstance(body, StoredConclusion):
-            state.conclusions.append(conclusion_view(record, relations))
+            view = conclusion_view(record, relations)
+            state.conclusions.append(view)  # type: ignore[arg-type]
+        else:
+            continue
+        shared.adopt(view)
     return state
