@@ -100,3 +100,15 @@ def dumps_compact(value: Any) -> str:
 def dumps_canonical(value: Any) -> str:
     """Sorted keys, no whitespace: the cache key form (capabilities §4.2)."""
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def dumps_model_pretty(model: BaseModel) -> str:
+    """`dumps_pretty(model.wire())`, serialised straight from the model: the JSON value in
+    between (as large again as the text for a big answer) is never built."""
+    try:
+        fast = model.__pydantic_serializer__.to_json(model, indent=2, by_alias=True)
+    except (TypeError, ValueError, PydanticSerializationError):
+        fast = None
+    if fast is not None and not _spelled_apart(fast):
+        return fast.decode("utf-8")
+    return dumps_pretty(model.wire())

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from majordomus.wire import dumps_pretty
+from majordomus.capabilities.context import Context
+from majordomus.synthetic import Shape, SyntheticRepository, synthetic_ledger
+from majordomus.wire import Wire, dumps_model_pretty, dumps_pretty
 
 SCALARS = (
     st.none()
@@ -34,3 +37,28 @@ def test_the_bytes_are_those_of_json(value: Any) -> None:
 def test_a_lone_surrogate_is_written_as_json_writes_it() -> None:
     value = {"text": "\ud800"}
     assert dumps_pretty(value) == json.dumps(value, ensure_ascii=False, indent=2)
+
+
+def test_a_model_is_written_as_its_json_value_is(tmp_path: Path) -> None:
+    with SyntheticRepository.new(Shape.scaling(20), at=tmp_path / "repo") as repo:
+        repo.commit()
+        synthetic_ledger(repo.root, 40)
+        ctx = Context(repo.root, environ={})
+        for cap_id, value in (
+            ("reasoning.status", {}),
+            ("devcontext.compile", {"intent": "rule scope"}),
+            ("repository.info", {}),
+            ("objects.get", {"uri": "majordomus://repository"}),
+        ):
+            cap = ctx.executor.capability(cap_id)
+            text = ctx.executor.run_text(cap, value, observe=True)
+            assert text == dumps_pretty(ctx.executor.run(cap, value, observe=True)), cap_id
+
+
+def test_small_floats_in_a_model_take_the_json_path() -> None:
+    class Scores(Wire):
+        low: float
+        high: float
+
+    model = Scores(low=1e-7, high=1e16)
+    assert dumps_model_pretty(model) == json.dumps(model.wire(), ensure_ascii=False, indent=2)

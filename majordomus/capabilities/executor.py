@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +24,7 @@ from majordomus.errors import (
     NotFound,
     describe_validation,
 )
-from majordomus.wire import dumps_canonical, dumps_compact
+from majordomus.wire import dumps_canonical, dumps_compact, dumps_model_pretty, dumps_pretty
 
 if TYPE_CHECKING:
     from majordomus.capabilities.context import Context
@@ -110,15 +111,34 @@ class Executor:
         return self.run(self.capability(capability_id), raw, observe=observe)
 
     def run(self, cap: Capability, raw: Any = None, *, observe: bool = False) -> Any:
+        """The JSON-ready output of one execution (from the cache when it may answer)."""
+        return self._execute(cap, raw, observe, _json_value)
+
+    def run_text(self, cap: Capability, raw: Any = None, *, observe: bool = False) -> str:
+        """`dumps_pretty(run(...))`, byte for byte; a computed answer is serialised straight
+        from its model, so a large answer is never held twice (the CLI's `--format json`)."""
+        return self._execute(cap, raw, observe, dumps_model_pretty, dumps_pretty)
+
+    def _execute(
+        self,
+        cap: Capability,
+        raw: Any,
+        observe: bool,
+        serialise: Callable[[BaseModel], Any],
+        from_value: Callable[[Any], Any] = lambda value: value,
+    ) -> Any:
         self.counters.executions += 1
         request = validate_input(cap, raw)
         use_cache = cap.cache.enabled and not observe
-        key = (dumps_canonical(request.model_dump(mode="json", by_alias=True)), "")
+        key = ("", "")
         if use_cache:
-            key = (key[0], self.ctx.registry.fingerprint)
+            key = (
+                dumps_canonical(request.model_dump(mode="json", by_alias=True)),
+                self.ctx.registry.fingerprint,
+            )
             hit, value = self.cache.lookup(cap, key)
             if hit:
-                return value
+                return from_value(value)
         self.counters.handler_invocations += 1
         assert cap.handler is not None
         try:
@@ -129,9 +149,14 @@ class Executor:
             log.debug("capability %s failed", cap.id, exc_info=True)
             raise Internal(f"{cap.id} failed: {exc}") from exc
         try:
-            value = answer.model_dump(mode="json", by_alias=True)
+            if not use_cache:
+                return serialise(answer)
+            value = _json_value(answer)
         except Exception as exc:
             raise Internal(f"{cap.id}: the answer could not be serialised: {exc}") from exc
-        if use_cache:
-            self.cache.store(cap, key, value)
-        return value
+        self.cache.store(cap, key, value)
+        return from_value(value)
+
+
+def _json_value(answer: BaseModel) -> Any:
+    return answer.model_dump(mode="json", by_alias=True)

@@ -113,6 +113,9 @@ def capability_command(cap: Capability, view: CliView | None) -> click.Command:
             else _default_input({k: v for k, v in values.items() if k in field_names})
         )
         ctx = chosen.context()
+        if chosen.format == "json" and view.exit_code is None:
+            click.echo(ctx.executor.run_text(cap, raw, observe=True))
+            return
         output = ctx.executor.run(cap, raw, observe=True)
         if chosen.format == "json":
             click.echo(dumps_pretty(output))
