@@ -21,6 +21,7 @@ import os
 import subprocess
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -223,38 +224,60 @@ def test_bad_task_names_are_refused_over_http(sandbox: Path, suite_env: dict[str
 # -- reads: open() watched in-process -------------------------------------------------------
 
 
+@dataclass
+class Watch:
+    """What a block asked to open, list or scan, and what the kernel really opened."""
+
+    asked: list[str] = field(default_factory=list)
+    opened: list[str] = field(default_factory=list)
+
+
 @contextmanager
-def watched_opens() -> Iterator[list[str]]:
-    """Every path opened, listed or scanned in this process while the block runs."""
-    seen: list[str] = []
+def watched_opens() -> Iterator[Watch]:
+    """Every path this process opens, lists or scans while the block runs: as asked, and
+    as really opened (the target of the descriptor, `/proc/self/fd`, or the resolved
+    directory), so a followed symlink shows up as its target."""
+    watch = Watch()
     real_open, real_io_open = builtins.open, io.open
     real_os_open, real_scandir, real_listdir = os.open, os.scandir, os.listdir
 
-    def note(path: Any) -> None:
+    def ask(path: Any) -> bool:
         if isinstance(path, int):
-            return
-        seen.append(os.fsdecode(path) if isinstance(path, bytes | str | os.PathLike) else str(path))
+            return False
+        watch.asked.append(
+            os.fsdecode(path) if isinstance(path, bytes | os.PathLike) else str(path)
+        )
+        return True
+
+    def got(fd: int) -> None:
+        watch.opened.append(os.readlink(f"/proc/self/fd/{fd}"))
 
     def open_(file: Any, *args: Any, **kwargs: Any) -> Any:
-        note(file)
-        return real_open(file, *args, **kwargs)
+        handle = real_open(file, *args, **kwargs)
+        if ask(file):
+            got(handle.fileno())
+        return handle
 
     def os_open(path: Any, *args: Any, **kwargs: Any) -> int:
-        note(path)
-        return real_os_open(path, *args, **kwargs)
+        ask(path)
+        fd = real_os_open(path, *args, **kwargs)
+        got(fd)
+        return fd
 
     def scandir(path: Any = ".") -> Any:
-        note(path)
+        if ask(path):
+            watch.opened.append(os.path.realpath(path))
         return real_scandir(path)
 
     def listdir(path: Any = ".") -> list[Any]:
-        note(path)
+        if ask(path):
+            watch.opened.append(os.path.realpath(path))
         return real_listdir(path)
 
     builtins.open = io.open = open_  # type: ignore[assignment]
     os.open, os.scandir, os.listdir = os_open, scandir, listdir  # type: ignore[assignment]
     try:
-        yield seen
+        yield watch
     finally:
         builtins.open, io.open = real_open, real_io_open  # type: ignore[assignment]
         os.open, os.scandir, os.listdir = real_os_open, real_scandir, real_listdir  # type: ignore[assignment]
@@ -282,7 +305,7 @@ def test_explain_and_status_of_crafted_names_read_nothing_outside_the_store(
     ctx = Context(sandbox, environ=suite_env)
     ctx.executor.call("reasoning.record", {"record": RECORD, "task": "t"})
     store = str(sandbox / STATE_DIR)
-    with watched_opens() as seen:
+    with watched_opens() as watch:
         for ident in CRAFTED_IDS:
             with pytest.raises(CapabilityError) as missing:
                 ctx.executor.call("reasoning.explain", {"id": ident})
@@ -290,11 +313,10 @@ def test_explain_and_status_of_crafted_names_read_nothing_outside_the_store(
         for task in ["../../../etc", "/etc", "t/../../..", "a\x00b"]:
             answer = ctx.executor.call("reasoning.status", {"task": task})
             assert answer["state"]["totals"]["records"] == 0
-    assert [p for p in seen if not allowed(p, sandbox)] == []
-    assert [p for p in seen if ".." in Path(p).parts or "\x00" in p] == []
-    assert {p for p in seen if p.startswith(str(sandbox))} <= {
-        p for p in seen if p.startswith(store) or "/.ai/" in p
-    }
+    assert [p for p in watch.opened if not allowed(p, sandbox)] == []
+    assert [p for p in watch.asked if ".." in Path(p).parts or "\x00" in p] == []
+    inside = {p for p in watch.opened if p.startswith(str(sandbox))}
+    assert inside <= {p for p in inside if p.startswith(store) or "/.ai/" in p}
 
 
 CRAFTED_URIS = [
@@ -328,12 +350,12 @@ def test_objects_get_of_crafted_uris_opens_nothing(
 ) -> None:
     ctx = Context(sandbox, environ=suite_env)
     assert ctx.executor.call("objects.get", {"uri": "majordomus://policy/.ai/repo/policy.yaml"})
-    with watched_opens() as seen:
+    with watched_opens() as watch:
         for uri in CRAFTED_URIS:
             with pytest.raises(CapabilityError) as missing:
                 ctx.executor.call("objects.get", {"uri": uri})
             assert missing.value.code == "not_found", uri
-    assert seen == []
+    assert (watch.asked, watch.opened) == ([], [])
 
 
 def test_crafted_uris_are_not_found_on_every_surface(
@@ -434,13 +456,14 @@ LINKS = [
 @pytest.mark.parametrize("discovery", ["vcs", "filesystem"])
 def test_discovery_never_reads_a_symlink(linked: tuple[Path, Path], discovery: str) -> None:
     root, outside = linked
-    with watched_opens() as seen:
+    with watched_opens() as watch:
         index = build_index(root, discovery)  # type: ignore[arg-type]
-    touched = [
-        p for p in seen if p.startswith(str(outside)) or any(p.endswith(link) for link in LINKS)
-    ]
-    assert touched == []
-    assert [p for p in seen if not allowed(p, root)] == []
+    assert [p for p in watch.opened if p.startswith(os.path.realpath(outside))] == []
+    assert [p for p in watch.opened if not allowed(p, root)] == []
+    vendored = os.path.realpath(
+        root / ".ai/repo/rules/vendor/majordomus/rules/scope-integrity.v1.md"
+    )
+    assert watch.opened.count(vendored) == 1, "the link to the vendored rule was followed"
     assert not [o for o in index.objects if "leak" in o.uri or o.provenance.path in LINKS]
     found = [(d.code, d.path) for d in index.diagnostics if d.severity == "error"]
     if discovery == "vcs":
@@ -499,9 +522,9 @@ def test_a_pathspec_never_leads_discovery_out_of_the_root(
     )
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "a class that climbs")
-    with watched_opens() as seen:
+    with watched_opens() as watch:
         index = build_index(root, "filesystem")
-    assert [p for p in seen if not allowed(p, root)] == []
+    assert [p for p in watch.opened if not allowed(p, root)] == []
     assert not [o for o in index.objects if "outside" in o.uri or "etc" in o.uri]
     done = run_majordomus(["mcp", "--inspect"], cwd=root, env=suite_env)
     assert done.code == 13, "vcs discovery: git refuses the pathspec, a fatal Git error"
