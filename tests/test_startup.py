@@ -39,6 +39,7 @@ def imported(args: list[str], cwd: Path) -> set[str]:
     done = subprocess.run(
         [sys.executable, "-c", PROBE, *args],
         cwd=cwd,
+        stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
         timeout=120,
@@ -91,6 +92,14 @@ def test_mcp_inspect_builds_no_other_command(tmp_path: Path) -> None:
     assert heavy(modules) == []
     assert not any(m.startswith("majordomus.cli.views.") for m in modules)
     assert "majordomus.cli.commands.serve" not in modules
+
+
+def test_mcp_as_a_client_launches_it_starts_without_click(tmp_path: Path) -> None:
+    root = make_git_repo(tmp_path / "repo", FIXTURES / "layers" / "healthy")
+    modules = imported(["mcp"], root)
+    assert heavy(modules) == []
+    assert "majordomus.mcp.server" in modules
+    assert not any(m == "click" or m.startswith("click.") for m in modules)
 
 
 def test_every_cli_word_names_the_file_that_declares_it() -> None:

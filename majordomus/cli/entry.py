@@ -23,6 +23,28 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if argv is None and not (args and args[0] in SERVERS and "--inspect" not in args):
         gc.disable()
+    if args == ["mcp"]:
+        return serve_mcp()
     from majordomus.cli.app import run
 
     return run(args)
+
+
+def serve_mcp() -> int:
+    """`majordomus mcp` as an MCP client launches it: with no option there is nothing to
+    parse, so the stdio server starts without click (the command line's `mcp` does exactly
+    this with its defaults). A failure is rendered as the command line renders it."""
+    from majordomus.cli import logs
+
+    logs.configure(server=True)
+    try:
+        from majordomus.capabilities.context import Context
+        from majordomus.mcp.server import serve
+
+        return serve(Context(None), read_only=False)
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:
+        from majordomus.cli.errors import exit_code_for
+
+        return exit_code_for(exc)
