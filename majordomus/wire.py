@@ -12,46 +12,26 @@
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, model_serializer
+from pydantic import BaseModel, ConfigDict, Field
 from pydantic_core import PydanticSerializationError, to_json
 
 
-class _Omit:
-    """Marker: drop this field from JSON when it is None or empty."""
-
-    def __repr__(self) -> str:
-        return "OMIT"
+def _empty(value: Any) -> bool:
+    """None, or an empty list, tuple, set or mapping: what an OMIT field leaves out."""
+    return value is None or (isinstance(value, list | tuple | set | frozenset | dict) and not value)
 
 
-OMIT = _Omit()
+#: Marker: drop this field from JSON when it is None or empty. A field setting, so pydantic
+#: itself leaves the key out (no Python call for a model without such a field).
+OMIT = Field(exclude_if=_empty)
 
 
 class Wire(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True, defer_build=True, extra="ignore", use_enum_values=False
     )
-
-    __omit__: ClassVar[frozenset[str]] = frozenset()
-
-    @classmethod
-    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
-        super().__pydantic_init_subclass__(**kwargs)
-        cls.__omit__ = frozenset(
-            (info.alias or name)
-            for name, info in cls.model_fields.items()
-            if any(meta is OMIT for meta in info.metadata)
-        )
-
-    @model_serializer(mode="wrap")
-    def _drop_omitted(self, handler: Any) -> Any:
-        data = handler(self)
-        if self.__omit__ and isinstance(data, dict):
-            for key in self.__omit__:
-                if key in data and data[key] in (None, [], {}):
-                    del data[key]
-        return data
 
     def wire(self) -> Any:
         """The JSON-ready value (aliases applied, omitted fields dropped)."""

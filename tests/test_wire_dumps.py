@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import Field
 
 from majordomus.capabilities.context import Context
 from majordomus.synthetic import Shape, SyntheticRepository, synthetic_ledger
-from majordomus.wire import Wire, dumps_model_pretty, dumps_pretty
+from majordomus.wire import OMIT, Wire, dumps_model_pretty, dumps_pretty
 
 SCALARS = (
     st.none()
@@ -62,3 +63,25 @@ def test_small_floats_in_a_model_take_the_json_path() -> None:
 
     model = Scores(low=1e-7, high=1e16)
     assert dumps_model_pretty(model) == json.dumps(model.wire(), ensure_ascii=False, indent=2)
+
+
+def test_omitted_fields_leave_no_key_and_present_ones_stay() -> None:
+    class Sample(Wire):
+        kept: str
+        maybe: Annotated[str | None, OMIT] = None
+        items: Annotated[list[str], OMIT] = Field(default_factory=list)
+        pairs: Annotated[tuple[int, ...], OMIT] = ()
+        table: Annotated[dict[str, int], OMIT] = Field(default_factory=dict)
+        blank: Annotated[str | None, OMIT] = None
+
+    assert Sample(kept="k").wire() == {"kept": "k"}
+    full = Sample(kept="k", maybe="m", items=["i"], pairs=(1,), table={"a": 1}, blank="")
+    assert full.wire() == {
+        "kept": "k",
+        "maybe": "m",
+        "items": ["i"],
+        "pairs": [1],
+        "table": {"a": 1},
+        "blank": "",
+    }
+    assert json.loads(full.model_dump_json()) == full.wire()
