@@ -292,6 +292,7 @@ ReasoningBody = Annotated[
     Field(discriminator="kind"),
 ]
 
+
 @functools.cache
 def _adapter(union: Any) -> TypeAdapter[Any]:
     """A union's validator, built when first used: replaying records never needs one."""
