@@ -89,10 +89,14 @@ def _line(out: bytes | None) -> str | None:
     return text or None
 
 
-def show_toplevel(root: Path) -> str:
-    """`git rev-parse --show-toplevel`: the work tree holding `root` (GitError if none)."""
+_TOPLEVEL = ("rev-parse", "--show-toplevel")
+_HEAD = ("rev-parse", "--verify", "-q", "HEAD")
+_BRANCH = ("symbolic-ref", "-q", "--short", "HEAD")
+
+
+def _toplevel(root: Path, started: _Started) -> str:
     try:
-        top = _line(_run(root, "rev-parse", "--show-toplevel"))
+        top = _line(started.result())
     except _Failed as exc:
         raise GitError(str(exc)) from exc
     if top is None:
@@ -100,20 +104,26 @@ def show_toplevel(root: Path) -> str:
     return top
 
 
-def head_commit(root: Path) -> str | None:
-    """`git rev-parse --verify -q HEAD`: the commit HEAD names, None when unborn."""
+def _optional(started: _Started) -> str | None:
     try:
-        return _line(_run(root, "rev-parse", "--verify", "-q", "HEAD", quiet_codes=(1,)))
+        return _line(started.result())
     except _Failed as exc:
         raise GitError(str(exc)) from exc
+
+
+def show_toplevel(root: Path) -> str:
+    """`git rev-parse --show-toplevel`: the work tree holding `root` (GitError if none)."""
+    return _toplevel(root, _Started(root, _TOPLEVEL, ()))
+
+
+def head_commit(root: Path) -> str | None:
+    """`git rev-parse --verify -q HEAD`: the commit HEAD names, None when unborn."""
+    return _optional(_Started(root, _HEAD, (1,)))
 
 
 def current_branch(root: Path) -> str | None:
     """`git symbolic-ref -q --short HEAD`: the branch name, None when detached."""
-    try:
-        return _line(_run(root, "symbolic-ref", "-q", "--short", "HEAD", quiet_codes=(1,)))
-    except _Failed as exc:
-        raise GitError(str(exc)) from exc
+    return _optional(_Started(root, _BRANCH, (1,)))
 
 
 def _status(started: _Started) -> WorkingTree:
@@ -171,6 +181,13 @@ def _paths(out: bytes | None) -> list[str]:
     return paths
 
 
+def _reap(started: _Started) -> None:
+    """End a background question whose answer is no longer wanted (a no-op once answered)."""
+    if started.process is not None and started.process.returncode is None:
+        started.process.kill()
+        started.process.communicate()
+
+
 class PendingGitState:
     """`git_state` whose `status` runs in the background until `result()` collects it.
 
@@ -178,25 +195,27 @@ class PendingGitState:
     """
 
     def __init__(self, root: Path) -> None:
+        # all four questions at once; answers are read, and failures raised, in order
+        top, head, branch = (
+            _Started(root, _TOPLEVEL, ()),
+            _Started(root, _HEAD, (1,)),
+            _Started(root, _BRANCH, (1,)),
+        )
         self._status: _Started | None = _start_status(root)
         self.reason: str | None = None
         try:
-            self._top = show_toplevel(root)
-            self._head = head_commit(root)
-            self._branch = current_branch(root)
+            self._top = _toplevel(root, top)
+            self._head = _optional(head)
+            self._branch = _optional(branch)
         except GitError as exc:
             self.reason = exc.message
-            self._drop()
+            for started in (head, branch, self._status):
+                _reap(started)
+            self._status = None
 
     @property
     def available(self) -> bool:
         return self.reason is None
-
-    def _drop(self) -> None:
-        if self._status is not None and self._status.process is not None:
-            self._status.process.kill()
-            self._status.process.communicate()
-        self._status = None
 
     def result(self) -> GitState:
         if self.reason is not None:
