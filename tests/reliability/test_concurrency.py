@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -129,10 +128,8 @@ def test_eight_concurrent_cli_streams(repo: Path, suite_env: dict[str, str]) -> 
             written.append((answer["record"]["id"], answer["path"]))
         return written
 
-    started = time.monotonic()
     with ThreadPoolExecutor(WORKERS) as pool:
         streams = list(pool.map(stream, range(WORKERS)))
-    assert time.monotonic() - started < 600
     written = [item for items in streams for item in items]
     assert len(written) == WORKERS * CLI_CALLS
     assert_store_holds(repo, written, suite_env)
