@@ -79,7 +79,7 @@ def test_reasoning_status_imports_only_the_ledger_side(ledger_repo: Path) -> Non
     assert "majordomus.cli.commands.serve" not in modules
 
 
-def test_objects_search_without_the_sqlite_copy_imports_no_sqlite(tmp_path: Path) -> None:
+def test_objects_list_imports_no_sqlite_and_no_http(tmp_path: Path) -> None:
     root = make_git_repo(tmp_path / "repo", FIXTURES / "layers" / "healthy")
     modules = imported(["objects", "list"], root)
     assert heavy(modules) == []
