@@ -169,9 +169,9 @@ class Manifest:
         best: tuple[int, str] | None = None
         for name, sub in self.sections.items():
             prefix = ".ai/" + sub
-            if rel == prefix or rel.startswith(prefix + "/"):
-                if best is None or len(prefix) > best[0]:
-                    best = (len(prefix), name)
+            inside = rel == prefix or rel.startswith(prefix + "/")
+            if inside and (best is None or len(prefix) > best[0]):
+                best = (len(prefix), name)
         return best[1] if best else None
 
 

@@ -96,7 +96,9 @@ def test_objects_list_get_search(repo: Path) -> None:
 
     missing = run(repo, "objects", "get", "majordomus://rule/nothing@1")
     assert missing.code == 12
-    assert missing.stderr == "majordomus: not found: unknown resource: majordomus://rule/nothing@1\n"
+    assert (
+        missing.stderr == "majordomus: not found: unknown resource: majordomus://rule/nothing@1\n"
+    )
 
     found = json.loads(run(repo, "objects", "search", "RULE", "--format", "json").stdout)
     assert found["count"] >= 1 and found["limit"] == 20
