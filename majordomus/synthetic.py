@@ -35,6 +35,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from majordomus.layer.model import GitState, Index
+from majordomus.ledger.record import KINDS
 
 if TYPE_CHECKING:
     from majordomus.capabilities.context import Context
@@ -299,16 +300,6 @@ class SyntheticRepository:
 
 LEDGER_TASK = "synthetic"
 LEDGER_START = 1_790_000_000  # 2026-09-21T...Z: the first record's second
-_CHAIN = (
-    "assessment",
-    "plan",
-    "consultation",
-    "disagreement",
-    "resolution",
-    "conclusion",
-    "validation",
-    "attempt",
-)
 
 
 def _ledger_body(kind: str, chain: int, ids: dict[str, str]) -> dict[str, Any]:
@@ -413,8 +404,8 @@ def synthetic_ledger(root: Path, n: int, task: str = LEDGER_TASK) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     ids: dict[str, str] = {}
     for i in range(n):
-        chain, kind = divmod(i, len(_CHAIN))
-        kind_word = _CHAIN[kind]
+        chain, kind = divmod(i, len(KINDS))
+        kind_word = KINDS[kind]
         stamp = stamp_of(LEDGER_START + i).replace("Z", ".000Z")
         compact = "".join(ch for ch in stamp if ch.isalnum())
         record_id = f"{kind_word}-{compact}-{hashlib.sha256(str(i).encode()).hexdigest()[:6]}"

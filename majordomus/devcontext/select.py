@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from majordomus.devcontext.candidates import Candidate, Candidates, scalar_text
+from majordomus.devcontext.continuity import RECORD_FIELDS
 from majordomus.devcontext.edges import followed
 from majordomus.devcontext.graph import Graph
 from majordomus.devcontext.inputs import Request, is_under
@@ -39,16 +40,6 @@ ContinuityProvider = Callable[[], Mapping[str, Any] | None]
 SizeOf = Callable[[str], int | None]
 
 SOURCE_KINDS = ("implementation", "test")
-LOCAL_FIELDS = (
-    "created_at",
-    "branch",
-    "head",
-    "task_id",
-    "matched",
-    "divergence",
-    "next_action",
-    "working_tree",
-)
 LOCAL_RECORDS = (
     ("handover", "handover the last session left", 0.95),
     ("checkpoint", "newest checkpoint", 0.8),
@@ -337,7 +328,7 @@ class _Selector:
         path: str = record["path"]
         facts = {
             name: text
-            for name in LOCAL_FIELDS
+            for name in RECORD_FIELDS
             if (text := scalar_text(record.get(name))) is not None
         }
         facts["bytes"] = str(self.size_of(path) or 0)

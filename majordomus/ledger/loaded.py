@@ -7,6 +7,7 @@ sorts). Pure: no disk, no clock.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from majordomus.ledger.record import (
@@ -36,27 +37,8 @@ class Loaded:
         return next((r for r in self.records if r.id == record_id), None)
 
     def assessment_of(self, record: ReasoningRecord) -> str | None:
-        """The assessment a record belongs to, following plan / disagreement / conclusion.
-
-        A hand-edited store may make references run in a circle; such a chain belongs to
-        no assessment rather than looping.
-        """
-        seen: set[str] = set()
-        current: ReasoningRecord | None = record
-        while current is not None and current.id not in seen:
-            seen.add(current.id)
-            body = current.body
-            if isinstance(body, AssessmentInput):
-                return current.id
-            if isinstance(body, ConsultationInput):
-                current = self.get(body.plan)
-            elif isinstance(body, ResolutionInput):
-                current = self.get(body.disagreement)
-            elif isinstance(body, ValidationInput):
-                current = self.get(body.conclusion)
-            else:
-                return getattr(body, "assessment", None)
-        return None
+        """The assessment a record belongs to, following plan / disagreement / conclusion."""
+        return assessment_of(record, self.get)
 
     def standing_conclusion(self, assessment_id: str) -> ReasoningRecord | None:
         """The latest conclusion on the assessment that no conclusion supersedes."""
@@ -101,3 +83,29 @@ class Loaded:
                 if standing is not None:
                     return standing
         return None
+
+
+def assessment_of(
+    record: ReasoningRecord, get: Callable[[str], ReasoningRecord | None]
+) -> str | None:
+    """The assessment a record belongs to (§6.5), following plan / disagreement / conclusion.
+
+    A hand-edited store may make references run in a circle; such a chain belongs to no
+    assessment rather than looping.
+    """
+    seen: set[str] = set()
+    current: ReasoningRecord | None = record
+    while current is not None and current.id not in seen:
+        seen.add(current.id)
+        body = current.body
+        if isinstance(body, AssessmentInput):
+            return current.id
+        if isinstance(body, ConsultationInput):
+            current = get(body.plan)
+        elif isinstance(body, ResolutionInput):
+            current = get(body.disagreement)
+        elif isinstance(body, ValidationInput):
+            current = get(body.conclusion)
+        else:
+            return getattr(body, "assessment", None)
+    return None

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from majordomus.ledger.loaded import assessment_of
 from majordomus.ledger.record import (
-    AssessmentInput,
-    ConsultationInput,
     DisagreementInput,
     ReasoningRecord,
     ResolutionInput,
@@ -81,23 +80,5 @@ class Relations:
         return self.passed.get(conclusion_id, 0), self.failed.get(conclusion_id, 0)
 
     def assessment_of(self, record: ReasoningRecord) -> str | None:
-        """The assessment a record belongs to (§6.5), following plan, disagreement, conclusion.
-
-        A chain that comes back to an id it already passed belongs to no assessment.
-        """
-        seen: set[str] = set()
-        current: ReasoningRecord | None = record
-        while current is not None and current.id not in seen:
-            seen.add(current.id)
-            body = current.body
-            if isinstance(body, AssessmentInput):
-                return current.id
-            if isinstance(body, ConsultationInput):
-                current = self.get(body.plan)
-            elif isinstance(body, ResolutionInput):
-                current = self.get(body.disagreement)
-            elif isinstance(body, ValidationInput):
-                current = self.get(body.conclusion)
-            else:
-                return getattr(body, "assessment", None)
-        return None
+        """The assessment a record belongs to (§6.5), as the ledger follows it."""
+        return assessment_of(record, self.get)
