@@ -172,3 +172,33 @@ def test_demo_builds_a_repository(tmp_path: Path) -> None:
     assert git(target, "status", "--porcelain") == ""
     assert len(list((target / ".ai/local/state/reasoning/demo").glob("*.json"))) == 4
     assert run(tmp_path, "demo", str(target)).code == 13
+
+
+READ_COMMANDS = (
+    ["mcp", "--inspect"],
+    ["mcp", "--inspect", "--format", "json"],
+    ["--discovery", "filesystem", "mcp", "--inspect"],
+    ["objects", "list"],
+    ["objects", "get", "majordomus://repository"],
+    ["objects", "search", "rule"],
+    ["capabilities", "list"],
+    ["capabilities", "describe", "reasoning.record"],
+    ["capabilities", "validate"],
+    ["devcontext", "compile", "--intent", "rules and scope"],
+    ["devcontext", "explain", "majordomus://rule/nothing@1"],
+    ["devcontext", "policy"],
+    ["reasoning", "advisors"],
+    ["reasoning", "plan", "--materiality", "high"],
+    ["reasoning", "status", "--report"],
+    ["reasoning", "check"],
+)
+
+
+def test_read_commands_leave_the_tree_untouched(repo: Path) -> None:
+    """The read-only witness of layer §8 holds for every command that only reads."""
+    before = witness(repo)
+    for args in READ_COMMANDS:
+        done = run(repo, *args)
+        assert done.code in (0, 10), (args, done.stderr)
+        assert witness(repo) == before, args
+    assert not (repo / ".ai/local").exists()
