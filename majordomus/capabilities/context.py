@@ -84,10 +84,14 @@ class Context:
     @cached_property
     def registry(self) -> Registry:
         from majordomus.capabilities.builtin import builtin_modules
-        from majordomus.capabilities.core import Empty, ObjectView
         from majordomus.capabilities.registry import build_registry
 
-        return build_registry(builtin_modules(), self.index, object_output=ObjectView, empty=Empty)
+        return build_registry(
+            builtin_modules(),
+            self.index,
+            object_output="majordomus.capabilities.core:ObjectView",
+            empty="majordomus.capabilities.core:Empty",
+        )
 
     @cached_property
     def executor(self) -> Executor:

@@ -12,7 +12,6 @@ from pydantic import Field
 
 from majordomus import __version__
 from majordomus.capabilities.describe import descriptor_json
-from majordomus.capabilities.registry import Capability, Module, process_cache
 from majordomus.errors import InvalidInput, NotFound, Refused
 from majordomus.wire import OMIT, StrictInput, Wire, dumps_pretty
 
@@ -457,168 +456,13 @@ def _get_cases(ctx: Context) -> list[tuple[str, dict[str, Any]]]:
     return cases
 
 
-VS = "behaviorally_verified"
+def _search_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
+    return [("rule", {"query": "rule"})]
 
-MODULES = (
-    Module(
-        id="repository",
-        title="Repository",
-        description="The repository root, its layer and git state.",
-        stability=VS,
-        capabilities=(
-            Capability(
-                id="repository.info",
-                title="Repository and index state",
-                description="Root, sections, git state, discovery mode, kinds present and every "
-                "diagnostic of the layer index. Read-only.",
-                input=Empty,
-                output=RepositoryReport,
-                handler=repository_info,
-                tool="majordomus_repository",
-                resource=("majordomus://repository", "repository"),
-                http=("GET", "/api/v1/repository"),
-                stability=VS,
-                tags=("layer",),
-            ),
-        ),
-    ),
-    Module(
-        id="objects",
-        title="Objects",
-        description="The declarative objects of the `.ai/` layer.",
-        stability=VS,
-        capabilities=(
-            Capability(
-                id="objects.list",
-                title="List objects",
-                description="The layer's declarative objects in URI order, optionally only one "
-                "kind or one tag. Read-only.",
-                input=ListInput,
-                output=ObjectList,
-                handler=objects_list,
-                tool="majordomus_list",
-                http=("GET", "/api/v1/objects"),
-                cli=("objects", "list"),
-                stability=VS,
-                tags=("layer",),
-                cases=_list_cases,
-            ),
-            Capability(
-                id="objects.get",
-                title="Get one object",
-                description="One object by URI with metadata, provenance and content, or a query "
-                "resource such as `majordomus://repository` answered. Read-only.",
-                input=GetInput,
-                output=ResourceView,
-                handler=objects_get,
-                tool="majordomus_get",
-                http=("GET", "/api/v1/object"),
-                cli=("objects", "get"),
-                stability=VS,
-                tags=("layer",),
-                cases=_get_cases,
-            ),
-            Capability(
-                id="objects.search",
-                title="Search objects",
-                description="Case-insensitive substring search over identities, titles, "
-                "descriptions and content. Read-only.",
-                input=SearchInput,
-                output=SearchResult,
-                handler=objects_search,
-                tool="majordomus_search",
-                http=("GET", "/api/v1/search"),
-                cli=("objects", "search"),
-                stability=VS,
-                tags=("layer", "search"),
-                cache=process_cache(64),
-                cases=lambda ctx: [("rule", {"query": "rule"})],
-            ),
-        ),
-    ),
-    Module(
-        id="capabilities",
-        title="Capabilities",
-        description="The capability registry itself: every declaration and its projections.",
-        stability=VS,
-        capabilities=(
-            Capability(
-                id="capabilities.list",
-                title="List capabilities",
-                description="Every capability with its exposure and policies, optionally one kind "
-                "or one surface, and the registry summary. Read-only.",
-                input=CapabilitiesInput,
-                output=CapabilityList,
-                handler=capabilities_list,
-                tool="majordomus_capabilities",
-                http=("GET", "/api/v1/capabilities"),
-                cli=("capabilities", "list"),
-                stability=VS,
-                tags=("registry",),
-                cache=process_cache(16),
-                cases=lambda ctx: [("all", {}), ("queries", {"kind": "query"})],
-            ),
-            Capability(
-                id="capabilities.describe",
-                title="Describe one capability",
-                description="One capability as declared, with its input and output JSON Schemas. "
-                "Read-only.",
-                input=DescribeInput,
-                output=CapabilityDescriptor,
-                handler=capabilities_describe,
-                tool="majordomus_capability",
-                http=("GET", "/api/v1/capability"),
-                cli=("capabilities", "describe"),
-                stability=VS,
-                tags=("registry",),
-                cases=lambda ctx: [("repository-info", {"id": "repository.info"})],
-            ),
-        ),
-    ),
-    Module(
-        id="health",
-        title="Health",
-        description="Liveness, readiness and a report of the checks that decide them.",
-        stability=VS,
-        capabilities=(
-            Capability(
-                id="health.report",
-                title="Health report",
-                description="The checks on the layer, the registry, the scope, git and benchmark "
-                "coverage, and the worst of them. Read-only.",
-                input=Empty,
-                output=Health,
-                handler=health_report,
-                tool="majordomus_health",
-                resource=("majordomus://health", "health"),
-                http=("GET", "/api/v1/health"),
-                stability=VS,
-                tags=("health",),
-                cache=process_cache(4, ttl_seconds=5),
-            ),
-            Capability(
-                id="health.live",
-                title="Liveness",
-                description="Always alive while the process answers. Read-only.",
-                input=Empty,
-                output=Liveness,
-                handler=health_live,
-                http=("GET", "/api/v1/live"),
-                stability=VS,
-                tags=("health",),
-            ),
-            Capability(
-                id="health.ready",
-                title="Readiness",
-                description="Ready when the registry holds capabilities; the layer warns when the "
-                "index is degraded. Never contacts another service. Read-only.",
-                input=Empty,
-                output=Readiness,
-                handler=health_ready,
-                http=("GET", "/api/v1/ready"),
-                stability=VS,
-                tags=("health",),
-            ),
-        ),
-    ),
-)
+
+def _capabilities_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
+    return [("all", {}), ("queries", {"kind": "query"})]
+
+
+def _describe_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
+    return [("repository-info", {"id": "repository.info"})]

@@ -24,7 +24,6 @@ from majordomus.advisors.policy import (
     plan,
 )
 from majordomus.advisors.situation import AdvisorSituation, resolve_advisors
-from majordomus.capabilities.registry import Capability, Module
 from majordomus.errors import InvalidInput, NotFound, Refused
 from majordomus.ledger.record import ReasoningInput, ReasoningRecord
 from majordomus.projections.check import CHECKS, ReasoningFinding
@@ -51,8 +50,6 @@ if TYPE_CHECKING:
     from majordomus.capabilities.context import Context
     from majordomus.ledger.loaded import Loaded
     from majordomus.ledger.store import Store
-
-EXPERIMENTAL = "experimental"
 
 
 # -- the situation -----------------------------------------------------------------------------
@@ -151,24 +148,6 @@ def reasoning_advisors(ctx: Context, request: AdvisorsInput) -> AdvisorsReport:
     return advisors_report(reasoning_situation(ctx, request.as_of).advisors)
 
 
-ADVISORS = Capability(
-    id="reasoning.advisors",
-    title="Advisors and their availability",
-    description="The reasoning mode and where it came from, every advisor of the catalogue "
-    "with its status, the one reason word and what was probed, the capacity per advisory "
-    "capability, and the catalogue's findings. Contacts no advisor. Read-only.",
-    input=AdvisorsInput,
-    output=AdvisorsReport,
-    handler=reasoning_advisors,
-    tool="majordomus_reasoning_advisors",
-    resource=("majordomus://reasoning/advisors", "reasoning-advisors"),
-    http=("GET", "/api/v1/reasoning/advisors"),
-    cli=("reasoning", "advisors"),
-    stability=EXPERIMENTAL,
-    tags=("reasoning", "advisors"),
-)
-
-
 # -- reasoning.plan ----------------------------------------------------------------------------
 
 
@@ -218,24 +197,6 @@ def _plan_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
     return [("material", {"materiality": "material"})]
 
 
-PLAN = Capability(
-    id="reasoning.plan",
-    title="Preview a review plan",
-    description="How much independent review an uncertainty of the given materiality and "
-    "confidence deserves under the current mode, which available advisors would be asked "
-    "and why, or the structured local review when none would. Records nothing. Read-only.",
-    input=PlanPreviewInput,
-    output=ReviewPlan,
-    handler=reasoning_plan,
-    tool="majordomus_reasoning_plan",
-    http=("GET", "/api/v1/reasoning/plan"),
-    cli=("reasoning", "plan"),
-    stability=EXPERIMENTAL,
-    tags=("reasoning", "policy"),
-    cases=_plan_cases,
-)
-
-
 # == ledger: reasoning.record (the one capability that writes) ==================================
 
 
@@ -276,26 +237,6 @@ def reasoning_record(ctx: Context, request: ReasoningRecordInput) -> ReasoningRe
     step = derive(replayed, None).timeline[-1]
     return ReasoningRecorded(record=done.record, path=done.path, step=step)
 
-
-RECORD = Capability(
-    id="reasoning.record",
-    title="Record reasoning",
-    description="Admit one typed record (assessment, plan, consultation, disagreement, "
-    "resolution, conclusion, validation, attempt) into the append-only store of the current "
-    "task or a named one, with secrets redacted; a plan is decided by the review policy "
-    "against the advisors available now. A refused record writes nothing. Writes only "
-    "`.ai/local/state/reasoning/`.",
-    input=ReasoningRecordInput,
-    output=ReasoningRecorded,
-    handler=reasoning_record,
-    kind="command",
-    writes_repository=True,
-    tool="majordomus_reasoning_record",
-    http=("POST", "/api/v1/reasoning/records"),
-    cli=("reasoning", "record"),
-    stability=EXPERIMENTAL,
-    tags=("reasoning", "records"),
-)
 
 # == end of the ledger's section ===============================================================
 
@@ -345,26 +286,6 @@ def _status_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
     return [("current", {}), ("all", {"task": ALL_TASKS})]
 
 
-STATUS = Capability(
-    id="reasoning.status",
-    title="Reasoning state of a task",
-    description="The assessments, consultations, disagreements and conclusions of the current "
-    "task (or one task, or `all`), each with where it stands, the timeline of every record, "
-    "totals, unreadable store files, and the Markdown report a handover carries; optionally "
-    "as of an earlier moment. Derived from the records, never stored. Read-only.",
-    input=ReasoningStatusInput,
-    output=ReasoningStatus,
-    handler=reasoning_status,
-    tool="majordomus_reasoning",
-    resource=("majordomus://reasoning", "reasoning"),
-    http=("GET", "/api/v1/reasoning"),
-    cli=("reasoning", "status"),
-    stability=EXPERIMENTAL,
-    tags=("reasoning", "session"),
-    cases=_status_cases,
-)
-
-
 # -- reasoning.explain -------------------------------------------------------------------------
 
 
@@ -384,23 +305,8 @@ def reasoning_explain(ctx: Context, request: ReasoningExplainInput) -> Reasoning
     return explanation
 
 
-EXPLAIN = Capability(
-    id="reasoning.explain",
-    title="Explain a reasoning record",
-    description="One record with the assessment it belongs to and that assessment's whole "
-    "chain (plans, consultations, disagreements, resolutions, conclusions, validations, "
-    "attempts) as timeline steps in order. An unknown id is not found. Read-only.",
-    input=ReasoningExplainInput,
-    output=ReasoningExplanation,
-    handler=reasoning_explain,
-    tool="majordomus_reasoning_explain",
-    http=("GET", "/api/v1/reasoning/explain"),
-    cli=("reasoning", "explain"),
-    stability=EXPERIMENTAL,
-    tags=("reasoning", "provenance"),
-    waived="transient_state",
-    cases=lambda _: [("absent", {"id": "assessment-absent"})],
-)
+def _explain_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
+    return [("absent", {"id": "assessment-absent"})]
 
 
 # -- reasoning.check ---------------------------------------------------------------------------
@@ -429,37 +335,7 @@ def reasoning_check(ctx: Context, request: ReasoningCheckInput) -> ReasoningChec
     return ReasoningCheck(ok=not findings, checks=list(CHECKS), findings=findings)
 
 
-CHECK = Capability(
-    id="reasoning.check",
-    title="Check the reasoning rules",
-    description="The six checks in order: the catalogue's findings, a transport module per "
-    "adapter, provider-independent code that names an advisor, CI that depends on a model "
-    "credential, documents asserting a refused claim, and records that do not parse or claim "
-    "review the ledger does not show. Findings are reported, never fixed. Read-only.",
-    input=ReasoningCheckInput,
-    output=ReasoningCheck,
-    handler=reasoning_check,
-    tool="majordomus_reasoning_check",
-    http=("GET", "/api/v1/reasoning/check"),
-    cli=("reasoning", "check"),
-    stability=EXPERIMENTAL,
-    tags=("reasoning", "governance"),
-)
-
 # == end of the projections' section ===========================================================
 
 
 # -- the module --------------------------------------------------------------------------------
-
-
-MODULES = (
-    Module(
-        id="reasoning",
-        title="Reasoning",
-        description="The reasoning ledger: advisors and their availability, review plans, "
-        "typed records, derived state, provenance and governance checks. Offline: no "
-        "capability contacts an advisor.",
-        stability=EXPERIMENTAL,
-        capabilities=(ADVISORS, PLAN, RECORD, STATUS, EXPLAIN, CHECK),
-    ),
-)

@@ -4,21 +4,27 @@ A capability is a plain function over pydantic models plus the facts every surfa
 (capabilities-and-surfaces §1). The registry collects every declaration error instead of
 stopping at the first (§1.6), is immutable once built, and iterates in id order. It knows
 nothing of click, JSON-RPC or HTTP: surfaces read it and project.
+
+A declaration names its types, handler and benchmark cases either directly or as a reference
+`"package.module:attribute"`, imported on first use: building the registry (and answering
+what it declares) costs no model import, so a process imports the domain it runs and no
+other. `verify()` resolves every reference and runs the checks that need the types.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib
+import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel
-
-from majordomus.wire import dumps_compact
-
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from majordomus.capabilities.context import Context
     from majordomus.layer.model import Index, LayerObject
 
@@ -33,7 +39,9 @@ STABILITIES = (
 EXECUTABLE_STABILITIES = STABILITIES[:3]
 WAIVER_REASONS = ("not_executable", "destructive", "external_dependency", "transient_state")
 Cases = Callable[["Context"], list[tuple[str, dict[str, Any]]]]
-Handler = Callable[["Context", Any], BaseModel]
+Handler = Callable[["Context", Any], "BaseModel"]
+#: An object, or `"package.module:attribute"` naming it (imported on first use).
+Ref = Any
 
 _NAMESPACE = re.compile(r"[a-z][a-z0-9_-]*\Z")
 _TOOL = re.compile(r"[a-z0-9_]+\Z")
@@ -64,6 +72,23 @@ class CachePolicy:
 NO_CACHE = CachePolicy()
 
 
+@functools.cache
+def _imported(ref: str) -> Any:
+    module, _, attribute = ref.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def resolve(ref: Ref) -> Any:
+    """The object a reference names (a non-string is its own referent)."""
+    return _imported(ref) if isinstance(ref, str) else ref
+
+
+def _module_of(ref: Ref) -> str | None:
+    if isinstance(ref, str):
+        return ref.partition(":")[0]
+    return getattr(ref, "__module__", None)
+
+
 def process_cache(max_entries: int, ttl_seconds: int | None = None) -> CachePolicy:
     return CachePolicy(max_entries, ttl_seconds)
 
@@ -75,9 +100,9 @@ class Capability:
     id: str
     title: str
     description: str
-    input: type[BaseModel]
-    output: type[BaseModel]
-    handler: Handler | None = None
+    input_ref: Ref
+    output_ref: Ref
+    handler_ref: Ref = None
     kind: Kind = "query"
     tool: str | None = None
     resource: tuple[str, str] | None = None
@@ -87,11 +112,27 @@ class Capability:
     tags: tuple[str, ...] = ()
     cache: CachePolicy = NO_CACHE
     waived: str | None = None
-    cases: Cases | None = None
+    cases_ref: Ref = None
     writes_repository: bool = False
     cancellable: bool = False
     module: str = ""
     source: LayerObject | None = field(default=None, compare=False)
+
+    @property
+    def input(self) -> type[BaseModel]:
+        return resolve(self.input_ref)
+
+    @property
+    def output(self) -> type[BaseModel]:
+        return resolve(self.output_ref)
+
+    @property
+    def handler(self) -> Handler | None:
+        return resolve(self.handler_ref)
+
+    @property
+    def cases(self) -> Cases | None:
+        return resolve(self.cases_ref)
 
     @property
     def namespace(self) -> str:
@@ -126,7 +167,7 @@ class Capability:
             if "member" in prov:
                 out["member"] = prov["member"]
             return out
-        module = getattr(self.handler, "__module__", None) or "majordomus.capabilities"
+        module = _module_of(self.handler_ref) or "majordomus.capabilities"
         return {"source": "builtin", "module": module}
 
     def exposure(self) -> dict[str, Any]:
@@ -236,6 +277,7 @@ class Registry:
         if cached is not None:
             return cached
         from majordomus.capabilities.describe import descriptor_json
+        from majordomus.wire import dumps_compact
 
         digest = hashlib.sha256(self.index_fingerprint.encode())
         for cap in self._caps.values():
@@ -246,6 +288,22 @@ class Registry:
             digest.update(b"\n")
         self.__dict__["_fingerprint"] = digest.hexdigest()
         return self.__dict__["_fingerprint"]
+
+    def verify(self) -> None:
+        """Resolve every built-in reference and run the type checks; raise with every error.
+
+        Surfaces call it before they list or run anything, so no process serves from a
+        registry whose types are broken; a process that only answers what is declared
+        (`initialize`, the CLI of one command) need not import every domain first.
+        """
+        if self.__dict__.get("_verified"):
+            return
+        errors: list[RegistryError] = []
+        for cap in self.builtin:
+            _check_types(cap, errors)
+        if errors:
+            raise RegistryBuildFailed(errors)
+        self.__dict__["_verified"] = True
 
     def summary(self) -> dict[str, Any]:
         """Counts over the whole registry (§1.6 `summary()`)."""
@@ -276,9 +334,7 @@ class Registry:
         }
 
 
-def declarative_resource(
-    obj: LayerObject, output: type[BaseModel], empty: type[BaseModel]
-) -> Capability:
+def declarative_resource(obj: LayerObject, output: Ref, empty: Ref) -> Capability:
     """The resource capability of one indexed object (§1.7)."""
     raw_tags = obj.metadata.get("tags")
     tags = tuple(t for t in raw_tags if isinstance(t, str)) if isinstance(raw_tags, list) else ()
@@ -286,8 +342,8 @@ def declarative_resource(
         id=f"{obj.kind}.{obj.identity}",
         title=obj.title or obj.identity,
         description=obj.description or "",
-        input=empty,
-        output=output,
+        input_ref=empty,
+        output_ref=output,
         kind="resource",
         resource=(obj.uri, obj.identity),
         stability="implemented",
@@ -326,10 +382,10 @@ def _check_shape(cap: Capability, errors: list[RegistryError]) -> None:
     def shape(message: str) -> None:
         errors.append(RegistryError("shape", f"{cap.id}: {message}"))
 
-    if cap.kind in ("query", "command") and cap.handler is None:
+    if cap.kind in ("query", "command") and cap.handler_ref is None:
         shape(f"a {cap.kind} needs a handler")
     if cap.kind == "resource":
-        if cap.handler is not None:
+        if cap.handler_ref is not None:
             shape("a resource has no handler")
         if cap.waived != "not_executable":
             shape("a resource's benchmark is waived as not_executable")
@@ -344,14 +400,6 @@ def _check_shape(cap: Capability, errors: list[RegistryError]) -> None:
         shape(f"unknown benchmark waiver '{cap.waived}'")
     if cap.kind == "command" and cap.resource is not None:
         shape("a command cannot be an MCP resource")
-    if cap.kind == "query" and cap.resource is not None:
-        required = cap.input.model_json_schema().get("required") or []
-        if required:
-            shape(
-                "a query exposed as a resource must accept {} (it requires "
-                + ", ".join(required)
-                + ")"
-            )
     if cap.stability not in STABILITIES:
         shape(f"unknown stability '{cap.stability}'")
     elif cap.stability not in EXECUTABLE_STABILITIES and (
@@ -410,8 +458,8 @@ def build_registry(
     modules: Sequence[Module],
     index: Index | None = None,
     *,
-    object_output: type[BaseModel] | None = None,
-    empty: type[BaseModel] | None = None,
+    object_output: Ref = None,
+    empty: Ref = None,
 ) -> Registry:
     """Validate every declaration and build the registry, or raise with every error."""
     errors: list[RegistryError] = []
@@ -432,7 +480,7 @@ def build_registry(
                 RegistryError("duplicate_module", f"kind '{kind}' collides with a built-in module")
             )
         pending.extend(declarative_resource(obj, object_output, empty) for obj in index.objects)
-    pending.sort(key=lambda c: (c.id, dumps_compact(c.provenance())))
+    pending.sort(key=lambda c: (c.id, json.dumps(c.provenance(), sort_keys=True)))
     for cap in pending:
         _check_id(cap, errors)
         _check_exposure(cap, errors)
@@ -460,3 +508,23 @@ def build_registry(
     if errors:
         raise RegistryBuildFailed(errors)
     return Registry(pending, module_ids, index.fingerprint if index is not None else "")
+
+
+def _check_types(cap: Capability, errors: list[RegistryError]) -> None:
+    """The checks that need the declared types: every reference resolves, and a query exposed
+    as a resource accepts `{}` (a resource read supplies no input)."""
+    try:
+        input_model, _output, _handler, _cases = cap.input, cap.output, cap.handler, cap.cases
+    except (ImportError, AttributeError) as exc:
+        errors.append(RegistryError("shape", f"{cap.id}: a reference does not resolve: {exc}"))
+        return
+    if cap.kind == "query" and cap.resource is not None:
+        required = [n for n, f in input_model.model_fields.items() if f.is_required()]
+        if required:
+            errors.append(
+                RegistryError(
+                    "shape",
+                    f"{cap.id}: a query exposed as a resource must accept {{}} "
+                    f"(it requires {', '.join(required)})",
+                )
+            )

@@ -9,7 +9,7 @@ Parsing and rendering only; every answer comes from a capability or a library fu
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -18,6 +18,9 @@ from majordomus.cli import errors, logs
 from majordomus.cli.commands import PROCESS_COMMANDS, process_commands
 from majordomus.cli.settings import shared_params
 from majordomus.cli.views import views_of
+
+if TYPE_CHECKING:
+    from majordomus.capabilities.registry import Capability
 
 GROUP_HELP = {
     "objects": "The layer's declarative objects: list, get, search.",
@@ -81,26 +84,26 @@ class Root(Group):
         return self
 
 
+def _declared() -> list[Capability]:
+    from majordomus.capabilities.builtin import builtin_modules
+
+    return [cap for module in builtin_modules() for cap in module.composed() if cap.cli]
+
+
 def top_words() -> set[str]:
     """Every first word: capability words and process commands."""
-    from majordomus.capabilities.builtin import CLI_WORDS
-
-    return set(CLI_WORDS) | {words[0] for words in PROCESS_COMMANDS}
+    return {cap.cli[0] for cap in _declared() if cap.cli} | {w[0] for w in PROCESS_COMMANDS}
 
 
 def _load_word(root: Root, word: str) -> None:
-    """Attach the capabilities whose CLI path starts with `word`, then its process commands."""
-    from majordomus.capabilities.builtin import CLI_WORDS, modules_of
+    """Attach the capabilities whose CLI path starts with `word` (importing only their views),
+    then its process commands."""
+    from majordomus.cli.projection import capability_command
 
-    module_file = CLI_WORDS.get(word)
-    if module_file is not None:
-        from majordomus.cli.projection import capability_command
-
-        views = views_of(module_file)
-        for module in modules_of(module_file):
-            for cap in module.composed():
-                if cap.cli is not None and cap.cli[0] == word:
-                    _attach(root, cap.cli, capability_command(cap, views.get(cap.id)))
+    for cap in _declared():
+        if cap.cli is not None and cap.cli[0] == word:
+            view = views_of(cap.module).get(cap.id)
+            _attach(root, cap.cli, capability_command(cap, view))
     for words, command in process_commands(word):
         _attach(root, words, command)
 

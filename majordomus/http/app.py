@@ -209,6 +209,7 @@ class Routes:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.registry = ctx.registry
+        self.registry.verify()
         self.executor = ctx.executor
         self.info = pages.server_index(ctx.index)
         self.api = pages.api_index(self.registry)

@@ -10,14 +10,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, StrictInt, StrictStr, ValidationError
-
-from majordomus.errors import ProtocolFailure, describe_validation
+from majordomus.errors import ProtocolFailure
 from majordomus.layer.allow import AllowList, AllowListError, available, load_allow_list
+from majordomus.layer.typed import (
+    dict_of,
+    integer_or_string,
+    list_of,
+    literal,
+    read,
+    record,
+    string,
+)
 from majordomus.layer.yaml import YamlError, parse
-from majordomus.wire import StrictInput
 
 KINDS_SCHEMA = "majordomus-kinds/v1"
 Format = Literal["markdown", "yaml", "text"]
@@ -35,27 +41,22 @@ class KindSchemaError(ProtocolFailure):
     """The shipped kind schema is invalid (exit 13: a build defect, not the user's)."""
 
 
-class _SchemaVersion(StrictInput):
-    field: StrictStr
-    supported: list[StrictInt | StrictStr]
-
-
-class _KindEntry(StrictInput):
-    format: Format
-    members: StrictStr | None = None
-    front_matter: FrontMatter = "none"
-    without_front_matter: StrictStr | None = None
-    allow: StrictStr | None = None
-    identity: list[StrictStr] = Field(default_factory=list)
-    title: StrictStr | None = None
-    description: StrictStr | None = None
-    schema_version: _SchemaVersion | None = None
-
-
-class _KindsFile(StrictInput):
-    schema_: StrictStr = Field(alias="schema")
-    declared: list[StrictStr] = Field(default_factory=list)
-    kinds: dict[str, _KindEntry]
+_KIND_ENTRY = record(
+    {"format": literal("markdown", "yaml", "text")},
+    {
+        "members": string,
+        "front_matter": literal("required", "optional", "none"),
+        "without_front_matter": string,
+        "allow": string,
+        "identity": list_of(string),
+        "title": string,
+        "description": string,
+        "schema_version": record({"field": string, "supported": list_of(integer_or_string)}),
+    },
+)
+_KINDS_FILE = record(
+    {"schema": string, "kinds": dict_of(_KIND_ENTRY)}, {"declared": list_of(string)}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,71 +91,75 @@ class KindSchema:
         return self.kinds.get(name)
 
 
-def _check(name: str, entry: _KindEntry, entries: dict[str, _KindEntry]) -> str | None:
+def _check(name: str, entry: dict[str, Any], entries: dict[str, dict[str, Any]]) -> str | None:
     """The first load-time rule (layer §4) the entry breaks, or None."""
-    if entry.format != "markdown" and entry.front_matter != "none":
-        return (
-            f"kind '{name}': a {entry.format} kind cannot set front_matter '{entry.front_matter}'"
-        )
-    if entry.members is not None and entry.format != "yaml":
+    kind_format, front_matter = entry["format"], entry.get("front_matter", "none")
+    if kind_format != "markdown" and front_matter != "none":
+        return f"kind '{name}': a {kind_format} kind cannot set front_matter '{front_matter}'"
+    if "members" in entry and kind_format != "yaml":
         return f"kind '{name}': members is only meaningful for a yaml kind"
-    fallback = entry.without_front_matter
+    fallback = entry.get("without_front_matter")
     if fallback is not None:
-        if entry.format != "markdown":
+        if kind_format != "markdown":
             return f"kind '{name}': without_front_matter is only meaningful for a markdown kind"
         target = entries.get(fallback)
-        if target is None or target.format != "markdown" or target.front_matter == "required":
+        if (
+            target is None
+            or target["format"] != "markdown"
+            or target.get("front_matter") == "required"
+        ):
             return (
                 f"kind '{name}': without_front_matter '{fallback}' must name a markdown kind "
                 "whose front matter is not required"
             )
-    if entry.allow is not None and entry.allow not in available():
-        return f"kind '{name}': allow-list '{entry.allow}' is not shipped"
-    if entry.schema_version is not None:
-        for value in entry.schema_version.supported:
-            if isinstance(value, int) and value < 0:
-                return f"kind '{name}': supported version {value} is negative"
+    allow = entry.get("allow")
+    if allow is not None and allow not in available():
+        return f"kind '{name}': allow-list '{allow}' is not shipped"
+    for value in entry.get("schema_version", {}).get("supported", ()):
+        if isinstance(value, int) and value < 0:
+            return f"kind '{name}': supported version {value} is negative"
     return None
 
 
 def parse_kinds(text: str, source: str = "kinds.yaml") -> KindSchema:
     """Validate kind-schema text into a `KindSchema`; any defect raises `KindSchemaError`."""
     try:
-        raw = _KindsFile.model_validate(parse(text))
+        raw, problems = read(_KINDS_FILE, parse(text))
     except YamlError as exc:
         raise KindSchemaError(f"{source}: {exc}") from exc
-    except ValidationError as exc:
-        raise KindSchemaError(f"{source}: {describe_validation(exc)}") from exc
-    if raw.schema_ != KINDS_SCHEMA:
-        raise KindSchemaError(f"{source}: schema is '{raw.schema_}', expected '{KINDS_SCHEMA}'")
+    if problems:
+        raise KindSchemaError(f"{source}: {problems}")
+    if raw["schema"] != KINDS_SCHEMA:
+        raise KindSchemaError(f"{source}: schema is '{raw['schema']}', expected '{KINDS_SCHEMA}'")
     kinds: dict[str, KindSpec] = {}
-    for name, entry in raw.kinds.items():
-        problem = _check(name, entry, raw.kinds)
+    for name, entry in raw["kinds"].items():
+        problem = _check(name, entry, raw["kinds"])
         if problem:
             raise KindSchemaError(f"{source}: {problem}")
         try:
-            allow = load_allow_list(entry.allow) if entry.allow else None
+            allow = load_allow_list(entry["allow"]) if entry.get("allow") else None
         except AllowListError as exc:
             raise KindSchemaError(f"{source}: kind '{name}': {exc.message}") from exc
-        version = entry.schema_version
+        version = entry.get("schema_version")
         kinds[name] = KindSpec(
             name=name,
-            format=entry.format,
-            front_matter=entry.front_matter,
-            without_front_matter=entry.without_front_matter,
+            format=entry["format"],
+            front_matter=entry.get("front_matter", "none"),
+            without_front_matter=entry.get("without_front_matter"),
             allow=allow,
-            identity=tuple(entry.identity),
-            title=entry.title,
-            description=entry.description,
-            version_field=version.field if version else None,
-            supported=tuple(version.supported) if version else (),
-            members=entry.members,
+            identity=tuple(entry.get("identity", ())),
+            title=entry.get("title"),
+            description=entry.get("description"),
+            version_field=version["field"] if version else None,
+            supported=tuple(version["supported"]) if version else (),
+            members=entry.get("members"),
         )
-    for name in raw.declared:
+    declared = raw.get("declared", [])
+    for name in declared:
         spec = kinds.get(name)
         if spec is None or spec.format != "markdown":
             raise KindSchemaError(f"{source}: declared kind '{name}' is not a markdown kind")
-    return KindSchema(kinds=kinds, declared=frozenset(raw.declared))
+    return KindSchema(kinds=kinds, declared=frozenset(declared))
 
 
 @cache

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, StrictBool, StrictStr, ValidationError
-
-from majordomus.errors import ContractUnmet, describe_validation
+from majordomus.errors import ContractUnmet
 from majordomus.layer.allow import load_allow_list
 from majordomus.layer.model import Manifest
 from majordomus.layer.root import MANIFEST, LayerIOError
+from majordomus.layer.typed import boolean, dict_of, list_of, read, record, string
 from majordomus.layer.yaml import YamlError, key_paths, parse
-from majordomus.wire import StrictInput
 
 LAYER_SCHEMA = "ai-repository/v1"
 
@@ -36,26 +34,15 @@ class MissingKnowledgeSection(InvalidManifest):
     """No `knowledge` section, so `sources.yaml` cannot be located (exit 10)."""
 
 
-class _Repo(StrictInput):
-    path: StrictStr
-
-
-class _Local(StrictInput):
-    path: StrictStr
-    tracked: StrictBool
-    implicit_context: StrictBool
-
-
-class _Context(StrictInput):
-    documents: list[StrictStr] = Field(default_factory=list)
-
-
-class _ManifestFile(StrictInput):
-    schema_: StrictStr = Field(alias="schema")
-    repo: _Repo
-    local: _Local
-    sections: dict[StrictStr, StrictStr]
-    context: _Context | None = None
+_MANIFEST_FILE = record(
+    {
+        "schema": string,
+        "repo": record({"path": string}),
+        "local": record({"path": string, "tracked": boolean, "implicit_context": boolean}),
+        "sections": dict_of(string),
+    },
+    {"context": record({}, {"documents": list_of(string)})},
+)
 
 
 def _layer_path(value: str) -> str | None:
@@ -93,15 +80,15 @@ def parse_manifest(text: str, shown: str) -> Manifest:
             f"{shown}: layer schema {schema!r} is not supported; this executable reads "
             f"{LAYER_SCHEMA}"
         )
-    try:
-        raw = _ManifestFile.model_validate(mapping)
-    except ValidationError as exc:
-        raise InvalidManifest(f"{shown}: {describe_validation(exc)}") from exc
-    local = _layer_path(raw.local.path)
+    raw, problems = read(_MANIFEST_FILE, mapping)
+    if problems:
+        raise InvalidManifest(f"{shown}: {problems}")
+    local_path = raw["local"]["path"]
+    local = _layer_path(local_path)
     if local is None:
-        raise InvalidManifest(f"{shown}: local.path {raw.local.path!r} is not a path inside .ai/")
+        raise InvalidManifest(f"{shown}: local.path {local_path!r} is not a path inside .ai/")
     sections: dict[str, str] = {}
-    for name, value in raw.sections.items():
+    for name, value in raw["sections"].items():
         inside = _layer_path(value)
         if inside is None:
             raise InvalidManifest(f"{shown}: sections.{name} {value!r} is not a path inside .ai/")
@@ -112,13 +99,13 @@ def parse_manifest(text: str, shown: str) -> Manifest:
             ".ai/<sections.knowledge>/sources.yaml"
         )
     return Manifest(
-        schema=raw.schema_,
-        repo_path=raw.repo.path,
+        schema=raw["schema"],
+        repo_path=raw["repo"]["path"],
         local_path=local,
-        local_tracked=raw.local.tracked,
-        local_implicit_context=raw.local.implicit_context,
+        local_tracked=raw["local"]["tracked"],
+        local_implicit_context=raw["local"]["implicit_context"],
         sections=sections,
-        context_documents=tuple(raw.context.documents) if raw.context else (),
+        context_documents=tuple(raw.get("context", {}).get("documents", ())),
     )
 
 

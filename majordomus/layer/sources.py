@@ -9,15 +9,12 @@ diagnostic (`unknown_kind`). Reads one file; never writes.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
 
-from pydantic import StrictBool, StrictInt, StrictStr, ValidationError
-
-from majordomus.errors import ContractUnmet, describe_validation
+from majordomus.errors import ContractUnmet
 from majordomus.layer.manifest import read_text
 from majordomus.layer.model import Manifest, SourceClass
+from majordomus.layer.typed import boolean, integer, list_of, literal, read, record, string
 from majordomus.layer.yaml import YamlError, parse
-from majordomus.wire import StrictInput
 
 GLOB_MAGIC = ":(glob)"
 
@@ -26,17 +23,16 @@ class InvalidSources(ContractUnmet):
     """`sources.yaml` breaks a rule of layer §1.3 (exit 10)."""
 
 
-class _Class(StrictInput):
-    id: StrictStr
-    kind: StrictStr
-    discovery: Literal["vcs"]
-    pathspec: StrictStr
-    required: StrictBool
-
-
-class _SourcesFile(StrictInput):
-    version: StrictInt
-    sources: list[_Class]
+_CLASS = record(
+    {
+        "id": string,
+        "kind": string,
+        "discovery": literal("vcs"),
+        "pathspec": string,
+        "required": boolean,
+    }
+)
+_SOURCES_FILE = record({"version": integer, "sources": list_of(_CLASS)})
 
 
 def sources_path(root: Path, manifest: Manifest) -> Path:
@@ -50,32 +46,23 @@ def parse_sources(text: str, shown: str) -> list[SourceClass]:
         mapping = parse(text)
     except YamlError as exc:
         raise InvalidSources(f"{shown}: {exc}") from exc
-    try:
-        raw = _SourcesFile.model_validate(mapping)
-    except ValidationError as exc:
-        raise InvalidSources(f"{shown}: {describe_validation(exc)}") from exc
-    if raw.version != 1:
-        raise InvalidSources(f"{shown}: version is {raw.version}; only version 1 is read")
+    raw, problems = read(_SOURCES_FILE, mapping)
+    if problems:
+        raise InvalidSources(f"{shown}: {problems}")
+    if raw["version"] != 1:
+        raise InvalidSources(f"{shown}: version is {raw['version']}; only version 1 is read")
     seen: set[str] = set()
     classes: list[SourceClass] = []
-    for item in raw.sources:
-        if item.id in seen:
-            raise InvalidSources(f"{shown}: class id '{item.id}' is declared twice")
-        seen.add(item.id)
-        if not item.pathspec.startswith(GLOB_MAGIC):
+    for item in raw["sources"]:
+        if item["id"] in seen:
+            raise InvalidSources(f"{shown}: class id '{item['id']}' is declared twice")
+        seen.add(item["id"])
+        if not item["pathspec"].startswith(GLOB_MAGIC):
             raise InvalidSources(
-                f"{shown}: class '{item.id}': pathspec '{item.pathspec}' does not start "
+                f"{shown}: class '{item['id']}': pathspec '{item['pathspec']}' does not start "
                 f"with {GLOB_MAGIC}"
             )
-        classes.append(
-            SourceClass(
-                id=item.id,
-                kind=item.kind,
-                discovery=item.discovery,
-                pathspec=item.pathspec,
-                required=item.required,
-            )
-        )
+        classes.append(SourceClass(**item))
     return classes
 
 

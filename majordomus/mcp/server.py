@@ -20,9 +20,8 @@ from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
 from majordomus import __version__
-from majordomus.capabilities.core import resolve_resource
+from majordomus.capabilities.registry import RegistryBuildFailed
 from majordomus.errors import CapabilityError, Fatal, Internal, NotFound
-from majordomus.mcp.listing import resource_entries, tool_entries
 
 if TYPE_CHECKING:
     from majordomus.capabilities.context import Context
@@ -184,13 +183,27 @@ class Server:
             }
         )
 
+    def _verified(self) -> None:
+        """Every declared type resolves before anything is listed or run: `initialize` needs
+        only what is declared, so the domain is imported after the handshake, not before it."""
+        try:
+            self.registry.verify()
+        except RegistryBuildFailed as failed:
+            raise Internal(f"the capability registry did not build: {failed}") from None
+
     def _tools_list(self, _params: dict[str, Any]) -> str:
         if self._tools_json is None:
+            from majordomus.mcp.listing import tool_entries
+
+            self._verified()
             self._tools_json = _dump({"tools": tool_entries(self.registry, self.read_only)})
         return self._tools_json
 
     def _resources_list(self, _params: dict[str, Any]) -> str:
         if self._resources_json is None:
+            from majordomus.mcp.listing import resource_entries
+
+            self._verified()
             self._resources_json = _dump({"resources": resource_entries(self.registry)})
         return self._resources_json
 
@@ -200,6 +213,9 @@ class Server:
             raise RpcError(INVALID_PARAMS, "params.uri is required")
         if uri not in self.ctx.index.by_uri and uri not in self.registry.by_resource:
             raise RpcError(RESOURCE_NOT_FOUND, f"resource not found: {uri}")
+        from majordomus.capabilities.core import resolve_resource
+
+        self._verified()
         try:
             view = resolve_resource(self.ctx, uri)
         except NotFound:
@@ -223,6 +239,7 @@ class Server:
         cap = self._tool(name)
         if cap is None:
             raise RpcError(INVALID_PARAMS, f"unknown tool: {name}")
+        self._verified()
         try:
             output = self.ctx.executor.run(cap, arguments)
         except Internal:

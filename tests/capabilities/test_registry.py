@@ -26,9 +26,9 @@ def cap(**changes) -> Capability:
         id="demo.thing",
         title="Thing",
         description="A thing.",
-        input=Empty,
-        output=Liveness,
-        handler=_handler,
+        input_ref=Empty,
+        output_ref=Liveness,
+        handler_ref=_handler,
         tool="majordomus_demo_thing",
         http=("GET", "/api/v1/demo/thing"),
         cli=("demo", "thing"),
@@ -41,8 +41,9 @@ def module(*caps: Capability, id: str = "demo") -> Module:
 
 
 def codes(*modules: Module) -> list[str]:
+    """Every error of building and verifying a registry of these modules."""
     with pytest.raises(RegistryBuildFailed) as failed:
-        build_registry(list(modules))
+        build_registry(list(modules)).verify()
     return sorted(e.code for e in failed.value.errors)
 
 
@@ -106,7 +107,7 @@ def test_a_command_must_be_post_and_never_cached():
 
 
 def test_shapes():
-    assert "shape" in codes(module(cap(handler=None)))
+    assert "shape" in codes(module(cap(handler_ref=None)))
     assert "invalid_cache_policy" in codes(module(cap(cache=process_cache(0, ttl_seconds=0))))
     assert "not_executable" in codes(module(cap(stability="planned")))
     assert "module_mismatch" in codes(module(cap(id="other.thing")))
@@ -116,7 +117,19 @@ def test_shapes():
 def test_a_resource_query_must_accept_empty_input():
     from majordomus.capabilities.core import GetInput
 
-    assert "shape" in codes(module(cap(input=GetInput, resource=("majordomus://demo", "demo"))))
+    assert "shape" in codes(module(cap(input_ref=GetInput, resource=("majordomus://demo", "demo"))))
+
+
+def test_references_resolve_on_first_use_and_verify_reports_broken_ones():
+    lazy = cap(input_ref="majordomus.capabilities.core:Empty", handler_ref=_handler)
+    registry = build_registry([module(lazy)])
+    assert registry.get("demo.thing").input is Empty
+    broken = cap(output_ref="majordomus.capabilities.core:NoSuchModel")
+    assert "shape" in codes(module(broken))
+
+
+def test_the_builtin_registry_verifies():
+    build_registry(builtin_modules()).verify()
 
 
 def test_fingerprint_is_stable_and_depends_on_declarations():

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from majordomus.capabilities import core
 from majordomus.capabilities.builtin import builtin_modules
 from majordomus.capabilities.context import Context
 from majordomus.capabilities.core import Empty, ObjectView, RepositoryReport
@@ -41,9 +42,9 @@ WRITER = Module(
             id="scribe.write",
             title="Write",
             description="Writes the repository.",
-            input=Empty,
-            output=Written,
-            handler=_write,
+            input_ref=Empty,
+            output_ref=Written,
+            handler_ref=_write,
             kind="command",
             tool="majordomus_scribe_write",
             http=("POST", "/api/v1/scribe"),
@@ -109,7 +110,7 @@ def test_a_refusing_query_resource_answers_invalid_params(ctx: Context, monkeypa
     def refuse(_ctx: Context, _uri: str) -> Any:
         raise Refused("the ledger cannot be read")
 
-    monkeypatch.setattr(server, "resolve_resource", refuse)
+    monkeypatch.setattr(core, "resolve_resource", refuse)
     response = answer(srv, req(2, "resources/read", {"uri": "majordomus://repository"}))
     assert response == {
         "jsonrpc": "2.0",
@@ -168,8 +169,8 @@ def test_listings_are_computed_once(ctx: Context, monkeypatch) -> None:
         calls["resources"] += 1
         return resource_entries(*args)
 
-    monkeypatch.setattr(server, "tool_entries", counted_tools)
-    monkeypatch.setattr(server, "resource_entries", counted_resources)
+    monkeypatch.setattr(listing, "tool_entries", counted_tools)
+    monkeypatch.setattr(listing, "resource_entries", counted_resources)
     srv = Server(ctx, read_only=False)
     first = [answer(srv, req(i, m)) for i, m in enumerate(["tools/list", "resources/list"])]
     again = [answer(srv, req(i, m)) for i, m in enumerate(["tools/list", "resources/list"])]

@@ -30,6 +30,7 @@ def expected_files(target: str) -> dict[str, str]:
     ctx = reference_context()
     try:
         registry = ctx.registry
+        registry.verify()
     except RegistryBuildFailed as failed:
         raise ContractUnmet(f"the registry did not build: {failed}") from None
 

@@ -51,6 +51,7 @@ def command() -> click.Command:
         ctx = settings().context()
         try:
             registry = ctx.registry
+            registry.verify()
         except RegistryBuildFailed as failed:
             problems = [f"{e.code} {e.message}" for e in failed.errors]
         else:

@@ -18,11 +18,12 @@ import click
 
 Params = Mapping[str, Any]
 
-#: The capability module file → the file of its views.
+#: A capability module id → the file of its views (modules without views take none).
 VIEW_FILES = {
-    "majordomus.capabilities.core": "majordomus.cli.views.core",
-    "majordomus.capabilities.reasoning": "majordomus.cli.views.reasoning",
-    "majordomus.capabilities.devcontext": "majordomus.cli.views.devcontext",
+    "objects": "majordomus.cli.views.core",
+    "capabilities": "majordomus.cli.views.core",
+    "reasoning": "majordomus.cli.views.reasoning",
+    "devcontext": "majordomus.cli.views.devcontext",
 }
 
 
@@ -39,16 +40,16 @@ class CliView:
 PLAIN = CliView()
 
 
-def views_of(module_file: str) -> dict[str, CliView]:
-    """The views of the capabilities one module file declares (none for an unknown file)."""
-    name = VIEW_FILES.get(module_file)
+def views_of(module_id: str) -> dict[str, CliView]:
+    """The views of one capability module's capabilities (none for a module without views)."""
+    name = VIEW_FILES.get(module_id)
     return dict(importlib.import_module(name).VIEWS) if name is not None else {}
 
 
 def all_views() -> dict[str, CliView]:
     views: dict[str, CliView] = {}
-    for module_file in VIEW_FILES:
-        views.update(views_of(module_file))
+    for module_id in VIEW_FILES:
+        views.update(views_of(module_id))
     return views
 
 

@@ -1,0 +1,119 @@
+"""Strict typed reads of the layer's own control files: manifest, `sources.yaml`, `kinds.yaml`
+(layer §2.8).
+
+The index is built on every invocation, so its path stays free of pydantic (whose first use
+costs more than indexing a small layer). The rules are those of a strict model: unknown
+members refused, required members enforced, `true` is not an integer and `"1"` is not one
+either. Every problem is reported, each naming its field path, in pydantic's words so all
+the product's messages read alike. Pure: values in, values or problems out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+#: A check takes (value, field path, problems) and returns the value, or None after noting why.
+Check = Callable[[Any, str, list[str]], Any]
+
+
+def _at(path: str, key: str | int) -> str:
+    return f"{path}.{key}" if path else str(key)
+
+
+def _refuse(path: str, problems: list[str], message: str) -> None:
+    problems.append(f"{path or 'input'}: {message}")
+
+
+def string(value: Any, path: str, problems: list[str]) -> str | None:
+    if isinstance(value, str):
+        return value
+    _refuse(path, problems, "Input should be a valid string")
+    return None
+
+
+def boolean(value: Any, path: str, problems: list[str]) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    _refuse(path, problems, "Input should be a valid boolean")
+    return None
+
+
+def integer(value: Any, path: str, problems: list[str]) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    _refuse(path, problems, "Input should be a valid integer")
+    return None
+
+
+def integer_or_string(value: Any, path: str, problems: list[str]) -> int | str | None:
+    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    _refuse(path, problems, "Input should be a valid integer or string")
+    return None
+
+
+def literal(*words: str) -> Check:
+    """One of `words`, exactly."""
+    expected = " or ".join(f"'{w}'" for w in words)
+
+    def check(value: Any, path: str, problems: list[str]) -> str | None:
+        if isinstance(value, str) and value in words:
+            return value
+        _refuse(path, problems, f"Input should be {expected}")
+        return None
+
+    return check
+
+
+def list_of(item: Check) -> Check:
+    def check(value: Any, path: str, problems: list[str]) -> list[Any] | None:
+        if not isinstance(value, list):
+            _refuse(path, problems, "Input should be a valid list")
+            return None
+        return [item(v, _at(path, i), problems) for i, v in enumerate(value)]
+
+    return check
+
+
+def dict_of(item: Check) -> Check:
+    def check(value: Any, path: str, problems: list[str]) -> dict[str, Any] | None:
+        if not isinstance(value, dict):
+            _refuse(path, problems, "Input should be a valid dictionary")
+            return None
+        return {k: item(v, _at(path, k), problems) for k, v in value.items()}
+
+    return check
+
+
+def record(required: dict[str, Check], optional: dict[str, Check] | None = None) -> Check:
+    """A mapping with exactly these members; absent optional members are left out."""
+    optional = optional or {}
+    known = required.keys() | optional.keys()
+
+    def check(value: Any, path: str, problems: list[str]) -> dict[str, Any] | None:
+        if not isinstance(value, dict):
+            _refuse(path, problems, "Input should be a valid dictionary")
+            return None
+        out: dict[str, Any] = {}
+        for key, field_check in required.items():
+            if key in value:
+                out[key] = field_check(value[key], _at(path, key), problems)
+            else:
+                _refuse(_at(path, key), problems, "Field required")
+        for key, field_check in optional.items():
+            if key in value:
+                out[key] = field_check(value[key], _at(path, key), problems)
+        for key in value:
+            if key not in known:
+                _refuse(_at(path, key), problems, "Extra inputs are not permitted")
+        return out
+
+    return check
+
+
+def read(check: Check, value: Any) -> tuple[Any, str | None]:
+    """(the checked value, None) or (None, every problem joined by `; `)."""
+    problems: list[str] = []
+    out = check(value, "", problems)
+    return (None, "; ".join(problems)) if problems else (out, None)
