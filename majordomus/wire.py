@@ -82,13 +82,19 @@ def dumps_canonical(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-def dumps_model_pretty(model: BaseModel) -> str:
-    """`dumps_pretty(model.wire())`, serialised straight from the model: the JSON value in
-    between (as large again as the text for a big answer) is never built."""
+def dumps_model_pretty_bytes(model: BaseModel) -> bytes:
+    """`dumps_pretty(model.wire())` as UTF-8, serialised straight from the model: neither the
+    JSON value in between nor a decoded copy of the text (each as large again as the bytes
+    for a big answer) is ever built."""
     try:
         fast = model.__pydantic_serializer__.to_json(model, indent=2, by_alias=True)
     except (TypeError, ValueError, PydanticSerializationError):
         fast = None
     if fast is not None and not _spelled_apart(fast):
-        return fast.decode("utf-8")
-    return dumps_pretty(model.wire())
+        return fast
+    return dumps_pretty(model.wire()).encode("utf-8")
+
+
+def dumps_model_pretty(model: BaseModel) -> str:
+    """`dumps_pretty(model.wire())`, serialised straight from the model."""
+    return dumps_model_pretty_bytes(model).decode("utf-8")

@@ -24,7 +24,12 @@ from majordomus.errors import (
     NotFound,
     describe_validation,
 )
-from majordomus.wire import dumps_canonical, dumps_compact, dumps_model_pretty, dumps_pretty
+from majordomus.wire import (
+    dumps_canonical,
+    dumps_compact,
+    dumps_model_pretty_bytes,
+    dumps_pretty,
+)
 
 if TYPE_CHECKING:
     from majordomus.capabilities.context import Context
@@ -114,10 +119,12 @@ class Executor:
         """The JSON-ready output of one execution (from the cache when it may answer)."""
         return self._execute(cap, raw, observe, _json_value)
 
-    def run_text(self, cap: Capability, raw: Any = None, *, observe: bool = False) -> str:
-        """`dumps_pretty(run(...))`, byte for byte; a computed answer is serialised straight
-        from its model, so a large answer is never held twice (the CLI's `--format json`)."""
-        return self._execute(cap, raw, observe, dumps_model_pretty, dumps_pretty)
+    def run_json(self, cap: Capability, raw: Any = None, *, observe: bool = False) -> bytes:
+        """`dumps_pretty(run(...))` as UTF-8; a computed answer is serialised straight from its
+        model, so a large answer is never held twice (the CLI's `--format json`)."""
+        return self._execute(
+            cap, raw, observe, dumps_model_pretty_bytes, lambda v: dumps_pretty(v).encode()
+        )
 
     def _execute(
         self,

@@ -114,7 +114,10 @@ def capability_command(cap: Capability, view: CliView | None) -> click.Command:
         )
         ctx = chosen.context()
         if chosen.format == "json" and view.exit_code is None:
-            click.echo(ctx.executor.run_text(cap, raw, observe=True))
+            stdout = click.get_binary_stream("stdout")
+            stdout.write(ctx.executor.run_json(cap, raw, observe=True))
+            stdout.write(b"\n")
+            stdout.flush()
             return
         output = ctx.executor.run(cap, raw, observe=True)
         if chosen.format == "json":
