@@ -8,6 +8,7 @@ Parsing and rendering only; every answer comes from a capability or a library fu
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ from majordomus.cli import errors, logs
 from majordomus.cli.commands import PROCESS_COMMANDS, process_commands
 from majordomus.cli.settings import shared_params
 from majordomus.cli.views import views_of
+from majordomus.pipes import silence
 
 if TYPE_CHECKING:
     from majordomus.capabilities.registry import Capability
@@ -76,6 +78,14 @@ class Root(Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(self.commands) | top_words())
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """A reader that closed our output (`| head`) ends the command quietly with exit 0."""
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            silence(sys.stdout)
+            return 0
 
     def load_all(self) -> Root:
         """Build every word's commands (what listing the tree does anyway)."""

@@ -4,14 +4,33 @@ Everything else is handed to the click application, whose failures are rendered 
 `majordomus.cli.errors`. A one-shot command of the console script runs without the cyclic
 garbage collector: it exits long before garbage matters, and replaying a large ledger
 otherwise spends a third of its time in collections that free nothing. The servers keep it.
+For the same reason `console()` ends a one-shot command without the interpreter's teardown,
+which would free every object of a replayed ledger one by one: once the answer is flushed
+there is nothing left to clean up (records are written and synced before a command returns).
 """
 
 from __future__ import annotations
 
 import gc
+import os
 import sys
 
 SERVERS = ("mcp", "serve")
+
+
+def console() -> None:
+    """The `majordomus` command: `main()`, then an exit that skips the teardown of a
+    one-shot command (a server's shutdown runs as usual)."""
+    code = main()
+    args = sys.argv[1:]
+    if args and args[0] in SERVERS and "--inspect" not in args:
+        sys.exit(code)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:
+        pass  # the reader left; what it did not take is not ours to report
+    os._exit(code)
 
 
 def main(argv: list[str] | None = None) -> int:

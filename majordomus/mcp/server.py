@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import os
 import sys
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
@@ -22,6 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 from majordomus import __version__
 from majordomus.capabilities.registry import RegistryBuildFailed
 from majordomus.errors import CapabilityError, Fatal, Internal, NotFound
+from majordomus.pipes import silence
 
 if TYPE_CHECKING:
     from majordomus.capabilities.context import Context
@@ -330,7 +330,7 @@ class Server:
                     _write(out, answer)
         except OutputClosed:
             log.info("the client closed the output; stopping")
-            _silence(out)
+            silence(out)
             return EXIT_OK
         except OSError as exc:
             log.error("I/O failure: %s", exc)
@@ -355,17 +355,6 @@ def _write(out: IO[bytes], line: str) -> None:
         out.flush()
     except BrokenPipeError:
         raise OutputClosed from None
-
-
-def _silence(out: IO[bytes]) -> None:
-    """Point our stdout at /dev/null so the interpreter's flush at exit cannot fail loudly."""
-    try:
-        fd = out.fileno()
-    except (OSError, ValueError):
-        return
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, fd)
-    os.close(null)
 
 
 def serve(ctx: Context, *, read_only: bool) -> int:

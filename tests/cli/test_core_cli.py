@@ -202,3 +202,23 @@ def test_read_commands_leave_the_tree_untouched(repo: Path) -> None:
         assert done.code in (0, 10), (args, done.stderr)
         assert witness(repo) == before, args
     assert not (repo / ".ai/local").exists()
+
+
+def test_a_reader_that_leaves_early_ends_the_command_quietly(tmp_path: Path) -> None:
+    """`majordomus … | head` exits 0 with nothing on stderr, whatever the output format."""
+    import subprocess
+
+    from majordomus.synthetic import Shape, SyntheticRepository
+    from tests.conftest import MAJORDOMUS
+
+    root = tmp_path / "big"
+    SyntheticRepository.new(Shape.scaling(1000), at=root).commit()
+    for args in (["objects", "list"], ["objects", "list", "--format", "json"]):
+        proc = subprocess.Popen(
+            [MAJORDOMUS, *args], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.read(100)
+        proc.stdout.close()
+        assert proc.wait(timeout=60) == 0, args
+        assert proc.stderr.read() == b"", args
