@@ -222,3 +222,11 @@ def test_a_reader_that_leaves_early_ends_the_command_quietly(tmp_path: Path) -> 
         proc.stdout.close()
         assert proc.wait(timeout=60) == 0, args
         assert proc.stderr.read() == b"", args
+
+
+def test_validate_outside_a_layer_checks_the_builtin_registry(tmp_path: Path) -> None:
+    done = run(tmp_path, "capabilities", "validate")
+    assert done.code == 0, done.stdout
+    assert "validating the built-in registry alone" in done.stdout
+    assert done.stdout.rstrip().endswith(": ok")
+    assert run(tmp_path, "capabilities", "validate", "--repo", str(tmp_path)).code == 12

@@ -11,7 +11,7 @@ import click
 from majordomus.capabilities.context import Context
 from majordomus.capabilities.registry import Registry, RegistryBuildFailed
 from majordomus.cli.settings import settings, with_shared
-from majordomus.errors import EXIT_CONTRACT
+from majordomus.errors import EXIT_CONTRACT, MissingArtifact
 
 
 def _cli_closure(registry: Registry, click_ctx: click.Context, root: click.Group) -> list[str]:
@@ -41,6 +41,14 @@ def _openapi(ctx: Context) -> list[str]:
     return []
 
 
+def _outside_a_layer(ctx: Context) -> bool:
+    """Whether no repository layer is found from here (the search raises, §5.1)."""
+    try:
+        return not ctx.root.is_dir()
+    except MissingArtifact:
+        return True
+
+
 def command() -> click.Command:
     @click.command(name="validate")
     @click.pass_context
@@ -48,7 +56,13 @@ def command() -> click.Command:
         """Build the registry and its projections; exit 10 listing every violation."""
         from majordomus.mcp.listing import resource_entries, tool_entries
 
-        ctx = settings().context()
+        chosen = settings()
+        ctx = chosen.context()
+        if chosen.repo is None and _outside_a_layer(ctx):
+            from majordomus.capabilities.reference import reference_context
+
+            click.echo("layer       none here; validating the built-in registry alone")
+            ctx = reference_context()
         try:
             registry = ctx.registry
             registry.verify()
