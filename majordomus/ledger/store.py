@@ -219,14 +219,17 @@ class Store:
         except OSError:
             return None
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
                 return None
-            with open(fd, "rb", buffering=0, closefd=False) as handle:
-                data = handle.readall()
+            chunks = [os.read(fd, info.st_size + 1)]
+            while chunks[-1]:
+                chunks.append(os.read(fd, 1 << 16))
         except OSError:
             return None
         finally:
             os.close(fd)
+        data = chunks[0] if len(chunks) == 2 else b"".join(chunks)
         try:
             record = ReasoningRecord.model_validate_json(data)
         except ValidationError:
