@@ -244,3 +244,12 @@ def test_a_second_answer_of_one_advisor_to_one_plan_is_refused(
         "one plan, one answer per advisor\n"
     )
     assert stored_files(repo) == written
+
+
+def test_a_record_file_that_cannot_be_opened_is_a_usage_error(tmp_path: Path) -> None:
+    from tests.conftest import run_majordomus
+
+    done = run_majordomus(["reasoning", "record", "--file", str(tmp_path / "absent.json")])
+    assert done.code == 2
+    assert done.stderr.startswith("majordomus: Invalid value for '--file'")
+    assert done.stderr.count("\n") == 1

@@ -66,18 +66,13 @@ def plan(out: Any, _: Params) -> str:
 
 
 def _record_input(values: Params) -> dict[str, Any]:
-    """The bare record from `--file` or standard input, wrapped as `{"record": …}`."""
-    source = values.get("file")
+    """The bare record from `--file` (standard input by default), wrapped as `{"record": …}`."""
+    source = values["file"]
     try:
-        if source is None:
-            text = click.get_text_stream("stdin").read()
-        else:
-            with open(source, encoding="utf-8") as handle:
-                text = handle.read()
+        text = source.read()
     except (OSError, UnicodeDecodeError) as exc:
-        where = "standard input" if source is None else source
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise InvalidInput(f"the record could not be read from {where}: {reason}") from None
+        raise InvalidInput(f"the record could not be read from {source.name}: {reason}") from None
     try:
         record = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -99,8 +94,8 @@ def record(out: Any, _: Params) -> str:
 
 RECORD_FILE = click.Option(
     ["--file"],
-    type=click.Path(dir_okay=False),
-    default=None,
+    type=click.File("r", encoding="utf-8"),
+    default="-",
     help="Read the record (JSON with its `kind`) from this file instead of standard input.",
 )
 
