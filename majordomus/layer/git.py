@@ -39,7 +39,7 @@ def _env() -> dict[str, str]:
 
 
 class _Started:
-    """A git command running in the background; `result()` is what `_run` would return.
+    """A git command running in the background; `result()` collects its answer.
 
     Starting the slow questions (`status`, one `ls-files` per class) together lets git
     work on another core while the layer is read; every answer and failure is the same
@@ -75,11 +75,6 @@ class _Started:
         reason = stderr.decode("utf-8", "replace").strip().splitlines()
         detail = reason[-1] if reason else f"exit status {self.process.returncode}"
         raise _Failed(f"git {self.args[0]} failed: {detail}")
-
-
-def _run(root: Path, *args: str, quiet_codes: tuple[int, ...] = ()) -> bytes | None:
-    """Run `git -C root args…`; stdout bytes, None for an expected non-zero exit code."""
-    return _Started(root, args, quiet_codes).result()
 
 
 def _line(out: bytes | None) -> str | None:

@@ -127,8 +127,13 @@ def test_asking_writes_nothing(repo: Path) -> None:
 
 def test_only_read_only_subcommands_are_spelled_out() -> None:
     source = Path(gitmod.__file__).read_text()
-    spelled = set(re.findall(r'_run\(\s*root,\s*"([^"]+)"', source))
-    assert spelled <= {"rev-parse", "symbolic-ref", "--no-optional-locks", "ls-files"}
+    # every command is a tuple literal given to `_Started` or a module constant holding one
+    commands = re.findall(r"_Started\(\s*root,\s*([^,]+),", source)
+    assert commands and all(c.startswith("(") or re.fullmatch(r"_[A-Z]+", c) for c in commands)
+    spelled = set(
+        re.findall(r'(?:_Started\(\s*root,\s*|^_[A-Z]+ = )\(\s*"([^"]+)"', source, re.MULTILINE)
+    )
+    assert spelled and spelled <= {"rev-parse", "symbolic-ref", "--no-optional-locks", "ls-files"}
 
 
 def test_no_other_layer_module_runs_a_process() -> None:
