@@ -35,7 +35,6 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from majordomus.layer.model import GitState, Index
-from majordomus.ledger.record import KINDS
 
 if TYPE_CHECKING:
     from majordomus.capabilities.context import Context
@@ -396,7 +395,7 @@ def synthetic_ledger(root: Path, n: int, task: str = LEDGER_TASK) -> int:
     Record `i` is kind `i mod 8` of chain `i div 8`, stamped `LEDGER_START + i` seconds.
     """
     from majordomus.clock import stamp_of
-    from majordomus.ledger.record import RECORD_SCHEMA, RECORD_VERSION, ReasoningRecord
+    from majordomus.ledger.record import KINDS, RECORD_SCHEMA, RECORD_VERSION, ReasoningRecord
     from majordomus.ledger.store import STATE_DIR, record_bytes
     from majordomus.ledger.tasks import CURRENT_FILE
 
