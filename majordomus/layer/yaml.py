@@ -61,6 +61,12 @@ def _scalar(s: str) -> Any:
     return s
 
 
+def _inline(value: str) -> list[Any]:
+    """The typed items of an inline list `[a, b]` (§2.5), `value` trimmed and bracketed."""
+    inner = value[1:-1].strip(_WS)
+    return [_scalar(part.strip(_WS)) for part in inner.split(",")] if inner else []
+
+
 def _emit(out: list[tuple[str, Any]], path: str, value: str, line: int) -> None:
     """Leaf (or inline-list leaves) for one value text; refuses anchors and block scalars."""
     value = value.strip(_WS)
@@ -71,12 +77,11 @@ def _emit(out: list[tuple[str, Any]], path: str, value: str, line: int) -> None:
     if lead in _REFUSED_LEAD:
         raise YamlError(f"unsupported YAML construct on line {line}: {value}")
     if lead == "[" and value[-1] == "]":
-        inner = value[1:-1].strip(_WS)
-        if not inner:
+        items = _inline(value)
+        if not items:
             out.append((path, []))
-            return
-        for index, part in enumerate(inner.split(",")):
-            out.append((f"{path}.{index}", _scalar(part.strip(_WS))))
+        for index, item in enumerate(items):
+            out.append((f"{path}.{index}", item))
         return
     out.append((path, _scalar(value)))
 
@@ -231,11 +236,7 @@ def _flat(text: str) -> dict[str, Any] | None:
         value = raw.strip(_WS)
         if key in out or (value and value[0] in _REFUSED_LEAD):
             return None
-        if value[:1] == "[" and value[-1] == "]":
-            inner = value[1:-1].strip(_WS)
-            out[key] = [_scalar(part.strip(_WS)) for part in inner.split(",")] if inner else []
-        else:
-            out[key] = _scalar(value)
+        out[key] = _inline(value) if value[:1] == "[" and value[-1] == "]" else _scalar(value)
     return out
 
 
