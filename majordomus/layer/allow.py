@@ -84,8 +84,9 @@ def parse_allow_list(name: str, text: str) -> AllowList:
     return AllowList(name=name, patterns=patterns, matcher=matcher)
 
 
+@cache
 def available() -> frozenset[str]:
-    """Names of the shipped lists."""
+    """Names of the shipped lists, listed once per process."""
     folder = resources.files("majordomus.layer") / "data" / "allow"
     return frozenset(
         entry.name.removesuffix(".txt") for entry in folder.iterdir() if entry.name.endswith(".txt")
