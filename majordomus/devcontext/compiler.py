@@ -9,7 +9,6 @@ request give an equal answer.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from majordomus.devcontext.budget import spend
@@ -53,7 +52,7 @@ class CompileContext:
             sqlite,
         )
 
-    @cached_property
+    @property
     def graph(self) -> Graph:
         return Graph.of(self.index)
 
@@ -84,7 +83,7 @@ def compile(ctx: Any, request: CompileInput | None = None) -> CompiledContext:
     spent = spend(
         selection.candidates.by_uri,
         object_seeds=set(wanted.object_seeds),
-        supersedes=source.graph.supersedes(),
+        supersedes=source.graph.supersedes,
         limit=wanted.limit,
         floor=wanted.floor,
         unresolved=selection.unresolved,

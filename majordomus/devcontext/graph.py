@@ -3,17 +3,25 @@
 Nodes are the index's objects, one `kind:<k>` hub per indexed kind and the external nodes the
 index created while resolving references; edges are the index's relation edges whose two ends
 are nodes. This module does not derive relations (the index does); it only arranges them for
-the walk. Pure: no I/O.
+the walk. The graph is a function of the index alone, and an index is not changed once
+built, so `Graph.of` arranges it once per index object: a long-lived server compiles, explains
+and publishes the policy over the same graph instead of re-arranging the layer on every call.
+Pure: no I/O.
 """
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from majordomus.devcontext.edges import followed
 from majordomus.layer.model import Edge, Index, LayerObject
 
 HUB_KIND = "kind"
+
+#: Graphs arranged so far, by the id of their (still living) index.
+_ARRANGED: dict[int, tuple[weakref.ref[Index], Graph]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +47,22 @@ class Graph:
 
     @classmethod
     def of(cls, index: Index) -> Graph:
+        """The graph of `index`, arranged on first use and kept while the index lives."""
+        key = id(index)
+        held = _ARRANGED.get(key)
+        if held is not None and held[0]() is index:
+            return held[1]
+        graph = cls._arrange(index)
+
+        def forget(ref: weakref.ref[Index]) -> None:
+            if _ARRANGED.get(key, (None,))[0] is ref:
+                del _ARRANGED[key]
+
+        _ARRANGED[key] = (weakref.ref(index, forget), graph)
+        return graph
+
+    @classmethod
+    def _arrange(cls, index: Index) -> Graph:
         nodes: dict[str, Node] = {}
         for obj in index.objects:
             status = obj.metadata.get("status")
@@ -63,6 +87,7 @@ class Graph:
                 graph.into.setdefault(edge.target, []).append((edge.source, edge.kind))
         return graph
 
+    @cached_property
     def supersedes(self) -> dict[str, list[str]]:
         """Later decision → the earlier ones it stands in for, in edge order."""
         out: dict[str, list[str]] = {}
