@@ -16,7 +16,7 @@ from majordomus.advisors.modes import ModeResolution
 from majordomus.advisors.policy import PlanRequest, plan
 from majordomus.advisors.states import AdvisorState
 from majordomus.errors import Refused
-from majordomus.ledger.loaded import Loaded
+from majordomus.ledger.loaded import Loaded, Relations
 from majordomus.ledger.record import (
     AssessmentInput,
     AttemptInput,
@@ -82,7 +82,7 @@ def _assessment(given: AssessmentInput, loaded: Loaded, admission: Admission) ->
 def _plan(given: PlanInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
     record = _kind_of(loaded, given.assessment, "assessment")
     assessment: AssessmentInput = record.body  # type: ignore[assignment]
-    prior = loaded.prior_on_subject(record)
+    prior = Relations(loaded.records).prior_on_subject(record)
     request = PlanRequest(
         materiality=assessment.materiality,
         confidence=assessment.confidence,
@@ -159,7 +159,7 @@ def _resolution(given: ResolutionInput, loaded: Loaded, admission: Admission) ->
             f"'{given.favours}' is not a position of {given.disagreement}; "
             "favour one of its sources or `neither`"
         )
-    if loaded.resolution_of(given.disagreement) is not None:
+    if Relations(loaded.records).resolution_of(given.disagreement) is not None:
         raise Refusal(f"{given.disagreement} is already resolved")
     return given
 
@@ -179,20 +179,21 @@ def _conclusion(given: ConclusionInput, loaded: Loaded, admission: Admission) ->
                 "a conclusion on material uncertainty says how it will be proven: "
                 "`validation_plan` is empty"
             )
+    relations = Relations(loaded.records)
     reviewers: list[str] = []
     for cited in given.consultations:
         consultation = _kind_of(loaded, cited, "consultation")
         body: ConsultationInput = consultation.body  # type: ignore[assignment]
         if body.status is not ConsultationStatus.COMPLETED:
             raise Refusal(f"{cited} ended {body.status.value}, so no advice came from it to weigh")
-        if loaded.assessment_of(consultation) != given.assessment:
+        if relations.assessment_of(consultation) != given.assessment:
             raise Refusal(f"{cited} was asked about another assessment")
         if body.advisor not in reviewers:
             reviewers.append(body.advisor)
     for other in loaded.records:
         if (
             _completed(other)
-            and loaded.assessment_of(other) == given.assessment
+            and relations.assessment_of(other) == given.assessment
             and other.id not in given.consultations
         ):
             raise Refusal(
@@ -202,22 +203,21 @@ def _conclusion(given: ConclusionInput, loaded: Loaded, admission: Admission) ->
             )
     for cited in given.disagreements:
         _kind_of(loaded, cited, "disagreement")
-    for other in loaded.records:
-        if isinstance(other.body, DisagreementInput) and other.body.assessment == given.assessment:
-            if loaded.resolution_of(other.id) is None:
-                raise Refusal(
-                    f"disagreement {other.id} is unresolved: settle it with evidence "
-                    "(a `resolution`), not by counting who agrees"
-                )
-            if other.id not in given.disagreements:
-                raise Refusal(
-                    f"disagreement {other.id} bears on this assessment and the conclusion "
-                    "does not cite it"
-                )
+    for disagreement in relations.disagreements.get(given.assessment, ()):
+        if relations.resolution_of(disagreement) is None:
+            raise Refusal(
+                f"disagreement {disagreement} is unresolved: settle it with evidence "
+                "(a `resolution`), not by counting who agrees"
+            )
+        if disagreement not in given.disagreements:
+            raise Refusal(
+                f"disagreement {disagreement} bears on this assessment and the conclusion "
+                "does not cite it"
+            )
     if given.supersedes is not None:
         _kind_of(loaded, given.supersedes, "conclusion")
     else:
-        standing = loaded.standing_conclusion(given.assessment)
+        standing = relations.standing_conclusion(given.assessment)
         if standing is not None:
             raise Refusal(
                 f"{standing.id} already concludes this assessment; "

@@ -1,22 +1,29 @@
 """Records read back, and the lookups over them (reasoning §6.5, §7.2, §7.5).
 
 `Loaded` is what the store's `load()` returns and what admission, state derivation,
-`explain` and `check` take. The lookups iterate `records` in the order given (only `load()`
-sorts). Pure: no disk, no clock.
+`explain` and `check` take. `Relations` indexes its records in one pass and answers every
+lookup over them (first record with an id, the standing conclusion, the resolution of a
+disagreement, what a record belongs to, a prior conclusion on the subject): admission and
+replay share one definition, and a large store stays linear. "First" and "last" keep the
+meaning they have over the records in the order given (only `load()` sorts). Pure: no disk,
+no clock.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from majordomus.ledger.record import (
     AssessmentInput,
     ConsultationInput,
+    DisagreementInput,
     ReasoningRecord,
     ResolutionInput,
     StoredConclusion,
+    StoredPlan,
     ValidationInput,
+    ValidationOutcome,
 )
 
 
@@ -36,76 +43,99 @@ class Loaded:
         """The first record with this id."""
         return next((r for r in self.records if r.id == record_id), None)
 
-    def assessment_of(self, record: ReasoningRecord) -> str | None:
-        """The assessment a record belongs to, following plan / disagreement / conclusion."""
-        return assessment_of(record, self.get)
+
+class Relations:
+    """Lookups over every given record, whatever task it was recorded under.
+
+    The index is taken when built: records added to a `Loaded` afterwards need a new one.
+    """
+
+    def __init__(self, records: Sequence[ReasoningRecord]) -> None:
+        self.by_id: dict[str, ReasoningRecord] = {}
+        self.assessments: list[ReasoningRecord] = []
+        self.superseded_by: dict[str, str] = {}
+        self.resolutions: dict[str, ReasoningRecord] = {}
+        self.planned: set[str] = set()
+        self.disagreements: dict[str, list[str]] = {}
+        self.conclusions: dict[str, list[ReasoningRecord]] = {}
+        self.passed: dict[str, int] = {}
+        self.failed: dict[str, int] = {}
+        for record in records:
+            self.by_id.setdefault(record.id, record)
+            self._index(record)
+
+    def _index(self, record: ReasoningRecord) -> None:
+        body = record.body
+        if isinstance(body, StoredConclusion):
+            self.conclusions.setdefault(body.assessment, []).append(record)
+            if body.supersedes is not None:
+                self.superseded_by.setdefault(body.supersedes, record.id)
+        elif isinstance(body, ValidationInput):
+            tally = self.passed if body.outcome is ValidationOutcome.PASS else self.failed
+            tally[body.conclusion] = tally.get(body.conclusion, 0) + 1
+        elif isinstance(body, ResolutionInput):
+            self.resolutions.setdefault(body.disagreement, record)
+        elif isinstance(body, DisagreementInput):
+            self.disagreements.setdefault(body.assessment, []).append(record.id)
+        elif isinstance(body, StoredPlan):
+            self.planned.add(body.assessment)
+        elif isinstance(body, AssessmentInput):
+            self.assessments.append(record)
+
+    def get(self, record_id: str) -> ReasoningRecord | None:
+        """The first record with this id."""
+        return self.by_id.get(record_id)
 
     def standing_conclusion(self, assessment_id: str) -> ReasoningRecord | None:
-        """The latest conclusion on the assessment that no conclusion supersedes."""
-        superseded = {
-            r.body.supersedes
-            for r in self.records
-            if isinstance(r.body, StoredConclusion) and r.body.supersedes is not None
-        }
-        for r in reversed(self.records):
-            body = r.body
-            if (
-                isinstance(body, StoredConclusion)
-                and body.assessment == assessment_id
-                and r.id not in superseded
-            ):
-                return r
+        """The last conclusion on the assessment whose id no conclusion supersedes."""
+        for record in reversed(self.conclusions.get(assessment_id, ())):
+            if record.id not in self.superseded_by:
+                return record
         return None
 
     def resolution_of(self, disagreement_id: str) -> ReasoningRecord | None:
         """The first resolution that settles the disagreement."""
-        return next(
-            (
-                r
-                for r in self.records
-                if isinstance(r.body, ResolutionInput) and r.body.disagreement == disagreement_id
-            ),
-            None,
-        )
+        return self.resolutions.get(disagreement_id)
+
+    def unresolved_disagreement(self, assessment_id: str) -> bool:
+        """Whether some disagreement on the assessment has no resolution yet."""
+        return any(d not in self.resolutions for d in self.disagreements.get(assessment_id, ()))
+
+    def validations(self, conclusion_id: str) -> tuple[int, int]:
+        """(passed, failed) over every validation naming the conclusion."""
+        return self.passed.get(conclusion_id, 0), self.failed.get(conclusion_id, 0)
 
     def prior_on_subject(self, record: ReasoningRecord) -> ReasoningRecord | None:
         """A standing conclusion of another assessment (any task) on the same subject."""
         if not isinstance(record.body, AssessmentInput):
             return None
         key = subject_key(record.body.subject)
-        for r in reversed(self.records):
-            if (
-                r.id != record.id
-                and isinstance(r.body, AssessmentInput)
-                and subject_key(r.body.subject) == key
-            ):
-                standing = self.standing_conclusion(r.id)
+        for other in reversed(self.assessments):
+            if other.id != record.id and subject_key(other.body.subject) == key:  # type: ignore[union-attr]
+                standing = self.standing_conclusion(other.id)
                 if standing is not None:
                     return standing
         return None
 
+    def assessment_of(self, record: ReasoningRecord) -> str | None:
+        """The assessment a record belongs to (§6.5), following plan / disagreement / conclusion.
 
-def assessment_of(
-    record: ReasoningRecord, get: Callable[[str], ReasoningRecord | None]
-) -> str | None:
-    """The assessment a record belongs to (§6.5), following plan / disagreement / conclusion.
-
-    A hand-edited store may make references run in a circle; such a chain belongs to no
-    assessment rather than looping.
-    """
-    seen: set[str] = set()
-    current: ReasoningRecord | None = record
-    while current is not None and current.id not in seen:
-        seen.add(current.id)
-        body = current.body
-        if isinstance(body, AssessmentInput):
-            return current.id
-        if isinstance(body, ConsultationInput):
-            current = get(body.plan)
-        elif isinstance(body, ResolutionInput):
-            current = get(body.disagreement)
-        elif isinstance(body, ValidationInput):
-            current = get(body.conclusion)
-        else:
-            return getattr(body, "assessment", None)
-    return None
+        A hand-edited store may make references run in a circle; such a chain belongs to no
+        assessment rather than looping.
+        """
+        seen: set[str] = set()
+        current: ReasoningRecord | None = record
+        while current is not None and current.id not in seen:
+            seen.add(current.id)
+            body = current.body
+            if isinstance(body, AssessmentInput):
+                return current.id
+            if isinstance(body, ConsultationInput):
+                current = self.get(body.plan)
+            elif isinstance(body, ResolutionInput):
+                current = self.get(body.disagreement)
+            elif isinstance(body, ValidationInput):
+                current = self.get(body.conclusion)
+            else:
+                return getattr(body, "assessment", None)
+        return None

@@ -18,10 +18,9 @@ from majordomus.advisors.catalogue import AdvisorCatalogue
 from majordomus.advisors.loading import PACKAGED_CATALOGUE
 from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.references import References
-from majordomus.ledger.loaded import Loaded
+from majordomus.ledger.loaded import Loaded, Relations
 from majordomus.ledger.record import ConsultationInput, StoredConclusion, StoredPlan
 from majordomus.order import canonical_strings
-from majordomus.projections.relations import Relations
 from majordomus.wire import Wire
 
 __all__ = [

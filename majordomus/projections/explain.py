@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from majordomus.ledger.loaded import Loaded
+from majordomus.ledger.loaded import Loaded, Relations
 from majordomus.ledger.record import ReasoningRecord
-from majordomus.projections.relations import Relations
 from majordomus.projections.timeline import ReasoningStep, step_of
 from majordomus.wire import OMIT, Wire
 

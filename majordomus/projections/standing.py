@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from majordomus.projections.relations import Relations
+from majordomus.ledger.loaded import Relations
 
 
 class AssessmentStanding(StrEnum):

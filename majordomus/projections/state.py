@@ -15,7 +15,7 @@ from pydantic import Field
 
 from majordomus.collector import paused
 from majordomus.compact import SharedFieldsSets
-from majordomus.ledger.loaded import Loaded
+from majordomus.ledger.loaded import Loaded, Relations
 from majordomus.ledger.record import (
     AssessmentInput,
     ConsultationInput,
@@ -23,7 +23,6 @@ from majordomus.ledger.record import (
     StoredConclusion,
 )
 from majordomus.projections.explain import ReasoningExplanation, explain
-from majordomus.projections.relations import Relations
 from majordomus.projections.report import render_markdown
 from majordomus.projections.standing import AssessmentStanding
 from majordomus.projections.timeline import ReasoningPhase, ReasoningStep, step_of

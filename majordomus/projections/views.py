@@ -14,6 +14,7 @@ from pydantic import Field
 
 from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.policy import Materiality
+from majordomus.ledger.loaded import Relations
 from majordomus.ledger.record import (
     AssessmentInput,
     ConsultationInput,
@@ -23,7 +24,6 @@ from majordomus.ledger.record import (
     Stance,
     StoredConclusion,
 )
-from majordomus.projections.relations import Relations
 from majordomus.projections.standing import AssessmentStanding, standing_of
 from majordomus.wire import OMIT, Wire
 

@@ -1,10 +1,10 @@
-"""Lookups over loaded records (reasoning §6.5, §7.5)."""
+"""Loaded records and the lookups over them (reasoning §6.5, §7.5)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from majordomus.ledger.loaded import Loaded, subject_key
+from majordomus.ledger.loaded import Loaded, Relations, subject_key
 from majordomus.ledger.record import ReasoningRecord
 
 
@@ -110,11 +110,14 @@ def test_get_returns_the_first_record_with_the_id():
     loaded.records.append(rec("assessment-1", {"kind": "assessment", "subject": "dup"}))
     assert loaded.get("assessment-1").body.subject == "s"
     assert loaded.get("nothing") is None
+    assert Relations(loaded.records).get("assessment-1").body.subject == "s"
+    assert Relations(loaded.records).get("nothing") is None
 
 
 def test_assessment_of_every_kind():
     loaded = chain()
-    belongs = {r.id: loaded.assessment_of(r) for r in loaded.records}
+    relations = Relations(loaded.records)
+    belongs = {r.id: relations.assessment_of(r) for r in loaded.records}
     assert belongs == {
         "assessment-1": "assessment-1",
         "plan-2": "assessment-1",
@@ -136,16 +139,17 @@ def test_standing_conclusion_skips_superseded_ones():
             rec("conclusion-2", conclusion("assessment-1", "conclusion-3")),
         ]
     )
-    assert loaded.standing_conclusion("assessment-1").id == "conclusion-2"
-    assert loaded.standing_conclusion("assessment-2") is None
+    relations = Relations(loaded.records)
+    assert relations.standing_conclusion("assessment-1").id == "conclusion-2"
+    assert relations.standing_conclusion("assessment-2") is None
     loaded.records.append(rec("conclusion-4", conclusion("assessment-1", "conclusion-2")))
-    assert loaded.standing_conclusion("assessment-1").id == "conclusion-4"
+    assert Relations(loaded.records).standing_conclusion("assessment-1").id == "conclusion-4"
 
 
 def test_resolution_of():
-    loaded = chain()
-    assert loaded.resolution_of("disagreement-4").id == "resolution-5"
-    assert loaded.resolution_of("disagreement-0") is None
+    relations = Relations(chain().records)
+    assert relations.resolution_of("disagreement-4").id == "resolution-5"
+    assert relations.resolution_of("disagreement-0") is None
 
 
 def test_subject_key_collapses_space_and_case():
@@ -159,11 +163,12 @@ def test_prior_on_subject_ignores_own_conclusion_and_crosses_tasks():
             rec("conclusion-2", conclusion("assessment-1")),
         ]
     )
-    assert own.prior_on_subject(own.records[0]) is None
-    assert own.prior_on_subject(own.records[1]) is None
+    relations = Relations(own.records)
+    assert relations.prior_on_subject(own.records[0]) is None
+    assert relations.prior_on_subject(own.records[1]) is None
     other = rec("assessment-3", {"kind": "assessment", "subject": "lock  SCOPE"}, task="t2")
     own.records.append(other)
-    assert own.prior_on_subject(other).id == "conclusion-2"
+    assert Relations(own.records).prior_on_subject(other).id == "conclusion-2"
 
 
 def test_prior_on_subject_takes_the_latest_assessment_with_a_standing_conclusion():
@@ -177,7 +182,7 @@ def test_prior_on_subject_takes_the_latest_assessment_with_a_standing_conclusion
             rec("assessment-6", {"kind": "assessment", "subject": "s"}),
         ]
     )
-    assert loaded.prior_on_subject(loaded.records[-1]).id == "conclusion-4"
+    assert Relations(loaded.records).prior_on_subject(loaded.records[-1]).id == "conclusion-4"
 
 
 def test_circular_references_belong_to_no_assessment():
@@ -188,4 +193,5 @@ def test_circular_references_belong_to_no_assessment():
             rec("c-3", {"kind": "consultation", "plan": "c-3", "advisor": "a", "status": "empty"}),
         ]
     )
-    assert [loaded.assessment_of(r) for r in loaded.records] == [None, None, None]
+    relations = Relations(loaded.records)
+    assert [relations.assessment_of(r) for r in loaded.records] == [None, None, None]
