@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from majordomus.layer.git import Listing, ls_files
+from majordomus.layer.git import Listing
 from majordomus.layer.model import Diagnostic, Manifest, SourceClass
 from majordomus.layer.root import LayerIOError
 from majordomus.layer.sources import GLOB_MAGIC
@@ -180,14 +180,15 @@ def _escapes(rel: str) -> bool:
 
 
 def class_paths(
-    root: Path, source: SourceClass, mode: Mode, local_dir: str, listing: Listing | None = None
+    root: Path, source: SourceClass, local_dir: str, listing: Listing | None
 ) -> list[str]:
     """The class's paths, sorted and unique, with the local half and escapes removed.
 
-    `listing` is the class's `ls-files` already started (vcs mode), else it is asked now.
+    `listing` is the class's `ls-files` already started (vcs mode); None walks the work tree
+    (filesystem mode).
     """
-    if mode == "vcs":
-        listed = listing.paths() if listing is not None else ls_files(root, source.pathspec)
+    if listing is not None:
+        listed = listing.paths()
     else:
         glob = Glob(source.pathspec.removeprefix(GLOB_MAGIC))
         listed = walk(root, glob, lambda rel: _under(rel, local_dir))
@@ -213,7 +214,7 @@ def discover(
     # every class's listing runs at once; each is collected, and may fail, in class order
     listings = [Listing(root, s.pathspec) if mode == "vcs" else None for s in sources]
     for source, listing in zip(sources, listings, strict=True):
-        paths = class_paths(root, source, mode, local_dir, listing)
+        paths = class_paths(root, source, local_dir, listing)
         log.debug(
             "class %s (kind %s): %d file(s)",
             source.id,
