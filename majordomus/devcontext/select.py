@@ -100,23 +100,37 @@ class _Selector:
         self.intent()
         return Selection(self.found, self.diagnostics, self.unresolved(), self.unreached())
 
+    def offer(
+        self,
+        uri: str,
+        tier: Tier,
+        relevance: float,
+        depth: int,
+        selector: Selector,
+        reason: str,
+        *,
+        via: str | None = None,
+        confidence: float = 1.0,
+    ) -> None:
+        """Offer `uri` as `selector` reached it: one step whose weight is the relevance given.
+
+        Every selector but the walk (whose relevance is a product of weights) reaches this way.
+        """
+        way = Discovery(
+            selector=selector,
+            reason=reason,
+            via=via,
+            depth=depth,
+            confidence=confidence,
+            weight=relevance,
+        )
+        self.found.offer(uri, tier, relevance, depth, way)
+
     # --- §5.1 -----------------------------------------------------------------------------
 
     def seeds(self) -> None:
         for uri in self.request.object_seeds:
-            self.found.offer(
-                uri,
-                Tier.TASK,
-                1.0,
-                0,
-                Discovery(
-                    selector=Selector.SEED,
-                    reason="named in the request",
-                    depth=0,
-                    confidence=1.0,
-                    weight=1.0,
-                ),
-            )
+            self.offer(uri, Tier.TASK, 1.0, 0, Selector.SEED, "named in the request")
 
     # --- §5.2 -----------------------------------------------------------------------------
 
@@ -195,40 +209,23 @@ class _Selector:
             for obj in self.index.objects:
                 if obj.kind in SOURCE_KINDS:
                     if is_under(path, obj.provenance.path):
-                        self.found.offer(
+                        self.offer(
                             obj.uri,
                             Tier.SOURCE,
                             0.8,
                             1,
-                            Discovery(
-                                selector=Selector.SCOPE_PATH,
-                                reason=f"under `{path}`, which the work declares as its scope",
-                                via=path,
-                                depth=1,
-                                confidence=1.0,
-                                weight=0.8,
-                            ),
+                            Selector.SCOPE_PATH,
+                            f"under `{path}`, which the work declares as its scope",
+                            via=path,
                         )
                     continue
                 if obj.kind != "context" or scalar_text(obj.metadata.get("status")) == "deprecated":
                     continue
                 reason = _contract_reason(obj.metadata, obj.provenance.directory, path)
-                if reason is None:
-                    continue
-                self.found.offer(
-                    obj.uri,
-                    Tier.GOVERNANCE,
-                    0.85,
-                    1,
-                    Discovery(
-                        selector=Selector.CONTRACT,
-                        reason=reason,
-                        via=path,
-                        depth=1,
-                        confidence=1.0,
-                        weight=0.85,
-                    ),
-                )
+                if reason is not None:
+                    self.offer(
+                        obj.uri, Tier.GOVERNANCE, 0.85, 1, Selector.CONTRACT, reason, via=path
+                    )
 
     # --- §5.5 -----------------------------------------------------------------------------
 
@@ -249,19 +246,7 @@ class _Selector:
                 reason = "a blocking rule of the layer; the request asked for all of them"
             else:
                 continue
-            self.found.offer(
-                obj.uri,
-                Tier.GOVERNANCE,
-                relevance,
-                0,
-                Discovery(
-                    selector=Selector.GOVERNANCE,
-                    reason=reason,
-                    depth=0,
-                    confidence=1.0,
-                    weight=relevance,
-                ),
-            )
+            self.offer(obj.uri, Tier.GOVERNANCE, relevance, 0, Selector.GOVERNANCE, reason)
 
     # --- §5.6 -----------------------------------------------------------------------------
 
@@ -288,19 +273,7 @@ class _Selector:
                 reason = f"a recorded session of this branch ({recorded})"
             else:
                 continue
-            self.found.offer(
-                obj.uri,
-                Tier.KNOWLEDGE,
-                relevance,
-                1,
-                Discovery(
-                    selector=Selector.SESSION_STATE,
-                    reason=reason,
-                    depth=1,
-                    confidence=1.0,
-                    weight=relevance,
-                ),
-            )
+            self.offer(obj.uri, Tier.KNOWLEDGE, relevance, 1, Selector.SESSION_STATE, reason)
 
     # --- §5.7 -----------------------------------------------------------------------------
 
@@ -398,18 +371,14 @@ class _Selector:
                 f"the intent's term(s) {', '.join(canonical_strings(hits))} occur in its own "
                 "title, description, identity or tags"
             )
-            self.found.offer(
+            self.offer(
                 obj.uri,
                 tier_for_kind(obj.kind),
                 relevance,
                 1,
-                Discovery(
-                    selector=Selector.INTENT_MATCH,
-                    reason=reason,
-                    depth=1,
-                    confidence=confidence,
-                    weight=relevance,
-                ),
+                Selector.INTENT_MATCH,
+                reason,
+                confidence=confidence,
             )
 
     # --- §5.9 and D2 ----------------------------------------------------------------------
