@@ -28,9 +28,6 @@ class ConsultationStatus(StrEnum):
         """Failures that may pass by themselves; two in a row open a circuit."""
         return self in _TRANSIENT
 
-    def as_str(self) -> str:
-        return self.value
-
 
 _TRANSIENT = frozenset(
     {ConsultationStatus.TIMEOUT, ConsultationStatus.UNAVAILABLE, ConsultationStatus.ERROR}
