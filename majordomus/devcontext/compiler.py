@@ -36,7 +36,7 @@ class CompileContext:
 
     index: Index
     continuity: ContinuityProvider | None = None
-    size_of: SizeOf | None = None
+    size_of: SizeOf = _no_size
     sqlite: SqliteIndex | None = None
 
     @classmethod
@@ -78,8 +78,7 @@ def compile(ctx: Any, request: CompileInput | None = None) -> CompiledContext:
     source = context_of(ctx)
     index = source.index
     wanted = resolve(index, request if request is not None else CompileInput())
-    size_of = source.size_of or _no_size
-    selection = select(index, source.graph, wanted, source.continuity, size_of, source.sqlite)
+    selection = select(source, wanted)
     spent = spend(
         selection.candidates.by_uri,
         object_seeds=set(wanted.object_seeds),
@@ -89,7 +88,7 @@ def compile(ctx: Any, request: CompileInput | None = None) -> CompiledContext:
         unresolved=selection.unresolved,
         unreached=selection.unreached,
         diagnostics=selection.diagnostics,
-        size_of=size_of,
+        size_of=source.size_of,
     )
     git = index.git
     if git.available:

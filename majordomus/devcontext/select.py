@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from majordomus.devcontext.candidates import Candidate, Candidates, scalar_text
 from majordomus.devcontext.continuity import RECORD_FIELDS
 from majordomus.devcontext.edges import followed
-from majordomus.devcontext.graph import Graph
 from majordomus.devcontext.inputs import Request, is_under
 from majordomus.devcontext.model import (
     Diagnostic,
@@ -30,11 +29,11 @@ from majordomus.devcontext.model import (
     tokens_for,
 )
 from majordomus.devcontext.relevance import below_floor_detail
-from majordomus.layer.model import Index, LayerObject
+from majordomus.layer.model import LayerObject
 from majordomus.order import canonical_strings
 
 if TYPE_CHECKING:
-    from majordomus.layer.sqlite_index import SqliteIndex
+    from majordomus.devcontext.compiler import CompileContext
 
 ContinuityProvider = Callable[[], Mapping[str, Any] | None]
 SizeOf = Callable[[str], int | None]
@@ -69,22 +68,14 @@ class Selection:
 class _Selector:
     """One run of the pipeline: the request, the graph and what has been reached so far."""
 
-    def __init__(
-        self,
-        index: Index,
-        graph: Graph,
-        request: Request,
-        continuity: ContinuityProvider | None,
-        size_of: SizeOf,
-        sqlite: SqliteIndex | None = None,
-    ) -> None:
-        self.index = index
-        self.graph = graph
+    def __init__(self, source: CompileContext, request: Request) -> None:
+        self.index = source.index
+        self.graph = source.graph
         self.request = request
-        self.continuity = continuity
-        self.size_of = size_of
-        self.sqlite = sqlite
-        self.found = Candidates(graph)
+        self.continuity = source.continuity
+        self.size_of = source.size_of
+        self.sqlite = source.sqlite
+        self.found = Candidates(self.graph)
         self.diagnostics: list[Diagnostic] = []
         self.below_floor: dict[str, float] = {}
         self.beyond_depth: dict[str, float] = {}
@@ -467,16 +458,10 @@ def _haystack_of(obj: LayerObject) -> str:
     return _haystack(obj.title, obj.description, obj.identity, obj.metadata)
 
 
-def select(
-    index: Index,
-    graph: Graph,
-    request: Request,
-    continuity: ContinuityProvider | None,
-    size_of: SizeOf,
-    sqlite: SqliteIndex | None = None,
-) -> Selection:
-    """Run the seven selectors of §5 in order and gather what they reached.
+def select(source: CompileContext, request: Request) -> Selection:
+    """Run the seven selectors of §5 in order over `source` and gather what they reached.
 
-    `sqlite` (decision 10) narrows the intent selector's candidates; the answer is the same.
+    `source.sqlite` (decision 10) narrows the intent selector's candidates; the answer is the
+    same.
     """
-    return _Selector(index, graph, request, continuity, size_of, sqlite).run()
+    return _Selector(source, request).run()
