@@ -379,7 +379,6 @@ def spend(
 ) -> Spent:
     """Steps 1–12 of §7.3, with the seed's D1–D4: the answer's lists and its budget."""
     run = _Spend(candidates, object_seeds, supersedes, size_of)
-    everything = dict(run.cands)
     run.structural()
     run.same_path()
     run.versions()
@@ -432,5 +431,5 @@ def spend(
         conflicts=canonical(run.conflicts),
         budget=budget,
         diagnostics=ordered_diagnostics(notes),
-        commits=commits_of(selected, everything),
+        commits=commits_of(selected, candidates),
     )

@@ -110,9 +110,6 @@ class Candidates:
     def __contains__(self, uri: object) -> bool:
         return uri in self.by_uri
 
-    def get(self, uri: str) -> Candidate | None:
-        return self.by_uri.get(uri)
-
     def offer(self, uri: str, tier: Tier, relevance: float, depth: int, way: Discovery) -> None:
         """Merge into the existing candidate, or create one if the graph holds `uri`."""
         known = self.by_uri.get(uri)
