@@ -9,20 +9,8 @@ import functools
 from typing import Any, Literal
 
 from pydantic import BaseModel
-from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 
 from majordomus.capabilities.registry import Capability
-
-
-class _CanonicalSchema(GenerateJsonSchema):
-    """Reads through `Wire`'s omit-when-empty wrap serializer, whose declared return is `Any`:
-    without this every output model's serialization schema would be `{}`."""
-
-    def ser_schema(self, schema: Any) -> JsonSchemaValue | None:
-        returned = schema.get("return_schema") if schema.get("type") == "function-wrap" else None
-        if returned is not None and returned.get("type") == "any":
-            return None
-        return super().ser_schema(schema)
 
 
 @functools.cache
@@ -30,7 +18,7 @@ def canonical_schema(
     model: type[BaseModel], mode: Literal["validation", "serialization"]
 ) -> dict[str, Any]:
     """The model's JSON Schema (draft 2020-12, nested types under `$defs`, root an object)."""
-    schema = model.model_json_schema(mode=mode, schema_generator=_CanonicalSchema)
+    schema = model.model_json_schema(mode=mode)
     schema.pop("$schema", None)
     return schema
 
