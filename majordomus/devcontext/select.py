@@ -345,11 +345,14 @@ class _Selector:
         if not terms:
             return
         # the SQLite copy only narrows to objects holding a term; the rule below decides
-        candidates = self.sqlite.matching("intent", terms, _haystack_of) if self.sqlite else None
-        for obj in self.index.objects:
-            if candidates is not None and obj.uri not in candidates:
-                continue
-            haystack = _haystack(obj.title, obj.description, obj.identity, obj.metadata)
+        narrowed = self.sqlite.matching("intent", terms, _haystack_of) if self.sqlite else None
+        if narrowed is None:
+            objects = self.index.objects
+        else:
+            by_uri = self.index.by_uri
+            objects = [by_uri[uri] for uri in sorted(narrowed) if uri in by_uri]
+        for obj in objects:
+            haystack = _haystack_of(obj)
             hits = [t for t in terms if t in haystack]
             if not hits:
                 continue
@@ -443,19 +446,14 @@ def _strings(value: Any) -> Iterable[str]:
     return []
 
 
-def _haystack(
-    title: str | None, description: str | None, identity: str, metadata: Mapping[str, Any]
-) -> str:
-    parts = [p for p in (title, description) if p is not None]
-    parts.append(identity)
-    tags = metadata.get("tags")
+def _haystack_of(obj: LayerObject) -> str:
+    """What the intent's terms are looked for in: title, description, identity and tags."""
+    parts = [p for p in (obj.title, obj.description) if p is not None]
+    parts.append(obj.identity)
+    tags = obj.metadata.get("tags")
     if isinstance(tags, list):
         parts.extend(t for t in (scalar_text(v) for v in tags) if t is not None)
     return "".join(p + " " for p in parts).lower()
-
-
-def _haystack_of(obj: LayerObject) -> str:
-    return _haystack(obj.title, obj.description, obj.identity, obj.metadata)
 
 
 def select(source: CompileContext, request: Request) -> Selection:
