@@ -18,6 +18,7 @@ import hashlib
 import importlib
 import json
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
@@ -480,7 +481,12 @@ def build_registry(
                 RegistryError("duplicate_module", f"kind '{kind}' collides with a built-in module")
             )
         pending.extend(declarative_resource(obj, object_output, empty) for obj in index.objects)
-    pending.sort(key=lambda c: (c.id, json.dumps(c.provenance(), sort_keys=True)))
+    # Only a broken declaration repeats an id: those ties are ordered by provenance, so the
+    # errors do not depend on declaration order; no other capability pays for a provenance.
+    repeated = {i for i, n in Counter(c.id for c in pending).items() if n > 1}
+    pending.sort(
+        key=lambda c: (c.id, json.dumps(c.provenance(), sort_keys=True) if c.id in repeated else "")
+    )
     for cap in pending:
         _check_id(cap, errors)
         _check_exposure(cap, errors)
