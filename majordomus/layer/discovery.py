@@ -15,16 +15,13 @@ import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from majordomus.layer.git import Listing
-from majordomus.layer.model import Diagnostic, Manifest, SourceClass
+from majordomus.layer.model import Diagnostic, Discovery, Manifest, SourceClass
 from majordomus.layer.root import LayerIOError
 from majordomus.layer.sources import GLOB_MAGIC
 
 log = logging.getLogger("majordomus")
-
-Mode = Literal["vcs", "filesystem"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +201,7 @@ def class_paths(
 
 
 def discover(
-    root: Path, manifest: Manifest, sources: list[SourceClass], mode: Mode
+    root: Path, manifest: Manifest, sources: list[SourceClass], mode: Discovery
 ) -> tuple[list[Discovered], list[Diagnostic]]:
     """Every file to read, in class order then path order, and the discovery findings."""
     local_dir = ".ai/" + manifest.local_path

@@ -12,14 +12,21 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 from majordomus.collector import paused
 from majordomus.layer.discovery import discover
 from majordomus.layer.git import GitError, PendingGitState
 from majordomus.layer.kinds import load_kinds
 from majordomus.layer.manifest import read_manifest
-from majordomus.layer.model import Diagnostic, Index, LayerObject, Manifest, SourceClass
+from majordomus.layer.model import (
+    Diagnostic,
+    Discovery,
+    Index,
+    LayerObject,
+    Manifest,
+    SourceClass,
+)
 from majordomus.layer.reader import ReadContext, read_file
 from majordomus.layer.relations import derive_relations
 from majordomus.layer.root import find_root
@@ -28,7 +35,6 @@ from majordomus.layer.sources import read_sources
 log = logging.getLogger("majordomus")
 log.addHandler(logging.NullHandler())  # a library logs; the CLI decides where it goes
 
-Discovery = Literal["vcs", "filesystem"]
 _LEVELS = {"info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
 
 

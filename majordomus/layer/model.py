@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 Severity = Literal["info", "warning", "error"]
+#: How the files of the source classes are enumerated (layer §5.3).
+Discovery = Literal["vcs", "filesystem"]
 SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
 
 
@@ -211,7 +213,7 @@ class Index:
     root: Path
     manifest: Manifest
     sources: list[SourceClass]
-    discovery: Literal["vcs", "filesystem"]
+    discovery: Discovery
     git: GitState
     objects: list[LayerObject]
     diagnostics: list[Diagnostic]
