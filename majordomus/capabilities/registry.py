@@ -227,9 +227,6 @@ class RegistryError:
     code: str
     message: str
 
-    def to_json(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
-
 
 class RegistryBuildFailed(Exception):
     """The registry did not build; every error is listed, none hidden behind the first."""
