@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -56,20 +57,28 @@ def _spelled_apart(data: bytes) -> bool:
     return False
 
 
+def _fast(serialise: Callable[[], bytes]) -> bytes | None:
+    """pydantic-core's indented bytes, or None where they might differ from `json`'s (small
+    floats) or the fast encoder refuses the value (a lone surrogate)."""
+    try:
+        fast = serialise()
+    except (TypeError, ValueError, PydanticSerializationError):
+        return None
+    return None if _spelled_apart(fast) else fast
+
+
+def _indented(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2)
+
+
 def dumps_pretty(value: Any) -> str:
     """2-space indented JSON, non-ASCII kept (layer §11): `json.dumps(indent=2)`'s bytes.
 
     `json` indents in pure Python; pydantic-core writes the same bytes many times faster, so
-    it goes first and `json` answers whenever the two might differ (small floats) or the fast
-    encoder refuses the value (a lone surrogate).
+    it goes first and `json` answers whenever the two might differ.
     """
-    try:
-        fast = to_json(value, indent=2)
-    except (TypeError, ValueError, PydanticSerializationError):
-        fast = None
-    if fast is not None and not _spelled_apart(fast):
-        return fast.decode("utf-8")
-    return json.dumps(value, ensure_ascii=False, indent=2)
+    fast = _fast(lambda: to_json(value, indent=2))
+    return fast.decode("utf-8") if fast is not None else _indented(value)
 
 
 def dumps_compact(value: Any) -> str:
@@ -85,14 +94,10 @@ def dumps_canonical(value: Any) -> str:
 def dumps_model_pretty_bytes(model: BaseModel) -> bytes:
     """`dumps_pretty(model.wire())` as UTF-8, serialised straight from the model: neither the
     JSON value in between nor a decoded copy of the text (each as large again as the bytes
-    for a big answer) is ever built."""
-    try:
-        fast = model.__pydantic_serializer__.to_json(model, indent=2, by_alias=True)
-    except (TypeError, ValueError, PydanticSerializationError):
-        fast = None
-    if fast is not None and not _spelled_apart(fast):
-        return fast
-    return dumps_pretty(model.wire()).encode("utf-8")
+    for a big answer) is ever built. Where the fast bytes cannot be used, `json` writes the
+    value (the fast encoder would refuse it, or spell it apart, a second time)."""
+    fast = _fast(lambda: model.__pydantic_serializer__.to_json(model, indent=2, by_alias=True))
+    return fast if fast is not None else _indented(model.wire()).encode("utf-8")
 
 
 def dumps_model_pretty(model: BaseModel) -> str:
