@@ -13,9 +13,8 @@ from majordomus.capabilities.registry import Capability, Module, process_cache
 CORE = "majordomus.capabilities.core:"
 REASONING = "majordomus.capabilities.reasoning:"
 DEVCONTEXT = "majordomus.capabilities.devcontext:"
-VS = "behaviorally_verified"
-EXPERIMENTAL = "experimental"
 VERIFIED = "behaviorally_verified"
+EXPERIMENTAL = "experimental"
 
 # -- repository, objects, capabilities, health (capabilities §2.3) -----------------------------
 
@@ -24,7 +23,7 @@ CORE_MODULES = (
         id="repository",
         title="Repository",
         description="The repository root, its layer and git state.",
-        stability=VS,
+        stability=VERIFIED,
         capabilities=(
             Capability(
                 id="repository.info",
@@ -37,7 +36,7 @@ CORE_MODULES = (
                 tool="majordomus_repository",
                 resource=("majordomus://repository", "repository"),
                 http=("GET", "/api/v1/repository"),
-                stability=VS,
+                stability=VERIFIED,
                 tags=("layer",),
             ),
         ),
@@ -46,7 +45,7 @@ CORE_MODULES = (
         id="objects",
         title="Objects",
         description="The declarative objects of the `.ai/` layer.",
-        stability=VS,
+        stability=VERIFIED,
         capabilities=(
             Capability(
                 id="objects.list",
@@ -59,7 +58,7 @@ CORE_MODULES = (
                 tool="majordomus_list",
                 http=("GET", "/api/v1/objects"),
                 cli=("objects", "list"),
-                stability=VS,
+                stability=VERIFIED,
                 tags=("layer",),
                 cases_ref=CORE + "_list_cases",
             ),
@@ -74,7 +73,7 @@ CORE_MODULES = (
                 tool="majordomus_get",
                 http=("GET", "/api/v1/object"),
                 cli=("objects", "get"),
-                stability=VS,
+                stability=VERIFIED,
                 tags=("layer",),
                 cases_ref=CORE + "_get_cases",
             ),
@@ -89,7 +88,7 @@ CORE_MODULES = (
                 tool="majordomus_search",
                 http=("GET", "/api/v1/search"),
                 cli=("objects", "search"),
-                stability=VS,
+                stability=VERIFIED,
                 tags=("layer", "search"),
                 cache=process_cache(64),
                 cases_ref=CORE + "_search_cases",
@@ -100,7 +99,7 @@ CORE_MODULES = (
         id="capabilities",
         title="Capabilities",
         description="The capability registry itself: every declaration and its projections.",
-        stability=VS,
+        stability=VERIFIED,
         capabilities=(
             Capability(
                 id="capabilities.list",
@@ -113,7 +112,7 @@ CORE_MODULES = (
                 tool="majordomus_capabilities",
                 http=("GET", "/api/v1/capabilities"),
                 cli=("capabilities", "list"),
-                stability=VS,
+                stability=VERIFIED,
                 tags=("registry",),
                 cache=process_cache(16),
                 cases_ref=CORE + "_capabilities_cases",
@@ -129,7 +128,7 @@ CORE_MODULES = (
                 tool="majordomus_capability",
                 http=("GET", "/api/v1/capability"),
                 cli=("capabilities", "describe"),
-                stability=VS,
+                stability=VERIFIED,
                 tags=("registry",),
                 cases_ref=CORE + "_describe_cases",
             ),
@@ -139,7 +138,7 @@ CORE_MODULES = (
         id="health",
         title="Health",
         description="Liveness, readiness and a report of the checks that decide them.",
-        stability=VS,
+        stability=VERIFIED,
         capabilities=(
             Capability(
                 id="health.report",
@@ -152,7 +151,7 @@ CORE_MODULES = (
                 tool="majordomus_health",
                 resource=("majordomus://health", "health"),
                 http=("GET", "/api/v1/health"),
-                stability=VS,
+                stability=VERIFIED,
                 tags=("health",),
                 cache=process_cache(4, ttl_seconds=5),
             ),
@@ -164,7 +163,7 @@ CORE_MODULES = (
                 output_ref=CORE + "Liveness",
                 handler_ref=CORE + "health_live",
                 http=("GET", "/api/v1/live"),
-                stability=VS,
+                stability=VERIFIED,
                 tags=("health",),
             ),
             Capability(
@@ -176,7 +175,7 @@ CORE_MODULES = (
                 output_ref=CORE + "Readiness",
                 handler_ref=CORE + "health_ready",
                 http=("GET", "/api/v1/ready"),
-                stability=VS,
+                stability=VERIFIED,
                 tags=("health",),
             ),
         ),
