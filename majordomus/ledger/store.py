@@ -12,13 +12,11 @@ through `majordomus.layer.git`.
 from __future__ import annotations
 
 import errno
-import hashlib
 import itertools
 import json
 import os
 import re
 import stat
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,18 +79,32 @@ def check_record_id(ident: str) -> None:
         )
 
 
-_counter = itertools.count()
+_SUFFIX_SPACE = 16**6
+
+
+class _Suffixes:
+    """Consecutive suffixes from a random start drawn once per process (a forked child draws
+    its own): ids one process mints never repeat within 16**6 records, and ids of processes
+    writing at once rarely meet; when they do, the writer's link refuses and it mints again."""
+
+    pid = -1
+    start = 0
+    counter = itertools.count()
+
+    @classmethod
+    def next(cls) -> int:
+        if cls.pid != os.getpid():
+            cls.pid = os.getpid()
+            cls.start = int.from_bytes(os.urandom(3), "big")
+            cls.counter = itertools.count()
+        return (cls.start + next(cls.counter)) % _SUFFIX_SPACE
 
 
 def mint_id(kind: str, recorded_at: str) -> str:
-    """`<kind>-<stamp without punctuation>-<6 hex>`; distinct within and across processes.
-
-    The suffix hashes a nanosecond reading, the process id and a per-process counter: it is
-    entropy, not a time, so it does not go through the domain clock.
-    """
+    """`<kind>-<stamp without punctuation>-<6 hex>`; distinct within a process by construction,
+    across processes by a random start (and the writer's refusal to overwrite)."""
     compact = "".join(ch for ch in recorded_at if ch.isascii() and ch.isalnum())
-    seed = f"{time.time_ns()}-{os.getpid()}-{next(_counter)}"
-    return f"{kind}-{compact}-{hashlib.sha256(seed.encode()).hexdigest()[:6]}"
+    return f"{kind}-{compact}-{_Suffixes.next():06x}"
 
 
 #: The stamp the writer mints (`clock.now_stamp()`): fixed width, digits in fixed places.
