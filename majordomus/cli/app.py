@@ -17,6 +17,7 @@ import click
 from majordomus import __version__
 from majordomus.cli import errors, logs
 from majordomus.cli.commands import PROCESS_COMMANDS, process_commands
+from majordomus.cli.entry import is_server
 from majordomus.cli.settings import shared_params
 from majordomus.cli.views import views_of
 from majordomus.pipes import silence
@@ -139,8 +140,7 @@ def build_cli() -> Root:
 
 def run(args: list[str]) -> int:
     """Parse, dispatch, and turn every failure into one line and an exit code."""
-    server = bool(args) and args[0] in ("mcp", "serve") and "--inspect" not in args
-    logs.configure(server=server)
+    logs.configure(server=is_server(args))
     try:
         result: Any = lazy_cli().main(args, prog_name="majordomus", standalone_mode=False)
     except click.exceptions.Exit as exc:

@@ -18,12 +18,16 @@ import sys
 SERVERS = ("mcp", "serve")
 
 
+def is_server(args: list[str]) -> bool:
+    """Whether this command line starts a long-lived server (`mcp --inspect` is one-shot)."""
+    return bool(args) and args[0] in SERVERS and "--inspect" not in args
+
+
 def console() -> None:
     """The `majordomus` command: `main()`, then an exit that skips the teardown of a
     one-shot command (a server's shutdown runs as usual)."""
     code = main()
-    args = sys.argv[1:]
-    if args and args[0] in SERVERS and "--inspect" not in args:
+    if is_server(sys.argv[1:]):
         sys.exit(code)
     try:
         sys.stdout.flush()
@@ -40,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
 
         sys.stdout.write(f"majordomus {__version__}\n")
         return 0
-    if argv is None and not (args and args[0] in SERVERS and "--inspect" not in args):
+    if argv is None and not is_server(args):
         gc.disable()
     if args == ["mcp"]:
         return serve_mcp()
