@@ -13,6 +13,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from majordomus.errors import ProtocolFailure
+from majordomus.layer.root import is_legacy
 
 LOCAL_IGNORE = ".ai/local/"
 _IGNORE_FORMS = frozenset({".ai/local/", "/.ai/local/", ".ai/local", "/.ai/local"})
@@ -55,11 +56,10 @@ def _refuse_existing(root: Path) -> None:
             f"{layer} already exists; majordomus init never overwrites a layer "
             "(edit it, or remove it first)"
         )
-    legacy = root / ".majordomus"
-    if legacy.is_dir():
+    if is_legacy(root):
         raise InitRefused(
-            f"project data lives under {legacy}, the pre-.ai layout; run `majordomus migrate` "
-            "instead of init"
+            f"project data lives under {root / '.majordomus'}, the pre-.ai layout; run "
+            "`majordomus migrate` instead of init"
         )
 
 

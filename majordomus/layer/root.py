@@ -34,7 +34,8 @@ def _is_file(path: Path) -> bool:
         return False
 
 
-def _is_legacy(directory: Path) -> bool:
+def is_legacy(directory: Path) -> bool:
+    """A pre-`.ai` data directory (a checkout of the tool itself, with `bin/majordomus`, is not)."""
     data = directory / ".majordomus"
     return data.is_dir() and not (data / "bin" / "majordomus").exists()
 
@@ -55,7 +56,7 @@ def find_root(start: Path | None = None) -> Path:
     for directory in (origin, *origin.parents):
         if _is_file(directory / MANIFEST):
             return directory
-        if _is_legacy(directory):
+        if is_legacy(directory):
             raise LegacyLayout(
                 f"project data lives under {directory / '.majordomus'}, the pre-.ai layout; "
                 "run `majordomus migrate` to move it into .ai/"

@@ -137,3 +137,10 @@ def test_legacy_and_missing_targets_are_refused(tmp_path: Path) -> None:
     with pytest.raises(InitRefused, match="not a directory"):
         init_layer(tmp_path / "missing")
     assert not (tmp_path / "old" / ".ai").exists()
+
+
+def test_a_checkout_of_the_tool_itself_is_not_the_legacy_layout(tmp_path: Path) -> None:
+    """Only a pre-`.ai` data directory is refused (layer §5.1, §9.4), not `.majordomus/bin`."""
+    (tmp_path / ".majordomus" / "bin").mkdir(parents=True)
+    (tmp_path / ".majordomus" / "bin" / "majordomus").write_text("#!/bin/sh\n")
+    assert ".ai/manifest.yaml" in init_layer(tmp_path)
