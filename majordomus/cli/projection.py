@@ -9,10 +9,11 @@ from __future__ import annotations
 import enum
 import types
 import typing
+from collections.abc import Callable
 from typing import Any
 
 import click
-from pydantic import BaseModel
+from pydantic import AfterValidator, BaseModel
 from pydantic.fields import FieldInfo
 
 from majordomus.capabilities.registry import Capability
@@ -59,6 +60,31 @@ def _is_plain(core: Any) -> bool:
     )
 
 
+class _Checked(click.ParamType):
+    """A plain type whose field carries its own checks (`AfterValidator`s, e.g. `as_of`): they
+    run as the value is parsed, so a bad value is a usage error naming the flag (exit 2)."""
+
+    def __init__(self, base: click.ParamType, checks: list[Callable[[Any], Any]]) -> None:
+        self.base = base
+        self.checks = checks
+        self.name = base.name
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        value = self.base.convert(value, param, ctx)
+        for check in self.checks:
+            try:
+                value = check(value)
+            except ValueError as exc:
+                self.fail(str(exc), param, ctx)
+        return value
+
+
+def _field_type(core: Any, info: FieldInfo) -> click.ParamType:
+    base = _click_type(core)
+    checks = [m.func for m in info.metadata if isinstance(m, AfterValidator)]
+    return _Checked(base, checks) if checks else base
+
+
 def field_param(
     name: str, info: FieldInfo, positional: bool, flag_word: str | None = None
 ) -> click.Parameter | None:
@@ -68,14 +94,14 @@ def field_param(
         return None
     wire = info.alias or name
     if positional:
-        return click.Argument([wire], required=info.is_required(), type=_click_type(core))
+        return click.Argument([wire], required=info.is_required(), type=_field_type(core, info))
     flag = "--" + (flag_word or wire).replace("_", "-")
     help_text = info.description
     if core is bool and not many:
         return click.Option([flag, wire], is_flag=True, default=None, help=help_text)
     return click.Option(
         [flag, wire],
-        type=_click_type(core),
+        type=_field_type(core, info),
         multiple=many,
         required=info.is_required(),
         help=help_text,

@@ -6,14 +6,12 @@ Each view reads the capability's JSON answer (what `--format json` prints), neve
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 import click
 
 from majordomus.cli.views import CliView, Params, lines
 from majordomus.errors import EXIT_CONTRACT, InvalidInput
-from majordomus.projections.moment import moment_problem
 
 # -- reasoning.advisors ------------------------------------------------------------------------
 
@@ -103,21 +101,7 @@ RECORD_FILE = click.Option(
 
 
 # == projections: reasoning.status, reasoning.explain, reasoning.check ==========================
-# (and the `--as-of` check every replaying command shares; owned by the projections)
-
-
-def _as_of_input(values: Params, fields: tuple[str, ...]) -> dict[str, Any]:
-    """The input from the flags; an `--as-of` that is not RFC 3339 is a usage error (exit 2)."""
-    moment = values.get("as_of")
-    if moment is not None:
-        problem = moment_problem(moment)
-        if problem is not None:
-            raise click.BadParameter(problem, param_hint="'--as-of'")
-    return {name: values[name] for name in fields if values.get(name) is not None}
-
-
-def _replaying(*fields: str) -> Callable[[Params], dict[str, Any]]:
-    return lambda values: _as_of_input(values, (*fields, "as_of"))
+# (owned by the projections)
 
 
 def status(out: Any, values: Params) -> str:
@@ -169,10 +153,10 @@ REPORT = click.Option(
 
 
 VIEWS = {
-    "reasoning.advisors": CliView(text=advisors, prepare=_replaying()),
+    "reasoning.advisors": CliView(text=advisors),
     "reasoning.plan": CliView(text=plan),
     "reasoning.record": CliView(text=record, options=(RECORD_FILE,), prepare=_record_input),
-    "reasoning.status": CliView(text=status, options=(REPORT,), prepare=_replaying("task")),
-    "reasoning.explain": CliView(text=explain, arguments=("id",), prepare=_replaying("id")),
-    "reasoning.check": CliView(text=check, prepare=_replaying(), exit_code=check_exit),
+    "reasoning.status": CliView(text=status, options=(REPORT,)),
+    "reasoning.explain": CliView(text=explain, arguments=("id",)),
+    "reasoning.check": CliView(text=check, exit_code=check_exit),
 }
