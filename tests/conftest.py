@@ -6,7 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,6 +62,15 @@ class Result:
     stderr: str
 
 
+def command_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment a command under test gets: ours without any MAJORDOMUS_ variable or CI
+    (a CI runner would switch the reasoning mode under test), git's test identity, then
+    `extra`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MAJORDOMUS_")}
+    env.pop("CI", None)
+    return {**env, **GIT_ENV, **(extra or {})}
+
+
 def run_majordomus(
     args: Sequence[str],
     *,
@@ -71,17 +80,13 @@ def run_majordomus(
     timeout: float = 120,
 ) -> Result:
     """Run the installed `majordomus` command and capture everything."""
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith("MAJORDOMUS_")}
-    full_env.pop("CI", None)  # a CI runner would switch the reasoning mode under test
-    full_env.update(GIT_ENV)
-    full_env.update(env or {})
     data = input.encode() if isinstance(input, str) else input
     done = subprocess.run(
         [MAJORDOMUS, *args],
         cwd=cwd,
         input=data,
         capture_output=True,
-        env=full_env,
+        env=command_env(env),
         timeout=timeout,
     )
     return Result(done.returncode, done.stdout.decode(), done.stderr.decode())

@@ -4,7 +4,6 @@ over HTTP, and records written through each surface replay into one state (issue
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import subprocess
@@ -19,15 +18,16 @@ import pytest
 
 from majordomus.capabilities.context import Context
 from majordomus.cli.views import all_views
-from tests.conftest import FIXTURES, GIT_ENV, MAJORDOMUS, git, make_git_repo, run_majordomus
+from tests.conftest import (
+    FIXTURES,
+    MAJORDOMUS,
+    command_env,
+    git,
+    make_git_repo,
+    run_majordomus,
+)
 
 URL = re.compile(rb"http://127\.0\.0\.1:[0-9]+")
-
-
-def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MAJORDOMUS_")}
-    env.pop("CI", None)
-    return {**env, **GIT_ENV, "MAJORDOMUS_LOG": "info"}
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +42,10 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def http(repo: Path) -> Iterator[str]:
     proc = subprocess.Popen(
-        [MAJORDOMUS, "serve", "--port", "0"], cwd=repo, env=_env(), stderr=subprocess.PIPE
+        [MAJORDOMUS, "serve", "--port", "0"],
+        cwd=repo,
+        env=command_env({"MAJORDOMUS_LOG": "info"}),
+        stderr=subprocess.PIPE,
     )
     assert proc.stderr is not None
     url = None
@@ -91,7 +94,7 @@ def mcp_session(repo: Path, calls: list[tuple[str, dict[str, Any]]]) -> list[Any
     done = subprocess.run(
         [MAJORDOMUS, "mcp"],
         cwd=repo,
-        env=_env(),
+        env=command_env({"MAJORDOMUS_LOG": "info"}),
         input="".join(json.dumps(m) + "\n" for m in lines).encode(),
         capture_output=True,
         timeout=120,

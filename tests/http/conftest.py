@@ -8,7 +8,6 @@ fixtures.
 
 from __future__ import annotations
 
-import os
 import queue
 import re
 import signal
@@ -29,17 +28,9 @@ from majordomus.capabilities.core import Empty, ObjectView
 from majordomus.capabilities.registry import Capability, Module, build_registry
 from majordomus.errors import Forbidden, Internal, InvalidInput, MissingArtifact, NotFound, Refused
 from majordomus.wire import StrictInput, Wire
-from tests.conftest import GIT_ENV, MAJORDOMUS, git, make_git_repo, run_majordomus
+from tests.conftest import MAJORDOMUS, command_env, git, make_git_repo, run_majordomus
 
 URL = re.compile(r"http://(?:\[[0-9a-fA-F:.]+\]|[0-9.]+):[0-9]+")
-
-
-def clean_env() -> dict[str, str]:
-    """The environment `run_majordomus` gives a command, so server and CLI see the same."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MAJORDOMUS_")}
-    env.pop("CI", None)
-    env.update(GIT_ENV)
-    return env
 
 
 @pytest.fixture(scope="session")
@@ -92,7 +83,7 @@ def start_server(root: Path, *args: str) -> Server:
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
-        env=clean_env(),
+        env=command_env(),
     )
     lines: queue.Queue[str | None] = queue.Queue()
 
@@ -125,7 +116,7 @@ def launch() -> Callable[..., Server]:
 
 @pytest.fixture(scope="session")
 def server_env() -> dict[str, str]:
-    return clean_env()
+    return command_env()
 
 
 @pytest.fixture(scope="session")
@@ -234,7 +225,7 @@ PROBE = Module(
 @pytest.fixture(scope="session")
 def probe_context(served_repo: Path) -> Context:
     """The served repository with the built-in modules plus the probe module."""
-    ctx = Context(served_repo, environ=clean_env())
+    ctx = Context(served_repo, environ=command_env())
     ctx.__dict__["registry"] = build_registry(
         [*builtin_modules(), PROBE], ctx.index, object_output=ObjectView, empty=Empty
     )

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import GIT_ENV, MAJORDOMUS, git, run_majordomus, witness
+from tests.conftest import MAJORDOMUS, command_env, git, run_majordomus, witness
 
 Check = dict[str, Any] | Callable[[Any], None] | None
 
@@ -434,12 +434,6 @@ def test_eof_at_once_exits_zero(layer_repo: Path) -> None:
     assert "input ended" in result.stderr
 
 
-def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MAJORDOMUS_")}
-    env.update(GIT_ENV)
-    return env
-
-
 def test_a_client_that_closes_its_read_end_ends_the_server_quietly(
     layer_repo: Path, tmp_path: Path
 ) -> None:
@@ -459,7 +453,7 @@ def test_a_client_that_closes_its_read_end_ends_the_server_quietly(
             stdin=stdin,
             stdout=write_end,
             stderr=subprocess.PIPE,
-            env=_env(),
+            env=command_env(),
             timeout=60,
         )
     os.close(write_end)
@@ -479,7 +473,7 @@ def test_a_failing_output_is_an_io_error(layer_repo: Path) -> None:
             input=b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n',
             stdout=full,
             stderr=subprocess.PIPE,
-            env=_env(),
+            env=command_env(),
             timeout=60,
         )
     assert done.returncode == 13

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import GIT_ENV, MAJORDOMUS, git, make_git_repo, run_majordomus
+from tests.conftest import GIT_ENV, MAJORDOMUS, command_env, git, make_git_repo, run_majordomus
 
 SOAK = os.environ.get("MAJORDOMUS_SOAK") == "1"
 
@@ -95,14 +95,6 @@ def repo(fresh_repo: Callable[[str], Path]) -> Path:
     return fresh_repo("repo")
 
 
-def clean_env(extra: dict[str, str]) -> dict[str, str]:
-    """`run_majordomus`'s environment for a process started otherwise: no MAJORDOMUS_
-    variables, no CI, then `extra`."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MAJORDOMUS_")}
-    env.pop("CI", None)
-    return {**env, **extra}
-
-
 _URL = re.compile(r"http://[0-9.]+:[0-9]+")
 
 
@@ -128,7 +120,7 @@ def serve(root: Path, env: dict[str, str], host: str = "127.0.0.1") -> Served:
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
-        env=clean_env(env),
+        env=command_env(env),
     )
     assert process.stderr is not None
     seen = []

@@ -24,7 +24,7 @@ import pytest
 
 from majordomus.ledger.store import STATE_DIR, Store
 from majordomus.order import natural_key
-from tests.conftest import MAJORDOMUS, run_majordomus
+from tests.conftest import MAJORDOMUS, command_env, run_majordomus
 
 SEED = 9
 TASK = "t"
@@ -152,13 +152,6 @@ def test_every_truncation_of_a_record_is_unreadable(repo: Path) -> None:
     assert snapshot(repo) == before
 
 
-def clean_env(env: dict[str, str]) -> dict[str, str]:
-    """`run_majordomus`'s environment: no MAJORDOMUS_ variables, no CI, plus `env`."""
-    base = {k: v for k, v in os.environ.items() if not k.startswith("MAJORDOMUS_")}
-    base.pop("CI", None)
-    return {**base, **env}
-
-
 def _cap_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
 
@@ -175,7 +168,7 @@ def majordomus_bounded(
             input=stdin,
             capture_output=True,
             text=stdin is None,
-            env=clean_env(env),
+            env=command_env(env),
             timeout=30,
             preexec_fn=_cap_memory,
         )

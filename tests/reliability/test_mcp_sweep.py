@@ -23,9 +23,9 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import MAJORDOMUS, witness
+from tests.conftest import MAJORDOMUS, command_env, witness
 from tests.reliability.chain import MODELS, inputs
-from tests.reliability.conftest import clean_env, soak
+from tests.reliability.conftest import soak
 
 SEED = 7
 BATCHES = soak(60, 600)
@@ -51,7 +51,7 @@ class Session:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env=clean_env(env),
+            env=command_env(env),
         )
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.stderr = b""
