@@ -1,16 +1,25 @@
-"""Shared test helpers: temporary git repositories and the installed `majordomus` command."""
+"""Shared test helpers: temporary git repositories, the installed `majordomus` command and
+a running `majordomus serve`."""
 
 from __future__ import annotations
 
 import os
+import queue
+import re
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    import httpx
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = REPO_ROOT / "fixtures"
@@ -90,6 +99,66 @@ def run_majordomus(
         timeout=timeout,
     )
     return Result(done.returncode, done.stdout.decode(), done.stderr.decode())
+
+
+SERVED_URL = re.compile(r"http://(?:\[[0-9a-fA-F:.]+\]|[0-9.]+):[0-9]+")
+
+
+@dataclass
+class Served:
+    """A running `majordomus serve`: its URL and every line it has written on stderr so far
+    (read on a thread, so the server never blocks on a full pipe)."""
+
+    process: subprocess.Popen[bytes]
+    url: str
+    stderr: list[str]
+    reader: threading.Thread
+
+    def client(self, **kwargs: Any) -> httpx.Client:
+        import httpx
+
+        return httpx.Client(base_url=self.url, timeout=30, **kwargs)
+
+    def stop(self) -> int:
+        """SIGTERM, then the exit code (a graceful stop is 0); `stderr` is then complete."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        code = self.process.wait(timeout=30)
+        self.reader.join(timeout=30)
+        return code
+
+
+def serve(root: Path, *args: str, env: Mapping[str, str] | None = None) -> Served:
+    """Start `majordomus serve --port 0 ARGS` in `root` with `command_env(env)`; return once
+    it has printed its URL."""
+    process = subprocess.Popen(
+        [MAJORDOMUS, "serve", "--port", "0", *args],
+        cwd=root,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=command_env(env),
+    )
+    lines: list[str] = []
+    announced: queue.Queue[str | None] = queue.Queue()
+
+    def read() -> None:
+        assert process.stderr is not None
+        for raw in process.stderr:
+            line = raw.decode("utf-8", "replace")
+            lines.append(line)
+            found = SERVED_URL.search(line)
+            if found:
+                announced.put(found.group(0))
+        announced.put(None)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    url = announced.get(timeout=60)
+    if url is None:
+        process.wait(timeout=30)
+        raise AssertionError(f"serve exited {process.returncode}: {''.join(lines)}")
+    return Served(process, url, lines, reader)
 
 
 @pytest.fixture

@@ -4,8 +4,6 @@ over HTTP, and records written through each surface replay into one state (issue
 from __future__ import annotations
 
 import json
-import re
-import signal
 import subprocess
 import urllib.error
 import urllib.parse
@@ -25,9 +23,8 @@ from tests.conftest import (
     git,
     make_git_repo,
     run_majordomus,
+    serve,
 )
-
-URL = re.compile(rb"http://127\.0\.0\.1:[0-9]+")
 
 
 @pytest.fixture(scope="module")
@@ -41,22 +38,9 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def http(repo: Path) -> Iterator[str]:
-    proc = subprocess.Popen(
-        [MAJORDOMUS, "serve", "--port", "0"],
-        cwd=repo,
-        env=command_env({"MAJORDOMUS_LOG": "info"}),
-        stderr=subprocess.PIPE,
-    )
-    assert proc.stderr is not None
-    url = None
-    while url is None:
-        line = proc.stderr.readline()
-        assert line, "serve ended before printing its URL"
-        found = URL.search(line)
-        url = found.group().decode() if found else None
-    yield url
-    proc.send_signal(signal.SIGTERM)
-    proc.wait(timeout=30)
+    served = serve(repo, env={"MAJORDOMUS_LOG": "info"})
+    yield served.url
+    served.stop()
 
 
 def http_call(url: str, route: tuple[str, str], arguments: dict[str, Any]) -> Any:

@@ -8,17 +8,10 @@ fixtures.
 
 from __future__ import annotations
 
-import queue
-import re
-import signal
-import subprocess
-import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import httpx
 import pytest
 from pydantic import Field
 
@@ -28,9 +21,7 @@ from majordomus.capabilities.core import Empty, ObjectView
 from majordomus.capabilities.registry import Capability, Module, build_registry
 from majordomus.errors import Forbidden, Internal, InvalidInput, MissingArtifact, NotFound, Refused
 from majordomus.wire import StrictInput, Wire
-from tests.conftest import MAJORDOMUS, command_env, git, make_git_repo, run_majordomus
-
-URL = re.compile(r"http://(?:\[[0-9a-fA-F:.]+\]|[0-9.]+):[0-9]+")
+from tests.conftest import Served, command_env, git, make_git_repo, run_majordomus, serve
 
 
 @pytest.fixture(scope="session")
@@ -44,74 +35,10 @@ def served_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@dataclass
-class Server:
-    """A running `majordomus serve`; `stderr` keeps every line it wrote."""
-
-    process: subprocess.Popen[bytes]
-    url: str
-    lines: queue.Queue[str | None]
-    stderr: list[str] = field(default_factory=list)
-
-    def client(self, **kwargs: Any) -> httpx.Client:
-        return httpx.Client(base_url=self.url, timeout=30, **kwargs)
-
-    def stop(self) -> int:
-        """SIGTERM, then the exit code (a graceful stop is 0)."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-        code = self.process.wait(timeout=30)
-        self._drain()
-        return code
-
-    def _drain(self) -> None:
-        while True:
-            try:
-                line = self.lines.get(timeout=5)
-            except queue.Empty:
-                return
-            if line is None:
-                return
-            self.stderr.append(line)
-
-
-def start_server(root: Path, *args: str) -> Server:
-    """Start `majordomus serve --port 0 ARGS` in `root` and wait for the URL on stderr."""
-    process = subprocess.Popen(
-        [MAJORDOMUS, "serve", "--port", "0", *args],
-        cwd=root,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=command_env(),
-    )
-    lines: queue.Queue[str | None] = queue.Queue()
-
-    def pump() -> None:
-        assert process.stderr is not None
-        for raw in process.stderr:
-            lines.put(raw.decode("utf-8", "replace"))
-        lines.put(None)
-
-    threading.Thread(target=pump, daemon=True).start()
-    seen: list[str] = []
-    while True:
-        line = lines.get(timeout=60)
-        if line is None:
-            process.wait(timeout=30)
-            raise AssertionError(f"serve exited {process.returncode}: {''.join(seen)}")
-        seen.append(line)
-        found = URL.search(line)
-        if found:
-            server = Server(process, found.group(0), lines)
-            server.stderr.extend(seen)
-            return server
-
-
 @pytest.fixture
-def launch() -> Callable[..., Server]:
+def launch() -> Callable[..., Served]:
     """`launch(root, *args)` starts one more server; the test stops it."""
-    return start_server
+    return serve
 
 
 @pytest.fixture(scope="session")
@@ -120,9 +47,9 @@ def server_env() -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def server(served_repo: Path) -> Iterator[Server]:
+def server(served_repo: Path) -> Iterator[Served]:
     """One real server on loopback for the session; it must stop with exit 0."""
-    running = start_server(served_repo)
+    running = serve(served_repo)
     yield running
     assert running.stop() == 0, "".join(running.stderr)
 

@@ -9,19 +9,14 @@ here is sized to keep this directory well under the suite's budget.
 from __future__ import annotations
 
 import os
-import re
 import shutil
-import signal
 import stat
-import subprocess
-import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import GIT_ENV, MAJORDOMUS, command_env, git, make_git_repo, run_majordomus
+from tests.conftest import GIT_ENV, git, make_git_repo, run_majordomus
 
 SOAK = os.environ.get("MAJORDOMUS_SOAK") == "1"
 
@@ -93,44 +88,3 @@ def fresh_repo(template: Path, tmp_path: Path) -> Callable[[str], Path]:
 @pytest.fixture
 def repo(fresh_repo: Callable[[str], Path]) -> Path:
     return fresh_repo("repo")
-
-
-_URL = re.compile(r"http://[0-9.]+:[0-9]+")
-
-
-@dataclass
-class Served:
-    """A running `majordomus serve --port 0`: its URL and process."""
-
-    process: subprocess.Popen[bytes]
-    url: str
-
-    def stop(self) -> int:
-        """SIGTERM, then the exit code (a graceful stop is 0)."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-        return self.process.wait(timeout=30)
-
-
-def serve(root: Path, env: dict[str, str], host: str = "127.0.0.1") -> Served:
-    """Start `majordomus serve --host HOST --port 0` in `root`; return once it printed its URL."""
-    process = subprocess.Popen(
-        [MAJORDOMUS, "serve", "--host", host, "--port", "0"],
-        cwd=root,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=command_env(env),
-    )
-    assert process.stderr is not None
-    seen = []
-    for raw in process.stderr:
-        line = raw.decode("utf-8", "replace")
-        seen.append(line)
-        found = _URL.search(line)
-        if found:
-            # keep draining stderr so the server never blocks on a full pipe
-            threading.Thread(target=process.stderr.read, daemon=True).start()
-            return Served(process, found.group(0))
-    process.wait(timeout=30)
-    raise AssertionError(f"serve exited {process.returncode}: {''.join(seen)}")

@@ -28,7 +28,8 @@ from schemathesis import GenerationMode
 from schemathesis import checks as openapi_checks
 
 from majordomus.capabilities.builtin import builtin_modules
-from tests.reliability.conftest import Served, serve, soak
+from tests.conftest import Served, serve
+from tests.reliability.conftest import soak
 
 EXAMPLES = soak(40, 1000)
 ROUTES = sorted(
@@ -63,7 +64,7 @@ def live(
 
     root = tmp_path_factory.mktemp("http") / "repo"
     shutil.copytree(template, root, symlinks=True)
-    server = serve(root, suite_env)
+    server = serve(root, env=suite_env)
     yield server
     assert server.stop() == 0
 
@@ -232,7 +233,7 @@ def test_a_remote_caller_may_read_but_not_write(
     if address is None:
         pytest.skip("this machine has no non-loopback IPv4 address to call from")
     root = fresh_repo("remote")
-    server = serve(root, suite_env, host="0.0.0.0")
+    server = serve(root, "--host", "0.0.0.0", env=suite_env)
     url = f"http://{address}:{port_of(server)}"
     try:
         with httpx.Client(base_url=url, timeout=30) as client:

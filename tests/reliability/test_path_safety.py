@@ -34,8 +34,7 @@ from majordomus.errors import CapabilityError, Refused
 from majordomus.layer.index import build_index
 from majordomus.ledger.record import ReasoningRecord
 from majordomus.ledger.store import STATE_DIR, Store
-from tests.conftest import git, run_majordomus
-from tests.reliability.conftest import serve
+from tests.conftest import git, run_majordomus, serve
 
 BAD_TASKS = [
     "a/b",
@@ -207,7 +206,7 @@ def test_bad_task_names_are_refused_over_mcp(sandbox: Path, suite_env: dict[str,
 
 def test_bad_task_names_are_refused_over_http(sandbox: Path, suite_env: dict[str, str]) -> None:
     before = tree(sandbox.parent)
-    server = serve(sandbox, suite_env)
+    server = serve(sandbox, env=suite_env)
     try:
         with httpx.Client(base_url=server.url, timeout=30) as client:
             for task in BAD_TASKS:
@@ -387,7 +386,7 @@ def test_crafted_uris_are_not_found_on_every_surface(
             assert answer["error"]["code"] == -32002
         else:
             assert answer["result"]["_meta"]["majordomus"]["error"]["code"] == "not_found"
-    server = serve(sandbox, suite_env)
+    server = serve(sandbox, env=suite_env)
     try:
         with httpx.Client(base_url=server.url, timeout=30) as client:
             for uri in CRAFTED_URIS[:-1]:
