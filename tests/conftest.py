@@ -56,6 +56,19 @@ def make_git_repo(root: Path, source: Path | None = None, *, commit: bool = True
     return root
 
 
+def initialised_repo(root: Path, files: Mapping[str, str] | None = None) -> Path:
+    """A git repository at `root` that `majordomus init` wrote, plus `files` (relative path →
+    text), committed."""
+    make_git_repo(root, commit=False)
+    done = run_majordomus(["init"], cwd=root)
+    assert done.code == 0, done.stderr
+    for rel, text in (files or {}).items():
+        (root / rel).write_text(text, encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "Add the .ai layer")
+    return root
+
+
 def witness(root: Path) -> tuple[str, str]:
     """The read-only witness of layer §8: porcelain status and the index listing."""
     return (

@@ -21,18 +21,13 @@ from majordomus.capabilities.core import Empty, ObjectView
 from majordomus.capabilities.registry import Capability, Module, build_registry
 from majordomus.errors import Forbidden, Internal, InvalidInput, MissingArtifact, NotFound, Refused
 from majordomus.wire import StrictInput, Wire
-from tests.conftest import Served, command_env, git, make_git_repo, run_majordomus, serve
+from tests.conftest import Served, command_env, initialised_repo, serve
 
 
 @pytest.fixture(scope="session")
 def served_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One repository for the whole HTTP run: `majordomus init`, then a commit."""
-    root = make_git_repo(tmp_path_factory.mktemp("http") / "repo", commit=False)
-    done = run_majordomus(["init"], cwd=root)
-    assert done.code == 0, done.stderr
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "Add the .ai layer")
-    return root
+    return initialised_repo(tmp_path_factory.mktemp("http") / "repo")
 
 
 @pytest.fixture

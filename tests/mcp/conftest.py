@@ -16,18 +16,13 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Result, git, make_git_repo, run_majordomus
+from tests.conftest import Result, initialised_repo, run_majordomus
 
 
 @pytest.fixture(scope="session")
 def initialised_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One `majordomus init` + commit per test run; tests work on copies of it."""
-    root = make_git_repo(tmp_path_factory.mktemp("template") / "repo", commit=False)
-    done = run_majordomus(["init"], cwd=root)
-    assert done.code == 0, done.stderr
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "Add the .ai layer")
-    return root
+    return initialised_repo(tmp_path_factory.mktemp("template") / "repo")
 
 
 @pytest.fixture

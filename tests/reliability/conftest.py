@@ -16,23 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import GIT_ENV, git, make_git_repo, run_majordomus
+from tests.conftest import GIT_ENV, initialised_repo
+from tests.ledger.test_cli_record import CATALOGUE
 
 SOAK = os.environ.get("MAJORDOMUS_SOAK") == "1"
-
-CATALOGUE = """\
-version: 1
-capabilities:
-  - id: independent_reasoning
-    description: A second line of reasoning.
-advisors:
-  - id: reviewer
-    title: Reviewer
-    transport: cli
-    adapter: reviewer-cli
-    executable: fake-reviewer
-    capabilities: [independent_reasoning]
-"""
 
 
 def soak(normal: int, long: int) -> int:
@@ -64,13 +51,8 @@ def suite_env(advisor_bin: Path) -> dict[str, str]:
 @pytest.fixture(scope="session")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One `majordomus init` + catalogue + commit per run; tests work on copies."""
-    root = make_git_repo(tmp_path_factory.mktemp("template") / "repo", commit=False)
-    done = run_majordomus(["init"], cwd=root)
-    assert done.code == 0, done.stderr
-    (root / ".ai/repo/advisors.yaml").write_text(CATALOGUE, encoding="utf-8")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "Add the .ai layer and an advisor catalogue")
-    return root
+    root = tmp_path_factory.mktemp("template") / "repo"
+    return initialised_repo(root, {".ai/repo/advisors.yaml": CATALOGUE})
 
 
 @pytest.fixture
