@@ -24,12 +24,7 @@ from majordomus.errors import (
     NotFound,
     describe_validation,
 )
-from majordomus.wire import (
-    dumps_canonical,
-    dumps_compact,
-    dumps_model_pretty_bytes,
-    dumps_pretty,
-)
+from majordomus.wire import dumps_canonical, dumps_compact, dumps_model_pretty_bytes
 
 if TYPE_CHECKING:
     from majordomus.capabilities.context import Context
@@ -119,12 +114,11 @@ class Executor:
         """The JSON-ready output of one execution (from the cache when it may answer)."""
         return self._execute(cap, raw, observe, _json_value)
 
-    def run_json(self, cap: Capability, raw: Any = None, *, observe: bool = False) -> bytes:
-        """`dumps_pretty(run(...))` as UTF-8; a computed answer is serialised straight from its
-        model, so a large answer is never held twice (the CLI's `--format json`)."""
-        return self._execute(
-            cap, raw, observe, dumps_model_pretty_bytes, lambda v: dumps_pretty(v).encode()
-        )
+    def run_json(self, cap: Capability, raw: Any = None) -> bytes:
+        """`dumps_pretty(run(..., observe=True))` as UTF-8, serialised straight from the model,
+        so a large answer is never held twice (the CLI's `--format json`). Always an observed
+        execution: bytes are never cached, and a one-shot command has no cache worth keeping."""
+        return self._execute(cap, raw, True, dumps_model_pretty_bytes)
 
     def _execute(
         self,
@@ -132,7 +126,6 @@ class Executor:
         raw: Any,
         observe: bool,
         serialise: Callable[[BaseModel], Any],
-        from_value: Callable[[Any], Any] = lambda value: value,
     ) -> Any:
         self.counters.executions += 1
         request = validate_input(cap, raw)
@@ -145,7 +138,7 @@ class Executor:
             )
             hit, value = self.cache.lookup(cap, key)
             if hit:
-                return from_value(value)
+                return value
         self.counters.handler_invocations += 1
         assert cap.handler is not None
         try:
@@ -156,13 +149,12 @@ class Executor:
             log.debug("capability %s failed", cap.id, exc_info=True)
             raise Internal(f"{cap.id} failed: {exc}") from exc
         try:
-            if not use_cache:
-                return serialise(answer)
-            value = _json_value(answer)
+            value = serialise(answer)
         except Exception as exc:
             raise Internal(f"{cap.id}: the answer could not be serialised: {exc}") from exc
-        self.cache.store(cap, key, value)
-        return from_value(value)
+        if use_cache:
+            self.cache.store(cap, key, value)
+        return value
 
 
 def _json_value(answer: BaseModel) -> Any:

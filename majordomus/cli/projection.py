@@ -141,7 +141,7 @@ def capability_command(cap: Capability, view: CliView | None) -> click.Command:
         ctx = chosen.context()
         if chosen.format == "json" and view.exit_code is None:
             stdout = click.get_binary_stream("stdout")
-            stdout.write(ctx.executor.run_json(cap, raw, observe=True))
+            stdout.write(ctx.executor.run_json(cap, raw))
             stdout.write(b"\n")
             stdout.flush()
             return
