@@ -152,10 +152,7 @@ def _examples(cases: list[tuple[str, dict[str, Any]]], key: str | None = None) -
 
 
 def _parameters(
-    cap: Capability,
-    root: dict[str, Any],
-    canonical: dict[str, Any],
-    cases: list[tuple[str, dict[str, Any]]],
+    root: dict[str, Any], canonical: dict[str, Any], cases: list[tuple[str, dict[str, Any]]]
 ) -> list[dict[str, Any]]:
     required = set(root.get("required", []))
     params = []
@@ -220,7 +217,7 @@ def operation(
         "tags": [cap.namespace],
     }
     if method == "GET":
-        op["parameters"] = _parameters(cap, root, canonical_in, cases)
+        op["parameters"] = _parameters(root, canonical_in, cases)
     else:
         media: dict[str, Any] = {"schema": input_ref}
         examples = _examples(cases)
