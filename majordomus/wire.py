@@ -98,8 +98,3 @@ def dumps_model_pretty_bytes(model: BaseModel) -> bytes:
     value (the fast encoder would refuse it, or spell it apart, a second time)."""
     fast = _fast(lambda: model.__pydantic_serializer__.to_json(model, indent=2, by_alias=True))
     return fast if fast is not None else _indented(model.wire()).encode("utf-8")
-
-
-def dumps_model_pretty(model: BaseModel) -> str:
-    """`dumps_pretty(model.wire())`, serialised straight from the model."""
-    return dumps_model_pretty_bytes(model).decode("utf-8")

@@ -12,7 +12,7 @@ from pydantic import Field
 
 from majordomus.capabilities.context import Context
 from majordomus.synthetic import Shape, SyntheticRepository, synthetic_ledger
-from majordomus.wire import OMIT, Wire, dumps_model_pretty, dumps_pretty
+from majordomus.wire import OMIT, Wire, dumps_model_pretty_bytes, dumps_pretty
 
 SCALARS = (
     st.none()
@@ -62,7 +62,9 @@ def test_small_floats_in_a_model_take_the_json_path() -> None:
         high: float
 
     model = Scores(low=1e-7, high=1e16)
-    assert dumps_model_pretty(model) == json.dumps(model.wire(), ensure_ascii=False, indent=2)
+    assert dumps_model_pretty_bytes(model).decode() == json.dumps(
+        model.wire(), ensure_ascii=False, indent=2
+    )
 
 
 def test_omitted_fields_leave_no_key_and_present_ones_stay() -> None:
