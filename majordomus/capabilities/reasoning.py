@@ -3,8 +3,8 @@
 The situation (§10.1) is resolved once per request and shared by every reasoning
 capability: the advisor catalogue in force, the mode, the record store and its records,
 the consultation history replayed from them, and every advisor's state now. None of these
-capabilities contacts an advisor; each section below declares one capability and its
-wire shapes, and `MODULES` lists them in declaration order.
+capabilities contacts an advisor; each section below holds one capability's wire shapes,
+handler and benchmark cases, which `declarations.py` names by reference.
 """
 
 from __future__ import annotations
@@ -336,6 +336,3 @@ def reasoning_check(ctx: Context, request: ReasoningCheckInput) -> ReasoningChec
 
 
 # == end of the projections' section ===========================================================
-
-
-# -- the module --------------------------------------------------------------------------------
