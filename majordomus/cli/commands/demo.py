@@ -6,19 +6,29 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from majordomus.cli.commands.mcp import render_inspect
 from majordomus.errors import ProtocolFailure
 
+if TYPE_CHECKING:
+    from majordomus.capabilities.context import Context
+
 DEMO_TASK = "demo"
 
 
-def _chain(evidence_path: str) -> list[dict[str, Any]]:
-    """An assessment, its plan, a conclusion and a validation; ids are filled in as recorded."""
-    return [
+def _record_chain(ctx: Context, evidence_path: str) -> None:
+    """An assessment, its plan, a conclusion and a validation, each naming the one before."""
+
+    def record(body: dict[str, Any]) -> str:
+        done = ctx.executor.call("reasoning.record", {"record": body, "task": DEMO_TASK})
+        click.echo(f"$ majordomus reasoning record --task {DEMO_TASK}  # {body['kind']}")
+        click.echo(f"  recorded {done['path']}")
+        return done["record"]["id"]
+
+    assessment = record(
         {
             "kind": "assessment",
             "subject": "which rules a session on the demo must be given",
@@ -26,31 +36,28 @@ def _chain(evidence_path: str) -> list[dict[str, Any]]:
             "confidence": "medium",
             "hypothesis": "every advisory rule fits in the default token budget",
             "evidence": [{"kind": "file", "reference": evidence_path}],
-        },
-        {"kind": "plan", "assessment": "{assessment}"},
+        }
+    )
+    record({"kind": "plan", "assessment": assessment})
+    conclusion = record(
         {
             "kind": "conclusion",
-            "assessment": "{assessment}",
+            "assessment": assessment,
             "decision": "give every advisory rule; the budget holds them all",
             "rationale": "devcontext compile reports the whole layer under 24000 tokens",
             "evidence": [{"kind": "command", "reference": "majordomus devcontext compile"}],
             "validation_plan": ["compile the context and check the budget"],
-        },
+        }
+    )
+    record(
         {
             "kind": "validation",
-            "conclusion": "{conclusion}",
+            "conclusion": conclusion,
             "check": "the compiled context is within budget",
             "command": "majordomus devcontext compile",
             "outcome": "pass",
-        },
-    ]
-
-
-def _fill(record: dict[str, Any], ids: dict[str, str]) -> dict[str, Any]:
-    return {
-        key: ids[value[1:-1]] if isinstance(value, str) and value[1:-1] in ids else value
-        for key, value in record.items()
-    }
+        }
+    )
 
 
 def command() -> click.Command:
@@ -75,14 +82,7 @@ def command() -> click.Command:
         ctx = Context(repo.root)
         click.echo(render_inspect(inspect_report(ctx, read_only=False)), nl=False)
         click.echo()
-        ids: dict[str, str] = {}
-        for record in _chain(".ai/repo/rules/project/rule-0.v1.md"):
-            done = ctx.executor.call(
-                "reasoning.record", {"record": _fill(record, ids), "task": DEMO_TASK}
-            )
-            ids[record["kind"]] = done["record"]["id"]
-            click.echo(f"$ majordomus reasoning record --task {DEMO_TASK}  # {record['kind']}")
-            click.echo(f"  recorded {done['path']}")
+        _record_chain(ctx, ".ai/repo/rules/project/rule-0.v1.md")
         click.echo()
         click.echo(f"$ majordomus reasoning status --task {DEMO_TASK} --report")
         status = ctx.executor.call("reasoning.status", {"task": DEMO_TASK})
