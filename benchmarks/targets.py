@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from majordomus.capabilities.context import Context
+from majordomus.capabilities.reference import benchmark_transports, target_key
 from majordomus.capabilities.registry import EXECUTABLE_STABILITIES, Registry
 
-TRANSPORTS = ("direct", "mcp", "http")
 #: System targets in the order §5.2 lists them; the Swagger page keeps the older key.
 SYSTEM_TARGETS = (
     ("mcp", "process_cold"),
@@ -80,17 +80,12 @@ def derive_targets(ctx: Context, registry: Registry) -> list[Target]:
         if cap.waived is not None:
             continue
         modes = ("cold", "warm") if cap.cache.enabled else ("uncached",)
-        transports = [
-            t
-            for t in TRANSPORTS
-            if t == "direct" or (t == "mcp" and cap.tool) or (t == "http" and cap.http)
-        ]
         cases = cap.benchmark_cases(ctx)
-        for transport in transports:
+        for transport in benchmark_transports(cap):
             for case, value in cases:
                 targets.append(
                     Target(
-                        key=f"{cap.id}|{transport}|{case}",
+                        key=target_key(cap, transport, case),
                         kind="capability",
                         transport=transport,
                         modes=modes,

@@ -172,23 +172,31 @@ def _exposure_rows(cap: Capability) -> list[str]:
     ]
 
 
+def benchmark_transports(cap: Capability) -> list[str]:
+    """The transports a capability is benchmarked on: direct, then MCP and HTTP where exposed."""
+    exposed = {"direct": True, "mcp": cap.tool is not None, "http": cap.http is not None}
+    return [transport for transport in TRANSPORTS if exposed[transport]]
+
+
+def target_key(cap: Capability, transport: str, case: str) -> str:
+    """The key of one benchmark target (§5.2): `<id>|<transport>|<case>`."""
+    return f"{cap.id}|{transport}|{case}"
+
+
 def benchmark_rows(
     cap: Capability, cases: list[tuple[str, dict[str, Any]]]
 ) -> list[dict[str, Any]]:
     """One coverage line per transport the capability is exposed on (§5.2–5.3)."""
     if not cap.executable:
         return []
-    exposed = {"direct": True, "mcp": cap.tool is not None, "http": cap.http is not None}
     rows = []
-    for transport in TRANSPORTS:
-        if not exposed[transport]:
-            continue
+    for transport in benchmark_transports(cap):
         if cap.waived is not None:
             state = f"waived: {cap.waived}"
         else:
             state = "covered" if cases else "missing"
         targets = (
-            [f"{cap.id}|{transport}|{name}" for name, _ in cases] if cap.waived is None else []
+            [target_key(cap, transport, name) for name, _ in cases] if cap.waived is None else []
         )
         rows.append(
             {"transport": transport, "state": state, "cases": len(cases), "targets": targets}
