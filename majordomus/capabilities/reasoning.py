@@ -223,19 +223,18 @@ class ReasoningRecorded(Wire):
 
 
 def reasoning_record(ctx: Context, request: ReasoningRecordInput) -> ReasoningRecorded:
-    """Admit against the situation's records and availability, then write (§7.3, §10.2)."""
-    from majordomus.ledger.loaded import Loaded
+    """Admit against the situation's records and availability, then write (§7.3, §10.2).
+
+    The step the record adds to the timeline is its own (`step_of` reads the record alone),
+    so a write never replays the whole store to name it.
+    """
     from majordomus.ledger.store import Admission
+    from majordomus.projections.timeline import step_of
 
     situation = reasoning_situation(ctx)
     admission = Admission(mode=situation.mode, availability=situation.advisors.states)
     done = situation.store.record(request.record, situation.loaded, admission, task=request.task)
-    replayed = Loaded(
-        records=[*situation.loaded.records, done.record],
-        unreadable=list(situation.loaded.unreadable),
-    )
-    step = derive(replayed, None).timeline[-1]
-    return ReasoningRecorded(record=done.record, path=done.path, step=step)
+    return ReasoningRecorded(record=done.record, path=done.path, step=step_of(done.record))
 
 
 # == end of the ledger's section ===============================================================
