@@ -10,17 +10,16 @@ import os
 from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from majordomus.errors import ContractUnmet
 
 if TYPE_CHECKING:
     from majordomus.capabilities.executor import Executor
     from majordomus.capabilities.registry import Registry
-    from majordomus.layer.model import GitState, Index
+    from majordomus.layer.model import Discovery, GitState, Index
     from majordomus.layer.sqlite_index import SqliteIndex
 
-Discovery = Literal["vcs", "filesystem"]
 
 
 class Context:
