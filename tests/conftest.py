@@ -26,6 +26,23 @@ FIXTURES = REPO_ROOT / "fixtures"
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 MAJORDOMUS = shutil.which("majordomus", path=str(Path(sys.executable).parent)) or "majordomus"
 
+#: An advisor catalogue with one CLI advisor whose executable is never on PATH: the ledger and
+#: reliability tests record plans and consultations against it.
+REVIEWER_CATALOGUE = """\
+version: 1
+capabilities:
+  - id: independent_reasoning
+    description: A second line of reasoning.
+advisors:
+  - id: reviewer
+    title: Reviewer
+    transport: cli
+    adapter: reviewer-cli
+    executable: fake-reviewer
+    capabilities: [independent_reasoning]
+"""
+
+
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test",
     "GIT_AUTHOR_EMAIL": "test@example.invalid",

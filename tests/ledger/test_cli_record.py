@@ -13,21 +13,8 @@ from typing import Any
 import pytest
 
 from majordomus.ledger.store import STATE_DIR
+from tests.conftest import REVIEWER_CATALOGUE as CATALOGUE
 from tests.conftest import git, witness
-
-CATALOGUE = """\
-version: 1
-capabilities:
-  - id: independent_reasoning
-    description: A second line of reasoning.
-advisors:
-  - id: reviewer
-    title: Reviewer
-    transport: cli
-    adapter: reviewer-cli
-    executable: fake-reviewer
-    capabilities: [independent_reasoning]
-"""
 
 EVIDENCE = [{"kind": "file", "reference": "lib/pool.py:88"}]
 

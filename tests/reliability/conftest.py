@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import GIT_ENV, initialised_repo
-from tests.ledger.test_cli_record import CATALOGUE
+from tests.conftest import REVIEWER_CATALOGUE as CATALOGUE
 
 SOAK = os.environ.get("MAJORDOMUS_SOAK") == "1"
 
