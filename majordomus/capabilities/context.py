@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from majordomus.layer.sqlite_index import SqliteIndex
 
 
-
 class Context:
     """One request's (or one server's) view of the repository."""
 
