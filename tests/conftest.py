@@ -205,3 +205,16 @@ def git_repo(tmp_path: Path) -> Callable[..., Path]:
 @pytest.fixture
 def majordomus() -> Callable[..., Result]:
     return run_majordomus
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A deprecation the tests themselves trigger fails the test, as one in `majordomus` does
+    (pyproject.toml). A test module's name depends on how pytest imported it (`tests.x.y`,
+    `x.y`, or a bare `test_y` in a folder that is not a package), so the pattern names them all;
+    `http` and `mcp` are left out, as those folders are not packages and the names belong to
+    the standard library and the MCP SDK."""
+    here = Path(__file__).parent
+    packages = sorted(p.name for p in here.iterdir() if (p / "__init__.py").is_file())
+    names = "|".join(["tests", "conftest", r"test_\w+", *packages])
+    for category in ("DeprecationWarning", "PendingDeprecationWarning"):
+        config.addinivalue_line("filterwarnings", f"error::{category}:({names})(\\.|$)")

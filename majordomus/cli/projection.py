@@ -7,6 +7,7 @@ view's positional arguments and extra flags; `--format json` prints exactly the 
 from __future__ import annotations
 
 import enum
+import sys
 import types
 import typing
 from collections.abc import Callable
@@ -64,7 +65,7 @@ class _Checked(click.ParamType):
     """A plain type whose field carries its own checks (`AfterValidator`s, e.g. `as_of`): they
     run as the value is parsed, so a bad value is a usage error naming the flag (exit 2)."""
 
-    def __init__(self, base: click.ParamType, checks: list[Callable[[Any], Any]]) -> None:
+    def __init__(self, base: click.ParamType, checks: list[Callable[..., Any]]) -> None:
         self.base = base
         self.checks = checks
         self.name = base.name
@@ -140,7 +141,7 @@ def capability_command(cap: Capability, view: CliView | None) -> click.Command:
         )
         ctx = chosen.context()
         if chosen.format == "json" and view.exit_code is None:
-            stdout = click.get_binary_stream("stdout")
+            stdout = sys.stdout.buffer
             stdout.write(ctx.executor.run_json(cap, raw))
             stdout.write(b"\n")
             stdout.flush()

@@ -247,7 +247,8 @@ def _record_many(root: str, worker: int, start: object, count: int) -> None:
 
 
 def test_eight_processes_recording_at_once_write_distinct_files(tmp_path):
-    context = multiprocessing.get_context("fork")
+    # spawn: forking the multi-threaded test process may deadlock the child
+    context = multiprocessing.get_context("spawn")
     start = context.Barrier(8)
     workers = [
         context.Process(target=_record_many, args=(str(tmp_path), w, start, 50)) for w in range(8)
