@@ -97,4 +97,6 @@ def dumps_model_pretty_bytes(model: BaseModel) -> bytes:
     for a big answer) is ever built. Where the fast bytes cannot be used, `json` writes the
     value (the fast encoder would refuse it, or spell it apart, a second time)."""
     fast = _fast(lambda: model.__pydantic_serializer__.to_json(model, indent=2, by_alias=True))
-    return fast if fast is not None else _indented(model.wire()).encode("utf-8")
+    if fast is not None:
+        return fast
+    return _indented(model.model_dump(mode="json", by_alias=True)).encode("utf-8")

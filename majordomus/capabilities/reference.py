@@ -112,9 +112,9 @@ def _properties_table(side: str, schema: dict[str, Any]) -> list[str]:
 
 def _schema_section(side: str, schema: dict[str, Any]) -> list[str]:
     name = schema.get("title")
-    title = f"Input: {_code(name)}" if side == "input" else f"Output: {_code(name)}"
-    if name is None:
-        title = "Input" if side == "input" else "Output"
+    title = "Input" if side == "input" else "Output"
+    if name is not None:
+        title = f"{title}: {_code(name)}"
     out = [f"### {title}", ""]
     if schema.get("description"):
         out += [str(schema["description"]).strip(), ""]

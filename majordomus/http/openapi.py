@@ -58,7 +58,7 @@ def _rewrite_refs(node: Any, names: dict[str, str]) -> Any:
     """Every `#/$defs/X` (a `$ref` or a discriminator mapping) becomes
     `#/components/schemas/<name of X>`."""
     if isinstance(node, dict):
-        out = {}
+        out: dict[str, Any] = {}
         for key, value in node.items():
             if key == "$ref" and isinstance(value, str) and value.startswith("#/$defs/"):
                 out[key] = _rewrite_ref(value, names)

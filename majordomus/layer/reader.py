@@ -325,7 +325,7 @@ def _read(
         )
     check_version(spec, metadata)
     directory = rel.rpartition("/")[0] or "."
-    provenance = {
+    provenance: dict[str, Any] = {
         "path": rel,
         "directory": directory,
         "source_class": source.id,

@@ -125,7 +125,7 @@ def redact_text(text: str) -> str:
     for name, pattern in SHAPES:
         marker = f"[redacted:{name}]"
         if "keep" in pattern.groupindex:
-            text = pattern.sub(lambda m, marker=marker: m.group("keep") + marker, text)
+            text = pattern.sub(r"\g<keep>" + marker, text)
         else:
             text = pattern.sub(marker, text)
     return text

@@ -271,7 +271,7 @@ class Store:
         head = self._head(self.root)
         for _ in range(_MINT_ATTEMPTS):
             record = ReasoningRecord(
-                schema=RECORD_SCHEMA,
+                schema_=RECORD_SCHEMA,
                 version=RECORD_VERSION,
                 id=mint_id(body.kind, recorded_at),
                 task=name,

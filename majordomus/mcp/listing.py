@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from majordomus.capabilities.registry import Capability, Registry
 
 
-def annotations(cap: Capability) -> dict[str, bool]:
+def tool_annotations(cap: Capability) -> dict[str, bool]:
     """Client hints from the execution policy (capabilities §1.5)."""
     if cap.effect == "read":
         return {
@@ -46,7 +46,7 @@ def tool_entries(registry: Registry, read_only: bool) -> list[dict[str, Any]]:
                 "inputSchema": canonical_schema(cap.input, "validation"),
                 "outputSchema": canonical_schema(cap.output, "serialization"),
                 "_meta": {"majordomus": {"id": cap.id, "effect": cap.effect}},
-                "annotations": annotations(cap),
+                "annotations": tool_annotations(cap),
             }
         )
     return out

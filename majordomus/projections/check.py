@@ -107,7 +107,7 @@ def _adapters(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]
     adapters = [a.adapter for a in catalogue.advisors]
     if catalogue.peers is not None:
         adapters.append(catalogue.peers.adapter)
-    findings = []
+    findings: list[ReasoningFinding] = []
     for adapter in adapters:
         module = f"{ADAPTER_DIR}/{adapter}.mjs"
         if not (root / module).is_file():
@@ -124,7 +124,7 @@ def _adapters(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]
 
 def _coupling(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]:
     names = catalogue.names()
-    findings = []
+    findings: list[ReasoningFinding] = []
     for source in INDEPENDENT_SOURCES:
         for path, text in _texts(root, files_under(root, source, SOURCE_EXTENSIONS)):
             findings.extend(
@@ -146,7 +146,7 @@ def _ci(root: Path, refs: References) -> list[ReasoningFinding]:
         *files_under(root, WORKFLOWS, YAML_EXTENSIONS),
         *files_under(root, GATES, YAML_EXTENSIONS),
     ]
-    findings = []
+    findings: list[ReasoningFinding] = []
     for path, text in _texts(root, paths):
         findings.extend(
             ReasoningFinding(
@@ -167,7 +167,7 @@ def _claims(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]:
         title = advisor.title.lower()
         phrases.extend((f"requires {title}", f"{title} is required"))
     paths = [path for place in DOCUMENTS for path in files_under(root, place, MARKDOWN)]
-    findings = []
+    findings: list[ReasoningFinding] = []
     for path, text in _texts(root, paths):
         lowered = text.lower()
         findings.extend(
