@@ -66,6 +66,15 @@ def interpreter(version: str) -> str:
     return version
 
 
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff and mypy, as every commit must pass them."""
+    session.install("-q", "-e", ".[lint]")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+    session.run("mypy", "majordomus")
+
+
 def tests(session: nox.Session) -> None:
     """The whole suite, two workers."""
     session.install("-q", "-e", ".[test]")
@@ -74,12 +83,3 @@ def tests(session: nox.Session) -> None:
 
 for _version in VERSIONS:
     nox.session(name=f"tests-{_version}", python=interpreter(_version), tags=["tests"])(tests)
-
-
-@nox.session
-def lint(session: nox.Session) -> None:
-    """ruff and mypy, as every commit must pass them."""
-    session.install("-q", "-e", ".[lint]")
-    session.run("ruff", "check", ".")
-    session.run("ruff", "format", "--check", ".")
-    session.run("mypy", "majordomus")
