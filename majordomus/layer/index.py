@@ -31,6 +31,7 @@ from majordomus.layer.reader import ReadContext, read_file
 from majordomus.layer.relations import derive_relations
 from majordomus.layer.root import find_root
 from majordomus.layer.sources import read_sources
+from majordomus.safefs import Tree
 
 log = logging.getLogger("majordomus")
 log.addHandler(logging.NullHandler())  # a library logs; the CLI decides where it goes
@@ -125,13 +126,14 @@ def _build_index(
             f"git is not usable at {layer.root}: {pending.reason}; "
             "use --discovery filesystem to read the work tree instead"
         )
-    files, diagnostics = discover(layer.root, layer.manifest, layer.sources, discovery)
-    ctx = ReadContext(root=layer.root, manifest=layer.manifest, kinds=kinds)
     objects: list[LayerObject] = []
-    for item in files:
-        found, findings = read_file(item.path, item.source, ctx)
-        objects.extend(found)
-        diagnostics.extend(findings)
+    with Tree(layer.root) as tree:
+        files, diagnostics = discover(layer.root, layer.manifest, layer.sources, discovery, tree)
+        ctx = ReadContext(root=layer.root, manifest=layer.manifest, kinds=kinds, tree=tree)
+        for item in files:
+            found, findings = read_file(item.path, item.source, ctx)
+            objects.extend(found)
+            diagnostics.extend(findings)
     git = pending.result()
     objects, duplicates = drop_duplicates(objects)
     diagnostics.extend(duplicates)
