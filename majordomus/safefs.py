@@ -321,6 +321,16 @@ def read_file(root: Path, rel: str, limit: int = CONFIG_LIMIT) -> bytes:
         return tree.read(rel, limit)
 
 
+def is_directory(root: Path, rel: str) -> bool:
+    """Whether `rel` and every directory above it are real directories (no symlink)."""
+    try:
+        with Tree(root) as tree:
+            tree.directory(rel)
+    except Unsafe:
+        return False
+    return True
+
+
 # --- writing ---------------------------------------------------------------------------------
 
 
