@@ -480,6 +480,36 @@ def write_new(dir_fd: int, name: str, data: bytes) -> None:
     fsync_directory(dir_fd)
 
 
+def append(dir_fd: int, name: str, data: bytes) -> None:
+    """Append `data` to the regular file `name` in `dir_fd`, created when absent; never
+    through a link, never into a FIFO or a device (raises `Unsafe` naming `name`)."""
+    flags = (
+        os.O_WRONLY
+        | os.O_APPEND
+        | os.O_CREAT
+        | _flag("O_NOFOLLOW")
+        | _flag("O_NONBLOCK")
+        | getattr(os, "O_CLOEXEC", 0)
+    )
+    try:
+        fd = os.open(name, flags, 0o644, dir_fd=dir_fd)
+    except OSError as exc:
+        found = _classify(dir_fd, name, name, exc, directory=False)
+        if found.code == "symlink":
+            raise Unsafe(
+                "symlink", name, "is a symbolic link; refusing to write through it"
+            ) from None
+        raise found from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise Unsafe("not_a_file", name, "is not a regular file; refusing to write into it")
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+
+
 def open_lock_file(dir_fd: int, name: str) -> int:
     """A read-write descriptor of the regular file `name` in `dir_fd`, created when absent,
     never through a link (for a lock); raises `Unsafe` when `name` is not a regular file."""
