@@ -84,10 +84,13 @@ def _flag(name: str) -> int:
 
 
 def _check_dir_fd() -> None:
-    for call in (os.open, os.stat, os.mkdir):
-        if call not in os.supports_dir_fd:
+    """Descriptor-relative `open`, `stat` and `mkdir`, judged by name (a wrapped `os.open`
+    is still the platform's call)."""
+    relative = {getattr(call, "__name__", "") for call in os.supports_dir_fd}
+    for name in ("open", "stat", "mkdir"):
+        if name not in relative:
             raise Unsupported(
-                f"this platform cannot call os.{call.__name__} relative to a directory; "
+                f"this platform cannot call os.{name} relative to a directory; "
                 "majordomus cannot open repository files safely here (it needs a POSIX system)"
             )
 
