@@ -261,9 +261,13 @@ def test_a_symlinked_task_directory_is_neither_written_nor_read(
     done = cli(hostile, env, "reasoning", "record", "--task", "t", input=json.dumps(RECORD))
     assert done.code == 13
     assert f"{STATE_DIR}/t is a symbolic link; refusing to write through it" in error_line(done)
+    # and a record file that is a link to the foreign record: unreadable, never followed
+    (store / "real" / "linked.json").symlink_to(outside / "target" / record_file.name)
     status = cli(hostile, env, "reasoning", "status", "--task", "all", "--format", "json")
     assert status.code == 0
-    assert json.loads(status.stdout)["state"]["totals"]["records"] == 1
+    state = json.loads(status.stdout)["state"]
+    assert state["totals"]["records"] == 1
+    assert state["unreadable"] == ["real/linked.json"]
     with http(hostile, env) as client:
         answer = client.post("/api/v1/reasoning/records", json={"record": RECORD, "task": "t"})
         assert answer.status_code == 422
