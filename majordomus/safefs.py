@@ -46,7 +46,7 @@ _UNSUPPORTED_CALL = frozenset(
     if code is not None
 )
 
-SYMLINK_REASON = "is a symbolic link; symlinks are never followed"
+_SYMLINK_REASON = "is a symbolic link; symlinks are never followed"
 
 
 class Unsupported(ProtocolFailure):
@@ -136,7 +136,7 @@ def _classify(parent: int, name: str, rel: str, exc: OSError, *, directory: bool
     except OSError as failure:
         return Unsafe("unreadable", rel, f"cannot stat: {failure.strerror or failure}")
     if stat.S_ISLNK(info.st_mode):
-        return Unsafe("symlink", rel, SYMLINK_REASON)
+        return Unsafe("symlink", rel, _SYMLINK_REASON)
     if directory and not stat.S_ISDIR(info.st_mode):
         return Unsafe("not_a_directory", rel, "is not a directory")
     if not directory and not stat.S_ISREG(info.st_mode):
