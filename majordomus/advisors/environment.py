@@ -1,8 +1,8 @@
 """Reading the reasoning settings of one request (reasoning §3, §11).
 
 The caller snapshots the environment once per request and passes the mapping in; this
-module reads only that mapping and, for the profile, two small files under the root. It
-never writes and never looks at the value of a credential variable.
+module reads only that mapping and, for the profile, two small files under the root (through
+`majordomus.safefs`). It never writes and never looks at the value of a credential variable.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from majordomus.advisors.modes import ModeResolution, resolve_mode
+from majordomus.safefs import CONFIG_LIMIT, Unsafe, read_file
 
 ENV_MODE = "MAJORDOMUS_REASONING_MODE"
 ENV_CI = "CI"
@@ -40,12 +41,12 @@ def profile_setting(root: Path | None) -> tuple[str, str | None] | None:
     """(profile name, its `reasoning:` word) from the current task, or None without a profile."""
     if root is None:
         return None
-    name = _line_value(root / CURRENT_FILE, "profile:")
+    name = _line_value(root, CURRENT_FILE, "profile:")
     if name is None:
         return None
     if not name or "/" in name or "\\" in name or name in (".", ".."):
         return (name, None)
-    return (name, _line_value(root / PROFILES_DIR / f"{name}.yaml", "reasoning:"))
+    return (name, _line_value(root, f"{PROFILES_DIR}/{name}.yaml", "reasoning:"))
 
 
 def mode_from_environment(environ: Mapping[str, str], root: Path | None) -> ModeResolution:
@@ -67,11 +68,12 @@ def cooldown_override(environ: Mapping[str, str]) -> int | None:
     return int(raw)
 
 
-def _line_value(path: Path, prefix: str) -> str | None:
-    """The value of the first line starting with `prefix`, trimmed and unquoted."""
+def _line_value(root: Path, rel: str, prefix: str) -> str | None:
+    """The value of the first line starting with `prefix`, trimmed and unquoted; None when
+    the file cannot be read safely (a symlink at any component, a FIFO, over the cap)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_file(root, rel, CONFIG_LIMIT).decode("utf-8")
+    except (Unsafe, UnicodeDecodeError):
         return None
     for line in text.split("\n"):
         if line.startswith(prefix):

@@ -2,8 +2,9 @@
 
 The catalogue is the repository's tracked `.ai/repo/advisors.yaml` when it exists, else the
 packaged default; the references (models, provider ids) are always the packaged ones. The
-only reads are those files. An unreadable or invalid catalogue is the one failure here,
-and its message names the file actually used, never an absolute path.
+only reads are those files, the repository's through `majordomus.safefs`. An unreadable or
+invalid catalogue is the one failure here, and its message names the file actually used,
+never an absolute path.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from majordomus.advisors.references import (
 )
 from majordomus.errors import describe_validation
 from majordomus.layer.yaml import YamlError, parse_into
+from majordomus.safefs import CONFIG_LIMIT, Tree, Unsafe
 
 CATALOGUE_FILE = "advisors.yaml"
 OVERRIDE_FILE = ".ai/repo/advisors.yaml"
@@ -60,13 +62,9 @@ def load_catalogue(root: Path | None) -> LoadedCatalogue:
 
     Raises `CatalogueError` naming the file when it is unreadable or invalid.
     """
-    override = root / OVERRIDE_FILE if root is not None else None
-    if override is not None and override.is_file():
+    text = _override(root) if root is not None else None
+    if text is not None:
         source = OVERRIDE_FILE
-        try:
-            text = override.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CatalogueError(source, _io_reason(exc)) from None
     else:
         source = PACKAGED_CATALOGUE
         text = _packaged(CATALOGUE_FILE)
@@ -104,7 +102,24 @@ def _parse(text: str, model: type[M]) -> M | str:
         return str(exc)
 
 
-def _io_reason(exc: Exception) -> str:
-    if isinstance(exc, UnicodeDecodeError):
-        return "the file is not UTF-8 text"
-    return getattr(exc, "strerror", None) or str(exc)
+def _override(root: Path) -> str | None:
+    """The text of the repository's catalogue, None when there is none (or a directory).
+
+    Read without following a symlink at any component and under a size cap: a link, a
+    FIFO or a device in its place is refused by name, never read.
+    """
+    try:
+        tree = Tree(root)
+    except Unsafe:
+        return None
+    with tree:
+        try:
+            data = tree.read(OVERRIDE_FILE, CONFIG_LIMIT)
+        except Unsafe as exc:
+            if exc.code == "missing" or tree.kind(OVERRIDE_FILE) == "directory":
+                return None
+            raise CatalogueError(OVERRIDE_FILE, exc.about(OVERRIDE_FILE)) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CatalogueError(OVERRIDE_FILE, "the file is not UTF-8 text") from None

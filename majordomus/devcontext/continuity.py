@@ -11,11 +11,13 @@
 * `disk_size(root)`: the on-disk size of a repo-relative path (a directory's size as the OS
   reports it), None when it cannot be read or names a place outside the root.
 
-Reads only; never writes, never follows a symlink out of the tree.
+Reads only, through `majordomus.safefs`: never writes, never follows a symlink at any
+component, reads each record under a size cap.
 """
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,7 @@ from typing import Any
 from majordomus.devcontext.candidates import scalar_text
 from majordomus.layer.frontmatter import split
 from majordomus.layer.yaml import parse
+from majordomus.safefs import CONFIG_LIMIT, Tree, Unsafe
 
 RECORD_FIELDS = (
     "created_at",
@@ -48,18 +51,22 @@ def disk_size(root: Path) -> Callable[[str], int | None]:
         if _outside(path):
             return None
         try:
-            return (root / path).lstat().st_size
-        except OSError:
+            with Tree(root) as tree:
+                return tree.lstat(path).st_size
+        except Unsafe:
             return None
 
     return size_of
 
 
-def _record(root: Path, file: Path) -> dict[str, Any]:
-    text = file.read_text(encoding="utf-8")
+def _record(tree: Tree, rel: str) -> dict[str, Any]:
+    try:
+        text = tree.read(rel, CONFIG_LIMIT).decode("utf-8")
+    except Unsafe as exc:
+        raise ValueError(exc.message) from None
     front, _body = split(text)
     metadata = parse(front) if front is not None else {}
-    record: dict[str, Any] = {"path": file.relative_to(root).as_posix()}
+    record: dict[str, Any] = {"path": rel}
     for name in RECORD_FIELDS:
         text_value = scalar_text(metadata.get(name))
         if text_value is not None:
@@ -67,12 +74,23 @@ def _record(root: Path, file: Path) -> dict[str, Any]:
     return record
 
 
-def newest_record(root: Path, folder: Path) -> dict[str, Any] | None:
-    """The newest record of one folder, or None when it holds none."""
-    if folder.is_symlink() or not folder.is_dir():
-        return None
-    files = sorted(p for p in folder.glob("*.md") if p.is_file() and not p.is_symlink())
-    records = [_record(root, file) for file in files]
+def newest_record(tree: Tree, folder: str) -> dict[str, Any] | None:
+    """The newest record of one root-relative folder, or None when it holds none.
+
+    Only regular `*.md` files are records (a symlink among them is passed over); a folder
+    that is absent is empty, one reached through a symlink is an error naming it.
+    """
+    try:
+        entries = sorted(tree.entries(folder))
+    except Unsafe as exc:
+        if exc.code == "missing":
+            return None
+        raise ValueError(exc.message) from None
+    records = [
+        _record(tree, f"{folder}/{name}")
+        for name, mode in entries
+        if name.endswith(".md") and stat.S_ISREG(mode)
+    ]
     if not records:
         return None
     return max(records, key=lambda r: (r.get("created_at", ""), r["path"]))
@@ -82,7 +100,8 @@ def local_state(root: Path, local_path: str = "local") -> Callable[[], dict[str,
     """The continuity provider of the checkout at `root` (reads on every call)."""
 
     def read() -> dict[str, Any]:
-        state = root / ".ai" / local_path / "state"
-        return {key: newest_record(root, state / folder) for key, folder in FOLDERS}
+        state = f".ai/{local_path}/state"
+        with Tree(root) as tree:
+            return {key: newest_record(tree, f"{state}/{folder}") for key, folder in FOLDERS}
 
     return read

@@ -3,13 +3,13 @@
 Two enumerations: `vcs` (the contract: `git ls-files` with the class's pathspec verbatim,
 one call per class) and `filesystem` (a convenience: a walk of the work tree with the same
 glob semantics). Owns the `claimed_twice` and `required_source_empty` findings. Reads
-directory listings only; opens no file and never follows a symlink.
+directory listings only, each directory reached from the root without following a symlink
+at any component; opens no file.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import re
 import stat
 from collections.abc import Callable, Iterator
@@ -20,6 +20,7 @@ from majordomus.layer.git import Listing
 from majordomus.layer.model import Diagnostic, Discovery, Manifest, SourceClass
 from majordomus.layer.root import LayerIOError
 from majordomus.layer.sources import GLOB_MAGIC
+from majordomus.safefs import Tree, Unsafe
 
 log = logging.getLogger("majordomus")
 
@@ -117,37 +118,39 @@ class Glob:
 _NOT_ENTRIES = frozenset({".", ".."})
 
 
-def _entries(directory: str, names: list[str] | None) -> Iterator[tuple[str, int]]:
+def _entries(tree: Tree, directory: str, names: list[str] | None) -> Iterator[tuple[str, int]]:
     """(name, st_mode without following links) of a directory's entries, or of `names`."""
     if names is not None:
         for name in names:
             if name in _NOT_ENTRIES:
                 continue
             try:
-                yield name, os.lstat(os.path.join(directory, name)).st_mode
-            except OSError:
+                yield name, tree.lstat(f"{directory}/{name}" if directory else name).st_mode
+            except Unsafe:
                 continue
         return
     try:
-        with os.scandir(directory) as listing:
-            for entry in listing:
-                try:
-                    yield entry.name, entry.stat(follow_symlinks=False).st_mode
-                except OSError:
-                    continue
-    except OSError:
+        yield from tree.entries(directory)
+    except Unsafe:
         return
 
 
-def walk(root: Path, glob: Glob, never_enter: Callable[[str], bool]) -> list[str]:
-    """The paths under `root` the glob matches; symlinks skipped, hopeless branches pruned."""
+def walk(
+    root: Path, glob: Glob, never_enter: Callable[[str], bool], tree: Tree | None = None
+) -> list[str]:
+    """The paths under `root` the glob matches; symlinks skipped, hopeless branches pruned.
+
+    Directories are opened from the root one component at a time (`tree`, or a tree of its
+    own), so a directory swapped for a link while the walk runs is not entered either.
+    """
+    if tree is None:
+        with Tree(root) as own:
+            return walk(root, glob, never_enter, own)
     found: list[str] = []
     stack: list[tuple[str, frozenset[int]]] = [("", glob.start())]
-    base = str(root)
     while stack:
         rel, states = stack.pop()
-        directory = os.path.join(base, rel) if rel else base
-        for name, mode in _entries(directory, glob.literal_names(states)):
+        for name, mode in _entries(tree, rel, glob.literal_names(states)):
             if stat.S_ISLNK(mode):
                 continue
             nxt = glob.step(states, name)
@@ -177,7 +180,11 @@ def _escapes(rel: str) -> bool:
 
 
 def class_paths(
-    root: Path, source: SourceClass, local_dir: str, listing: Listing | None
+    root: Path,
+    source: SourceClass,
+    local_dir: str,
+    listing: Listing | None,
+    tree: Tree | None = None,
 ) -> list[str]:
     """The class's paths, sorted and unique, with the local half and escapes removed.
 
@@ -188,7 +195,7 @@ def class_paths(
         listed = listing.paths()
     else:
         glob = Glob(source.pathspec.removeprefix(GLOB_MAGIC))
-        listed = walk(root, glob, lambda rel: _under(rel, local_dir))
+        listed = walk(root, glob, lambda rel: _under(rel, local_dir), tree)
         for rel in listed:
             try:
                 rel.encode("utf-8")
@@ -201,9 +208,17 @@ def class_paths(
 
 
 def discover(
-    root: Path, manifest: Manifest, sources: list[SourceClass], mode: Discovery
+    root: Path,
+    manifest: Manifest,
+    sources: list[SourceClass],
+    mode: Discovery,
+    tree: Tree | None = None,
 ) -> tuple[list[Discovered], list[Diagnostic]]:
-    """Every file to read, in class order then path order, and the discovery findings."""
+    """Every file to read, in class order then path order, and the discovery findings.
+
+    `tree` holds the root's open directories for the filesystem walk (the reader reuses
+    them); vcs listings are read through it when the files are read.
+    """
     local_dir = ".ai/" + manifest.local_path
     claimed: dict[str, str] = {}
     files: list[Discovered] = []
@@ -211,7 +226,7 @@ def discover(
     # every class's listing runs at once; each is collected, and may fail, in class order
     listings = [Listing(root, s.pathspec) if mode == "vcs" else None for s in sources]
     for source, listing in zip(sources, listings, strict=True):
-        paths = class_paths(root, source, local_dir, listing)
+        paths = class_paths(root, source, local_dir, listing, tree)
         log.debug(
             "class %s (kind %s): %d file(s)",
             source.id,

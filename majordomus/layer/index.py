@@ -29,8 +29,9 @@ from majordomus.layer.model import (
 )
 from majordomus.layer.reader import ReadContext, read_file
 from majordomus.layer.relations import derive_relations
-from majordomus.layer.root import find_root
+from majordomus.layer.root import LayerIOError, find_root
 from majordomus.layer.sources import read_sources
+from majordomus.safefs import Tree, Unsafe
 
 log = logging.getLogger("majordomus")
 log.addHandler(logging.NullHandler())  # a library logs; the CLI decides where it goes
@@ -52,6 +53,15 @@ def open_layer(start: Path | None = None) -> Layer:
     log.info("repository found root=%s", root, extra={"root": str(root)})
     manifest = read_manifest(root)
     return Layer(root=root, manifest=manifest, sources=read_sources(root, manifest))
+
+
+def _tree(root: Path) -> Tree:
+    """The root's open directories for one build; a root that cannot be opened is an I/O
+    error."""
+    try:
+        return Tree(root)
+    except Unsafe as exc:
+        raise LayerIOError(f"cannot read the repository: {exc.message}") from None
 
 
 def _claimant(obj: LayerObject) -> str:
@@ -125,13 +135,14 @@ def _build_index(
             f"git is not usable at {layer.root}: {pending.reason}; "
             "use --discovery filesystem to read the work tree instead"
         )
-    files, diagnostics = discover(layer.root, layer.manifest, layer.sources, discovery)
-    ctx = ReadContext(root=layer.root, manifest=layer.manifest, kinds=kinds)
     objects: list[LayerObject] = []
-    for item in files:
-        found, findings = read_file(item.path, item.source, ctx)
-        objects.extend(found)
-        diagnostics.extend(findings)
+    with _tree(layer.root) as tree:
+        files, diagnostics = discover(layer.root, layer.manifest, layer.sources, discovery, tree)
+        ctx = ReadContext(root=layer.root, manifest=layer.manifest, kinds=kinds, tree=tree)
+        for item in files:
+            found, findings = read_file(item.path, item.source, ctx)
+            objects.extend(found)
+            diagnostics.extend(findings)
     git = pending.result()
     objects, duplicates = drop_duplicates(objects)
     diagnostics.extend(duplicates)

@@ -3,15 +3,18 @@
 Owns the skeleton (package data `skeleton/ai/**`, written to `<root>/.ai/**`), the local
 half's directories and the `.ai/local/` line of `.gitignore` (README decision 6). Never
 overwrites: an existing `.ai/` (or a pre-`.ai` `.majordomus/` directory) is refused before
-anything is written, and every file is created exclusively. Runs no git command.
+anything is written, and every file is created exclusively. Never writes through a symlink
+(`majordomus.safefs`): a symlinked `.gitignore` is refused up front. Runs no git command.
 """
 
 from __future__ import annotations
 
+import os
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from majordomus import safefs
 from majordomus.errors import ProtocolFailure
 from majordomus.layer.root import is_legacy
 
@@ -61,44 +64,66 @@ def _refuse_existing(root: Path) -> None:
             f"project data lives under {root / '.majordomus'}, the pre-.ai layout; run "
             "`majordomus migrate` instead of init"
         )
+    ignore = root / ".gitignore"
+    if ignore.is_symlink():
+        raise InitRefused(
+            f"{ignore} is a symbolic link; refusing to write through it (init appends "
+            f"{LOCAL_IGNORE} to it: replace the link with a file, or add the line yourself)"
+        )
+    if ignore.exists() and not ignore.is_file():
+        raise InitRefused(f"{ignore} is not a regular file; refusing to write into it")
 
 
 def _ignore_local(root: Path) -> bool:
     """Append `.ai/local/` to `.gitignore` unless present; True when the file changed."""
-    path = root / ".gitignore"
     try:
-        current = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+        current = safefs.read_file(root, ".gitignore").decode("utf-8", errors="replace")
+    except safefs.Unsafe as exc:
+        if exc.code != "missing":
+            raise
         current = ""
     if any(line.strip() in _IGNORE_FORMS for line in current.split("\n")):
         return False
     separator = "" if not current or current.endswith("\n") else "\n"
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(f"{separator}{LOCAL_IGNORE}\n")
+    fd = safefs.open_root(root)
+    try:
+        safefs.append(fd, ".gitignore", f"{separator}{LOCAL_IGNORE}\n".encode())
+    finally:
+        os.close(fd)
     return True
+
+
+def _write_new(root: Path, rel: str, data: bytes) -> None:
+    folder, _, name = rel.rpartition("/")
+    fd = safefs.ensure_dir(root, folder)
+    try:
+        safefs.write_new(fd, name, data)
+    finally:
+        os.close(fd)
 
 
 def init_layer(target: Path | None = None) -> list[str]:
     """Write the skeleton layer into `target` (default: cwd); the created paths, root-relative.
 
     Directories created empty on purpose are listed with a trailing `/`; `.gitignore` is
-    listed when it was created or extended.
+    listed when it was created or extended. Nothing is written through a symlink: a
+    `.gitignore` that is one is refused before anything is written, and every directory
+    and file is created relative to its parent without following links.
     """
     root = Path.cwd() if target is None else target
     _refuse_existing(root)
     created: list[str] = []
     try:
         for rel, resource in skeleton_files():
-            dest = root / rel
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            with dest.open("xb") as handle:
-                handle.write(resource.read_bytes())
+            _write_new(root, rel, resource.read_bytes())
             created.append(rel)
         for rel in EMPTY_DIRECTORIES:
-            (root / rel).mkdir(parents=True, exist_ok=True)
+            os.close(safefs.ensure_dir(root, rel))
             created.append(rel + "/")
         if _ignore_local(root):
             created.append(".gitignore")
+    except safefs.Unsafe as exc:
+        raise InitRefused(f"cannot write the layer into {root}: {exc.message}") from None
     except OSError as exc:
         raise InitRefused(f"cannot write the layer into {root}: {exc.strerror or exc}") from exc
     return created

@@ -1,7 +1,8 @@
 """Reading `.ai/manifest.yaml` (layer §1.2) into the typed `Manifest`.
 
 Owns the validation order of §1.2 (parse, allow-list, schema, typed read) and the fatal
-errors it raises; every message names the file and the problem. Reads one file; never writes.
+errors it raises; every message names the file and the problem. Reads one file, safely
+(`majordomus.safefs`); never writes.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from majordomus.layer.model import Manifest
 from majordomus.layer.root import MANIFEST, LayerIOError
 from majordomus.layer.typed import boolean, dict_of, list_of, read, record, string
 from majordomus.layer.yaml import YamlError, key_paths, parse
+from majordomus.safefs import CONFIG_LIMIT, Unsafe, read_file
 
 LAYER_SCHEMA = "ai-repository/v1"
 
@@ -53,12 +55,17 @@ def _layer_path(value: str) -> str | None:
     return trimmed
 
 
-def read_text(path: Path, error: type[ContractUnmet]) -> str:
-    """A layer file's text; a missing file is an I/O error, bad UTF-8 a contract error."""
+def read_text(root: Path, rel: str, error: type[ContractUnmet]) -> str:
+    """The text of layer file `rel` below `root`, read without following a symlink at any
+    component and under `CONFIG_LIMIT`; a missing, refused or unreadable file is an I/O
+    error naming the file and the reason (never its content), bad UTF-8 a contract error."""
+    path = root / rel
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise LayerIOError(f"cannot read {path}: {exc.strerror or exc}") from exc
+        data = read_file(root, rel, CONFIG_LIMIT)
+    except Unsafe as exc:
+        if exc.code == "missing" and exc.path == rel:
+            raise LayerIOError(f"cannot read {path}: No such file or directory") from None
+        raise LayerIOError(f"cannot read {path}: {exc.message}") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -111,5 +118,4 @@ def parse_manifest(text: str, shown: str) -> Manifest:
 
 def read_manifest(root: Path) -> Manifest:
     """The typed manifest of the layer at `root` (fatal errors per layer §5.6)."""
-    path = root / MANIFEST
-    return parse_manifest(read_text(path, InvalidManifest), str(path))
+    return parse_manifest(read_text(root, MANIFEST, InvalidManifest), str(root / MANIFEST))

@@ -2,16 +2,15 @@
 
 The checks run in the order of §5.4 and the first failure excludes the file. Owns the
 identity, title and description rules of §1.4 and collection members. Opens files read-only
-and never follows a symlink (`lstat`, then `O_NOFOLLOW`); reads at most 4 MiB per file.
+and never follows a symlink at any path component (`majordomus.safefs`); reads at most 4 MiB
+per file.
 This is the per-file hot path: plain dataclasses, no pydantic.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import stat
 from pathlib import Path
 from typing import Any
 
@@ -19,29 +18,27 @@ from majordomus.layer.frontmatter import FrontMatterError, split
 from majordomus.layer.kinds import MEMBER_MEDIA_TYPE, KindSchema, KindSpec
 from majordomus.layer.model import Diagnostic, LayerObject, Manifest, Provenance, SourceClass
 from majordomus.layer.yaml import YamlError, key_paths, parse, render_scalar
+from majordomus.safefs import Tree, Unsafe
 
 SIZE_LIMIT = 4 * 1024 * 1024
 HEADING = "@heading"
-_OPEN_FLAGS = (
-    os.O_RDONLY
-    | getattr(os, "O_NOFOLLOW", 0)
-    | getattr(os, "O_NONBLOCK", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-)
 _BAD_IDENTITY = re.compile(r"[/@\s]")
 
 
 class ReadContext:
-    """What reading needs besides the file: the root, the manifest and the kind schema.
+    """What reading needs besides the file: the root, the manifest, the kind schema and the
+    open directories of the root (`tree`; one of its own when none is given).
 
     Also memoises the section of each directory, so the per-file path stays lean.
     """
 
-    __slots__ = ("_by_directory", "_by_file", "base", "kinds", "manifest", "root")
+    __slots__ = ("_by_directory", "_by_file", "kinds", "manifest", "root", "tree")
 
-    def __init__(self, root: Path, manifest: Manifest, kinds: KindSchema) -> None:
+    def __init__(
+        self, root: Path, manifest: Manifest, kinds: KindSchema, tree: Tree | None = None
+    ) -> None:
         self.root = root
-        self.base = str(root)
+        self.tree = Tree(root) if tree is None else tree
         self.manifest = manifest
         self.kinds = kinds
         self._by_file: dict[str, str] = {}
@@ -151,72 +148,17 @@ def check_version(spec: KindSpec, metadata: dict[str, Any]) -> None:
 # --- the file ------------------------------------------------------------------------------
 
 
-def _load(base: str, rel: str) -> bytes:
-    """The file's bytes after the file checks of §5.4 step 2, never through a symlink.
-
-    The common case opens first (`O_NOFOLLOW` refuses a symlink) and checks what `fstat`
-    says, one system call less per file; any failure to open takes the full sequence
-    below, so every finding and its message are the ones that sequence gives.
-    """
-    full = f"{base}/{rel}"
-    try:
-        fd = os.open(full, _OPEN_FLAGS)
-    except OSError:
-        return _load_checked(full)
-    try:
-        try:
-            info = os.fstat(fd)
-        except OSError as exc:
-            raise Excluded("unreadable", f"cannot read: {exc.strerror or exc}") from exc
-        if not stat.S_ISREG(info.st_mode):
-            raise Excluded("not_a_file", "is not a regular file")
-        if info.st_size > SIZE_LIMIT:
-            raise Excluded("oversized", f"{info.st_size} bytes, over the {SIZE_LIMIT} byte limit")
-        return _read_all(fd, info.st_size)
-    finally:
-        os.close(fd)
+#: `safefs` refusals as the diagnostic codes of a layer file.
+_CODES = {"missing": "unreadable", "not_a_directory": "unreadable"}
 
 
-def _read_all(fd: int, size: int) -> bytes:
-    """One read sized to the file (plus one byte to notice growth), never a 4 MiB buffer."""
+def _load(tree: Tree, rel: str) -> bytes:
+    """The file's bytes after the file checks of §5.4 step 2, reached from the root one
+    component at a time, never through a symlink at any of them."""
     try:
-        chunks = [os.read(fd, size + 1)]
-        total = len(chunks[0])
-        while total > size and total <= SIZE_LIMIT:
-            chunk = os.read(fd, SIZE_LIMIT + 1 - total)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-    except OSError as exc:
-        raise Excluded("unreadable", f"cannot read: {exc.strerror or exc}") from exc
-    if total > SIZE_LIMIT:
-        raise Excluded("oversized", f"more than {SIZE_LIMIT} bytes, the limit")
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
-
-
-def _load_checked(full: str) -> bytes:
-    """`lstat` first, then open: the sequence whose findings name why a file is unreadable."""
-    try:
-        info = os.lstat(full)
-    except OSError as exc:
-        raise Excluded("unreadable", f"cannot stat: {exc.strerror or exc}") from exc
-    if stat.S_ISLNK(info.st_mode):
-        raise Excluded("symlink", "is a symbolic link; symlinks are never followed")
-    if not stat.S_ISREG(info.st_mode):
-        raise Excluded("not_a_file", "is not a regular file")
-    if info.st_size > SIZE_LIMIT:
-        raise Excluded("oversized", f"{info.st_size} bytes, over the {SIZE_LIMIT} byte limit")
-    try:
-        fd = os.open(full, _OPEN_FLAGS)
-    except OSError as exc:
-        raise Excluded("unreadable", f"cannot read: {exc.strerror or exc}") from exc
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise Excluded("not_a_file", "is not a regular file")
-        return _read_all(fd, info.st_size)
-    finally:
-        os.close(fd)
+        return tree.read(rel, SIZE_LIMIT)
+    except Unsafe as exc:
+        raise Excluded(_CODES.get(exc.code, exc.code), exc.about(rel)) from None
 
 
 def _decode(data: bytes) -> str:
@@ -309,7 +251,7 @@ def _read(
             f"class '{source.id}' declares kind '{source.kind}', which this executable "
             "does not read",
         )
-    data = _load(ctx.base, rel)
+    data = _load(ctx.tree, rel)
     text = _decode(data)
     spec, metadata, body = _metadata(spec, text, ctx)
     if spec.allow is not None and metadata:

@@ -27,11 +27,14 @@ class LayerIOError(ProtocolFailure):
     """A file the run needs cannot be read, or the start path does not exist (exit 13)."""
 
 
-def _is_file(path: Path) -> bool:
+def _is_marker(path: Path) -> bool:
+    """A regular file, or a symlink in its place: the link makes this the root whose
+    manifest read refuses it by name, instead of silently finding a layer further up."""
     try:
-        return stat.S_ISREG(os.stat(path).st_mode)
+        mode = os.lstat(path).st_mode
     except OSError:
         return False
+    return stat.S_ISREG(mode) or stat.S_ISLNK(mode)
 
 
 def is_legacy(directory: Path) -> bool:
@@ -51,10 +54,11 @@ def canonical_start(start: Path | None) -> Path:
 
 
 def find_root(start: Path | None = None) -> Path:
-    """The nearest directory, from `start` upwards, whose `.ai/manifest.yaml` is a file."""
+    """The nearest directory, from `start` upwards, whose `.ai/manifest.yaml` is a file
+    (or a symlink, which reading the manifest then refuses)."""
     origin = canonical_start(start)
     for directory in (origin, *origin.parents):
-        if _is_file(directory / MANIFEST):
+        if _is_marker(directory / MANIFEST):
             return directory
         if is_legacy(directory):
             raise LegacyLayout(

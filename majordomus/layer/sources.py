@@ -69,4 +69,6 @@ def parse_sources(text: str, shown: str) -> list[SourceClass]:
 def read_sources(root: Path, manifest: Manifest) -> list[SourceClass]:
     """The declared source classes of the layer at `root`, in declared order."""
     path = sources_path(root, manifest)
-    return parse_sources(read_text(path, InvalidSources), str(path))
+    return parse_sources(
+        read_text(root, path.relative_to(root).as_posix(), InvalidSources), str(path)
+    )

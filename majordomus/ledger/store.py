@@ -1,29 +1,28 @@
 """The store (reasoning §7): the one writer and reader of `.ai/local/state/reasoning/`.
 
 One JSON file per record at `<task>/<id>.json`, never edited and never overwritten: a
-record is written to a temporary file in its task directory, flushed to disk, then linked
-to its final name (which fails if the name exists) and the temporary name removed. Reading
-back skips temporary files and lists every file that does not parse as `unreadable`
-instead of failing. Owns the envelope (id, task, stamp, head); admission and redaction
-decide what goes inside it. The clock is read only through `majordomus.clock`, git only
-through `majordomus.layer.git`.
+record is written to a temporary file in its task directory, flushed to disk, then
+published under its final name without replacing one that exists (`safefs.write_new`;
+docs/RELIABILITY.md says how, with and without hard links). No directory on the way is a
+symlink. Reading back skips temporary files, never follows a symlink, and lists every file
+that does not parse as `unreadable` instead of failing. Owns the envelope (id, task, stamp,
+head); admission and redaction decide what goes inside it. The clock is read only through
+`majordomus.clock`, git only through `majordomus.layer.git`.
 """
 
 from __future__ import annotations
 
-import errno
 import itertools
 import json
 import os
 import re
-import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from majordomus import clock
+from majordomus import clock, safefs
 from majordomus.collector import paused
 from majordomus.compact import SharedFieldsSets
 from majordomus.errors import Refused
@@ -60,8 +59,18 @@ STATE_DIR = ".ai/local/state/reasoning"
 #: How many fresh ids a write tries when a racing writer already took the minted name.
 _MINT_ATTEMPTS = 8
 
-#: Opening a record never blocks (a FIFO under a record's name) and is not inherited.
-_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+#: Opening a record never follows a symlink, never blocks (a FIFO under a record's name)
+#: and is not inherited.
+_READ_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+
+#: The largest record file read back: a record is at most 1 MiB, its pretty-printed
+#: envelope a few times that at most.
+RECORD_FILE_LIMIT = 4 * 1024 * 1024
 
 #: A record id becomes `<id>.json` and `.<id>.json.tmp`: one plain name of at most 255 bytes.
 _RECORD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -146,20 +155,6 @@ class Recorded:
     path: str
 
 
-def _fsync_directory(folder: Path) -> None:
-    """Make a new directory entry durable; not every platform lets a directory be opened."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 class Store:
     """The record store of one checkout, rooted at the repository root."""
 
@@ -191,13 +186,13 @@ class Store:
             return self._load()
 
     def _load(self) -> Loaded:
-        if not self.directory.is_dir():
+        if not safefs.is_directory(self.root, STATE_DIR):
             return Loaded()
         records: list[ReasoningRecord] = []
         unreadable: list[str] = []
         shared = SharedFieldsSets()
         try:
-            tasks = [entry for entry in os.scandir(self.directory) if entry.is_dir()]
+            tasks = [e for e in os.scandir(self.directory) if e.is_dir(follow_symlinks=False)]
         except OSError:
             return Loaded()
         for folder in tasks:
@@ -223,25 +218,20 @@ class Store:
     def _read(path: str) -> ReasoningRecord | None:
         """The record in `path`, or None when it cannot be read, parsed, or is foreign.
 
-        Only a regular file is read: a FIFO, a device or a directory under a `.json` name is
-        unreadable, never waited on (the open does not block) or read without end.
+        Only a regular file is read, never through a symlink and never past
+        `RECORD_FILE_LIMIT`: a link, a FIFO, a device or a directory under a `.json` name is
+        unreadable, never followed, waited on (the open does not block) or read without end.
         """
         try:
             fd = os.open(path, _READ_FLAGS)
         except OSError:
             return None
         try:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode):
-                return None
-            chunks = [os.read(fd, info.st_size + 1)]
-            while chunks[-1]:
-                chunks.append(os.read(fd, 1 << 16))
-        except OSError:
+            data = safefs.read_open(fd, RECORD_FILE_LIMIT)
+        except safefs.Unsafe:
             return None
         finally:
             os.close(fd)
-        data = chunks[0] if len(chunks) == 2 else b"".join(chunks)
         try:
             record = ReasoningRecord.model_validate_json(data)
         except ValidationError:
@@ -295,28 +285,20 @@ class Store:
         """Write one stamped record atomically and return its path; never overwrites.
 
         An existing `<id>.json` (or another writer's temporary file of the same id) raises
-        `FileExistsError`; a task name or an id that is not a plain file name is refused first.
+        `FileExistsError`; a task name or an id that is not a plain file name is refused
+        first. Every directory from the root down to the task's is a real directory, created
+        when missing: a symlink or a file in the way (`.ai/local` committed as a link) is
+        refused naming it, and nothing is written.
         """
         check_task(record.task)
         check_record_id(record.id)
-        folder = self.directory / record.task
+        folder = f"{STATE_DIR}/{record.task}"
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except FileExistsError as exc:
-            raise NotADirectoryError(errno.ENOTDIR, "not a directory", str(folder)) from exc
-        target = folder / f"{record.id}.json"
-        if target.exists():
-            raise FileExistsError(errno.EEXIST, "already exists", str(target))
-        temporary = folder / f".{record.id}.json.tmp"
-        data = record_bytes(record)
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            fd = safefs.ensure_dir(self.root, folder)
+        except safefs.Unsafe as exc:
+            raise Refused(f"the record could not be written: {exc.message}") from None
         try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.link(temporary, target)
+            safefs.write_new(fd, f"{record.id}.json", record_bytes(record))
         finally:
-            temporary.unlink(missing_ok=True)
-        _fsync_directory(folder)
-        return target
+            os.close(fd)
+        return self.root / folder / f"{record.id}.json"

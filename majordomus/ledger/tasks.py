@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from majordomus.errors import Refused
+from majordomus.safefs import CONFIG_LIMIT, Unsafe, read_file
 
 UNTASKED = "untasked"
 CURRENT_FILE = ".ai/local/state/current.yaml"
@@ -60,10 +61,12 @@ def current_task(root: Path) -> str:
 
     Only the first line starting with `id:` counts; its value is trimmed and stripped of
     double quotes. The name is returned unchecked: the writer checks it before writing.
+    A file that cannot be read safely (a symlink at any component, a FIFO, over the size
+    cap) counts as none.
     """
     try:
-        text = (root / CURRENT_FILE).read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        text = read_file(root, CURRENT_FILE, CONFIG_LIMIT).decode("utf-8", errors="replace")
+    except Unsafe:
         return UNTASKED
     for line in text.split("\n"):
         if line.startswith("id:"):

@@ -4,15 +4,17 @@ Six checks run in the order of `CHECKS`: the catalogue's own diagnostics, transp
 for every adapter, provider-independent code that names an advisor, CI that depends on a
 model credential, documents that assert a claim the design refuses, and records that do not
 parse or claim what the ledger does not show. Findings are reported, never fixed. Reads only
-the files its checks name, below the `root` it is given (unreadable files are skipped);
-writes nothing and never reads the clock.
+the regular files its checks name, below the `root` it is given and never through a symlink
+(`majordomus.safefs`; unreadable files are skipped); writes nothing and never reads the
+clock.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable, Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from majordomus.advisors.catalogue import AdvisorCatalogue
 from majordomus.advisors.loading import PACKAGED_CATALOGUE
@@ -21,6 +23,7 @@ from majordomus.advisors.references import References
 from majordomus.ledger.loaded import Loaded, Relations
 from majordomus.ledger.record import ConsultationInput, StoredConclusion, StoredPlan
 from majordomus.order import canonical_strings
+from majordomus.safefs import Tree, Unsafe
 from majordomus.wire import Wire
 
 __all__ = [
@@ -52,6 +55,9 @@ YAML_EXTENSIONS = frozenset({"yml", "yaml"})
 DOCUMENTS: tuple[str, ...] = ("docs", "site/content", ".ai/repo", "README.md")
 MARKDOWN = frozenset({"md"})
 
+#: The largest file a check reads; a bigger one is skipped like an unreadable one.
+SCAN_LIMIT = 4 * 1024 * 1024
+
 
 class ReasoningFinding(Wire):
     """Which check, where (a repository-relative path, a record id or an advisor), and one
@@ -68,28 +74,43 @@ def _sort_key(relative: str) -> tuple[bytes, ...]:
 
 def files_under(root: Path, relative: str, extensions: frozenset[str]) -> list[str]:
     """`relative` itself when it is a file; else every file below it with one of the
-    extensions; sorted component-wise by bytes, relative to `root` with `/` separators."""
-    target = root / relative
-    if target.is_file():
-        return [relative]
-    if not target.is_dir():
-        return []
-    found: list[str] = []
-    for folder, _dirs, names in os.walk(target):
-        for name in names:
-            path = Path(folder) / name
-            if path.suffix[1:] in extensions and path.is_file():
-                found.append(path.relative_to(root).as_posix())
+    extensions; sorted component-wise by bytes, relative to `root` with `/` separators.
+
+    Symlinks are never followed, at `relative`, above it or below it (a link to `/` would
+    walk the whole disk); only regular files are listed.
+    """
+    with Tree(root) as tree:
+        kind = tree.kind(relative)
+        if kind == "file":
+            return [relative]
+        if kind != "directory":
+            return []
+        found: list[str] = []
+        stack = [relative]
+        while stack:
+            folder = stack.pop()
+            try:
+                entries = list(tree.entries(folder))
+            except Unsafe:
+                continue
+            for name, mode in entries:
+                path = f"{folder}/{name}"
+                if stat.S_ISDIR(mode):
+                    stack.append(path)
+                elif stat.S_ISREG(mode) and PurePosixPath(name).suffix[1:] in extensions:
+                    found.append(path)
     return sorted(found, key=_sort_key)
 
 
 def _texts(root: Path, paths: Iterable[str]) -> Iterator[tuple[str, str]]:
-    """(path, UTF-8 text) of each readable file; the others are skipped silently."""
-    for relative in paths:
-        try:
-            yield relative, (root / relative).read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
+    """(path, UTF-8 text) of each readable file; the others (refused by `majordomus.safefs`,
+    over `SCAN_LIMIT`, not UTF-8) are skipped silently."""
+    with Tree(root) as tree:
+        for relative in paths:
+            try:
+                yield relative, tree.read(relative, SCAN_LIMIT).decode("utf-8")
+            except (Unsafe, UnicodeDecodeError):
+                continue
 
 
 def _catalogue(
@@ -101,25 +122,32 @@ def _catalogue(
     ]
 
 
-def _adapters(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]:
-    if not (root / ADAPTER_DIR).is_dir():
-        return []
+def _modules(catalogue: AdvisorCatalogue) -> list[tuple[str, str]]:
+    """(adapter, transport module path) of each adapter the catalogue names, in order."""
     adapters = [a.adapter for a in catalogue.advisors]
     if catalogue.peers is not None:
         adapters.append(catalogue.peers.adapter)
-    findings: list[ReasoningFinding] = []
-    for adapter in adapters:
-        module = f"{ADAPTER_DIR}/{adapter}.mjs"
-        if not (root / module).is_file():
-            findings.append(
-                ReasoningFinding(
-                    check="adapters",
-                    subject=module,
-                    message=f"the catalogue names adapter '{adapter}' and no transport "
-                    f"module {module} implements it",
-                )
-            )
-    return findings
+    return [(adapter, f"{ADAPTER_DIR}/{adapter}.mjs") for adapter in adapters]
+
+
+def _adapters(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]:
+    with Tree(root) as tree:
+        if tree.kind(ADAPTER_DIR) != "directory":
+            return []
+        missing = [
+            (adapter, module)
+            for adapter, module in _modules(catalogue)
+            if tree.kind(module) != "file"
+        ]
+    return [
+        ReasoningFinding(
+            check="adapters",
+            subject=module,
+            message=f"the catalogue names adapter '{adapter}' and no transport "
+            f"module {module} implements it",
+        )
+        for adapter, module in missing
+    ]
 
 
 def _coupling(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]:

@@ -9,6 +9,7 @@ import pytest
 
 from majordomus.layer.discovery import Glob, discover, walk
 from majordomus.layer.model import Manifest, SourceClass
+from majordomus.safefs import Tree
 from tests.conftest import git, make_git_repo
 
 MANIFEST = Manifest(
@@ -87,13 +88,13 @@ def test_walk_skips_symlinks_git_and_the_local_half(tmp_path: Path) -> None:
 def test_walk_prunes_branches_that_cannot_match(tmp_path: Path, monkeypatch) -> None:
     root = _tree(tmp_path)
     listed: list[str] = []
-    real = os.scandir
+    real = Tree.entries
 
-    def spy(path):
-        listed.append(os.path.relpath(path, root))
-        return real(path)
+    def spy(self: Tree, rel: str):
+        listed.append(rel)
+        return real(self, rel)
 
-    monkeypatch.setattr(os, "scandir", spy)
+    monkeypatch.setattr(Tree, "entries", spy)
     assert walk(root, Glob(".ai/repo/rules/*.md"), lambda rel: False) == [".ai/repo/rules/x.md"]
     assert listed == [".ai/repo/rules"]
 

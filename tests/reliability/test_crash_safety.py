@@ -1,6 +1,7 @@
 """Crash safety of the writer (reasoning §7.3): a writer killed with SIGKILL at any moment
 leaves no partial record that `load()` could see; what it leaves behind is at most a
-temporary `.<id>.json.tmp`, which `load()` skips, and `status` / `check` stay clean.
+temporary `.<id>.json.tmp`, which `load()` skips, and `status` / `check` stay clean; each
+way the write may publish its temporary file (`renameat2`, a hard link) is killed at each step.
 
 The writers are forked from one warmed-up process (so a kill costs a fork, not an
 interpreter start) and kill themselves with SIGKILL at a moment a seeded generator picks:
@@ -208,31 +209,36 @@ STEPS = [
     "after-open",
     "half-written",
     "before-fsync",
-    "before-link",
-    "after-link",
+    "before-publish",
+    "after-publish",
     "after-unlink",
 ]
+#: How a write publishes its temporary file: `renameat2` where the platform has it, else a
+#: hard link (the temporary name is removed after it).
+PUBLISHERS = ["renameat2", "link"]
 
 
 def _die() -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def kill_at(root: str, environ: dict[str, str], step: str) -> None:
+def kill_at(root: str, environ: dict[str, str], step: str, publisher: str) -> None:
     """Record one record and die at `step` of `Store.write` (run in a spawned process)."""
+    from majordomus import safefs
     from majordomus.capabilities.context import Context
-    from majordomus.ledger import store
 
-    real = {name: getattr(os, name) for name in ("open", "fdopen", "fsync", "link")}
-    folder_mkdir = Path.mkdir
+    real = {name: getattr(os, name) for name in ("open", "fdopen", "fsync", "mkdir")}
+    publish = {"renameat2": safefs._publish_renameat2, "link": safefs._publish_link}
 
-    def mkdir(self: Path, *args: Any, **kwargs: Any) -> None:
-        folder_mkdir(self, *args, **kwargs)
-        if step == "after-mkdir" and self.name == TASK:
-            _die()
+    def mkdir(path: Any, *args: Any, **kwargs: Any) -> None:
+        try:
+            real["mkdir"](path, *args, **kwargs)
+        finally:
+            if step == "after-mkdir" and path == TASK:
+                _die()
 
-    def opened(path: Any, flags: int, *args: Any) -> int:
-        fd = real["open"](path, flags, *args)
+    def opened(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        fd = real["open"](path, flags, *args, **kwargs)
         if step == "after-open" and str(path).endswith(".json.tmp"):
             _die()
         return fd
@@ -268,31 +274,40 @@ def kill_at(root: str, environ: dict[str, str], step: str) -> None:
             _die()
         real["fsync"](fd)
 
-    def link(source: Any, target: Any) -> None:
-        if step == "before-link":
+    def published(dir_fd: int, temporary: str, name: str) -> bool:
+        if step == "before-publish":
             _die()
-        real["link"](source, target)
-        if step == "after-link":
+        done = publish[publisher](dir_fd, temporary, name)
+        if step == "after-publish":
             _die()
+        return done
 
-    def fsync_directory(folder: Path) -> None:
+    def fsync_directory(fd: int) -> None:
         if step == "after-unlink":
             _die()
 
-    # only the store sees the wrapped calls: its `os` is a copy of the module's namespace
-    wrapped = {"open": opened, "fdopen": fdopen, "fsync": fsync, "link": link}
-    store.os = SimpleNamespace(**{**vars(os), **wrapped})  # type: ignore[assignment]
-    store._fsync_directory = fsync_directory  # type: ignore[assignment]
-    Path.mkdir = mkdir  # type: ignore[method-assign]
+    # only safefs sees the wrapped calls: its `os` is a copy of the module's namespace
+    wrapped = {"open": opened, "fdopen": fdopen, "fsync": fsync, "mkdir": mkdir}
+    relative = os.supports_dir_fd | {opened, mkdir}
+    safefs.os = SimpleNamespace(  # type: ignore[assignment]
+        **{**vars(os), **wrapped, "supports_dir_fd": relative}
+    )
+    safefs.fsync_directory = fsync_directory  # type: ignore[assignment]
+    setattr(safefs, f"_publish_{publisher}", published)
+    if publisher == "link":
+        safefs._publish_renameat2 = lambda *_args: False  # type: ignore[assignment]
     ctx = Context(Path(root), environ=environ)
     ctx.executor.call("reasoning.record", _record(0))
     os._exit(0)
 
 
+@pytest.mark.parametrize("publisher", PUBLISHERS)
 @pytest.mark.parametrize("step", STEPS)
-def test_a_kill_at_each_step_of_a_write(repo: Path, suite_env: dict[str, str], step: str) -> None:
+def test_a_kill_at_each_step_of_a_write(
+    repo: Path, suite_env: dict[str, str], step: str, publisher: str
+) -> None:
     spawn = multiprocessing.get_context("spawn")
-    process = spawn.Process(target=kill_at, args=(str(repo), suite_env, step))
+    process = spawn.Process(target=kill_at, args=(str(repo), suite_env, step, publisher))
     process.start()
     process.join(timeout=120)
     assert process.exitcode == -signal.SIGKILL
@@ -302,8 +317,9 @@ def test_a_kill_at_each_step_of_a_write(repo: Path, suite_env: dict[str, str], s
         "after-open": (0, 1),
         "half-written": (0, 1),
         "before-fsync": (0, 1),
-        "before-link": (0, 1),
-        "after-link": (1, 1),
+        "before-publish": (0, 1),
+        # a rename leaves no temporary name behind; a link leaves it until the unlink
+        "after-publish": (1, 0) if publisher == "renameat2" else (1, 1),
         "after-unlink": (1, 0),
     }[step]
     assert (held["records"], held["temporary"]) == expected

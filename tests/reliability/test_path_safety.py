@@ -315,7 +315,9 @@ def test_explain_and_status_of_crafted_names_read_nothing_outside_the_store(
     assert [p for p in watch.opened if not allowed(p, sandbox)] == []
     assert [p for p in watch.asked if ".." in Path(p).parts or "\x00" in p] == []
     inside = {p for p in watch.opened if p.startswith(str(sandbox))}
-    assert inside <= {p for p in inside if p.startswith(store) or "/.ai/" in p}
+    # the directories on the way to the store are opened to reach it without following links
+    on_the_way = {p for p in inside if store.startswith(p + "/")}
+    assert inside <= {p for p in inside if p.startswith(store) or "/.ai/" in p} | on_the_way
 
 
 CRAFTED_URIS = [
