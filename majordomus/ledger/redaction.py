@@ -77,7 +77,7 @@ SHAPES: tuple[tuple[str, _Source], ...] = (
     (
         "jwt",
         _Source(
-            r"eyJ(?<![A-Za-z0-9_-]eyJ)[A-Za-z0-9_-]{8,}+\.eyJ[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]*",
+            r"eyJ(?<![A-Za-mo-qsu-z0-9_-]eyJ)(?<![^\\][nrt]eyJ)[A-Za-z0-9_-]{8,}+\.eyJ[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]*",
             _ASCII,
         ),
     ),
@@ -115,7 +115,7 @@ SHAPES: tuple[tuple[str, _Source], ...] = (
     (
         "aws-key-id",
         _Source(
-            r"(?:A3T[A-Z0-9]|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASCA)(?<![A-Za-z0-9]....)[A-Z0-9]{16}"
+            r"(?:A3T[A-Z0-9]|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASCA)(?<![A-Za-mo-qsu-z0-9]....)(?<![^\\][nrt]....)[A-Z0-9]{16}"
             r"(?![A-Za-z0-9])",
             _ASCII,
         ),
@@ -140,7 +140,7 @@ SHAPES: tuple[tuple[str, _Source], ...] = (
     (
         "discord-bot-token",
         _Source(
-            r"[MNO](?<![A-Za-z0-9_-][MNO])[A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}",
+            r"[MNO](?<![A-Za-mo-qsu-z0-9_-][MNO])(?<![^\\][nrt][MNO])[A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}",
             _ASCII,
         ),
     ),
@@ -150,7 +150,10 @@ SHAPES: tuple[tuple[str, _Source], ...] = (
     ),
     ("npm-token", _Source(r"npm_[A-Za-z0-9]{36}", _ASCII)),
     ("pypi-token", _Source(r"pypi-AgE[A-Za-z0-9_-]{40,}", _ASCII)),
-    ("huggingface-token", _Source(r"hf_(?<![A-Za-z0-9]hf_)[A-Za-z0-9]{30,}", _ASCII)),
+    (
+        "huggingface-token",
+        _Source(r"hf_(?<![A-Za-mo-qsu-z0-9]hf_)(?<![^\\][nrt]hf_)[A-Za-z0-9]{30,}", _ASCII),
+    ),
     (
         "sendgrid-key",
         _Source(r"SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}", _ASCII),
@@ -160,11 +163,14 @@ SHAPES: tuple[tuple[str, _Source], ...] = (
     ("stripe-webhook-secret", _Source(r"whsec_[A-Za-z0-9+/=]{24,}", _ASCII)),
     (
         "twilio-api-key",
-        _Source(r"SK(?<![A-Za-z0-9]SK)[0-9a-f]{32}(?![A-Za-z0-9])", _ASCII),
+        _Source(r"SK(?<![A-Za-mo-qsu-z0-9]SK)(?<![^\\][nrt]SK)[0-9a-f]{32}(?![A-Za-z0-9])", _ASCII),
     ),
     (
         "mailgun-key",
-        _Source(r"key-(?<![A-Za-z0-9_-]key-)[0-9a-zA-Z]{32}(?![A-Za-z0-9])", _ASCII),
+        _Source(
+            r"key-(?<![A-Za-mo-qsu-z0-9_-]key-)(?<![^\\][nrt]key-)[0-9a-zA-Z]{32}(?![A-Za-z0-9])",
+            _ASCII,
+        ),
     ),
     ("shopify-token", _Source(r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", _ASCII)),
     ("digitalocean-token", _Source(r"do[opr]_v1_[a-f0-9]{64}", _ASCII)),
@@ -179,7 +185,10 @@ SHAPES: tuple[tuple[str, _Source], ...] = (
     ),
     (
         "square-token",
-        _Source(r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|EAAA[A-Za-z0-9_-]{60,}", _ASCII),
+        _Source(
+            r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|EAAA(?<![A-Za-mo-qsu-z0-9+/]EAAA)(?<![^\\][nrt]EAAA)[A-Za-z0-9_-]{60,}",
+            _ASCII,
+        ),
     ),
     ("atlassian-token", _Source(r"ATATT3[A-Za-z0-9_=-]{40,}", _ASCII)),
     ("databricks-token", _Source(r"dapi[a-f0-9]{32}(?:-[0-9])?", _ASCII)),
@@ -187,13 +196,22 @@ SHAPES: tuple[tuple[str, _Source], ...] = (
         "grafana-token",
         _Source(r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2}", _ASCII),
     ),
-    ("vault-token", _Source(r"hv[sb]\.(?<![A-Za-z0-9]hv[sb]\.)[A-Za-z0-9_-]{24,}", _ASCII)),
+    (
+        "vault-token",
+        _Source(
+            r"hv[sb]\.(?<![A-Za-mo-qsu-z0-9]hv[sb]\.)(?<![^\\][nrt]hv[sb]\.)[A-Za-z0-9_-]{24,}",
+            _ASCII,
+        ),
+    ),
     ("doppler-token", _Source(r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}", _ASCII)),
     ("postman-key", _Source(r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", _ASCII)),
     ("linear-key", _Source(r"lin_(?:api|oauth)_[A-Za-z0-9]{40}", _ASCII)),
     ("newrelic-key", _Source(r"NR(?:AK|II|JS)-[A-Za-z0-9]{19,32}", _ASCII)),
     ("age-secret-key", _Source(r"AGE-SECRET-KEY-1[02-9ac-hj-np-z]{58}", re.ASCII | re.I)),
-    ("alibaba-access-key-id", _Source(r"LTAI(?<![A-Za-z0-9]LTAI)[A-Za-z0-9]{20}", _ASCII)),
+    (
+        "alibaba-access-key-id",
+        _Source(r"LTAI(?<![A-Za-mo-qsu-z0-9]LTAI)(?<![^\\][nrt]LTAI)[A-Za-z0-9]{20}", _ASCII),
+    ),
     (
         "azure-client-secret",
         _Source(r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}", _ASCII),
@@ -209,8 +227,8 @@ SHAPES: tuple[tuple[str, _Source], ...] = (
     (
         "curl-credentials",
         _Source(
-            r"(?P<keep>(?<![A-Za-z0-9_-])curl\b[^\n]{0,200}?\s(?:-u|--user)(?:\s+|=)"
-            r"[\\\"']?[^\s:\\\"'@]++:)[^\s\\\"']++",
+            r"(?P<keep>(?<![A-Za-mo-qsu-z0-9_-])(?<![^\\][nrt])curl\b[^\n]{0,200}?\s(?:-u|--user)(?:\s+|=)"
+            r"[\\\"']?[^\s:\\\"'@]++:)(?!\$)[^\s\\\"']++",
             _ASCII,
         ),
     ),
@@ -218,15 +236,20 @@ SHAPES: tuple[tuple[str, _Source], ...] = (
         "secret-assignment",
         _Source(
             r"(?P<keep>(?:(?i:password|passwd|passphrase|secret|token)"
-            r"|(?<=[A-Za-z0-9][_.-])(?i:pass)|(?<![A-Za-z0-9])(?:pwd|Pwd|PWD(?!=/))"
+            r"|(?<=[A-Za-z0-9][_.-])(?i:pass)|(?<![A-Za-mo-qsu-z0-9])(?<![^\\][nrt])(?:pwd|Pwd|PWD(?!=/))"
             r"|(?:" + _KEY_AFTER + r")(?i:key))"
-            r"(?:\\?[\"'])?[ \t]*+(?::=|=>|=|(?P<colon>:))[ \t]*+(?P<quote>\\?[\"'])?)"
-            r"(?!\[redacted:)"
+            r"(?P<keyquote>\\*+[\"'])?(?P<before>[ \t]++)?(?::=|=>|=|(?P<colon>:))"
+            r"(?P<after>[ \t]++)?(?P<quote>\\*+[\"'])?)"
+            r"(?!\[redacted:)(?![<${%*])"
             r"(?!(?i:none|null|nil|true|false|undefined|str|string|int|bytes|bool|boolean"
-            r"|optional|secretstr|required|redacted)(?![A-Za-z0-9_]))"
+            r"|optional|secretstr|required|redacted|await|new|self|this)(?![A-Za-z0-9_]))"
             r"(?(quote)[^\"'\\\n]{3,}+"
+            r"|(?(keyquote)(?!)"
             r"|(?![A-Za-z_][A-Za-z0-9_]*+(?:\.[A-Za-z_][A-Za-z0-9_]*+)++(?![A-Za-z0-9_.]))"
-            r"[^\s\"'`\\,;&|<>(){}\[\]$]{3,}+(?![(\[{])(?(colon)(?=[ \t]*+(?:[\r\n,;}#\\]|$))))",
+            r"[^\s\"'`\\,;&|<>(){}\[\]$]{3,}+(?![(\[{])"
+            r"(?(colon)(?=[ \t]*+(?:[\r\n,;)}#\\\"']|$))"
+            r"|(?(before)(?=[ \t]*+(?:[\r\n,;)}#\\\"']|$))"
+            r"|(?(after)(?=[ \t]*+(?:[\r\n,;)}#\\\"']|$)))))))",
             _ASCII,
         ),
     ),
