@@ -444,15 +444,20 @@ def redact_secrets(text: str) -> str:
     """Replace every secret shape, in table order, by its marker (controls left alone)."""
     lowered: str | None = None
     for shape in _COMPILED:
-        if (shape.costly or shape.pattern is None) and not any(
-            literal in text for literal in shape.exact
-        ):
-            if not shape.any_case:
-                continue
-            if lowered is None:
-                lowered = text.lower()
-            if not any(literal in lowered for literal in shape.any_case):
-                continue
+        if shape.costly or shape.pattern is None:
+            for literal in shape.exact:
+                if literal in text:
+                    break
+            else:
+                if not shape.any_case:
+                    continue
+                if lowered is None:
+                    lowered = text.lower()
+                for literal in shape.any_case:
+                    if literal in lowered:
+                        break
+                else:
+                    continue
         text = shape.sub(text)
     return text
 
