@@ -259,9 +259,11 @@ SHAPE_NAMES: tuple[str, ...] = tuple(name for name, _ in SHAPES)
 
 #: Literals one of which a text must hold for a shape to possibly match. Case-sensitive
 #: literals are searched in the text itself, those after `ANY_CASE` in the text lower-cased.
-#: A shape is compiled the first time its gate passes. Once compiled, a shape whose pattern
-#: starts with its literal is searched as fast as the gate, so only the shapes of `_COSTLY`
-#: (whose patterns cannot start with a literal) keep consulting their gate.
+#: A shape with a one-literal gate is compiled the first time its gate passes. A pattern
+#: that starts with its literal is searched as fast as the gate, so once compiled (or from
+#: the start, when its gate has several literals, each a scan of its own) such a shape just
+#: runs; only the shapes of `_COSTLY` (whose patterns cannot start with a literal) keep
+#: consulting their gate.
 ANY_CASE = ""
 _GATES: dict[str, tuple[str, ...]] = {
     "anthropic-key": ("sk-ant-",),
@@ -344,14 +346,14 @@ _COSTLY = frozenset(
 #: lower-case words a match starts at: the pattern is tried only there, instead of at every
 #: position of the text.
 _ANCHORS: dict[str, str] = {
-    "assignment": "api|access|secret|password",
+    "assignment": "api[-_]?key|access[-_]?token|secret[-_]?key|password",
     "aws-secret-access-key": "aws",
     "basic-auth": "authorization",
     "heroku-api-key": "hrku-|heroku",
     "age-secret-key": "age-secret-key-1",
     "azure-storage-key": "accountkey|sharedaccess",
     "curl-credentials": "curl",
-    "secret-assignment": "pass|pwd|secret|token|key",
+    "secret-assignment": "(?:password|passwd|passphrase|pass|pwd|secret|token|key)(?![a-z0-9])",
 }
 
 #: ASCII-only lower-casing keeps every offset (`str.lower` lengthens a dotted capital I).
@@ -368,13 +370,24 @@ def _split_gate(gate: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]
 class _Shape:
     """One shape with its gate, its anchor and its marker; compiled on first need."""
 
-    __slots__ = ("anchor", "any_case", "costly", "exact", "keep", "marker", "pattern", "source")
+    __slots__ = (
+        "anchor",
+        "any_case",
+        "costly",
+        "exact",
+        "keep",
+        "marker",
+        "one_literal",
+        "pattern",
+        "source",
+    )
 
     def __init__(self, name: str, source: _Source) -> None:
         self.source = source
         self.pattern: re.Pattern[str] | None = None
         self.exact, self.any_case = _split_gate(_GATES[name])
         self.costly = name in _COSTLY
+        self.one_literal = len(self.exact) + len(self.any_case) == 1
         self.anchor = _ANCHORS.get(name)
         self.marker = f"[redacted:{name}]"
         self.keep = "(?P<keep>" in source.pattern
@@ -444,7 +457,7 @@ def redact_secrets(text: str) -> str:
     """Replace every secret shape, in table order, by its marker (controls left alone)."""
     lowered: str | None = None
     for shape in _COMPILED:
-        if shape.costly or shape.pattern is None:
+        if shape.costly or (shape.pattern is None and shape.one_literal):
             for literal in shape.exact:
                 if literal in text:
                     break
