@@ -281,3 +281,28 @@ def test_http_serves_no_sample(secret_layer: Path, suite_env: dict[str, str]) ->
     text = "\n".join(bodies) + "".join(served.stderr)
     assert leaks_in(text) == []
     assert token[4:] not in text
+
+
+def test_an_error_line_quoting_a_token_is_redacted_and_one_line(secret_layer: Path) -> None:
+    token = TASK_TOKENS[0]
+    done = run_majordomus(
+        ["objects", "get", f"majordomus://rule/{token}\x1b[2J@1"], cwd=secret_layer
+    )
+    assert done.code == 12
+    assert done.stderr.startswith("majordomus: ")
+    assert done.stderr.count("\n") == 1
+    assert token[4:] not in done.stderr
+    assert "\x1b" not in done.stderr
+    assert "[redacted:github-token]" in done.stderr
+
+
+def test_log_lines_are_redacted(secret_layer: Path, suite_env: dict[str, str]) -> None:
+    token = TASK_TOKENS[0]
+    pipes = Pipes()
+    session = pipes.run(
+        secret_layer,
+        [pipes.call(1, token), pipes.call(2, "majordomus_get", {"uri": f"majordomus://x/{token}"})],
+        env={**suite_env, "MAJORDOMUS_LOG": "trace"},
+    )
+    assert "majordomus[" in session.result.stderr
+    assert token[4:] not in session.result.stdout + session.result.stderr
