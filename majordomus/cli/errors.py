@@ -18,8 +18,11 @@ from majordomus.errors import (
 
 
 def fail(message: str) -> None:
-    """Write one error line on stderr; newlines inside the message are folded."""
-    line = " ".join(message.split("\n"))
+    """Write one error line on stderr: newlines folded, then redacted and controls escaped
+    (an error may quote repository content)."""
+    from majordomus.egress import clean_line
+
+    line = clean_line(" ".join(message.split("\n")))
     sys.stderr.write(f"majordomus: {line}\n")
     sys.stderr.flush()
 

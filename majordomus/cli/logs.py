@@ -1,7 +1,8 @@
 """Logging to stderr only (layer §9.3): `MAJORDOMUS_LOG` sets the level.
 
 Servers (`mcp`, `serve`) log at `info` by default; one-shot commands stay quiet unless asked,
-so their stderr carries nothing but a failure's one line.
+so their stderr carries nothing but a failure's one line. Every log line is one line,
+redacted, its control characters escaped (`majordomus.egress`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ _LEVELS = {
 class _Format(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         level = {TRACE: "TRACE", logging.WARNING: "WARN"}.get(record.levelno, record.levelname)
-        return f"majordomus[{level}] {record.getMessage()}"
+        from majordomus.egress import clean_line
+
+        return f"majordomus[{level}] {clean_line(record.getMessage())}"
 
 
 def configure(server: bool) -> None:

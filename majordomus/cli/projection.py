@@ -2,6 +2,7 @@
 
 `--kebab-case` names, lists repeatable, booleans as flags, enums and literals as choices, the
 view's positional arguments and extra flags; `--format json` prints exactly the output model.
+Everything printed passes `majordomus.egress`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pydantic.fields import FieldInfo
 from majordomus.capabilities.registry import Capability
 from majordomus.cli.settings import settings, with_shared
 from majordomus.cli.views import PLAIN, CliView
+from majordomus.egress import clean, clean_json, clean_json_bytes
 from majordomus.wire import dumps_pretty
 
 
@@ -142,17 +144,15 @@ def capability_command(cap: Capability, view: CliView | None) -> click.Command:
         ctx = chosen.context()
         if chosen.format == "json" and view.exit_code is None:
             stdout = sys.stdout.buffer
-            stdout.write(ctx.executor.run_json(cap, raw))
+            stdout.write(clean_json_bytes(ctx.executor.run_json(cap, raw), dumps_pretty))
             stdout.write(b"\n")
             stdout.flush()
             return
         output = ctx.executor.run(cap, raw, observe=True)
-        if chosen.format == "json":
-            click.echo(dumps_pretty(output))
-        elif view.text is not None:
-            click.echo(view.text(output, values), nl=False)
+        if chosen.format == "json" or view.text is None:
+            click.echo(clean_json(dumps_pretty(output), dumps_pretty))
         else:
-            click.echo(dumps_pretty(output))
+            click.echo(clean(view.text(output, values)), nl=False)
         code = view.exit_code(output) if view.exit_code else 0
         if code:
             click.get_current_context().exit(code)

@@ -22,6 +22,7 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from majordomus.capabilities.describe import canonical_schema
+from majordomus.egress import clean, clean_json
 from majordomus.http import pages
 from majordomus.http.binding import body_input, query_input
 from majordomus.http.errors import ErrorCode, HttpError, error_json, from_exception
@@ -49,8 +50,9 @@ DRAIN_LIMIT = 16 * BODY_LIMIT
 
 
 def json_response(status: int, value: Any, headers: dict[str, str] | None = None) -> Response:
+    """A JSON answer; what it carries passes `majordomus.egress` (secrets redacted)."""
     return Response(
-        dumps_pretty(value) + "\n",
+        clean_json(dumps_pretty(value), dumps_pretty) + "\n",
         status_code=status,
         media_type="application/json",
         headers=headers,
@@ -293,7 +295,7 @@ def create_app(
     async def home(request: Request) -> Response:
         if _wants_html(request.headers.get("accept", "")):
             return Response(
-                pages.home_html(routes.info, routes.api),
+                clean(pages.home_html(routes.info, routes.api)),
                 media_type="text/html",
                 headers={**pages.HTML_HEADERS, "Content-Security-Policy": pages.HOME_CSP},
             )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from majordomus.egress import clean_line
 from majordomus.errors import CapabilityError, ContractUnmet, Fatal, MissingArtifact, UsageError
 from majordomus.wire import Wire, dumps_pretty
 
@@ -60,8 +61,10 @@ class HttpError(Exception):
 
 
 def error_json(code: ErrorCode, message: str) -> str:
-    """The pretty error body with its trailing newline."""
-    return dumps_pretty(ErrorBody(error=ErrorDetail(code=code, message=message)).wire()) + "\n"
+    """The pretty error body with its trailing newline; the message is redacted and its
+    control characters escaped (it may quote repository content or the request)."""
+    detail = ErrorDetail(code=code, message=clean_line(message))
+    return dumps_pretty(ErrorBody(error=detail).wire()) + "\n"
 
 
 def from_exception(exc: BaseException) -> HttpError:

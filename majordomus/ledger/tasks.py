@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from majordomus.errors import Refused
+from majordomus.ledger.redaction import redact_secrets, redact_text, shapes_in
 from majordomus.safefs import CONFIG_LIMIT, Unsafe, read_file
 
 UNTASKED = "untasked"
@@ -22,16 +23,35 @@ MAX_TASK_LENGTH = 255
 
 _TASK = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
+#: The secret shape that matches inside ordinary words (`task-` + 20 letters): in a task name
+#: it counts only where the key starts a word.
+_OPENAI_WORD = re.compile(r"(?<![A-Za-z0-9])sk-(?:proj-)?[A-Za-z0-9_-]{20,}")
+
 
 def _shown(name: str) -> str:
-    """The name quoted on one line, cut when it is too long to read."""
+    """The name quoted on one line, redacted, cut when it is too long to read."""
+    name = redact_text(name)
     if len(name) > 64:
         name = name[:60] + "…"
     return json.dumps(name, ensure_ascii=False)
 
 
+def secret_shapes(name: str) -> list[str]:
+    """The secret shapes a task name has: such a name never becomes a directory or a field."""
+    shapes = shapes_in(redact_secrets(name)) - shapes_in(name)
+    if "openai-key" in shapes and not _OPENAI_WORD.search(name):
+        shapes.discard("openai-key")
+    return sorted(shapes)
+
+
 def task_problem(name: str) -> str | None:
     """Why `name` cannot be a task directory, or None when it can."""
+    shapes = secret_shapes(name)
+    if shapes:
+        return (
+            f"the task name has the shape of a secret ({', '.join(shapes)}) and is not "
+            "written anywhere; name the task in words"
+        )
     if not _TASK.fullmatch(name):
         return (
             f"task name {_shown(name)} is not allowed: a task name starts with a letter or "

@@ -6,7 +6,9 @@ of the registry (`majordomus.mcp.listing`); every tool call goes through the one
 
 Owns stdout for the whole session: nothing but one compact JSON value per line ever reaches
 it (a stray `print` lands on stderr). Logs go to stderr. The index and the registry are built
-once at start-up and never refreshed; whatever can be computed once is.
+once at start-up and never refreshed; whatever can be computed once is. Every result and
+every error message passes `majordomus.egress` (redacted, controls escaped); a name the
+client sent is quoted as a short excerpt.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from majordomus import __version__
 from majordomus.capabilities.registry import RegistryBuildFailed
+from majordomus.egress import clean, clean_json, clean_line, excerpt
 from majordomus.errors import CapabilityError, Fatal, Internal, NotFound
 from majordomus.pipes import silence
 
@@ -86,26 +89,25 @@ def parse_message(text: str) -> Any:
 
 
 def _error(id_: Any, code: int, message: str) -> str:
+    """An error answer; its message is redacted and its controls escaped, whatever the code."""
     return (
         '{"jsonrpc":"2.0","id":'
         + _dump(id_)
         + ',"error":{"code":'
         + str(code)
         + ',"message":'
-        + _dump(message)
+        + _dump(clean_line(message))
         + "}}"
     )
 
 
+def _clean_dump(value: Any) -> str:
+    """A result as it may leave the process: compact JSON with every secret redacted."""
+    return clean_json(_dump(value), _dump)
+
+
 def _success(id_: Any, result_json: str) -> str:
     return '{"jsonrpc":"2.0","id":' + _dump(id_) + ',"result":' + result_json + "}"
-
-
-def _redacted(text: str) -> str:
-    """Internal failure text passes the ledger's secret redactor before it leaves the process."""
-    from majordomus.ledger.redaction import redact_text
-
-    return redact_text(text)
 
 
 def _params(message: dict[str, Any]) -> dict[str, Any]:
@@ -174,7 +176,7 @@ class Server:
         if isinstance(client, dict):
             name, release = client.get("name"), client.get("version")
             log.info("client %s %s, protocol %s", name, release, version)
-        return _dump(
+        return _clean_dump(
             {
                 "protocolVersion": version,
                 "capabilities": _CAPABILITIES,
@@ -196,7 +198,7 @@ class Server:
             from majordomus.mcp.listing import tool_entries
 
             self._verified()
-            self._tools_json = _dump({"tools": tool_entries(self.registry, self.read_only)})
+            self._tools_json = _clean_dump({"tools": tool_entries(self.registry, self.read_only)})
         return self._tools_json
 
     def _resources_list(self, _params: dict[str, Any]) -> str:
@@ -204,7 +206,7 @@ class Server:
             from majordomus.mcp.listing import resource_entries
 
             self._verified()
-            self._resources_json = _dump({"resources": resource_entries(self.registry)})
+            self._resources_json = _clean_dump({"resources": resource_entries(self.registry)})
         return self._resources_json
 
     def _resources_read(self, params: dict[str, Any]) -> str:
@@ -225,7 +227,7 @@ class Server:
         except CapabilityError as exc:
             raise RpcError(INVALID_PARAMS, exc.message) from None
         content = {"uri": uri, "mimeType": view.media_type, "text": view.content}
-        return _dump({"contents": [content]})
+        return _clean_dump({"contents": [content]})
 
     def _tools_call(self, params: dict[str, Any]) -> str:
         name = params.get("name")
@@ -238,7 +240,7 @@ class Server:
             raise RpcError(INVALID_PARAMS, "params.arguments must be an object")
         cap = self._tool(name)
         if cap is None:
-            raise RpcError(INVALID_PARAMS, f"unknown tool: {name}")
+            raise RpcError(INVALID_PARAMS, f"unknown tool: {excerpt(name)}")
         self._verified()
         try:
             output = self.ctx.executor.run(cap, arguments)
@@ -248,12 +250,12 @@ class Server:
             log.debug("tool %s refused: %s", name, exc.display)
             return _dump(
                 {
-                    "content": [{"type": "text", "text": exc.display}],
+                    "content": [{"type": "text", "text": clean(exc.display)}],
                     "isError": True,
                     "_meta": {"majordomus": {"error": {"code": exc.code}}},
                 }
             )
-        text = _dump(output)
+        text = _clean_dump(output)
         return (
             '{"content":[{"type":"text","text":'
             + _dump(text)
@@ -299,7 +301,7 @@ class Server:
         log.debug("request method=%s", method)
         handler = self._methods.get(method)
         if handler is None:
-            return _error(id_, METHOD_NOT_FOUND, f"method not found: {method}")
+            return _error(id_, METHOD_NOT_FOUND, f"method not found: {excerpt(method)}")
         try:
             return _success(id_, handler(_params(message)))
         except RpcError as exc:
@@ -307,10 +309,10 @@ class Server:
         except (CapabilityError, Fatal) as exc:
             text = exc.display if isinstance(exc, CapabilityError) else f"internal: {exc.message}"
             log.error("%s failed: %s", method, text)
-            return _error(id_, INTERNAL_ERROR, _redacted(text))
+            return _error(id_, INTERNAL_ERROR, text)
         except Exception as exc:
             log.error("%s failed: %s: %s", method, type(exc).__name__, exc, exc_info=True)
-            return _error(id_, INTERNAL_ERROR, _redacted(f"internal: {type(exc).__name__}: {exc}"))
+            return _error(id_, INTERNAL_ERROR, f"internal: {type(exc).__name__}: {exc}")
 
     def _notification(self, method: str) -> None:
         if method == "notifications/initialized":

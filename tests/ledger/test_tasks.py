@@ -96,3 +96,34 @@ def test_current_task_is_untasked_without_a_file(tmp_path):
 )
 def test_current_task_is_the_first_id_line(tmp_path, text, expected):
     assert _current(tmp_path, text) == expected
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "ghp_" + "a1B2" * 9,
+        "sk-ant-api03-" + "x" * 24,
+        "AKIA" + "QWERTYUIOPASDFGH",
+        "xoxb-1234567890-" + "b" * 12,
+        "npm_" + "c" * 36,
+        "glpat-" + "d" * 20,
+    ],
+)
+def test_a_task_name_that_is_a_secret_is_refused_without_echoing_it(token):
+    with pytest.raises(Refused) as caught:
+        check_task(token)
+    assert token not in caught.value.message
+    assert token[4:12] not in caught.value.message
+    assert "shape of a secret" in caught.value.message
+
+
+@pytest.mark.parametrize("name", ["task-implement-the-cache-layer", "risk-assessment-of-the-pool"])
+def test_ordinary_words_that_contain_a_key_prefix_stay_task_names(name):
+    assert check_task(name) == name
+
+
+def test_a_refused_name_is_shown_redacted():
+    with pytest.raises(Refused) as caught:
+        check_task("a/task-" + "z" * 24)
+    assert "z" * 20 not in caught.value.message
+    assert "[redacted:openai-key]" in caught.value.message

@@ -250,7 +250,13 @@ def expected_for(element: Any) -> Any:
         return None
     if method == "ping":
         return {"jsonrpc": "2.0", "id": ident, "result": {}}
-    return error(ident, -32601, f"method not found: {method}")
+    return error(ident, -32601, f"method not found: {shown(method)}")
+
+
+def shown(name: str) -> str:
+    """How an error quotes a name the client sent: controls escaped, at most 80 characters."""
+    visible = "".join(f"\\x{ord(c):02x}" if ord(c) < 0x20 else c for c in name)
+    return visible if len(visible) <= 80 else visible[:79] + "…"
 
 
 UNKNOWN_METHODS = [
@@ -361,7 +367,7 @@ def test_one_long_session_of_hostile_input(session: tuple[Session, Path]) -> Non
     # unknown methods and methods that are not strings
     for n, method in enumerate(UNKNOWN_METHODS):
         assert mcp.one(encode(request(n, method))) == error(
-            n, -32601, f"method not found: {method}"
+            n, -32601, f"method not found: {shown(method)}"
         )
     for method in (1, None, [], {"name": "ping"}, True):
         assert mcp.one(encode({"jsonrpc": "2.0", "id": "m", "method": method})) == error(

@@ -45,10 +45,12 @@ def command() -> click.Command:
             from majordomus.mcp.listing import inspect_report
 
             report = inspect_report(ctx, read_only)
+            from majordomus.egress import clean, clean_json
+
             if chosen.format == "json":
-                click.echo(dumps_pretty(report))
+                click.echo(clean_json(dumps_pretty(report), dumps_pretty))
             else:
-                click.echo(render_inspect(report), nl=False)
+                click.echo(clean(render_inspect(report)), nl=False)
             if report["repository"]["state"] != "ok":
                 click.get_current_context().exit(EXIT_CONTRACT)
             return

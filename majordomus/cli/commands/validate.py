@@ -74,8 +74,10 @@ def command() -> click.Command:
             root = click_ctx.find_root().command
             problems = _cli_closure(registry, click_ctx, root)  # type: ignore[arg-type]
             problems += _openapi(ctx)
+        from majordomus.egress import clean_line
+
         for problem in problems:
-            click.echo(f"FAIL {problem}")
+            click.echo(f"FAIL {clean_line(problem)}")
         if problems:
             click.echo(f"capabilities validate: {len(problems)} violation(s)")
             click_ctx.exit(EXIT_CONTRACT)

@@ -1,0 +1,132 @@
+"""The one filter every text passes on its way out of the process (docs/RELIABILITY.md).
+
+Repository content is untrusted: a rule title may carry a terminal escape (an OSC 52
+clipboard write, a screen clear), a record or a file may carry a secret. Whatever majordomus
+prints, logs or answers over MCP and HTTP goes through here: secrets are replaced by their
+`[redacted:<name>]` markers (the ledger's redactor, `majordomus.ledger.redaction`) and
+control characters are made visible instead of reaching a terminal.
+
+* `clean(text)` — human text: C0 and C1 controls (other than newline and tab), DEL and the
+  bidirectional overrides are written as `\\xNN` / `\\uNNNN`.
+* `clean_line(text)` — one line (an error, a log line): newline and tab escaped as well.
+* `excerpt(text, limit)` — a short quotation of repository content for an error message.
+* `clean_json(text, dumps)` — JSON text: stays valid and deterministic; DEL, C1 controls and
+  bidi overrides become `\\uNNNN` escapes (JSON escapes the C0 ones itself).
+
+Cheap when there is nothing to do: an ASCII text is checked for controls with one
+`bytes.translate`, and redaction skips every shape whose literal is absent.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+from majordomus.ledger.redaction import redact_secrets
+
+#: What a terminal or a bidi-aware viewer would act on instead of showing.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_UNSAFE_LINE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]"
+)
+#: In JSON text the C0 controls are already escaped by the encoder; these are not.
+_UNSAFE_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+_PRINTABLE = bytes(range(0x20, 0x7F))
+_SAFE_ASCII = _PRINTABLE + b"\n\t"
+
+#: How much of a quoted text is looked at before it is cut: enough that a secret straddling
+#: the cut is still recognised whole and replaced.
+_EXCERPT_WINDOW = 4096
+
+
+_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _escaped(match: re.Match[str]) -> str:
+    char = match.group()
+    named = _NAMED.get(char)
+    if named is not None:
+        return named
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def _json_escaped(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def _has_unsafe(text: str, pattern: re.Pattern[str], safe: bytes) -> bool:
+    if text.isascii():
+        return bool(text.encode("ascii").translate(None, safe))
+    return pattern.search(text) is not None
+
+
+def escape_controls(text: str) -> str:
+    """Control characters other than newline and tab, written visibly."""
+    if not _has_unsafe(text, _UNSAFE, _SAFE_ASCII):
+        return text
+    return _UNSAFE.sub(_escaped, text)
+
+
+def clean(text: str) -> str:
+    """Human text as it may leave the process: redacted, controls escaped."""
+    return escape_controls(redact_secrets(text))
+
+
+def clean_line(text: str) -> str:
+    """One line as it may leave the process: redacted, every control escaped."""
+    text = redact_secrets(text)
+    if not _has_unsafe(text, _UNSAFE_LINE, _PRINTABLE):
+        return text
+    return _UNSAFE_LINE.sub(_escaped, text)
+
+
+def excerpt(text: str, limit: int = 80) -> str:
+    """At most `limit` characters of `text` for an error message: redacted, one line."""
+    window = text[:_EXCERPT_WINDOW]
+    shown = clean_line(window)
+    if len(shown) > limit or len(window) < len(text):
+        shown = shown[: limit - 1] + "…"
+    return shown
+
+
+def _clean_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return redact_secrets(value)
+    if isinstance(value, list):
+        return [_clean_value(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _clean_value(item) for key, item in value.items()}
+    return value
+
+
+def _json_safe(text: str) -> str:
+    if text.isascii():
+        return text.replace("\x7f", "\\u007f") if "\x7f" in text else text
+    return _UNSAFE_JSON.sub(_json_escaped, text)
+
+
+def clean_json(text: str, dumps: Callable[[Any], str]) -> str:
+    """JSON text as it may leave the process: every secret in it redacted, still valid JSON.
+
+    Redaction runs over the text itself; should a replacement have broken the JSON (a
+    secret-shaped value that was a number, say), the value is parsed, each of its strings
+    redacted, and written again with `dumps`, the writer that produced `text`.
+    """
+    redacted = redact_secrets(text)
+    if redacted != text:
+        try:
+            json.loads(redacted)
+        except ValueError:
+            redacted = dumps(_clean_value(json.loads(text)))
+    return _json_safe(redacted)
+
+
+def clean_json_bytes(data: bytes, dumps: Callable[[Any], str]) -> bytes:
+    """`clean_json` over UTF-8 bytes: the same bytes back when nothing needed cleaning."""
+    text = data.decode("utf-8", "surrogateescape")
+    cleaned = clean_json(text, dumps)
+    return data if cleaned == text else cleaned.encode("utf-8", "surrogateescape")
