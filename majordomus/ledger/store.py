@@ -17,7 +17,9 @@ import json
 import os
 import re
 import stat
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,9 +32,11 @@ from majordomus.errors import Refused
 from majordomus.layer import git
 from majordomus.ledger.admission import Admission, Refusal, admit
 from majordomus.ledger.loaded import Loaded
+from majordomus.ledger.lock import DEFAULT_WAIT, LOCK_NAME, exclusive
 from majordomus.ledger.record import (
     RECORD_SCHEMA,
     RECORD_VERSION,
+    ReasoningBody,
     ReasoningInput,
     ReasoningRecord,
 )
@@ -163,10 +167,58 @@ def _fsync_directory(folder: Path) -> None:
 class Store:
     """The record store of one checkout, rooted at the repository root."""
 
-    def __init__(self, root: Path, *, head: Callable[[Path], str | None] = git.head) -> None:
+    def __init__(
+        self,
+        root: Path,
+        *,
+        head: Callable[[Path], str | None] = git.head,
+        lock_wait: float = DEFAULT_WAIT,
+    ) -> None:
         self.root = Path(root)
         self.directory = self.root / STATE_DIR
         self._head = head
+        self.lock_wait = lock_wait
+        self._mutex = threading.RLock()
+        self._depth = 0
+
+    @contextmanager
+    def _held(self) -> Iterator[None]:
+        """The store's writer lock, taken once however deeply a writer nests."""
+        with self._mutex:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            try:
+                self.directory.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise Refused(f"the record could not be written: {self._describe(exc)}") from exc
+            lock = self.directory / LOCK_NAME
+            with exclusive(lock, self.relative(lock), self.lock_wait):
+                self._depth = 1
+                try:
+                    yield
+                finally:
+                    self._depth = 0
+
+    @contextmanager
+    def locked(self) -> Iterator[Loaded]:
+        """Hold the writer lock and yield the store as loaded under it.
+
+        Admit against what this yields and call `record` inside the block: no other writer
+        can add a record between the read and the write, so what admission checked still
+        holds when the record lands. Readers never wait for it. A store that does not exist
+        yet is empty and is not created here: against an empty store only records citing
+        nothing can be admitted, and those conflict with no other writer's.
+        """
+        if not self.directory.is_dir():
+            yield Loaded()
+            return
+        with self._held():
+            yield self.load()
 
     def current_task(self) -> str:
         """The current task's id from `current.yaml`, or `untasked`."""
@@ -261,12 +313,18 @@ class Store:
         """Admit, redact, stamp and write one record (§7.3); refusals write nothing.
 
         `task` names the task to record into (decision 13); absent means the current task.
+        The write holds the store's writer lock; for admission to see every other writer's
+        records, `loaded` must come from `locked()` and this call sit inside that block.
         """
         body, redacted = redact(admit(given, loaded, admission))
         if task is None:
             name = check_task(self.current_task(), origin=CURRENT_FILE)
         else:
             name = check_task(task)
+        with self._held():
+            return self._stamp_and_write(body, redacted, name)
+
+    def _stamp_and_write(self, body: ReasoningBody, redacted: list[str], name: str) -> Recorded:
         recorded_at = clock.now_stamp()
         head = self._head(self.root)
         for _ in range(_MINT_ATTEMPTS):
