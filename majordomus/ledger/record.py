@@ -66,7 +66,17 @@ KINDS: tuple[str, ...] = (
     "attempt",
 )
 
-Count = Annotated[StrictInt, Field(ge=0)]
+#: Every number a record holds is bounded, so no record can carry a value that breaks the
+#: arithmetic of a replay (a circuit's end, a total) or that no real answer would carry.
+MAX_COUNT = 1_000_000_000
+MAX_TOKENS = 1_000_000_000
+MAX_DURATION_MS = 7 * 24 * 3600 * 1000
+MAX_RETRY_AFTER_SECONDS = 7 * 24 * 3600
+
+Count = Annotated[StrictInt, Field(ge=0, le=MAX_COUNT)]
+Tokens = Annotated[StrictInt, Field(ge=0, le=MAX_TOKENS)]
+DurationMs = Annotated[StrictInt, Field(ge=0, le=MAX_DURATION_MS)]
+RetryAfter = Annotated[StrictInt, Field(ge=0, le=MAX_RETRY_AFTER_SECONDS)]
 
 
 class Stance(StrEnum):
@@ -109,8 +119,8 @@ class ReasoningEvidence(StrictInput):
 class AdvisorUsage(StrictInput):
     """Token counts an adapter reported; a missing count reads as zero, nothing is estimated."""
 
-    input_tokens: Count = 0
-    output_tokens: Count = 0
+    input_tokens: Tokens = 0
+    output_tokens: Tokens = 0
 
 
 class DisagreementPosition(StrictInput):
@@ -173,10 +183,10 @@ class ConsultationInput(StrictInput):
     actions: Lines = Field(default_factory=list)
     falsifiers: Lines = Field(default_factory=list)
     confidence: Annotated[ReasoningConfidence | None, OMIT] = None
-    duration_ms: Annotated[Count | None, OMIT] = None
+    duration_ms: Annotated[DurationMs | None, OMIT] = None
     usage: Annotated[AdvisorUsage | None, OMIT] = None
     diagnostic: Annotated[str | None, OMIT] = None
-    retry_after_seconds: Annotated[Count | None, OMIT] = None
+    retry_after_seconds: Annotated[RetryAfter | None, OMIT] = None
 
 
 class DisagreementInput(StrictInput):

@@ -4,6 +4,7 @@ platform has no `fcntl`."""
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import sys
 from pathlib import Path
@@ -279,3 +280,25 @@ def test_the_cli_refuses_while_another_writer_holds_the_lock(tmp_path: Path) -> 
         f"majordomus: refused: the ledger is busy: another writer holds {STATE_DIR}/{LOCK_NAME}; "
         "try again\n"
     )
+
+
+def test_record_into_all_is_refused_and_status_all_still_means_every_task(tmp_path: Path) -> None:
+    from tests.conftest import initialised_repo, run_majordomus
+
+    root = initialised_repo(tmp_path / "repo")
+    refused = run_majordomus(
+        ["reasoning", "record", "--task", "all"],
+        cwd=root,
+        input='{"kind": "assessment", "subject": "s"}',
+    )
+    assert refused.code == 13
+    assert refused.stderr.startswith('majordomus: refused: task name "all" is reserved')
+    for task in ("one", "two"):
+        done = run_majordomus(
+            ["reasoning", "record", "--task", task],
+            cwd=root,
+            input='{"kind": "assessment", "subject": "s"}',
+        )
+        assert done.code == 0, done.stderr
+    status = run_majordomus(["reasoning", "status", "--task", "all", "--format", "json"], cwd=root)
+    assert json.loads(status.stdout)["state"]["totals"]["records"] == 2
