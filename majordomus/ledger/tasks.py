@@ -44,7 +44,7 @@ def task_problem(name: str) -> str | None:
     if name == RESERVED_TASK:
         return (
             f'task name "{RESERVED_TASK}" is reserved: `reasoning status --task '
-            f'{RESERVED_TASK}` means every task; choose another name'
+            f"{RESERVED_TASK}` means every task; choose another name"
         )
     if len(name) > MAX_TASK_LENGTH:
         return (
