@@ -32,16 +32,44 @@ def subject_key(subject: str) -> str:
     return " ".join(subject.split()).lower()
 
 
+@dataclass(frozen=True)
+class Placed:
+    """A readable record file: its path relative to the store (`<task>/<name>.json`)."""
+
+    path: str
+    record: ReasoningRecord
+
+    @property
+    def folder(self) -> str:
+        return self.path.split("/", 1)[0]
+
+    @property
+    def name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+
 @dataclass
 class Loaded:
-    """Readable records (canonical order when loaded) and the store paths that did not parse."""
+    """Readable records (canonical order when loaded) and the store paths that did not parse.
+
+    An id names one record: when several files hold one id, `records` keeps the first in
+    canonical order (then by path), so nothing is counted twice; `placed` lists every
+    readable file with its record, duplicates included, for `check` to report.
+    """
 
     records: list[ReasoningRecord] = field(default_factory=list)
     unreadable: list[str] = field(default_factory=list)
+    placed: list[Placed] = field(default_factory=list)
 
     def get(self, record_id: str) -> ReasoningRecord | None:
         """The first record with this id."""
         return next((r for r in self.records if r.id == record_id), None)
+
+    def kept(self, records: list[ReasoningRecord]) -> Loaded:
+        """The same files and unreadable paths, narrowed to `records` (a subset, in order)."""
+        chosen = {id(record) for record in records}
+        placed = [p for p in self.placed if id(p.record) in chosen]
+        return Loaded(records=records, unreadable=list(self.unreadable), placed=placed)
 
 
 class Relations:

@@ -31,7 +31,7 @@ from majordomus.compact import SharedFieldsSets
 from majordomus.errors import Refused
 from majordomus.layer import git
 from majordomus.ledger.admission import Admission, Refusal, admit
-from majordomus.ledger.loaded import Loaded
+from majordomus.ledger.loaded import Loaded, Placed
 from majordomus.ledger.lock import DEFAULT_WAIT, LOCK_NAME, exclusive
 from majordomus.ledger.record import (
     RECORD_SCHEMA,
@@ -135,6 +135,20 @@ def canonical_order(records: list[ReasoningRecord]) -> list[ReasoningRecord]:
             ordered[start:end] = sorted(ordered[start:end], key=lambda r: natural_key(r.id))
         start = end
     return ordered
+
+
+def _assemble(found: list[Placed], unreadable: list[str]) -> Loaded:
+    """Files in canonical order (ties by path), and each id's first record alone in `records`."""
+    found.sort(key=lambda p: natural_key(p.path))
+    where = {id(p.record): p for p in found}
+    placed = [where[id(record)] for record in canonical_order([p.record for p in found])]
+    records: list[ReasoningRecord] = []
+    seen: set[str] = set()
+    for entry in placed:
+        if entry.record.id not in seen:
+            seen.add(entry.record.id)
+            records.append(entry.record)
+    return Loaded(records=records, unreadable=unreadable, placed=placed)
 
 
 def record_bytes(record: ReasoningRecord) -> bytes:
@@ -245,7 +259,7 @@ class Store:
     def _load(self) -> Loaded:
         if not self.directory.is_dir():
             return Loaded()
-        records: list[ReasoningRecord] = []
+        found: list[Placed] = []
         unreadable: list[str] = []
         shared = SharedFieldsSets()
         try:
@@ -267,9 +281,9 @@ class Store:
                 else:
                     shared.adopt(record)
                     shared.adopt(record.body)
-                    records.append(record)
+                    found.append(Placed(f"{folder.name}/{entry.name}", record))
         unreadable.sort(key=natural_key)
-        return Loaded(records=canonical_order(records), unreadable=unreadable)
+        return _assemble(found, unreadable)
 
     @staticmethod
     def _read(path: str) -> ReasoningRecord | None:

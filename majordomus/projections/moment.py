@@ -106,7 +106,7 @@ def recorded_by(loaded: Loaded, moment: dt.datetime) -> Loaded:
         at = recorded_moment(record.recorded_at)
         if at is not None and at <= moment:
             kept.append(record)
-    return Loaded(records=kept, unreadable=list(loaded.unreadable))
+    return loaded.kept(kept)
 
 
 def epoch_of(moment: dt.datetime) -> int:
