@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from majordomus.advisors.availability import AdvisorState, ModeResolution
 from majordomus.advisors.loading import CatalogueError
@@ -26,7 +26,12 @@ from majordomus.advisors.policy import (
 )
 from majordomus.advisors.situation import AdvisorSituation, resolve_advisors
 from majordomus.errors import InvalidInput, NotFound, Refused
-from majordomus.ledger.record import ReasoningInput, ReasoningRecord
+from majordomus.ledger.record import (
+    ReasoningInput,
+    ReasoningRecord,
+    describe_record_error,
+    record_size_problem,
+)
 from majordomus.projections.check import CHECKS, ReasoningFinding
 from majordomus.projections.check import run as run_checks
 from majordomus.projections.moment import (
@@ -45,7 +50,7 @@ from majordomus.projections.state import (
     explain,
     render_markdown,
 )
-from majordomus.wire import OMIT, StrictInput, Wire
+from majordomus.wire import OMIT, StrictInput, Wire, dumps_compact
 
 if TYPE_CHECKING:
     from majordomus.capabilities.context import Context
@@ -221,6 +226,11 @@ class ReasoningRecordInput(StrictInput):
         ),
     ] = None
 
+    @classmethod
+    def describe_invalid(cls, exc: ValidationError) -> str:
+        """Paths as written (`record.subject`), the kinds when `kind` is wrong."""
+        return describe_record_error(exc, root=("record",))
+
 
 class ReasoningRecorded(Wire):
     """The record as stored, where it was written, and the timeline step it adds."""
@@ -254,6 +264,11 @@ def reasoning_record(ctx: Context, request: ReasoningRecordInput) -> ReasoningRe
     from majordomus.ledger.store import Admission, Store
     from majordomus.projections.timeline import step_of
 
+    problem = record_size_problem(
+        len(dumps_compact(request.record.model_dump(mode="json", exclude_unset=True)).encode())
+    )
+    if problem is not None:
+        raise InvalidInput(problem)
     store = Store(ctx.root, lock_wait=lock_wait(ctx.environ))
     with store.locked() as loaded:
         situation = situation_of(ctx, store, loaded)

@@ -15,16 +15,18 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StrictBool, StrictInt, TypeAdapter
+from pydantic import Field, StrictBool, StrictInt, TypeAdapter, ValidationError
 
 from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.policy import Materiality, ReasoningConfidence, ReviewPlan
 from majordomus.advisors.states import AdvisorState
+from majordomus.errors import field_path, plain_words
 from majordomus.order import canonical_strings
 from majordomus.wire import OMIT, StrictInput, Wire
 
 __all__ = [
     "KINDS",
+    "MAX_RECORD_BYTES",
     "RECORD_SCHEMA",
     "RECORD_VERSION",
     "AdvisorUsage",
@@ -47,9 +49,14 @@ __all__ = [
     "StoredPlan",
     "ValidationInput",
     "ValidationOutcome",
+    "describe_record_error",
     "parse_body",
     "parse_input",
+    "record_size_problem",
 ]
+
+#: The largest record any surface accepts, as JSON text (the HTTP body limit).
+MAX_RECORD_BYTES = 1024 * 1024
 
 RECORD_SCHEMA = "majordomus/reasoning-record"
 RECORD_VERSION = 1
@@ -317,6 +324,68 @@ def parse_input(value: Any) -> ReasoningInput:
 def parse_body(value: Any) -> ReasoningBody:
     """Validate a JSON value (already decoded) as a stored body; raises ValidationError."""
     return _adapter(ReasoningBody).validate_python(value)
+
+
+def record_size_problem(size: int) -> str | None:
+    """Why a record of `size` bytes (JSON text) is refused, or None when it is not too large."""
+    if size <= MAX_RECORD_BYTES:
+        return None
+    return f"record is {size} bytes, over the 1 MiB limit ({MAX_RECORD_BYTES} bytes)"
+
+
+#: Envelope keys a caller may put in a record by mistake, and who sets them instead.
+_WRITTEN_BY_THE_WRITER = {
+    "id": "the writer mints a record's id",
+    "recorded_at": "the writer stamps a record's time",
+    "head": "the writer reads the commit the checkout is on",
+    "redacted": "the writer lists what it redacted",
+    "schema": "the writer sets the envelope's schema",
+    "version": "the writer sets the envelope's version",
+    "reviewed_by": "the writer computes who reviewed a conclusion from its consultations",
+    "independent_review_count": "the writer counts a conclusion's reviewers",
+}
+
+
+def describe_record_error(exc: ValidationError, *, root: tuple[str, ...] = ()) -> str:
+    """One line in the words of the record as written; `root` is where the record sits in
+    the input (`("record",)` inside `{"record": …}`, nothing for a bare record).
+
+    A tagged union adds the tag to every location (`record.assessment.subject`); it is
+    dropped, so a path reads as the caller wrote it. A missing or unknown `kind` lists the
+    kinds; a `task` inside the record says where the task goes instead.
+    """
+    kinds = ", ".join(KINDS)
+    bare = not root
+    parts: list[str] = []
+    for err in exc.errors(include_url=False, include_input=False):
+        loc = tuple(err.get("loc", ()))
+        inside = loc[: len(root)] == root
+        if inside and len(loc) > len(root) and loc[len(root)] in KINDS:
+            loc = loc[: len(root)] + loc[len(root) + 1 :]
+        kind = err.get("type")
+        where = field_path(loc)
+        if inside and kind == "union_tag_not_found":
+            text = f"{field_path((*root, 'kind'))}: is required; the kinds are {kinds}"
+        elif inside and kind == "union_tag_invalid":
+            tag = (err.get("ctx") or {}).get("tag", "")
+            text = f"{field_path((*root, 'kind'))}: '{tag}' is not a kind; the kinds are {kinds}"
+        elif inside and kind == "extra_forbidden" and loc == (*root, "task"):
+            hint = "name it with --task" if bare else "pass `task` beside `record`"
+            text = f"{where}: a record does not carry its task; {hint}"
+        elif (
+            inside
+            and kind == "extra_forbidden"
+            and len(loc) == len(root) + 1
+            and str(loc[-1]) in _WRITTEN_BY_THE_WRITER
+        ):
+            text = f"{where}: {_WRITTEN_BY_THE_WRITER[str(loc[-1])]}; leave it out"
+        elif inside and kind == "model_attributes_type" and loc == root:
+            text = f"{where or 'the record'}: must be a JSON object with a `kind`"
+        else:
+            words = plain_words(err)
+            text = f"{where}: {words}" if where else words
+        parts.append(text)
+    return "; ".join(dict.fromkeys(parts)) or "the record is not valid"
 
 
 class ReasoningRecord(Wire):

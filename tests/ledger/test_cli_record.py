@@ -178,7 +178,7 @@ def test_secrets_are_redacted_before_writing(repo: Path, record: Callable[..., A
     ("data", "args", "message"),
     [
         ("{not json", (), "majordomus: invalid input: the record is not JSON: "),
-        ('{"kind": "opinion", "text": "x"}', (), "majordomus: invalid input: record"),
+        ('{"kind": "opinion", "text": "x"}', (), "majordomus: invalid input: kind: 'opinion'"),
         ({"kind": "assessment", "subject": "s", "notes": "x"}, (), "notes"),
         ({"kind": "assessment"}, (), "subject"),
         (
