@@ -9,6 +9,7 @@ drawn from one small pool so that they collide and cite one another.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,8 @@ from majordomus.capabilities.context import Context
 from majordomus.errors import Refused
 from majordomus.ledger.record import ReasoningRecord
 from majordomus.ledger.store import STATE_DIR, Store
-from tests.conftest import REVIEWER_CATALOGUE, initialised_repo, run_majordomus
+from tests.conftest import REVIEWER_CATALOGUE, initialised_repo, run_majordomus, serve
+from tests.mcp.conftest import Pipes
 
 POOL = ["a1", "a2", "p1", "c1", "c2", "d1", "k1", "k2", "reviewer", "primary", "all", "t"]
 STAMPS = [
@@ -105,8 +107,18 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def ctx(root: Path) -> Context:
-    return Context(root, environ={"PATH": "", "HOME": str(root)})
+def advisor_path(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A PATH on which the catalogue's advisor is installed, so its circuit is evaluated."""
+    directory = tmp_path_factory.mktemp("bin")
+    tool = directory / "fake-reviewer"
+    tool.write_text("#!/bin/sh\n", encoding="utf-8")
+    tool.chmod(0o755)
+    return f"{directory}{os.pathsep}{os.environ.get('PATH', '')}"
+
+
+@pytest.fixture(scope="module")
+def ctx(root: Path, advisor_path: str) -> Context:
+    return Context(root, environ={"PATH": advisor_path, "HOME": str(root)})
 
 
 def plant(root: Path, files: list[tuple[str, str, dict[str, Any]]]) -> None:
@@ -182,13 +194,17 @@ def _consultation(ident: str, extra: dict[str, Any]) -> str:
 
 
 def test_hand_placed_out_of_bound_records_are_listed_and_every_command_answers(
-    root: Path,
+    root: Path, advisor_path: str
 ) -> None:
+    env = {"PATH": advisor_path}
     plant(root, [])
     folder = root / STATE_DIR / "t"
     folder.mkdir(parents=True)
     for _, name, extra in HOSTILE:
         (folder / name).write_text(_consultation(name[:-5], extra), encoding="utf-8")
+    last = _consultation("c4", {"retry_after_seconds": 604800})
+    last = last.replace("2026-10-01T09:30:00.000Z", "9999-12-31T23:59:59.999Z")
+    (folder / "c4.json").write_text(last, encoding="utf-8")
     (folder / "x.json").write_text(
         '{"schema": "majordomus/reasoning-record", "version": 1, '
         '"id": "x", "task": "t", "recorded_at": "", '
@@ -200,16 +216,50 @@ def test_hand_placed_out_of_bound_records_are_listed_and_every_command_answers(
         (["reasoning", "advisors"], 0),
         (["reasoning", "check"], 10),
         (["reasoning", "explain", "c1"], 12),
+        (["reasoning", "explain", "c4"], 0),
     ):
-        done = run_majordomus(args, cwd=root)
+        done = run_majordomus(args, cwd=root, env=env)
         assert done.code == code, (args, done.stderr)
-    status = run_majordomus(["reasoning", "status", "--task", "all", "--format", "json"], cwd=root)
+    status = run_majordomus(
+        ["reasoning", "status", "--task", "all", "--format", "json"], cwd=root, env=env
+    )
     assert json.loads(status.stdout)["state"]["unreadable"] == [
         "t/c1.json",
         "t/c2.json",
         "t/c3.json",
         "t/x.json",
     ]
+    advisors = run_majordomus(["reasoning", "advisors", "--format", "json"], cwd=root, env=env)
+    state = json.loads(advisors.stdout)["advisors"][0]
+    assert (state["status"], state["circuit"]["until"]) == ("rate_limited", "9999-12-31T23:59:59Z")
+    session = Pipes().run(
+        root,
+        [
+            Pipes.request(0, "initialize", {}),
+            *(
+                Pipes.call(n, tool, {})
+                for n, tool in enumerate(
+                    [
+                        "majordomus_reasoning",
+                        "majordomus_reasoning_check",
+                        "majordomus_reasoning_advisors",
+                    ],
+                    start=1,
+                )
+            ),
+        ],
+        env=env,
+    )
+    answers = {a["id"]: a for a in session.responses}
+    for n in (1, 2, 3):
+        assert answers[n]["result"]["isError"] is False, answers[n]
+    served = serve(root, env=env)
+    try:
+        with served.client() as client:
+            for route in ("reasoning", "reasoning/check", "reasoning/advisors"):
+                assert client.get(f"/api/v1/{route}").status_code == 200, route
+    finally:
+        served.stop()
     recorded = run_majordomus(
         ["reasoning", "record", "--task", "t"],
         cwd=root,
