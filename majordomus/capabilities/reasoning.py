@@ -245,7 +245,8 @@ LOCK_WAIT_VARIABLE = "MAJORDOMUS_LEDGER_LOCK_WAIT"
 
 
 def lock_wait(environ: Mapping[str, str]) -> float:
-    """The writer's wait from the environment; anything but a finite number ≥ 0 is the default."""
+    """The writer's wait from the environment; anything but a number of seconds from 0 to 3600
+    is the default."""
     from majordomus.ledger.lock import DEFAULT_WAIT
 
     try:

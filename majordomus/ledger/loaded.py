@@ -11,7 +11,7 @@ no clock.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from majordomus.ledger.record import (
@@ -65,11 +65,13 @@ class Loaded:
         """The first record with this id."""
         return next((r for r in self.records if r.id == record_id), None)
 
-    def kept(self, records: list[ReasoningRecord]) -> Loaded:
-        """The same files and unreadable paths, narrowed to `records` (a subset, in order)."""
-        chosen = {id(record) for record in records}
-        placed = [p for p in self.placed if id(p.record) in chosen]
-        return Loaded(records=records, unreadable=list(self.unreadable), placed=placed)
+    def narrowed(self, keep: Callable[[ReasoningRecord], bool]) -> Loaded:
+        """The records and files whose record `keep` accepts, in order; unreadable paths stay."""
+        return Loaded(
+            records=[r for r in self.records if keep(r)],
+            unreadable=list(self.unreadable),
+            placed=[p for p in self.placed if keep(p.record)],
+        )
 
 
 class Relations:

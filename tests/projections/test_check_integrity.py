@@ -12,6 +12,7 @@ from typing import Any
 
 from majordomus.ledger.store import Store
 from majordomus.projections.check import run
+from majordomus.projections.moment import parse_moment, recorded_by
 from majordomus.projections.state import derive
 
 from .builders import assessment, conclusion, consultation, disagreement, plan, resolution
@@ -107,3 +108,14 @@ def test_a_store_the_writer_wrote_has_no_record_finding(tmp_path: Path) -> None:
     superseding = {**conclusion("assessment-1"), "supersedes": "conclusion-2"}
     put(tmp_path, "conclusion-3", "2026-10-01T00:00:03Z", superseding)
     assert record_findings(tmp_path) == []
+
+
+def test_as_of_narrows_the_files_with_the_records(tmp_path: Path) -> None:
+    put(tmp_path, "assessment-1", "2026-10-01T00:00:01Z", assessment("one"))
+    place(tmp_path, "u/assessment-1.json", "assessment-1", "u", assessment("copy"))
+    loaded = Store(tmp_path).load()
+    before = recorded_by(loaded, parse_moment("2026-10-01T00:00:05Z"))  # type: ignore[arg-type]
+    assert [p.path for p in before.placed] == ["t/assessment-1.json"]
+    later = recorded_by(loaded, parse_moment("2026-10-01T00:00:09Z"))  # type: ignore[arg-type]
+    assert [p.path for p in later.placed] == ["t/assessment-1.json", "u/assessment-1.json"]
+    assert [r.id for r in later.records] == ["assessment-1"]
