@@ -257,7 +257,7 @@ def lock_wait(environ: Mapping[str, str]) -> float:
 
 
 def reasoning_record(ctx: Context, request: ReasoningRecordInput) -> ReasoningRecorded:
-    """Under the store's writer lock: load, resolve availability, admit and write (§7.3).
+    """Under the store's writer lock: load, resolve availability, admit and write.
 
     The step the record adds to the timeline is its own (`step_of` reads the record alone),
     so a write never replays the whole store to name it.

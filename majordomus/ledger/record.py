@@ -379,7 +379,7 @@ def describe_record_error(exc: ValidationError, *, root: tuple[str, ...] = ()) -
             and str(loc[-1]) in _WRITTEN_BY_THE_WRITER
         ):
             text = f"{where}: {_WRITTEN_BY_THE_WRITER[str(loc[-1])]}; leave it out"
-        elif inside and kind == "model_attributes_type" and loc == root:
+        elif loc == root and kind in ("dict_type", "model_type", "model_attributes_type"):
             text = f"{where or 'the record'}: must be a JSON object with a `kind`"
         else:
             words = plain_words(err)
