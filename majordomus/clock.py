@@ -25,9 +25,13 @@ def now_stamp() -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
+#: The last second a four-digit year can name (9999-12-31T23:59:59Z).
+LAST_EPOCH_SECOND = 253402300799
+
+
 def stamp_of(seconds: int) -> str:
-    """RFC 3339 without fraction for epoch seconds; negative input is clamped to zero."""
-    moment = _dt.datetime.fromtimestamp(max(0, seconds), _dt.UTC)
+    """RFC 3339 without fraction for epoch seconds, clamped to years 1970 through 9999."""
+    moment = _dt.datetime.fromtimestamp(max(0, min(seconds, LAST_EPOCH_SECOND)), _dt.UTC)
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 

@@ -11,6 +11,9 @@ Handlers raise; they never print.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
 EXIT_OK = 0
 EXIT_USAGE = 2
 EXIT_CONTRACT = 10
@@ -87,13 +90,99 @@ class Internal(CapabilityError):
     code, words, http_status = "internal", "internal", 500
 
 
-def describe_validation(exc: object) -> str:
-    """One line naming every field a pydantic ValidationError complains about."""
+#: Plain words for the validation library's error types; the library's own sentences speak of
+#: its internals ("Input should be", "Extra inputs are not permitted") and never reach a user.
+_WORDS: dict[str, str] = {
+    "missing": "is required",
+    "extra_forbidden": "is not a field here",
+    "string_type": "must be a string",
+    "int_type": "must be a whole number",
+    "int_from_float": "must be a whole number",
+    "int_parsing": "must be a whole number",
+    "int_parsing_size": "is too large a number",
+    "float_type": "must be a number",
+    "float_parsing": "must be a number",
+    "bool_type": "must be true or false",
+    "bool_parsing": "must be true or false",
+    "list_type": "must be a list",
+    "tuple_type": "must be a list",
+    "set_type": "must be a list",
+    "dict_type": "must be an object",
+    "model_type": "must be an object",
+    "model_attributes_type": "must be an object",
+    "dataclass_type": "must be an object",
+    "none_required": "must be null",
+    "json_invalid": "is not valid JSON",
+    "json_type": "must be JSON text",
+    "string_unicode": "must be valid text",
+    "string_pattern_mismatch": "is not in the expected form",
+    "unexpected_keyword_argument": "is not a field here",
+    "missing_keyword_only_argument": "is required",
+}
+
+
+def plain_words(err: Mapping[str, Any]) -> str:
+    """What is wrong with one value, in words a user reads without knowing the library."""
+    kind = str(err.get("type", ""))
+    ctx = err.get("ctx") or {}
+    if kind in ("literal_error", "enum"):
+        return f"must be one of {ctx.get('expected', 'the listed words')}"
+    if kind == "union_tag_not_found":
+        return f"has no {ctx.get('discriminator', 'tag')} saying which shape it is"
+    if kind == "union_tag_invalid":
+        return (
+            f"{ctx.get('discriminator', 'the tag')} '{ctx.get('tag', '')}' is not one of "
+            f"{ctx.get('expected_tags', 'the known ones')}"
+        )
+    bounds = {
+        "greater_than_equal": ("at least", "ge"),
+        "greater_than": ("more than", "gt"),
+        "less_than_equal": ("at most", "le"),
+        "less_than": ("less than", "lt"),
+    }
+    if kind in bounds:
+        words, key = bounds[kind]
+        return f"must be {words} {ctx.get(key, '')}".rstrip()
+    if kind in ("string_too_short", "string_too_long"):
+        side = "at least" if kind.endswith("short") else "at most"
+        return f"must be {side} {ctx.get('min_length', ctx.get('max_length', ''))} characters"
+    if kind in ("too_short", "too_long"):
+        side = "at least" if kind == "too_short" else "at most"
+        return f"must hold {side} {ctx.get('min_length', ctx.get('max_length', ''))} items"
+    if kind in ("value_error", "assertion_error"):
+        error = ctx.get("error")
+        return str(error) if error is not None else "is not valid"
+    return _WORDS.get(kind, "is not valid")
+
+
+def field_path(loc: Sequence[str | int]) -> str:
+    """`evidence[0].kind`: keys joined by dots, list positions in brackets."""
+    path = ""
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        else:
+            path += f".{part}" if path else str(part)
+    return path
+
+
+def describe_validation(
+    exc: object, *, locate: Callable[[tuple[str | int, ...]], tuple[str | int, ...]] | None = None
+) -> str:
+    """One line naming every field a validation error complains about, in plain words.
+
+    `locate` rewrites a location before it is shown (a model that knows how its input was
+    written, e.g. without the tag segment a tagged union adds).
+    """
     errors = getattr(exc, "errors", None)
     if errors is None:
         return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     parts = []
-    for err in errors(include_url=False, include_context=False, include_input=False):
-        where = ".".join(str(p) for p in err.get("loc", ())) or "input"
-        parts.append(f"{where}: {err.get('msg', 'invalid')}")
-    return "; ".join(parts) or "invalid input"
+    for err in errors(include_url=False, include_input=False):
+        loc = tuple(err.get("loc", ()))
+        if locate is not None:
+            loc = locate(loc)
+        where = field_path(loc)
+        words = plain_words(err)
+        parts.append(f"{where}: {words}" if where else words)
+    return "; ".join(dict.fromkeys(parts)) or "invalid input"

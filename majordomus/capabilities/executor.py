@@ -79,7 +79,11 @@ class ProcessCache:
 
 
 def validate_input(cap: Capability, raw: Any) -> BaseModel:
-    """Deserialise a surface's JSON-compatible input into the capability's input type."""
+    """Deserialise a surface's JSON-compatible input into the capability's input type.
+
+    An input type knowing how its input is written (a tagged union's paths) words its own
+    errors through a `describe_invalid(exc)` class method.
+    """
     if isinstance(raw, cap.input):
         return raw
     if raw is None:
@@ -89,7 +93,8 @@ def validate_input(cap: Capability, raw: Any) -> BaseModel:
     try:
         return cap.input.model_validate_json(dumps_compact(raw), strict=True)
     except ValidationError as exc:
-        raise InvalidInput(describe_validation(exc)) from None
+        own = getattr(cap.input, "describe_invalid", None)
+        raise InvalidInput(own(exc) if own is not None else describe_validation(exc)) from None
 
 
 class Executor:

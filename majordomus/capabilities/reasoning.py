@@ -9,10 +9,11 @@ handler and benchmark cases, which `declarations.py` names by reference.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from majordomus.advisors.availability import AdvisorState, ModeResolution
 from majordomus.advisors.loading import CatalogueError
@@ -25,7 +26,12 @@ from majordomus.advisors.policy import (
 )
 from majordomus.advisors.situation import AdvisorSituation, resolve_advisors
 from majordomus.errors import InvalidInput, NotFound, Refused
-from majordomus.ledger.record import ReasoningInput, ReasoningRecord
+from majordomus.ledger.record import (
+    ReasoningInput,
+    ReasoningRecord,
+    describe_record_error,
+    record_size_problem,
+)
 from majordomus.projections.check import CHECKS, ReasoningFinding
 from majordomus.projections.check import run as run_checks
 from majordomus.projections.moment import (
@@ -44,7 +50,7 @@ from majordomus.projections.state import (
     explain,
     render_markdown,
 )
-from majordomus.wire import OMIT, StrictInput, Wire
+from majordomus.wire import OMIT, StrictInput, Wire, dumps_compact
 
 if TYPE_CHECKING:
     from majordomus.capabilities.context import Context
@@ -75,10 +81,17 @@ def reasoning_situation(ctx: Context, as_of: str | None = None) -> ReasoningSitu
     replayed and circuits are evaluated at it: the state a handover saw, by the same path.
     """
     from majordomus.ledger.store import Store
-    from majordomus.projections.history import history
 
     store = Store(ctx.root)
-    loaded = store.load()
+    return situation_of(ctx, store, store.load(), as_of)
+
+
+def situation_of(
+    ctx: Context, store: Store, loaded: Loaded, as_of: str | None = None
+) -> ReasoningSituation:
+    """The situation over records already loaded (by a writer, under the store's lock)."""
+    from majordomus.projections.history import history
+
     now = None
     if as_of is not None:
         moment = parse_moment(as_of)
@@ -213,6 +226,11 @@ class ReasoningRecordInput(StrictInput):
         ),
     ] = None
 
+    @classmethod
+    def describe_invalid(cls, exc: ValidationError) -> str:
+        """Paths as written (`record.subject`), the kinds when `kind` is wrong."""
+        return describe_record_error(exc, root=("record",))
+
 
 class ReasoningRecorded(Wire):
     """The record as stored, where it was written, and the timeline step it adds."""
@@ -222,18 +240,41 @@ class ReasoningRecorded(Wire):
     step: ReasoningStep
 
 
+#: Seconds a writer waits for another one to finish before it is refused (default 10).
+LOCK_WAIT_VARIABLE = "MAJORDOMUS_LEDGER_LOCK_WAIT"
+
+
+def lock_wait(environ: Mapping[str, str]) -> float:
+    """The writer's wait from the environment; anything but a number of seconds from 0 to 3600
+    is the default."""
+    from majordomus.ledger.lock import DEFAULT_WAIT
+
+    try:
+        wait = float(environ.get(LOCK_WAIT_VARIABLE, ""))
+    except ValueError:
+        return DEFAULT_WAIT
+    return wait if 0 <= wait <= 3600 else DEFAULT_WAIT
+
+
 def reasoning_record(ctx: Context, request: ReasoningRecordInput) -> ReasoningRecorded:
-    """Admit against the situation's records and availability, then write (§7.3, §10.2).
+    """Under the store's writer lock: load, resolve availability, admit and write.
 
     The step the record adds to the timeline is its own (`step_of` reads the record alone),
     so a write never replays the whole store to name it.
     """
-    from majordomus.ledger.store import Admission
+    from majordomus.ledger.store import Admission, Store
     from majordomus.projections.timeline import step_of
 
-    situation = reasoning_situation(ctx)
-    admission = Admission(mode=situation.mode, availability=situation.advisors.states)
-    done = situation.store.record(request.record, situation.loaded, admission, task=request.task)
+    problem = record_size_problem(
+        len(dumps_compact(request.record.model_dump(mode="json", exclude_unset=True)).encode())
+    )
+    if problem is not None:
+        raise InvalidInput(problem)
+    store = Store(ctx.root, lock_wait=lock_wait(ctx.environ))
+    with store.locked() as loaded:
+        situation = situation_of(ctx, store, loaded)
+        admission = Admission(mode=situation.mode, availability=situation.advisors.states)
+        done = store.record(request.record, loaded, admission, task=request.task)
     return ReasoningRecorded(record=done.record, path=done.path, step=step_of(done.record))
 
 

@@ -215,7 +215,19 @@ def _conclusion(given: ConclusionInput, loaded: Loaded, admission: Admission) ->
                 "does not cite it"
             )
     if given.supersedes is not None:
-        _kind_of(loaded, given.supersedes, "conclusion")
+        earlier = _kind_of(loaded, given.supersedes, "conclusion")
+        concluded = earlier.body.assessment  # type: ignore[union-attr]
+        if concluded != given.assessment:
+            raise Refusal(
+                f"{given.supersedes} concludes assessment {concluded}, not {given.assessment}; "
+                "a conclusion supersedes only a conclusion of its own assessment"
+            )
+        later = relations.superseded_by.get(given.supersedes)
+        if later is not None:
+            raise Refusal(
+                f"{given.supersedes} is already superseded by {later}; "
+                "supersede the assessment's standing conclusion instead"
+            )
     else:
         standing = relations.standing_conclusion(given.assessment)
         if standing is not None:

@@ -11,7 +11,7 @@ no clock.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from majordomus.ledger.record import (
@@ -32,16 +32,46 @@ def subject_key(subject: str) -> str:
     return " ".join(subject.split()).lower()
 
 
+@dataclass(frozen=True)
+class Placed:
+    """A readable record file: its path relative to the store (`<task>/<name>.json`)."""
+
+    path: str
+    record: ReasoningRecord
+
+    @property
+    def folder(self) -> str:
+        return self.path.split("/", 1)[0]
+
+    @property
+    def name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+
 @dataclass
 class Loaded:
-    """Readable records (canonical order when loaded) and the store paths that did not parse."""
+    """Readable records (canonical order when loaded) and the store paths that did not parse.
+
+    An id names one record: when several files hold one id, `records` keeps the first in
+    canonical order (then by path), so nothing is counted twice; `placed` lists every
+    readable file with its record, duplicates included, for `check` to report.
+    """
 
     records: list[ReasoningRecord] = field(default_factory=list)
     unreadable: list[str] = field(default_factory=list)
+    placed: list[Placed] = field(default_factory=list)
 
     def get(self, record_id: str) -> ReasoningRecord | None:
         """The first record with this id."""
         return next((r for r in self.records if r.id == record_id), None)
+
+    def narrowed(self, keep: Callable[[ReasoningRecord], bool]) -> Loaded:
+        """The records and files whose record `keep` accepts, in order; unreadable paths stay."""
+        return Loaded(
+            records=[r for r in self.records if keep(r)],
+            unreadable=list(self.unreadable),
+            placed=[p for p in self.placed if keep(p.record)],
+        )
 
 
 class Relations:

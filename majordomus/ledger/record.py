@@ -15,16 +15,18 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StrictBool, StrictInt, TypeAdapter
+from pydantic import Field, StrictBool, StrictInt, TypeAdapter, ValidationError
 
 from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.policy import Materiality, ReasoningConfidence, ReviewPlan
 from majordomus.advisors.states import AdvisorState
+from majordomus.errors import field_path, plain_words
 from majordomus.order import canonical_strings
 from majordomus.wire import OMIT, StrictInput, Wire
 
 __all__ = [
     "KINDS",
+    "MAX_RECORD_BYTES",
     "RECORD_SCHEMA",
     "RECORD_VERSION",
     "AdvisorUsage",
@@ -47,9 +49,14 @@ __all__ = [
     "StoredPlan",
     "ValidationInput",
     "ValidationOutcome",
+    "describe_record_error",
     "parse_body",
     "parse_input",
+    "record_size_problem",
 ]
+
+#: The largest record any surface accepts, as JSON text (the HTTP body limit).
+MAX_RECORD_BYTES = 1024 * 1024
 
 RECORD_SCHEMA = "majordomus/reasoning-record"
 RECORD_VERSION = 1
@@ -66,7 +73,17 @@ KINDS: tuple[str, ...] = (
     "attempt",
 )
 
-Count = Annotated[StrictInt, Field(ge=0)]
+#: Every number a record holds is bounded, so no record can carry a value that breaks the
+#: arithmetic of a replay (a circuit's end, a total) or that no real answer would carry.
+MAX_COUNT = 1_000_000_000
+MAX_TOKENS = 1_000_000_000
+MAX_DURATION_MS = 7 * 24 * 3600 * 1000
+MAX_RETRY_AFTER_SECONDS = 7 * 24 * 3600
+
+Count = Annotated[StrictInt, Field(ge=0, le=MAX_COUNT)]
+Tokens = Annotated[StrictInt, Field(ge=0, le=MAX_TOKENS)]
+DurationMs = Annotated[StrictInt, Field(ge=0, le=MAX_DURATION_MS)]
+RetryAfter = Annotated[StrictInt, Field(ge=0, le=MAX_RETRY_AFTER_SECONDS)]
 
 
 class Stance(StrEnum):
@@ -109,8 +126,8 @@ class ReasoningEvidence(StrictInput):
 class AdvisorUsage(StrictInput):
     """Token counts an adapter reported; a missing count reads as zero, nothing is estimated."""
 
-    input_tokens: Count = 0
-    output_tokens: Count = 0
+    input_tokens: Tokens = 0
+    output_tokens: Tokens = 0
 
 
 class DisagreementPosition(StrictInput):
@@ -173,10 +190,10 @@ class ConsultationInput(StrictInput):
     actions: Lines = Field(default_factory=list)
     falsifiers: Lines = Field(default_factory=list)
     confidence: Annotated[ReasoningConfidence | None, OMIT] = None
-    duration_ms: Annotated[Count | None, OMIT] = None
+    duration_ms: Annotated[DurationMs | None, OMIT] = None
     usage: Annotated[AdvisorUsage | None, OMIT] = None
     diagnostic: Annotated[str | None, OMIT] = None
-    retry_after_seconds: Annotated[Count | None, OMIT] = None
+    retry_after_seconds: Annotated[RetryAfter | None, OMIT] = None
 
 
 class DisagreementInput(StrictInput):
@@ -307,6 +324,68 @@ def parse_input(value: Any) -> ReasoningInput:
 def parse_body(value: Any) -> ReasoningBody:
     """Validate a JSON value (already decoded) as a stored body; raises ValidationError."""
     return _adapter(ReasoningBody).validate_python(value)
+
+
+def record_size_problem(size: int) -> str | None:
+    """Why a record of `size` bytes (JSON text) is refused, or None when it is not too large."""
+    if size <= MAX_RECORD_BYTES:
+        return None
+    return f"record is {size} bytes, over the 1 MiB limit ({MAX_RECORD_BYTES} bytes)"
+
+
+#: Envelope keys a caller may put in a record by mistake, and who sets them instead.
+_WRITTEN_BY_THE_WRITER = {
+    "id": "the writer mints a record's id",
+    "recorded_at": "the writer stamps a record's time",
+    "head": "the writer reads the commit the checkout is on",
+    "redacted": "the writer lists what it redacted",
+    "schema": "the writer sets the envelope's schema",
+    "version": "the writer sets the envelope's version",
+    "reviewed_by": "the writer computes who reviewed a conclusion from its consultations",
+    "independent_review_count": "the writer counts a conclusion's reviewers",
+}
+
+
+def describe_record_error(exc: ValidationError, *, root: tuple[str, ...] = ()) -> str:
+    """One line in the words of the record as written; `root` is where the record sits in
+    the input (`("record",)` inside `{"record": …}`, nothing for a bare record).
+
+    A tagged union adds the tag to every location (`record.assessment.subject`); it is
+    dropped, so a path reads as the caller wrote it. A missing or unknown `kind` lists the
+    kinds; a `task` inside the record says where the task goes instead.
+    """
+    kinds = ", ".join(KINDS)
+    bare = not root
+    parts: list[str] = []
+    for err in exc.errors(include_url=False, include_input=False):
+        loc = tuple(err.get("loc", ()))
+        inside = loc[: len(root)] == root
+        if inside and len(loc) > len(root) and loc[len(root)] in KINDS:
+            loc = loc[: len(root)] + loc[len(root) + 1 :]
+        kind = err.get("type")
+        where = field_path(loc)
+        if inside and kind == "union_tag_not_found":
+            text = f"{field_path((*root, 'kind'))}: is required; the kinds are {kinds}"
+        elif inside and kind == "union_tag_invalid":
+            tag = (err.get("ctx") or {}).get("tag", "")
+            text = f"{field_path((*root, 'kind'))}: '{tag}' is not a kind; the kinds are {kinds}"
+        elif inside and kind == "extra_forbidden" and loc == (*root, "task"):
+            hint = "name it with --task" if bare else "pass `task` beside `record`"
+            text = f"{where}: a record does not carry its task; {hint}"
+        elif (
+            inside
+            and kind == "extra_forbidden"
+            and len(loc) == len(root) + 1
+            and str(loc[-1]) in _WRITTEN_BY_THE_WRITER
+        ):
+            text = f"{where}: {_WRITTEN_BY_THE_WRITER[str(loc[-1])]}; leave it out"
+        elif loc == root and kind in ("dict_type", "model_type", "model_attributes_type"):
+            text = f"{where or 'the record'}: must be a JSON object with a `kind`"
+        else:
+            words = plain_words(err)
+            text = f"{where}: {words}" if where else words
+        parts.append(text)
+    return "; ".join(dict.fromkeys(parts)) or "the record is not valid"
 
 
 class ReasoningRecord(Wire):

@@ -16,7 +16,9 @@ import itertools
 import json
 import os
 import re
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,10 +30,12 @@ from majordomus.compact import SharedFieldsSets
 from majordomus.errors import Refused
 from majordomus.layer import git
 from majordomus.ledger.admission import Admission, Refusal, admit
-from majordomus.ledger.loaded import Loaded
+from majordomus.ledger.loaded import Loaded, Placed
+from majordomus.ledger.lock import DEFAULT_WAIT, LOCK_NAME, exclusive
 from majordomus.ledger.record import (
     RECORD_SCHEMA,
     RECORD_VERSION,
+    ReasoningBody,
     ReasoningInput,
     ReasoningRecord,
 )
@@ -142,6 +146,20 @@ def canonical_order(records: list[ReasoningRecord]) -> list[ReasoningRecord]:
     return ordered
 
 
+def _assemble(found: list[Placed], unreadable: list[str]) -> Loaded:
+    """Files in canonical order (ties by path), and each id's first record alone in `records`."""
+    found.sort(key=lambda p: natural_key(p.path))
+    where = {id(p.record): p for p in found}
+    placed = [where[id(record)] for record in canonical_order([p.record for p in found])]
+    records: list[ReasoningRecord] = []
+    seen: set[str] = set()
+    for entry in placed:
+        if entry.record.id not in seen:
+            seen.add(entry.record.id)
+            records.append(entry.record)
+    return Loaded(records=records, unreadable=unreadable, placed=placed)
+
+
 def record_bytes(record: ReasoningRecord) -> bytes:
     """The exact bytes of a record file: 2-space JSON and a final newline."""
     return (dumps_pretty(record.wire()) + "\n").encode("utf-8")
@@ -158,10 +176,60 @@ class Recorded:
 class Store:
     """The record store of one checkout, rooted at the repository root."""
 
-    def __init__(self, root: Path, *, head: Callable[[Path], str | None] = git.head) -> None:
+    def __init__(
+        self,
+        root: Path,
+        *,
+        head: Callable[[Path], str | None] = git.head,
+        lock_wait: float = DEFAULT_WAIT,
+    ) -> None:
         self.root = Path(root)
         self.directory = self.root / STATE_DIR
         self._head = head
+        self.lock_wait = lock_wait
+        self._mutex = threading.RLock()
+        self._depth = 0
+
+    @contextmanager
+    def _held(self) -> Iterator[None]:
+        """The store's writer lock, taken once however deeply a writer nests."""
+        with self._mutex:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            try:
+                fd = safefs.ensure_dir(self.root, STATE_DIR)
+            except safefs.Unsafe as exc:
+                raise Refused(f"the record could not be written: {exc.message}") from None
+            try:
+                with exclusive(fd, f"{STATE_DIR}/{LOCK_NAME}", self.lock_wait):
+                    self._depth = 1
+                    try:
+                        yield
+                    finally:
+                        self._depth = 0
+            finally:
+                os.close(fd)
+
+    @contextmanager
+    def locked(self) -> Iterator[Loaded]:
+        """Hold the writer lock and yield the store as loaded under it.
+
+        Admit against what this yields and call `record` inside the block: no other writer
+        can add a record between the read and the write, so what admission checked still
+        holds when the record lands. Readers never wait for it. A store that does not exist
+        yet is empty and is not created here: against an empty store only records citing
+        nothing can be admitted, and those conflict with no other writer's.
+        """
+        if not safefs.is_directory(self.root, STATE_DIR):
+            yield Loaded()
+            return
+        with self._held():
+            yield self.load()
 
     def current_task(self) -> str:
         """The current task's id from `current.yaml`, or `untasked`."""
@@ -188,7 +256,7 @@ class Store:
     def _load(self) -> Loaded:
         if not safefs.is_directory(self.root, STATE_DIR):
             return Loaded()
-        records: list[ReasoningRecord] = []
+        found: list[Placed] = []
         unreadable: list[str] = []
         shared = SharedFieldsSets()
         try:
@@ -210,9 +278,9 @@ class Store:
                 else:
                     shared.adopt(record)
                     shared.adopt(record.body)
-                    records.append(record)
+                    found.append(Placed(f"{folder.name}/{entry.name}", record))
         unreadable.sort(key=natural_key)
-        return Loaded(records=canonical_order(records), unreadable=unreadable)
+        return _assemble(found, unreadable)
 
     @staticmethod
     def _read(path: str) -> ReasoningRecord | None:
@@ -251,12 +319,18 @@ class Store:
         """Admit, redact, stamp and write one record (§7.3); refusals write nothing.
 
         `task` names the task to record into (decision 13); absent means the current task.
+        The write holds the store's writer lock; for admission to see every other writer's
+        records, `loaded` must come from `locked()` and this call sit inside that block.
         """
         body, redacted = redact(admit(given, loaded, admission))
         if task is None:
             name = check_task(self.current_task(), origin=CURRENT_FILE)
         else:
             name = check_task(task)
+        with self._held():
+            return self._stamp_and_write(body, redacted, name)
+
+    def _stamp_and_write(self, body: ReasoningBody, redacted: list[str], name: str) -> Recorded:
         recorded_at = clock.now_stamp()
         head = self._head(self.root)
         for _ in range(_MINT_ATTEMPTS):

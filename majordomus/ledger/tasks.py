@@ -2,7 +2,8 @@
 
 A task name becomes a directory name under the store, so it is checked before anything is
 written: `[A-Za-z0-9][A-Za-z0-9._-]*`, which leaves no room for a separator, `..`, an
-absolute path or a control character. Reads the current-task file; writes nothing.
+absolute path or a control character; `all` is reserved (it names every task). Reads the
+current-task file; writes nothing.
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ from majordomus.safefs import CONFIG_LIMIT, Unsafe, read_file
 
 UNTASKED = "untasked"
 CURRENT_FILE = ".ai/local/state/current.yaml"
+
+#: `status --task all` reports every task, so no task may be called that.
+RESERVED_TASK = "all"
 
 #: A directory name must fit the file system's limit on one path component.
 MAX_TASK_LENGTH = 255
@@ -57,6 +61,11 @@ def task_problem(name: str) -> str | None:
             f"task name {_shown(name)} is not allowed: a task name starts with a letter or "
             "digit and holds only letters, digits, '.', '_' and '-' (no path separators, "
             "no '..')"
+        )
+    if name == RESERVED_TASK:
+        return (
+            f'task name "{RESERVED_TASK}" is reserved: `reasoning status --task '
+            f"{RESERVED_TASK}` means every task; choose another name"
         )
     if len(name) > MAX_TASK_LENGTH:
         return (

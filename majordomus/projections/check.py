@@ -3,9 +3,10 @@
 Six checks run in the order of `CHECKS`: the catalogue's own diagnostics, transport modules
 for every adapter, provider-independent code that names an advisor, CI that depends on a
 model credential, documents that assert a claim the design refuses, and records that do not
-parse or claim what the ledger does not show. Findings are reported, never fixed. Reads only
-the regular files its checks name, below the `root` it is given and never through a symlink
-(`majordomus.safefs`; unreadable files are skipped); writes nothing and never reads the
+parse, claim what the ledger does not show or hold what admission refuses (docs/ledger.md
+lists them). Findings are reported, never fixed. Reads only the regular files its checks name,
+below the `root` it is given and never through a symlink (`majordomus.safefs`; unreadable
+files are skipped); writes nothing and never reads the
 clock.
 """
 
@@ -21,7 +22,13 @@ from majordomus.advisors.loading import PACKAGED_CATALOGUE
 from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.references import References
 from majordomus.ledger.loaded import Loaded, Relations
-from majordomus.ledger.record import ConsultationInput, StoredConclusion, StoredPlan
+from majordomus.ledger.record import (
+    ConsultationInput,
+    ReasoningRecord,
+    ResolutionInput,
+    StoredConclusion,
+    StoredPlan,
+)
 from majordomus.order import canonical_strings
 from majordomus.safefs import Tree, Unsafe
 from majordomus.wire import Wire
@@ -210,6 +217,116 @@ def _claims(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]:
     return findings
 
 
+def _files(loaded: Loaded) -> list[ReasoningFinding]:
+    """What hand-placed files can do that the writer never does: one id in several files, a
+    file named after another id, a record in another task's directory."""
+    findings: list[ReasoningFinding] = []
+    holders: dict[str, list[str]] = {}
+    for entry in loaded.placed:
+        holders.setdefault(entry.record.id, []).append(entry.path)
+    for ident, paths in holders.items():
+        if len(paths) > 1:
+            findings.append(
+                ReasoningFinding(
+                    check="records",
+                    subject=paths[0],
+                    message=f"id {ident} is held by {len(paths)} files ({', '.join(paths)}); "
+                    f"an id names one record, and only {paths[0]} is replayed",
+                )
+            )
+    for entry in loaded.placed:
+        record = entry.record
+        if entry.name != f"{record.id}.json":
+            findings.append(
+                ReasoningFinding(
+                    check="records",
+                    subject=entry.path,
+                    message=f"holds record {record.id}, whose file is named {record.id}.json",
+                )
+            )
+        if entry.folder != record.task:
+            findings.append(
+                ReasoningFinding(
+                    check="records",
+                    subject=entry.path,
+                    message=f"holds a record of task {record.task} in the directory of task "
+                    f"{entry.folder}",
+                )
+            )
+    return findings
+
+
+def _conflicts(loaded: Loaded, relations: Relations) -> list[ReasoningFinding]:
+    """What admission refuses and a hand-placed or racing record could still have added."""
+    paths: dict[str, str] = {}
+    for entry in loaded.placed:
+        paths.setdefault(entry.record.id, entry.path)
+
+    def named(records: list[ReasoningRecord]) -> str:
+        return ", ".join(f"{r.id} ({paths.get(r.id, 'not in the store')})" for r in records)
+
+    def subject(record: ReasoningRecord) -> str:
+        return paths.get(record.id, record.id)
+
+    findings: list[ReasoningFinding] = []
+    answers: dict[tuple[str, str], list[ReasoningRecord]] = {}
+    resolutions: dict[str, list[ReasoningRecord]] = {}
+    for record in loaded.records:
+        body = record.body
+        if isinstance(body, ConsultationInput) and body.status is ConsultationStatus.COMPLETED:
+            answers.setdefault((body.plan, body.advisor), []).append(record)
+        elif isinstance(body, ResolutionInput):
+            resolutions.setdefault(body.disagreement, []).append(record)
+        elif isinstance(body, StoredConclusion) and body.supersedes is not None:
+            earlier = relations.get(body.supersedes)
+            if (
+                earlier is not None
+                and isinstance(earlier.body, StoredConclusion)
+                and earlier.body.assessment != body.assessment
+            ):
+                findings.append(
+                    ReasoningFinding(
+                        check="records",
+                        subject=subject(record),
+                        message=f"{record.id} concludes assessment {body.assessment} and "
+                        f"supersedes {named([earlier])}, a conclusion of assessment "
+                        f"{earlier.body.assessment}",
+                    )
+                )
+    for assessment, conclusions in relations.conclusions.items():
+        standing = [c for c in conclusions if c.id not in relations.superseded_by]
+        if len(standing) > 1:
+            findings.append(
+                ReasoningFinding(
+                    check="records",
+                    subject=subject(standing[-1]),
+                    message=f"{len(standing)} conclusions stand on assessment {assessment}: "
+                    f"{named(standing)}; a later conclusion names the earlier in `supersedes`",
+                )
+            )
+    for (plan, advisor), given in answers.items():
+        if len(given) > 1:
+            findings.append(
+                ReasoningFinding(
+                    check="records",
+                    subject=subject(given[-1]),
+                    message=f"advisor '{advisor}' answered plan {plan} {len(given)} times: "
+                    f"{named(given)}; one plan, one answer per advisor",
+                )
+            )
+    for disagreement, settled in resolutions.items():
+        if len(settled) > 1:
+            findings.append(
+                ReasoningFinding(
+                    check="records",
+                    subject=subject(settled[-1]),
+                    message=f"disagreement {disagreement} is resolved {len(settled)} times: "
+                    f"{named(settled)}; the first settles it",
+                )
+            )
+    return findings
+
+
 def _records(catalogue: AdvisorCatalogue, loaded: Loaded) -> list[ReasoningFinding]:
     findings = [
         ReasoningFinding(
@@ -217,6 +334,7 @@ def _records(catalogue: AdvisorCatalogue, loaded: Loaded) -> list[ReasoningFindi
         )
         for path in loaded.unreadable
     ]
+    findings.extend(_files(loaded))
     relations = Relations(loaded.records)
 
     def finding(record_id: str, message: str) -> None:
@@ -262,6 +380,7 @@ def _records(catalogue: AdvisorCatalogue, loaded: Loaded) -> list[ReasoningFindi
                     f"({body.independent_review_count}), and the consultations it cites show "
                     f"[{', '.join(computed)}]",
                 )
+    findings.extend(_conflicts(loaded, relations))
     return findings
 
 

@@ -16,6 +16,7 @@ from pydantic import AfterValidator, Field
 
 from majordomus.clock import epoch_seconds
 from majordomus.ledger.loaded import Loaded
+from majordomus.ledger.record import ReasoningRecord
 
 _RFC3339 = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})\Z"
@@ -101,12 +102,12 @@ def recorded_by(loaded: Loaded, moment: dt.datetime) -> Loaded:
 
     A record whose stamp cannot be read cannot be placed before the moment, so it is left out.
     """
-    kept = []
-    for record in loaded.records:
+
+    def recorded_in_time(record: ReasoningRecord) -> bool:
         at = recorded_moment(record.recorded_at)
-        if at is not None and at <= moment:
-            kept.append(record)
-    return Loaded(records=kept, unreadable=list(loaded.unreadable))
+        return at is not None and at <= moment
+
+    return loaded.narrowed(recorded_in_time)
 
 
 def epoch_of(moment: dt.datetime) -> int:

@@ -51,15 +51,15 @@ def test_the_repository_override_replaces_the_default(tmp_path: Path) -> None:
     [
         (
             "version: 1\nquorum: 2\n",
-            ".ai/repo/advisors.yaml: quorum: Extra inputs are not permitted",
+            ".ai/repo/advisors.yaml: quorum: is not a field here",
         ),
-        ("version: one\n", ".ai/repo/advisors.yaml: version: Input should be a valid integer"),
+        ("version: one\n", ".ai/repo/advisors.yaml: version: must be a whole number"),
         ("version: 1\n\tadvisors: []\n", ".ai/repo/advisors.yaml: tab character on line 2"),
-        ("", ".ai/repo/advisors.yaml: version: Field required"),
+        ("", ".ai/repo/advisors.yaml: version: is required"),
         (
             "version: 1\nadvisors:\n  - id: a\n    title: A\n    transport: cli\n"
             "    adapter: x\n    colour: red\n",
-            ".ai/repo/advisors.yaml: advisors.0.colour: Extra inputs are not permitted",
+            ".ai/repo/advisors.yaml: advisors[0].colour: is not a field here",
         ),
         (b"version: 1\nnote: \xff\n", ".ai/repo/advisors.yaml: the file is not UTF-8 text"),
     ],

@@ -527,6 +527,30 @@ def test_supersession_rules(ledger):
     )
     two = ledger.add({**plain, "decision": "B", "supersedes": one})
     assert ledger.refuse(plain).startswith(f"{two} already concludes")
+    assert ledger.refuse({**plain, "decision": "C", "supersedes": one}) == (
+        f"{one} is already superseded by {two}; "
+        "supersede the assessment's standing conclusion instead"
+    )
+
+
+def test_a_conclusion_supersedes_only_one_of_its_own_assessment(ledger):
+    first = ledger.add({"kind": "assessment", "subject": "s"})
+    other = ledger.add({"kind": "assessment", "subject": "t"})
+    theirs = ledger.add(
+        {"kind": "conclusion", "assessment": other, "decision": "A", "rationale": "r"}
+    )
+    assert ledger.refuse(
+        {
+            "kind": "conclusion",
+            "assessment": first,
+            "decision": "B",
+            "rationale": "r",
+            "supersedes": theirs,
+        }
+    ) == (
+        f"{theirs} concludes assessment {other}, not {first}; "
+        "a conclusion supersedes only a conclusion of its own assessment"
+    )
 
 
 def test_conclusion_input_never_claims_its_review():

@@ -14,6 +14,7 @@ from freezegun import freeze_time
 from majordomus.advisors.modes import ModeResolution, ReasoningMode
 from majordomus.errors import Refused
 from majordomus.ledger import store as store_module
+from majordomus.ledger.lock import LOCK_NAME
 from majordomus.ledger.record import ReasoningRecord, parse_input
 from majordomus.ledger.store import (
     STATE_DIR,
@@ -62,7 +63,11 @@ def files(root: Path) -> list[str]:
     base = root / STATE_DIR
     if not base.exists():
         return []
-    return sorted(p.relative_to(base).as_posix() for p in base.rglob("*") if p.is_file())
+    return sorted(
+        p.relative_to(base).as_posix()
+        for p in base.rglob("*")
+        if p.is_file() and p.name != LOCK_NAME
+    )
 
 
 @freeze_time("2026-10-01T09:30:00.123456Z")

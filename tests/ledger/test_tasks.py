@@ -63,6 +63,16 @@ def test_a_name_too_long_for_a_directory_is_refused():
     assert len(message) < 250, "the name itself is shown cut"
 
 
+def test_all_is_reserved_for_every_task():
+    with pytest.raises(Refused) as refused:
+        check_task("all", origin=CURRENT_FILE)
+    assert refused.value.message == (
+        'task name "all" is reserved: `reasoning status --task all` means every task; '
+        f"choose another name; it comes from {CURRENT_FILE}"
+    )
+    assert task_problem("All") is None and task_problem("all-hands") is None
+
+
 def test_refusal_names_where_the_task_came_from():
     with pytest.raises(Refused) as refused:
         check_task("a/b", origin=CURRENT_FILE)

@@ -174,7 +174,7 @@ def test_records(tmp_path: Path) -> None:
             "conclusion-7",
             7,
             conclusion(
-                "assessment-0",
+                "assessment-1",
                 consultations=["consultation-2"],
                 reviewed_by=["alpha", "beta"],
                 independent_review_count=2,
@@ -183,7 +183,7 @@ def test_records(tmp_path: Path) -> None:
         rec(
             "conclusion-8",
             8,
-            conclusion("assessment-0", reviewed_by=[], independent_review_count=1),
+            conclusion("assessment-2", reviewed_by=[], independent_review_count=1),
         ),
     ]
     assert [f for f in findings(tmp_path, records, ["t/broken.json"]) if f[0] == "records"] == [

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from majordomus.capabilities.context import Context
+from majordomus.ledger.lock import LOCK_NAME
 from majordomus.ledger.record import parse_body
 from majordomus.ledger.redaction import redact
 from majordomus.ledger.store import STATE_DIR
@@ -34,7 +35,11 @@ FIELDS = sorted(path for kind in MODELS for path in free_text_paths(kind))
 def store_bytes(root: Path) -> dict[str, bytes]:
     """Every file under the store (temporary ones included), by path."""
     base = root / STATE_DIR
-    return {p.relative_to(base).as_posix(): p.read_bytes() for p in base.rglob("*") if p.is_file()}
+    return {
+        p.relative_to(base).as_posix(): p.read_bytes()
+        for p in base.rglob("*")
+        if p.is_file() and p.name != LOCK_NAME
+    }
 
 
 def leaks_in(data: bytes, secrets: list[Secret]) -> list[str]:

@@ -5,13 +5,24 @@ Each view reads the capability's JSON answer (what `--format json` prints), neve
 
 from __future__ import annotations
 
+import codecs
+import io
 import json
-from typing import Any
+import os
+import stat
+from typing import Any, BinaryIO
 
 import click
+from pydantic import ValidationError
 
 from majordomus.cli.views import CliView, Params, lines
 from majordomus.errors import EXIT_CONTRACT, InvalidInput
+from majordomus.ledger.record import (
+    MAX_RECORD_BYTES,
+    describe_record_error,
+    parse_input,
+    record_size_problem,
+)
 
 # -- reasoning.advisors ------------------------------------------------------------------------
 
@@ -63,18 +74,63 @@ def plan(out: Any, _: Params) -> str:
 # == ledger: reasoning.record ===================================================================
 
 
+def _file_size(source: BinaryIO) -> int | None:
+    """The size of a regular file behind `source`; None for a pipe or a terminal."""
+    try:
+        info = os.fstat(source.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return None
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+def _read_limited(source: BinaryIO) -> bytes:
+    """At most one byte more than the record limit: a larger input is refused unread."""
+    data = source.read(MAX_RECORD_BYTES + 1)
+    if len(data) <= MAX_RECORD_BYTES:
+        return data
+    size = _file_size(source)
+    problem = record_size_problem(size) if size is not None else None
+    raise InvalidInput(
+        problem or f"record is more than {MAX_RECORD_BYTES} bytes, over the 1 MiB limit"
+    )
+
+
+def _bounded_int(text: str) -> int:
+    """A JSON integer; one of more digits than any bounded field allows reads as 10**100, so
+    validation refuses it naming its field instead of the parser failing on it."""
+    return int(text) if len(text) <= 100 else 10**100
+
+
 def _record_input(values: Params) -> dict[str, Any]:
-    """The bare record from `--file` (standard input by default), wrapped as `{"record": …}`."""
+    """The bare record from `--file` (standard input by default), wrapped as `{"record": …}`.
+
+    Read as bytes, at most the record limit; a UTF-8 byte-order mark is dropped. The record is
+    validated here, bare, so an error names its fields as the user wrote them (`subject`, not
+    `record.subject`).
+    """
     source = values["file"]
     try:
-        text = source.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        data = _read_limited(source)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
         raise InvalidInput(f"the record could not be read from {source.name}: {reason}") from None
+    data = data.removeprefix(codecs.BOM_UTF8)
     try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(
+            f"the record is not UTF-8 text (byte {exc.start} cannot be decoded)"
+        ) from None
+    try:
+        record = json.loads(text, parse_int=_bounded_int)
+    except ValueError as exc:
         raise InvalidInput(f"the record is not JSON: {exc}") from None
+    if not isinstance(record, dict):
+        raise InvalidInput("the record must be a JSON object with a `kind`")
+    try:
+        parse_input(record)
+    except ValidationError as exc:
+        raise InvalidInput(describe_record_error(exc)) from None
     raw: dict[str, Any] = {"record": record}
     if values.get("task") is not None:
         raw["task"] = values["task"]
@@ -92,7 +148,7 @@ def record(out: Any, _: Params) -> str:
 
 RECORD_FILE = click.Option(
     ["--file"],
-    type=click.File("r", encoding="utf-8"),
+    type=click.File("rb"),
     default="-",
     help="Read the record (JSON with its `kind`) from this file instead of standard input.",
 )

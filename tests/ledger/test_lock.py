@@ -1,0 +1,304 @@
+"""The store's writer lock: conflicting writers race and exactly one is admitted; a held lock
+ends in "the ledger is busy" after a bounded wait; the Windows primitive stands in when the
+platform has no `fcntl`."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from majordomus.advisors.modes import ModeResolution, ReasoningMode
+from majordomus.advisors.states import AdvisorState
+from majordomus.errors import Refused
+from majordomus.ledger.lock import LOCK_NAME, LedgerBusy
+from majordomus.ledger.record import parse_input
+from majordomus.ledger.store import STATE_DIR, Admission, Store
+
+ROUNDS = 12
+WRITERS = 3
+EVIDENCE = [{"kind": "file", "reference": "src/lock.py:10"}]
+
+
+def _admission() -> Admission:
+    state = AdvisorState.model_validate(
+        {
+            "id": "reviewer",
+            "title": "Reviewer",
+            "transport": "api",
+            "adapter": "reviewer-api",
+            "capabilities": ["independent_reasoning"],
+            "status": "available",
+            "reason": "present",
+            "probe": "",
+        }
+    )
+    return Admission(
+        mode=ModeResolution(mode=ReasoningMode.STANDARD, source="default"), availability=[state]
+    )
+
+
+def no_head(root: Path) -> str | None:
+    return None
+
+
+def _record(store: Store, data: dict[str, Any]) -> str:
+    with store.locked() as loaded:
+        return store.record(parse_input(data), loaded, _admission(), task="race").record.id
+
+
+def _writer(root: str, barrier: Any, jobs: Any, results: Any) -> None:
+    """One process: for each job, wait at the start line with the others, then record."""
+    store = Store(Path(root), head=no_head, lock_wait=30)
+    while True:
+        job = jobs.get()
+        if job is None:
+            return
+        barrier.wait()
+        try:
+            results.put(("admitted", _record(store, job)))
+        except Refused as refused:
+            results.put(("refused", str(refused)))
+
+
+def _conflicts(store: Store, round_number: int) -> list[dict[str, Any]]:
+    """The records of one round: every writer sends one of them, only one may be admitted."""
+    assessment = _record(
+        store,
+        {
+            "kind": "assessment",
+            "subject": f"round {round_number}",
+            "materiality": "high",
+            "evidence": EVIDENCE,
+        },
+    )
+    plan = _record(store, {"kind": "plan", "assessment": assessment})
+    answer = {
+        "kind": "consultation",
+        "plan": plan,
+        "advisor": "reviewer",
+        "status": "completed",
+        "conclusion": "release the lock",
+        "stance": "opposes",
+    }
+    kind = round_number % 3
+    if kind == 0:
+        return [answer] * WRITERS
+    consultation = _record(store, answer)
+    if kind == 1:
+        return [
+            {
+                "kind": "conclusion",
+                "assessment": assessment,
+                "decision": f"decision {n}",
+                "rationale": "measured",
+                "evidence": EVIDENCE,
+                "validation_plan": ["soak"],
+                "consultations": [consultation],
+            }
+            for n in range(WRITERS)
+        ]
+    disagreement = _record(
+        store,
+        {
+            "kind": "disagreement",
+            "assessment": assessment,
+            "positions": [
+                {"source": "primary", "position": "keep it"},
+                {"source": consultation, "position": "release it"},
+            ],
+            "discriminating_question": "do callers retry?",
+        },
+    )
+    return [
+        {
+            "kind": "resolution",
+            "disagreement": disagreement,
+            "experiment": f"experiment {n}",
+            "outcome": "none retries",
+            "favours": "primary",
+            "evidence": EVIDENCE,
+        }
+        for n in range(WRITERS)
+    ]
+
+
+def test_conflicting_writers_in_separate_processes_admit_exactly_one(tmp_path: Path) -> None:
+    spawn = multiprocessing.get_context("spawn")
+    barrier = spawn.Barrier(WRITERS)
+    jobs = [spawn.Queue() for _ in range(WRITERS)]
+    results = spawn.Queue()
+    workers = [
+        spawn.Process(target=_writer, args=(str(tmp_path), barrier, jobs[n], results), daemon=True)
+        for n in range(WRITERS)
+    ]
+    for worker in workers:
+        worker.start()
+    store = Store(tmp_path, head=no_head)
+    try:
+        for round_number in range(ROUNDS):
+            for queue, job in zip(jobs, _conflicts(store, round_number), strict=True):
+                queue.put(job)
+            outcomes = sorted(results.get(timeout=60) for _ in range(WRITERS))
+            admitted = [text for verdict, text in outcomes if verdict == "admitted"]
+            assert len(admitted) == 1, (round_number, outcomes)
+            for verdict, text in outcomes:
+                if verdict == "refused":
+                    assert "already" in text, text
+    finally:
+        for queue in jobs:
+            queue.put(None)
+        for worker in workers:
+            worker.join(timeout=30)
+    loaded = store.load()
+    assert loaded.unreadable == []
+    assert len({r.id for r in loaded.records}) == len(loaded.records)
+
+
+def test_a_held_lock_ends_in_a_one_line_busy_refusal(tmp_path: Path) -> None:
+    holder = Store(tmp_path, head=no_head)
+    waiter = Store(tmp_path, head=no_head, lock_wait=0)
+    _record(waiter, {"kind": "assessment", "subject": "first"})
+    with holder.locked(), pytest.raises(LedgerBusy) as busy:
+        _record(waiter, {"kind": "assessment", "subject": "second"})
+    assert str(busy.value) == (
+        f"the ledger is busy: another writer holds {STATE_DIR}/{LOCK_NAME}; try again"
+    )
+    assert len(waiter.load().records) == 1
+    _record(waiter, {"kind": "assessment", "subject": "third"})
+    assert len(waiter.load().records) == 2
+
+
+def test_recording_into_an_absent_store_creates_nothing_until_admitted(tmp_path: Path) -> None:
+    store = Store(tmp_path, head=no_head, lock_wait=0)
+    with pytest.raises(Refused, match="no assessment"):
+        _record(store, {"kind": "plan", "assessment": "assessment-1"})
+    assert not (tmp_path / ".ai").exists()
+
+
+def test_a_writer_nests_its_own_lock(tmp_path: Path) -> None:
+    store = Store(tmp_path, head=no_head, lock_wait=0)
+    with store.locked() as loaded, store.locked():
+        store.record(parse_input({"kind": "assessment", "subject": "s"}), loaded, _admission())
+    assert len(store.load().records) == 1
+
+
+def test_a_symlinked_lock_file_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / STATE_DIR
+    folder.mkdir(parents=True)
+    (tmp_path / "elsewhere").write_text("", encoding="utf-8")
+    (folder / LOCK_NAME).symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(Refused, match="symbolic link"):
+        _record(Store(tmp_path, head=no_head), {"kind": "assessment", "subject": "s"})
+
+
+class FakeMsvcrt:
+    """`msvcrt.locking` as Windows has it: LK_NBLCK raises OSError while another holds it."""
+
+    LK_UNLCK, LK_NBLCK = 0, 2
+
+    def __init__(self) -> None:
+        self.held = False
+        self.calls: list[int] = []
+        self.busy = False
+
+    def locking(self, fd: int, mode: int, nbytes: int) -> None:
+        assert nbytes == 1
+        self.calls.append(mode)
+        if mode == self.LK_NBLCK:
+            if self.busy or self.held:
+                raise OSError(36, "Resource deadlock avoided")
+            self.held = True
+        else:
+            self.held = False
+
+
+def test_without_fcntl_the_windows_lock_serialises_writers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = FakeMsvcrt()
+    monkeypatch.setitem(sys.modules, "fcntl", None)
+    monkeypatch.setitem(sys.modules, "msvcrt", fake)
+    store = Store(tmp_path, head=no_head, lock_wait=0)
+    _record(store, {"kind": "assessment", "subject": "s"})
+    assert fake.calls == [FakeMsvcrt.LK_NBLCK, FakeMsvcrt.LK_UNLCK]
+    fake.busy = True
+    with pytest.raises(LedgerBusy, match="the ledger is busy"):
+        _record(store, {"kind": "assessment", "subject": "t"})
+    assert len(store.load().records) == 1
+
+
+def test_without_any_file_lock_nothing_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "fcntl", None)
+    monkeypatch.setitem(sys.modules, "msvcrt", None)
+    with pytest.raises(Refused, match="no file lock"):
+        _record(Store(tmp_path, head=no_head), {"kind": "assessment", "subject": "s"})
+    assert Store(tmp_path).load().records == []
+
+
+def test_the_wait_is_counted_in_tries_not_read_from_a_clock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from majordomus.ledger import lock
+
+    naps: list[float] = []
+    monkeypatch.setattr(lock.time, "sleep", naps.append)
+    fake = FakeMsvcrt()
+    fake.busy = True
+    monkeypatch.setitem(sys.modules, "fcntl", None)
+    monkeypatch.setitem(sys.modules, "msvcrt", fake)
+    with pytest.raises(LedgerBusy):
+        _record(
+            Store(tmp_path, head=no_head, lock_wait=0.05), {"kind": "assessment", "subject": "s"}
+        )
+    assert naps == [lock.POLL_INTERVAL] * 5
+
+
+def test_the_cli_refuses_while_another_writer_holds_the_lock(tmp_path: Path) -> None:
+    from tests.conftest import initialised_repo, run_majordomus
+
+    root = initialised_repo(tmp_path / "repo")
+    first = run_majordomus(
+        ["reasoning", "record"], cwd=root, input='{"kind": "assessment", "subject": "one"}'
+    )
+    assert first.code == 0, first.stderr
+    with Store(root).locked():
+        done = run_majordomus(
+            ["reasoning", "record"],
+            cwd=root,
+            input='{"kind": "assessment", "subject": "two"}',
+            env={"MAJORDOMUS_LEDGER_LOCK_WAIT": "0"},
+        )
+    assert done.code == 13
+    assert done.stderr == (
+        f"majordomus: refused: the ledger is busy: another writer holds {STATE_DIR}/{LOCK_NAME}; "
+        "try again\n"
+    )
+
+
+def test_record_into_all_is_refused_and_status_all_still_means_every_task(tmp_path: Path) -> None:
+    from tests.conftest import initialised_repo, run_majordomus
+
+    root = initialised_repo(tmp_path / "repo")
+    refused = run_majordomus(
+        ["reasoning", "record", "--task", "all"],
+        cwd=root,
+        input='{"kind": "assessment", "subject": "s"}',
+    )
+    assert refused.code == 13
+    assert refused.stderr.startswith('majordomus: refused: task name "all" is reserved')
+    for task in ("one", "two"):
+        done = run_majordomus(
+            ["reasoning", "record", "--task", task],
+            cwd=root,
+            input='{"kind": "assessment", "subject": "s"}',
+        )
+        assert done.code == 0, done.stderr
+    status = run_majordomus(["reasoning", "status", "--task", "all", "--format", "json"], cwd=root)
+    assert json.loads(status.stdout)["state"]["totals"]["records"] == 2
