@@ -133,6 +133,17 @@ def _keep_large(text: str) -> int | LargeInt:
     return int(text)
 
 
+def refusal(exc: ValueError) -> str:
+    """What is wrong with a text `loads` refused, as a predicate: "the body " + refusal(exc)."""
+    if isinstance(exc, NestingTooDeep):
+        return f"nests more than {exc.limit} levels deep"
+    if isinstance(exc, IntegerTooLarge):
+        return f"holds an integer of more than {exc.limit} digits"
+    if isinstance(exc, UnicodeDecodeError):
+        return f"is not JSON: not UTF-8 ({exc.reason})"
+    return f"is not JSON: {exc}"
+
+
 def loads(
     data: str | bytes,
     *,
