@@ -5,13 +5,14 @@ Each view reads the capability's JSON answer (what `--format json` prints), neve
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
 
+from majordomus.bounded_json import loads, refusal
 from majordomus.cli.views import CliView, Params, lines
 from majordomus.errors import EXIT_CONTRACT, InvalidInput
+from majordomus.limits import MAX_RECORD_BYTES
 
 # -- reasoning.advisors ------------------------------------------------------------------------
 
@@ -67,14 +68,16 @@ def _record_input(values: Params) -> dict[str, Any]:
     """The bare record from `--file` (standard input by default), wrapped as `{"record": …}`."""
     source = values["file"]
     try:
-        text = source.read()
+        text = source.read(MAX_RECORD_BYTES + 1)
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise InvalidInput(f"the record could not be read from {source.name}: {reason}") from None
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_RECORD_BYTES:
+        raise InvalidInput(f"the record is over {MAX_RECORD_BYTES} bytes (1 MiB)")
     try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInput(f"the record is not JSON: {exc}") from None
+        record = loads(text)
+    except ValueError as exc:
+        raise InvalidInput(f"the record {refusal(exc)}") from None
     raw: dict[str, Any] = {"record": record}
     if values.get("task") is not None:
         raw["task"] = values["task"]
