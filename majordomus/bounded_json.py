@@ -84,13 +84,18 @@ def _skeleton(raw: bytes) -> bytes:
     return skeleton
 
 
-def depth_exceeds(raw: bytes, max_depth: int = MAX_JSON_DEPTH) -> bool:
-    """Whether the containers of `raw` nest deeper than `max_depth` (strings skipped).
-
-    Malformed text is measured as well as it can be; `json.loads` words its error.
+def depth_exceeds(data: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> bool:
+    """Whether the containers of JSON text `data` nest deeper than `max_depth` (strings
+    skipped). Malformed text is measured as well as it can be; `json.loads` words its error.
     """
-    if raw.count(b"[") + raw.count(b"{") <= max_depth:
+    if isinstance(data, str):
+        if data.count("[") + data.count("{") <= max_depth:
+            return False
+        raw = data.encode("utf-8", "surrogatepass")
+    elif data.count(b"[") + data.count(b"{") <= max_depth:
         return False
+    else:
+        raw = data
     whole = skeleton = _skeleton(raw)
     for _ in range(min(max_depth, _PEELS)):
         if not skeleton:

@@ -236,3 +236,21 @@ def test_http_refuses_what_is_over_a_limit(live: Served, repo: Path) -> None:
         assert repository.status_code == 200
         assert too_deep(repository.json()["diagnostics"]) == [DEEP_PROFILE, DEEP_PROMPT]
     assert records(repo) == before
+
+
+# -- the executor ----------------------------------------------------------------------------
+
+
+def test_the_executor_holds_in_process_callers_to_the_depth_limit(repo: Path) -> None:
+    from majordomus.capabilities.context import Context
+    from majordomus.errors import InvalidInput
+
+    executor = Context(repo).executor
+    for depth in (MAX_JSON_DEPTH, 5_000):
+        value: list[Any] = []
+        for _ in range(depth):
+            value = [value]
+        with pytest.raises(InvalidInput, match=f"nests more than {MAX_JSON_DEPTH} levels deep"):
+            executor.call("objects.list", {"kind": value})
+    with pytest.raises(InvalidInput, match="kind"):
+        executor.call("objects.list", {"kind": json.loads(nested(MAX_JSON_DEPTH - 1))})
