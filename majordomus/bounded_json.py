@@ -9,9 +9,10 @@ named error and the same way on every version, what is over the limits of
 
 Hot path (every MCP line, every HTTP body): a text with no more brackets than the depth
 limit cannot be too deep, which two `count` calls prove for nearly every message; only then
-is the nesting measured, at C speed (strings removed by one regex, brackets kept by one
-`translate`, one level peeled per `replace`). The number hooks run only when a digit run is
-long enough to matter, which one regex search tells.
+is the nesting measured, at C speed (escapes dropped, quotes and brackets kept by one
+`translate`, string contents removed, one level peeled per `replace`). The number hooks
+(Python calls per number) run only when a digit run or an exponent is long enough to
+matter, which one more `translate` and two substring searches tell.
 """
 
 from __future__ import annotations
@@ -30,12 +31,16 @@ class JsonLimitError(ValueError):
 
 
 class NestingTooDeep(JsonLimitError):
+    """Containers nested deeper than the limit (`limit` is that depth)."""
+
     def __init__(self, limit: int) -> None:
         super().__init__("nesting too deep")
         self.limit = limit
 
 
 class IntegerTooLarge(JsonLimitError):
+    """An integer literal with more digits than the limit (`limit` is that count)."""
+
     def __init__(self, limit: int) -> None:
         super().__init__(f"an integer has more than {limit} digits")
         self.limit = limit
