@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
+from majordomus.bounded_json import depth_exceeds
 from majordomus.errors import (
     CapabilityError,
     Fatal,
@@ -24,6 +25,7 @@ from majordomus.errors import (
     NotFound,
     describe_validation,
 )
+from majordomus.limits import MAX_JSON_DEPTH
 from majordomus.wire import dumps_canonical, dumps_compact, dumps_model_pretty_bytes
 
 if TYPE_CHECKING:
@@ -90,8 +92,16 @@ def validate_input(cap: Capability, raw: Any) -> BaseModel:
         raw = {}
     if not isinstance(raw, dict):
         raise InvalidInput(f"the input of {cap.id} must be a JSON object")
+    # Every surface parses within this limit already; an in-process caller is held to it
+    # too, so no validator or walker after this point can recurse past it.
     try:
-        return cap.input.model_validate_json(dumps_compact(raw), strict=True)
+        text: str | None = dumps_compact(raw)
+    except RecursionError:
+        text = None
+    if text is None or depth_exceeds(text):
+        raise InvalidInput(f"the input nests more than {MAX_JSON_DEPTH} levels deep")
+    try:
+        return cap.input.model_validate_json(text, strict=True)
     except ValidationError as exc:
         own = getattr(cap.input, "describe_invalid", None)
         raise InvalidInput(own(exc) if own is not None else describe_validation(exc)) from None

@@ -1,8 +1,9 @@
 """The ASGI application `majordomus serve` runs: FastAPI routes inside a guarding middleware.
 
 The middleware owns what must happen before routing (capabilities §3.3–3.5): the in-flight
-bound (503 `busy`), the Host / Origin guards, the 1 MiB body limit (413), HEAD as GET without
-a body, `Cache-Control: no-store` and a `Content-Length` on every answer. The routes are
+bound (503 `busy`, liveness probes exempt), the Host / Origin guards, the 1 MiB body limit
+(413), a body that must arrive whole before anything runs, HEAD as GET without a body,
+`Cache-Control: no-store` and a `Content-Length` on every answer. The routes are
 generic: one per capability HTTP exposure, each binding the request to the input, running the
 one executor and mapping errors (§1.9, §3.7). The registry, the indexes and the OpenAPI
 document are built once per application; nothing is rebuilt per request.
@@ -28,6 +29,7 @@ from majordomus.http.binding import body_input, query_input
 from majordomus.http.errors import ErrorCode, HttpError, error_json, from_exception
 from majordomus.http.guards import check_caller, check_request
 from majordomus.http.openapi import OpenApiError, build_openapi, render
+from majordomus.limits import MAX_BODY_BYTES
 from majordomus.wire import dumps_pretty
 
 if TYPE_CHECKING:
@@ -42,8 +44,10 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-BODY_LIMIT = 1024 * 1024
+BODY_LIMIT = MAX_BODY_BYTES
 MAX_IN_FLIGHT = 64
+#: Liveness probes are answered even when every in-flight slot is taken.
+LIVENESS_PATHS = frozenset({"/", "/api/v1/live"})
 #: An over-long body is read (and dropped) up to this much before the 413 is sent, so the
 #: client is not cut off mid-write and can read the answer; beyond it the connection closes.
 DRAIN_LIMIT = 16 * BODY_LIMIT
@@ -68,6 +72,10 @@ def error_response(
         media_type="application/json",
         headers=headers,
     )
+
+
+class ClientGone(Exception):
+    """The client disconnected before its request body arrived whole."""
 
 
 def _client(scope: Scope) -> str | None:
@@ -98,7 +106,7 @@ class Guard:
             return
         method = scope["method"]
         send = _finishing(send, head=method == "HEAD")
-        probe = method in ("GET", "HEAD") and scope["path"] == "/"
+        probe = method in ("GET", "HEAD") and scope["path"] in LIVENESS_PATHS
         if self.in_flight >= self.max_in_flight and not probe:
             answer = error_response(
                 503,
@@ -122,6 +130,9 @@ class Guard:
         try:
             check_request(_client(scope), scope["method"], headers)
             body = await self._body(receive, headers)
+        except ClientGone:
+            log.info("the client left before its request body was complete; nothing ran")
+            return
         except HttpError as refused:
             await error_response(refused.status, refused.code, refused.message)(
                 scope, receive, send
@@ -142,7 +153,13 @@ class Guard:
         await self.app(inner, replay, send)
 
     async def _body(self, receive: Receive, headers: dict[str, str]) -> bytes:
-        """The whole body, or 413 `too_large` once it is over the limit."""
+        """The whole body, or 413 `too_large` once it is over the limit.
+
+        Whole means its last chunk arrived (`more_body` false) and, when a length was
+        declared, it has that length; a client that leaves before is `ClientGone`, so a
+        request whose body did not arrive whole never runs (a retrying client cannot
+        commit a record twice).
+        """
         declared = headers.get("content-length", "")
         too_large = declared.isdigit() and int(declared) > self.body_limit
         chunks: list[bytes] = []
@@ -151,7 +168,7 @@ class Guard:
         while more and size <= DRAIN_LIMIT:
             message = await receive()
             if message["type"] == "http.disconnect":
-                break
+                raise ClientGone
             chunk = message.get("body", b"")
             size += len(chunk)
             if size <= self.body_limit and not too_large:
@@ -161,6 +178,8 @@ class Guard:
             raise HttpError(
                 413, "too_large", f"the request body is over {self.body_limit} bytes (1 MiB)"
             )
+        if declared.isdigit() and int(declared) != size:
+            raise ClientGone
         return b"".join(chunks)
 
 

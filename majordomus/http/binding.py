@@ -8,14 +8,15 @@ text into JSON values. Pure: no I/O.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from typing import Any
 
+from majordomus.bounded_json import JsonLimitError, loads, refusal
 from majordomus.http.errors import HttpError
+from majordomus.limits import MAX_INT_DIGITS
 
-_INTEGER = re.compile(r"[+-]?[0-9]+\Z")
+_INTEGER = re.compile(rf"[+-]?[0-9]{{1,{MAX_INT_DIGITS}}}\Z")
 _I64 = (-(2**63), 2**63 - 1)
 
 
@@ -62,7 +63,9 @@ def coerce_value(name: str, raw: str, types: set[str]) -> Any:
     """One query value as the JSON value its declared types call for (§1.8)."""
     if types & {"array", "object"}:
         try:
-            value = json.loads(raw)
+            value = loads(raw)
+        except JsonLimitError as exc:
+            raise _fail(name, f"the value {refusal(exc)}") from None
         except ValueError as exc:
             raise _fail(name, f"{raw!r} is not JSON: {exc}") from None
         wanted = [t for t in ("array", "object") if t in types]
@@ -110,13 +113,9 @@ def body_input(body: bytes) -> dict[str, Any]:
     if not body.strip():
         return {}
     try:
-        value = json.loads(body.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise HttpError(
-            400, "invalid_input", f"the body is not JSON: not UTF-8 ({exc.reason})"
-        ) from None
+        value = loads(body)
     except ValueError as exc:
-        raise HttpError(400, "invalid_input", f"the body is not JSON: {exc}") from None
+        raise HttpError(400, "invalid_input", f"the body {refusal(exc)}") from None
     if not isinstance(value, dict):
         raise HttpError(400, "invalid_input", "the body must be a JSON object")
     return value

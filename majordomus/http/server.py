@@ -19,6 +19,7 @@ import uvicorn
 from majordomus.capabilities.registry import RegistryBuildFailed
 from majordomus.errors import ContractUnmet, ProtocolFailure
 from majordomus.http.app import create_app
+from majordomus.http.deadlines import protocol_class, read_timeouts
 from majordomus.http.guards import is_loopback
 
 if TYPE_CHECKING:
@@ -92,6 +93,9 @@ def serve(ctx: Context, host: str, port: int, *, fallback: bool = False) -> int:
         # loopback caller look remote (skipping the DNS-rebinding guard) nor the reverse.
         proxy_headers=False,
         timeout_graceful_shutdown=GRACE_SECONDS,
+        # A client slow to send its request head or body is dropped (deadlines.py), so slow
+        # clients cannot hold the in-flight slots.
+        http=protocol_class(*read_timeouts()),
     )
     server = _Server(config)
     # A stop signal that arrives between the announcement and uvicorn's own handlers still

@@ -178,7 +178,7 @@ def _metadata(spec: KindSpec, text: str, ctx: ReadContext) -> tuple[KindSpec, di
         try:
             return spec, parse(text), text
         except YamlError as exc:
-            raise Excluded("malformed_yaml", exc.message) from exc
+            raise Excluded(exc.code or "malformed_yaml", exc.message) from exc
     try:
         front, body = split(text)
     except FrontMatterError as exc:
@@ -192,7 +192,7 @@ def _metadata(spec: KindSpec, text: str, ctx: ReadContext) -> tuple[KindSpec, di
     try:
         metadata = parse(front)
     except YamlError as exc:
-        raise Excluded("malformed_front_matter", exc.message) from exc
+        raise Excluded(exc.code or "malformed_front_matter", exc.message) from exc
     declared = metadata.get("kind")
     if type(declared) is str and declared != spec.name and declared in ctx.kinds.declared:
         spec = ctx.kinds.kinds[declared]

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from majordomus.limits import MAX_YAML_DEPTH
+
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
@@ -36,11 +38,25 @@ _QUOTES = frozenset("\"'")
 
 
 class YamlError(ValueError):
-    """A document outside the subset; `message` is the spec's exact one-line text."""
+    """A document outside the subset; `message` is the spec's exact one-line text.
+
+    `code` names the diagnostic when it is not the reader's generic one for the file.
+    """
+
+    code: str | None = None
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class YamlTooDeep(YamlError):
+    """Blocks nested deeper than `MAX_YAML_DEPTH`: refused before anything recurses."""
+
+    code = "too_deep"
+
+    def __init__(self, line: int) -> None:
+        super().__init__(f"nested more than {MAX_YAML_DEPTH} levels deep on line {line}")
 
 
 def _scalar(s: str) -> Any:
@@ -138,6 +154,8 @@ def leaves(text: str) -> list[tuple[str, Any]]:
             if value:
                 _emit(out, path, value, number)
             else:
+                if path.count(".") >= MAX_YAML_DEPTH:
+                    raise YamlTooDeep(number)
                 _put(pend, depth + 1, path)
                 _put(pend, depth + 2, path)
                 ctx.append(path)
@@ -155,6 +173,8 @@ def leaves(text: str) -> list[tuple[str, Any]]:
         if value:
             _emit(out, path, value, number)
         else:
+            if path.count(".") >= MAX_YAML_DEPTH:
+                raise YamlTooDeep(number)
             _put(pend, depth, path)
             pend.append(path)
             ctx.append(path)

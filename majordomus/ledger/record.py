@@ -21,6 +21,7 @@ from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.policy import Materiality, ReasoningConfidence, ReviewPlan
 from majordomus.advisors.states import AdvisorState
 from majordomus.errors import field_path, plain_words
+from majordomus.limits import MAX_RECORD_BYTES
 from majordomus.order import canonical_strings
 from majordomus.wire import OMIT, StrictInput, Wire
 
@@ -54,9 +55,6 @@ __all__ = [
     "parse_input",
     "record_size_problem",
 ]
-
-#: The largest record any surface accepts, as JSON text (the HTTP body limit).
-MAX_RECORD_BYTES = 1024 * 1024
 
 RECORD_SCHEMA = "majordomus/reasoning-record"
 RECORD_VERSION = 1

@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import sys
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
 from majordomus import __version__
+from majordomus.bounded_json import IntegerTooLarge, LargeInt, loads
 from majordomus.capabilities.registry import RegistryBuildFailed
 from majordomus.egress import clean, clean_json, clean_line, excerpt
 from majordomus.errors import CapabilityError, Fatal, Internal, NotFound
+from majordomus.limits import MAX_INT_DIGITS
 from majordomus.pipes import silence
 
 if TYPE_CHECKING:
@@ -67,25 +68,6 @@ class OutputClosed(Exception):
 
 def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON value")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"number {text[:40]} is out of range")
-    return value
-
-
-def parse_message(text: str) -> Any:
-    """Strict JSON: no NaN/Infinity, no number that overflows a double, nesting bounded."""
-    try:
-        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
-    except RecursionError:
-        raise ValueError("nesting too deep") from None
 
 
 def _error(id_: Any, code: int, message: str) -> str:
@@ -270,20 +252,41 @@ class Server:
         """The one output line a raw input line produces, or None (blank, notifications)."""
         if not raw.strip():
             return None
+        handle = self.handle_message
         try:
-            text = raw.decode("utf-8")
+            value = loads(raw)
         except UnicodeDecodeError:
             return _error(None, PARSE_ERROR, "parse error: input is not UTF-8")
-        try:
-            value = parse_message(text)
+        except IntegerTooLarge:
+            # Read again, keeping the long integers, so each message that holds one is
+            # answered as invalid params under its own id and the others are served.
+            try:
+                value = loads(raw, keep_large_ints=True)
+            except ValueError as exc:
+                return _error(None, PARSE_ERROR, f"parse error: {exc}")
+            handle = self._message_with_large_ints
         except ValueError as exc:
             return _error(None, PARSE_ERROR, f"parse error: {exc}")
         if isinstance(value, list):
             if not value:
                 return _error(None, INVALID_REQUEST, "empty batch")
-            answers = [a for a in map(self.handle_message, value) if a is not None]
+            answers = [a for a in map(handle, value) if a is not None]
             return "[" + ",".join(answers) + "]" if answers else None
-        return self.handle_message(value)
+        return handle(value)
+
+    def _message_with_large_ints(self, message: Any) -> str | None:
+        """A message holding an integer longer than any parameter takes is invalid params
+        (a notification is still never answered); one without is handled as usual."""
+        if not isinstance(message, dict) or not _holds_large_int(message):
+            return self.handle_message(message)
+        id_ = message.get("id")
+        if id_ is None and isinstance(message.get("method"), str):
+            return None
+        return _error(
+            None if isinstance(id_, LargeInt) else id_,
+            INVALID_PARAMS,
+            str(IntegerTooLarge(MAX_INT_DIGITS)),
+        )
 
     def handle_message(self, message: Any) -> str | None:
         """The answer to one message (a batch element or a whole line), or None."""
@@ -347,6 +350,19 @@ class Server:
         except Exception as exc:
             log.error("unexpected failure: %s: %s", type(exc).__name__, exc, exc_info=True)
             return _error(None, INTERNAL_ERROR, "internal: the message could not be handled")
+
+
+def _holds_large_int(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, LargeInt):
+            return True
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
 
 
 def _write(out: IO[bytes], line: str) -> None:

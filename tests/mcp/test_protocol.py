@@ -249,9 +249,19 @@ CASES: list[tuple[str, Any, Check]] = [
         refusal(62, "invalid_input", "invalid input: kind 'nope' is not among the kinds"),
     ),
     (
-        "majordomus_list with a deeply nested argument",
-        tool(63, "majordomus_list", {"kind": json.loads("[" * 500 + "]" * 500)}),
+        "majordomus_list with a nested argument within the depth limit",
+        tool(63, "majordomus_list", {"kind": json.loads("[" * 58 + "]" * 58)}),
         refusal(63, "invalid_input", "invalid input: "),
+    ),
+    (
+        "majordomus_list with an argument nested past the depth limit",
+        tool(65, "majordomus_list", {"kind": json.loads("[" * 500 + "]" * 500)}),
+        err(None, -32700, "parse error: nesting too deep"),
+    ),
+    (
+        "an integer longer than any parameter takes is invalid params",
+        tool(66, "majordomus_search", {"query": "rule", "limit": 10**25}),
+        err(66, -32602, "an integer has more than 20 digits"),
     ),
     ("majordomus_search", tool(64, "majordomus_search", {"query": "scope"}), success(64)),
     ("the session still answers at the end", req(99, "ping"), ok(99, {})),

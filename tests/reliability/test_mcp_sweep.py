@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from majordomus.limits import MAX_JSON_DEPTH
 from tests.conftest import MAJORDOMUS, command_env, witness
 from tests.reliability.chain import MODELS, inputs
 from tests.reliability.conftest import soak
@@ -353,7 +354,7 @@ def test_one_long_session_of_hostile_input(session: tuple[Session, Path]) -> Non
             "%s",
         ):
             answer = mcp.one((template % nested).encode())
-            if depth >= 1_000:
+            if depth > MAX_JSON_DEPTH:
                 assert_parse_error(answer, "parse error: nesting too deep")
             elif template == "%s":
                 assert answer == [error(None, -32600, "a message is a JSON object")]

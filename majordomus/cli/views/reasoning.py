@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import codecs
 import io
-import json
 import os
 import stat
 from typing import Any, BinaryIO
@@ -15,6 +14,7 @@ from typing import Any, BinaryIO
 import click
 from pydantic import ValidationError
 
+from majordomus.bounded_json import loads, refusal
 from majordomus.cli.views import CliView, Params, lines
 from majordomus.errors import EXIT_CONTRACT, InvalidInput
 from majordomus.ledger.record import (
@@ -95,12 +95,6 @@ def _read_limited(source: BinaryIO) -> bytes:
     )
 
 
-def _bounded_int(text: str) -> int:
-    """A JSON integer; one of more digits than any bounded field allows reads as 10**100, so
-    validation refuses it naming its field instead of the parser failing on it."""
-    return int(text) if len(text) <= 100 else 10**100
-
-
 def _record_input(values: Params) -> dict[str, Any]:
     """The bare record from `--file` (standard input by default), wrapped as `{"record": …}`.
 
@@ -122,9 +116,9 @@ def _record_input(values: Params) -> dict[str, Any]:
             f"the record is not UTF-8 text (byte {exc.start} cannot be decoded)"
         ) from None
     try:
-        record = json.loads(text, parse_int=_bounded_int)
+        record = loads(text)
     except ValueError as exc:
-        raise InvalidInput(f"the record is not JSON: {exc}") from None
+        raise InvalidInput(f"the record {refusal(exc)}") from None
     if not isinstance(record, dict):
         raise InvalidInput("the record must be a JSON object with a `kind`")
     try:
