@@ -91,7 +91,7 @@ def _read_limited(source: BinaryIO) -> bytes:
     size = _file_size(source)
     problem = record_size_problem(size) if size is not None else None
     raise InvalidInput(
-        problem or f"record is more than {MAX_RECORD_BYTES} bytes, over the 1 MiB limit"
+        problem or f"the record is over the 1 MiB limit ({MAX_RECORD_BYTES} bytes)"
     )
 
 
