@@ -90,9 +90,7 @@ def _read_limited(source: BinaryIO) -> bytes:
         return data
     size = _file_size(source)
     problem = record_size_problem(size) if size is not None else None
-    raise InvalidInput(
-        problem or f"the record is over the 1 MiB limit ({MAX_RECORD_BYTES} bytes)"
-    )
+    raise InvalidInput(problem or f"the record is over the 1 MiB limit ({MAX_RECORD_BYTES} bytes)")
 
 
 def _record_input(values: Params) -> dict[str, Any]:
