@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from majordomus.devcontext.candidates import Candidate, version_of
+from majordomus.devcontext.candidates import Band, Candidate, version_of
 from majordomus.devcontext.model import (
     BYTES_PER_TOKEN,
     STALE_STATUSES,
@@ -40,15 +40,28 @@ from majordomus.order import canonical, canonical_strings
 
 _SPECIFICITY = {"file": 0, "document": 1}
 _U32_MAX = 2**32 - 1
+#: The most of the budget other issues (siblings of the milestone, issues that depend on or
+#: name the work) may take, as a fraction of the limit.
+OTHER_WORK_SHARE = 0.15
 
 
 def is_required(cand: Candidate, object_seeds: set[str]) -> bool:
-    """A seed, the policy, the scope, or a blocking rule (D1): never dropped for budget."""
+    """A seed, the policy, the scope, or a blocking rule the work is held to: never dropped.
+
+    A blocking rule binds when the request names it, asks for every blocking rule, the work's
+    own scope is under its declared paths, a seed leads to it in one step (or a binding rule
+    does), or the whole intent matches it; a partial intent match never binds.
+    """
     return (
         cand.uri in object_seeds
         or cand.kind in ("policy", "scope")
-        or (cand.kind == "rule" and cand.facts.get("class") == "blocking")
+        or (cand.kind == "rule" and cand.binding and cand.facts.get("class") == "blocking")
     )
+
+
+def share_of(limit: int) -> int:
+    """The tokens other issues may take under `limit`."""
+    return int(limit * OTHER_WORK_SHARE)
 
 
 @dataclass
@@ -252,16 +265,27 @@ class _Spend:
 
     # steps 7–8
     def first_fit(self, limit: int) -> tuple[list[ContextEntry], int, int]:
-        order = sorted(self.cands.values(), key=lambda c: (c.tier.rank, -c.relevance, c.uri))
-        used = required_tokens = 0
-        selected: list[ContextEntry] = []
-        for cand in order:
+        """Fund what may not be dropped first, then the rest closest to the work first.
+
+        The rest goes by band (the work, its milestone, the rest, other issues), then tier,
+        relevance and identifier, first fit; other issues stop at their share of the limit.
+        The answer lists the selection in tier order.
+        """
+        required = [c for c in self.cands.values() if is_required(c, self.object_seeds)]
+        rest = sorted(
+            (c for c in self.cands.values() if not is_required(c, self.object_seeds)),
+            key=lambda c: (c.band, c.tier.rank, -c.relevance, c.uri),
+        )
+        chosen: list[tuple[Candidate, int, int, bool]] = []
+        for cand in required:
+            size = self.bytes_of(cand)
+            chosen.append((cand, size, tokens_for(size), True))
+        used = required_tokens = sum(cost for _, _, cost, _ in chosen)
+        share, others = share_of(limit), 0
+        for cand in rest:
             size = self.bytes_of(cand)
             cost = tokens_for(size)
-            required = is_required(cand, self.object_seeds)
-            if required:
-                required_tokens += cost
-            elif used + cost > limit:
+            if used + cost > limit:
                 self.exclude(
                     cand,
                     ExclusionReason.BUDGET,
@@ -270,8 +294,21 @@ class _Spend:
                     cost,
                 )
                 continue
+            if cand.band is Band.OTHER_WORK:
+                if others + cost > share:
+                    self.exclude(
+                        cand,
+                        ExclusionReason.BUDGET,
+                        f"{cost} token(s) would not fit in the share other issues may take: "
+                        f"{others} of {share} already spent ({OTHER_WORK_SHARE:.0%} of {limit})",
+                        cost,
+                    )
+                    continue
+                others += cost
             used += cost
-            selected.append(entry_of(cand, size, cost, required))
+            chosen.append((cand, size, cost, False))
+        chosen.sort(key=lambda t: (t[0].tier.rank, -t[0].relevance, t[0].uri))
+        selected = [entry_of(cand, size, cost, req) for cand, size, cost, req in chosen]
         return selected, used, required_tokens
 
 
@@ -365,6 +402,23 @@ def ordered_diagnostics(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return out
 
 
+def over_budget(selected: list[ContextEntry], limit: int) -> list[Diagnostic]:
+    """The warning that what may not be dropped costs more than the limit, naming each."""
+    required = [e for e in selected if e.required]
+    cost = sum(e.cost_tokens for e in required)
+    if cost <= limit:
+        return []
+    named = ", ".join(f"{e.uri} ({e.cost_tokens})" for e in required)
+    return [
+        Diagnostic(
+            severity="warning",
+            code="over_budget",
+            message=f"the {len(required)} entries that may not be dropped cost {cost} token(s), "
+            f"over the limit of {limit}: {named}",
+        )
+    ]
+
+
 def spend(
     candidates: dict[str, Candidate],
     *,
@@ -406,6 +460,7 @@ def spend(
     notes = [
         *diagnostics,
         *stale_seeds,
+        *over_budget(selected, limit),
         *(
             Diagnostic(
                 severity="warning",
