@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from majordomus.devcontext.bundle import section, section_bytes
 from majordomus.devcontext.candidates import Band, Candidate, version_of
 from majordomus.devcontext.model import (
     BYTES_PER_TOKEN,
@@ -89,6 +90,7 @@ class _Spend:
         self.object_seeds = object_seeds
         self.supersedes = supersedes
         self.size_of = size_of
+        self.bundle = False
         self.excluded: list[Excluded] = []
         self.deduplicated: list[Deduplicated] = []
         self.conflicts: list[Conflict] = []
@@ -103,6 +105,16 @@ class _Spend:
         if cand.path is not None:
             return self.size_of(cand.path) or 0
         return 0
+
+    def costed(self, cand: Candidate, required: bool) -> tuple[int, int]:
+        """The bytes of the thing and the bytes it costs: in a bundle, with its section."""
+        size = self.bytes_of(cand)
+        if not self.bundle:
+            return size, size
+        path = cand.path if cand.path is not None else cand.uri
+        content = cand.obj.content if cand.obj is not None else None
+        text = section(cand.uri, cand.tier, path, required, best_first(cand.discovered_by), content)
+        return size, section_bytes(text) + (0 if content is not None else size)
 
     def exclude(self, cand: Candidate, reason: ExclusionReason, detail: str, cost: int) -> None:
         self.excluded.append(
@@ -264,28 +276,30 @@ class _Spend:
                 )
 
     # steps 7–8
-    def first_fit(self, limit: int) -> tuple[list[ContextEntry], int, int]:
+    def first_fit(self, limit: int, frame: int = 0) -> tuple[list[ContextEntry], int, int]:
         """Fund what may not be dropped first, then the rest closest to the work first.
 
         The rest goes by band (the work, its milestone, the rest, other issues), then tier,
-        relevance and identifier, first fit; other issues stop at their share of the limit.
-        The answer lists the selection in tier order.
+        relevance and identifier, first fit, within the limit less `frame` (what a bundle's
+        frame holds back); other issues stop at their share of the limit. The answer lists
+        the selection in tier order.
         """
         required = [c for c in self.cands.values() if is_required(c, self.object_seeds)]
         rest = sorted(
             (c for c in self.cands.values() if not is_required(c, self.object_seeds)),
             key=lambda c: (c.band, c.tier.rank, -c.relevance, c.uri),
         )
-        chosen: list[tuple[Candidate, int, int, bool]] = []
+        chosen: list[tuple[Candidate, int, int, int, bool]] = []
         for cand in required:
-            size = self.bytes_of(cand)
-            chosen.append((cand, size, tokens_for(size), True))
-        used = required_tokens = sum(cost for _, _, cost, _ in chosen)
+            size, paid = self.costed(cand, True)
+            chosen.append((cand, size, paid, tokens_for(paid), True))
+        used = required_tokens = sum(cost for *_, cost, _ in chosen)
         share, others = share_of(limit), 0
+        room = limit - frame
         for cand in rest:
-            size = self.bytes_of(cand)
-            cost = tokens_for(size)
-            if used + cost > limit:
+            size, paid = self.costed(cand, False)
+            cost = tokens_for(paid)
+            if used + cost > room:
                 self.exclude(
                     cand,
                     ExclusionReason.BUDGET,
@@ -306,14 +320,17 @@ class _Spend:
                     continue
                 others += cost
             used += cost
-            chosen.append((cand, size, cost, False))
+            chosen.append((cand, size, paid, cost, False))
         chosen.sort(key=lambda t: (t[0].tier.rank, -t[0].relevance, t[0].uri))
-        selected = [entry_of(cand, size, cost, req) for cand, size, cost, req in chosen]
+        selected = [entry_of(cand, size, cost, req, paid) for cand, size, paid, cost, req in chosen]
         return selected, used, required_tokens
 
 
-def entry_of(cand: Candidate, size: int, cost: int, required: bool) -> ContextEntry:
-    """The selected row of a candidate (§7.4)."""
+def entry_of(
+    cand: Candidate, size: int, cost: int, required: bool, paid: int | None = None
+) -> ContextEntry:
+    """The selected row of a candidate (§7.4); `paid` is the bytes charged, when a bundle's
+    section makes them more than the thing's own `size`."""
     if cand.obj is not None:
         prov = cand.obj.provenance
         provenance = EntryProvenance(
@@ -345,7 +362,7 @@ def entry_of(cand: Candidate, size: int, cost: int, required: bool) -> ContextEn
         discovered_by=best_first(cand.discovered_by),
         depth=cand.depth,
         cost_tokens=cost,
-        cost_bytes=size,
+        cost_bytes=size if paid is None else paid,
         version=version,
         status=cand.status,
         required=required,
@@ -430,9 +447,11 @@ def spend(
     unreached: list[Excluded],
     diagnostics: list[Diagnostic],
     size_of: SizeOf,
+    frame: int | None = None,
 ) -> Spent:
     """Steps 1–12 of §7.3, with the seed's D1–D4: the answer's lists and its budget."""
     run = _Spend(candidates, object_seeds, supersedes, size_of)
+    run.bundle = frame is not None
     run.structural()
     run.same_path()
     run.versions()
@@ -440,7 +459,7 @@ def spend(
     run.drop()
     stale_seeds = run.stale()
     run.below_floor(floor)
-    selected, used, required_tokens = run.first_fit(limit)
+    selected, used, required_tokens = run.first_fit(limit, frame or 0)
     selected_paths = {e.provenance.path for e in selected}
     held: set[str] = set()
     for dangling in unresolved:

@@ -299,7 +299,7 @@ class _Selector:
                         Selector.CONTRACT,
                         reason,
                         via=path,
-                        band=band,
+                        band=Band.WORK if own else Band.REST,
                     )
 
     def _over_scope(self, obj: LayerObject, path: str, band: Band, whose: str) -> None:

@@ -44,6 +44,8 @@ def _way(way: dict[str, Any]) -> str:
 
 
 def compile_text(out: Any, _: Params) -> str:
+    if "bundle" in out:
+        return str(out["bundle"])
     budget = out["budget"]
     rows = [_header(out), *(_seed(s) for s in out["seeds"]), _budget_line(budget)]
     if budget["over_budget"]:
