@@ -44,6 +44,10 @@ _U32_MAX = 2**32 - 1
 #: The most of the budget other issues (siblings of the milestone, issues that depend on or
 #: name the work) may take, as a fraction of the limit.
 OTHER_WORK_SHARE = 0.15
+#: The most of the answer what lies beyond the work may take (other issues, sessions of
+#: other work, what the walk reaches past the promise): it is funded after the promise and
+#: never outweighs it.
+BEYOND_SHARE = 0.25
 
 
 def is_required(cand: Candidate, object_seeds: set[str]) -> bool:
@@ -63,6 +67,12 @@ def is_required(cand: Candidate, object_seeds: set[str]) -> bool:
 def share_of(limit: int) -> int:
     """The tokens other issues may take under `limit`."""
     return int(limit * OTHER_WORK_SHARE)
+
+
+def allowance_of(promised: int) -> int:
+    """The tokens what lies beyond the work may add to `promised` tokens of the promise:
+    so much that it is at most `BEYOND_SHARE` of the answer."""
+    return int(promised * BEYOND_SHARE / (1 - BEYOND_SHARE))
 
 
 @dataclass
@@ -281,8 +291,9 @@ class _Spend:
 
         The rest goes by band (the work, its milestone, the rest, other issues), then tier,
         relevance and identifier, first fit, within the limit less `frame` (what a bundle's
-        frame holds back); other issues stop at their share of the limit. The answer lists
-        the selection in tier order.
+        frame holds back). When the request names work (an object seed), what lies beyond
+        its promise (the last two bands) stops at a quarter of the answer; other issues stop
+        at their share of the limit. The answer lists the selection in tier order.
         """
         required = [c for c in self.cands.values() if is_required(c, self.object_seeds)]
         rest = sorted(
@@ -296,6 +307,8 @@ class _Spend:
         used = required_tokens = sum(cost for *_, cost, _ in chosen)
         share, others = share_of(limit), 0
         room = limit - frame
+        allowance: int | None = None
+        beyond = 0
         for cand in rest:
             size, paid = self.costed(cand, False)
             cost = tokens_for(paid)
@@ -308,6 +321,20 @@ class _Spend:
                     cost,
                 )
                 continue
+            if cand.band > Band.MILESTONE and self.object_seeds:
+                if allowance is None:
+                    allowance = allowance_of(used)
+                if beyond + cost > allowance:
+                    self.exclude(
+                        cand,
+                        ExclusionReason.BUDGET,
+                        f"{cost} token(s) would not fit in what lies beyond the work may "
+                        f"take: {beyond} of {allowance} already spent "
+                        f"({BEYOND_SHARE:.0%} of the answer)",
+                        cost,
+                    )
+                    continue
+                beyond += cost
             if cand.band is Band.OTHER_WORK:
                 if others + cost > share:
                     self.exclude(

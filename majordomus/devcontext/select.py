@@ -181,7 +181,8 @@ class _Selector:
                 tier = tier_for_kind(target_kind)
                 if step_band is Band.OTHER_WORK and tier is Tier.TASK:
                     tier = Tier.HISTORY  # another issue is evidence, not the thing asked about
-                self.found.offer(target, tier, nxt, depth + 1, way, step_band, self._binds(node))
+                binds = forward and self._binds(node)
+                self.found.offer(target, tier, nxt, depth + 1, way, step_band, binds)
                 if target not in seen:
                     seen.add(target)
                     queue.append((target, nxt, depth + 1, step_band))
@@ -204,17 +205,19 @@ class _Selector:
             return Band.MILESTONE
         return Band.OTHER_WORK if target_kind == "issue" else Band.REST
 
+    def _scope_follows(self, cand: Candidate) -> bool:
+        """A seed, the work's milestone, or an issue of a seed milestone."""
+        if cand.uri in self.seed_set or cand.kind == "milestone":
+            return True
+        return any(d.edge == "belongs_to" and d.via in self.seed_set for d in cand.discovered_by)
+
     def _binds(self, node: str) -> bool:
-        """Whether what `node` leads to binds the work: it is a seed or a binding rule."""
+        """Whether what `node` points at binds the work: it is a seed or a binding rule (a
+        rule the work is held to holds it to what that rule depends on)."""
         if node in self.seed_set:
             return True
         cand = self.found.by_uri.get(node)
-        return (
-            cand is not None
-            and cand.kind == "rule"
-            and cand.binding
-            and cand.facts.get("class") == "blocking"
-        )
+        return cand is not None and cand.kind == "rule" and cand.binding
 
     def _steps(self, node: str) -> list[tuple[str, str, float, str, bool]]:
         """Forward edges first, then reverse ones, each with its weight and reason."""
@@ -239,14 +242,14 @@ class _Selector:
         """The declared scope, each path with whose it is.
 
         The request's paths and the seeds' own scope are the work's (`Band.WORK`); the scope
-        of the work's milestone and dependencies is the milestone's (`Band.MILESTONE`).
-        Other issues' scope is not followed.
+        of the work's milestone, and of a seed milestone's own issues, is the milestone's
+        (`Band.MILESTONE`). Other issues' scope (dependencies included) is not followed.
         """
         paths: dict[str, Band] = dict.fromkeys(self.request.paths, Band.WORK)
         for cand in sorted(self.found.by_uri.values(), key=lambda c: (c.band, c.uri)):
             if cand.depth > 1 or cand.kind not in ("issue", "milestone") or cand.obj is None:
                 continue
-            if cand.band is not Band.WORK:
+            if cand.band is not Band.WORK or not self._scope_follows(cand):
                 continue
             band = Band.WORK if cand.uri in self.seed_set else Band.MILESTONE
             scope = cand.obj.metadata.get("scope")
@@ -281,6 +284,17 @@ class _Selector:
                             band=Band.WORK if own else Band.REST,
                         )
                     continue
+                if own and obj.kind != "context" and is_under(path, obj.provenance.path):
+                    self.offer(
+                        obj.uri,
+                        tier_for_kind(obj.kind),
+                        0.8,
+                        1,
+                        Selector.SCOPE_PATH,
+                        f"under `{path}`, which the work declares as its scope",
+                        via=path,
+                        band=Band.WORK,
+                    )
                 if obj.kind in REFERRING_KINDS:
                     self._over_scope(obj, path, band, whose)
                     continue
@@ -370,6 +384,8 @@ class _Selector:
 
     def sessions(self, scope: list[tuple[str, Band]]) -> None:
         paths = [path for path, _ in scope]
+        own = [path for path, band in scope if band is Band.WORK]
+        broader = [path for path, band in scope if band is Band.MILESTONE]
         branch = self.index.git.branch if self.index.git.available else None
         for obj in self.index.objects:
             if obj.kind != "session":
@@ -392,7 +408,21 @@ class _Selector:
                 reason = f"a recorded session of this branch ({recorded})"
             else:
                 continue
-            self.offer(obj.uri, Tier.KNOWLEDGE, relevance, 1, Selector.SESSION_STATE, reason)
+            if any(is_under(p, f) for p in own for f in touched):
+                band = Band.WORK
+            elif any(is_under(p, f) for p in broader for f in touched):
+                band = Band.MILESTONE
+            else:
+                band = Band.REST
+            self.offer(
+                obj.uri,
+                Tier.KNOWLEDGE,
+                relevance,
+                1,
+                Selector.SESSION_STATE,
+                reason,
+                band=band,
+            )
 
     # --- §5.7 -----------------------------------------------------------------------------
 
@@ -463,6 +493,7 @@ class _Selector:
                 path=path,
                 status=divergence,
                 facts=facts,
+                band=Band.MILESTONE,
             )
         )
 
