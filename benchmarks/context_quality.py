@@ -231,6 +231,31 @@ def _plan(root: Path) -> None:
         )
 
 
+# The shared corpus (a real upstream layer, not in this repository), issue I0905: milestone
+# fly-deployment, scope [apps/majordomus-cli/src/capability/builtin/health.rs], depends on
+# I0902. The milestone declares sixteen paths (.ai/repo/adrs, .ai/repo/rules/project, docs,
+# test/cases, apps/majordomus-cli/src/capability/builtin, apps/majordomus-cli/src/http,
+# share/allow, share/schemas, …) and names ADR 0013. Decisions whose `file:`/`test:`
+# references fall under those paths, read off their front matter: 0010 0011 0012 0013 0014
+# 0017 0018 0020 0021 0022 0023 0033; knowledge evidence-figures and start-here; the indexed
+# contracts over them: ai.repo.rules.project (its own directory), ai.repo.rules (its
+# subtree, and it tracks share/allow/rule.txt), ai.repo.prompts (tracks
+# share/allow/prompt.txt). No rule of the corpus declares the paths it governs.
+CORPUS = {
+    "I0905": case(
+        "corpus",
+        "I0905",
+        _u("milestone", "fly-deployment") | _u("issue", "I0902"),
+        _u(
+            "adr",
+            *(f"adr-{n:04d}" for n in (10, 11, 12, 13, 14, 17, 18, 20, 21, 22, 23, 33)),
+        )
+        | _u("knowledge", "evidence-figures", "start-here")
+        | _u("context", "ai.repo.rules.project", "ai.repo.rules", "ai.repo.prompts"),
+    )
+}
+
+
 @contextmanager
 def layers() -> Iterator[Callable[[str], Index]]:
     """The index of each layer by name, the synthetic one written for the run."""
@@ -307,12 +332,16 @@ def run(budgets: tuple[int, ...], verbose: bool) -> bool:
 
 
 def corpus(root: Path, issue: str, budgets: tuple[int, ...]) -> None:
-    """One issue of a real layer: what is selected, by tier, and what it costs."""
+    """One issue of a real layer: what is selected, by tier, and what it costs; with the
+    figures when `CORPUS` holds a gold set for the issue."""
     index = build_index(root)
     for budget in budgets:
         compiled = compile(index, CompileInput(issue=issue, budget_tokens=budget))
         b = compiled.budget
         print(f"{issue} at {budget}: {b.used_tokens} used, {b.required_tokens} required")
+        if issue in CORPUS:
+            f = figures(compiled, CORPUS[issue])
+            print(f"  must {f.must:.0%}  should {f.should:.0%}  noise {f.noise:.0%}")
         for e in compiled.selected:
             required = " (required)" if e.required else ""
             print(f"  {e.tier.value:<10} {e.cost_tokens:>6}  {e.uri}{required}")

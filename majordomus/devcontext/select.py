@@ -313,7 +313,7 @@ class _Selector:
                         Selector.CONTRACT,
                         reason,
                         via=path,
-                        band=Band.WORK if own else Band.REST,
+                        band=band,
                     )
 
     def _over_scope(self, obj: LayerObject, path: str, band: Band, whose: str) -> None:
