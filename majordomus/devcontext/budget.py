@@ -289,16 +289,16 @@ class _Spend:
     def first_fit(self, limit: int, frame: int = 0) -> tuple[list[ContextEntry], int, int]:
         """Fund what may not be dropped first, then the rest closest to the work first.
 
-        The rest goes by band (the work, its milestone, the rest, other issues), then tier,
-        relevance and identifier, first fit, within the limit less `frame` (what a bundle's
-        frame holds back). When the request names work (an object seed), what lies beyond
+        The rest goes by band (the work, its milestone, the rest, other issues), then
+        relevance, tier and identifier, first fit, within the limit less `frame` (what a
+        bundle's frame holds back). When the request names work (an object seed), what lies beyond
         its promise (the last two bands) stops at a quarter of the answer; other issues stop
         at their share of the limit. The answer lists the selection in tier order.
         """
         required = [c for c in self.cands.values() if is_required(c, self.object_seeds)]
         rest = sorted(
             (c for c in self.cands.values() if not is_required(c, self.object_seeds)),
-            key=lambda c: (c.band, c.tier.rank, -c.relevance, c.uri),
+            key=lambda c: (c.band, -c.relevance, c.tier.rank, c.uri),
         )
         chosen: list[tuple[Candidate, int, int, int, bool]] = []
         for cand in required:

@@ -179,8 +179,8 @@ class _Selector:
                 target_kind = self.graph.nodes[target].kind
                 step_band = self._step_band(node, band, kind, forward, target_kind)
                 tier = tier_for_kind(target_kind)
-                if step_band is Band.OTHER_WORK and tier is Tier.TASK:
-                    tier = Tier.HISTORY  # another issue is evidence, not the thing asked about
+                if step_band is not Band.WORK and tier is Tier.TASK:
+                    tier = Tier.HISTORY  # other work is evidence, not the thing asked about
                 binds = forward and self._binds(node)
                 self.found.offer(target, tier, nxt, depth + 1, way, step_band, binds)
                 if target not in seen:
