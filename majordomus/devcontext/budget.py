@@ -2,7 +2,8 @@
 
 `spend` turns the candidates of a selection into the answer's lists: it records structural
 and semantic collapses, drops superseded and stale entries, reports what fell below the floor,
-then spends one budget in tier order, first fit, never refusing what may not be dropped.
+then spends one budget: what may not be dropped first, then by band (docs/devcontext.md),
+first fit, with the shares other work and what lies beyond the work may take.
 Pure: sizes of things the index does not hold come from the injected size function.
 """
 

@@ -2,9 +2,10 @@
 
 `select` offers every identifier a selector reaches to the candidate set and returns it with
 the diagnostics selection produced, the dangling references the reached objects name, and the
-rows for what the request's own limits kept out (below the floor, beyond the depth). It
-decides nothing about budget. Pure: the only I/O is what the injected continuity provider and
-size function do.
+rows for what the request's own limits kept out (below the floor, beyond the depth). Each way
+in also says how close it stays to the work (its band) and whether it binds the work to a
+blocking rule (docs/devcontext.md); the spend decides what that costs. Pure: the only I/O
+is what the injected continuity provider and size function do.
 """
 
 from __future__ import annotations
