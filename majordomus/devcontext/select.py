@@ -92,6 +92,7 @@ class _Selector:
         self.below_floor: dict[str, float] = {}
         self.beyond_depth: dict[str, float] = {}
         self.seed_set = set(request.object_seeds)
+        self.paths_read: dict[str, list[str]] = {}
 
     def run(self) -> Selection:
         self.seeds()
@@ -317,9 +318,16 @@ class _Selector:
                         band=band,
                     )
 
+    def _paths_of(self, obj: LayerObject, read: Callable[[LayerObject], list[str]]) -> list[str]:
+        """The paths an object refers to or governs, read once per compilation."""
+        known = self.paths_read.get(obj.uri)
+        if known is None:
+            known = self.paths_read[obj.uri] = read(obj)
+        return known
+
     def _over_scope(self, obj: LayerObject, path: str, band: Band, whose: str) -> None:
         """A decision or knowledge whose references lie under (or contain) a scope path."""
-        hits = overlapping(referenced_paths(obj), path)
+        hits = overlapping(self._paths_of(obj, referenced_paths), path)
         if not hits:
             return
         more = f" and {len(hits) - 1} more" if len(hits) > 1 else ""
@@ -336,7 +344,7 @@ class _Selector:
 
     def _governs_scope(self, obj: LayerObject, path: str, band: Band, whose: str) -> None:
         """A rule whose declared paths lie under (or contain) a scope path."""
-        hits = overlapping(governed_paths(obj), path)
+        hits = overlapping(self._paths_of(obj, governed_paths), path)
         if not hits:
             return
         self.offer(
