@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from majordomus.cli.views.devcontext import compile_text
 from majordomus.devcontext import CompileInput, ExclusionReason, Selector, Tier, compile
 from majordomus.devcontext.budget import OTHER_WORK_SHARE
 from majordomus.devcontext.model import CompiledContext, ContextEntry
@@ -180,3 +181,14 @@ def test_a_blocking_rule_put_in_force_beyond_the_work_does_not_bind(ledgerly: In
     compiled = compile(ledgerly, CompileInput(issue="I0203", budget_tokens=1_000_000))
     migrations = u("rule", "project.migrations-are-reversible@1")
     assert all(not e.required for e in compiled.selected if e.uri == migrations)
+
+
+def test_the_cli_over_budget_line_names_what_may_not_be_dropped(planned: Index) -> None:
+    compiled = compile(planned, CompileInput(issue="I0001", budget_tokens=50))
+    text = compile_text(compiled.wire(), {})
+    required = [e for e in compiled.selected if e.required]
+    assert (
+        f"OVER BUDGET: the {len(required)} entries that may not be dropped cost "
+        f"{compiled.budget.required_tokens} token(s), more than the limit (50)"
+    ) in text
+    assert "over_budget" in text, "the diagnostic lists each with its cost"
