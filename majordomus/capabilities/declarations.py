@@ -314,9 +314,12 @@ DEVCONTEXT_COMPILE = Capability(
     id="devcontext.compile",
     title="Compile a development context",
     description="The context a session needs for a task under one token budget: from an issue, "
-    "a milestone, paths, identifiers or an intent, the typed graph of the layer is walked, "
-    "what to give is spent in tier order (task, governance, source, decision, knowledge, "
-    "history), and every exclusion and collapse is reported with its cost. Read-only.",
+    "a milestone, paths, identifiers or an intent, the typed graph of the layer is walked; "
+    "what may not be dropped is funded first, then the work's own promise (its milestone, "
+    "dependencies, scope, the decisions and rules over it, what it names), other work last; "
+    "the answer is laid out in tier order (task, governance, source, decision, knowledge, "
+    "history), every exclusion and collapse is reported with its cost, and `bundle` adds the "
+    "content itself as one Markdown text. Read-only.",
     input_ref=DEVCONTEXT + "CompileInput",
     output_ref=DEVCONTEXT + "CompiledContext",
     handler_ref=DEVCONTEXT + "compile_context",

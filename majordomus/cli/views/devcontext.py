@@ -44,11 +44,15 @@ def _way(way: dict[str, Any]) -> str:
 
 
 def compile_text(out: Any, _: Params) -> str:
+    if "bundle" in out:
+        return str(out["bundle"])
     budget = out["budget"]
     rows = [_header(out), *(_seed(s) for s in out["seeds"]), _budget_line(budget)]
     if budget["over_budget"]:
+        required = [e for e in out["selected"] if e["required"]]
         rows.append(
-            "        OVER BUDGET: what may not be dropped already costs more than the limit "
+            f"        OVER BUDGET: the {len(required)} entries that may not be dropped cost "
+            f"{budget['required_tokens']} token(s), more than the limit "
             f"({budget['limit_tokens']}); raise --budget-tokens or name less"
         )
     rows.extend(
