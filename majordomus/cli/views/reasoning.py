@@ -192,6 +192,10 @@ def check_exit(out: Any) -> int:
     return 0 if out["ok"] else EXIT_CONTRACT
 
 
+def handover(out: Any, _: Params) -> str:
+    return str(out["markdown"])
+
+
 REPORT = click.Option(
     ["--report"],
     is_flag=True,
@@ -209,4 +213,5 @@ VIEWS = {
     "reasoning.status": CliView(text=status, options=(REPORT,)),
     "reasoning.explain": CliView(text=explain, arguments=("id",)),
     "reasoning.check": CliView(text=check, exit_code=check_exit),
+    "reasoning.handover": CliView(text=handover),
 }
