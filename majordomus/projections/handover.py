@@ -19,7 +19,7 @@ from typing import Annotated
 from pydantic import Field
 
 from majordomus.advisors.policy import Materiality, ReasoningConfidence
-from majordomus.ledger.loaded import Loaded
+from majordomus.ledger.loaded import Loaded, Relations
 from majordomus.ledger.record import (
     AssessmentInput,
     AttemptInput,
@@ -193,14 +193,14 @@ def _state(records: list[ReasoningRecord], position: GitPosition) -> HandoverSta
     )
 
 
-def _decisions(state: ReasoningState, loaded: Loaded) -> list[HandoverDecision]:
+def _decisions(state: ReasoningState, relations: Relations) -> list[HandoverDecision]:
     out = []
     for view in state.conclusions:
-        record = loaded.get(view.id)
+        record = relations.get(view.id)
         if record is None or not isinstance(record.body, StoredConclusion):
             continue
         body = record.body
-        assessment = loaded.get(body.assessment)
+        assessment = relations.get(body.assessment)
         question = (
             assessment.body.subject
             if assessment is not None and isinstance(assessment.body, AssessmentInput)
@@ -242,10 +242,10 @@ def _attempts(records: list[ReasoningRecord]) -> list[FailedAttempt]:
     ]
 
 
-def _open_items(state: ReasoningState, loaded: Loaded) -> list[OpenItem]:
+def _open_items(state: ReasoningState, relations: Relations) -> list[OpenItem]:
     out = []
     for view in state.assessments:
-        record = loaded.get(view.id)
+        record = relations.get(view.id)
         if not view.standing.unresolved or record is None:
             continue
         if not isinstance(record.body, AssessmentInput):
@@ -316,8 +316,9 @@ def task_handover(loaded: Loaded, task: str, position: GitPosition) -> TaskHando
     """One task's sections, replayed from every loaded record."""
     state = derive(loaded, task)
     records = [r for r in loaded.records if r.task == task]
-    decisions = _decisions(state, loaded)
-    items = _open_items(state, loaded)
+    relations = Relations(loaded.records)
+    decisions = _decisions(state, relations)
+    items = _open_items(state, relations)
     return TaskHandover(
         task=task,
         state=_state(records, position),
