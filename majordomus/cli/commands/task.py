@@ -70,7 +70,9 @@ def _list() -> click.Command:
 
 
 def command() -> click.Command:
-    group = click.Group(
+    from majordomus.cli.app import Group
+
+    group = Group(
         name="task",
         help="The current task: show it, set it, list the tasks that have records.",
         params=shared_params(),
