@@ -288,6 +288,26 @@ REASONING_CHECK = Capability(
     tags=("reasoning", "governance"),
 )
 
+REASONING_HANDOVER = Capability(
+    id="reasoning.handover",
+    title="Hand a task over",
+    description="The Markdown a next session takes a task over from, with the same sections "
+    "as data: per task its state (records, branch, HEAD, first and last record times), "
+    "decisions with question, rationale and review, failed attempts, open items, next "
+    "actions, local-review steps and a Mermaid graph of the chain; then the plain report "
+    "under `# Reasoning`. The current task, one task or `all`; optionally as of an earlier "
+    "moment. Read-only.",
+    input_ref=REASONING + "ReasoningHandoverInput",
+    output_ref=REASONING + "Handover",
+    handler_ref=REASONING + "reasoning_handover",
+    tool="majordomus_reasoning_handover",
+    http=("GET", "/api/v1/reasoning/handover"),
+    cli=("reasoning", "handover"),
+    stability=EXPERIMENTAL,
+    tags=("reasoning", "session"),
+    cases_ref=REASONING + "_handover_cases",
+)
+
 REASONING_MODULES = (
     Module(
         id="reasoning",
@@ -303,6 +323,7 @@ REASONING_MODULES = (
             REASONING_STATUS,
             REASONING_EXPLAIN,
             REASONING_CHECK,
+            REASONING_HANDOVER,
         ),
     ),
 )
