@@ -60,7 +60,7 @@ def _list() -> click.Command:
             f"{'*' if t.task == current else ' '} {t.task:<32} {t.records} record(s)\n"
             for t in counts
         ]
-        payload = {
+        payload: dict[str, object] = {
             "current": current,
             "tasks": [{"task": t.task, "records": t.records} for t in counts],
         }
