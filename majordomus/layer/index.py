@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from majordomus.collector import paused
+from majordomus.layer.coverage import uncovered_sections
 from majordomus.layer.discovery import discover
 from majordomus.layer.git import GitError, PendingGitState
 from majordomus.layer.kinds import load_kinds
@@ -27,8 +28,8 @@ from majordomus.layer.model import (
     Manifest,
     SourceClass,
 )
-from majordomus.layer.reader import ReadContext, read_file
-from majordomus.layer.relations import derive_relations
+from majordomus.layer.reader import ReadContext, excluded_identity, read_file
+from majordomus.layer.relations import ExcludedObject, derive_relations
 from majordomus.layer.root import LayerIOError, find_root
 from majordomus.layer.sources import read_sources
 from majordomus.safefs import Tree, Unsafe
@@ -138,15 +139,27 @@ def _build_index(
     objects: list[LayerObject] = []
     with _tree(layer.root) as tree:
         files, diagnostics = discover(layer.root, layer.manifest, layer.sources, discovery, tree)
+        diagnostics.extend(uncovered_sections(layer.manifest, layer.sources, tree))
         ctx = ReadContext(root=layer.root, manifest=layer.manifest, kinds=kinds, tree=tree)
+        excluded: list[ExcludedObject] = []
         for item in files:
             found, findings = read_file(item.path, item.source, ctx)
             objects.extend(found)
             diagnostics.extend(findings)
+            if not found and findings:
+                named = excluded_identity(item.path, item.source, ctx)
+                if named is not None:
+                    excluded.append(ExcludedObject(*named, item.path, findings[0].code))
     git = pending.result()
-    objects, duplicates = drop_duplicates(objects)
+    read, (objects, duplicates) = objects, drop_duplicates(objects)
     diagnostics.extend(duplicates)
-    relations = derive_relations(objects, mcp_tools)
+    kept = {id(obj) for obj in objects}
+    excluded.extend(
+        ExcludedObject(obj.kind, obj.identity, obj.provenance.path, "duplicate_identity")
+        for obj in read
+        if id(obj) not in kept
+    )
+    relations = derive_relations(objects, mcp_tools, excluded)
     diagnostics.extend(relations.diagnostics)
     index = Index(
         root=layer.root,

@@ -39,6 +39,23 @@ class _Missing(Exception):
     """A reference that resolves to nothing; the text is its correction."""
 
 
+@dataclass(frozen=True, slots=True)
+class ExcludedObject:
+    """A file that names an object but was excluded by an error diagnostic."""
+
+    kind: str
+    identity: str
+    path: str
+    code: str
+
+
+def excluded_correction(kind: str, ref: str, excluded: ExcludedObject) -> str:
+    return (
+        f"the {kind} `{ref}` exists in {excluded.path} but is not indexed: that file has the "
+        f"error `{excluded.code}`; correct it there"
+    )
+
+
 def object_correction(kind: str, ref: str) -> str:
     return f"no object of kind `{kind}` has the identity `{ref}`; register it or correct the name"
 
@@ -68,8 +85,17 @@ def mcp_correction(ref: str) -> str:
 class _Resolver:
     """Lookups over the index objects (URI order) and the external nodes made on the way."""
 
-    def __init__(self, objects: list[LayerObject], mcp_tools: Mapping[str, str] | None) -> None:
+    def __init__(
+        self,
+        objects: list[LayerObject],
+        mcp_tools: Mapping[str, str] | None,
+        excluded: list[ExcludedObject] | None = None,
+    ) -> None:
         self.mcp_tools = mcp_tools or {}
+        self.excluded: dict[tuple[str, str], ExcludedObject] = {}
+        for item in excluded or ():
+            self.excluded.setdefault((item.kind, item.identity), item)
+            self.excluded.setdefault((item.kind, item.identity.partition("@")[0]), item)
         self.external: dict[str, ExternalNode] = {}
         self.kinds: set[str] = set()
         self.by_identity: dict[tuple[str, str], str] = {}
@@ -103,11 +129,19 @@ class _Resolver:
         """An object of `kind` by identity, else by stem (first in URI order)."""
         return self.by_identity.get((kind, name)) or self.by_stem.get((kind, name))
 
+    def missing(self, kind: str, ref: str, correction: str) -> _Missing:
+        """The refusal for `ref`: the excluding diagnostic when a file names it, else
+        `correction`."""
+        excluded = self.excluded.get((kind, ref))
+        if excluded is not None:
+            return _Missing(excluded_correction(kind, ref, excluded))
+        return _Missing(correction)
+
     def target(self, kind: str) -> Callable[[str], str]:
         def resolve(ref: str) -> str:
             found = self.find(kind, ref)
             if found is None:
-                raise _Missing(object_correction(kind, ref))
+                raise self.missing(kind, ref, object_correction(kind, ref))
             return found
 
         return resolve
@@ -124,7 +158,7 @@ class _Resolver:
     def adr(self, ref: str) -> str:
         found = self.adr_ids.get(ref)
         if found is None:
-            raise _Missing(adr_correction(ref))
+            raise self.missing("adr", ref, adr_correction(ref))
         return found
 
     def prefixed(self, ref: str) -> str:
@@ -133,11 +167,11 @@ class _Resolver:
             raise _Missing(unprefixed_correction(ref))
         if prefix in ("file", "test"):
             return self.by_path.get(rest) or self.node(prefix, rest, path_like=True)
-        if prefix not in self.kinds:
+        if prefix not in self.kinds and (prefix, rest) not in self.excluded:
             return self.node(prefix, rest)
         found = self.find(prefix, rest)
         if found is None:
-            raise _Missing(prefixed_correction(prefix, rest))
+            raise self.missing(prefix, rest, prefixed_correction(prefix, rest))
         return found
 
     def mcp_tool(self, ref: str) -> str:
@@ -185,9 +219,11 @@ def _rules() -> dict[str, tuple[_Rule, ...]]:
         "issue": (
             _Rule("milestone", "belongs_to", lambda r: r.target("milestone")),
             _Rule("depends_on", "depends_on", lambda r: r.target("issue")),
+            _Rule("related", "governed_by", lambda r: r.prefixed),
         ),
         "milestone": (
             _Rule("depends_on", "depends_on", lambda r: r.target("milestone")),
+            _Rule("related", "governed_by", lambda r: r.prefixed),
             _Rule("claims", "evidences", lambda r: r.target("claim")),
         ),
         "application": (
@@ -211,14 +247,17 @@ def references(value: Any) -> Iterator[str]:
 
 
 def derive_relations(
-    objects: list[LayerObject], mcp_tools: Mapping[str, str] | None = None
+    objects: list[LayerObject],
+    mcp_tools: Mapping[str, str] | None = None,
+    excluded: list[ExcludedObject] | None = None,
 ) -> Relations:
     """Edges, external nodes and unresolved references of `objects` (URI order).
 
     `mcp_tools` maps an MCP tool name to the capability id exposed under it; None means
-    no tool is known, so every `mcp_tools` reference is unresolved.
+    no tool is known, so every `mcp_tools` reference is unresolved. `excluded` names the
+    objects of files an error diagnostic excluded, so a reference to one says so.
     """
-    resolver = _Resolver(objects, mcp_tools)
+    resolver = _Resolver(objects, mcp_tools, excluded)
     edges: set[tuple[str, str, str]] = set()
     unresolved: set[UnresolvedReference] = set()
     bound = {
