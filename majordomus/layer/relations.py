@@ -187,54 +187,82 @@ class _Resolver:
 
 @dataclass(frozen=True, slots=True)
 class _Rule:
-    """One row of the relation table; `inverted` draws the edge from target to declarer."""
+    """One row of the relation table; `inverted` draws the edge from target to declarer;
+    `reaches` says in words what a reference names (the layer reference prints it)."""
 
     field: str
     edge: str
     resolve: Callable[[_Resolver], Callable[[str], str]]
+    reaches: str
     inverted: bool = False
+
+
+_TYPED = (
+    "`<kind>:<id>`: an object of that kind (`rule:`, `adr:`, `knowledge:`, …), or a path "
+    "(`file:`, `test:`)"
+)
 
 
 def _rules() -> dict[str, tuple[_Rule, ...]]:
     """The relation table of devcontext §2.2 by declaring kind (`tracks` applies to all)."""
+    rule_ref = "a rule, by `id@version` or `id`"
     return {
-        "rule": (_Rule("depends_on", "depends_on", lambda r: r.target("rule")),),
+        "rule": (_Rule("depends_on", "depends_on", lambda r: r.target("rule"), rule_ref),),
         "adr": (
-            _Rule("supersedes", "supersedes", lambda r: r.adr),
-            _Rule("related", "put_in_force", lambda r: r.prefixed),
+            _Rule("supersedes", "supersedes", lambda r: r.adr, "a decision, by its `id`"),
+            _Rule("related", "put_in_force", lambda r: r.prefixed, _TYPED),
         ),
-        "skill": (_Rule("related", "related_to", lambda r: r.target("skill")),),
+        "skill": (
+            _Rule("related", "related_to", lambda r: r.target("skill"), "a skill, by its `id`"),
+        ),
         "use-case": (
-            _Rule("commands", "runs", lambda r: r.command),
-            _Rule("doctrines", "exercises", lambda r: r.doctrine),
-            _Rule("claims", "evidences", lambda r: r.target("claim")),
-            _Rule("applications", "serves", lambda r: r.target("application")),
-            _Rule("mcp_tools", "exercises", lambda r: r.mcp_tool),
+            _Rule("commands", "runs", lambda r: r.command, "a command, by name"),
+            _Rule("doctrines", "exercises", lambda r: r.doctrine, "a rule, else a named doctrine"),
+            _Rule("claims", "evidences", lambda r: r.target("claim"), "a claim, by its `id`"),
+            _Rule(
+                "applications",
+                "serves",
+                lambda r: r.target("application"),
+                "an application, by its `id`",
+            ),
+            _Rule("mcp_tools", "exercises", lambda r: r.mcp_tool, "a capability, by MCP tool name"),
         ),
         "claim": (
-            _Rule("source", "defined_in", lambda r: r.path),
-            _Rule("implementation", "implemented_by", lambda r: r.path),
-            _Rule("test", "tested_by", lambda r: r.path),
+            _Rule("source", "defined_in", lambda r: r.path, "a file, by path"),
+            _Rule("implementation", "implemented_by", lambda r: r.path, "a file, by path"),
+            _Rule("test", "tested_by", lambda r: r.path, "a file, by path"),
         ),
         "issue": (
-            _Rule("milestone", "belongs_to", lambda r: r.target("milestone")),
-            _Rule("depends_on", "depends_on", lambda r: r.target("issue")),
-            _Rule("related", "governed_by", lambda r: r.prefixed),
+            _Rule(
+                "milestone", "belongs_to", lambda r: r.target("milestone"), "a milestone, by `id`"
+            ),
+            _Rule("depends_on", "depends_on", lambda r: r.target("issue"), "an issue, by `id`"),
+            _Rule("related", "governed_by", lambda r: r.prefixed, _TYPED),
         ),
         "milestone": (
-            _Rule("depends_on", "depends_on", lambda r: r.target("milestone")),
-            _Rule("related", "governed_by", lambda r: r.prefixed),
-            _Rule("claims", "evidences", lambda r: r.target("claim")),
+            _Rule(
+                "depends_on", "depends_on", lambda r: r.target("milestone"), "a milestone, by `id`"
+            ),
+            _Rule("claims", "evidences", lambda r: r.target("claim"), "a claim, by its `id`"),
+            _Rule("related", "governed_by", lambda r: r.prefixed, _TYPED),
         ),
         "application": (
-            _Rule("use_cases", "serves", lambda r: r.target("use-case"), inverted=True),
-            _Rule("doctrines", "governed_by", lambda r: r.doctrine),
+            _Rule(
+                "use_cases",
+                "serves",
+                lambda r: r.target("use-case"),
+                "a use case, by its `id` (the edge runs from the use case)",
+                inverted=True,
+            ),
+            _Rule(
+                "doctrines", "governed_by", lambda r: r.doctrine, "a rule, else a named doctrine"
+            ),
         ),
     }
 
 
 RELATION_TABLE = _rules()
-TRACKS = _Rule("tracks", "tracks", lambda r: r.path)
+TRACKS = _Rule("tracks", "tracks", lambda r: r.path, "a file or an indexed object, by path")
 RULES_OF = {kind: (*rules, TRACKS) for kind, rules in RELATION_TABLE.items()}
 
 

@@ -1,4 +1,5 @@
-"""Process commands that are not capabilities: init, demo, mcp, serve, validate, generate.
+"""Process commands that are not capabilities: init, demo, mcp, serve, validate, generate,
+lint, schema, new.
 
 Each lives in its own file, imported only when its words are invoked (or the whole tree is
 listed), so `majordomus mcp` never imports what `majordomus serve` needs.
@@ -18,6 +19,9 @@ PROCESS_COMMANDS: dict[tuple[str, ...], str] = {
     ("capabilities", "validate"): "majordomus.cli.commands.validate",
     ("serve",): "majordomus.cli.commands.serve",
     ("generate",): "majordomus.cli.commands.generate",
+    ("lint",): "majordomus.cli.commands.lint",
+    ("schema",): "majordomus.cli.commands.schema",
+    ("new",): "majordomus.cli.commands.new",
 }
 
 
