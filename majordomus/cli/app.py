@@ -127,6 +127,7 @@ def lazy_cli() -> Root:
         "the reasoning ledger and the context compiler.",
         params=shared_params(),
         no_args_is_help=True,
+        context_settings={"help_option_names": ["-h", "--help"]},
     )
     return click.version_option(
         __version__, "-V", "--version", prog_name="majordomus", message="%(prog)s %(version)s"

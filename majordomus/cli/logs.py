@@ -1,7 +1,8 @@
-"""Logging to stderr only (layer §9.3): `MAJORDOMUS_LOG` sets the level.
+"""Logging to stderr only: `--log-level`, `--quiet` or `MAJORDOMUS_LOG` set the level.
 
-Servers (`mcp`, `serve`) log at `info` by default; one-shot commands stay quiet unless asked,
-so their stderr carries nothing but a failure's one line. Every log line is one line,
+Servers (`mcp`, `serve`) log at `info` by default; one-shot commands at `warn`, so their
+stderr carries a failure's one line and, when the layer has diagnostics, one line counting
+them (`--quiet` drops it; `majordomus lint` lists them). Every log line is one line,
 redacted, its control characters escaped (`majordomus.egress`).
 """
 
@@ -31,12 +32,20 @@ class _Format(logging.Formatter):
         return f"majordomus[{level}] {clean_line(record.getMessage())}"
 
 
+LEVEL_NAMES = ("trace", "debug", "info", "warn", "error", "off")
+
+
+def set_level(name: str) -> None:
+    """Set the level by name (an option given on the command line wins over the variable)."""
+    logging.getLogger("majordomus").setLevel(_LEVELS.get(name.strip().lower(), logging.INFO))
+
+
 def configure(server: bool) -> None:
     """Install the stderr handler once; the default level depends on the command kind."""
     logging.addLevelName(TRACE, "TRACE")
     logger = logging.getLogger("majordomus")
     wanted = os.environ.get("MAJORDOMUS_LOG", "").strip().lower()
-    default = logging.INFO if server else _LEVELS["off"]
+    default = logging.INFO if server else logging.WARNING
     level = _LEVELS.get(wanted, logging.INFO) if wanted else default
     logger.setLevel(level)
     logger.propagate = False

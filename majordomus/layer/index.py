@@ -1,10 +1,11 @@
 """Building the `Index` of a layer (layer §5, §6.5, §7.1 up to the index).
 
 Owns the start-up sequence up to a built index: root, manifest, sources, kind schema, git
-state, enumeration, reading, `duplicate_identity`, ordering, relations, and the log lines of
-§9.3. Fatal problems raise `majordomus.errors.Fatal` subclasses; everything else becomes a
-diagnostic. Reads the layer and asks git; never writes. Logs through the `majordomus`
-logger only; handlers are the CLI's business.
+state, enumeration, reading, `duplicate_identity`, ordering, relations, and the log lines
+(each diagnostic at debug, one summary line with the counts). Fatal problems raise
+`majordomus.errors.Fatal` subclasses; everything else becomes a diagnostic. Reads the layer
+and asks git; never writes. Logs through the `majordomus` logger only; handlers are the
+CLI's business.
 """
 
 from __future__ import annotations
@@ -36,8 +37,6 @@ from majordomus.safefs import Tree, Unsafe
 
 log = logging.getLogger("majordomus")
 log.addHandler(logging.NullHandler())  # a library logs; the CLI decides where it goes
-
-_LEVELS = {"info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
 
 
 class Layer(NamedTuple):
@@ -99,14 +98,39 @@ def drop_duplicates(objects: list[LayerObject]) -> tuple[list[LayerObject], list
 
 
 def _log_diagnostic(diagnostic: Diagnostic) -> None:
+    """One diagnostic, at debug: by default only the summary line of the build is shown."""
     where = diagnostic.path or "-"
-    log.log(
-        _LEVELS[diagnostic.severity],
-        "%s %s %s",
+    log.debug(
+        "%s %s %s %s",
+        diagnostic.severity,
         diagnostic.code,
         where,
         diagnostic.message,
         extra={"code": diagnostic.code, "source_path": where},
+    )
+
+
+def _log_summary(index: Index) -> None:
+    """One line with the counts: a warning when there is any diagnostic, naming the command
+    that lists them, else an info line."""
+    diagnostics = index.diagnostics
+    errors = index.error_count
+    warnings = sum(1 for d in diagnostics if d.severity == "warning")
+    hint = "; `majordomus lint` lists them" if diagnostics else ""
+    log.log(
+        logging.WARNING if diagnostics else logging.INFO,
+        "index built objects=%d diagnostics=%d errors=%d warnings=%d state=%s%s",
+        len(index.objects),
+        len(diagnostics),
+        errors,
+        warnings,
+        index.state,
+        hint,
+        extra={
+            "objects": len(index.objects),
+            "diagnostics": len(diagnostics),
+            "state": index.state,
+        },
     )
 
 
@@ -175,13 +199,7 @@ def _build_index(
     )
     for diagnostic in diagnostics:
         _log_diagnostic(diagnostic)
-    log.info(
-        "index built objects=%d diagnostics=%d state=%s",
-        len(objects),
-        len(diagnostics),
-        index.state,
-        extra={"objects": len(objects), "diagnostics": len(diagnostics), "state": index.state},
-    )
+    _log_summary(index)
     return index
 
 

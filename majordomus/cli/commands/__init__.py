@@ -1,5 +1,5 @@
 """Process commands that are not capabilities: init, demo, mcp, serve, validate, generate,
-lint, schema, new.
+lint, schema, new, help.
 
 Each lives in its own file, imported only when its words are invoked (or the whole tree is
 listed), so `majordomus mcp` never imports what `majordomus serve` needs.
@@ -22,6 +22,7 @@ PROCESS_COMMANDS: dict[tuple[str, ...], str] = {
     ("lint",): "majordomus.cli.commands.lint",
     ("schema",): "majordomus.cli.commands.schema",
     ("new",): "majordomus.cli.commands.new",
+    ("help",): "majordomus.cli.commands.help",
 }
 
 

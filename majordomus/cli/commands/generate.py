@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from majordomus.cli.settings import with_shared
 from majordomus.errors import EXIT_CONTRACT, ContractUnmet
 
 if TYPE_CHECKING:
@@ -109,4 +110,4 @@ def command() -> click.Command:
                 click.get_current_context().exit(EXIT_CONTRACT)
             click.echo(f"generate --check: {len(files)} file(s) up to date")
 
-    return generate
+    return with_shared(generate)

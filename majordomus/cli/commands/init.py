@@ -1,4 +1,4 @@
-"""`majordomus init [PATH]`: write a layer skeleton, never overwriting anything."""
+"""`majordomus init [--extend] [PATH]`: write a layer skeleton, never overwriting anything."""
 
 from __future__ import annotations
 
@@ -6,16 +6,26 @@ from pathlib import Path
 
 import click
 
+from majordomus.cli.settings import settings, with_shared
+
 
 def command() -> click.Command:
     @click.command(name="init")
     @click.argument("path", required=False, type=click.Path(path_type=Path))
-    def init(path: Path | None) -> None:
-        """Write a fresh `.ai/` layer here (or in PATH) and git-ignore `.ai/local/`."""
+    @click.option(
+        "--extend",
+        is_flag=True,
+        help="Add the skeleton files an existing layer lacks; never touch one that exists.",
+    )
+    def init(path: Path | None, extend: bool) -> None:
+        """Write a fresh `.ai/` layer here (or in PATH, or --repo) and git-ignore `.ai/local/`."""
         from majordomus.layer.init import init_layer
 
-        target = (path or Path.cwd()).resolve()
-        created = init_layer(target)
+        target = (path or settings().repo or Path.cwd()).resolve()
+        created = init_layer(target, extend=extend)
+        if extend and not created:
+            click.echo("complete    nothing was missing")
+            return
         for rel in created:
             click.echo(f"created     {rel}")
         click.echo(
@@ -23,4 +33,4 @@ def command() -> click.Command:
             "then `majordomus mcp --inspect`"
         )
 
-    return init
+    return with_shared(init)
