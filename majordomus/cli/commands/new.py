@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from majordomus.cli.completion import ids_of
 from majordomus.cli.settings import settings, shared_params, with_shared
 
 _MANY = {"multiple": True, "metavar": "ID"}
@@ -41,9 +42,24 @@ def _links(rule: tuple[str, ...], adr: tuple[str, ...], knowledge: tuple[str, ..
 
 def _linking(func: Callable[..., Any]) -> Callable[..., Any]:
     """The flags that write `related` references to rules, decisions and knowledge notes."""
-    func = click.option("--knowledge", help="A knowledge note it is governed by.", **_MANY)(func)
-    func = click.option("--adr", help="A decision (`adr-NNNN`) it is governed by.", **_MANY)(func)
-    return click.option("--rule", help="A rule (`id` or `id@version`) it follows.", **_MANY)(func)
+    func = click.option(
+        "--knowledge",
+        help="A knowledge note it is governed by.",
+        shell_complete=ids_of("knowledge"),
+        **_MANY,
+    )(func)
+    func = click.option(
+        "--adr",
+        help="A decision (`adr-NNNN`) it is governed by.",
+        shell_complete=ids_of("adr"),
+        **_MANY,
+    )(func)
+    return click.option(
+        "--rule",
+        help="A rule (`id` or `id@version`) it follows.",
+        shell_complete=ids_of("rule"),
+        **_MANY,
+    )(func)
 
 
 _PATH = click.option("--path", help="Where to write it (default: where `init` reads the kind).")
@@ -60,7 +76,11 @@ def new() -> None:
 @new.command(name="issue")
 @click.argument("issue_id", metavar="ID")
 @click.option("--title", required=True, help="A short human title.")
-@click.option("--milestone", help="The milestone it belongs to (its id).")
+@click.option(
+    "--milestone",
+    help="The milestone it belongs to (its id).",
+    shell_complete=ids_of("milestone"),
+)
 @click.option("--objective", help="What it achieves, in one sentence.")
 @click.option("--depends-on", help="An issue that comes first.", **_MANY)
 @click.option("--scope", help="A path the work may change.", multiple=True, metavar="PATH")

@@ -4,19 +4,13 @@ from __future__ import annotations
 
 import click
 
-
-def _kinds() -> list[str]:
-    from majordomus.layer.reference import schema_kinds
-
-    return schema_kinds()
+from majordomus.cli.completion import complete_kind
+from majordomus.cli.settings import with_shared
 
 
 def command() -> click.Command:
     @click.command(name="schema")
-    @click.argument(
-        "kind",
-        shell_complete=lambda *_: [click.shell_completion.CompletionItem(k) for k in _kinds()],
-    )
+    @click.argument("kind", shell_complete=complete_kind)
     def schema(kind: str) -> None:
         """Print the JSON Schema of KIND's metadata (for editors' YAML language servers);
         the same files are in docs/generated/schemas/."""
@@ -24,4 +18,4 @@ def command() -> click.Command:
 
         click.echo(render_schema(kind), nl=False)
 
-    return schema
+    return with_shared(schema)
