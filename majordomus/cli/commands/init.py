@@ -30,7 +30,11 @@ def command() -> click.Command:
             click.echo(f"created     {rel}")
         click.echo(
             "next        git add -A && git commit -m 'Add the .ai layer', "
-            "then `majordomus mcp --inspect`"
+            "then `majordomus lint`"
+        )
+        click.echo(
+            "write       `majordomus new issue|rule|adr|milestone|prompt|knowledge …`; every "
+            "kind and key: docs/generated/layer.md of majordomus"
         )
 
     return with_shared(init)
