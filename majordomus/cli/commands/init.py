@@ -29,8 +29,7 @@ def command() -> click.Command:
         for rel in created:
             click.echo(f"created     {rel}")
         click.echo(
-            "next        git add -A && git commit -m 'Add the .ai layer', "
-            "then `majordomus lint`"
+            "next        git add -A && git commit -m 'Add the .ai layer', then `majordomus lint`"
         )
         click.echo(
             "write       `majordomus new issue|rule|adr|milestone|prompt|knowledge …`; every "
