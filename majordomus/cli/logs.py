@@ -35,9 +35,20 @@ class _Format(logging.Formatter):
 LEVEL_NAMES = ("trace", "debug", "info", "warn", "error", "off")
 
 
+_chosen = {"explicit": False}
+
+
 def set_level(name: str) -> None:
     """Set the level by name (an option given on the command line wins over the variable)."""
+    _chosen["explicit"] = True
     logging.getLogger("majordomus").setLevel(_LEVELS.get(name.strip().lower(), logging.INFO))
+
+
+def quiet_by_default() -> None:
+    """For a command whose output is the diagnostics themselves: drop the summary line unless
+    a level was asked for."""
+    if not _chosen["explicit"]:
+        logging.getLogger("majordomus").setLevel(logging.ERROR)
 
 
 def configure(server: bool) -> None:
@@ -47,6 +58,7 @@ def configure(server: bool) -> None:
     wanted = os.environ.get("MAJORDOMUS_LOG", "").strip().lower()
     default = logging.INFO if server else logging.WARNING
     level = _LEVELS.get(wanted, logging.INFO) if wanted else default
+    _chosen["explicit"] = bool(wanted)
     logger.setLevel(level)
     logger.propagate = False
     if not logger.handlers:

@@ -137,6 +137,7 @@ def test_lint_reports_what_inspect_reports(tmp_path: Path) -> None:
     assert "FAIL unknown_key" in done.stdout
     assert "docs/generated/layer.md#issue" in done.stdout
     assert done.stdout.splitlines()[-1].startswith("lint: ")
+    assert done.stderr == "", "lint prints the diagnostics; no summary line on stderr"
     inspected = run_majordomus(["mcp", "--inspect"], cwd=root)
     fails = [line for line in inspected.stdout.splitlines() if line.startswith("FAIL")]
     assert fails == [line for line in done.stdout.splitlines() if line.startswith("FAIL")]

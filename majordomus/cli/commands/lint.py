@@ -21,8 +21,10 @@ def command() -> click.Command:
         """Check the layer: every file read, every key and reference; exit 10 on an error
         (with --strict, on any finding). Keys and kinds: docs/generated/layer.md."""
         from majordomus.capabilities.context import Context
+        from majordomus.cli.logs import quiet_by_default
         from majordomus.egress import clean, clean_json
 
+        quiet_by_default()
         chosen = settings()
         ctx = Context(chosen.repo, discovery=chosen.discovery)  # type: ignore[arg-type]
         info = ctx.executor.call("repository.info", {})
