@@ -249,7 +249,7 @@ def _read(
         raise Excluded(
             "unknown_kind",
             f"class '{source.id}' declares kind '{source.kind}', which this executable "
-            "does not read",
+            "does not read (its kinds: docs/generated/layer.md)",
         )
     data = _load(ctx.tree, rel)
     text = _decode(data)

@@ -61,7 +61,8 @@ EXPECTED: dict[str, list[tuple[str, str, str | None, str]]] = {
             "error",
             "unknown_kind",
             ".ai/repo/widgets/w.yaml",
-            "class 'widget' declares kind 'widget', which this executable does not read",
+            "class 'widget' declares kind 'widget', which this executable does not read "
+            "(its kinds: docs/generated/layer.md)",
         )
     ],
     "unreadable": [
