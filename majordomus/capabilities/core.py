@@ -111,7 +111,13 @@ class ObjectList(Wire):
 
 
 class GetInput(StrictInput):
-    uri: Annotated[str, Field(description="A `majordomus://` URI: an object or a query resource.")]
+    uri: Annotated[
+        str,
+        Field(
+            description="A `majordomus://` URI (an object or a query resource), or an "
+            "object's short id: `adr-0001`, `I0102`, `rule/project.no-secrets`."
+        ),
+    ]
 
 
 class SearchInput(StrictInput):
@@ -130,9 +136,17 @@ class SearchResult(Wire):
 
 
 def _check_kind(ctx: Context, kind: str | None) -> None:
-    if kind is not None and kind not in ctx.index.kinds:
-        held = ", ".join(ctx.index.kinds)
-        raise InvalidInput(f"kind '{kind}' is not among the kinds this repository has: {held}")
+    """A declared kind the index holds nothing of is an empty answer; an undeclared one is
+    refused, listing the declared kinds."""
+    if kind is None or kind in ctx.index.kinds:
+        return
+    from majordomus.layer.kinds import load_kinds
+
+    declared = sorted(load_kinds().kinds)
+    if kind not in declared:
+        raise InvalidInput(
+            f"kind '{kind}' is not among the kinds this repository has: {', '.join(declared)}"
+        )
 
 
 def _summary(obj: LayerObject, snippet: str | None = None) -> ObjectSummary:
@@ -184,7 +198,9 @@ def resolve_resource(ctx: Context, uri: str) -> ResourceView:
 
 
 def objects_get(ctx: Context, request: GetInput) -> ResourceView:
-    return resolve_resource(ctx, request.uri)
+    from majordomus.layer.shortid import expand
+
+    return resolve_resource(ctx, expand(ctx.index.objects, request.uri))
 
 
 def _first_matching_line(content: str, needle: str) -> str | None:

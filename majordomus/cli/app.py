@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 GROUP_HELP = {
     "objects": "The layer's declarative objects: list, get, search.",
     "capabilities": "The capability registry: list, describe, validate.",
-    "reasoning": "The reasoning ledger: advisors, plans, records, status, explanations, checks.",
+    "reasoning": "The reasoning ledger: advisors, plans, records, status, handover, the current "
+    "task, explanations, checks, export.",
     "devcontext": "Compile the context a session needs, and explain any identifier's standing.",
 }
 
@@ -127,6 +128,7 @@ def lazy_cli() -> Root:
         "the reasoning ledger and the context compiler.",
         params=shared_params(),
         no_args_is_help=True,
+        context_settings={"help_option_names": ["-h", "--help"]},
     )
     return click.version_option(
         __version__, "-V", "--version", prog_name="majordomus", message="%(prog)s %(version)s"

@@ -19,6 +19,7 @@ from pydantic import AfterValidator, BaseModel
 from pydantic.fields import FieldInfo
 
 from majordomus.capabilities.registry import Capability
+from majordomus.cli.completion import completer_for
 from majordomus.cli.settings import settings, with_shared
 from majordomus.cli.views import PLAIN, CliView
 from majordomus.egress import clean, clean_json, clean_json_bytes
@@ -96,8 +97,14 @@ def field_param(
     if not _is_plain(core):
         return None
     wire = info.alias or name
+    complete = completer_for(wire)
     if positional:
-        return click.Argument([wire], required=info.is_required(), type=_field_type(core, info))
+        return click.Argument(
+            [wire],
+            required=info.is_required(),
+            type=_field_type(core, info),
+            shell_complete=complete,
+        )
     flag = "--" + (flag_word or wire).replace("_", "-")
     help_text = info.description
     if core is bool and not many:
@@ -108,6 +115,7 @@ def field_param(
         multiple=many,
         required=info.is_required(),
         help=help_text,
+        shell_complete=complete,
     )
 
 

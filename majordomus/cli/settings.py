@@ -1,5 +1,6 @@
-"""Repository options shared by every command and group (`--repo`, `--discovery`, `--strict`,
-`--format`): accepted before or after the subcommand, the innermost wins."""
+"""Options shared by every command and group (`--repo`, `--discovery`, `--strict`,
+`--format`, `--log-level`, `--quiet`): accepted before or after the subcommand, the innermost
+wins."""
 
 from __future__ import annotations
 
@@ -44,6 +45,20 @@ def _store(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
     return callback
 
 
+def _log_level(_ctx: click.Context, _param: click.Parameter, value: Any) -> None:
+    if value:
+        from majordomus.cli.logs import set_level
+
+        set_level(value)
+
+
+def _quiet(_ctx: click.Context, _param: click.Parameter, value: Any) -> None:
+    if value:
+        from majordomus.cli.logs import set_level
+
+        set_level("off")
+
+
 def shared_params() -> list[click.Parameter]:
     """Fresh parameter objects (click parameters must not be shared between commands)."""
     return [
@@ -75,6 +90,22 @@ def shared_params() -> list[click.Parameter]:
             expose_value=False,
             callback=_store("format"),
             help="Human text (default) or the output JSON exactly as MCP and HTTP return it.",
+        ),
+        click.Option(
+            ["--log-level"],
+            type=click.Choice(["trace", "debug", "info", "warn", "error", "off"]),
+            expose_value=False,
+            callback=_log_level,
+            help="What is logged on stderr (default: warn; info for mcp and serve; the "
+            "variable MAJORDOMUS_LOG sets it too). debug lists every diagnostic.",
+        ),
+        click.Option(
+            ["--quiet", "-q"],
+            is_flag=True,
+            default=False,
+            expose_value=False,
+            callback=_quiet,
+            help="Log nothing on stderr; an error is still its one line.",
         ),
     ]
 

@@ -223,7 +223,7 @@ class DevContextInput(StrictInput):
         OMIT,
         Field(
             ge=0,
-            description="The ceiling in estimated tokens; `DEFAULT_BUDGET_TOKENS` when absent.",
+            description=f"The ceiling in estimated tokens; {DEFAULT_BUDGET_TOKENS} when absent.",
         ),
     ] = None
     max_depth: Annotated[
@@ -231,7 +231,7 @@ class DevContextInput(StrictInput):
         OMIT,
         Field(
             ge=0,
-            description="How far from a seed the walk goes; `DEFAULT_MAX_DEPTH` when absent.",
+            description=f"How far from a seed the walk goes; {DEFAULT_MAX_DEPTH} when absent.",
         ),
     ] = None
     floor: Annotated[
@@ -239,7 +239,7 @@ class DevContextInput(StrictInput):
         OMIT,
         Field(
             description="Relevance below which an entry is reported rather than given; "
-            "`DEFAULT_FLOOR`\nwhen absent."
+            f"{DEFAULT_FLOOR}\nwhen absent."
         ),
     ] = None
     all_blocking_rules: Annotated[

@@ -33,8 +33,9 @@ class AllowList:
 
     @property
     def display(self) -> str:
-        """How diagnostics name the list (layer §3 message wording)."""
-        return f"share/allow/{self.name}.txt"
+        """How diagnostics name the list: the reference page that documents it, since the
+        list file itself ships inside the package."""
+        return f"docs/generated/layer.md#{self.name}"
 
     def unknown(self, key_paths: list[str]) -> list[str]:
         """The key paths no pattern matches, in the order given (search semantics).
@@ -54,7 +55,7 @@ class AllowList:
         return out
 
     def message(self, unknown: list[str]) -> str:
-        return f"key(s) not in {self.display}: {', '.join(unknown)}"
+        return f"key(s) not allowed here (see {self.display}): {', '.join(unknown)}"
 
 
 def parse_allow_list(name: str, text: str) -> AllowList:

@@ -1,10 +1,11 @@
 """Building the `Index` of a layer (layer §5, §6.5, §7.1 up to the index).
 
 Owns the start-up sequence up to a built index: root, manifest, sources, kind schema, git
-state, enumeration, reading, `duplicate_identity`, ordering, relations, and the log lines of
-§9.3. Fatal problems raise `majordomus.errors.Fatal` subclasses; everything else becomes a
-diagnostic. Reads the layer and asks git; never writes. Logs through the `majordomus`
-logger only; handlers are the CLI's business.
+state, enumeration, reading, `duplicate_identity`, ordering, relations, and the log lines
+(each diagnostic at debug, one summary line with the counts). Fatal problems raise
+`majordomus.errors.Fatal` subclasses; everything else becomes a diagnostic. Reads the layer
+and asks git; never writes. Logs through the `majordomus` logger only; handlers are the
+CLI's business.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from majordomus.collector import paused
+from majordomus.layer.coverage import uncovered_sections
 from majordomus.layer.discovery import discover
 from majordomus.layer.git import GitError, PendingGitState
 from majordomus.layer.kinds import load_kinds
@@ -27,16 +29,14 @@ from majordomus.layer.model import (
     Manifest,
     SourceClass,
 )
-from majordomus.layer.reader import ReadContext, read_file
-from majordomus.layer.relations import derive_relations
+from majordomus.layer.reader import ReadContext, excluded_identity, read_file
+from majordomus.layer.relations import ExcludedObject, derive_relations
 from majordomus.layer.root import LayerIOError, find_root
 from majordomus.layer.sources import read_sources
 from majordomus.safefs import Tree, Unsafe
 
 log = logging.getLogger("majordomus")
 log.addHandler(logging.NullHandler())  # a library logs; the CLI decides where it goes
-
-_LEVELS = {"info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
 
 
 class Layer(NamedTuple):
@@ -98,14 +98,39 @@ def drop_duplicates(objects: list[LayerObject]) -> tuple[list[LayerObject], list
 
 
 def _log_diagnostic(diagnostic: Diagnostic) -> None:
+    """One diagnostic, at debug: by default only the summary line of the build is shown."""
     where = diagnostic.path or "-"
-    log.log(
-        _LEVELS[diagnostic.severity],
-        "%s %s %s",
+    log.debug(
+        "%s %s %s %s",
+        diagnostic.severity,
         diagnostic.code,
         where,
         diagnostic.message,
         extra={"code": diagnostic.code, "source_path": where},
+    )
+
+
+def _log_summary(index: Index) -> None:
+    """One line with the counts: a warning when there is any diagnostic, naming the command
+    that lists them, else an info line."""
+    diagnostics = index.diagnostics
+    errors = index.error_count
+    warnings = sum(1 for d in diagnostics if d.severity == "warning")
+    hint = "; `majordomus lint` lists them" if diagnostics else ""
+    log.log(
+        logging.WARNING if diagnostics else logging.INFO,
+        "index built objects=%d diagnostics=%d errors=%d warnings=%d state=%s%s",
+        len(index.objects),
+        len(diagnostics),
+        errors,
+        warnings,
+        index.state,
+        hint,
+        extra={
+            "objects": len(index.objects),
+            "diagnostics": len(diagnostics),
+            "state": index.state,
+        },
     )
 
 
@@ -138,15 +163,27 @@ def _build_index(
     objects: list[LayerObject] = []
     with _tree(layer.root) as tree:
         files, diagnostics = discover(layer.root, layer.manifest, layer.sources, discovery, tree)
+        diagnostics.extend(uncovered_sections(layer.manifest, layer.sources, tree))
         ctx = ReadContext(root=layer.root, manifest=layer.manifest, kinds=kinds, tree=tree)
+        excluded: list[ExcludedObject] = []
         for item in files:
             found, findings = read_file(item.path, item.source, ctx)
             objects.extend(found)
             diagnostics.extend(findings)
+            if not found and findings:
+                named = excluded_identity(item.path, item.source, ctx)
+                if named is not None:
+                    excluded.append(ExcludedObject(*named, item.path, findings[0].code))
     git = pending.result()
-    objects, duplicates = drop_duplicates(objects)
+    read, (objects, duplicates) = objects, drop_duplicates(objects)
     diagnostics.extend(duplicates)
-    relations = derive_relations(objects, mcp_tools)
+    kept = {id(obj) for obj in objects}
+    excluded.extend(
+        ExcludedObject(obj.kind, obj.identity, obj.provenance.path, "duplicate_identity")
+        for obj in read
+        if id(obj) not in kept
+    )
+    relations = derive_relations(objects, mcp_tools, excluded)
     diagnostics.extend(relations.diagnostics)
     index = Index(
         root=layer.root,
@@ -162,13 +199,7 @@ def _build_index(
     )
     for diagnostic in diagnostics:
         _log_diagnostic(diagnostic)
-    log.info(
-        "index built objects=%d diagnostics=%d state=%s",
-        len(objects),
-        len(diagnostics),
-        index.state,
-        extra={"objects": len(objects), "diagnostics": len(diagnostics), "state": index.state},
-    )
+    _log_summary(index)
     return index
 
 

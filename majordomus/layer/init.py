@@ -1,9 +1,10 @@
-"""`majordomus init [PATH]`: writing a new layer from the shipped skeleton (layer §9.4).
+"""`majordomus init [--extend] [PATH]`: writing a layer from the shipped skeleton.
 
 Owns the skeleton (package data `skeleton/ai/**`, written to `<root>/.ai/**`), the local
-half's directories and the `.ai/local/` line of `.gitignore` (README decision 6). Never
-overwrites: an existing `.ai/` (or a pre-`.ai` `.majordomus/` directory) is refused before
-anything is written, and every file is created exclusively. Never writes through a symlink
+half's directories and the `.ai/local/` line of `.gitignore`. Never overwrites: without
+`--extend` an existing `.ai/` (or a pre-`.ai` `.majordomus/` directory) is refused before
+anything is written; with it only the skeleton files that are missing are added. Every file
+is created exclusively. Never writes through a symlink
 (`majordomus.safefs`): a symlinked `.gitignore` is refused up front. Runs no git command.
 """
 
@@ -50,14 +51,16 @@ def skeleton_files() -> list[tuple[str, Traversable]]:
     return sorted(found, key=lambda item: item[0])
 
 
-def _refuse_existing(root: Path) -> None:
+def _refuse_existing(root: Path, extend: bool) -> None:
     if not root.is_dir():
         raise InitRefused(f"cannot initialise {root}: it is not a directory")
     layer = root / ".ai"
-    if layer.exists() or layer.is_symlink():
+    if extend and layer.is_symlink():
+        raise InitRefused(f"{layer} is a symbolic link; refusing to write through it")
+    if not extend and (layer.exists() or layer.is_symlink()):
         raise InitRefused(
             f"{layer} already exists; majordomus init never overwrites a layer "
-            "(edit it, or remove it first)"
+            "(`majordomus init --extend` adds only the missing skeleton files)"
         )
     if is_legacy(root):
         raise InitRefused(
@@ -93,33 +96,50 @@ def _ignore_local(root: Path) -> bool:
     return True
 
 
-def _write_new(root: Path, rel: str, data: bytes) -> None:
+def _write_new(root: Path, rel: str, data: bytes, *, extend: bool = False) -> bool:
+    """Create `rel`; True when written. Extending, an existing file is left as it is."""
     folder, _, name = rel.rpartition("/")
     fd = safefs.ensure_dir(root, folder)
     try:
         safefs.write_new(fd, name, data)
+    except FileExistsError:
+        if not extend:
+            raise
+        return False
     finally:
         os.close(fd)
+    return True
 
 
-def init_layer(target: Path | None = None) -> list[str]:
+def _missing_directory(root: Path, rel: str) -> bool:
+    try:
+        return not safefs.is_directory(root, rel)
+    except safefs.Unsafe:
+        return True
+
+
+def init_layer(target: Path | None = None, *, extend: bool = False) -> list[str]:
     """Write the skeleton layer into `target` (default: cwd); the created paths, root-relative.
 
     Directories created empty on purpose are listed with a trailing `/`; `.gitignore` is
-    listed when it was created or extended. Nothing is written through a symlink: a
-    `.gitignore` that is one is refused before anything is written, and every directory
-    and file is created relative to its parent without following links.
+    listed when it was created or extended. With `extend`, an existing layer is completed:
+    only what is missing is written, and what exists is left byte for byte. Nothing is
+    written through a symlink: a `.gitignore` that is one is refused before anything is
+    written, and every directory and file is created relative to its parent without
+    following links.
     """
     root = Path.cwd() if target is None else target
-    _refuse_existing(root)
+    _refuse_existing(root, extend)
     created: list[str] = []
     try:
         for rel, resource in skeleton_files():
-            _write_new(root, rel, resource.read_bytes())
-            created.append(rel)
+            if _write_new(root, rel, resource.read_bytes(), extend=extend):
+                created.append(rel)
         for rel in EMPTY_DIRECTORIES:
+            missing = _missing_directory(root, rel)
             os.close(safefs.ensure_dir(root, rel))
-            created.append(rel + "/")
+            if missing:
+                created.append(rel + "/")
         if _ignore_local(root):
             created.append(".gitignore")
     except safefs.Unsafe as exc:

@@ -249,7 +249,7 @@ def _read(
         raise Excluded(
             "unknown_kind",
             f"class '{source.id}' declares kind '{source.kind}', which this executable "
-            "does not read",
+            "does not read (its kinds: docs/generated/layer.md)",
         )
     data = _load(ctx.tree, rel)
     text = _decode(data)
@@ -304,3 +304,24 @@ def read_file(
         return _read(rel, source, ctx)
     except Excluded as exc:
         return [], [Diagnostic("error", exc.code, exc.message, rel)]
+
+
+def excluded_identity(rel: str, source: SourceClass, ctx: ReadContext) -> tuple[str, str] | None:
+    """(kind, identity) an excluded file would have had, as far as its metadata still says.
+
+    Lets a reference to the file name the diagnostic that excluded it instead of calling the
+    object missing. Runs only for excluded files; None when not even the identity is readable.
+    """
+    spec = ctx.kinds.get(source.kind)
+    if spec is None:
+        return None
+    try:
+        spec, metadata, _body = _metadata(spec, _decode(_load(ctx.tree, rel)), ctx)
+    except Excluded:
+        return None
+    if spec.members is not None:
+        return None
+    try:
+        return spec.name, identity_of(spec, metadata, rel)
+    except ValueError:
+        return None

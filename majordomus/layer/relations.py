@@ -48,6 +48,23 @@ class _Missing(Exception):
     """A reference that resolves to nothing; the text is its correction."""
 
 
+@dataclass(frozen=True, slots=True)
+class ExcludedObject:
+    """A file that names an object but was excluded by an error diagnostic."""
+
+    kind: str
+    identity: str
+    path: str
+    code: str
+
+
+def excluded_correction(kind: str, ref: str, excluded: ExcludedObject) -> str:
+    return (
+        f"the {kind} `{ref}` exists in {excluded.path} but is not indexed: that file has the "
+        f"error `{excluded.code}`; correct it there"
+    )
+
+
 def object_correction(kind: str, ref: str) -> str:
     return f"no object of kind `{kind}` has the identity `{ref}`; register it or correct the name"
 
@@ -77,8 +94,17 @@ def mcp_correction(ref: str) -> str:
 class _Resolver:
     """Lookups over the index objects (URI order) and the external nodes made on the way."""
 
-    def __init__(self, objects: list[LayerObject], mcp_tools: Mapping[str, str] | None) -> None:
+    def __init__(
+        self,
+        objects: list[LayerObject],
+        mcp_tools: Mapping[str, str] | None,
+        excluded: list[ExcludedObject] | None = None,
+    ) -> None:
         self.mcp_tools = mcp_tools or {}
+        self.excluded: dict[tuple[str, str], ExcludedObject] = {}
+        for item in excluded or ():
+            self.excluded.setdefault((item.kind, item.identity), item)
+            self.excluded.setdefault((item.kind, item.identity.partition("@")[0]), item)
         self.external: dict[str, ExternalNode] = {}
         self.kinds: set[str] = set()
         self.by_identity: dict[tuple[str, str], str] = {}
@@ -142,11 +168,19 @@ class _Resolver:
         """An object of `kind` by identity, else by stem (first in URI order)."""
         return self.by_identity.get((kind, name)) or self.by_stem.get((kind, name))
 
+    def missing(self, kind: str, ref: str, correction: str) -> _Missing:
+        """The refusal for `ref`: the excluding diagnostic when a file names it, else
+        `correction`."""
+        excluded = self.excluded.get((kind, ref))
+        if excluded is not None:
+            return _Missing(excluded_correction(kind, ref, excluded))
+        return _Missing(correction)
+
     def target(self, kind: str) -> Callable[[str], str]:
         def resolve(ref: str) -> str:
             found = self.find(kind, ref)
             if found is None:
-                raise _Missing(object_correction(kind, ref))
+                raise self.missing(kind, ref, object_correction(kind, ref))
             return found
 
         return resolve
@@ -163,7 +197,7 @@ class _Resolver:
     def adr(self, ref: str) -> str:
         found = self.adr_ids.get(ref)
         if found is None:
-            raise _Missing(adr_correction(ref))
+            raise self.missing("adr", ref, adr_correction(ref))
         return found
 
     def prefixed(self, ref: str) -> str:
@@ -172,11 +206,11 @@ class _Resolver:
             raise _Missing(unprefixed_correction(ref))
         if prefix in ("file", "test"):
             return self.by_path.get(rest) or self.node(prefix, rest, path_like=True)
-        if prefix not in self.kinds:
+        if prefix not in self.kinds and (prefix, rest) not in self.excluded:
             return self.node(prefix, rest)
         found = self.find(prefix, rest)
         if found is None:
-            raise _Missing(prefixed_correction(prefix, rest))
+            raise self.missing(prefix, rest, prefixed_correction(prefix, rest))
         return found
 
     def mcp_tool(self, ref: str) -> str:
@@ -192,52 +226,82 @@ class _Resolver:
 
 @dataclass(frozen=True, slots=True)
 class _Rule:
-    """One row of the relation table; `inverted` draws the edge from target to declarer."""
+    """One row of the relation table; `inverted` draws the edge from target to declarer;
+    `reaches` says in words what a reference names (the layer reference prints it)."""
 
     field: str
     edge: str
     resolve: Callable[[_Resolver], Callable[[str], str]]
+    reaches: str
     inverted: bool = False
+
+
+_TYPED = (
+    "`<kind>:<id>`: an object of that kind (`rule:`, `adr:`, `knowledge:`, …), or a path "
+    "(`file:`, `test:`)"
+)
 
 
 def _rules() -> dict[str, tuple[_Rule, ...]]:
     """The relation table of devcontext §2.2 by declaring kind (`tracks` applies to all)."""
+    rule_ref = "a rule, by `id@version` or `id`"
     return {
-        "rule": (_Rule("depends_on", "depends_on", lambda r: r.target("rule")),),
+        "rule": (_Rule("depends_on", "depends_on", lambda r: r.target("rule"), rule_ref),),
         "adr": (
-            _Rule("supersedes", "supersedes", lambda r: r.adr),
-            _Rule("related", "put_in_force", lambda r: r.prefixed),
+            _Rule("supersedes", "supersedes", lambda r: r.adr, "a decision, by its `id`"),
+            _Rule("related", "put_in_force", lambda r: r.prefixed, _TYPED),
         ),
-        "skill": (_Rule("related", "related_to", lambda r: r.target("skill")),),
+        "skill": (
+            _Rule("related", "related_to", lambda r: r.target("skill"), "a skill, by its `id`"),
+        ),
         "use-case": (
-            _Rule("commands", "runs", lambda r: r.command),
-            _Rule("doctrines", "exercises", lambda r: r.doctrine),
-            _Rule("claims", "evidences", lambda r: r.target("claim")),
-            _Rule("applications", "serves", lambda r: r.target("application")),
-            _Rule("mcp_tools", "exercises", lambda r: r.mcp_tool),
+            _Rule("commands", "runs", lambda r: r.command, "a command, by name"),
+            _Rule("doctrines", "exercises", lambda r: r.doctrine, "a rule, else a named doctrine"),
+            _Rule("claims", "evidences", lambda r: r.target("claim"), "a claim, by its `id`"),
+            _Rule(
+                "applications",
+                "serves",
+                lambda r: r.target("application"),
+                "an application, by its `id`",
+            ),
+            _Rule("mcp_tools", "exercises", lambda r: r.mcp_tool, "a capability, by MCP tool name"),
         ),
         "claim": (
-            _Rule("source", "defined_in", lambda r: r.path),
-            _Rule("implementation", "implemented_by", lambda r: r.path),
-            _Rule("test", "tested_by", lambda r: r.path),
+            _Rule("source", "defined_in", lambda r: r.path, "a file, by path"),
+            _Rule("implementation", "implemented_by", lambda r: r.path, "a file, by path"),
+            _Rule("test", "tested_by", lambda r: r.path, "a file, by path"),
         ),
         "issue": (
-            _Rule("milestone", "belongs_to", lambda r: r.target("milestone")),
-            _Rule("depends_on", "depends_on", lambda r: r.target("issue")),
+            _Rule(
+                "milestone", "belongs_to", lambda r: r.target("milestone"), "a milestone, by `id`"
+            ),
+            _Rule("depends_on", "depends_on", lambda r: r.target("issue"), "an issue, by `id`"),
+            _Rule("related", "governed_by", lambda r: r.prefixed, _TYPED),
         ),
         "milestone": (
-            _Rule("depends_on", "depends_on", lambda r: r.target("milestone")),
-            _Rule("claims", "evidences", lambda r: r.target("claim")),
+            _Rule(
+                "depends_on", "depends_on", lambda r: r.target("milestone"), "a milestone, by `id`"
+            ),
+            _Rule("claims", "evidences", lambda r: r.target("claim"), "a claim, by its `id`"),
+            _Rule("related", "governed_by", lambda r: r.prefixed, _TYPED),
         ),
         "application": (
-            _Rule("use_cases", "serves", lambda r: r.target("use-case"), inverted=True),
-            _Rule("doctrines", "governed_by", lambda r: r.doctrine),
+            _Rule(
+                "use_cases",
+                "serves",
+                lambda r: r.target("use-case"),
+                "a use case, by its `id` (the edge runs from the use case)",
+                inverted=True,
+            ),
+            _Rule(
+                "doctrines", "governed_by", lambda r: r.doctrine, "a rule, else a named doctrine"
+            ),
         ),
     }
 
 
 RELATION_TABLE = _rules()
-TRACKS = _Rule("tracks", "tracks", lambda r: r.path)
+TRACKS = _Rule("tracks", "tracks", lambda r: r.path, "a file or an indexed object, by path")
 RULES_OF = {kind: (*rules, TRACKS) for kind, rules in RELATION_TABLE.items()}
 
 
@@ -288,14 +352,17 @@ def _names_edges(
 
 
 def derive_relations(
-    objects: list[LayerObject], mcp_tools: Mapping[str, str] | None = None
+    objects: list[LayerObject],
+    mcp_tools: Mapping[str, str] | None = None,
+    excluded: list[ExcludedObject] | None = None,
 ) -> Relations:
     """Edges, external nodes and unresolved references of `objects` (URI order).
 
     `mcp_tools` maps an MCP tool name to the capability id exposed under it; None means
-    no tool is known, so every `mcp_tools` reference is unresolved.
+    no tool is known, so every `mcp_tools` reference is unresolved. `excluded` names the
+    objects of files an error diagnostic excluded, so a reference to one says so.
     """
-    resolver = _Resolver(objects, mcp_tools)
+    resolver = _Resolver(objects, mcp_tools, excluded)
     edges: set[tuple[str, str, str]] = set()
     unresolved: set[UnresolvedReference] = set()
     bound = {

@@ -21,7 +21,8 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def run(majordomus: Callable[..., Any], repo: Path) -> Callable[..., Any]:
     def call(*args: str) -> Any:
-        return majordomus(["--repo", str(repo), "devcontext", *args])
+        # -q: the fixture's one warning (claimed_twice) would add its summary line on stderr
+        return majordomus(["--repo", str(repo), "-q", "devcontext", *args])
 
     return call
 

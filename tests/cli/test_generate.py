@@ -16,8 +16,16 @@ GENERATED = REPO_ROOT / "docs" / "generated"
 
 
 def _expected_files() -> list[str]:
+    from majordomus.layer.reference import schema_kinds
+
     modules = sorted({module.id for module in builtin_modules()})
-    return ["capabilities.md", *(f"modules/{m}.md" for m in modules), "openapi.json"]
+    return [
+        "capabilities.md",
+        "layer.md",
+        *(f"modules/{m}.md" for m in modules),
+        "openapi.json",
+        *(f"schemas/{kind}.json" for kind in schema_kinds()),
+    ]
 
 
 def test_the_committed_reference_is_up_to_date() -> None:
@@ -87,7 +95,8 @@ def test_every_file_says_it_is_generated_and_holds_no_absolute_path() -> None:
             document = json.loads(text)
             assert next(iter(document)) == "x-generated"
             assert document["x-generated"].startswith("GENERATED FILE — DO NOT EDIT DIRECTLY")
-            assert "majordomus generate openapi" in document["x-generated"]
+            producer = "docs" if rel.startswith("schemas/") else "openapi"
+            assert f"majordomus generate {producer}" in document["x-generated"]
         else:
             first = text.splitlines()[0]
             assert first.startswith("<!-- GENERATED FILE — DO NOT EDIT DIRECTLY")

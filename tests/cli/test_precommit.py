@@ -31,8 +31,19 @@ BROKEN = "FAIL records   t/broken.json: a reasoning record that does not parse"
 
 def declared() -> dict[str, Any]:
     hooks = yaml.safe_load(HOOKS_FILE.read_text(encoding="utf-8"))
-    assert isinstance(hooks, list) and len(hooks) == 1
-    return hooks[0]
+    assert isinstance(hooks, list)
+    return next(hook for hook in hooks if hook["id"] == "reasoning-check")
+
+
+def test_the_layer_lint_hook_is_declared() -> None:
+    hooks = yaml.safe_load(HOOKS_FILE.read_text(encoding="utf-8"))
+    hook = next(hook for hook in hooks if hook["id"] == "layer-lint")
+    assert {k: hook[k] for k in ("entry", "language", "pass_filenames", "always_run")} == {
+        "entry": "majordomus lint",
+        "language": "python",
+        "pass_filenames": False,
+        "always_run": True,
+    }
 
 
 def test_the_hook_is_declared() -> None:

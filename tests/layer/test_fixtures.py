@@ -61,7 +61,8 @@ EXPECTED: dict[str, list[tuple[str, str, str | None, str]]] = {
             "error",
             "unknown_kind",
             ".ai/repo/widgets/w.yaml",
-            "class 'widget' declares kind 'widget', which this executable does not read",
+            "class 'widget' declares kind 'widget', which this executable does not read "
+            "(its kinds: docs/generated/layer.md)",
         )
     ],
     "unreadable": [
@@ -106,7 +107,7 @@ EXPECTED: dict[str, list[tuple[str, str, str | None, str]]] = {
             "error",
             "unknown_key",
             ".ai/repo/rules/project/x.v1.md",
-            "key(s) not in share/allow/rule.txt: owner, extra.k",
+            "key(s) not allowed here (see docs/generated/layer.md#rule): owner, extra.k",
         )
     ],
     "kind_mismatch": [

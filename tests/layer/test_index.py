@@ -165,9 +165,13 @@ def test_logging(git_repo, caplog) -> None:
     assert (logging.DEBUG, "class rule (kind rule): 1 file(s)") in messages
     failing = [r for r in caplog.records if getattr(r, "code", None) == "malformed_front_matter"]
     assert len(failing) == 1
-    assert failing[0].levelno == logging.ERROR
+    assert failing[0].levelno == logging.DEBUG
     assert failing[0].source_path == ".ai/repo/rules/project/broken.v1.md"
-    assert messages[-1] == (logging.INFO, "index built objects=0 diagnostics=1 state=degraded")
+    assert messages[-1] == (
+        logging.WARNING,
+        "index built objects=0 diagnostics=1 errors=1 warnings=0 state=degraded; "
+        "`majordomus lint` lists them",
+    )
     built = caplog.records[-1]
     assert (built.objects, built.diagnostics, built.state) == (0, 1, "degraded")
 

@@ -120,7 +120,7 @@ def test_the_check_order_of_section_5_4(ctx) -> None:
     rel = _write(ctx, "r/a.md", "---\nid: x\nkind: prompt\nowner: me\n---\n")
     assert _one_error(ctx, rel, "rule") == (
         "unknown_key",
-        "key(s) not in share/allow/rule.txt: owner",
+        "key(s) not allowed here (see docs/generated/layer.md#rule): owner",
     )
     rel = _write(ctx, "r/b.md", "---\nkind: prompt\n---\n")
     assert _one_error(ctx, rel, "rule")[0] == "kind_mismatch"
@@ -256,7 +256,7 @@ def test_collection_file_level_checks(ctx) -> None:
     rel = _write(ctx, "c4.yaml", "version: 1\nclaims:\n  - id: a\n    owner: me\n")
     assert _one_error(ctx, rel, "claim") == (
         "unknown_key",
-        "key(s) not in share/allow/claim.txt: claims.0.owner",
+        "key(s) not allowed here (see docs/generated/layer.md#claim): claims.0.owner",
     )
 
 

@@ -1,4 +1,5 @@
-"""Process commands that are not capabilities: init, demo, mcp, serve, validate, generate.
+"""Process commands that are not capabilities: init, demo, mcp, serve, validate, generate,
+lint, schema, new, help.
 
 Each lives in its own file, imported only when its words are invoked (or the whole tree is
 listed), so `majordomus mcp` never imports what `majordomus serve` needs.
@@ -20,6 +21,10 @@ PROCESS_COMMANDS: dict[tuple[str, ...], str] = {
     ("generate",): "majordomus.cli.commands.generate",
     ("reasoning", "task"): "majordomus.cli.commands.task",
     ("reasoning", "export"): "majordomus.cli.commands.export",
+    ("lint",): "majordomus.cli.commands.lint",
+    ("schema",): "majordomus.cli.commands.schema",
+    ("new",): "majordomus.cli.commands.new",
+    ("help",): "majordomus.cli.commands.help",
 }
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from majordomus.cli.commands.mcp import render_inspect
+from majordomus.cli.settings import with_shared
 from majordomus.errors import ProtocolFailure
 
 if TYPE_CHECKING:
@@ -88,4 +89,4 @@ def command() -> click.Command:
         status = ctx.executor.call("reasoning.status", {"task": DEMO_TASK})
         click.echo(status["report"], nl=not status["report"].endswith("\n"))
 
-    return demo
+    return with_shared(demo)

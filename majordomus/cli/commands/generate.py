@@ -1,9 +1,10 @@
 """`majordomus generate [all|docs|openapi] [--check]`: the committed reference (capabilities §6.2).
 
 Writes `docs/generated/openapi.json`, `capabilities.md` and `modules/<id>.md` from the
-built-in registry over an empty layer, so it runs in the project checkout without a `.ai/`
-layer and its output moves only when a declaration does. `--check` writes nothing and exits
-10 naming every stale file.
+built-in registry over an empty layer, and the layer reference (`layer.md`,
+`schemas/<kind>.json`) from the shipped kinds and allow-lists, so it runs in the project
+checkout without a `.ai/` layer and its output moves only when a declaration does.
+`--check` writes nothing and exits 10 naming every stale file.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from majordomus.cli.settings import with_shared
 from majordomus.errors import EXIT_CONTRACT, ContractUnmet
 
 if TYPE_CHECKING:
@@ -45,7 +47,10 @@ def expected_files(target: str) -> dict[str, str]:
             raise ContractUnmet(f"the OpenAPI document did not build: {exc}") from None
         files["openapi.json"] = render({"x-generated": banner("openapi"), **document})
     if target in ("all", "docs"):
+        from majordomus.layer.reference import layer_reference_files
+
         files.update(reference_files(registry, cases))
+        files.update(layer_reference_files())
     return dict(sorted(files.items()))
 
 
@@ -73,7 +78,7 @@ def command() -> click.Command:
         help="The directory the reference lives in.",
     )
     def generate(target: str, check: bool, out: Path) -> None:
-        """Generate the OpenAPI document and the Markdown capability reference."""
+        """Generate the OpenAPI document, the capability reference and the layer reference."""
         files = expected_files(target)
         orphans = _orphans(out, files, target)
         stale: list[str] = []
@@ -105,4 +110,4 @@ def command() -> click.Command:
                 click.get_current_context().exit(EXIT_CONTRACT)
             click.echo(f"generate --check: {len(files)} file(s) up to date")
 
-    return generate
+    return with_shared(generate)

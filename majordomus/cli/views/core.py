@@ -13,7 +13,8 @@ def _object_rows(objects: list[dict[str, Any]]) -> list[str]:
 
 
 def objects_list(out: Any, _: Params) -> str:
-    return lines(*_object_rows(out["objects"]))
+    """One row per object; an empty answer says `count 0` rather than nothing."""
+    return lines(*_object_rows(out["objects"])) if out["objects"] else lines("count 0")
 
 
 def objects_get(out: Any, _: Params) -> str:

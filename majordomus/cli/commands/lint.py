@@ -1,0 +1,51 @@
+"""`majordomus lint`: check the layer and print every diagnostic (what `mcp --inspect` finds).
+
+Exit 0 when no diagnostic is an error, 10 when one is; with `--strict` a warning fails too,
+so a pre-commit hook can hold the layer to zero findings.
+"""
+
+from __future__ import annotations
+
+import click
+
+from majordomus.cli.settings import settings, with_shared
+from majordomus.errors import EXIT_CONTRACT
+from majordomus.wire import dumps_pretty
+
+LEVEL_WORD = {"error": "FAIL", "warning": "WARN", "info": "INFO"}
+
+
+def command() -> click.Command:
+    @click.command(name="lint")
+    def lint() -> None:
+        """Check the layer: every file read, every key and reference; exit 10 on an error
+        (with --strict, on any finding). Keys and kinds: docs/generated/layer.md."""
+        from majordomus.capabilities.context import Context
+        from majordomus.cli.logs import quiet_by_default
+        from majordomus.egress import clean, clean_json
+
+        quiet_by_default()
+        chosen = settings()
+        ctx = Context(chosen.repo, discovery=chosen.discovery)  # type: ignore[arg-type]
+        info = ctx.executor.call("repository.info", {})
+        diagnostics = info["diagnostics"]
+        if chosen.format == "json":
+            click.echo(clean_json(dumps_pretty(info), dumps_pretty))
+        else:
+            rows = [
+                f"{LEVEL_WORD[d['severity']]:<4} {d['code']:<22} {d.get('path', '-')} — "
+                f"{d['message']}"
+                for d in diagnostics
+            ]
+            counts = {s: sum(1 for d in diagnostics if d["severity"] == s) for s in LEVEL_WORD}
+            objects = sum(info["kinds"].values())
+            rows.append(
+                f"lint: {objects} object(s), {counts['error']} error(s), "
+                f"{counts['warning']} warning(s); state {info['state']}"
+            )
+            click.echo(clean("".join(row + "\n" for row in rows)), nl=False)
+        failing = info["state"] != "ok" or (chosen.strict and bool(diagnostics))
+        if failing:
+            click.get_current_context().exit(EXIT_CONTRACT)
+
+    return with_shared(lint)

@@ -1,0 +1,71 @@
+"""Shell completion of values: kinds, object URIs, and issue and milestone ids.
+
+Click completes commands and options by itself (`_MAJORDOMUS_COMPLETE=bash_source majordomus`
+prints the script; README "Shell completion"). These completers add the values a word of
+this program takes, read from the layer found from `--repo` (or the current directory). A
+layer that cannot be read completes nothing: completion never prints an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+from click.shell_completion import CompletionItem
+
+Completer = Callable[[click.Context, click.Parameter, str], list[CompletionItem]]
+
+
+def _objects(ctx: click.Context) -> list[Any]:
+    from majordomus.cli.settings import Settings
+    from majordomus.layer.index import build_index
+
+    chosen = ctx.ensure_object(Settings)
+    try:
+        return build_index(chosen.repo, chosen.discovery).objects  # type: ignore[arg-type]
+    except Exception:
+        return []
+
+
+def complete_kind(
+    _ctx: click.Context, _param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    from majordomus.layer.kinds import load_kinds
+
+    return [CompletionItem(k) for k in sorted(load_kinds().kinds) if k.startswith(incomplete)]
+
+
+def complete_uri(
+    ctx: click.Context, _param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    return [CompletionItem(o.uri) for o in _objects(ctx) if o.uri.startswith(incomplete)]
+
+
+def ids_of(kind: str) -> Completer:
+    """Identities of `kind` (a rule completes as `id@version`)."""
+
+    def complete(
+        ctx: click.Context, _param: click.Parameter, incomplete: str
+    ) -> list[CompletionItem]:
+        return [
+            CompletionItem(o.identity, help=o.title)
+            for o in _objects(ctx)
+            if o.kind == kind and o.identity.startswith(incomplete)
+        ]
+
+    return complete
+
+
+#: Input field (or flag) name → how its values complete.
+BY_FIELD: dict[str, Completer] = {
+    "kind": complete_kind,
+    "uri": complete_uri,
+    "uris": complete_uri,
+    "issue": ids_of("issue"),
+    "milestone": ids_of("milestone"),
+}
+
+
+def completer_for(name: str) -> Completer | None:
+    return BY_FIELD.get(name)
