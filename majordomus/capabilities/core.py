@@ -159,8 +159,11 @@ def _object_view(obj: LayerObject) -> ResourceView:
 
 
 def resolve_resource(ctx: Context, uri: str) -> ResourceView:
-    """One URI resolution for `objects.get` and MCP `resources/read`; never reads a file."""
-    obj = ctx.index.by_uri.get(uri)
+    """One URI resolution for `objects.get` and MCP `resources/read`; never reads a file.
+
+    An object URI may be given canonical (percent-encoded) or decoded; the view always
+    carries the canonical one."""
+    obj = ctx.index.find(uri)
     if obj is not None:
         return _object_view(obj)
     cap = ctx.registry.by_resource.get(uri)

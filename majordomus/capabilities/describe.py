@@ -13,14 +13,63 @@ from pydantic import BaseModel
 from majordomus.capabilities.registry import Capability
 
 
+def _json_type(node: Any, defs: dict[str, Any], seen: frozenset[str] = frozenset()) -> str | None:
+    """The one JSON type every value of `node` has, following references and unions."""
+    if not isinstance(node, dict):
+        return None
+    if isinstance(node.get("type"), str):
+        return str(node["type"])
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        name = ref.removeprefix("#/$defs/")
+        return None if name in seen else _json_type(defs.get(name), defs, seen | {name})
+    choices = node.get("oneOf") or node.get("anyOf")
+    if not choices:
+        return None
+    found = {_json_type(c, defs, seen) for c in choices}
+    return found.pop() if len(found) == 1 else None
+
+
+def _plain(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """One input property as a plain type: `anyOf [T, null]` becomes `T` (null is still
+    accepted and means absent), a `None` default is not stated, and the one JSON type of a
+    reference or a tagged union is stated beside it."""
+    choices = prop.get("anyOf")
+    if isinstance(choices, list) and {"type": "null"} in choices:
+        rest = [c for c in choices if c != {"type": "null"}]
+        merged = {k: v for k, v in prop.items() if k != "anyOf"}
+        prop = {**rest[0], **merged} if len(rest) == 1 else {**merged, "anyOf": rest}
+    if "default" in prop and prop["default"] is None:
+        prop = {k: v for k, v in prop.items() if k != "default"}
+    if "type" not in prop:
+        found = _json_type(prop, defs)
+        if found is not None:
+            prop = {"type": found, **prop}
+    return prop
+
+
+def _input_form(schema: dict[str, Any]) -> dict[str, Any]:
+    """A request's schema in the form generic clients (the MCP Inspector) can fill: the root is
+    an object and each of its properties a plain type. The nested types under `$defs` keep
+    their one form, shared with the answers that carry them."""
+    defs = schema.get("$defs", {})
+    properties = schema.get("properties")
+    if isinstance(properties, dict):
+        schema["properties"] = {k: _plain(v, defs) for k, v in properties.items()}
+    schema.setdefault("type", "object")
+    return schema
+
+
 @functools.cache
 def canonical_schema(
     model: type[BaseModel], mode: Literal["validation", "serialization"]
 ) -> dict[str, Any]:
-    """The model's JSON Schema (draft 2020-12, nested types under `$defs`, root an object)."""
+    """The model's JSON Schema (draft 2020-12, nested types under `$defs`, root an object).
+
+    A request's schema (validation mode) is in its input form (`_input_form`)."""
     schema = model.model_json_schema(mode=mode)
     schema.pop("$schema", None)
-    return schema
+    return _input_form(schema) if mode == "validation" else schema
 
 
 def schema_ref(

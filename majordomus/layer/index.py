@@ -31,6 +31,7 @@ from majordomus.layer.reader import ReadContext, read_file
 from majordomus.layer.relations import derive_relations
 from majordomus.layer.root import LayerIOError, find_root
 from majordomus.layer.sources import read_sources
+from majordomus.layer.uris import unnamable
 from majordomus.safefs import Tree, Unsafe
 
 log = logging.getLogger("majordomus")
@@ -97,6 +98,30 @@ def drop_duplicates(objects: list[LayerObject]) -> tuple[list[LayerObject], list
     return kept, findings
 
 
+def drop_unnamable(objects: list[LayerObject]) -> tuple[list[LayerObject], list[Diagnostic]]:
+    """Exclude every object whose identity cannot name it, one `unnamable_object` error each.
+
+    A URI percent-encodes any identity, but the capability id holds it verbatim, so an empty
+    identity or one with a control character names nothing; the rest of the layer is served.
+    """
+    kept: list[LayerObject] = []
+    findings: list[Diagnostic] = []
+    for obj in objects:
+        reason = unnamable(obj.identity)
+        if reason is None:
+            kept.append(obj)
+            continue
+        findings.append(
+            Diagnostic(
+                severity="error",
+                code="unnamable_object",
+                path=obj.provenance.path,
+                message=f"a {obj.kind} object is excluded: {reason}",
+            )
+        )
+    return kept, findings
+
+
 def _log_diagnostic(diagnostic: Diagnostic) -> None:
     where = diagnostic.path or "-"
     log.log(
@@ -144,6 +169,8 @@ def _build_index(
             objects.extend(found)
             diagnostics.extend(findings)
     git = pending.result()
+    objects, unnamed = drop_unnamable(objects)
+    diagnostics.extend(unnamed)
     objects, duplicates = drop_duplicates(objects)
     diagnostics.extend(duplicates)
     relations = derive_relations(objects, mcp_tools)
