@@ -13,21 +13,49 @@ from pydantic import BaseModel
 from majordomus.capabilities.registry import Capability
 
 
-def _json_type(node: Any, defs: dict[str, Any], seen: frozenset[str] = frozenset()) -> str | None:
-    """The one JSON type every value of `node` has, following references and unions."""
+def _json_types(node: Any, defs: dict[str, Any], seen: frozenset[str] = frozenset()) -> set[str]:
+    """The JSON types the values of `node` have, following references and unions; empty
+    when some alternative says nothing about its type."""
     if not isinstance(node, dict):
-        return None
-    if isinstance(node.get("type"), str):
-        return str(node["type"])
+        return set()
+    declared = node.get("type")
+    if isinstance(declared, str):
+        return {declared}
     ref = node.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/$defs/"):
         name = ref.removeprefix("#/$defs/")
-        return None if name in seen else _json_type(defs.get(name), defs, seen | {name})
+        return set() if name in seen else _json_types(defs.get(name), defs, seen | {name})
     choices = node.get("oneOf") or node.get("anyOf")
     if not choices:
-        return None
-    found = {_json_type(c, defs, seen) for c in choices}
-    return found.pop() if len(found) == 1 else None
+        return set()
+    found: set[str] = set()
+    for choice in choices:
+        types = _json_types(choice, defs, seen)
+        if not types:
+            return set()
+        found |= types
+    return found
+
+
+def _type_objects(node: Any, defs: dict[str, Any]) -> None:
+    """State `type: object` on every object-valued property, however deep (a reference or a
+    tagged union says it only behind a `$ref`), and `[object, null]` on a nullable one."""
+    if isinstance(node, dict):
+        properties = node.get("properties")
+        if isinstance(properties, dict):
+            for name, prop in properties.items():
+                if not isinstance(prop, dict) or "type" in prop:
+                    continue
+                types = _json_types(prop, defs)
+                if types == {"object"}:
+                    properties[name] = {"type": "object", **prop}
+                elif types == {"object", "null"}:
+                    properties[name] = {"type": ["object", "null"], **prop}
+        for value in node.values():
+            _type_objects(value, defs)
+    elif isinstance(node, list):
+        for value in node:
+            _type_objects(value, defs)
 
 
 def _plain(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
@@ -42,16 +70,16 @@ def _plain(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
     if "default" in prop and prop["default"] is None:
         prop = {k: v for k, v in prop.items() if k != "default"}
     if "type" not in prop:
-        found = _json_type(prop, defs)
-        if found is not None:
-            prop = {"type": found, **prop}
+        types = _json_types(prop, defs)
+        if len(types) == 1:
+            prop = {"type": types.pop(), **prop}
     return prop
 
 
 def _input_form(schema: dict[str, Any]) -> dict[str, Any]:
-    """A request's schema in the form generic clients (the MCP Inspector) can fill: the root is
-    an object and each of its properties a plain type. The nested types under `$defs` keep
-    their one form, shared with the answers that carry them."""
+    """A request's schema in the form generic clients (the MCP Inspector) fill: the root is an
+    object and each of its properties a plain type. The nested types under `$defs` keep the
+    one form they share with the answers that carry them."""
     defs = schema.get("$defs", {})
     properties = schema.get("properties")
     if isinstance(properties, dict):
@@ -66,10 +94,14 @@ def canonical_schema(
 ) -> dict[str, Any]:
     """The model's JSON Schema (draft 2020-12, nested types under `$defs`, root an object).
 
-    A request's schema (validation mode) is in its input form (`_input_form`)."""
+    Object-valued properties say `type: object`; a request's schema (validation mode) is in
+    its input form (`_input_form`)."""
     schema = model.model_json_schema(mode=mode)
     schema.pop("$schema", None)
-    return _input_form(schema) if mode == "validation" else schema
+    if mode == "validation":
+        schema = _input_form(schema)
+    _type_objects(schema, schema.get("$defs", {}))
+    return schema
 
 
 def schema_ref(
