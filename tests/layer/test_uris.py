@@ -38,3 +38,24 @@ def test_what_cannot_name_an_object() -> None:
     assert unnamable("") is not None
     assert unnamable("a\nb") is not None
     assert unnamable("a\udcffb") is not None
+
+
+def test_inspect_still_reports_when_the_registry_does_not_build(tmp_path) -> None:
+    from majordomus.capabilities.context import Context
+    from majordomus.capabilities.registry import RegistryBuildFailed, RegistryError
+    from majordomus.mcp.listing import inspect_report
+    from tests.conftest import initialised_repo
+
+    class Broken(Context):
+        @property
+        def registry(self):  # type: ignore[override]
+            raise RegistryBuildFailed([RegistryError("duplicate_id", "id 'x.y' is claimed twice")])
+
+    report = inspect_report(Broken(initialised_repo(tmp_path / "repo")), read_only=False)
+    assert report["repository"]["state"] == "degraded"
+    assert report["repository"]["diagnostics"][-1] == {
+        "severity": "error",
+        "code": "registry_error",
+        "message": "duplicate_id: id 'x.y' is claimed twice",
+    }
+    assert report["resources"] == [] and report["tools"] == []
