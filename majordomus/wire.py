@@ -4,7 +4,7 @@
   alias. A field annotated `Annotated[T, OMIT]` is dropped from JSON when it is None or an
   empty list / mapping ("omit∅" in the specs).
 * `StrictInput` — a request shape: unknown keys are refused, so a misspelt field is an
-  error rather than a silently dropped claim; `null` for an optional field means absent.
+  error rather than a silently dropped claim.
 
 `defer_build` keeps import cheap: a model's validator is built on first use.
 """
@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 from pydantic_core import PydanticSerializationError, to_json
 
 
@@ -41,19 +41,6 @@ class Wire(BaseModel):
 
 class StrictInput(Wire):
     model_config = ConfigDict(extra="forbid")
-
-    @model_validator(mode="before")
-    @classmethod
-    def _null_is_absent(cls, data: Any) -> Any:
-        """`null` for an optional input means the input is absent: its default applies."""
-        if isinstance(data, dict) and None in data.values():
-            fields = cls.model_fields
-            return {
-                k: v
-                for k, v in data.items()
-                if v is not None or k not in fields or fields[k].is_required()
-            }
-        return data
 
 
 def _spelled_apart(data: bytes) -> bool:
