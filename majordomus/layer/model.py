@@ -59,10 +59,11 @@ class LayerObject:
     body: str
     media_type: str
     provenance: Provenance
+    #: The canonical URI, encoded once: it is read far more often than objects are made.
+    uri: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def uri(self) -> str:
-        return object_uri(self.kind, self.identity)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "uri", object_uri(self.kind, self.identity))
 
     @property
     def path(self) -> str:
