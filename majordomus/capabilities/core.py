@@ -173,8 +173,11 @@ def _object_view(obj: LayerObject) -> ResourceView:
 
 
 def resolve_resource(ctx: Context, uri: str) -> ResourceView:
-    """One URI resolution for `objects.get` and MCP `resources/read`; never reads a file."""
-    obj = ctx.index.by_uri.get(uri)
+    """One URI resolution for `objects.get` and MCP `resources/read`; never reads a file.
+
+    An object URI may be given canonical (percent-encoded) or decoded; the view always
+    carries the canonical one."""
+    obj = ctx.index.find(uri)
     if obj is not None:
         return _object_view(obj)
     cap = ctx.registry.by_resource.get(uri)
@@ -366,23 +369,20 @@ class Readiness(Wire):
 _SEVERITY = ("ok", "warn", "fail", "unknown")
 
 
-def _coverage_check(ctx: Context) -> HealthCheck:
-    missing, waived = [], []
-    for cap in ctx.registry.builtin:
-        if not cap.executable:
-            continue
-        if cap.waived is not None:
-            waived.append(f"{cap.id}: waived ({cap.waived})")
-        elif not cap.benchmark_cases(ctx):
-            missing.append(f"{cap.id}: no benchmark case")
-    status = "fail" if missing else "warn" if waived else "ok"
+def _ledger_check(ctx: Context) -> HealthCheck:
+    """Whether every file in the reasoning store reads as a record; a store not yet written
+    is fine. An unreadable file costs nothing but its own record, so it warns."""
+    from majordomus.ledger.store import STATE_DIR, Store
+
+    loaded = Store(ctx.root).load()
+    unreadable = loaded.unreadable
     return HealthCheck(
-        id="benchmark-coverage",
-        title="Benchmark coverage",
-        status=status,
-        detail=f"{len(missing)} missing, {len(waived)} waived",
-        decided_by="every required capability has at least one benchmark case",
-        findings=missing + waived,
+        id="ledger",
+        title="Reasoning ledger",
+        status="warn" if unreadable else "ok",
+        detail=f"{len(loaded.records)} record(s), {len(unreadable)} unreadable file(s)",
+        decided_by=f"every file under {STATE_DIR} reads as a record",
+        findings=unreadable,
     )
 
 
@@ -431,7 +431,7 @@ def health_report(ctx: Context, _: Empty) -> Health:
             detail=_git_detail(git),
             decided_by="git answers for the root",
         ),
-        _coverage_check(ctx),
+        _ledger_check(ctx),
     ]
     tallies: dict[str, int] = {}
     for check in checks:

@@ -143,8 +143,9 @@ CORE_MODULES = (
             Capability(
                 id="health.report",
                 title="Health report",
-                description="The checks on the layer, the registry, the scope, git and benchmark "
-                "coverage, and the worst of them. Read-only.",
+                description="The checks on this repository (its layer index, the registry "
+                "served from it, the scope, the reasoning ledger and git), and the worst of "
+                "them. Read-only.",
                 input_ref=CORE + "Empty",
                 output_ref=CORE + "Health",
                 handler_ref=CORE + "health_report",

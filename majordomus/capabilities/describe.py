@@ -13,13 +13,94 @@ from pydantic import BaseModel
 from majordomus.capabilities.registry import Capability
 
 
+def _json_types(node: Any, defs: dict[str, Any], seen: frozenset[str] = frozenset()) -> set[str]:
+    """The JSON types the values of `node` have, following references and unions; empty
+    when some alternative says nothing about its type."""
+    if not isinstance(node, dict):
+        return set()
+    declared = node.get("type")
+    if isinstance(declared, str):
+        return {declared}
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        name = ref.removeprefix("#/$defs/")
+        return set() if name in seen else _json_types(defs.get(name), defs, seen | {name})
+    choices = node.get("oneOf") or node.get("anyOf")
+    if not choices:
+        return set()
+    found: set[str] = set()
+    for choice in choices:
+        types = _json_types(choice, defs, seen)
+        if not types:
+            return set()
+        found |= types
+    return found
+
+
+def _type_objects(node: Any, defs: dict[str, Any]) -> None:
+    """State `type: object` on every object-valued property, however deep (a reference or a
+    tagged union says it only behind a `$ref`), and `[object, null]` on a nullable one."""
+    if isinstance(node, dict):
+        properties = node.get("properties")
+        if isinstance(properties, dict):
+            for name, prop in properties.items():
+                if not isinstance(prop, dict) or "type" in prop:
+                    continue
+                types = _json_types(prop, defs)
+                if types == {"object"}:
+                    properties[name] = {"type": "object", **prop}
+                elif types == {"object", "null"}:
+                    properties[name] = {"type": ["object", "null"], **prop}
+        for value in node.values():
+            _type_objects(value, defs)
+    elif isinstance(node, list):
+        for value in node:
+            _type_objects(value, defs)
+
+
+def _plain(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """One input property as a plain type: `anyOf [T, null]` becomes `T` (null is still
+    accepted and means absent), a `None` default is not stated, and the one JSON type of a
+    reference or a tagged union is stated beside it."""
+    choices = prop.get("anyOf")
+    if isinstance(choices, list) and {"type": "null"} in choices:
+        rest = [c for c in choices if c != {"type": "null"}]
+        merged = {k: v for k, v in prop.items() if k != "anyOf"}
+        prop = {**rest[0], **merged} if len(rest) == 1 else {**merged, "anyOf": rest}
+    if "default" in prop and prop["default"] is None:
+        prop = {k: v for k, v in prop.items() if k != "default"}
+    if "type" not in prop:
+        types = _json_types(prop, defs)
+        if len(types) == 1:
+            prop = {"type": types.pop(), **prop}
+    return prop
+
+
+def _input_form(schema: dict[str, Any]) -> dict[str, Any]:
+    """A request's schema in the form generic clients (the MCP Inspector) fill: the root is an
+    object and each of its properties a plain type. The nested types under `$defs` keep the
+    one form they share with the answers that carry them."""
+    defs = schema.get("$defs", {})
+    properties = schema.get("properties")
+    if isinstance(properties, dict):
+        schema["properties"] = {k: _plain(v, defs) for k, v in properties.items()}
+    schema.setdefault("type", "object")
+    return schema
+
+
 @functools.cache
 def canonical_schema(
     model: type[BaseModel], mode: Literal["validation", "serialization"]
 ) -> dict[str, Any]:
-    """The model's JSON Schema (draft 2020-12, nested types under `$defs`, root an object)."""
+    """The model's JSON Schema (draft 2020-12, nested types under `$defs`, root an object).
+
+    Object-valued properties say `type: object`; a request's schema (validation mode) is in
+    its input form (`_input_form`)."""
     schema = model.model_json_schema(mode=mode)
     schema.pop("$schema", None)
+    if mode == "validation":
+        schema = _input_form(schema)
+    _type_objects(schema, schema.get("$defs", {}))
     return schema
 
 

@@ -33,6 +33,10 @@ def compile_context(ctx: Context, request: CompileInput) -> CompiledContext:
 
 
 def explain_identifier(ctx: Context, request: ExplainInput) -> Explanation:
+    """A decoded object URI is read as the canonical one it names."""
+    found = ctx.index.find(request.uri.strip())
+    if found is not None and found.uri != request.uri:
+        request = request.model_copy(update={"uri": found.uri})
     return explain(ctx, request)
 
 

@@ -92,6 +92,15 @@ def validate_input(cap: Capability, raw: Any) -> BaseModel:
         raw = {}
     if not isinstance(raw, dict):
         raise InvalidInput(f"the input of {cap.id} must be a JSON object")
+    if None in raw.values():
+        # `null` for an optional input means absent, as generic clients send it for a field
+        # left empty; a required input stays required
+        fields = cap.input.model_fields
+        raw = {
+            k: v
+            for k, v in raw.items()
+            if v is not None or k not in fields or fields[k].is_required()
+        }
     # Every surface parses within this limit already; an in-process caller is held to it
     # too, so no validator or walker after this point can recurse past it.
     try:

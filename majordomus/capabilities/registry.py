@@ -48,6 +48,7 @@ _NAMESPACE = re.compile(r"[a-z][a-z0-9_-]*\Z")
 _TOOL = re.compile(r"[a-z0-9_]+\Z")
 _ROUTE = re.compile(r"/api/v1/[A-Za-z0-9/_.-]*\Z")
 _SPACE_OR_CONTROL = re.compile(r"[\s\x00-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True)
@@ -422,7 +423,9 @@ def _check_cache(cap: Capability, errors: list[RegistryError]) -> None:
 
 def _check_id(cap: Capability, errors: list[RegistryError]) -> None:
     namespace, dot, local = cap.id.partition(".")
-    if not dot or not _NAMESPACE.match(namespace) or not local or _SPACE_OR_CONTROL.search(cap.id):
+    # an object's id is its kind and identity, and any path git can track is an identity
+    unfit = _CONTROL if cap.declarative else _SPACE_OR_CONTROL
+    if not dot or not _NAMESPACE.match(namespace) or not local or unfit.search(cap.id):
         errors.append(RegistryError("invalid_id", f"'{cap.id}' is not <namespace>.<local>"))
     elif not cap.declarative and cap.module and namespace != cap.module:
         errors.append(

@@ -332,11 +332,26 @@ def create_app(
         return Response(text, media_type="application/json")
 
     async def swagger(_: Request) -> Response:
+        try:
+            page = pages.swagger_html()
+        except pages.SwaggerAssetsMissing as exc:
+            return error_response(500, "internal", str(exc))
         return Response(
-            pages.swagger_html(),
+            page,
             media_type="text/html",
             headers={**pages.HTML_HEADERS, "Content-Security-Policy": pages.SWAGGER_CSP},
         )
+
+    def swagger_asset(name: str) -> Callable[[Request], Awaitable[Response]]:
+        async def asset(_: Request) -> Response:
+            try:
+                body = pages.swagger_asset(name)
+            except pages.SwaggerAssetsMissing as exc:
+                return error_response(500, "internal", str(exc))
+            media = pages.SWAGGER_ASSETS[name]
+            return Response(body, media_type=media, headers={"X-Content-Type-Options": "nosniff"})
+
+        return asset
 
     api.add_api_route("/", home, methods=["GET"], include_in_schema=False)
     for path in ("/api/v1", "/api/v1/"):
@@ -344,6 +359,10 @@ def create_app(
     api.add_api_route("/openapi.json", openapi, methods=["GET"], include_in_schema=False)
     for path in ("/swagger", "/swagger/"):
         api.add_api_route(path, swagger, methods=["GET"], include_in_schema=False)
+    for name in pages.SWAGGER_ASSETS:
+        api.add_api_route(
+            f"/swagger/{name}", swagger_asset(name), methods=["GET"], include_in_schema=False
+        )
     for cap in routes.registry:
         if cap.http is not None:
             method, path = cap.http

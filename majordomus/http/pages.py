@@ -1,15 +1,18 @@
 """What the non-capability routes answer: `/`, `/api/v1` and `/swagger` (capabilities §3.6).
 
 Pure: built from the registry and the index the server holds, never from the disk per
-request. The HTML pages load nothing but pinned, integrity-checked assets and carry a
-Content-Security-Policy without `unsafe-eval`.
+request. The HTML pages load nothing but integrity-checked assets this server serves itself
+and carry a Content-Security-Policy without `unsafe-eval`.
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import html
+import importlib.util
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from majordomus import __version__
@@ -25,11 +28,17 @@ DESCRIPTION = (
     "Every route under /api/v1 is a capability of the one registry the CLI and MCP share."
 )
 
-SWAGGER_VERSION = "5.35.0"
-SWAGGER_BASE = f"https://cdn.jsdelivr.net/npm/swagger-ui-dist@{SWAGGER_VERSION}"
-SWAGGER_JS_SRI = "sha384-gjRm0bEPMeTmMh5jT2cHccIwCUZSTd8YC+j0d0sXw0MdGEfScduGpSyF3ZSSLkX9"
-SWAGGER_CSS_SRI = "sha384-WlYgdmXYOOBWL5apwjDEZwN+U3HmXSSu5R6V5aGxEcf7z+KuRNwBhoxKVN1i3D5I"
-SWAGGER_INIT = 'window.ui = SwaggerUIBundle({url: "/openapi.json", dom_id: "#swagger-ui"});'
+#: Swagger UI's files ship with the package `fastapi-offline`, which vendors them; they are
+#: served under `/swagger/` so the page works without a network.
+SWAGGER_PACKAGE = "fastapi_offline"
+SWAGGER_ASSETS = {
+    "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+    "swagger-ui.css": "text/css; charset=utf-8",
+}
+SWAGGER_INIT = (
+    'window.ui = SwaggerUIBundle({url: "/openapi.json", dom_id: "#swagger-ui", '
+    "validatorUrl: null});"
+)
 
 
 def _script_hash(script: str) -> str:
@@ -38,10 +47,10 @@ def _script_hash(script: str) -> str:
 
 SWAGGER_CSP = (
     "default-src 'none'; "
-    f"script-src https://cdn.jsdelivr.net '{_script_hash(SWAGGER_INIT)}'; "
-    "style-src https://cdn.jsdelivr.net 'unsafe-inline'; "
-    "img-src 'self' data: https://cdn.jsdelivr.net; "
-    "font-src https://cdn.jsdelivr.net; "
+    f"script-src 'self' '{_script_hash(SWAGGER_INIT)}'; "
+    "style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; "
+    "font-src 'self' data:; "
     "connect-src 'self'; "
     "frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 )
@@ -190,15 +199,38 @@ def home_html(info: ServerIndex, api: ApiIndex) -> str:
     )
 
 
+class SwaggerAssetsMissing(Exception):
+    """The package that vendors Swagger UI is not installed."""
+
+
+@functools.cache
+def swagger_asset(name: str) -> bytes:
+    """One of `SWAGGER_ASSETS`, read once per process from the vendoring package's `static/`
+    folder (found without importing the package)."""
+    spec = importlib.util.find_spec(SWAGGER_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise SwaggerAssetsMissing(f"Swagger UI's files are not installed ({SWAGGER_PACKAGE})")
+    folder = Path(next(iter(spec.submodule_search_locations))) / "static"
+    try:
+        return (folder / name).read_bytes()
+    except OSError as exc:
+        raise SwaggerAssetsMissing(f"Swagger UI's {name} cannot be read: {exc.strerror}") from None
+
+
+def _integrity(name: str) -> str:
+    return "sha384-" + base64.b64encode(hashlib.sha384(swagger_asset(name)).digest()).decode()
+
+
+@functools.cache
 def swagger_html() -> str:
-    """The Swagger UI shell: pinned assets with sha384 integrity, one hashed inline script."""
+    """The Swagger UI shell: local assets with sha384 integrity, one hashed inline script."""
     return (
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         "<title>majordomus — API reference</title>\n"
-        f'<link rel="stylesheet" href="{SWAGGER_BASE}/swagger-ui.css" '
-        f'integrity="{SWAGGER_CSS_SRI}" crossorigin="anonymous">\n'
+        '<link rel="stylesheet" href="/swagger/swagger-ui.css" '
+        f'integrity="{_integrity("swagger-ui.css")}">\n'
         '</head>\n<body>\n<div id="swagger-ui"></div>\n'
-        f'<script src="{SWAGGER_BASE}/swagger-ui-bundle.js" '
-        f'integrity="{SWAGGER_JS_SRI}" crossorigin="anonymous"></script>\n'
+        '<script src="/swagger/swagger-ui-bundle.js" '
+        f'integrity="{_integrity("swagger-ui-bundle.js")}"></script>\n'
         f"<script>{SWAGGER_INIT}</script>\n</body>\n</html>\n"
     )

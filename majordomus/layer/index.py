@@ -33,6 +33,7 @@ from majordomus.layer.reader import ReadContext, excluded_identity, read_file
 from majordomus.layer.relations import ExcludedObject, derive_relations
 from majordomus.layer.root import LayerIOError, find_root
 from majordomus.layer.sources import read_sources
+from majordomus.layer.uris import unnamable
 from majordomus.safefs import Tree, Unsafe
 
 log = logging.getLogger("majordomus")
@@ -94,6 +95,30 @@ def drop_duplicates(objects: list[LayerObject]) -> tuple[list[LayerObject], list
                     message=f"{uri} is claimed by {named}; all of them are excluded",
                 )
             )
+    return kept, findings
+
+
+def drop_unnamable(objects: list[LayerObject]) -> tuple[list[LayerObject], list[Diagnostic]]:
+    """Exclude every object whose identity cannot name it, one `unnamable_object` error each.
+
+    A URI percent-encodes any identity, but the capability id holds it verbatim, so an empty
+    identity or one with a control character names nothing; the rest of the layer is served.
+    """
+    kept: list[LayerObject] = []
+    findings: list[Diagnostic] = []
+    for obj in objects:
+        reason = unnamable(obj.identity)
+        if reason is None:
+            kept.append(obj)
+            continue
+        findings.append(
+            Diagnostic(
+                severity="error",
+                code="unnamable_object",
+                path=obj.provenance.path,
+                message=f"a {obj.kind} object is excluded: {reason}",
+            )
+        )
     return kept, findings
 
 
@@ -175,6 +200,8 @@ def _build_index(
                 if named is not None:
                     excluded.append(ExcludedObject(*named, item.path, findings[0].code))
     git = pending.result()
+    objects, unnamed = drop_unnamable(objects)
+    diagnostics.extend(unnamed)
     read, (objects, duplicates) = objects, drop_duplicates(objects)
     diagnostics.extend(duplicates)
     kept = {id(obj) for obj in objects}

@@ -13,6 +13,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
+from majordomus.layer.uris import candidates, object_uri
+
 Severity = Literal["info", "warning", "error"]
 #: How the files of the source classes are enumerated (layer §5.3).
 Discovery = Literal["vcs", "filesystem"]
@@ -57,10 +59,11 @@ class LayerObject:
     body: str
     media_type: str
     provenance: Provenance
+    #: The canonical URI, encoded once: it is read far more often than objects are made.
+    uri: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def uri(self) -> str:
-        return f"majordomus://{self.kind}/{self.identity}"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "uri", object_uri(self.kind, self.identity))
 
     @property
     def path(self) -> str:
@@ -232,6 +235,14 @@ class Index:
     @cached_property
     def by_uri(self) -> dict[str, LayerObject]:
         return {obj.uri: obj for obj in self.objects}
+
+    def find(self, uri: str) -> LayerObject | None:
+        """The object `uri` names, in its canonical or its decoded form."""
+        for spelling in candidates(uri):
+            obj = self.by_uri.get(spelling)
+            if obj is not None:
+                return obj
+        return None
 
     @cached_property
     def by_path(self) -> dict[str, LayerObject]:

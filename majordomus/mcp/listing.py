@@ -87,7 +87,24 @@ def resource_entries(registry: Registry) -> list[dict[str, Any]]:
 
 
 def inspect_report(ctx: Context, read_only: bool) -> dict[str, Any]:
-    """`mcp --inspect --format json`: repository info, resources and tools (layer §9.2)."""
+    """`mcp --inspect --format json`: repository info, resources and tools (layer §9.2).
+
+    A registry that does not build still leaves a report: the index's diagnostics plus one
+    `registry_error` per declaration problem, and nothing listed."""
+    from majordomus.capabilities.registry import RegistryBuildFailed
+
+    try:
+        ctx.registry.verify()
+    except RegistryBuildFailed as failed:
+        from majordomus.capabilities.core import Empty, repository_info
+
+        report = repository_info(ctx, Empty()).model_dump(mode="json")
+        report["state"] = "degraded"
+        report["diagnostics"] += [
+            {"severity": "error", "code": "registry_error", "message": f"{e.code}: {e.message}"}
+            for e in failed.errors
+        ]
+        return {"repository": report, "resources": [], "tools": []}
     repository = ctx.executor.call("repository.info", {})
     resources = [
         {

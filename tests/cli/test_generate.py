@@ -117,7 +117,7 @@ def test_module_pages_show_every_surface_with_absence_explicit() -> None:
         "| benchmark | required |",
         "### Input: `SearchInput`",
         "| `query` | string | yes | Case-insensitive text to look for. |",
-        "| `limit` | integer or null | no | At most this many hits (1..200, default 20). |",
+        "| `limit` | integer | no | At most this many hits (1..200, default 20). |",
         "### Output: `SearchResult`",
         "| http | covered | 1 | `rule` cold+warm |",
     ):

@@ -181,8 +181,11 @@ def tool_cases(tools: list[dict[str, Any]]) -> Iterator[tuple[str, dict[str, Any
         schema = tool["inputSchema"]
         defs = schema.get("$defs", {})
         base = base_arguments(tool["name"])
+        required = set(schema.get("required", []))
         for name, sub in schema.get("properties", {}).items():
             for value in wrong_values(sub, defs):
+                if value is None and name not in required:
+                    continue  # null for an optional input means absent
                 yield tool["name"], {**base, name: value}, f"{name}={value!r}"
         yield tool["name"], {**base, "zz_unknown": 1}, "unknown parameter"
         for name in schema.get("required", []):

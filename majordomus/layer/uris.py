@@ -1,0 +1,55 @@
+"""Object URIs: `majordomus://<kind>/<identity>`, with the identity percent-encoded (RFC 3986).
+
+Any path git can track is an identity, so a URI encodes what a path segment may not hold: a
+space becomes `%20`, and `%`, `#`, `?`, control characters and non-ASCII characters (as
+UTF-8) are percent-encoded too; `/` stays, as it separates the segments of a path. This
+encoded form is the one every surface prints. Where a person types a URI (the CLI,
+`objects get`, `devcontext explain`) the decoded form is accepted as well: `candidates` lists
+the spellings to try, the canonical one first.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from urllib.parse import quote, unquote
+
+SCHEME = "majordomus://"
+#: What RFC 3986 lets a path segment hold besides the unreserved characters, plus `/`.
+_SAFE = "/!$&'()*+,;=:@"
+_PLAIN = re.compile(r"[A-Za-z0-9_.~/!$&'()*+,;=:@-]*\Z")
+
+
+def encode_identity(identity: str) -> str:
+    """The identity as it appears in a URI; plain identities come back unchanged."""
+    if _PLAIN.match(identity):
+        return identity
+    return quote(identity, safe=_SAFE, encoding="utf-8", errors="surrogatepass")
+
+
+def object_uri(kind: str, identity: str) -> str:
+    """The canonical URI of an object."""
+    return f"{SCHEME}{kind}/{encode_identity(identity)}"
+
+
+def unnamable(identity: str) -> str | None:
+    """Why an identity cannot name an object (its capability id would hold it verbatim), or
+    None when it can."""
+    if not identity:
+        return "its identity is empty"
+    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in identity):
+        return "its identity holds a control character or an undecodable byte"
+    return None
+
+
+def candidates(uri: str) -> list[str]:
+    """The canonical spellings `uri` may stand for, to be tried in order: the text as given,
+    its encoding normalised, and the text read as the decoded form."""
+    out = [uri]
+    if uri.startswith(SCHEME):
+        rest = uri[len(SCHEME) :]
+        for spelling in (encode_identity(unquote(rest)), encode_identity(rest)):
+            spelled = SCHEME + spelling
+            if spelled not in out:
+                out.append(spelled)
+    return out
