@@ -25,9 +25,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("majordomus")
 
-#: What a re-index computes again; the root and the executor (its counters) stay.
-_PER_INDEX = ("index", "registry", "sqlite")
-
 
 class Context:
     """One request's (or one server's) view of the repository."""
@@ -69,6 +66,9 @@ class Context:
 
     @cached_property
     def index(self) -> Index:
+        return self._read_index()
+
+    def _read_index(self) -> Index:
         from majordomus.capabilities.builtin import builtin_tools
         from majordomus.layer.freshness import Baseline, Watch
         from majordomus.layer.index import build_index
@@ -92,20 +92,20 @@ class Context:
         """
         if self.watch is None or "index" not in self.__dict__ or not self.watch.changed():
             return False
-        kept = {name: self.__dict__.pop(name) for name in _PER_INDEX if name in self.__dict__}
         watch = self.watch
         try:
-            self.index  # noqa: B018 - read now, so a failure keeps the last index
-            self.registry  # noqa: B018
+            index = self._read_index()
+            registry = self._registry_of(index)
         except Exception as exc:
             log.error("the layer changed and could not be read again: %s", exc)
-            for name in _PER_INDEX:
-                self.__dict__.pop(name, None)
-            self.__dict__.update(kept)
             self.watch = watch
             watch.rebase()
             self.stale = True
             return False
+        # Swapped in one step each: a request still running keeps a whole index, old or new.
+        self.__dict__.pop("sqlite", None)
+        self.__dict__["index"] = index
+        self.__dict__["registry"] = registry
         if "executor" in self.__dict__:
             self.executor.cache.clear()
         self.stale = False
@@ -128,12 +128,15 @@ class Context:
 
     @cached_property
     def registry(self) -> Registry:
+        return self._registry_of(self.index)
+
+    def _registry_of(self, index: Index) -> Registry:
         from majordomus.capabilities.builtin import builtin_modules
         from majordomus.capabilities.registry import build_registry
 
         return build_registry(
             builtin_modules(),
-            self.index,
+            index,
             object_output="majordomus.capabilities.core:ObjectView",
             empty="majordomus.capabilities.core:Empty",
         )
