@@ -150,6 +150,8 @@ class Guard:
         inner = dict(scope)
         if scope["method"] == "HEAD":
             inner["method"] = "GET"
+        if self.routes is not None:
+            self.routes.refresh()
         await self.app(inner, replay, send)
 
     async def _body(self, receive: Receive, headers: dict[str, str]) -> bytes:
@@ -236,6 +238,19 @@ class Routes:
         self.api = pages.api_index(self.registry)
         self.command_lock = anyio.Lock()
         self._openapi: str | None = None
+
+    def refresh(self) -> None:
+        """Before each request: re-index if the layer changed, and rebuild what the index
+        feeds. The routes stay those of start-up; their handlers read the current index.
+        A re-index that failed leaves the last index served and `/` saying `stale`."""
+        was_stale = self.ctx.stale
+        if self.ctx.refresh():
+            self.registry = self.ctx.registry
+            self.registry.verify()
+            self._openapi = None
+        elif self.ctx.stale == was_stale:
+            return
+        self.info = pages.server_index(self.ctx.index, stale=self.ctx.stale)
 
     def openapi_text(self) -> str:
         """Built on first request and kept; a failed build is an internal error each time."""
