@@ -87,17 +87,17 @@ class Watch:
             {obj.provenance.path for obj in index.objects}
             | {d.path for d in index.diagnostics if d.path}
         )
-        folders = {str(root / ".ai")}
-        for rel in files:
-            parent = os.path.dirname(rel)
+        base = str(root) + os.sep
+        folders = {base + ".ai"}
+        for parent in {os.path.dirname(rel) for rel in files}:
             while parent:
-                folders.add(str(root / parent))
+                folders.add(base + parent)
                 parent = os.path.dirname(parent)
         if baseline.discovery == "filesystem":
             folders.update(_ai_folders(root))
         window = (baseline.started_ns, time.time_ns())
         self._fixed += self._stated(sorted(folders), window)
-        self._files = self._stated((str(root / rel) for rel in files), window)
+        self._files = self._stated([base + rel for rel in files], window)
         self._cursor = 0
 
     def _stated(self, paths: Iterable[str], window: tuple[int, int]) -> list[tuple[str, Key]]:
