@@ -347,8 +347,15 @@ class Server:
         name, value = argument.get("name"), argument.get("value", "")
         if not isinstance(name, str) or not isinstance(value, str):
             raise RpcError(INVALID_PARAMS, "params.argument needs a string name and value")
-        if ref.get("type") == "ref/resource" and ref.get("uri") != TEMPLATE:
+        kind = ref.get("type")
+        if kind == "ref/resource" and ref.get("uri") != TEMPLATE:
             raise RpcError(INVALID_PARAMS, f"no resource template {excerpt(str(ref.get('uri')))}")
+        if kind == "ref/prompt" and ref.get("name") not in {
+            p["name"] for p in self._list("prompts")
+        }:
+            raise RpcError(INVALID_PARAMS, f"unknown prompt: {excerpt(str(ref.get('name')))}")
+        if kind not in ("ref/resource", "ref/prompt"):
+            raise RpcError(INVALID_PARAMS, "params.ref.type is ref/resource or ref/prompt")
         known = params.get("context", {})
         given = known.get("arguments") if isinstance(known, dict) else None
         context = {

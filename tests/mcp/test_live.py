@@ -181,6 +181,9 @@ def test_template_read_and_completion(layer_repo: Path) -> None:
                     types.ResourceTemplateReference(uri="file:///{x}"), {"name": "x", "value": ""}
                 )
             ),
+            "no_prompt": await refusal(
+                session.complete(types.PromptReference(name="nope"), {"name": "x", "value": ""})
+            ),
         }
 
     got = drive(layer_repo, work)
@@ -193,6 +196,7 @@ def test_template_read_and_completion(layer_repo: Path) -> None:
     assert got["issues"].completion.values == ["I0001", "I0002"]
     assert got["milestones"].completion.values == ["M01"]
     assert got["other"][0] == -32602
+    assert got["no_prompt"] == (-32602, "unknown prompt: nope")
 
 
 def test_every_list_pages_with_a_cursor(layer_repo: Path) -> None:
