@@ -22,6 +22,7 @@ import binascii
 import json
 import logging
 import sys
+import threading
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
@@ -52,6 +53,8 @@ RESOURCE_NOT_FOUND = -32002
 EXIT_OK = 0
 EXIT_IO = 13
 
+#: Seconds between the checks an idle session makes, so a change is announced unasked.
+IDLE_CHECK_SECONDS = 2.0
 #: Entries per page of every list method; `nextCursor` is present while more remain.
 PAGE_SIZE = 100
 #: The one resource template: every object of the layer by kind and identity.
@@ -485,20 +488,51 @@ class Server:
     # -- the loop ------------------------------------------------------------------------------
 
     def run(self, inp: IO[bytes], out: IO[bytes]) -> int:
-        """Serve until EOF (exit 0), a closed output (exit 0) or another I/O failure (13)."""
+        """Serve until EOF (exit 0), a closed output (exit 0) or another I/O failure (13).
+
+        While the client is quiet, a watcher thread makes the same check every
+        `IDLE_CHECK_SECONDS` once the session is initialised, so a change is announced
+        without a request; one lock keeps its work and the answers apart."""
+        lock = threading.Lock()
+        stop = threading.Event()
+        watcher = threading.Thread(
+            target=self._watch, args=(out, lock, stop), name="majordomus-watch", daemon=True
+        )
+        watcher.start()
         try:
             for raw in inp:
-                for line in self._answer(raw):
-                    _write(out, line)
+                with lock:
+                    for line in self._answer(raw):
+                        _write(out, line)
         except OutputClosed:
             log.info("the client closed the output; stopping")
-            silence(out)
+            stop.set()
+            with lock:
+                silence(out)
             return EXIT_OK
         except OSError as exc:
             log.error("I/O failure: %s", exc)
             return EXIT_IO
+        finally:
+            stop.set()
         log.info("input ended; stopping")
         return EXIT_OK
+
+    def _watch(self, out: IO[bytes], lock: threading.Lock, stop: threading.Event) -> None:
+        while not stop.wait(IDLE_CHECK_SECONDS):
+            if not self.initialized:
+                continue
+            with lock:
+                if stop.is_set():
+                    return
+                try:
+                    for line in self.refresh():
+                        _write(out, line)
+                except OutputClosed:
+                    return
+                except Exception as exc:
+                    log.error("the idle check failed: %s: %s", type(exc).__name__, exc)
+                    return
 
     def _answer(self, raw: bytes) -> list[str]:
         """The notifications a re-index calls for, then `handle_line`'s answer, behind a last

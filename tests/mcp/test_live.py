@@ -306,3 +306,14 @@ def test_filesystem_discovery_sees_a_new_file(layer_repo: Path) -> None:
 
     read = drive(layer_repo, work, args=("--discovery", "filesystem"))
     assert "Fresh." in read.contents[0].text
+
+
+def test_an_idle_session_is_told_of_a_change_unasked(layer_repo: Path) -> None:
+    async def work(session: ClientSession, notes: Notes) -> Any:
+        await session.list_resources()
+        commit(layer_repo, {ADR_PATH: ADR}, "ADR 0007")
+        await notes.wait("notifications/resources/list_changed")
+        return await session.list_resources()
+
+    listed = drive(layer_repo, work)
+    assert ADR_URI in [str(r.uri) for r in listed.resources]
