@@ -6,7 +6,8 @@ bound (503 `busy`, liveness probes exempt), the Host / Origin guards, the 1 MiB 
 `Cache-Control: no-store` and a `Content-Length` on every answer. The routes are
 generic: one per capability HTTP exposure, each binding the request to the input, running the
 one executor and mapping errors (§1.9, §3.7). The registry, the indexes and the OpenAPI
-document are built once per application; nothing is rebuilt per request.
+document are built once per reading of the layer: before each request the context checks
+cheaply whether the layer changed and reads it again only when it did.
 """
 
 from __future__ import annotations
@@ -227,7 +228,7 @@ def _wants_html(accept: str) -> bool:
 
 
 class Routes:
-    """The application's state: one context, its registry, the pages built once."""
+    """The application's state: one context, its registry, the pages built once per index."""
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
