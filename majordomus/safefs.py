@@ -483,6 +483,38 @@ def write_new(dir_fd: int, name: str, data: bytes) -> None:
     fsync_directory(dir_fd)
 
 
+def replace(dir_fd: int, name: str, data: bytes) -> None:
+    """Write `data` as the file `name` in `dir_fd`, replacing what is there atomically: a
+    reader sees the old content or the new, never a part. For state, never for a record.
+
+    The bytes go to `.<name>.tmp` (created exclusively, never through a link), are made
+    durable and renamed over `name`; a `name` that is a symbolic link is itself replaced,
+    never followed, and one that is not a regular file is refused (`Unsafe`).
+    """
+    try:
+        found = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        pass
+    else:
+        if not stat.S_ISREG(found.st_mode) and not stat.S_ISLNK(found.st_mode):
+            raise Unsafe("not_a_file", name, "is not a regular file; refusing to replace it")
+    temporary = f".{name}.tmp"
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(temporary, dir_fd=dir_fd)
+    fd = os.open(temporary, _write_flags(), 0o644, dir_fd=dir_fd)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.rename(temporary, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary, dir_fd=dir_fd)
+        raise
+    fsync_directory(dir_fd)
+
+
 def append(dir_fd: int, name: str, data: bytes) -> None:
     """Append `data` to the regular file `name` in `dir_fd`, created when absent; never
     through a link, never into a FIFO or a device (raises `Unsafe` naming `name`)."""

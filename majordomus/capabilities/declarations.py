@@ -288,6 +288,26 @@ REASONING_CHECK = Capability(
     tags=("reasoning", "governance"),
 )
 
+REASONING_HANDOVER = Capability(
+    id="reasoning.handover",
+    title="Hand a task over",
+    description="The Markdown a next session takes a task over from, with the same sections "
+    "as data: per task its state (records, branch, HEAD, first and last record times), "
+    "decisions with question, rationale and review, failed attempts, open items, next "
+    "actions, local-review steps and a Mermaid graph of the chain; then the plain report "
+    "under `# Reasoning`. The current task, one task or `all`; optionally as of an earlier "
+    "moment. Read-only.",
+    input_ref=REASONING + "ReasoningHandoverInput",
+    output_ref=REASONING + "Handover",
+    handler_ref=REASONING + "reasoning_handover",
+    tool="majordomus_reasoning_handover",
+    http=("GET", "/api/v1/reasoning/handover"),
+    cli=("reasoning", "handover"),
+    stability=EXPERIMENTAL,
+    tags=("reasoning", "session"),
+    cases_ref=REASONING + "_handover_cases",
+)
+
 REASONING_MODULES = (
     Module(
         id="reasoning",
@@ -303,6 +323,7 @@ REASONING_MODULES = (
             REASONING_STATUS,
             REASONING_EXPLAIN,
             REASONING_CHECK,
+            REASONING_HANDOVER,
         ),
     ),
 )
@@ -314,9 +335,12 @@ DEVCONTEXT_COMPILE = Capability(
     id="devcontext.compile",
     title="Compile a development context",
     description="The context a session needs for a task under one token budget: from an issue, "
-    "a milestone, paths, identifiers or an intent, the typed graph of the layer is walked, "
-    "what to give is spent in tier order (task, governance, source, decision, knowledge, "
-    "history), and every exclusion and collapse is reported with its cost. Read-only.",
+    "a milestone, paths, identifiers or an intent, the typed graph of the layer is walked; "
+    "what may not be dropped is funded first, then the work's own promise (its milestone, "
+    "dependencies, scope, the decisions and rules over it, what it names), other work last; "
+    "the answer is laid out in tier order (task, governance, source, decision, knowledge, "
+    "history), every exclusion and collapse is reported with its cost, and `bundle` adds the "
+    "content itself as one Markdown text. Read-only.",
     input_ref=DEVCONTEXT + "CompileInput",
     output_ref=DEVCONTEXT + "CompiledContext",
     handler_ref=DEVCONTEXT + "compile_context",

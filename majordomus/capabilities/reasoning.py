@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field, ValidationError
@@ -34,6 +35,7 @@ from majordomus.ledger.record import (
 )
 from majordomus.projections.check import CHECKS, ReasoningFinding
 from majordomus.projections.check import run as run_checks
+from majordomus.projections.handover import GitPosition, Handover, handover
 from majordomus.projections.moment import (
     AsOf,
     epoch_of,
@@ -323,6 +325,50 @@ def reasoning_status(ctx: Context, request: ReasoningStatusInput) -> ReasoningSt
 
 
 def _status_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
+    return [("current", {}), ("all", {"task": ALL_TASKS})]
+
+
+# -- reasoning.handover ------------------------------------------------------------------------
+
+
+class ReasoningHandoverInput(StrictInput):
+    """Which task to hand over, and as of when."""
+
+    task: Annotated[
+        str | None,
+        Field(description="A task id, or `all` for every task (default: the current task)."),
+    ] = None
+    as_of: AsOf = None
+
+
+def git_position(root: Path) -> GitPosition:
+    """The branch and HEAD of the checkout now; none of either when git cannot say."""
+    from majordomus.layer import git
+
+    try:
+        branch = git.current_branch(root)
+    except git.GitError:
+        branch = None
+    return GitPosition(branch=branch, head=git.head(root))
+
+
+def reasoning_handover(ctx: Context, request: ReasoningHandoverInput) -> Handover:
+    """The handover of the requested task (the current one by default), replayed from the
+    records; the `# Reasoning` section is exactly what `reasoning.status` reports."""
+    from majordomus.ledger.tasks import UNTASKED
+
+    situation = reasoning_situation(ctx, request.as_of)
+    current = situation.store.current_task()
+    task = request.task if request.task is not None else current
+    return handover(
+        situation.loaded,
+        None if task == ALL_TASKS else task,
+        position=git_position(ctx.root),
+        current_task_set=request.task is not None or current != UNTASKED,
+    )
+
+
+def _handover_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
     return [("current", {}), ("all", {"task": ALL_TASKS})]
 
 

@@ -2,7 +2,8 @@
 
 `spend` turns the candidates of a selection into the answer's lists: it records structural
 and semantic collapses, drops superseded and stale entries, reports what fell below the floor,
-then spends one budget in tier order, first fit, never refusing what may not be dropped.
+then spends one budget: what may not be dropped first, then by band (docs/devcontext.md),
+first fit, with the shares other work and what lies beyond the work may take.
 Pure: sizes of things the index does not hold come from the injected size function.
 """
 
@@ -10,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from majordomus.devcontext.candidates import Candidate, version_of
+from majordomus.devcontext.bundle import section, section_bytes
+from majordomus.devcontext.candidates import Band, Candidate, version_of
 from majordomus.devcontext.model import (
     BYTES_PER_TOKEN,
     STALE_STATUSES,
@@ -40,15 +42,38 @@ from majordomus.order import canonical, canonical_strings
 
 _SPECIFICITY = {"file": 0, "document": 1}
 _U32_MAX = 2**32 - 1
+#: The most of the budget other issues (siblings of the milestone, issues that depend on or
+#: name the work) may take, as a fraction of the limit.
+OTHER_WORK_SHARE = 0.15
+#: The most of the answer what lies beyond the work may take (other issues, sessions of
+#: other work, what the walk reaches past the promise): it is funded after the promise and
+#: never outweighs it.
+BEYOND_SHARE = 0.25
 
 
 def is_required(cand: Candidate, object_seeds: set[str]) -> bool:
-    """A seed, the policy, the scope, or a blocking rule (D1): never dropped for budget."""
+    """A seed, the policy, the scope, or a blocking rule the work is held to: never dropped.
+
+    A blocking rule binds when the request names it, asks for every blocking rule, the work's
+    own scope is under its declared paths, a seed leads to it in one step (or a binding rule
+    does), or the whole intent matches it; a partial intent match never binds.
+    """
     return (
         cand.uri in object_seeds
         or cand.kind in ("policy", "scope")
-        or (cand.kind == "rule" and cand.facts.get("class") == "blocking")
+        or (cand.kind == "rule" and cand.binding and cand.facts.get("class") == "blocking")
     )
+
+
+def share_of(limit: int) -> int:
+    """The tokens other issues may take under `limit`."""
+    return int(limit * OTHER_WORK_SHARE)
+
+
+def allowance_of(promised: int) -> int:
+    """The tokens what lies beyond the work may add to `promised` tokens of the promise:
+    so much that it is at most `BEYOND_SHARE` of the answer."""
+    return int(promised * BEYOND_SHARE / (1 - BEYOND_SHARE))
 
 
 @dataclass
@@ -76,6 +101,7 @@ class _Spend:
         self.object_seeds = object_seeds
         self.supersedes = supersedes
         self.size_of = size_of
+        self.bundle = False
         self.excluded: list[Excluded] = []
         self.deduplicated: list[Deduplicated] = []
         self.conflicts: list[Conflict] = []
@@ -90,6 +116,16 @@ class _Spend:
         if cand.path is not None:
             return self.size_of(cand.path) or 0
         return 0
+
+    def costed(self, cand: Candidate, required: bool) -> tuple[int, int]:
+        """The bytes of the thing and the bytes it costs: in a bundle, with its section."""
+        size = self.bytes_of(cand)
+        if not self.bundle:
+            return size, size
+        path = cand.path if cand.path is not None else cand.uri
+        content = cand.obj.content if cand.obj is not None else None
+        text = section(cand.uri, cand.tier, path, required, best_first(cand.discovered_by), content)
+        return size, section_bytes(text) + (0 if content is not None else size)
 
     def exclude(self, cand: Candidate, reason: ExclusionReason, detail: str, cost: int) -> None:
         self.excluded.append(
@@ -251,17 +287,33 @@ class _Spend:
                 )
 
     # steps 7–8
-    def first_fit(self, limit: int) -> tuple[list[ContextEntry], int, int]:
-        order = sorted(self.cands.values(), key=lambda c: (c.tier.rank, -c.relevance, c.uri))
-        used = required_tokens = 0
-        selected: list[ContextEntry] = []
-        for cand in order:
-            size = self.bytes_of(cand)
-            cost = tokens_for(size)
-            required = is_required(cand, self.object_seeds)
-            if required:
-                required_tokens += cost
-            elif used + cost > limit:
+    def first_fit(self, limit: int, frame: int = 0) -> tuple[list[ContextEntry], int, int]:
+        """Fund what may not be dropped first, then the rest closest to the work first.
+
+        The rest goes by band (the work, its milestone, the rest, other issues), then
+        relevance, tier and identifier, first fit, within the limit less `frame` (what a
+        bundle's frame holds back). When the request names work (an object seed), what lies beyond
+        its promise (the last two bands) stops at a quarter of the answer; other issues stop
+        at their share of the limit. The answer lists the selection in tier order.
+        """
+        required = [c for c in self.cands.values() if is_required(c, self.object_seeds)]
+        rest = sorted(
+            (c for c in self.cands.values() if not is_required(c, self.object_seeds)),
+            key=lambda c: (c.band, -c.relevance, c.tier.rank, c.uri),
+        )
+        chosen: list[tuple[Candidate, int, int, int, bool]] = []
+        for cand in required:
+            size, paid = self.costed(cand, True)
+            chosen.append((cand, size, paid, tokens_for(paid), True))
+        used = required_tokens = sum(cost for *_, cost, _ in chosen)
+        share, others = share_of(limit), 0
+        room = limit - frame
+        allowance: int | None = None
+        beyond = 0
+        for cand in rest:
+            size, paid = self.costed(cand, False)
+            cost = tokens_for(paid)
+            if used + cost > room:
                 self.exclude(
                     cand,
                     ExclusionReason.BUDGET,
@@ -270,13 +322,43 @@ class _Spend:
                     cost,
                 )
                 continue
+            if cand.band > Band.MILESTONE and self.object_seeds:
+                if allowance is None:
+                    allowance = allowance_of(used)
+                if beyond + cost > allowance:
+                    self.exclude(
+                        cand,
+                        ExclusionReason.BUDGET,
+                        f"{cost} token(s) would not fit in what lies beyond the work may "
+                        f"take: {beyond} of {allowance} already spent "
+                        f"({BEYOND_SHARE:.0%} of the answer)",
+                        cost,
+                    )
+                    continue
+                beyond += cost
+            if cand.band is Band.OTHER_WORK:
+                if others + cost > share:
+                    self.exclude(
+                        cand,
+                        ExclusionReason.BUDGET,
+                        f"{cost} token(s) would not fit in the share other issues may take: "
+                        f"{others} of {share} already spent ({OTHER_WORK_SHARE:.0%} of {limit})",
+                        cost,
+                    )
+                    continue
+                others += cost
             used += cost
-            selected.append(entry_of(cand, size, cost, required))
+            chosen.append((cand, size, paid, cost, False))
+        chosen.sort(key=lambda t: (t[0].tier.rank, -t[0].relevance, t[0].uri))
+        selected = [entry_of(cand, size, cost, req, paid) for cand, size, paid, cost, req in chosen]
         return selected, used, required_tokens
 
 
-def entry_of(cand: Candidate, size: int, cost: int, required: bool) -> ContextEntry:
-    """The selected row of a candidate (§7.4)."""
+def entry_of(
+    cand: Candidate, size: int, cost: int, required: bool, paid: int | None = None
+) -> ContextEntry:
+    """The selected row of a candidate (§7.4); `paid` is the bytes charged, when a bundle's
+    section makes them more than the thing's own `size`."""
     if cand.obj is not None:
         prov = cand.obj.provenance
         provenance = EntryProvenance(
@@ -308,7 +390,7 @@ def entry_of(cand: Candidate, size: int, cost: int, required: bool) -> ContextEn
         discovered_by=best_first(cand.discovered_by),
         depth=cand.depth,
         cost_tokens=cost,
-        cost_bytes=size,
+        cost_bytes=size if paid is None else paid,
         version=version,
         status=cand.status,
         required=required,
@@ -365,6 +447,23 @@ def ordered_diagnostics(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return out
 
 
+def over_budget(selected: list[ContextEntry], limit: int) -> list[Diagnostic]:
+    """The warning that what may not be dropped costs more than the limit, naming each."""
+    required = [e for e in selected if e.required]
+    cost = sum(e.cost_tokens for e in required)
+    if cost <= limit:
+        return []
+    named = ", ".join(f"{e.uri} ({e.cost_tokens})" for e in required)
+    return [
+        Diagnostic(
+            severity="warning",
+            code="over_budget",
+            message=f"the {len(required)} entries that may not be dropped cost {cost} token(s), "
+            f"over the limit of {limit}: {named}",
+        )
+    ]
+
+
 def spend(
     candidates: dict[str, Candidate],
     *,
@@ -376,9 +475,11 @@ def spend(
     unreached: list[Excluded],
     diagnostics: list[Diagnostic],
     size_of: SizeOf,
+    frame: int | None = None,
 ) -> Spent:
     """Steps 1–12 of §7.3, with the seed's D1–D4: the answer's lists and its budget."""
     run = _Spend(candidates, object_seeds, supersedes, size_of)
+    run.bundle = frame is not None
     run.structural()
     run.same_path()
     run.versions()
@@ -386,7 +487,7 @@ def spend(
     run.drop()
     stale_seeds = run.stale()
     run.below_floor(floor)
-    selected, used, required_tokens = run.first_fit(limit)
+    selected, used, required_tokens = run.first_fit(limit, frame or 0)
     selected_paths = {e.provenance.path for e in selected}
     held: set[str] = set()
     for dangling in unresolved:
@@ -406,6 +507,7 @@ def spend(
     notes = [
         *diagnostics,
         *stale_seeds,
+        *over_budget(selected, limit),
         *(
             Diagnostic(
                 severity="warning",

@@ -1,7 +1,8 @@
 """Candidates: one per identifier, and how offers merge into it (devcontext §4).
 
 A candidate is created the first time a selector offers an identifier the graph holds and
-merged on every later offer (relevance max, depth min, strongest tier), which is the
+merged on every later offer (relevance max, depth min, strongest tier, closest band), which
+is the
 structural de-duplication. Repeated identical ways in (same selector, edge and reason)
 collapse to one discovery. Pure: no I/O.
 """
@@ -9,12 +10,30 @@ collapse to one discovery. Pure: no I/O.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import IntEnum
 from typing import Any
 
 from majordomus.devcontext.graph import Graph
 from majordomus.devcontext.model import Discovery, Tier
 from majordomus.devcontext.relevance import number
 from majordomus.layer.model import LayerObject
+
+
+class Band(IntEnum):
+    """How close a way in is to the work; the budget funds the closer bands first.
+
+    `WORK`: the seeds' own structure (the milestone, the dependencies, the declared scope and
+    what it touches, the decisions and rules over it, what the work names). `MILESTONE`: the
+    same for the milestone's broader scope and what the milestone names. `REST`: everything
+    else a selector reached. `OTHER_WORK`: other issues (siblings of the milestone, issues
+    that depend on or name the work), which take at most a share of the budget.
+    """
+
+    WORK = 0
+    MILESTONE = 1
+    REST = 2
+    OTHER_WORK = 3
+
 
 FACT_KEYS = (
     "class",
@@ -85,11 +104,23 @@ class Candidate:
     path: str | None = None
     status: str | None = None
     facts: dict[str, str] = field(default_factory=dict)
+    band: int = Band.REST
+    binding: bool = False
 
-    def merge(self, relevance: float, depth: int, tier: Tier, way: Discovery) -> None:
+    def merge(
+        self,
+        relevance: float,
+        depth: int,
+        tier: Tier,
+        way: Discovery,
+        band: int = Band.REST,
+        binding: bool = False,
+    ) -> None:
         self.relevance = max(self.relevance, relevance)
         self.depth = min(self.depth, depth)
         self.tier = min(self.tier, tier)
+        self.band = min(self.band, band)
+        self.binding = self.binding or binding
         for i, known in enumerate(self.discovered_by):
             if (known.selector, known.edge, known.reason) == (way.selector, way.edge, way.reason):
                 if way.depth < known.depth or (
@@ -110,11 +141,24 @@ class Candidates:
     def __contains__(self, uri: object) -> bool:
         return uri in self.by_uri
 
-    def offer(self, uri: str, tier: Tier, relevance: float, depth: int, way: Discovery) -> None:
-        """Merge into the existing candidate, or create one if the graph holds `uri`."""
+    def offer(
+        self,
+        uri: str,
+        tier: Tier,
+        relevance: float,
+        depth: int,
+        way: Discovery,
+        band: int = Band.REST,
+        binding: bool = False,
+    ) -> None:
+        """Merge into the existing candidate, or create one if the graph holds `uri`.
+
+        `band` is how close the way in is to the work (see `Band`); `binding` says the way in
+        makes a blocking rule one the work is held to.
+        """
         known = self.by_uri.get(uri)
         if known is not None:
-            known.merge(relevance, depth, tier, way)
+            known.merge(relevance, depth, tier, way, band, binding)
             return
         node = self.graph.nodes.get(uri)
         if node is None:
@@ -133,6 +177,8 @@ class Candidates:
                 obj.provenance.path,
                 scalar_text(obj.metadata.get("status")),
                 facts_of(obj),
+                band,
+                binding,
             )
         else:
             self.by_uri[uri] = Candidate(
@@ -146,6 +192,8 @@ class Candidates:
                 None,
                 node.source,
                 node.status,
+                band=band,
+                binding=binding,
             )
 
     def insert(self, candidate: Candidate) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from majordomus.devcontext.budget import spend
+from majordomus.devcontext.bundle import frame_reserve, render
 from majordomus.devcontext.graph import Graph
 from majordomus.devcontext.inputs import resolve
 from majordomus.devcontext.model import CompiledContext, CompileInput, GitContext
@@ -77,7 +78,8 @@ def compile(ctx: Any, request: CompileInput | None = None) -> CompiledContext:
     """The context a session should be given for `request`, under one token budget."""
     source = context_of(ctx)
     index = source.index
-    wanted = resolve(index, request if request is not None else CompileInput())
+    given = request if request is not None else CompileInput()
+    wanted = resolve(index, given)
     selection = select(source, wanted)
     spent = spend(
         selection.candidates.by_uri,
@@ -89,6 +91,7 @@ def compile(ctx: Any, request: CompileInput | None = None) -> CompiledContext:
         unreached=selection.unreached,
         diagnostics=selection.diagnostics,
         size_of=source.size_of,
+        frame=frame_reserve(wanted.seeds, wanted.limit) if given.bundle else None,
     )
     git = index.git
     if git.available:
@@ -99,7 +102,7 @@ def compile(ctx: Any, request: CompileInput | None = None) -> CompiledContext:
         git_context = GitContext(
             working_tree=f"unavailable: {git.reason or ''}", commits=spent.commits
         )
-    return CompiledContext(
+    compiled = CompiledContext(
         fingerprint=index.fingerprint,
         git=git_context,
         seeds=wanted.seeds,
@@ -110,3 +113,6 @@ def compile(ctx: Any, request: CompileInput | None = None) -> CompiledContext:
         budget=spent.budget,
         diagnostics=spent.diagnostics,
     )
+    if given.bundle:
+        compiled.bundle = render(compiled, index)
+    return compiled

@@ -86,6 +86,13 @@ EDGES: dict[str, EdgeKind] = {
         "a claim this implements",
     ),
     "is_a": EdgeKind("an object is one of its kind", refusal=_WHOLE_LAYER),
+    "names": EdgeKind(
+        "an issue or milestone names another object in its text",
+        0.9,
+        0.5,
+        "it names this in its text",
+        "it is named in the text of this",
+    ),
     "projects": EdgeKind(
         "a capability of this executable is projected onto a surface", refusal=_OWN_WIRING
     ),

@@ -252,6 +252,16 @@ class DevContextInput(StrictInput):
         ),
     ] = None
 
+    bundle: Annotated[
+        bool,
+        Field(
+            exclude_if=lambda v: not v,
+            description="Also answer with the bundle: the selected entries' content as one "
+            "Markdown text,\nin tier order, each headed by its identifier and why it is in; "
+            "the headings are paid\nfrom the same budget.",
+        ),
+    ] = False
+
     def request(self) -> DevContextInput:
         """The compile request these fields describe."""
         return DevContextInput.model_validate(
@@ -430,6 +440,11 @@ class CompiledContext(Wire):
     conflicts: list[Conflict]
     budget: Budget
     diagnostics: list[Diagnostic]
+    bundle: Annotated[
+        str | None,
+        OMIT,
+        Field(description="The selected entries' content as one Markdown text, when asked for."),
+    ] = None
 
 
 class Explanation(Wire):

@@ -2,9 +2,10 @@
 
 `select` offers every identifier a selector reaches to the candidate set and returns it with
 the diagnostics selection produced, the dangling references the reached objects name, and the
-rows for what the request's own limits kept out (below the floor, beyond the depth). It
-decides nothing about budget. Pure: the only I/O is what the injected continuity provider and
-size function do.
+rows for what the request's own limits kept out (below the floor, beyond the depth). Each way
+in also says how close it stays to the work (its band) and whether it binds the work to a
+blocking rule (docs/devcontext.md); the spend decides what that costs. Pure: the only I/O
+is what the injected continuity provider and size function do.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from majordomus.devcontext.candidates import Candidate, Candidates, scalar_text
+from majordomus.devcontext.candidates import Band, Candidate, Candidates, scalar_text
 from majordomus.devcontext.continuity import RECORD_FIELDS
 from majordomus.devcontext.edges import followed
 from majordomus.devcontext.inputs import Request, is_under
@@ -29,6 +30,12 @@ from majordomus.devcontext.model import (
     tokens_for,
 )
 from majordomus.devcontext.relevance import below_floor_detail
+from majordomus.devcontext.scope import (
+    REFERRING_KINDS,
+    governed_paths,
+    overlapping,
+    referenced_paths,
+)
 from majordomus.layer.model import LayerObject
 from majordomus.order import canonical_strings
 
@@ -44,6 +51,11 @@ LOCAL_RECORDS = (
     ("checkpoint", "newest checkpoint", 0.8),
 )
 TRUSTED_DIVERGENCE = (None, "exact", "advanced")
+#: Relevance of a decision, knowledge or rule over the work's own scope, and over the scope
+#: of its milestone.
+OVER_SCOPE = 0.8
+OVER_MILESTONE_SCOPE = 0.6
+GOVERNS_SCOPE = 0.85
 
 
 @dataclass(frozen=True)
@@ -79,6 +91,8 @@ class _Selector:
         self.diagnostics: list[Diagnostic] = []
         self.below_floor: dict[str, float] = {}
         self.beyond_depth: dict[str, float] = {}
+        self.seed_set = set(request.object_seeds)
+        self.paths_read: dict[str, list[str]] = {}
 
     def run(self) -> Selection:
         self.seeds()
@@ -102,6 +116,8 @@ class _Selector:
         *,
         via: str | None = None,
         confidence: float = 1.0,
+        band: Band = Band.REST,
+        binding: bool = False,
     ) -> None:
         """Offer `uri` as `selector` reached it: one step whose weight is the relevance given.
 
@@ -115,29 +131,40 @@ class _Selector:
             confidence=confidence,
             weight=relevance,
         )
-        self.found.offer(uri, tier, relevance, depth, way)
+        self.found.offer(uri, tier, relevance, depth, way, band, binding)
 
     # --- §5.1 -----------------------------------------------------------------------------
 
     def seeds(self) -> None:
         for uri in self.request.object_seeds:
-            self.offer(uri, Tier.TASK, 1.0, 0, Selector.SEED, "named in the request")
+            self.offer(
+                uri,
+                Tier.TASK,
+                1.0,
+                0,
+                Selector.SEED,
+                "named in the request",
+                band=Band.WORK,
+                binding=True,
+            )
 
     # --- §5.2 -----------------------------------------------------------------------------
 
     def walk(self) -> None:
         floor, max_depth = self.request.floor, self.request.max_depth
-        queue = deque((s, 1.0, 0) for s in self.request.object_seeds if s in self.found)
+        queue = deque((s, 1.0, 0, Band.WORK) for s in self.request.object_seeds if s in self.found)
         seen = set(self.request.object_seeds)
         while queue:
-            node, rel, depth = queue.popleft()
+            node, rel, depth, band = queue.popleft()
             steps = self._steps(node)
             if depth >= max_depth:
-                for target, _kind, w, _reason in steps:
+                for target, _kind, w, _reason, _forward in steps:
                     if rel * w >= floor:
                         self._remember(self.beyond_depth, target, rel * w)
                 continue
-            for target, kind, w, reason in steps:
+            for target, kind, w, reason, forward in steps:
+                if not forward and kind == "belongs_to" and target in self.seed_set:
+                    continue  # the seed is not "another issue" of its own milestone
                 nxt = rel * w
                 if nxt < floor:
                     self._remember(self.below_floor, target, nxt)
@@ -151,23 +178,60 @@ class _Selector:
                     confidence=1.0,
                     weight=w,
                 )
-                tier = tier_for_kind(self.graph.nodes[target].kind)
-                self.found.offer(target, tier, nxt, depth + 1, way)
+                target_kind = self.graph.nodes[target].kind
+                step_band = self._step_band(node, band, kind, forward, target_kind)
+                tier = tier_for_kind(target_kind)
+                if step_band is not Band.WORK and tier is Tier.TASK:
+                    tier = Tier.HISTORY  # other work is evidence, not the thing asked about
+                binds = forward and self._binds(node)
+                self.found.offer(target, tier, nxt, depth + 1, way, step_band, binds)
                 if target not in seen:
                     seen.add(target)
-                    queue.append((target, nxt, depth + 1))
+                    queue.append((target, nxt, depth + 1, step_band))
 
-    def _steps(self, node: str) -> list[tuple[str, str, float, str]]:
+    def _step_band(self, node: str, band: Band, kind: str, forward: bool, target_kind: str) -> Band:
+        """How close one step of the walk stays to the work.
+
+        A seed's forward edges (its milestone, its dependencies, what it names) and a seed
+        milestone's own issues are the work; what the work's milestone names is the
+        milestone's; any other issue reached is other work; the rest is the rest.
+        """
+        if node in self.seed_set and (forward or kind == "belongs_to"):
+            return Band.WORK
+        if (
+            forward
+            and kind == "names"
+            and band is Band.WORK
+            and self.graph.nodes[node].kind == "milestone"
+        ):
+            return Band.MILESTONE
+        return Band.OTHER_WORK if target_kind == "issue" else Band.REST
+
+    def _scope_follows(self, cand: Candidate) -> bool:
+        """A seed, the work's milestone, or an issue of a seed milestone."""
+        if cand.uri in self.seed_set or cand.kind == "milestone":
+            return True
+        return any(d.edge == "belongs_to" and d.via in self.seed_set for d in cand.discovered_by)
+
+    def _binds(self, node: str) -> bool:
+        """Whether what `node` points at binds the work: it is a seed or a binding rule (a
+        rule the work is held to holds it to what that rule depends on)."""
+        if node in self.seed_set:
+            return True
+        cand = self.found.by_uri.get(node)
+        return cand is not None and cand.kind == "rule" and cand.binding
+
+    def _steps(self, node: str) -> list[tuple[str, str, float, str, bool]]:
         """Forward edges first, then reverse ones, each with its weight and reason."""
-        steps: list[tuple[str, str, float, str]] = []
+        steps: list[tuple[str, str, float, str, bool]] = []
         for target, kind in self.graph.out.get(node, ()):
             rule = followed(kind)
             if rule is not None and rule.forward is not None:
-                steps.append((target, kind, rule.forward, rule.forward_reason))
+                steps.append((target, kind, rule.forward, rule.forward_reason, True))
         for source, kind in self.graph.into.get(node, ()):
             rule = followed(kind)
             if rule is not None and rule.reverse is not None:
-                steps.append((source, kind, rule.reverse, rule.reverse_reason))
+                steps.append((source, kind, rule.reverse, rule.reverse_reason, False))
         return steps
 
     @staticmethod
@@ -176,11 +240,20 @@ class _Selector:
 
     # --- §5.3 -----------------------------------------------------------------------------
 
-    def effective_paths(self) -> list[str]:
-        paths = set(self.request.paths)
-        for cand in self.found.by_uri.values():
+    def effective_paths(self) -> list[tuple[str, Band]]:
+        """The declared scope, each path with whose it is.
+
+        The request's paths and the seeds' own scope are the work's (`Band.WORK`); the scope
+        of the work's milestone, and of a seed milestone's own issues, is the milestone's
+        (`Band.MILESTONE`). Other issues' scope (dependencies included) is not followed.
+        """
+        paths: dict[str, Band] = dict.fromkeys(self.request.paths, Band.WORK)
+        for cand in sorted(self.found.by_uri.values(), key=lambda c: (c.band, c.uri)):
             if cand.depth > 1 or cand.kind not in ("issue", "milestone") or cand.obj is None:
                 continue
+            if cand.band is not Band.WORK or not self._scope_follows(cand):
+                continue
+            band = Band.WORK if cand.uri in self.seed_set else Band.MILESTONE
             scope = cand.obj.metadata.get("scope")
             if not isinstance(scope, list):
                 continue
@@ -190,13 +263,15 @@ class _Selector:
                     continue
                 text = text.strip().rstrip("/")
                 if text and not text.startswith("/") and ".." not in text.split("/"):
-                    paths.add(text)
-        return sorted(paths)
+                    paths[text] = min(paths.get(text, band), band)
+        return sorted(paths.items())
 
     # --- §5.4 -----------------------------------------------------------------------------
 
-    def scope_and_contracts(self, paths: list[str]) -> None:
-        for path in paths:
+    def scope_and_contracts(self, paths: list[tuple[str, Band]]) -> None:
+        for path, band in paths:
+            own = band is Band.WORK
+            whose = "the work" if own else "its milestone"
             for obj in self.index.objects:
                 if obj.kind in SOURCE_KINDS:
                     if is_under(path, obj.provenance.path):
@@ -206,17 +281,83 @@ class _Selector:
                             0.8,
                             1,
                             Selector.SCOPE_PATH,
-                            f"under `{path}`, which the work declares as its scope",
+                            f"under `{path}`, which {whose} declares as its scope",
                             via=path,
+                            band=Band.WORK if own else Band.REST,
                         )
+                    continue
+                if own and obj.kind != "context" and is_under(path, obj.provenance.path):
+                    self.offer(
+                        obj.uri,
+                        tier_for_kind(obj.kind),
+                        0.8,
+                        1,
+                        Selector.SCOPE_PATH,
+                        f"under `{path}`, which the work declares as its scope",
+                        via=path,
+                        band=Band.WORK,
+                    )
+                if obj.kind in REFERRING_KINDS:
+                    self._over_scope(obj, path, band, whose)
+                    continue
+                if obj.kind == "rule":
+                    self._governs_scope(obj, path, band, whose)
                     continue
                 if obj.kind != "context" or scalar_text(obj.metadata.get("status")) == "deprecated":
                     continue
                 reason = _contract_reason(obj.metadata, obj.provenance.directory, path)
                 if reason is not None:
                     self.offer(
-                        obj.uri, Tier.GOVERNANCE, 0.85, 1, Selector.CONTRACT, reason, via=path
+                        obj.uri,
+                        Tier.GOVERNANCE,
+                        0.85,
+                        1,
+                        Selector.CONTRACT,
+                        reason,
+                        via=path,
+                        band=band,
                     )
+
+    def _paths_of(self, obj: LayerObject, read: Callable[[LayerObject], list[str]]) -> list[str]:
+        """The paths an object refers to or governs, read once per compilation."""
+        known = self.paths_read.get(obj.uri)
+        if known is None:
+            known = self.paths_read[obj.uri] = read(obj)
+        return known
+
+    def _over_scope(self, obj: LayerObject, path: str, band: Band, whose: str) -> None:
+        """A decision or knowledge whose references lie under (or contain) a scope path."""
+        hits = overlapping(self._paths_of(obj, referenced_paths), path)
+        if not hits:
+            return
+        more = f" and {len(hits) - 1} more" if len(hits) > 1 else ""
+        self.offer(
+            obj.uri,
+            tier_for_kind(obj.kind),
+            OVER_SCOPE if band is Band.WORK else OVER_MILESTONE_SCOPE,
+            1,
+            Selector.SCOPE_PATH,
+            f"it refers to `{hits[0]}`{more}, over `{path}`, which {whose} declares as its scope",
+            via=path,
+            band=band,
+        )
+
+    def _governs_scope(self, obj: LayerObject, path: str, band: Band, whose: str) -> None:
+        """A rule whose declared paths lie under (or contain) a scope path."""
+        hits = overlapping(self._paths_of(obj, governed_paths), path)
+        if not hits:
+            return
+        self.offer(
+            obj.uri,
+            Tier.GOVERNANCE,
+            GOVERNS_SCOPE if band is Band.WORK else OVER_MILESTONE_SCOPE,
+            1,
+            Selector.SCOPE_PATH,
+            f"it applies to `{hits[0]}`, over `{path}`, which {whose} declares as its scope",
+            via=path,
+            band=band,
+            binding=band is Band.WORK,
+        )
 
     # --- §5.5 -----------------------------------------------------------------------------
 
@@ -237,11 +378,23 @@ class _Selector:
                 reason = "a blocking rule of the layer; the request asked for all of them"
             else:
                 continue
-            self.offer(obj.uri, Tier.GOVERNANCE, relevance, 0, Selector.GOVERNANCE, reason)
+            self.offer(
+                obj.uri,
+                Tier.GOVERNANCE,
+                relevance,
+                0,
+                Selector.GOVERNANCE,
+                reason,
+                band=Band.WORK,
+                binding=True,
+            )
 
     # --- §5.6 -----------------------------------------------------------------------------
 
-    def sessions(self, paths: list[str]) -> None:
+    def sessions(self, scope: list[tuple[str, Band]]) -> None:
+        paths = [path for path, _ in scope]
+        own = [path for path, band in scope if band is Band.WORK]
+        broader = [path for path, band in scope if band is Band.MILESTONE]
         branch = self.index.git.branch if self.index.git.available else None
         for obj in self.index.objects:
             if obj.kind != "session":
@@ -264,7 +417,21 @@ class _Selector:
                 reason = f"a recorded session of this branch ({recorded})"
             else:
                 continue
-            self.offer(obj.uri, Tier.KNOWLEDGE, relevance, 1, Selector.SESSION_STATE, reason)
+            if any(is_under(p, f) for p in own for f in touched):
+                band = Band.WORK
+            elif any(is_under(p, f) for p in broader for f in touched):
+                band = Band.MILESTONE
+            else:
+                band = Band.REST
+            self.offer(
+                obj.uri,
+                Tier.KNOWLEDGE,
+                relevance,
+                1,
+                Selector.SESSION_STATE,
+                reason,
+                band=band,
+            )
 
     # --- §5.7 -----------------------------------------------------------------------------
 
@@ -335,6 +502,7 @@ class _Selector:
                 path=path,
                 status=divergence,
                 facts=facts,
+                band=Band.MILESTONE,
             )
         )
 
@@ -373,6 +541,8 @@ class _Selector:
                 Selector.INTENT_MATCH,
                 reason,
                 confidence=confidence,
+                band=Band.MILESTONE if confidence >= 1.0 else Band.REST,
+                binding=confidence >= 1.0,  # only the whole intent can hold the work to a rule
             )
 
     # --- §5.9 and D2 ----------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """The relation edges between indexed objects (devcontext §2.2, layer §1.4, README decision 2).
 
-Owns the relation table (which metadata field of which kind yields which edge), target
+Owns the relation table (which metadata field of which kind yields which edge), the `names`
+edges an issue or milestone gets for every object its text names (docs/devcontext.md), target
 resolution, the external nodes created while resolving, the list of unresolved references
 with their correction texts, and the `unresolved_reference` warnings. Pure: works on the
 objects already read; no disk, no git. Hub and registry edges (`is_a`, `composes`,
@@ -9,6 +10,7 @@ objects already read; no disk, no git. Hub and registry edges (`is_a`, `composes
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +25,13 @@ from majordomus.layer.model import (
 from majordomus.layer.yaml import render_scalar
 
 NONE_MARKER = "-"
+
+#: The kinds whose text is read for names of other objects (`names` edges): the work items.
+NAMING_KINDS = ("issue", "milestone")
+NAMES = "names"
+_URI = re.compile(r"majordomus://[\w.@/-]+")
+_ADR_NUMBER = re.compile(r"\bADR[ -]?(\d{1,6})\b", re.IGNORECASE)
+_WORD = re.compile(r"[\w.@/-]+")
 
 
 @dataclass
@@ -76,7 +85,9 @@ class _Resolver:
         self.by_stem: dict[tuple[str, str], str] = {}
         self.by_path: dict[str, str] = {}
         self.adr_ids: dict[str, str] = {}
+        self.by_uri: set[str] = set()
         for obj in objects:
+            self.by_uri.add(obj.uri)
             uri = obj.uri
             self.kinds.add(obj.kind)
             self.by_identity[(obj.kind, obj.identity)] = uri
@@ -86,6 +97,34 @@ class _Resolver:
                 declared = render_scalar(obj.metadata.get("id"))
                 if declared is not None:
                     self.adr_ids.setdefault(declared, uri)
+
+    def named(self, word: str) -> str | None:
+        """The object a word of text names: an issue id, a rule id (with or without its
+        version), a decision id, or the path of any object."""
+        return (
+            self.by_identity.get(("issue", word))
+            or self.find("rule", word)
+            or self.adr_ids.get(word.lower())
+            or self.by_path.get(word)
+        )
+
+    def names_in(self, obj: LayerObject) -> set[str]:
+        """Every object `obj` names in its text or front matter, itself left out."""
+        text = _prose_of(obj)
+        found: set[str] = set()
+        for uri in _URI.findall(text):
+            if uri.rstrip(".-/") in self.by_uri:
+                found.add(uri.rstrip(".-/"))
+        for number in _ADR_NUMBER.findall(text):
+            adr = self.adr_ids.get(f"adr-{int(number):04d}")
+            if adr is not None:
+                found.add(adr)
+        for word in _WORD.findall(text):
+            target = self.named(word.rstrip(".-/"))
+            if target is not None:
+                found.add(target)
+        found.discard(obj.uri)
+        return found
 
     def node(self, kind: str, name: str, *, path_like: bool = False) -> str:
         """The external node `<kind>:<name>`, created on first use."""
@@ -210,6 +249,44 @@ def references(value: Any) -> Iterator[str]:
             yield item
 
 
+def _strings_in(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings_in(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings_in(item)
+
+
+def _prose_of(obj: LayerObject) -> str:
+    """The text an object's mentions are read from: its front matter's strings and its body.
+
+    `scope` is left out (paths the work touches are matched as scope, not as mentions) and
+    so is `non_scope` (what the work says it does not do is not what it needs).
+    """
+    kept = {k: v for k, v in obj.metadata.items() if k not in ("scope", "non_scope")}
+    body = "" if obj.body == obj.content and obj.metadata else obj.body  # a YAML document
+    return "\n".join([*_strings_in(kept), body])
+
+
+def _names_edges(
+    objects: list[LayerObject], resolver: _Resolver, declared: set[tuple[str, str, str]]
+) -> set[tuple[str, str, str]]:
+    """`names` edges: an issue or milestone to every object its text names, where no declared
+    field already links the two (a `depends_on` is not repeated as a mention)."""
+    linked = {(source, target) for source, target, _ in declared}
+    out: set[tuple[str, str, str]] = set()
+    for obj in objects:
+        if obj.kind not in NAMING_KINDS:
+            continue
+        for target in resolver.names_in(obj):
+            if (obj.uri, target) not in linked:
+                out.add((obj.uri, target, NAMES))
+    return out
+
+
 def derive_relations(
     objects: list[LayerObject], mcp_tools: Mapping[str, str] | None = None
 ) -> Relations:
@@ -251,6 +328,7 @@ def derive_relations(
                     edges.add((target, uri, rule.edge))
                 else:
                     edges.add((uri, target, rule.edge))
+    edges |= _names_edges(objects, resolver, edges)
     ordered = sorted(unresolved)
     return Relations(
         edges=[Edge(source, target, kind) for source, target, kind in sorted(edges)],

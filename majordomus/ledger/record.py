@@ -328,7 +328,7 @@ def record_size_problem(size: int) -> str | None:
     """Why a record of `size` bytes (JSON text) is refused, or None when it is not too large."""
     if size <= MAX_RECORD_BYTES:
         return None
-    return f"record is {size} bytes, over the 1 MiB limit ({MAX_RECORD_BYTES} bytes)"
+    return f"the record is over the 1 MiB limit ({MAX_RECORD_BYTES} bytes): {size} bytes"
 
 
 #: Envelope keys a caller may put in a record by mistake, and who sets them instead.

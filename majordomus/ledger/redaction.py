@@ -13,6 +13,8 @@ import re
 import unicodedata
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from majordomus.errors import Refused
+
 if TYPE_CHECKING:
     from majordomus.ledger.record import ReasoningBody
 
@@ -509,8 +511,9 @@ def redact_value(value: Any) -> tuple[Any, list[str]]:
 def redact(body: ReasoningBody) -> tuple[ReasoningBody, list[str]]:
     """The body with every secret shape replaced in every string, and the shapes found.
 
-    Should the redacted form no longer parse as a body, the original is kept (with the
-    shapes still reported), so a record is never lost to its own scrubbing.
+    Should the redacted form no longer parse as a body (a secret in a field whose markers
+    break its constraints), the record is refused: a secret never reaches disk, and the
+    refusal names only the shapes, never the value.
     """
     from pydantic import ValidationError
 
@@ -523,4 +526,7 @@ def redact(body: ReasoningBody) -> tuple[ReasoningBody, list[str]]:
     try:
         return parse_body(cleaned), kinds
     except ValidationError:
-        return body, kinds
+        raise Refused(
+            f"the record holds a secret ({', '.join(kinds)}) where its redacted form is no "
+            "longer a valid record; remove the secret and record again"
+        ) from None

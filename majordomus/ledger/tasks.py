@@ -3,15 +3,17 @@
 A task name becomes a directory name under the store, so it is checked before anything is
 written: `[A-Za-z0-9][A-Za-z0-9._-]*`, which leaves no room for a separator, `..`, an
 absolute path or a control character; `all` is reserved (it names every task). Reads the
-current-task file; writes nothing.
+current-task file, and writes it when a task is chosen (`set_current_task`).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
+from majordomus import safefs
 from majordomus.errors import Refused
 from majordomus.ledger.redaction import redact_secrets, redact_text, shapes_in
 from majordomus.safefs import CONFIG_LIMIT, Unsafe, read_file
@@ -102,3 +104,31 @@ def current_task(root: Path) -> str:
             value = line[3:].strip().strip('"')
             return value or UNTASKED
     return UNTASKED
+
+
+def set_current_task(root: Path, name: str) -> str:
+    """Make `name` the current task: the `id:` line of `current.yaml` is replaced (or added
+    first), every other line kept; the file is replaced atomically, never through a symlink.
+    Returns the file's path relative to the root."""
+    check_task(name)
+    try:
+        text = read_file(root, CURRENT_FILE, CONFIG_LIMIT).decode("utf-8", errors="replace")
+    except Unsafe as exc:
+        if exc.code != "missing":
+            raise Refused(f"the current task could not be set: {exc.message}") from None
+        text = ""
+    kept = [line for line in text.split("\n") if line and not line.startswith("id:")]
+    data = "".join(f"{line}\n" for line in [f"id: {name}", *kept]).encode("utf-8")
+    folder, _, file_name = CURRENT_FILE.rpartition("/")
+    try:
+        fd = safefs.ensure_dir(root, folder)
+        try:
+            safefs.replace(fd, file_name, data)
+        finally:
+            os.close(fd)
+    except Unsafe as exc:
+        raise Refused(f"the current task could not be set: {exc.message}") from None
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise Refused(f"the current task could not be set: {CURRENT_FILE}: {reason}") from None
+    return CURRENT_FILE

@@ -97,7 +97,7 @@ def test_explain(run: Callable[..., Any]) -> None:
     assert done.code == 0, done.stderr
     assert done.stdout.splitlines() == [
         "excluded  majordomus://milestone/m1",
-        "reached and not given: budget — 29 token(s) would not fit: 56 of 1 already spent, 0 left",
+        "reached and not given: budget — 29 token(s) would not fit: 103 of 1 already spent, 0 left",
         "budget 103 of 1 token(s) used",
     ]
     unknown = run("explain", "majordomus://adr/9999", "--format", "json")

@@ -87,7 +87,7 @@ def test_a_dangling_reference_of_an_object_not_given_is_only_a_diagnostic(
         for x in compiled.excluded
     )
     assert not any(x.reason is ExclusionReason.UNRESOLVED for x in compiled.excluded)
-    assert [d.code for d in compiled.diagnostics] == ["unresolved_reference"]
+    assert [d.code for d in compiled.diagnostics] == ["over_budget", "unresolved_reference"]
     assert compile(index, CompileInput()).diagnostics == [], "nothing reached names it"
 
 
@@ -197,6 +197,6 @@ def test_remaining_is_floored_and_the_overspend_is_readable(
     assert b.over_budget and b.used_tokens > b.limit_tokens
     assert b.remaining_tokens == 0 and b.required_tokens == b.used_tokens
     first = compiled.excluded[0]
-    assert (first.uri, first.reason) == ("majordomus://issue/I0002", ExclusionReason.BUDGET)
-    assert first.detail == "39 token(s) would not fit: 56 of 10 already spent, 0 left"
+    assert (first.uri, first.reason) == ("majordomus://milestone/m1", ExclusionReason.BUDGET)
+    assert first.detail == "29 token(s) would not fit: 103 of 10 already spent, 0 left"
     assert all(x.tier <= y.tier for x, y in pairwise(compiled.excluded))

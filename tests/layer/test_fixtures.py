@@ -267,3 +267,14 @@ def test_fatal_fixture_raises_its_error(name: str, git_repo) -> None:
     assert caught.value.exit_code == exit_code
     assert fragment in caught.value.message
     assert "\n" not in caught.value.message
+
+
+def test_ledgerly_indexes_clean(git_repo) -> None:
+    """The hand-written layer the context benchmark reads: no diagnostic, every reference
+    resolves, every kind it is about present."""
+    index = build_index(git_repo("layers/ledgerly"))
+    assert [d.to_json() for d in index.diagnostics] == []
+    assert index.state == "ok" and index.unresolved == []
+    kinds = {"adr", "context", "implementation", "issue", "knowledge", "milestone", "rule"}
+    assert kinds <= set(index.kinds)
+    assert sum(1 for o in index.objects if o.kind == "issue") == 18

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from majordomus.errors import Refused
 from majordomus.ledger.record import parse_input
 from majordomus.ledger.redaction import (
     SHAPE_NAMES,
@@ -163,11 +164,12 @@ def test_controls_alone_are_cleaned_without_a_kind():
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
-def test_a_redacted_form_that_no_longer_parses_keeps_the_original():
+def test_a_redacted_form_that_no_longer_parses_is_refused_and_never_written():
     # A closed vocabulary cannot carry a secret in a valid body; an unchecked one can, and
-    # its redacted form is no body at all: the original is kept, the shape still reported.
+    # its redacted form is no body at all: the record is refused, naming the shape only.
     body = parse_input({"kind": "assessment", "subject": "s"})
-    broken = body.model_copy(update={"confidence": "sk-" + "a" * 20})
-    cleaned, kinds = redact(broken)
-    assert cleaned is broken
-    assert kinds == ["openai-key"]
+    secret = "sk-" + "a" * 20
+    broken = body.model_copy(update={"confidence": secret})
+    with pytest.raises(Refused, match=r"holds a secret \(openai-key\)") as refused:
+        redact(broken)
+    assert secret not in str(refused.value)

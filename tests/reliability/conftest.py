@@ -45,6 +45,8 @@ def suite_env(advisor_bin: Path) -> dict[str, str]:
         **GIT_ENV,
         "PATH": f"{advisor_bin}{os.pathsep}{os.environ.get('PATH', '')}",
         "HOME": os.environ.get("HOME", "/"),
+        # Writers racing on a loaded 2-core machine wait their turn; never refused as busy.
+        "MAJORDOMUS_LEDGER_LOCK_WAIT": "600",
     }
 
 

@@ -107,7 +107,10 @@ def record_text(subject: str) -> str:
         (record_text(BIG), f"holds an integer of more than {MAX_INT_DIGITS} digits"),
         (record_text(HUGE), f"holds an integer of more than {MAX_INT_DIGITS} digits"),
         (record_text("NaN"), "is not JSON: NaN is not a JSON value"),
-        (record_text('"' + "s" * MAX_RECORD_BYTES + '"'), f"is over {MAX_RECORD_BYTES} bytes"),
+        (
+            record_text('"' + "s" * MAX_RECORD_BYTES + '"'),
+            f"is over the 1 MiB limit ({MAX_RECORD_BYTES} bytes)",
+        ),
     ],
     ids=["one-too-deep", "deep", "big-int", "huge-int", "nan", "over-1-MiB"],
 )

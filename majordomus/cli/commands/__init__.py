@@ -18,6 +18,8 @@ PROCESS_COMMANDS: dict[tuple[str, ...], str] = {
     ("capabilities", "validate"): "majordomus.cli.commands.validate",
     ("serve",): "majordomus.cli.commands.serve",
     ("generate",): "majordomus.cli.commands.generate",
+    ("reasoning", "task"): "majordomus.cli.commands.task",
+    ("reasoning", "export"): "majordomus.cli.commands.export",
 }
 
 

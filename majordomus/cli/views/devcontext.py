@@ -44,11 +44,15 @@ def _way(way: dict[str, Any]) -> str:
 
 
 def compile_text(out: Any, _: Params) -> str:
+    if "bundle" in out:
+        return str(out["bundle"])
     budget = out["budget"]
     rows = [_header(out), *(_seed(s) for s in out["seeds"]), _budget_line(budget)]
     if budget["over_budget"]:
+        must_keep = [e for e in out["selected"] if e["required"]]
         rows.append(
-            "        OVER BUDGET: what may not be dropped already costs more than the limit "
+            f"        OVER BUDGET: the {len(must_keep)} entries that may not be dropped cost "
+            f"{budget['required_tokens']} token(s), more than the limit "
             f"({budget['limit_tokens']}); raise --budget-tokens or name less"
         )
     rows.extend(
@@ -58,10 +62,10 @@ def compile_text(out: Any, _: Params) -> str:
     )
     rows.append(f"SELECTED ({len(out['selected'])})")
     for e in out["selected"]:
-        required = " (required)" if e["required"] else ""
+        marker = " (required)" if e["required"] else ""
         rows.append(
             f"  {e['tier']:<10} {e['relevance']:.3f} {e['confidence']:.3f} "
-            f"{e['cost_tokens']:>6}  {e['uri']}{required}"
+            f"{e['cost_tokens']:>6}  {e['uri']}{marker}"
         )
         rows.extend(_way(w) for w in e["discovered_by"])
     rows.append(f"EXCLUDED ({len(out['excluded'])})")

@@ -90,9 +90,7 @@ def _read_limited(source: BinaryIO) -> bytes:
         return data
     size = _file_size(source)
     problem = record_size_problem(size) if size is not None else None
-    raise InvalidInput(
-        problem or f"record is more than {MAX_RECORD_BYTES} bytes, over the 1 MiB limit"
-    )
+    raise InvalidInput(problem or f"the record is over the 1 MiB limit ({MAX_RECORD_BYTES} bytes)")
 
 
 def _record_input(values: Params) -> dict[str, Any]:
@@ -154,8 +152,28 @@ RECORD_FILE = click.Option(
 # (owned by the projections)
 
 
+def _name_tasks_on_stderr() -> None:
+    """With no current task, say so and name the tasks that have records (stdout keeps the
+    report alone, as other tools read it)."""
+    from majordomus.cli.errors import fail
+    from majordomus.cli.settings import settings
+    from majordomus.ledger.store import Store
+    from majordomus.projections.handover import task_counts
+
+    counts = task_counts(Store(settings().context().root).load().records)
+    named = ", ".join(f"{t.task} ({t.records})" for t in counts)
+    fail(
+        "no current task is set (`majordomus reasoning task set NAME` chooses one); "
+        + (f"tasks with records: {named}" if counts else "no task has records yet")
+    )
+
+
 def status(out: Any, values: Params) -> str:
     if values.get("report"):
+        from majordomus.ledger.tasks import UNTASKED
+
+        if values.get("task") is None and out["state"]["task"] == UNTASKED:
+            _name_tasks_on_stderr()
         return out["report"]
     state, mode, totals = out["state"], out["mode"], out["state"]["totals"]
     return lines(
@@ -192,6 +210,10 @@ def check_exit(out: Any) -> int:
     return 0 if out["ok"] else EXIT_CONTRACT
 
 
+def handover(out: Any, _: Params) -> str:
+    return str(out["markdown"])
+
+
 REPORT = click.Option(
     ["--report"],
     is_flag=True,
@@ -209,4 +231,5 @@ VIEWS = {
     "reasoning.status": CliView(text=status, options=(REPORT,)),
     "reasoning.explain": CliView(text=explain, arguments=("id",)),
     "reasoning.check": CliView(text=check, exit_code=check_exit),
+    "reasoning.handover": CliView(text=handover),
 }

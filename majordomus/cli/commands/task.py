@@ -1,0 +1,83 @@
+"""`majordomus reasoning task show|set NAME|list`: the current task records go to by default.
+
+The current task lives in `.ai/local/state/current.yaml` (`id: NAME`); `set` checks the name
+as the store does and replaces that file atomically, never through a symbolic link. `show`
+and `list` read only. Text by default, `--format json` for the same facts as JSON.
+"""
+
+from __future__ import annotations
+
+import click
+
+from majordomus.cli.settings import settings, shared_params, with_shared
+from majordomus.egress import clean, clean_json
+from majordomus.wire import dumps_pretty
+
+
+def _echo(payload: dict[str, object], text: str) -> None:
+    if settings().format == "json":
+        click.echo(clean_json(dumps_pretty(payload), dumps_pretty))
+    else:
+        click.echo(clean(text), nl=False)
+
+
+def _show() -> click.Command:
+    @click.command(name="show")
+    def show() -> None:
+        """Print the current task (`untasked` when none is set)."""
+        from majordomus.ledger.tasks import UNTASKED, current_task
+
+        task = current_task(settings().context().root)
+        _echo({"task": task, "set": task != UNTASKED}, f"{task}\n")
+
+    return with_shared(show)
+
+
+def _set() -> click.Command:
+    @click.command(name="set")
+    @click.argument("name")
+    def set_(name: str) -> None:
+        """Make NAME the current task (letters, digits, '.', '_' and '-'; not `all`)."""
+        from majordomus.ledger.tasks import set_current_task
+
+        path = set_current_task(settings().context().root, name)
+        _echo({"task": name, "path": path}, f"current task {name} ({path})\n")
+
+    return with_shared(set_)
+
+
+def _list() -> click.Command:
+    @click.command(name="list")
+    def list_() -> None:
+        """List the tasks that have records, with their counts; `*` marks the current one."""
+        from majordomus.ledger.store import Store
+        from majordomus.projections.handover import task_counts
+
+        store = Store(settings().context().root)
+        current = store.current_task()
+        counts = task_counts(store.load().records)
+        rows = [
+            f"{'*' if t.task == current else ' '} {t.task:<32} {t.records} record(s)\n"
+            for t in counts
+        ]
+        payload: dict[str, object] = {
+            "current": current,
+            "tasks": [{"task": t.task, "records": t.records} for t in counts],
+        }
+        _echo(payload, "".join(rows))
+
+    return with_shared(list_)
+
+
+def command() -> click.Command:
+    from majordomus.cli.app import Group
+
+    group = Group(
+        name="task",
+        help="The current task: show it, set it, list the tasks that have records.",
+        params=shared_params(),
+        no_args_is_help=True,
+    )
+    for sub in (_show(), _set(), _list()):
+        group.add_command(sub)
+    return group

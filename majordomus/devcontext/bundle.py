@@ -1,0 +1,137 @@
+"""The bundle: a compiled context as one Markdown text an assistant reads in one call.
+
+Each selected entry becomes a section, in tier order, headed by its identifier and why it is
+there, with the entry's content in a fence. A section's heading is paid from the same budget
+as its content (`section_bytes` is what the spend counts), and the frame around the sections
+(title, summary, tier headings) is held back from the limit before anything is spent
+(`frame_reserve`), so a bundle that is not over budget fits its limit. Pure: the content
+comes from the index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from majordomus.devcontext.model import (
+    CompiledContext,
+    ContextEntry,
+    Discovery,
+    Seed,
+    Tier,
+    tokens_for,
+)
+from majordomus.layer.model import Index
+
+_LANGUAGES = {
+    "md": "markdown",
+    "yaml": "yaml",
+    "yml": "yaml",
+    "json": "json",
+    "sh": "sh",
+    "py": "python",
+    "rs": "rust",
+    "toml": "toml",
+}
+#: The widest tier heading, counted once per tier when the frame is reserved.
+_TIER_HEADING = "## governance\n\n"
+
+
+def _language(path: str) -> str:
+    name = path.rsplit("/", 1)[-1]
+    return _LANGUAGES.get(name.rsplit(".", 1)[-1].lower(), "") if "." in name else ""
+
+
+def _fence(content: str) -> str:
+    """Backticks enough to fence `content`: one more than its longest run, at least three."""
+    longest = run = 0
+    for ch in content:
+        run = run + 1 if ch == "`" else 0
+        longest = max(longest, run)
+    return "`" * max(3, longest + 1)
+
+
+def _why(ways: Iterable[Discovery]) -> str:
+    return "; ".join(
+        f"{d.selector.value}({d.edge}): {d.reason}" if d.edge else f"{d.selector.value}: {d.reason}"
+        for d in ways
+    )
+
+
+def section(
+    uri: str,
+    tier: Tier,
+    path: str,
+    required: bool,
+    ways: Iterable[Discovery],
+    content: str | None,
+) -> str:
+    """One entry's section: heading, where it lives, why it is in, and its content."""
+    standing = "required" if required else "selected"
+    head = f"### {uri}\n\n{tier.value} · {standing} · `{path}` — {_why(ways)}\n\n"
+    if content is None:
+        return head + f"_The index does not hold this content; read `{path}`._\n\n"
+    fence = _fence(content)
+    tail = "" if content.endswith("\n") or not content else "\n"
+    return f"{head}{fence}{_language(path)}\n{content}{tail}{fence}\n\n"
+
+
+def section_bytes(section_text: str) -> int:
+    return len(section_text.encode("utf-8"))
+
+
+def _seeds_line(seeds: list[Seed]) -> str:
+    if not seeds:
+        return "For no seed: the repository's governance only."
+    return "For " + ", ".join(f"{s.from_} `{s.uri}`" for s in seeds) + "."
+
+
+def _summary(count: int, used: int, limit: int, over: bool) -> str:
+    state = " OVER BUDGET: what may not be dropped costs more than the limit." if over else ""
+    return (
+        f"{count} entries in tier order, {used} of {limit} token(s).{state} What was left "
+        "out and why: the same request without the bundle.\n\n"
+    )
+
+
+def _frame(seeds: list[Seed], count: int, used: int, limit: int, over: bool) -> str:
+    return f"# Development context\n\n{_seeds_line(seeds)}\n\n" + _summary(count, used, limit, over)
+
+
+def frame_reserve(seeds: list[Seed], limit: int) -> int:
+    """Tokens held back for the frame: its longest form (the widest numbers, every tier)."""
+    widest = 10 ** len(str(limit))
+    frame = _frame(seeds, widest, widest, widest, True)
+    return tokens_for(len(frame.encode("utf-8")) + len(_TIER_HEADING) * len(Tier.ORDER))
+
+
+def render(compiled: CompiledContext, index: Index) -> str:
+    """The bundle of `compiled`: its selected entries' content in tier order."""
+    budget = compiled.budget
+    parts = [
+        _frame(
+            compiled.seeds,
+            len(compiled.selected),
+            budget.used_tokens,
+            budget.limit_tokens,
+            budget.over_budget,
+        )
+    ]
+    tier: Tier | None = None
+    for entry in compiled.selected:
+        if entry.tier is not tier:
+            tier = entry.tier
+            parts.append(f"## {tier.value}\n\n")
+        parts.append(entry_section(entry, index))
+    return "".join(parts).rstrip("\n") + "\n"
+
+
+def entry_section(entry: ContextEntry, index: Index) -> str:
+    obj = index.by_uri.get(entry.uri)
+    return section(
+        entry.uri,
+        entry.tier,
+        entry.provenance.path,
+        entry.required,
+        entry.discovered_by,
+        obj.content if obj is not None else None,
+    )

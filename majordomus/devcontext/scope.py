@@ -1,0 +1,82 @@
+"""Which decisions, knowledge and rules lie over a declared scope (docs/devcontext.md).
+
+A decision or a piece of knowledge is over a scope when a path it refers to lies under the
+scope or contains it; a rule governs a scope when a path it declares it applies to does. The
+references are read from the object's own front matter (typed `file:` / `test:` references,
+`tracks`, the rule's `applies_to` / `scope`), so a layer links them without any new field on
+the work items. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from majordomus.devcontext.inputs import is_under
+from majordomus.layer.model import LayerObject
+
+#: Kinds matched against a scope through the paths they refer to.
+REFERRING_KINDS = ("adr", "knowledge")
+#: Front-matter fields of a rule that name the paths it governs.
+RULE_PATH_FIELDS = ("applies_to", "scope")
+_PATH_PREFIXES = ("file:", "test:")
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+
+
+def _clean(path: str) -> str | None:
+    """A repository-relative path without a trailing glob or slash; None when it is not one."""
+    path = path.strip()
+    for tail in ("/**", "/*"):
+        if path.endswith(tail):
+            path = path[: -len(tail)]
+    path = path.rstrip("/")
+    while path.startswith("./"):
+        path = path[2:]
+    if not path or path.startswith("/") or ".." in path.split("/") or "*" in path:
+        return None
+    return path
+
+
+def referenced_paths(obj: LayerObject) -> list[str]:
+    """The paths a decision or a piece of knowledge refers to, in byte order, once each.
+
+    Typed references (`file:<path>`, `test:<path>`) anywhere in its front matter (`related`,
+    `provenance.derived_from`, `relations[].target`) and the entries of `tracks`.
+    """
+    found: set[str] = set()
+    for text in _strings(obj.metadata):
+        for prefix in _PATH_PREFIXES:
+            if text.startswith(prefix) and (path := _clean(text[len(prefix) :])) is not None:
+                found.add(path)
+    for text in _strings(obj.metadata.get("tracks")):
+        if (path := _clean(text)) is not None:
+            found.add(path)
+    return sorted(found)
+
+
+def governed_paths(obj: LayerObject) -> list[str]:
+    """The paths a rule declares it applies to (`applies_to`, or `scope` as a list)."""
+    found: set[str] = set()
+    for key in RULE_PATH_FIELDS:
+        value = obj.metadata.get(key)
+        if key == "scope" and not isinstance(value, list):
+            continue
+        for text in _strings(value):
+            if (path := _clean(text)) is not None:
+                found.add(path)
+    return sorted(found)
+
+
+def overlapping(paths: list[str], scope: str) -> list[str]:
+    """The paths that lie under `scope` or contain it."""
+    return [p for p in paths if is_under(scope, p) or is_under(p, scope)]

@@ -1,0 +1,165 @@
+"""A copy of the ledger for analysis: JSON Lines, or a SQLite database ready for Datasette.
+
+The copy is written where the user says and never read back: the store stays the only
+truth. JSON Lines holds one stored record per line in canonical order. The database has a
+`records` table (one row per record: envelope, kind, position, timeline phase and summary),
+one table per record kind with the body's fields as columns (lists and objects as JSON),
+and two views: `timeline` (the steps in order) and `standing` (every assessment with where
+it stands now). Every text passes the redactor and the control filter before it is written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from majordomus.egress import clean_json
+from majordomus.errors import Refused
+from majordomus.ledger.loaded import Loaded, Relations
+from majordomus.ledger.record import AssessmentInput
+from majordomus.wire import dumps_compact
+
+#: The table each record kind goes to.
+KIND_TABLES = {
+    "assessment": "assessments",
+    "plan": "plans",
+    "consultation": "consultations",
+    "disagreement": "disagreements",
+    "resolution": "resolutions",
+    "conclusion": "conclusions",
+    "validation": "validations",
+    "attempt": "attempts",
+}
+
+TIMELINE_VIEW = """
+SELECT position, recorded_at AS at, task, id, kind, phase, summary
+FROM records ORDER BY position
+"""
+
+STANDING_VIEW = """
+SELECT a.id, a.task, a.subject, a.materiality, a.confidence, a.standing, a.conclusion,
+       r.recorded_at
+FROM assessments AS a JOIN records AS r ON r.id = a.id
+ORDER BY r.position
+"""
+
+
+def _clean(value: Any) -> Any:
+    """The value as it may leave the process (secrets redacted, controls escaped)."""
+    import json
+
+    return json.loads(clean_json(dumps_compact(value), dumps_compact))
+
+
+def jsonl(loaded: Loaded) -> bytes:
+    """One stored record per line, canonical order, each line compact JSON."""
+    return "".join(
+        clean_json(dumps_compact(r.wire()), dumps_compact) + "\n" for r in loaded.records
+    ).encode("utf-8")
+
+
+def _rows(loaded: Loaded) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+    from majordomus.projections.standing import standing_of
+    from majordomus.projections.timeline import step_of
+
+    relations = Relations(loaded.records)
+    records: list[dict[str, Any]] = []
+    by_kind: dict[str, list[dict[str, Any]]] = {}
+    for position, record in enumerate(loaded.records, 1):
+        step = step_of(record)
+        records.append(
+            {
+                "id": record.id,
+                "position": position,
+                "task": record.task,
+                "kind": record.kind,
+                "recorded_at": record.recorded_at,
+                "head": record.head,
+                "redacted": record.redacted,
+                "phase": step.phase.value,
+                "summary": step.summary,
+            }
+        )
+        body = record.body.model_dump(mode="json", exclude={"kind"})
+        row: dict[str, Any] = {"id": record.id, "task": record.task, **body}
+        if isinstance(record.body, AssessmentInput):
+            standing = relations.standing_conclusion(record.id)
+            row["standing"] = standing_of(relations, record.id).value
+            row["conclusion"] = standing.id if standing is not None else None
+        by_kind.setdefault(record.kind, []).append(row)
+    return [_clean(r) for r in records], {k: [_clean(r) for r in v] for k, v in by_kind.items()}
+
+
+def write_sqlite(loaded: Loaded, path: Path) -> None:
+    """Build the database at `path` (a new file sqlite-utils creates)."""
+    import sqlite_utils
+
+    records, by_kind = _rows(loaded)
+    db = sqlite_utils.Database(path)
+    try:
+        db["records"].insert_all(records, pk="id", alter=True)  # type: ignore[union-attr]
+        if not records:
+            db["records"].create(  # type: ignore[union-attr]
+                {
+                    "id": str,
+                    "position": int,
+                    "task": str,
+                    "kind": str,
+                    "recorded_at": str,
+                    "head": str,
+                    "redacted": str,
+                    "phase": str,
+                    "summary": str,
+                },
+                pk="id",
+            )
+        for kind, table in KIND_TABLES.items():
+            rows = by_kind.get(kind, [])
+            if rows:
+                db[table].insert_all(rows, pk="id", alter=True)  # type: ignore[union-attr]
+            else:
+                columns = {"id": str, "task": str}
+                if kind == "assessment":
+                    columns |= {
+                        "subject": str,
+                        "materiality": str,
+                        "confidence": str,
+                        "standing": str,
+                        "conclusion": str,
+                    }
+                db[table].create(columns, pk="id")  # type: ignore[union-attr]
+        db.create_view("timeline", TIMELINE_VIEW.strip())
+        db.create_view("standing", STANDING_VIEW.strip())
+    finally:
+        db.close()
+
+
+def publish(target: Path, build: Any, *, force: bool) -> None:
+    """Write through `build(temporary_path)` next to `target`, then publish: without `force`
+    an existing `target` is refused (and never replaced, even by a racing writer)."""
+    if not force and (target.exists() or target.is_symlink()):
+        raise Refused(f"{target} already exists; pass --force to replace it")
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise Refused(f"cannot write {target}: {exc.strerror or exc}") from None
+    os.close(fd)
+    temporary = Path(name)
+    try:
+        temporary.unlink()
+        build(temporary)
+        if force:
+            os.replace(temporary, target)
+        else:
+            os.link(temporary, target)
+    except FileExistsError:
+        raise Refused(f"{target} already exists; pass --force to replace it") from None
+    except OSError as exc:
+        raise Refused(f"cannot write {target}: {exc.strerror or exc}") from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            temporary.unlink()

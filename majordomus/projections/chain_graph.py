@@ -1,0 +1,93 @@
+"""The chain of a task's records as a Mermaid flowchart that renders on GitHub.
+
+One node per record, labelled with its kind and a short summary; one edge from each record
+to the record it answers (an assessment to its plan, a plan to its consultations, a
+conclusion to the validations that test it, ...). Edges to records outside the graph are
+left out. Labels pass through an escape of the characters Mermaid or a Markdown fence would
+read as syntax. Large tasks show their most recent records only, so the graph stays within
+what GitHub renders. Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from majordomus.ledger.record import (
+    AttemptInput,
+    ConsultationInput,
+    DisagreementInput,
+    ReasoningRecord,
+    ResolutionInput,
+    StoredConclusion,
+    StoredPlan,
+    ValidationInput,
+    ValidationOutcome,
+)
+from majordomus.projections.text import one_line
+
+#: At most this many records are drawn (the most recent ones): GitHub refuses larger graphs.
+MAX_GRAPH_RECORDS = 100
+
+#: Characters of a label's summary.
+LABEL_LIMIT = 60
+
+#: Mermaid entity codes for what would end a label, open HTML or close the code fence.
+_ESCAPES = {"#": "#35;", '"': "#quot;", "<": "#lt;", ">": "#gt;", "`": "#96;"}
+
+
+def _label_text(text: str) -> str:
+    text = one_line(text)
+    if len(text) > LABEL_LIMIT:
+        text = text[: LABEL_LIMIT - 1] + "…"
+    return "".join(_ESCAPES.get(ch, ch) for ch in text)
+
+
+def _sources(record: ReasoningRecord) -> list[str]:
+    """The ids of the records this record answers, in a fixed order."""
+    body = record.body
+    if isinstance(body, StoredPlan | DisagreementInput):
+        return [body.assessment]
+    if isinstance(body, ConsultationInput):
+        return [body.plan]
+    if isinstance(body, ResolutionInput):
+        return [body.disagreement]
+    if isinstance(body, StoredConclusion):
+        cited = [*body.consultations, *body.disagreements] or [body.assessment]
+        return [*cited, *([body.supersedes] if body.supersedes else [])]
+    if isinstance(body, ValidationInput):
+        return [body.conclusion]
+    if isinstance(body, AttemptInput):
+        return [body.assessment] if body.assessment else []
+    return []
+
+
+def chain_graph(records: Sequence[ReasoningRecord], summaries: dict[str, str]) -> str:
+    """The flowchart (without its fence) of `records`; `summaries` maps an id to its step's
+    summary. Empty when there is no record."""
+    shown = list(records)[-MAX_GRAPH_RECORDS:]
+    if not shown:
+        return ""
+    node = {record.id: f"r{position}" for position, record in enumerate(shown, 1)}
+    rows = ["flowchart TD"]
+    for record in shown:
+        label = _label_text(f"{record.kind}: {summaries.get(record.id, record.id)}")
+        rows.append(f'  {node[record.id]}["{label}"]')
+    for record in shown:
+        for source in dict.fromkeys(_sources(record)):
+            if source in node:
+                rows.append(f"  {node[source]} --> {node[record.id]}")
+    failed = [
+        node[r.id]
+        for r in shown
+        if isinstance(r.body, AttemptInput)
+        or (isinstance(r.body, ValidationInput) and r.body.outcome is ValidationOutcome.FAIL)
+    ]
+    if failed:
+        rows.append("  classDef failed stroke:#c00,stroke-width:2px")
+        rows.append(f"  class {','.join(failed)} failed")
+    return "".join(f"{row}\n" for row in rows)
+
+
+def omitted(records: Sequence[ReasoningRecord]) -> int:
+    """How many of `records` the graph leaves out."""
+    return max(0, len(records) - MAX_GRAPH_RECORDS)
