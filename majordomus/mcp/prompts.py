@@ -137,47 +137,43 @@ def _devcontext(ctx: Context, arguments: dict[str, str]) -> dict[str, Any]:
         if not budget.strip().isdigit():
             raise PromptRefused("argument budget_tokens must be a non-negative integer")
         request["budget_tokens"] = int(budget.strip())
+    request["bundle"] = True
     try:
         compiled = ctx.executor.call("devcontext.compile", request)
     except CapabilityError as exc:
         raise PromptRefused(exc.display) from None
     return {
         "description": "The compiled context for "
-        + ", ".join(f"{k} {v}" for k, v in request.items()),
-        "messages": devcontext_messages(ctx, compiled),
+        + ", ".join(f"{k} {request[k]}" for k in (*_SEEDS, "budget_tokens") if k in request),
+        "messages": devcontext_messages(compiled),
     }
 
 
-def devcontext_messages(ctx: Context, compiled: dict[str, Any]) -> list[dict[str, Any]]:
-    """The compiled context as messages: the capability's Markdown bundle when it gives one;
-    otherwise an overview of the selection, then each selected object as an embedded
-    resource, in the compiler's order."""
-    bundle = compiled.get("bundle")
-    if isinstance(bundle, str):
-        return [{"role": "user", "content": {"type": "text", "text": bundle}}]
-    budget = compiled.get("budget", {})
+def devcontext_messages(compiled: dict[str, Any]) -> list[dict[str, Any]]:
+    """The compiled context as messages: an overview of the selection (what was chosen, at
+    what cost, and any diagnostic), then the capability's Markdown bundle, which holds each
+    selected entry's content in tier order within the budget."""
+    selected = compiled.get("selected", [])
     lines = [
         "# Development context",
         "",
-        f"Fingerprint {compiled.get('fingerprint', '')}; "
-        f"{len(compiled.get('selected', []))} entries selected, "
-        f"{len(compiled.get('excluded', []))} excluded; budget {budget}.",
+        f"{len(selected)} entries selected, {len(compiled.get('excluded', []))} excluded "
+        f"(fingerprint {compiled.get('fingerprint', '')}):",
         "",
     ]
-    resources = []
-    for entry in compiled.get("selected", []):
+    for entry in selected:
         title = entry.get("title") or entry["uri"]
-        lines.append(f"- {title} ({entry['uri']}, tier {entry.get('tier')})")
-        obj = ctx.index.by_uri.get(entry["uri"])
-        if obj is not None:
-            resource = {"uri": obj.uri, "mimeType": obj.media_type, "text": obj.content}
-            resources.append(
-                {"role": "user", "content": {"type": "resource", "resource": resource}}
-            )
+        lines.append(
+            f"- {title} ({entry['uri']}, tier {entry.get('tier')}, "
+            f"{entry.get('cost_tokens')} tokens)"
+        )
     for diagnostic in compiled.get("diagnostics", []):
         lines.append(f"- note: {diagnostic.get('message', diagnostic)}")
-    overview = {"role": "user", "content": {"type": "text", "text": "\n".join(lines)}}
-    return [overview, *resources]
+    messages = [{"role": "user", "content": {"type": "text", "text": "\n".join(lines)}}]
+    bundle = compiled.get("bundle")
+    if isinstance(bundle, str) and bundle:
+        messages.append({"role": "user", "content": {"type": "text", "text": bundle}})
+    return messages
 
 
 def completion_values(

@@ -99,7 +99,7 @@ def test_the_inspector_lists_calls_prompts_and_reads(command: list[str], layer_r
         "--prompt-args",
         "task=inspected",
     )
-    assert "for task inspected:" in got["messages"][0]["content"]["text"]
+    assert "--task inspected`" in got["messages"][0]["content"]["text"]
 
     templates = run(command, layer_repo, "--method", "resources/templates/list")
     assert [t["uriTemplate"] for t in templates["resourceTemplates"]] == [

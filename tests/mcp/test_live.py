@@ -148,17 +148,17 @@ def test_prompts_are_listed_and_got(layer_repo: Path) -> None:
         "budget_tokens",
     }
     [message] = got["handover"].messages
-    assert message.role == "user" and "for task live-serving:" in message.content.text
+    assert message.role == "user" and "--task live-serving`" in message.content.text
     head = git(layer_repo, "rev-parse", "HEAD").strip()
     assert f"on branch master at {head}" in got["continue"].messages[0].content.text
     assert got["missing"] == (-32602, "prompt handover requires the argument task")
     assert got["unknown"] == (-32602, "unknown prompt: nope")
     assert got["budget"][0] == -32602 and "budget_tokens" in got["budget"][1]
     assert got["no_seed"][0] == -32602
-    compiled = got["compiled"].messages
-    assert compiled and compiled[0].content.type == "text"
-    embedded = [m.content.resource.uri for m in compiled[1:]]
-    assert "majordomus://issue/I0001" in [str(uri) for uri in embedded]
+    overview, bundle = got["compiled"].messages
+    assert "majordomus://issue/I0001" in overview.content.text
+    assert "majordomus://issue/I0001" in bundle.content.text
+    assert "objective: stay true" in bundle.content.text
 
 
 def test_template_read_and_completion(layer_repo: Path) -> None:
