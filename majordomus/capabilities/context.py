@@ -1,11 +1,13 @@
 """What a handler may ask for: the root, the index, the registry, the environment.
 
 Everything is computed lazily and at most once per context, so a command that needs only the
-ledger never builds the layer index, and a long-lived server builds both once at start-up.
+ledger never builds the layer index. A long-lived server calls `refresh()` before each
+answer: a cheap check (`majordomus.layer.freshness`) and, when the layer moved, a re-index.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping
 from functools import cached_property
@@ -17,8 +19,11 @@ from majordomus.errors import ContractUnmet
 if TYPE_CHECKING:
     from majordomus.capabilities.executor import Executor
     from majordomus.capabilities.registry import Registry
+    from majordomus.layer.freshness import Watch
     from majordomus.layer.model import Discovery, GitState, Index
     from majordomus.layer.sqlite_index import SqliteIndex
+
+log = logging.getLogger("majordomus")
 
 
 class Context:
@@ -38,6 +43,12 @@ class Context:
         self.strict = strict
         self.read_only = read_only
         self.environ: Mapping[str, str] = dict(os.environ if environ is None else environ)
+        self.watch: Watch | None = None
+        #: True while the layer changed and the re-index that followed failed: the last good
+        #: index is still served.
+        self.stale = False
+        #: How many times the index was read again since the first; moves with each re-index.
+        self.generation = 0
 
     @classmethod
     def from_index(cls, index: Index, *, environ: Mapping[str, str] | None = None) -> Context:
@@ -55,16 +66,52 @@ class Context:
 
     @cached_property
     def index(self) -> Index:
+        return self._read_index()
+
+    def _read_index(self) -> Index:
         from majordomus.capabilities.builtin import builtin_tools
+        from majordomus.layer.freshness import Baseline, Watch
         from majordomus.layer.index import build_index
 
+        baseline = Baseline(self.root, self.discovery)
         index = build_index(self.root, self.discovery, mcp_tools=builtin_tools())
         if self.strict and index.error_count:
             raise ContractUnmet(
                 f"refusing to serve under --strict: the index has {index.error_count} error "
                 "diagnostic(s); run `majordomus mcp --inspect` to see them"
             )
+        self.watch = Watch(baseline, index)
         return index
+
+    def refresh(self) -> bool:
+        """Read the layer again if it changed since the index was read; True when it did.
+
+        Cheap when nothing changed (a few `stat` calls). A re-index that fails (git gone, a
+        strict refusal, a registry that does not build) keeps the last index, sets `stale`
+        and is tried again after the next change.
+        """
+        if self.watch is None or "index" not in self.__dict__ or not self.watch.changed():
+            return False
+        watch = self.watch
+        try:
+            index = self._read_index()
+            registry = self._registry_of(index)
+        except Exception as exc:
+            log.error("the layer changed and could not be read again: %s", exc)
+            self.watch = watch
+            watch.rebase()
+            self.stale = True
+            return False
+        # Swapped in one step each: a request still running keeps a whole index, old or new.
+        self.__dict__.pop("sqlite", None)
+        self.__dict__["index"] = index
+        self.__dict__["registry"] = registry
+        if "executor" in self.__dict__:
+            self.executor.cache.clear()
+        self.stale = False
+        self.generation += 1
+        log.info("the layer changed; re-indexed (generation %d)", self.generation)
+        return True
 
     @property
     def git(self) -> GitState:
@@ -81,12 +128,15 @@ class Context:
 
     @cached_property
     def registry(self) -> Registry:
+        return self._registry_of(self.index)
+
+    def _registry_of(self, index: Index) -> Registry:
         from majordomus.capabilities.builtin import builtin_modules
         from majordomus.capabilities.registry import build_registry
 
         return build_registry(
             builtin_modules(),
-            self.index,
+            index,
             object_output="majordomus.capabilities.core:ObjectView",
             empty="majordomus.capabilities.core:Empty",
         )

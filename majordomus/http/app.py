@@ -6,7 +6,8 @@ bound (503 `busy`, liveness probes exempt), the Host / Origin guards, the 1 MiB 
 `Cache-Control: no-store` and a `Content-Length` on every answer. The routes are
 generic: one per capability HTTP exposure, each binding the request to the input, running the
 one executor and mapping errors (§1.9, §3.7). The registry, the indexes and the OpenAPI
-document are built once per application; nothing is rebuilt per request.
+document are built once per reading of the layer: before each request the context checks
+cheaply whether the layer changed and reads it again only when it did.
 """
 
 from __future__ import annotations
@@ -150,6 +151,8 @@ class Guard:
         inner = dict(scope)
         if scope["method"] == "HEAD":
             inner["method"] = "GET"
+        if self.routes is not None:
+            self.routes.refresh()
         await self.app(inner, replay, send)
 
     async def _body(self, receive: Receive, headers: dict[str, str]) -> bytes:
@@ -225,7 +228,7 @@ def _wants_html(accept: str) -> bool:
 
 
 class Routes:
-    """The application's state: one context, its registry, the pages built once."""
+    """The application's state: one context, its registry, the pages built once per index."""
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -236,6 +239,19 @@ class Routes:
         self.api = pages.api_index(self.registry)
         self.command_lock = anyio.Lock()
         self._openapi: str | None = None
+
+    def refresh(self) -> None:
+        """Before each request: re-index if the layer changed, and rebuild what the index
+        feeds. The routes stay those of start-up; their handlers read the current index.
+        A re-index that failed leaves the last index served and `/` saying `stale`."""
+        was_stale = self.ctx.stale
+        if self.ctx.refresh():
+            self.registry = self.ctx.registry
+            self.registry.verify()
+            self._openapi = None
+        elif self.ctx.stale == was_stale:
+            return
+        self.info = pages.server_index(self.ctx.index, stale=self.ctx.stale)
 
     def openapi_text(self) -> str:
         """Built on first request and kept; a failed build is an internal error each time."""

@@ -139,8 +139,9 @@ SURFACES = (
 )
 
 
-def server_index(index: Index) -> ServerIndex:
-    """The JSON index; git facts are those of the index the server built at start."""
+def server_index(index: Index, *, stale: bool = False) -> ServerIndex:
+    """The JSON index; git facts are those of the index served. `stale` says the layer
+    changed and could not be read again, so the last index read is still served."""
     git = index.git
     return ServerIndex(
         name="majordomus",
@@ -149,7 +150,7 @@ def server_index(index: Index) -> ServerIndex:
         dirty=(git.working_tree == "dirty")
         if git.available and git.working_tree != "unknown"
         else None,
-        stale=False,
+        stale=stale,
         description=DESCRIPTION,
         reference="/openapi.json",
         repository=index.root.name,

@@ -1,21 +1,28 @@
 """The stdio MCP server: newline-delimited JSON-RPC 2.0 over stdin/stdout (layer §7).
 
-The one protocol module (decision 9): framing, message rules, the eight methods and their
-error codes live here and nowhere else; no MCP library. Tools and resources are projections
-of the registry (`majordomus.mcp.listing`); every tool call goes through the one executor.
+The one protocol module: framing, message rules, the methods and their error codes live here
+and nowhere else; no MCP library. Tools and resources are projections of the registry
+(`majordomus.mcp.listing`), prompts and completions of the index (`majordomus.mcp.prompts`);
+every tool call goes through the one executor.
 
 Owns stdout for the whole session: nothing but one compact JSON value per line ever reaches
-it (a stray `print` lands on stderr). Logs go to stderr. The index and the registry are built
-once at start-up and never refreshed; whatever can be computed once is. Every result and
+it (a stray `print` lands on stderr). Logs go to stderr. Before each input line the context
+checks whether the layer changed and re-indexes if it did; the lists are then computed
+again, `notifications/*/list_changed` go out for those that moved and
+`notifications/resources/updated` for each subscribed resource whose content moved, before
+the answer. Every list method pages by `PAGE_SIZE` with an opaque cursor. Every result and
 every error message passes `majordomus.egress` (redacted, controls escaped); a name the
 client sent is quoted as a short excerpt.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import logging
 import sys
+import threading
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
@@ -46,9 +53,34 @@ RESOURCE_NOT_FOUND = -32002
 EXIT_OK = 0
 EXIT_IO = 13
 
+#: Seconds between the checks an idle session makes, so a change is announced unasked.
+IDLE_CHECK_SECONDS = 2.0
+#: Entries per page of every list method; `nextCursor` is present while more remain.
+PAGE_SIZE = 100
+#: The one resource template: every object of the layer by kind and identity.
+TEMPLATE = "majordomus://{kind}/{identity}"
+
 _CAPABILITIES = {
-    "resources": {"subscribe": False, "listChanged": False},
-    "tools": {"listChanged": False},
+    "resources": {"subscribe": True, "listChanged": True},
+    "tools": {"listChanged": True},
+    "prompts": {"listChanged": True},
+    "completions": {},
+}
+_TEMPLATES = [
+    {
+        "uriTemplate": TEMPLATE,
+        "name": "object",
+        "title": "A layer object",
+        "description": "One object of the .ai/ layer by kind and identity; completion/complete "
+        "suggests both.",
+        "mimeType": "text/markdown",
+    }
+]
+#: The lists a re-index may change, with the notification announcing each.
+_LISTS = {
+    "tools": "notifications/tools/list_changed",
+    "resources": "notifications/resources/list_changed",
+    "prompts": "notifications/prompts/list_changed",
 }
 _SERVER_INFO = {"name": "majordomus", "title": "Majordomus", "version": __version__}
 
@@ -98,26 +130,36 @@ def _params(message: dict[str, Any]) -> dict[str, Any]:
 
 
 class Server:
-    """One session's dispatcher. Constructing it builds the context's index and registry,
-    once; listings are computed on first request and then served from memory."""
+    """One session's dispatcher over a context whose index and registry it keeps current;
+    listings are computed on first request and then served from memory until a re-index."""
 
     def __init__(self, ctx: Context, *, read_only: bool) -> None:
         self.ctx = ctx
         self.read_only = read_only
         self.initialized = False
-        self.registry = ctx.registry
+        ctx.registry  # noqa: B018 - built before anything is served
         self.instructions = self._instructions()
-        self._tools_json: str | None = None
-        self._resources_json: str | None = None
+        self._lists: dict[str, list[dict[str, Any]]] = {}
+        self._pages: dict[tuple[str, int], str] = {}
+        self._subscribed: dict[str, str | None] = {}
         self._methods: dict[str, Callable[[dict[str, Any]], str]] = {
             "initialize": self._initialize,
             "ping": lambda _params: "{}",
-            "resources/list": self._resources_list,
-            "resources/templates/list": lambda _params: '{"resourceTemplates":[]}',
+            "resources/list": lambda params: self._page("resources", params),
+            "resources/templates/list": lambda params: self._page("resourceTemplates", params),
             "resources/read": self._resources_read,
-            "tools/list": self._tools_list,
+            "resources/subscribe": self._subscribe,
+            "resources/unsubscribe": self._unsubscribe,
+            "prompts/list": lambda params: self._page("prompts", params),
+            "prompts/get": self._prompts_get,
+            "completion/complete": self._complete,
+            "tools/list": lambda params: self._page("tools", params),
             "tools/call": self._tools_call,
         }
+
+    @property
+    def registry(self) -> Any:
+        return self.ctx.registry
 
     # -- start-up facts ------------------------------------------------------------------------
 
@@ -140,6 +182,8 @@ class Server:
             f"{len(index.objects)} objects, index state {index.state}. "
             "Resources are majordomus://<kind>/<identity>; majordomus://repository carries the "
             "repository, its git state and every diagnostic of the index. "
+            "The layer's prompts are MCP prompts, and the devcontext prompt compiles the "
+            "context of an issue, a milestone or an intent. "
             f"{writes}"
         )
 
@@ -148,6 +192,57 @@ class Server:
         if cap is None or (self.read_only and cap.kind == "command"):
             return None
         return cap
+
+    # -- live serving --------------------------------------------------------------------------
+
+    def refresh(self) -> list[str]:
+        """Re-index if the layer changed; the notifications that announce what moved."""
+        if not self.ctx.refresh():
+            return []
+        before = self._lists
+        self._lists = {}
+        self._pages = {}
+        self.instructions = self._instructions()
+        out = [
+            _notification(method)
+            for name, method in _LISTS.items()
+            if name in before and self._list(name) != before[name]
+        ]
+        for uri, seen in self._subscribed.items():
+            now = self._content(uri)
+            if now != seen:
+                self._subscribed[uri] = now
+                out.append(_notification("notifications/resources/updated", {"uri": uri}))
+        return out
+
+    def _content(self, uri: str) -> str | None:
+        """A resource's text as `resources/read` gives it, or None when it is not served."""
+        from majordomus.capabilities.core import resolve_resource
+
+        try:
+            return resolve_resource(self.ctx, uri).content
+        except CapabilityError:
+            return None
+
+    def _subscribe(self, params: dict[str, Any]) -> str:
+        uri = self._known_uri(params)
+        self._subscribed[uri] = self._content(uri)
+        return "{}"
+
+    def _unsubscribe(self, params: dict[str, Any]) -> str:
+        uri = params.get("uri")
+        if not isinstance(uri, str):
+            raise RpcError(INVALID_PARAMS, "params.uri is required")
+        self._subscribed.pop(uri, None)
+        return "{}"
+
+    def _known_uri(self, params: dict[str, Any]) -> str:
+        uri = params.get("uri")
+        if not isinstance(uri, str):
+            raise RpcError(INVALID_PARAMS, "params.uri is required")
+        if uri not in self.ctx.index.by_uri and uri not in self.registry.by_resource:
+            raise RpcError(RESOURCE_NOT_FOUND, f"resource not found: {excerpt(uri)}")
+        return uri
 
     # -- methods -------------------------------------------------------------------------------
 
@@ -175,21 +270,37 @@ class Server:
         except RegistryBuildFailed as failed:
             raise Internal(f"the capability registry did not build: {failed}") from None
 
-    def _tools_list(self, _params: dict[str, Any]) -> str:
-        if self._tools_json is None:
-            from majordomus.mcp.listing import tool_entries
+    def _list(self, name: str) -> list[dict[str, Any]]:
+        """One list method's entries, computed once per index."""
+        entries = self._lists.get(name)
+        if entries is None:
+            if name == "resourceTemplates":
+                entries = _TEMPLATES
+            else:
+                from majordomus.mcp.listing import resource_entries, tool_entries
+                from majordomus.mcp.prompts import prompt_entries
 
-            self._verified()
-            self._tools_json = _clean_dump({"tools": tool_entries(self.registry, self.read_only)})
-        return self._tools_json
+                self._verified()
+                if name == "tools":
+                    entries = tool_entries(self.registry, self.read_only)
+                elif name == "resources":
+                    entries = resource_entries(self.registry)
+                else:
+                    entries = prompt_entries(self.ctx)
+            self._lists[name] = entries
+        return entries
 
-    def _resources_list(self, _params: dict[str, Any]) -> str:
-        if self._resources_json is None:
-            from majordomus.mcp.listing import resource_entries
-
-            self._verified()
-            self._resources_json = _clean_dump({"resources": resource_entries(self.registry)})
-        return self._resources_json
+    def _page(self, name: str, params: dict[str, Any]) -> str:
+        """One page of a list: `PAGE_SIZE` entries from the cursor, `nextCursor` if more."""
+        offset = _offset(name, params.get("cursor"))
+        page = self._pages.get((name, offset))
+        if page is None:
+            entries = self._list(name)
+            result: dict[str, Any] = {name: entries[offset : offset + PAGE_SIZE]}
+            if offset + PAGE_SIZE < len(entries):
+                result["nextCursor"] = _cursor(name, offset + PAGE_SIZE)
+            page = self._pages[(name, offset)] = _clean_dump(result)
+        return page
 
     def _resources_read(self, params: dict[str, Any]) -> str:
         uri = params.get("uri")
@@ -210,6 +321,56 @@ class Server:
             raise RpcError(INVALID_PARAMS, exc.message) from None
         content = {"uri": uri, "mimeType": view.media_type, "text": view.content}
         return _clean_dump({"contents": [content]})
+
+    def _prompts_get(self, params: dict[str, Any]) -> str:
+        from majordomus.mcp.prompts import PromptRefused, get_prompt
+
+        name = params.get("name")
+        if not isinstance(name, str):
+            raise RpcError(INVALID_PARAMS, "params.name is required")
+        arguments = params.get("arguments")
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, dict) or not all(
+            isinstance(v, str) for v in arguments.values()
+        ):
+            raise RpcError(INVALID_PARAMS, "params.arguments must map names to strings")
+        self._verified()
+        try:
+            return _clean_dump(get_prompt(self.ctx, name, arguments))
+        except PromptRefused as exc:
+            raise RpcError(INVALID_PARAMS, excerpt(str(exc), 300)) from None
+
+    def _complete(self, params: dict[str, Any]) -> str:
+        from majordomus.mcp.prompts import MAX_COMPLETIONS, completion_values
+
+        ref, argument = params.get("ref"), params.get("argument")
+        if not isinstance(ref, dict) or not isinstance(argument, dict):
+            raise RpcError(INVALID_PARAMS, "params.ref and params.argument are required")
+        name, value = argument.get("name"), argument.get("value", "")
+        if not isinstance(name, str) or not isinstance(value, str):
+            raise RpcError(INVALID_PARAMS, "params.argument needs a string name and value")
+        kind = ref.get("type")
+        if kind == "ref/resource" and ref.get("uri") != TEMPLATE:
+            raise RpcError(INVALID_PARAMS, f"no resource template {excerpt(str(ref.get('uri')))}")
+        if kind == "ref/prompt" and ref.get("name") not in {
+            p["name"] for p in self._list("prompts")
+        }:
+            raise RpcError(INVALID_PARAMS, f"unknown prompt: {excerpt(str(ref.get('name')))}")
+        if kind not in ("ref/resource", "ref/prompt"):
+            raise RpcError(INVALID_PARAMS, "params.ref.type is ref/resource or ref/prompt")
+        known = params.get("context", {})
+        given = known.get("arguments") if isinstance(known, dict) else None
+        context = {
+            k: v for k, v in (given or {}).items() if isinstance(k, str) and isinstance(v, str)
+        }
+        values = completion_values(self.ctx, ref, name, value, context)
+        completion = {
+            "values": values[:MAX_COMPLETIONS],
+            "total": len(values),
+            "hasMore": len(values) > MAX_COMPLETIONS,
+        }
+        return _clean_dump({"completion": completion})
 
     def _tools_call(self, params: dict[str, Any]) -> str:
         name = params.get("name")
@@ -327,29 +488,94 @@ class Server:
     # -- the loop ------------------------------------------------------------------------------
 
     def run(self, inp: IO[bytes], out: IO[bytes]) -> int:
-        """Serve until EOF (exit 0), a closed output (exit 0) or another I/O failure (13)."""
+        """Serve until EOF (exit 0), a closed output (exit 0) or another I/O failure (13).
+
+        While the client is quiet, a watcher thread makes the same check every
+        `IDLE_CHECK_SECONDS` once the session is initialised, so a change is announced
+        without a request; one lock keeps its work and the answers apart."""
+        lock = threading.Lock()
+        stop = threading.Event()
+        watcher = threading.Thread(
+            target=self._watch, args=(out, lock, stop), name="majordomus-watch", daemon=True
+        )
+        watcher.start()
         try:
             for raw in inp:
-                answer = self._answer(raw)
-                if answer is not None:
-                    _write(out, answer)
+                with lock:
+                    for line in self._answer(raw):
+                        _write(out, line)
         except OutputClosed:
             log.info("the client closed the output; stopping")
-            silence(out)
+            stop.set()
+            with lock:
+                silence(out)
             return EXIT_OK
         except OSError as exc:
             log.error("I/O failure: %s", exc)
             return EXIT_IO
+        finally:
+            stop.set()
         log.info("input ended; stopping")
         return EXIT_OK
 
-    def _answer(self, raw: bytes) -> str | None:
-        """`handle_line` behind a last guard: no input line may end the session."""
+    def _watch(self, out: IO[bytes], lock: threading.Lock, stop: threading.Event) -> None:
+        while not stop.wait(IDLE_CHECK_SECONDS):
+            if not self.initialized:
+                continue
+            with lock:
+                if stop.is_set():
+                    return
+                try:
+                    for line in self.refresh():
+                        _write(out, line)
+                except OutputClosed:
+                    return
+                except Exception as exc:
+                    log.error("the idle check failed: %s: %s", type(exc).__name__, exc)
+                    return
+
+    def _answer(self, raw: bytes) -> list[str]:
+        """The notifications a re-index calls for, then `handle_line`'s answer, behind a last
+        guard: no input line may end the session."""
+        lines: list[str] = []
+        if raw.strip():
+            try:
+                lines = self.refresh()
+            except Exception as exc:
+                log.error("re-indexing failed: %s: %s", type(exc).__name__, exc, exc_info=True)
         try:
-            return self.handle_line(raw)
+            answer = self.handle_line(raw)
         except Exception as exc:
             log.error("unexpected failure: %s: %s", type(exc).__name__, exc, exc_info=True)
-            return _error(None, INTERNAL_ERROR, "internal: the message could not be handled")
+            answer = _error(None, INTERNAL_ERROR, "internal: the message could not be handled")
+        return lines if answer is None else [*lines, answer]
+
+
+def _notification(method: str, params: dict[str, Any] | None = None) -> str:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+    if params is not None:
+        message["params"] = params
+    return _clean_dump(message)
+
+
+def _cursor(name: str, offset: int) -> str:
+    """An opaque cursor: which list and where the next page starts."""
+    return base64.urlsafe_b64encode(f"{name}:{offset}".encode()).decode().rstrip("=")
+
+
+def _offset(name: str, cursor: Any) -> int:
+    """Where a page starts; a cursor this server did not give for this list is -32602."""
+    if cursor is None:
+        return 0
+    if isinstance(cursor, str) and len(cursor) <= 64:
+        try:
+            text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            text = ""
+        listed, _, start = text.partition(":")
+        if listed == name and start.isdigit() and start == str(int(start)):
+            return int(start)
+    raise RpcError(INVALID_PARAMS, "invalid cursor: pass a nextCursor this list gave")
 
 
 def _holds_large_int(value: Any) -> bool:

@@ -157,7 +157,7 @@ def test_step6_a_real_session_over_pipes(layer_repo: Path, pipes) -> None:
     assert line1["protocolVersion"] == "2025-06-18"
     assert line1["serverInfo"]["name"] == "majordomus"
     assert "resources" in line1["capabilities"] and "tools" in line1["capabilities"]
-    assert "prompts" not in line1["capabilities"]
+    assert line1["capabilities"]["prompts"] == {"listChanged": True}
 
     [scope] = [r for r in line2["resources"] if r["uri"] == SCOPE_URI]
     assert scope["_meta"]["majordomus"]["provenance"]["path"] == SCOPE_RULE

@@ -142,12 +142,15 @@ CASES: list[tuple[str, Any, Check]] = [
     ),
     ("a client's response", {"jsonrpc": "2.0", "id": None, "result": {}}, None),
     ("no method and no id", {"jsonrpc": "2.0", "result": {}}, None),
-    ("prompts/list", req(30, "prompts/list"), err(30, -32601, "method not found: prompts/list")),
-    ("prompts/get", req(31, "prompts/get"), err(31, -32601, "method not found: prompts/get")),
+    (
+        "prompts/get without name",
+        req(31, "prompts/get"),
+        err(31, -32602, "params.name is required"),
+    ),
     (
         "resources/subscribe",
         req(32, "resources/subscribe", {"uri": "majordomus://repository"}),
-        err(32, -32601, "method not found: resources/subscribe"),
+        ok(32, {}),
     ),
     (
         "logging/setLevel",
@@ -155,9 +158,9 @@ CASES: list[tuple[str, Any, Check]] = [
         err(33, -32601, "method not found: logging/setLevel"),
     ),
     (
-        "completion/complete",
+        "completion/complete without ref",
         req(34, "completion/complete"),
-        err(34, -32601, "method not found: completion/complete"),
+        err(34, -32602, "params.ref and params.argument are required"),
     ),
     (
         "server/discover",
@@ -166,9 +169,9 @@ CASES: list[tuple[str, Any, Check]] = [
     ),
     ("empty method", req(36, ""), err(36, -32601, "method not found: ")),
     (
-        "resources/templates/list",
-        req(40, "resources/templates/list"),
-        ok(40, {"resourceTemplates": []}),
+        "resources/templates/list with a bad cursor",
+        req(40, "resources/templates/list", {"cursor": "x"}),
+        err(40, -32602, "invalid cursor: pass a nextCursor this list gave"),
     ),
     (
         "resources/read without uri",
@@ -341,8 +344,10 @@ def test_initialize_negotiates_the_protocol_version(layer_repo: Path, pipes) -> 
     result = session.responses[0]["result"]
     assert list(result) == ["protocolVersion", "capabilities", "serverInfo", "instructions"]
     assert result["capabilities"] == {
-        "resources": {"subscribe": False, "listChanged": False},
-        "tools": {"listChanged": False},
+        "resources": {"subscribe": True, "listChanged": True},
+        "tools": {"listChanged": True},
+        "prompts": {"listChanged": True},
+        "completions": {},
     }
     assert result["serverInfo"]["name"] == "majordomus"
     assert result["serverInfo"]["title"] == "Majordomus"
@@ -359,9 +364,9 @@ def test_listings(layer_repo: Path, pipes) -> None:
         layer_repo,
         [
             pipes.request(1, "tools/list"),
-            pipes.request(2, "tools/list", {"cursor": "x"}),
+            pipes.request(2, "tools/list", {"cursor": None}),
             pipes.request(3, "resources/list"),
-            pipes.request(4, "resources/list", {"cursor": "x"}),
+            pipes.request(4, "resources/list", {"cursor": None}),
         ],
     )
     tools, tools_again, resources, resources_again = (r["result"] for r in session.responses)

@@ -116,7 +116,7 @@ def test_every_tool_and_resource_through_the_sdk(layer_repo: Path) -> None:
     assert init.server_info.name == "majordomus"
     assert "state ok" in init.instructions
     assert init.capabilities.tools is not None and init.capabilities.resources is not None
-    assert init.capabilities.prompts is None
+    assert init.capabilities.prompts is not None
 
     assert [t.name for t in got["tools"].tools] == [t["name"] for t in listed_tools]
     for tool in got["tools"].tools:
@@ -145,7 +145,9 @@ def test_every_tool_and_resource_through_the_sdk(layer_repo: Path) -> None:
         else:
             answer = ctx.executor.call(entry["_meta"]["majordomus"]["id"], {})
             assert json.loads(content.text) == answer
-    assert got["templates"].resource_templates == []
+    assert [t.uri_template for t in got["templates"].resource_templates] == [
+        "majordomus://{kind}/{identity}"
+    ]
 
     assert got["refused"].is_error is True
     assert got["refused"].meta == {"majordomus": {"error": {"code": "invalid_input"}}}

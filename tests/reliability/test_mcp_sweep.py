@@ -264,11 +264,7 @@ def shown(name: str) -> str:
 
 
 UNKNOWN_METHODS = [
-    "prompts/list",
-    "prompts/get",
-    "resources/subscribe",
     "logging/setLevel",
-    "completion/complete",
     "server/discover",
     "rpc.discover",
     "notifications/initialized",

@@ -1,0 +1,159 @@
+"""Whether the layer on disk is still the one an index was read from, asked cheaply.
+
+A long-lived server asks before every answer, so the question costs a few `stat` calls,
+never a read or a git process:
+
+* what every change git sees touches: the git index (`git add`, `commit`, `checkout`,
+  `reset`) and HEAD's reflog (a commit, a branch switch), in `vcs` discovery;
+* the layer's two configuration files;
+* every directory holding a layer file, and with `filesystem` discovery every directory of
+  the `.ai/` tree outside `.ai/local/`: a file created, removed or saved by rename (what
+  most editors do) changes its directory;
+* a rotating slice of `SLICE` layer files: a file rewritten in place changes only its own
+  stat, so it is seen within `ceil(files / SLICE)` checks (at the next one on a layer of
+  up to `SLICE` files).
+
+What git sees is stated before the index is read, so a commit made while it is read makes
+the next check report a change; a file or directory whose change time falls inside the read
+is treated the same way.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from majordomus.layer.model import Discovery, Index
+
+#: Layer files stat'ed per check, besides the fixed set.
+SLICE = 64
+
+_CONFIG = (".ai/manifest.yaml", ".ai/repo/knowledge/sources.yaml")
+
+Key = tuple[int, int, int, int] | None
+
+
+def _key(path: str) -> Key:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+
+
+def git_dir(root: Path) -> Path | None:
+    """The git directory of the work tree holding `root` (a linked worktree's own), or None."""
+    for folder in (root, *root.parents):
+        dot = folder / ".git"
+        if dot.is_dir():
+            return dot
+        if dot.is_file():
+            try:
+                line = dot.read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError):
+                return None
+            if line.startswith("gitdir:"):
+                target = Path(line[len("gitdir:") :].strip())
+                return target if target.is_absolute() else (folder / target).resolve()
+            return None
+    return None
+
+
+class Baseline:
+    """What git sees and the layer's configuration, stated before an index is read."""
+
+    def __init__(self, root: Path, discovery: Discovery) -> None:
+        self.root = root
+        self.discovery: Discovery = discovery
+        self.started_ns = time.time_ns()
+        paths = [str(root / rel) for rel in _CONFIG]
+        if discovery == "vcs":
+            found = git_dir(root)
+            if found is not None:
+                paths += [str(found / "index"), str(found / "logs" / "HEAD")]
+        self.fixed = [(path, _key(path)) for path in paths]
+
+
+class Watch:
+    """The signature of one index; `changed()` answers whether the layer moved since."""
+
+    def __init__(self, baseline: Baseline, index: Index) -> None:
+        root = baseline.root
+        self._fixed = list(baseline.fixed)
+        self.suspect = False
+        files = sorted(
+            {obj.provenance.path for obj in index.objects}
+            | {d.path for d in index.diagnostics if d.path}
+        )
+        base = str(root) + os.sep
+        folders = {base + ".ai"}
+        for parent in {os.path.dirname(rel) for rel in files}:
+            while parent:
+                folders.add(base + parent)
+                parent = os.path.dirname(parent)
+        if baseline.discovery == "filesystem":
+            folders.update(_ai_folders(root))
+        window = (baseline.started_ns, time.time_ns())
+        self._fixed += self._stated(sorted(folders), window)
+        self._files = self._stated([base + rel for rel in files], window)
+        self._cursor = 0
+
+    def _stated(self, paths: Iterable[str], window: tuple[int, int]) -> list[tuple[str, Key]]:
+        """Each path with its stat; one changed while the index was read makes it a suspect."""
+        out = []
+        for path in paths:
+            key = _key(path)
+            if key is not None and window[0] <= max(key[0], key[1]) <= window[1]:
+                self.suspect = True
+            out.append((path, key))
+        return out
+
+    def rebase(self) -> None:
+        """Take the current stats as the signature (after a re-index that failed, so the
+        next attempt waits for the next change)."""
+        self._fixed = [(path, _key(path)) for path, _ in self._fixed]
+        self._files = [(path, _key(path)) for path, _ in self._files]
+        self.suspect = False
+
+    @property
+    def files(self) -> int:
+        return len(self._files)
+
+    def changed(self) -> bool:
+        """True when the layer may differ from the index: a stat moved, or one was suspect."""
+        if self.suspect:
+            return True
+        for path, key in self._fixed:
+            if _key(path) != key:
+                return True
+        total = len(self._files)
+        if not total:
+            return False
+        start = self._cursor
+        for step in range(min(SLICE, total)):
+            path, key = self._files[(start + step) % total]
+            if _key(path) != key:
+                return True
+        self._cursor = (start + SLICE) % total
+        return False
+
+
+def _ai_folders(root: Path) -> list[str]:
+    """Every directory of the `.ai/` tree outside `.ai/local/`, symlinks not followed."""
+    out = []
+    stack = [root / ".ai"]
+    local = root / ".ai" / "local"
+    while stack:
+        folder = stack.pop()
+        out.append(str(folder))
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    path = Path(entry.path)
+                    if entry.is_dir(follow_symlinks=False) and path != local:
+                        stack.append(path)
+        except OSError:
+            continue
+    return out

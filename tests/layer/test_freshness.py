@@ -1,0 +1,90 @@
+"""The freshness check a long-lived server makes before each answer (README "Live
+re-indexing"): nothing changed is nothing to do; each kind of change is seen, in place edits
+within one turn of the rotating slice."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from majordomus.capabilities.context import Context
+from majordomus.layer.freshness import SLICE, git_dir
+from majordomus.synthetic import Shape, SyntheticRepository, rule_path
+from tests.conftest import git
+
+
+def committed(shape: Shape) -> SyntheticRepository:
+    repo = SyntheticRepository.new(shape)
+    repo.commit()
+    return repo
+
+
+def test_nothing_changed_is_not_a_change() -> None:
+    with committed(Shape()) as repo:
+        ctx = Context(repo.root)
+        before = ctx.index
+        assert [ctx.refresh() for _ in range(5)] == [False] * 5
+        assert ctx.index is before and ctx.generation == 0 and not ctx.stale
+
+
+def test_a_staged_change_is_seen_at_the_next_check() -> None:
+    with committed(Shape()) as repo:
+        ctx = Context(repo.root)
+        ctx.registry  # noqa: B018
+        new = repo.root / ".ai/repo/rules/project/new.v1.md"
+        new.write_text("---\nid: project.new\nversion: 1\ntitle: New\n---\n\nNew.\n")
+        git(repo.root, "add", "-A")
+        assert ctx.refresh()
+        assert "majordomus://rule/project.new@1" in ctx.index.by_uri
+        assert "rule.project.new@1" in [cap.id for cap in ctx.registry]
+        assert ctx.generation == 1 and not ctx.refresh()
+
+
+def test_an_edit_in_place_is_seen_within_one_turn_of_the_slice() -> None:
+    rules = SLICE * 3
+    with committed(Shape(rules=rules, prompts=0, documents=0)) as repo:
+        ctx = Context(repo.root)
+        ctx.index  # noqa: B018
+        assert ctx.watch is not None
+        turns = math.ceil(ctx.watch.files / SLICE)
+        repo.touch_rule(rules - 1, "edited in place")
+        seen = [ctx.refresh() for _ in range(turns)]
+        assert seen.count(True) == 1
+        obj = ctx.index.by_path[rule_path(rules - 1)]
+        assert obj.content.endswith("edited in place\n")
+
+
+def test_filesystem_discovery_sees_a_new_file_in_a_watched_directory() -> None:
+    with SyntheticRepository.new(Shape()) as repo:
+        ctx = Context(repo.root, discovery="filesystem")
+        count = len(ctx.index.objects)
+        (repo.root / ".ai/repo/rules/project/fresh.v1.md").write_text(
+            "---\nid: project.fresh\nversion: 1\ntitle: Fresh\n---\n\nFresh.\n"
+        )
+        assert ctx.refresh()
+        assert len(ctx.index.objects) == count + 1
+
+
+def test_a_layer_that_cannot_be_read_keeps_the_last_index_and_is_stale() -> None:
+    with committed(Shape()) as repo:
+        ctx = Context(repo.root)
+        before = ctx.index
+        manifest = repo.root / ".ai/manifest.yaml"
+        good = manifest.read_text()
+        manifest.write_text("schema: nope\n")
+        assert not ctx.refresh()
+        assert ctx.stale and ctx.index is before
+        assert not ctx.refresh() and ctx.stale  # not tried again until the next change
+        manifest.write_text(good)
+        assert ctx.refresh() and not ctx.stale
+
+
+def test_the_git_directory_of_a_linked_worktree(tmp_path: Path) -> None:
+    main = tmp_path / "main"
+    main.mkdir()
+    git(main, "init", "-q", "-b", "master")
+    git(main, "commit", "-q", "--allow-empty", "-m", "one")
+    git(main, "worktree", "add", "-q", str(tmp_path / "linked"))
+    found = git_dir(tmp_path / "linked")
+    assert found is not None and found.parent == (main / ".git" / "worktrees").resolve()
+    assert git_dir(main) == main / ".git"

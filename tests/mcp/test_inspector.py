@@ -1,0 +1,112 @@
+"""The MCP Inspector CLI (npm `@modelcontextprotocol/inspector`) drives `majordomus mcp`.
+
+Optional: it needs node. The Inspector is used from `MAJORDOMUS_INSPECTOR_BIN` (a path to an
+installed `mcp-inspector`), else from the npx cache; only with `MAJORDOMUS_TEST_INSPECTOR=1`
+may npx download it. Without any of these the test skips.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import GIT_ENV, MAJORDOMUS
+
+PACKAGE = "@modelcontextprotocol/inspector"
+
+
+def inspector() -> list[str] | None:
+    """The command that runs the Inspector, or None when it is not at hand."""
+    given = os.environ.get("MAJORDOMUS_INSPECTOR_BIN")
+    if given:
+        return [given]
+    npx = shutil.which("npx")
+    if npx is None or shutil.which("node") is None:
+        return None
+    if os.environ.get("MAJORDOMUS_TEST_INSPECTOR") == "1":
+        return [npx, "--yes", PACKAGE]
+    try:
+        cached = subprocess.run(
+            [npx, "--no", "--offline", PACKAGE, "--help"],
+            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            timeout=120,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return [npx, "--no", "--offline", PACKAGE] if cached.returncode == 0 else None
+
+
+@pytest.fixture(scope="module")
+def command() -> list[str]:
+    found = inspector()
+    if found is None:
+        pytest.skip(
+            "the MCP Inspector is not at hand (set MAJORDOMUS_INSPECTOR_BIN, or "
+            "MAJORDOMUS_TEST_INSPECTOR=1 to let npx fetch it)"
+        )
+    return found
+
+
+def run(command: list[str], root: Path, *args: str) -> Any:
+    env = {**os.environ, **GIT_ENV, "MAJORDOMUS_LOG": "warn"}
+    done = subprocess.run(
+        [*command, "--cli", MAJORDOMUS, "mcp", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        env=env,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr + done.stdout
+    return json.loads(done.stdout)
+
+
+def test_the_inspector_lists_calls_prompts_and_reads(command: list[str], layer_repo: Path) -> None:
+    tools = run(command, layer_repo, "--method", "tools/list")["tools"]
+    assert "majordomus_search" in [t["name"] for t in tools]
+    assert all(t["inputSchema"]["type"] == "object" for t in tools)
+
+    found = run(
+        command,
+        layer_repo,
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "majordomus_search",
+        "--tool-arg",
+        "query=handover",
+    )
+    assert found["isError"] is False
+    assert "majordomus://prompt/handover" in [h["uri"] for h in found["structuredContent"]["hits"]]
+
+    prompts = run(command, layer_repo, "--method", "prompts/list")["prompts"]
+    assert [p["name"] for p in prompts] == ["devcontext", "continue", "handover"]
+    got = run(
+        command,
+        layer_repo,
+        "--method",
+        "prompts/get",
+        "--prompt-name",
+        "handover",
+        "--prompt-args",
+        "task=inspected",
+    )
+    assert "--task inspected`" in got["messages"][0]["content"]["text"]
+
+    templates = run(command, layer_repo, "--method", "resources/templates/list")
+    assert [t["uriTemplate"] for t in templates["resourceTemplates"]] == [
+        "majordomus://{kind}/{identity}"
+    ]
+    read = run(
+        command, layer_repo, "--method", "resources/read", "--uri", "majordomus://prompt/continue"
+    )
+    text = (layer_repo / ".ai/repo/prompts/continue.md").read_text()
+    assert read["contents"][0]["text"] == text
