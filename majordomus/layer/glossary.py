@@ -75,6 +75,10 @@ KEYS: dict[str, dict[str, tuple[str, str]]] = {
     "prompt": {
         "name": ("string", "the prompt's name, the file stem"),
         "description": ("string", "what the prompt asks for"),
+        "arguments": ("mappings", "the MCP prompt's arguments, one mapping each"),
+        "arguments[].name": ("string", "the argument's name; `{{NAME}}` in the body is filled"),
+        "arguments[].description": ("string", "what the argument is for"),
+        "arguments[].required": ("boolean", "true when a client must give it"),
     },
     "profile": {
         "name": ("string", "the profile's name, the file stem"),
