@@ -66,6 +66,15 @@ def url_of(sock: socket.socket) -> str:
     return f"http://{host}:{address[1]}"
 
 
+def route_uvicorn_logs() -> None:
+    """uvicorn's own lines (an invalid request, a failure) go through our handler and level:
+    one line each, redacted, control characters escaped, never a traceback."""
+    theirs = logging.getLogger("uvicorn")
+    theirs.handlers = list(log.handlers)
+    theirs.setLevel(log.getEffectiveLevel())
+    theirs.propagate = False
+
+
 def serve(ctx: Context, host: str, port: int, *, fallback: bool = False) -> int:
     """Build the index and registry once, then serve until SIGTERM / SIGINT."""
     try:
@@ -75,6 +84,7 @@ def serve(ctx: Context, host: str, port: int, *, fallback: bool = False) -> int:
             f"refusing to serve: {failed}; run `majordomus capabilities validate`"
         ) from None
     app = create_app(ctx)
+    route_uvicorn_logs()
     sock = bind(host, port, fallback=fallback)
     bound = sock.getsockname()[0]
     if not is_loopback(bound):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import logging
 import subprocess
 import sys
 from collections.abc import Callable
@@ -12,7 +14,9 @@ from typing import Any
 import httpx
 
 from majordomus.capabilities.context import Context
+from majordomus.cli.logs import _Format
 from majordomus.http.openapi import build_openapi
+from majordomus.http.server import route_uvicorn_logs
 from tests.conftest import git, make_git_repo, run_majordomus
 
 
@@ -143,3 +147,23 @@ def test_other_commands_never_import_the_http_stack(served_repo: Path) -> None:
         [sys.executable, "-c", probe], cwd=served_repo, capture_output=True, text=True, timeout=120
     )
     assert "LOADED []" in done.stderr, done.stderr
+
+
+def test_uvicorn_lines_pass_our_filter() -> None:
+    ours = logging.getLogger("majordomus")
+    saved = (list(ours.handlers), ours.level)
+    sink = io.StringIO()
+    handler = logging.StreamHandler(sink)
+    handler.setFormatter(_Format())
+    ours.handlers = [handler]
+    ours.setLevel(logging.INFO)
+    try:
+        route_uvicorn_logs()
+        token = "ghp_" + "a" * 36
+        logging.getLogger("uvicorn.error").warning("bad request from %s\x1b[2J", token)
+    finally:
+        ours.handlers, level = saved
+        ours.setLevel(level)
+    line = sink.getvalue()
+    assert token not in line and "\x1b" not in line
+    assert line.startswith("majordomus[WARN] ") and line.count("\n") == 1
