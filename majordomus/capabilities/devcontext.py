@@ -7,7 +7,7 @@ returns the domain's own wire model. Benchmark cases come from the index (§14).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from majordomus.capabilities.core import Empty
 from majordomus.devcontext import (
@@ -20,6 +20,7 @@ from majordomus.devcontext import (
     explain,
     policy,
 )
+from majordomus.layer.shortid import SCHEME, expand
 
 if TYPE_CHECKING:
     from majordomus.capabilities.context import Context
@@ -27,14 +28,26 @@ if TYPE_CHECKING:
 INTENT_CASE = "the context a session is given and the budget it costs"
 ABSENT_CASE = "majordomus://rule/nothing-like-this@1"
 
+_Request = TypeVar("_Request", bound=CompileInput)
+
+
+def _seeded(ctx: Context, request: _Request) -> _Request:
+    """A short id among `uris` (`adr-0001`, `rule/project.no-secrets`) seeds with the object
+    it names, as everywhere a URI is taken (an ambiguous one is refused listing candidates)."""
+    if all(uri.startswith(SCHEME) for uri in request.uris):
+        return request
+    uris = [expand(ctx.index.objects, uri) for uri in request.uris]
+    return request.model_copy(update={"uris": uris})
+
 
 def compile_context(ctx: Context, request: CompileInput) -> CompiledContext:
-    return compile(ctx, request)
+    return compile(ctx, _seeded(ctx, request))
 
 
 def explain_identifier(ctx: Context, request: ExplainInput) -> Explanation:
-    """A decoded object URI is read as the canonical one it names."""
-    found = ctx.index.find(request.uri.strip())
+    """A decoded object URI, or a short id, is read as the canonical URI it names."""
+    request = _seeded(ctx, request)
+    found = ctx.index.find(expand(ctx.index.objects, request.uri.strip()))
     if found is not None and found.uri != request.uri:
         request = request.model_copy(update={"uri": found.uri})
     return explain(ctx, request)

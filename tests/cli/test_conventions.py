@@ -103,6 +103,18 @@ def test_short_ids_stand_for_uris(tmp_path: Path) -> None:
     assert run_majordomus(["objects", "get", "issue/I0001"], cwd=root).code == 0
     missing = run_majordomus(["objects", "get", "nothing-here"], cwd=root)
     assert missing.code == 12
+    compiled = run_majordomus(
+        ["devcontext", "compile", "--uri", "continue", "--format", "json"], cwd=root
+    )
+    assert compiled.code == 0, compiled.stderr
+    seeds = [seed["uri"] for seed in json.loads(compiled.stdout)["seeds"]]
+    assert seeds == ["majordomus://prompt/continue"]
+    explained = run_majordomus(
+        ["devcontext", "explain", "majordomus.scope-integrity", "--uri", "continue"], cwd=root
+    )
+    assert explained.code == 0, explained.stderr
+    assert "majordomus://rule/majordomus.scope-integrity@1" in explained.stdout
+    assert run_majordomus(["devcontext", "compile", "--uri", "I0001"], cwd=root).code == 13
 
 
 def test_completion_offers_kinds_uris_and_ids(tmp_path: Path) -> None:
