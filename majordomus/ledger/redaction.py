@@ -260,12 +260,9 @@ SHAPES: tuple[tuple[str, _Source], ...] = (
 SHAPE_NAMES: tuple[str, ...] = tuple(name for name, _ in SHAPES)
 
 #: Literals one of which a text must hold for a shape to possibly match. Case-sensitive
-#: literals are searched in the text itself, those after `ANY_CASE` in the text lower-cased.
-#: A shape with a one-literal gate is compiled the first time its gate passes. A pattern
-#: that starts with its literal is searched as fast as the gate, so once compiled (or from
-#: the start, when its gate has several literals, each a scan of its own) such a shape just
-#: runs; only the shapes of `_COSTLY` (whose patterns cannot start with a literal) keep
-#: consulting their gate.
+#: literals are looked for in the text itself, those after `ANY_CASE` in the text lower-cased.
+#: No shape is tried on a text that holds none of its literals: `_Prefilter` finds every
+#: literal a text holds in one scan, instead of one scan per literal.
 ANY_CASE = ""
 _GATES: dict[str, tuple[str, ...]] = {
     "anthropic-key": ("sk-ant-",),
@@ -322,27 +319,6 @@ _GATES: dict[str, tuple[str, ...]] = {
     "curl-credentials": ("curl",),
     "secret-assignment": (ANY_CASE, "pass", "pwd", "secret", "token", "key"),
 }
-_COSTLY = frozenset(
-    {
-        "stripe-key",
-        "bearer-token",
-        "assignment",
-        "private-key-block",
-        "aws-secret-access-key",
-        "basic-auth",
-        "gitlab-other-token",
-        "discord-bot-token",
-        "telegram-bot-token",
-        "heroku-api-key",
-        "square-token",
-        "age-secret-key",
-        "azure-client-secret",
-        "azure-storage-key",
-        "curl-credentials",
-        "secret-assignment",
-    }
-)
-
 
 #: For the shapes whose pattern cannot start with a literal (a key word in any case), the
 #: lower-case words a match starts at: the pattern is tried only there, instead of at every
@@ -372,24 +348,12 @@ def _split_gate(gate: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]
 class _Shape:
     """One shape with its gate, its anchor and its marker; compiled on first need."""
 
-    __slots__ = (
-        "anchor",
-        "any_case",
-        "costly",
-        "exact",
-        "keep",
-        "marker",
-        "one_literal",
-        "pattern",
-        "source",
-    )
+    __slots__ = ("anchor", "any_case", "exact", "keep", "marker", "pattern", "source")
 
     def __init__(self, name: str, source: _Source) -> None:
         self.source = source
         self.pattern: re.Pattern[str] | None = None
         self.exact, self.any_case = _split_gate(_GATES[name])
-        self.costly = name in _COSTLY
-        self.one_literal = len(self.exact) + len(self.any_case) == 1
         self.anchor = _ANCHORS.get(name)
         self.marker = f"[redacted:{name}]"
         self.keep = "(?P<keep>" in source.pattern
@@ -402,13 +366,12 @@ class _Shape:
             self.pattern = re.compile(self.source.pattern, self.source.flags)
         return self.pattern
 
-    def sub(self, text: str) -> str:
+    def sub(self, text: str, lowered: str | None) -> str:
+        """The text with every match replaced; an anchored shape looks for its key words in
+        `lowered`, which is `_lowered(text)`."""
         pattern = self.compiled()
-        if self.anchor is None:
+        if self.anchor is None or lowered is None:
             return pattern.sub(self.replace, text)
-        lowered = text.lower()
-        if len(lowered) != len(text):
-            lowered = text.translate(_ASCII_LOWER)
         pieces: list[str] = []
         done = 0
         for hit in re.finditer(self.anchor, lowered):
@@ -423,7 +386,98 @@ class _Shape:
         return "".join((*pieces, text[done:])) if pieces else text
 
 
+def _lowered(text: str) -> str:
+    """`text` lower-cased with every offset kept."""
+    lowered = text.lower()
+    return lowered if len(lowered) == len(text) else text.translate(_ASCII_LOWER)
+
+
+#: Characters of ordinary text and JSON, the most frequent first. A literal is looked for
+#: from its rarest character (the first one not listed, else the one listed last).
+_FREQUENT = ' \n"etaoinsrhldcu0123456789-:,._mfpgywbvk/(){}[]='
+
+
+def _pivot(literal: str) -> int:
+    """Where the scan looks for `literal`: at its rarest character."""
+    rank = [_FREQUENT.find(char) % (len(_FREQUENT) + 1) for char in literal]
+    return min(range(len(literal)), key=lambda at: (-rank[at], at))
+
+
+class _Prefilter:
+    """Which of a set of ASCII literals a text holds, in one scan of its UTF-8 bytes.
+
+    One alternation finds each literal from its rarest character (`_pivot`): the rest of
+    the literal, factored by common prefixes, then a look behind for the part before the
+    pivot. The scan stops only where a literal may start, not at every common letter. What
+    it cannot tell apart alone (literals sharing a tail, or one that may start inside
+    another's occurrence, which the scan skips) is looked for on its own. Compiled on first
+    use.
+    """
+
+    __slots__ = ("_pattern", "_split", "literals")
+
+    def __init__(self, literals: set[str]) -> None:
+        self.literals = tuple(sorted(literals))
+        self._pattern: re.Pattern[bytes] | None = None
+        self._split: dict[bytes, tuple[frozenset[str], frozenset[str]]] = {}
+
+    def found(self, text: str, *, lower: bool = False) -> set[str]:
+        data = text.encode("utf-8", "surrogatepass")
+        if lower:
+            data = data.lower()  # ASCII letters only: no other character lowers to one
+        if self._pattern is None:
+            self._pattern = re.compile(_alternation(self.literals).encode("ascii"))
+        held: set[str] = set()
+        unsure: set[str] = set()
+        for hit in set(self._pattern.findall(data)):
+            known = self._split.get(hit)
+            if known is None:
+                known = self._split[hit] = self._candidates(hit.decode("ascii"))
+            held |= known[0]
+            unsure |= known[1]
+        held.update(literal for literal in unsure - held if literal.encode("ascii") in data)
+        return held
+
+    def _candidates(self, hit: str) -> tuple[frozenset[str], frozenset[str]]:
+        """For a matched tail: the literal it certainly is, and the literals it may be or
+        that may start inside it (to be looked for on their own)."""
+        tails = {literal: literal[_pivot(literal) :] for literal in self.literals}
+        maybe = {literal for literal, tail in tails.items() if hit.startswith(tail)}
+        maybe.update(
+            literal
+            for literal in self.literals
+            for at in range(1, len(hit))
+            if literal.startswith(hit[at:]) or hit[at:].startswith(literal)
+        )
+        whole = [literal for literal, tail in tails.items() if tail == hit]
+        sure = whole if len(whole) == 1 else [w for w in whole if not _pivot(w)]
+        return frozenset(sure), frozenset(maybe.difference(sure))
+
+
+def _alternation(literals: tuple[str, ...]) -> str:
+    """A regular expression matching, at each place one of `literals` has its rarest
+    character, the longest tail there whose literal is whole."""
+    trie: dict[str, Any] = {}
+    for literal in literals:
+        node = trie
+        for char in literal[_pivot(literal) :]:
+            node = node.setdefault(char, {})
+        node.setdefault("", []).append(literal)
+
+    def emit(node: dict[str, Any]) -> str:
+        branches = [re.escape(char) + emit(node[char]) for char in sorted(node) if char]
+        ends = node.get("", [])
+        if ends:
+            behind = [f"(?<={re.escape(literal)})" if _pivot(literal) else "" for literal in ends]
+            branches += [""] if "" in behind else behind
+        return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+    return emit(trie)
+
+
 _COMPILED: tuple[_Shape, ...] = tuple(_Shape(name, source) for name, source in SHAPES)
+_EXACT = _Prefilter({literal for shape in _COMPILED for literal in shape.exact})
+_ANY_CASE = _Prefilter({literal for shape in _COMPILED for literal in shape.any_case})
 
 _MARKER = re.compile(r"\[redacted:([a-z-]+)\]")
 
@@ -457,23 +511,18 @@ def strip_controls(text: str) -> str:
 
 def redact_secrets(text: str) -> str:
     """Replace every secret shape, in table order, by its marker (controls left alone)."""
+    exact, any_case = _EXACT.found(text), _ANY_CASE.found(text, lower=True)
     lowered: str | None = None
     for shape in _COMPILED:
-        if shape.costly or (shape.pattern is None and shape.one_literal):
-            for literal in shape.exact:
-                if literal in text:
-                    break
-            else:
-                if not shape.any_case:
-                    continue
-                if lowered is None:
-                    lowered = text.lower()
-                for literal in shape.any_case:
-                    if literal in lowered:
-                        break
-                else:
-                    continue
-        text = shape.sub(text)
+        if exact.isdisjoint(shape.exact) and any_case.isdisjoint(shape.any_case):
+            continue
+        if lowered is None and shape.anchor is not None:
+            lowered = _lowered(text)
+        replaced = shape.sub(text, lowered)
+        if replaced != text:
+            # a marker brings literals of its own (`[redacted:private-key-header]`)
+            text, lowered = replaced, None
+            exact, any_case = _EXACT.found(text), _ANY_CASE.found(text, lower=True)
     return text
 
 

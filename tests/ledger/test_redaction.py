@@ -173,3 +173,26 @@ def test_a_redacted_form_that_no_longer_parses_is_refused_and_never_written():
     with pytest.raises(Refused, match=r"holds a secret \(openai-key\)") as refused:
         redact(broken)
     assert secret not in str(refused.value)
+
+
+def test_the_prefilter_finds_exactly_the_literals_a_text_holds() -> None:
+    """One scan stands for a scan per literal: overlapping, nested and case-folded literals
+    are all found, and nothing the text lacks is reported."""
+    import random
+
+    from majordomus.ledger.redaction import _ANY_CASE, _EXACT
+
+    literals = _EXACT.literals + _ANY_CASE.literals
+    chooser = random.Random(18)
+    for _ in range(400):
+        pieces = [
+            chooser.choice(literals)[: chooser.randint(1, 12)] for _ in range(chooser.randint(1, 8))
+        ]
+        glue = ["", " ", "x", "A", "-", "é", "K"]
+        text = "".join(piece + chooser.choice(glue) for piece in pieces)
+        text = text.upper() if chooser.random() < 0.2 else text
+        assert _EXACT.found(text) == {lit for lit in _EXACT.literals if lit in text}, text
+        lowered = text.encode("utf-8", "surrogatepass").lower()
+        assert _ANY_CASE.found(text, lower=True) == {
+            lit for lit in _ANY_CASE.literals if lit.encode() in lowered
+        }, text
