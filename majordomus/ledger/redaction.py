@@ -264,6 +264,8 @@ SHAPE_NAMES: tuple[str, ...] = tuple(name for name, _ in SHAPES)
 #: No shape is tried on a text that holds none of its literals: `_Prefilter` finds every
 #: literal a text holds in one scan, instead of one scan per literal.
 ANY_CASE = ""
+#: Ends a literal that counts only where no letter or digit follows it (a whole key word).
+WORD_END = "$"
 _GATES: dict[str, tuple[str, ...]] = {
     "anthropic-key": ("sk-ant-",),
     "openai-key": ("sk-",),
@@ -275,7 +277,15 @@ _GATES: dict[str, tuple[str, ...]] = {
     "stripe-key": ("k_live_", "k_test_"),
     "private-key-header": ("-----BEGIN",),
     "bearer-token": ("earer ",),
-    "assignment": (ANY_CASE, "key", "token", "password"),
+    "assignment": (
+        ANY_CASE,
+        *(
+            f"{word}{joint}{tail}"
+            for word, tail in (("api", "key"), ("access", "token"), ("secret", "key"))
+            for joint in ("", "-", "_")
+        ),
+        "password",
+    ),
     "private-key-block": ("-----BEGIN", "[redacted:private-key-header]"),
     "jwt": ("eyJ",),
     "url-credentials": ("://",),
@@ -317,7 +327,11 @@ _GATES: dict[str, tuple[str, ...]] = {
     "azure-client-secret": ("Q~",),
     "azure-storage-key": (ANY_CASE, "accountkey", "sharedaccess"),
     "curl-credentials": ("curl",),
-    "secret-assignment": (ANY_CASE, "pass", "pwd", "secret", "token", "key"),
+    "secret-assignment": (
+        ANY_CASE,
+        *(f"{word}{WORD_END}" for word in ("password", "passwd", "passphrase", "pass", "pwd")),
+        *(f"{word}{WORD_END}" for word in ("secret", "token", "key")),
+    ),
 }
 
 #: For the shapes whose pattern cannot start with a literal (a key word in any case), the
@@ -397,10 +411,29 @@ def _lowered(text: str) -> str:
 _FREQUENT = ' \n"etaoinsrhldcu0123456789-:,._mfpgywbvk/(){}[]='
 
 
+def _bare(literal: str) -> str:
+    """The characters of a literal, without its `WORD_END`."""
+    return literal.removesuffix(WORD_END)
+
+
+def _word_end(literal: str) -> str:
+    """What must follow a literal's characters in the lower-cased text."""
+    return "(?![a-z0-9])" if literal.endswith(WORD_END) else ""
+
+
+def _holds(data: bytes, literal: str) -> bool:
+    """Whether `data` holds `literal` (where its `WORD_END` allows)."""
+    if not literal.endswith(WORD_END):
+        return literal.encode("ascii") in data
+    word = re.escape(_bare(literal)) + _word_end(literal)
+    return re.search(word.encode("ascii"), data) is not None
+
+
 def _pivot(literal: str) -> int:
     """Where the scan looks for `literal`: at its rarest character."""
-    rank = [_FREQUENT.find(char) % (len(_FREQUENT) + 1) for char in literal]
-    return min(range(len(literal)), key=lambda at: (-rank[at], at))
+    bare = _bare(literal)
+    rank = [_FREQUENT.find(char) % (len(_FREQUENT) + 1) for char in bare]
+    return min(range(len(bare)), key=lambda at: (-rank[at], at))
 
 
 class _Prefilter:
@@ -435,22 +468,22 @@ class _Prefilter:
                 known = self._split[hit] = self._candidates(hit.decode("ascii"))
             held |= known[0]
             unsure |= known[1]
-        held.update(literal for literal in unsure - held if literal.encode("ascii") in data)
+        held.update(literal for literal in unsure - held if _holds(data, literal))
         return held
 
     def _candidates(self, hit: str) -> tuple[frozenset[str], frozenset[str]]:
         """For a matched tail: the literal it certainly is, and the literals it may be or
         that may start inside it (to be looked for on their own)."""
-        tails = {literal: literal[_pivot(literal) :] for literal in self.literals}
+        tails = {literal: _bare(literal)[_pivot(literal) :] for literal in self.literals}
         maybe = {literal for literal, tail in tails.items() if hit.startswith(tail)}
         maybe.update(
             literal
             for literal in self.literals
             for at in range(1, len(hit))
-            if literal.startswith(hit[at:]) or hit[at:].startswith(literal)
+            if _bare(literal).startswith(hit[at:]) or hit[at:].startswith(_bare(literal))
         )
         whole = [literal for literal, tail in tails.items() if tail == hit]
-        sure = whole if len(whole) == 1 else [w for w in whole if not _pivot(w)]
+        sure = whole if len(whole) == 1 else [w for w in whole if w == hit]
         return frozenset(sure), frozenset(maybe.difference(sure))
 
 
@@ -460,7 +493,7 @@ def _alternation(literals: tuple[str, ...]) -> str:
     trie: dict[str, Any] = {}
     for literal in literals:
         node = trie
-        for char in literal[_pivot(literal) :]:
+        for char in _bare(literal)[_pivot(literal) :]:
             node = node.setdefault(char, {})
         node.setdefault("", []).append(literal)
 
@@ -468,7 +501,11 @@ def _alternation(literals: tuple[str, ...]) -> str:
         branches = [re.escape(char) + emit(node[char]) for char in sorted(node) if char]
         ends = node.get("", [])
         if ends:
-            behind = [f"(?<={re.escape(literal)})" if _pivot(literal) else "" for literal in ends]
+            behind = [
+                (f"(?<={re.escape(_bare(literal))})" if _pivot(literal) else "")
+                + _word_end(literal)
+                for literal in ends
+            ]
             branches += [""] if "" in behind else behind
         return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
