@@ -421,14 +421,6 @@ def _word_end(literal: str) -> str:
     return "(?![a-z0-9])" if literal.endswith(WORD_END) else ""
 
 
-def _holds(data: bytes, literal: str) -> bool:
-    """Whether `data` holds `literal` (where its `WORD_END` allows)."""
-    if not literal.endswith(WORD_END):
-        return literal.encode("ascii") in data
-    word = re.escape(_bare(literal)) + _word_end(literal)
-    return re.search(word.encode("ascii"), data) is not None
-
-
 def _pivot(literal: str) -> int:
     """Where the scan looks for `literal`: at its rarest character."""
     bare = _bare(literal)
@@ -436,23 +428,37 @@ def _pivot(literal: str) -> int:
     return min(range(len(bare)), key=lambda at: (-rank[at], at))
 
 
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789")
+
+
+class _Plan(NamedTuple):
+    """What a matched tail says: the literals that may end in it, each as (literal, its
+    characters, where they end from the match's start, whether a word must end there);
+    the offsets inside it where another tail may start; and all those literals."""
+
+    checks: tuple[tuple[str, bytes, int, bool], ...]
+    inside: tuple[int, ...]
+    literals: frozenset[str]
+
+
 class _Prefilter:
     """Which of a set of ASCII literals a text holds, in one scan of its UTF-8 bytes.
 
     One alternation finds each literal from its rarest character (`_pivot`): the rest of
-    the literal, factored by common prefixes, then a look behind for the part before the
-    pivot. The scan stops only where a literal may start, not at every common letter. What
-    it cannot tell apart alone (literals sharing a tail, or one that may start inside
-    another's occurrence, which the scan skips) is looked for on its own. Compiled on first
-    use.
+    the literal (its tail), factored by common prefixes, then a look behind for the part
+    before the pivot. The scan stops only where a literal may have its pivot, not at every
+    common letter. Where a match could stand for several literals (tails that share a
+    start), each is checked in place; where another tail may start inside a match (which
+    the scan steps over), the alternation is tried there too. Compiled on first use.
     """
 
-    __slots__ = ("_pattern", "_split", "literals")
+    __slots__ = ("_pattern", "_plans", "_tails", "literals")
 
     def __init__(self, literals: set[str]) -> None:
         self.literals = tuple(sorted(literals))
+        self._tails = {literal: _bare(literal)[_pivot(literal) :] for literal in self.literals}
         self._pattern: re.Pattern[bytes] | None = None
-        self._split: dict[bytes, tuple[frozenset[str], frozenset[str]]] = {}
+        self._plans: dict[bytes, _Plan] = {}
 
     def found(self, text: str, *, lower: bool = False) -> set[str]:
         data = text.encode("utf-8", "surrogatepass")
@@ -461,30 +467,45 @@ class _Prefilter:
         if self._pattern is None:
             self._pattern = re.compile(_alternation(self.literals).encode("ascii"))
         held: set[str] = set()
-        unsure: set[str] = set()
-        for hit in set(self._pattern.findall(data)):
-            known = self._split.get(hit)
-            if known is None:
-                known = self._split[hit] = self._candidates(hit.decode("ascii"))
-            held |= known[0]
-            unsure |= known[1]
-        held.update(literal for literal in unsure - held if _holds(data, literal))
+        pending = list(self._pattern.finditer(data))
+        while pending:
+            match = pending.pop()
+            hit = match.group()
+            plan = self._plans.get(hit)
+            if plan is None:
+                plan = self._plans[hit] = self._plan(hit.decode("ascii"))
+            if not plan.inside and plan.literals <= held:
+                continue
+            start = match.start()
+            for literal, chars, end, word in plan.checks:
+                end += start
+                if (
+                    literal not in held
+                    and data[end - len(chars) : end] == chars
+                    and not (word and end < len(data) and data[end] in _WORD)
+                ):
+                    held.add(literal)
+            for at in plan.inside:
+                inner = self._pattern.match(data, start + at)
+                if inner is not None:
+                    pending.append(inner)
         return held
 
-    def _candidates(self, hit: str) -> tuple[frozenset[str], frozenset[str]]:
-        """For a matched tail: the literal it certainly is, and the literals it may be or
-        that may start inside it (to be looked for on their own)."""
-        tails = {literal: _bare(literal)[_pivot(literal) :] for literal in self.literals}
-        maybe = {literal for literal, tail in tails.items() if hit.startswith(tail)}
-        maybe.update(
-            literal
-            for literal in self.literals
-            for at in range(1, len(hit))
-            if _bare(literal).startswith(hit[at:]) or hit[at:].startswith(_bare(literal))
+    def _plan(self, hit: str) -> _Plan:
+        checks = tuple(
+            (literal, _bare(literal).encode("ascii"), len(tail), literal.endswith(WORD_END))
+            for literal, tail in self._tails.items()
+            if hit.startswith(tail)
         )
-        whole = [literal for literal, tail in tails.items() if tail == hit]
-        sure = whole if len(whole) == 1 else [w for w in whole if w == hit]
-        return frozenset(sure), frozenset(maybe.difference(sure))
+        inside = tuple(
+            at
+            for at in range(1, len(hit))
+            if any(
+                tail.startswith(hit[at:]) or hit[at:].startswith(tail)
+                for tail in self._tails.values()
+            )
+        )
+        return _Plan(checks, inside, frozenset(check[0] for check in checks))
 
 
 def _alternation(literals: tuple[str, ...]) -> str:
