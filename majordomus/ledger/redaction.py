@@ -408,7 +408,7 @@ def _lowered(text: str) -> str:
 
 #: Characters of ordinary text and JSON, the most frequent first. A literal is looked for
 #: from its rarest character (the first one not listed, else the one listed last).
-_FREQUENT = ' \n"etaoinsrhldcu0123456789-:,._mfpgywbvk/(){}[]='
+_FREQUENT = ' \n"etaoinsrhldcu0123456789-/:,._mfpgywbvk(){}[]='
 
 
 def _bare(literal: str) -> str:
@@ -428,19 +428,6 @@ def _pivot(literal: str) -> int:
     return min(range(len(bare)), key=lambda at: (-rank[at], at))
 
 
-_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789")
-
-
-class _Plan(NamedTuple):
-    """What a matched tail says: the literals that may end in it, each as (literal, its
-    characters, where they end from the match's start, whether a word must end there);
-    the offsets inside it where another tail may start; and all those literals."""
-
-    checks: tuple[tuple[str, bytes, int, bool], ...]
-    inside: tuple[int, ...]
-    literals: frozenset[str]
-
-
 class _Prefilter:
     """Which of a set of ASCII literals a text holds, in one scan of its UTF-8 bytes.
 
@@ -452,60 +439,39 @@ class _Prefilter:
     the scan steps over), the alternation is tried there too. Compiled on first use.
     """
 
-    __slots__ = ("_pattern", "_plans", "_tails", "literals")
+    __slots__ = ("_covered", "_pattern", "_tails", "literals")
 
     def __init__(self, literals: set[str]) -> None:
         self.literals = tuple(sorted(literals))
         self._tails = {literal: _bare(literal)[_pivot(literal) :] for literal in self.literals}
         self._pattern: re.Pattern[bytes] | None = None
-        self._plans: dict[bytes, _Plan] = {}
+        self._covered: dict[bytes, frozenset[str]] = {}
 
-    def found(self, text: str, *, lower: bool = False) -> set[str]:
+    def found(self, text: str, *, lower: bool = False) -> frozenset[str]:
         data = text.encode("utf-8", "surrogatepass")
         if lower:
             data = data.lower()  # ASCII letters only: no other character lowers to one
         if self._pattern is None:
             self._pattern = re.compile(_alternation(self.literals).encode("ascii"))
-        held: set[str] = set()
-        pending = list(self._pattern.finditer(data))
-        while pending:
-            match = pending.pop()
-            hit = match.group()
-            plan = self._plans.get(hit)
-            if plan is None:
-                plan = self._plans[hit] = self._plan(hit.decode("ascii"))
-            if not plan.inside and plan.literals <= held:
-                continue
-            start = match.start()
-            for literal, chars, end, word in plan.checks:
-                end += start
-                if (
-                    literal not in held
-                    and data[end - len(chars) : end] == chars
-                    and not (word and end < len(data) and data[end] in _WORD)
-                ):
-                    held.add(literal)
-            for at in plan.inside:
-                inner = self._pattern.match(data, start + at)
-                if inner is not None:
-                    pending.append(inner)
+        held: frozenset[str] = frozenset()
+        for hit in set(self._pattern.findall(data)):
+            covered = self._covered.get(hit)
+            if covered is None:
+                covered = self._covered[hit] = self._covering(hit.decode("ascii"))
+            held |= covered
         return held
 
-    def _plan(self, hit: str) -> _Plan:
-        checks = tuple(
-            (literal, _bare(literal).encode("ascii"), len(tail), literal.endswith(WORD_END))
+    def _covering(self, hit: str) -> frozenset[str]:
+        """The literals a matched tail may stand for: those whose tail starts it, and those
+        whose tail may start inside it (where the scan, resuming after it, did not look)."""
+        return frozenset(
+            literal
             for literal, tail in self._tails.items()
             if hit.startswith(tail)
-        )
-        inside = tuple(
-            at
-            for at in range(1, len(hit))
-            if any(
-                tail.startswith(hit[at:]) or hit[at:].startswith(tail)
-                for tail in self._tails.values()
+            or any(
+                tail.startswith(hit[at:]) or hit[at:].startswith(tail) for at in range(1, len(hit))
             )
         )
-        return _Plan(checks, inside, frozenset(check[0] for check in checks))
 
 
 def _alternation(literals: tuple[str, ...]) -> str:
@@ -578,9 +544,12 @@ def redact_secrets(text: str) -> str:
             lowered = _lowered(text)
         replaced = shape.sub(text, lowered)
         if replaced != text:
-            # a marker brings literals of its own (`[redacted:private-key-header]`)
+            # What a replacement adds is its marker: no case-sensitive literal but the
+            # marker itself holds `[` or `]`, so none can span its edges. A key word next
+            # to a marker may have become a whole word, so those are looked for again.
             text, lowered = replaced, None
-            exact, any_case = _EXACT.found(text), _ANY_CASE.found(text, lower=True)
+            exact |= _EXACT.found(shape.marker)
+            any_case = _ANY_CASE.found(text, lower=True)
     return text
 
 
