@@ -32,9 +32,11 @@ def subject_key(subject: str) -> str:
     return " ".join(subject.split()).lower()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Placed:
-    """A readable record file: its path relative to the store (`<task>/<name>.json`)."""
+    """A readable record file: its path relative to the store (`<task>/<name>.json`).
+
+    Slotted: a replay holds one per record file."""
 
     path: str
     record: ReasoningRecord

@@ -260,13 +260,12 @@ SHAPES: tuple[tuple[str, _Source], ...] = (
 SHAPE_NAMES: tuple[str, ...] = tuple(name for name, _ in SHAPES)
 
 #: Literals one of which a text must hold for a shape to possibly match. Case-sensitive
-#: literals are searched in the text itself, those after `ANY_CASE` in the text lower-cased.
-#: A shape with a one-literal gate is compiled the first time its gate passes. A pattern
-#: that starts with its literal is searched as fast as the gate, so once compiled (or from
-#: the start, when its gate has several literals, each a scan of its own) such a shape just
-#: runs; only the shapes of `_COSTLY` (whose patterns cannot start with a literal) keep
-#: consulting their gate.
+#: literals are looked for in the text itself, those after `ANY_CASE` in the text lower-cased.
+#: No shape is tried on a text that holds none of its literals: `_Prefilter` finds every
+#: literal a text holds in one scan, instead of one scan per literal.
 ANY_CASE = ""
+#: Ends a literal that counts only where no letter or digit follows it (a whole key word).
+WORD_END = "$"
 _GATES: dict[str, tuple[str, ...]] = {
     "anthropic-key": ("sk-ant-",),
     "openai-key": ("sk-",),
@@ -278,7 +277,15 @@ _GATES: dict[str, tuple[str, ...]] = {
     "stripe-key": ("k_live_", "k_test_"),
     "private-key-header": ("-----BEGIN",),
     "bearer-token": ("earer ",),
-    "assignment": (ANY_CASE, "key", "token", "password"),
+    "assignment": (
+        ANY_CASE,
+        *(
+            f"{word}{joint}{tail}"
+            for word, tail in (("api", "key"), ("access", "token"), ("secret", "key"))
+            for joint in ("", "-", "_")
+        ),
+        "password",
+    ),
     "private-key-block": ("-----BEGIN", "[redacted:private-key-header]"),
     "jwt": ("eyJ",),
     "url-credentials": ("://",),
@@ -320,29 +327,12 @@ _GATES: dict[str, tuple[str, ...]] = {
     "azure-client-secret": ("Q~",),
     "azure-storage-key": (ANY_CASE, "accountkey", "sharedaccess"),
     "curl-credentials": ("curl",),
-    "secret-assignment": (ANY_CASE, "pass", "pwd", "secret", "token", "key"),
+    "secret-assignment": (
+        ANY_CASE,
+        *(f"{word}{WORD_END}" for word in ("password", "passwd", "passphrase", "pass", "pwd")),
+        *(f"{word}{WORD_END}" for word in ("secret", "token", "key")),
+    ),
 }
-_COSTLY = frozenset(
-    {
-        "stripe-key",
-        "bearer-token",
-        "assignment",
-        "private-key-block",
-        "aws-secret-access-key",
-        "basic-auth",
-        "gitlab-other-token",
-        "discord-bot-token",
-        "telegram-bot-token",
-        "heroku-api-key",
-        "square-token",
-        "age-secret-key",
-        "azure-client-secret",
-        "azure-storage-key",
-        "curl-credentials",
-        "secret-assignment",
-    }
-)
-
 
 #: For the shapes whose pattern cannot start with a literal (a key word in any case), the
 #: lower-case words a match starts at: the pattern is tried only there, instead of at every
@@ -372,24 +362,12 @@ def _split_gate(gate: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]
 class _Shape:
     """One shape with its gate, its anchor and its marker; compiled on first need."""
 
-    __slots__ = (
-        "anchor",
-        "any_case",
-        "costly",
-        "exact",
-        "keep",
-        "marker",
-        "one_literal",
-        "pattern",
-        "source",
-    )
+    __slots__ = ("anchor", "any_case", "exact", "keep", "marker", "pattern", "source")
 
     def __init__(self, name: str, source: _Source) -> None:
         self.source = source
         self.pattern: re.Pattern[str] | None = None
         self.exact, self.any_case = _split_gate(_GATES[name])
-        self.costly = name in _COSTLY
-        self.one_literal = len(self.exact) + len(self.any_case) == 1
         self.anchor = _ANCHORS.get(name)
         self.marker = f"[redacted:{name}]"
         self.keep = "(?P<keep>" in source.pattern
@@ -402,13 +380,12 @@ class _Shape:
             self.pattern = re.compile(self.source.pattern, self.source.flags)
         return self.pattern
 
-    def sub(self, text: str) -> str:
+    def sub(self, text: str, lowered: str | None) -> str:
+        """The text with every match replaced; an anchored shape looks for its key words in
+        `lowered`, which is `_lowered(text)`."""
         pattern = self.compiled()
-        if self.anchor is None:
+        if self.anchor is None or lowered is None:
             return pattern.sub(self.replace, text)
-        lowered = text.lower()
-        if len(lowered) != len(text):
-            lowered = text.translate(_ASCII_LOWER)
         pieces: list[str] = []
         done = 0
         for hit in re.finditer(self.anchor, lowered):
@@ -423,7 +400,108 @@ class _Shape:
         return "".join((*pieces, text[done:])) if pieces else text
 
 
+def _lowered(text: str) -> str:
+    """`text` lower-cased with every offset kept."""
+    lowered = text.lower()
+    return lowered if len(lowered) == len(text) else text.translate(_ASCII_LOWER)
+
+
+#: Characters of ordinary text and JSON, the most frequent first. A literal is looked for
+#: from its rarest character (the first one not listed, else the one listed last).
+_FREQUENT = ' \n"etaoinsrhldcu0123456789-/:,._mfpgywbvk(){}[]='
+
+
+def _bare(literal: str) -> str:
+    """The characters of a literal, without its `WORD_END`."""
+    return literal.removesuffix(WORD_END)
+
+
+def _word_end(literal: str) -> str:
+    """What must follow a literal's characters in the lower-cased text."""
+    return "(?![a-z0-9])" if literal.endswith(WORD_END) else ""
+
+
+def _pivot(literal: str) -> int:
+    """Where the scan looks for `literal`: at its rarest character."""
+    bare = _bare(literal)
+    rank = [_FREQUENT.find(char) % (len(_FREQUENT) + 1) for char in bare]
+    return min(range(len(bare)), key=lambda at: (-rank[at], at))
+
+
+class _Prefilter:
+    """Which of a set of ASCII literals a text holds, in one scan of its UTF-8 bytes.
+
+    One alternation finds each literal from its rarest character (`_pivot`): the rest of
+    the literal (its tail), factored by common prefixes, then a look behind for the part
+    before the pivot. The scan stops only where a literal may have its pivot, not at every
+    common letter. Where a match could stand for several literals (tails that share a
+    start), each is checked in place; where another tail may start inside a match (which
+    the scan steps over), the alternation is tried there too. Compiled on first use.
+    """
+
+    __slots__ = ("_covered", "_pattern", "_tails", "literals")
+
+    def __init__(self, literals: set[str]) -> None:
+        self.literals = tuple(sorted(literals))
+        self._tails = {literal: _bare(literal)[_pivot(literal) :] for literal in self.literals}
+        self._pattern: re.Pattern[bytes] | None = None
+        self._covered: dict[bytes, frozenset[str]] = {}
+
+    def found(self, text: str, *, lower: bool = False) -> frozenset[str]:
+        data = text.encode("utf-8", "surrogatepass")
+        if lower:
+            data = data.lower()  # ASCII letters only: no other character lowers to one
+        if self._pattern is None:
+            self._pattern = re.compile(_alternation(self.literals).encode("ascii"))
+        held: frozenset[str] = frozenset()
+        for hit in set(self._pattern.findall(data)):
+            covered = self._covered.get(hit)
+            if covered is None:
+                covered = self._covered[hit] = self._covering(hit.decode("ascii"))
+            held |= covered
+        return held
+
+    def _covering(self, hit: str) -> frozenset[str]:
+        """The literals a matched tail may stand for: those whose tail starts it, and those
+        whose tail may start inside it (where the scan, resuming after it, did not look)."""
+        return frozenset(
+            literal
+            for literal, tail in self._tails.items()
+            if hit.startswith(tail)
+            or any(
+                tail.startswith(hit[at:]) or hit[at:].startswith(tail) for at in range(1, len(hit))
+            )
+        )
+
+
+def _alternation(literals: tuple[str, ...]) -> str:
+    """A regular expression matching, at each place one of `literals` has its rarest
+    character, the longest tail there whose literal is whole."""
+    trie: dict[str, Any] = {}
+    for literal in literals:
+        node = trie
+        for char in _bare(literal)[_pivot(literal) :]:
+            node = node.setdefault(char, {})
+        node.setdefault("", []).append(literal)
+
+    def emit(node: dict[str, Any]) -> str:
+        branches = [re.escape(char) + emit(node[char]) for char in sorted(node) if char]
+        ends = node.get("", [])
+        if ends:
+            behind = [
+                (f"(?<={re.escape(_bare(literal))})" if _pivot(literal) else "")
+                + _word_end(literal)
+                for literal in ends
+            ]
+            branches += [""] if "" in behind else behind
+        return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+    return emit(trie)
+
+
 _COMPILED: tuple[_Shape, ...] = tuple(_Shape(name, source) for name, source in SHAPES)
+_EXACT = _Prefilter({literal for shape in _COMPILED for literal in shape.exact})
+_ANY_CASE = _Prefilter({literal for shape in _COMPILED for literal in shape.any_case})
 
 _MARKER = re.compile(r"\[redacted:([a-z-]+)\]")
 
@@ -457,23 +535,21 @@ def strip_controls(text: str) -> str:
 
 def redact_secrets(text: str) -> str:
     """Replace every secret shape, in table order, by its marker (controls left alone)."""
+    exact, any_case = _EXACT.found(text), _ANY_CASE.found(text, lower=True)
     lowered: str | None = None
     for shape in _COMPILED:
-        if shape.costly or (shape.pattern is None and shape.one_literal):
-            for literal in shape.exact:
-                if literal in text:
-                    break
-            else:
-                if not shape.any_case:
-                    continue
-                if lowered is None:
-                    lowered = text.lower()
-                for literal in shape.any_case:
-                    if literal in lowered:
-                        break
-                else:
-                    continue
-        text = shape.sub(text)
+        if exact.isdisjoint(shape.exact) and any_case.isdisjoint(shape.any_case):
+            continue
+        if lowered is None and shape.anchor is not None:
+            lowered = _lowered(text)
+        replaced = shape.sub(text, lowered)
+        if replaced != text:
+            # What a replacement adds is its marker: no case-sensitive literal but the
+            # marker itself holds `[` or `]`, so none can span its edges. A key word next
+            # to a marker may have become a whole word, so those are looked for again.
+            text, lowered = replaced, None
+            exact |= _EXACT.found(shape.marker)
+            any_case = _ANY_CASE.found(text, lower=True)
     return text
 
 

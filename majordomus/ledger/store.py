@@ -125,32 +125,41 @@ _WRITTEN_STAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]
 
 
 def canonical_order(records: list[ReasoningRecord]) -> list[ReasoningRecord]:
-    """Sorted by `recorded_at`, then id, both in natural order (reasoning §0.2).
+    """Sorted by `recorded_at`, then id, both in natural order (reasoning §0.2)."""
+    return [p.record for p in _canonical([Placed("", r) for r in records], by_path=False)]
+
+
+def _canonical(found: list[Placed], *, by_path: bool = True) -> list[Placed]:
+    """Files by `recorded_at`, then id, both in natural order, then (`by_path`) by path.
 
     When every stamp has the writer's fixed shape, natural order and code-point order agree
     on them (equal-length digit runs in the same places), so the stamps sort as plain
-    strings and only records sharing a stamp are ordered by their ids' natural keys. Any
-    other stamp (a hand-edited store) sorts the whole list by natural keys.
+    strings and only files sharing a stamp are ordered by natural keys (of their ids, then
+    paths). Any other stamp (a hand-edited store) sorts the whole list by natural keys.
     """
-    if not all(_WRITTEN_STAMP.fullmatch(r.recorded_at) for r in records):
-        return sorted(records, key=lambda r: (natural_key(r.recorded_at), natural_key(r.id)))
-    ordered = sorted(records, key=lambda r: r.recorded_at)
+
+    def tie(p: Placed) -> tuple[tuple[str, str], ...]:
+        ident = natural_key(p.record.id)
+        return (ident, natural_key(p.path)) if by_path else (ident,)
+
+    if not all(_WRITTEN_STAMP.fullmatch(p.record.recorded_at) for p in found):
+        return sorted(found, key=lambda p: (natural_key(p.record.recorded_at), *tie(p)))
+    ordered = sorted(found, key=lambda p: p.record.recorded_at)
     start = 0
     while start < len(ordered):
+        stamp = ordered[start].record.recorded_at
         end = start + 1
-        while end < len(ordered) and ordered[end].recorded_at == ordered[start].recorded_at:
+        while end < len(ordered) and ordered[end].record.recorded_at == stamp:
             end += 1
         if end - start > 1:
-            ordered[start:end] = sorted(ordered[start:end], key=lambda r: natural_key(r.id))
+            ordered[start:end] = sorted(ordered[start:end], key=tie)
         start = end
     return ordered
 
 
 def _assemble(found: list[Placed], unreadable: list[str]) -> Loaded:
     """Files in canonical order (ties by path), and each id's first record alone in `records`."""
-    found.sort(key=lambda p: natural_key(p.path))
-    where = {id(p.record): p for p in found}
-    placed = [where[id(record)] for record in canonical_order([p.record for p in found])]
+    placed = _canonical(found)
     records: list[ReasoningRecord] = []
     seen: set[str] = set()
     for entry in placed:
