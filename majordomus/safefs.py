@@ -515,6 +515,17 @@ def replace(dir_fd: int, name: str, data: bytes) -> None:
     fsync_directory(dir_fd)
 
 
+def write_file(root: Path, rel: str, data: bytes, *, replacing: bool = False) -> None:
+    """Write the file `rel` below `root`, its directories created as `ensure_dir` does: new
+    (`write_new`, `FileExistsError` when it exists) or, `replacing`, as `replace` does."""
+    folder, _, name = rel.rpartition("/")
+    fd = ensure_dir(root, folder)
+    try:
+        (replace if replacing else write_new)(fd, name, data)
+    finally:
+        os.close(fd)
+
+
 def append(dir_fd: int, name: str, data: bytes) -> None:
     """Append `data` to the regular file `name` in `dir_fd`, created when absent; never
     through a link, never into a FIFO or a device (raises `Unsafe` naming `name`)."""

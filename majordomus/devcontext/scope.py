@@ -9,28 +9,15 @@ the work items. Pure: no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 from majordomus.devcontext.inputs import is_under
 from majordomus.layer.model import LayerObject
+from majordomus.layer.relations import strings_in
 
 #: Kinds matched against a scope through the paths they refer to.
 REFERRING_KINDS = ("adr", "knowledge")
 #: Front-matter fields of a rule that name the paths it governs.
 RULE_PATH_FIELDS = ("applies_to", "scope")
 _PATH_PREFIXES = ("file:", "test:")
-
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
 
 
 def _clean(path: str) -> str | None:
@@ -54,11 +41,11 @@ def referenced_paths(obj: LayerObject) -> list[str]:
     `provenance.derived_from`, `relations[].target`) and the entries of `tracks`.
     """
     found: set[str] = set()
-    for text in _strings(obj.metadata):
+    for text in strings_in(obj.metadata):
         for prefix in _PATH_PREFIXES:
             if text.startswith(prefix) and (path := _clean(text[len(prefix) :])) is not None:
                 found.add(path)
-    for text in _strings(obj.metadata.get("tracks")):
+    for text in strings_in(obj.metadata.get("tracks")):
         if (path := _clean(text)) is not None:
             found.add(path)
     return sorted(found)
@@ -71,7 +58,7 @@ def governed_paths(obj: LayerObject) -> list[str]:
         value = obj.metadata.get(key)
         if key == "scope" and not isinstance(value, list):
             continue
-        for text in _strings(value):
+        for text in strings_in(value):
             if (path := _clean(text)) is not None:
                 found.add(path)
     return sorted(found)

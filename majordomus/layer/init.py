@@ -98,16 +98,12 @@ def _ignore_local(root: Path) -> bool:
 
 def _write_new(root: Path, rel: str, data: bytes, *, extend: bool = False) -> bool:
     """Create `rel`; True when written. Extending, an existing file is left as it is."""
-    folder, _, name = rel.rpartition("/")
-    fd = safefs.ensure_dir(root, folder)
     try:
-        safefs.write_new(fd, name, data)
+        safefs.write_file(root, rel, data)
     except FileExistsError:
         if not extend:
             raise
         return False
-    finally:
-        os.close(fd)
     return True
 
 

@@ -313,15 +313,16 @@ def references(value: Any) -> Iterator[str]:
             yield item
 
 
-def _strings_in(value: Any) -> Iterator[str]:
+def strings_in(value: Any) -> Iterator[str]:
+    """Every string in a metadata value, nested lists and mappings included, in order."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, list):
         for item in value:
-            yield from _strings_in(item)
+            yield from strings_in(item)
     elif isinstance(value, dict):
         for item in value.values():
-            yield from _strings_in(item)
+            yield from strings_in(item)
 
 
 def _prose_of(obj: LayerObject) -> str:
@@ -332,7 +333,7 @@ def _prose_of(obj: LayerObject) -> str:
     """
     kept = {k: v for k, v in obj.metadata.items() if k not in ("scope", "non_scope")}
     body = "" if obj.body == obj.content and obj.metadata else obj.body  # a YAML document
-    return "\n".join([*_strings_in(kept), body])
+    return "\n".join([*strings_in(kept), body])
 
 
 def _names_edges(

@@ -10,7 +10,6 @@ kind (it would be silently not indexed).
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -141,14 +140,8 @@ def check_indexed(draft: Draft, classes: Sequence[tuple[str, str]]) -> None:
 
 def write(root: Path, draft: Draft) -> str:
     """Create the file; refuses an existing one and any symbolic link on the way."""
-    folder, _, name = draft.path.rpartition("/")
-    data = render(draft).encode("utf-8")
     try:
-        fd = safefs.ensure_dir(root, folder)
-        try:
-            safefs.write_new(fd, name, data)
-        finally:
-            os.close(fd)
+        safefs.write_file(root, draft.path, render(draft).encode("utf-8"))
     except FileExistsError:
         raise ScaffoldRefused(
             f"{draft.path} already exists; majordomus new never overwrites a file"

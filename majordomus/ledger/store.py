@@ -375,13 +375,9 @@ class Store:
         """
         check_task(record.task)
         check_record_id(record.id)
-        folder = f"{STATE_DIR}/{record.task}"
+        rel = f"{STATE_DIR}/{record.task}/{record.id}.json"
         try:
-            fd = safefs.ensure_dir(self.root, folder)
+            safefs.write_file(self.root, rel, record_bytes(record))
         except safefs.Unsafe as exc:
             raise Refused(f"the record could not be written: {exc.message}") from None
-        try:
-            safefs.write_new(fd, f"{record.id}.json", record_bytes(record))
-        finally:
-            os.close(fd)
-        return self.root / folder / f"{record.id}.json"
+        return self.root / rel

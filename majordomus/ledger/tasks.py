@@ -9,7 +9,6 @@ current-task file, and writes it when a task is chosen (`set_current_task`).
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
@@ -119,13 +118,8 @@ def set_current_task(root: Path, name: str) -> str:
         text = ""
     kept = [line for line in text.split("\n") if line and not line.startswith("id:")]
     data = "".join(f"{line}\n" for line in [f"id: {name}", *kept]).encode("utf-8")
-    folder, _, file_name = CURRENT_FILE.rpartition("/")
     try:
-        fd = safefs.ensure_dir(root, folder)
-        try:
-            safefs.replace(fd, file_name, data)
-        finally:
-            os.close(fd)
+        safefs.write_file(root, CURRENT_FILE, data, replacing=True)
     except Unsafe as exc:
         raise Refused(f"the current task could not be set: {exc.message}") from None
     except OSError as exc:
