@@ -25,7 +25,9 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from majordomus import safefs
 from majordomus.layer.model import Discovery, Index
+from majordomus.safefs import CONFIG_LIMIT
 
 #: Layer files stat'ed per check, besides the fixed set.
 SLICE = 64
@@ -51,8 +53,8 @@ def git_dir(root: Path) -> Path | None:
             return dot
         if dot.is_file():
             try:
-                line = dot.read_text(encoding="utf-8").strip()
-            except (OSError, UnicodeDecodeError):
+                line = safefs.read_file(folder, ".git", CONFIG_LIMIT).decode("utf-8").strip()
+            except (safefs.Unsafe, UnicodeDecodeError):
                 return None
             if line.startswith("gitdir:"):
                 target = Path(line[len("gitdir:") :].strip())

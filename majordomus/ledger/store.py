@@ -63,15 +63,6 @@ STATE_DIR = ".ai/local/state/reasoning"
 #: How many fresh ids a write tries when a racing writer already took the minted name.
 _MINT_ATTEMPTS = 8
 
-#: Opening a record never follows a symlink, never blocks (a FIFO under a record's name)
-#: and is not inherited.
-_READ_FLAGS = (
-    os.O_RDONLY
-    | getattr(os, "O_NOFOLLOW", 0)
-    | getattr(os, "O_NONBLOCK", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-)
-
 #: The largest record file read back: a record is at most 1 MiB, its pretty-printed
 #: envelope a few times that at most.
 RECORD_FILE_LIMIT = 4 * 1024 * 1024
@@ -263,52 +254,50 @@ class Store:
             return self._load()
 
     def _load(self) -> Loaded:
-        if not safefs.is_directory(self.root, STATE_DIR):
-            return Loaded()
+        with safefs.Tree(self.root) as tree:
+            try:
+                store = tree.directory(STATE_DIR)
+                tasks = [e.name for e in os.scandir(store) if e.is_dir(follow_symlinks=False)]
+            except (safefs.Unsafe, OSError):
+                return Loaded()
+            return self._load_tasks(tree, tasks)
+
+    def _load_tasks(self, tree: safefs.Tree, tasks: list[str]) -> Loaded:
         found: list[Placed] = []
         unreadable: list[str] = []
         shared = SharedFieldsSets()
-        try:
-            tasks = [e for e in os.scandir(self.directory) if e.is_dir(follow_symlinks=False)]
-        except OSError:
-            return Loaded()
-        for folder in tasks:
+        for task in tasks:
             try:
-                entries = list(os.scandir(folder.path))
-            except OSError:
+                names = [e.name for e in os.scandir(tree.directory(f"{STATE_DIR}/{task}"))]
+            except (safefs.Unsafe, OSError):
                 continue
-            for entry in entries:
+            for name in names:
                 # `Path.suffix == ".json"`: the name ends so and is not `.json` itself
-                if not entry.name.endswith(".json") or entry.name == ".json":
+                if not name.endswith(".json") or name == ".json":
                     continue
-                record = self._read(entry.path)
+                record = self._read(tree, f"{STATE_DIR}/{task}/{name}")
                 if record is None:
-                    unreadable.append(f"{folder.name}/{entry.name}")
+                    unreadable.append(f"{task}/{name}")
                 else:
                     shared.adopt(record)
                     shared.adopt(record.body)
-                    found.append(Placed(f"{folder.name}/{entry.name}", record))
+                    found.append(Placed(f"{task}/{name}", record))
         unreadable.sort(key=natural_key)
         return _assemble(found, unreadable)
 
     @staticmethod
-    def _read(path: str) -> ReasoningRecord | None:
-        """The record in `path`, or None when it cannot be read, parsed, or is foreign.
+    def _read(tree: safefs.Tree, rel: str) -> ReasoningRecord | None:
+        """The record at `rel`, or None when it cannot be read, parsed, or is foreign.
 
-        Only a regular file is read, never through a symlink and never past
-        `RECORD_FILE_LIMIT`: a link, a FIFO, a device or a directory under a `.json` name is
-        unreadable, never followed, waited on (the open does not block) or read without end.
+        Read through `tree` (`majordomus.safefs`): only a regular file, never through a
+        symlink at any component and never past `RECORD_FILE_LIMIT`, so a link, a FIFO, a
+        device or a directory under a `.json` name is unreadable, never followed, waited on
+        or read without end.
         """
         try:
-            fd = os.open(path, _READ_FLAGS)
-        except OSError:
-            return None
-        try:
-            data = safefs.read_open(fd, RECORD_FILE_LIMIT)
+            data = tree.read(rel, RECORD_FILE_LIMIT)
         except safefs.Unsafe:
             return None
-        finally:
-            os.close(fd)
         try:
             record = ReasoningRecord.model_validate_json(data)
         except ValidationError:

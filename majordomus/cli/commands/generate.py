@@ -54,6 +54,16 @@ def expected_files(target: str) -> dict[str, str]:
     return dict(sorted(files.items()))
 
 
+def _held(out: Path, rel: str) -> bytes | None:
+    """What `out/rel` holds now, read safely (never through a link); None when absent."""
+    from majordomus import safefs
+
+    try:
+        return safefs.read_file(out, rel, 16 * 1024 * 1024)
+    except safefs.Unsafe:
+        return None
+
+
 def _orphans(out: Path, files: dict[str, str], target: str) -> list[str]:
     """Module pages this generator wrote once whose module no longer exists."""
     if target == "openapi" or not (out / "modules").is_dir():
@@ -61,7 +71,7 @@ def _orphans(out: Path, files: dict[str, str], target: str) -> list[str]:
     orphans = []
     for path in sorted((out / "modules").glob("*.md")):
         rel = f"modules/{path.name}"
-        if rel not in files and path.read_text(encoding="utf-8").startswith("<!-- GENERATED FILE"):
+        if rel not in files and (_held(out, rel) or b"").startswith(b"<!-- GENERATED FILE"):
             orphans.append(rel)
     return orphans
 
@@ -84,7 +94,7 @@ def command() -> click.Command:
         stale: list[str] = []
         for rel, text in files.items():
             path = out / rel
-            held = path.read_bytes() if path.is_file() else None
+            held = _held(out, rel)
             if held == text.encode("utf-8"):
                 continue
             if check:
