@@ -1,4 +1,4 @@
-"""The one clock (decision 11): every reading of the current time goes through here.
+"""The one clock: every reading of the current time goes through here.
 
 Tests freeze it with freezegun; nothing else in the package calls `datetime.now` or
 `time.time` for domain purposes.
@@ -46,7 +46,7 @@ def _days_from_civil(year: int, month: int, day: int) -> int:
 
 
 def epoch_seconds(stamp: str) -> int | None:
-    """Parse the fixed-slice RFC 3339 shape of reasoning §0.4; anything else is None."""
+    """Parse the fixed-slice RFC 3339 shape of docs/ledger.md; anything else is None."""
     if len(stamp) < 20 or stamp[4] != "-" or stamp[7] != "-" or stamp[10] != "T":
         return None
     if not stamp.endswith("Z"):

@@ -1,4 +1,4 @@
-"""Canonical ordering shared by every list the product prints (devcontext §12, reasoning §0.2).
+"""Canonical ordering shared by every list the product prints.
 
 Pure: no I/O. `natural_cmp` compares digit runs numerically and letters ASCII-case-folded,
 then breaks ties by code point, so equal-looking strings never compare equal by accident.

@@ -1,4 +1,4 @@
-"""A generated repository for examples, tests, benchmarks and the demo (devcontext §13).
+"""A generated repository for examples, tests, benchmarks and the demo.
 
 `SyntheticRepository.new(shape)` writes a layer of `shape.rules` rules, `shape.prompts`
 prompts and `shape.documents` documents (plus one policy and one profile) into a fresh

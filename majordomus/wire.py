@@ -72,7 +72,7 @@ def _indented(value: Any) -> str:
 
 
 def dumps_pretty(value: Any) -> str:
-    """2-space indented JSON, non-ASCII kept (layer §11): `json.dumps(indent=2)`'s bytes.
+    """2-space indented JSON, non-ASCII kept: `json.dumps(indent=2)`'s bytes.
 
     `json` indents in pure Python; pydantic-core writes the same bytes many times faster, so
     it goes first and `json` answers whenever the two might differ.
@@ -87,7 +87,7 @@ def dumps_compact(value: Any) -> str:
 
 
 def dumps_canonical(value: Any) -> str:
-    """Sorted keys, no whitespace: the cache key form (capabilities §4.2)."""
+    """Sorted keys, no whitespace: the cache key form."""
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 

@@ -3,5 +3,5 @@
 The subsystem reads a catalogue, probes presence (a variable set, an executable on PATH),
 replays recorded consultation outcomes into circuit breakers and plans. It never contacts
 an advisor or the network, and no vendor, provider or model is named in its code: those
-live only in the catalogue data files (README decision 5).
+live only in the catalogue data files.
 """

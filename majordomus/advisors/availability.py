@@ -1,4 +1,4 @@
-"""Which advisors may be asked now (reasoning §4.2): `derive_availability`.
+"""Which advisors may be asked now: `derive_availability`.
 
 Pure: the catalogue, references, presence seam, mode, disable list, consultation history,
 linked peers, `now` and the cooldown override all arrive in `Inputs`. Gates outrank

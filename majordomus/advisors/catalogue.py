@@ -1,8 +1,8 @@
-"""The advisor catalogue (reasoning §1.2, §1.4): its strict models and its diagnostics.
+"""The advisor catalogue: its strict models and its diagnostics.
 
 Pure: parses nothing from disk (see `loading`) and probes nothing (see `presence`). The
 catalogue is data; declaration order is preference order. Diagnostics are reported, never
-repaired, and name the reference files actually used (decision 15).
+repaired, and name the reference files actually used.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class AdvisorCatalogue(StrictInput):
     def names(self) -> list[str]:
         """Every id, adapter, executable, provider, vendor and model named, canonical, once.
 
-        Code that must stay provider-independent may not contain any of them (§9 `coupling`).
+        Code that must stay provider-independent may not contain any of them (the `coupling` check).
         """
         found: set[str] = set()
         for a in self.advisors:
@@ -98,7 +98,7 @@ class AdvisorCatalogue(StrictInput):
         return canonical_strings(found)
 
     def diagnostics(self, refs: References) -> list[str]:
-        """Every finding of §1.4, in order: per advisor checks (a)–(g), then the peers block."""
+        """Every catalogue finding, in order: per advisor checks (a)–(g), then the peers block."""
         out: list[str] = []
         seen: set[str] = set()
         for a in self.advisors:

@@ -1,4 +1,4 @@
-"""Circuit breakers replayed from recorded consultation outcomes (reasoning §4.4).
+"""Circuit breakers replayed from recorded consultation outcomes.
 
 Pure: the caller passes the history, `now` and the cooldown override. The newest outcome
 decides: an authentication failure or a rate limit opens a circuit at once, two or more

@@ -1,4 +1,4 @@
-"""Reading the reasoning settings of one request (reasoning §3, §11).
+"""Reading the reasoning settings of one request.
 
 The caller snapshots the environment once per request and passes the mapping in; this
 module reads only that mapping and, for the profile, two small files under the root (through

@@ -1,4 +1,4 @@
-"""Finding and reading the advisor catalogue and its references (reasoning §1.1, decision 5).
+"""Finding and reading the advisor catalogue and its references.
 
 The catalogue is the repository's tracked `.ai/repo/advisors.yaml` when it exists, else the
 packaged default; the references (models, provider ids) are always the packaged ones. The

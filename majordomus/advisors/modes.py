@@ -1,4 +1,4 @@
-"""Reasoning modes (reasoning §3): how much independent review a session may use, and why.
+"""Reasoning modes: how much independent review a session may use, and why.
 
 Pure: `resolve_mode` takes already-gathered words; reading them from the environment and
 the profile files is `environment`'s job.

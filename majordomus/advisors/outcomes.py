@@ -1,4 +1,4 @@
-"""How a consultation ended, as far as availability cares (reasoning §4.1, §6.3).
+"""How a consultation ended, as far as availability cares.
 
 Pure value types. `ConsultationStatus` is the vocabulary the ledger records; it lives here
 because the circuit breakers read it and the advisors never depend on the ledger. The

@@ -1,4 +1,4 @@
-"""The review-plan policy (reasoning §5): how much independent review an uncertainty deserves.
+"""The review-plan policy: how much independent review an uncertainty deserves.
 
 Pure: `plan` reads a request, the mode in force and the advisor states (in preference
 order) and returns a plan; it contacts nobody and records nothing. Deciding locally is an
@@ -113,7 +113,7 @@ _BUDGETS: dict[ReasoningMode, tuple[int, int, int, int, int]] = {
 
 
 def budget(mode: ReasoningMode, materiality: Materiality, confidence: ReasoningConfidence) -> int:
-    """How many advisors a plan may select (§5.2): mode × materiality, less one when sure."""
+    """How many advisors a plan may select: mode × materiality, less one when sure."""
     allowed = _BUDGETS[mode][list(Materiality).index(materiality)]
     if confidence is ReasoningConfidence.HIGH:
         allowed = max(0, allowed - 1)
@@ -160,7 +160,7 @@ class ReviewPlan(Wire):
 
 
 def plan(request: PlanRequest, mode: ModeResolution, states: Sequence[AdvisorState]) -> ReviewPlan:
-    """The review plan of §5.4; `states` arrive in preference order."""
+    """The review plan of docs/ledger.md; `states` arrive in preference order."""
     wanted = list(request.capabilities) or [DEFAULT_CAPABILITY]
     allowed = budget(mode.mode, request.materiality, request.confidence)
     head: dict[str, Any] = {

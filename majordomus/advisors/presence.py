@@ -1,4 +1,4 @@
-"""Presence probes (reasoning §2): is an advisor installed or configured on this machine?
+"""Presence probes: is an advisor installed or configured on this machine?
 
 `Presence` is the seam: tests pass fakes with the two predicates, production passes
 `SystemPresence`, which searches PATH and checks that a variable is set and non-empty. The

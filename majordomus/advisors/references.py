@@ -1,7 +1,7 @@
-"""What a catalogue's `provider`, `vendor` and `model` references resolve against (reasoning §1.3).
+"""What a catalogue's `provider`, `vendor` and `model` references resolve against.
 
 Pure models: loading the packaged files is `loading`'s job. Each reference table remembers
-the name of the file it came from, so diagnostics name the file actually used (decision 15).
+the name of the file it came from, so diagnostics name the file actually used.
 """
 
 from __future__ import annotations

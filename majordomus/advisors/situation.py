@@ -1,4 +1,4 @@
-"""The advisors' part of the reasoning situation (reasoning §10.1), resolved once per request.
+"""The advisors' part of the reasoning situation, resolved once per request.
 
 Gathers the catalogue and references, the mode, the disable list and the cooldown override
 from an environment snapshot, and derives every advisor's state at `now` from a
@@ -53,7 +53,7 @@ def resolve_advisors(
 
     `environ` is the request's environment snapshot; `now` defaults to the clock;
     `presence` defaults to the real machine seen through `environ`. Linked peers are
-    always empty in this implementation (decision 1).
+    always empty in this implementation.
     """
     loaded = load_catalogue(root)
     mode = mode_from_environment(environ, root)

@@ -1,4 +1,4 @@
-"""How an advisor is reached (reasoning §2): the transport words and whether they leave the machine.
+"""How an advisor is reached: the transport words and whether they leave the machine.
 
 Pure: no disk, no environment. The presence probe for each transport lives in `presence`.
 """

@@ -119,7 +119,7 @@ class Context:
 
     @cached_property
     def sqlite(self) -> SqliteIndex | None:
-        """The in-memory SQLite copy of the index (decision 10), or None when switched off.
+        """The in-memory SQLite copy of the index, or None when switched off.
 
         It only narrows candidates; each table inside is built on first use."""
         from majordomus.layer.sqlite_index import SqliteIndex, enabled

@@ -1,4 +1,4 @@
-"""The core capabilities: repository, objects, capabilities and health (capabilities §2.3).
+"""The core capabilities: repository, objects, capabilities and health.
 
 Handlers are plain functions over pydantic models; they raise capability errors and never
 print. Resource resolution (`objects.get`, MCP `resources/read`) lives here, once.
@@ -54,7 +54,7 @@ def repository_info(ctx: Context, _: Empty) -> RepositoryReport:
 
 
 class ObjectSummary(Wire):
-    """One object in a list or a search hit (layer §6.4)."""
+    """One object in a list or a search hit."""
 
     uri: str
     kind: str
@@ -66,7 +66,7 @@ class ObjectSummary(Wire):
 
 
 class ObjectView(Wire):
-    """One declarative object with its metadata, provenance and whole content (layer §6.2)."""
+    """One declarative object with its metadata, provenance and whole content."""
 
     uri: str
     kind: str
@@ -80,7 +80,7 @@ class ObjectView(Wire):
 
 
 class ResourceView(Wire):
-    """What a resource URI resolves to: a declarative object or a query's answer (§2.3)."""
+    """What a resource URI resolves to: a declarative object or a query's answer."""
 
     source: Literal["declarative", "builtin"]
     uri: str
@@ -262,7 +262,7 @@ class CapabilitiesInput(StrictInput):
 
 
 class CapabilitySummary(Wire):
-    """A descriptor without its schemas and classified fields (capabilities §2.3)."""
+    """A descriptor without its schemas and classified fields."""
 
     id: str
     module: str
@@ -288,7 +288,7 @@ class DescribeInput(StrictInput):
 
 
 class CapabilityDescriptor(Wire):
-    """One capability as declared (capabilities §1.1)."""
+    """One capability as declared."""
 
     model_config = {"title": "Capability"}
 

@@ -16,7 +16,7 @@ DEVCONTEXT = "majordomus.capabilities.devcontext:"
 VERIFIED = "behaviorally_verified"
 EXPERIMENTAL = "experimental"
 
-# -- repository, objects, capabilities, health (capabilities §2.3) -----------------------------
+# -- repository, objects, capabilities, health -----------------------------
 
 CORE_MODULES = (
     Module(
@@ -184,7 +184,7 @@ CORE_MODULES = (
 )
 
 
-# -- reasoning (reasoning §10.2, capabilities §2.1) -----------------------------------------
+# -- reasoning -----------------------------------------
 
 REASONING_ADVISORS = Capability(
     id="reasoning.advisors",
@@ -330,7 +330,7 @@ REASONING_MODULES = (
 )
 
 
-# -- devcontext (devcontext §14, capabilities §2.2) ------------------------------------------
+# -- devcontext ------------------------------------------
 
 DEVCONTEXT_COMPILE = Capability(
     id="devcontext.compile",

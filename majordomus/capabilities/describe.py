@@ -107,7 +107,7 @@ def canonical_schema(
 def schema_ref(
     model: type[BaseModel], mode: Literal["validation", "serialization"]
 ) -> dict[str, Any]:
-    """`{name?, schema}` of §1.1; `name` is the schema title (the component name)."""
+    """`{name?, schema}` of a descriptor; `name` is the schema title (the component name)."""
     schema = canonical_schema(model, mode)
     out: dict[str, Any] = {}
     if "title" in schema:
@@ -117,7 +117,7 @@ def schema_ref(
 
 
 def descriptor_json(cap: Capability, *, with_schemas: bool = True) -> dict[str, Any]:
-    """The descriptor of §1.1 in its serialised field order."""
+    """The descriptor of docs/generated/capabilities.md in its serialised field order."""
     out: dict[str, Any] = {
         "id": cap.id,
         "module": cap.module,

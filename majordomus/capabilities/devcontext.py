@@ -1,8 +1,8 @@
-"""The `devcontext` module (devcontext §14, capabilities §2.2): compile, explain, policy.
+"""The `devcontext` module: compile, explain, policy.
 
 Thin declarations over `majordomus.devcontext`: each handler passes the request context,
 whose index and checkout `compile` reads (local continuity records, on-disk sizes), and
-returns the domain's own wire model. Benchmark cases come from the index (§14).
+returns the domain's own wire model. Benchmark cases come from the index.
 """
 
 from __future__ import annotations

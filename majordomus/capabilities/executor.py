@@ -1,4 +1,4 @@
-"""The one execution path every surface calls (capabilities §4.1) and the process cache (§4.2).
+"""The one execution path every surface calls and the process cache.
 
 Input arrives as JSON-compatible values from any surface and is validated strictly through
 JSON, so `"5"` is not an integer and an unknown key is refused the same way everywhere.

@@ -1,6 +1,6 @@
-"""The `reasoning` module (reasoning §10, capabilities §2.1), organised by capability.
+"""The `reasoning` module, organised by capability.
 
-The situation (§10.1) is resolved once per request and shared by every reasoning
+The situation is resolved once per request and shared by every reasoning
 capability: the advisor catalogue in force, the mode, the record store and its records,
 the consultation history replayed from them, and every advisor's state now. None of these
 capabilities contacts an advisor; each section below holds one capability's wire shapes,
@@ -65,7 +65,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class ReasoningSituation:
-    """What every reasoning capability knows about one request (§10.1)."""
+    """What every reasoning capability knows about one request."""
 
     store: Store
     loaded: Loaded

@@ -1,4 +1,4 @@
-"""The committed Markdown reference of the registry (capabilities §6.2).
+"""The committed Markdown reference of the registry.
 
 `docs/generated/capabilities.md` lists every module and capability; `modules/<id>.md` gives,
 per capability, its exposure on every surface (absence written as `—`), its input and output
@@ -179,14 +179,14 @@ def benchmark_transports(cap: Capability) -> list[str]:
 
 
 def target_key(cap: Capability, transport: str, case: str) -> str:
-    """The key of one benchmark target (§5.2): `<id>|<transport>|<case>`."""
+    """The key of one benchmark target: `<id>|<transport>|<case>`."""
     return f"{cap.id}|{transport}|{case}"
 
 
 def benchmark_rows(
     cap: Capability, cases: list[tuple[str, dict[str, Any]]]
 ) -> list[dict[str, Any]]:
-    """One coverage line per transport the capability is exposed on (§5.2–5.3)."""
+    """One coverage line per transport the capability is exposed on."""
     if not cap.executable:
         return []
     rows = []

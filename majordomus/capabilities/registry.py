@@ -1,8 +1,8 @@
 """Declaring a capability once, and the registry that validates and indexes the declarations.
 
 A capability is a plain function over pydantic models plus the facts every surface needs
-(capabilities-and-surfaces §1). The registry collects every declaration error instead of
-stopping at the first (§1.6), is immutable once built, and iterates in id order. It knows
+(docs/generated/capabilities.md). The registry collects every declaration error instead of
+stopping at the first, is immutable once built, and iterates in id order. It knows
 nothing of click, JSON-RPC or HTTP: surfaces read it and project.
 
 A declaration names its types, handler and benchmark cases either directly or as a reference
@@ -201,7 +201,7 @@ class Capability:
         return "developer" if self.cli is not None else "internal"
 
     def benchmark_cases(self, ctx: Context) -> list[tuple[str, dict[str, Any]]]:
-        """The named inputs benchmarks and OpenAPI examples use (§5.1)."""
+        """The named inputs benchmarks and OpenAPI examples use."""
         if self.cases is not None:
             return self.cases(ctx)
         return [("default", {})]
@@ -223,7 +223,7 @@ class Module:
 
 @dataclass(frozen=True)
 class RegistryError:
-    """One declaration problem; `code` is the snake_case word of §1.6."""
+    """One declaration problem; `code` is the snake_case word of docs/generated/capabilities.md"""
 
     code: str
     message: str
@@ -271,7 +271,7 @@ class Registry:
 
     @property
     def fingerprint(self) -> str:
-        """SHA-256 over the index fingerprint and every built-in descriptor (§4.3)."""
+        """SHA-256 over the index fingerprint and every built-in descriptor."""
         cached = self.__dict__.get("_fingerprint")
         if cached is not None:
             return cached
@@ -305,7 +305,7 @@ class Registry:
         self.__dict__["_verified"] = True
 
     def summary(self) -> dict[str, Any]:
-        """Counts over the whole registry (§1.6 `summary()`)."""
+        """Counts over the whole registry (docs/generated/capabilities.md `summary()`)."""
         caps = list(self._caps.values())
 
         def tally(words: Iterable[str]) -> dict[str, int]:
@@ -334,7 +334,7 @@ class Registry:
 
 
 def declarative_resource(obj: LayerObject, output: Ref, empty: Ref) -> Capability:
-    """The resource capability of one indexed object (§1.7)."""
+    """The resource capability of one indexed object."""
     raw_tags = obj.metadata.get("tags")
     tags = tuple(t for t in raw_tags if isinstance(t, str)) if isinstance(raw_tags, list) else ()
     return Capability(

@@ -1,6 +1,6 @@
 """Errors handled once: every failure becomes one `majordomus: ` line and an exit code.
 
-Decision 12: 0 ok, 2 usage, 10 contract unmet, 12 not found, 13 refused / invalid / internal.
+Exit codes: 0 ok, 2 usage, 10 contract unmet, 12 not found, 13 refused / invalid / internal.
 """
 
 from __future__ import annotations

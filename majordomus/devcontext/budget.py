@@ -1,4 +1,4 @@
-"""Tiers, `required`, de-duplication, exclusions and the single-pot spend (devcontext §7–8).
+"""Tiers, `required`, de-duplication, exclusions and the single-pot spend.
 
 `spend` turns the candidates of a selection into the answer's lists: it records structural
 and semantic collapses, drops superseded and stale entries, reports what fell below the floor,
@@ -235,7 +235,7 @@ class _Spend:
                     )
                     self.dropped.add(earlier)
 
-    # step 5 (D4: a same-path loser is only folded, so `explain` answers `deduplicated`)
+    # step 5 (a same-path loser is only folded, so `explain` answers `deduplicated`)
     def drop(self) -> None:
         for uri in sorted(self.dropped):
             cand = self.cands.pop(uri)
@@ -274,7 +274,7 @@ class _Spend:
             )
         return diagnostics
 
-    # D2 (d)
+    # below the floor or beyond the depth: reported as an exclusion
     def below_floor(self, floor: float) -> None:
         for uri, cand in list(self.cands.items()):
             if cand.relevance < floor and not is_required(cand, self.object_seeds):
@@ -357,7 +357,7 @@ class _Spend:
 def entry_of(
     cand: Candidate, size: int, cost: int, required: bool, paid: int | None = None
 ) -> ContextEntry:
-    """The selected row of a candidate (§7.4); `paid` is the bytes charged, when a bundle's
+    """The selected row of a candidate; `paid` is the bytes charged, when a bundle's
     section makes them more than the thing's own `size`."""
     if cand.obj is not None:
         prov = cand.obj.provenance
@@ -401,7 +401,7 @@ def entry_of(
 def commits_of(
     selected: list[ContextEntry], candidates: dict[str, Candidate]
 ) -> list[CommitReference]:
-    """The commits named by the evidence of selected objects, byte order, once each (§7.5)."""
+    """The commits named by the evidence of selected objects, byte order, once each."""
     found: set[tuple[str, str, str | None]] = set()
     for entry in selected:
         cand = candidates.get(entry.uri)
@@ -477,7 +477,7 @@ def spend(
     size_of: SizeOf,
     frame: int | None = None,
 ) -> Spent:
-    """Steps 1–12 of §7.3, with the seed's D1–D4: the answer's lists and its budget."""
+    """The twelve steps of the spend (docs/devcontext.md): the answer's lists and its budget."""
     run = _Spend(candidates, object_seeds, supersedes, size_of)
     run.bundle = frame is not None
     run.structural()

@@ -1,4 +1,4 @@
-"""Candidates: one per identifier, and how offers merge into it (devcontext §4).
+"""Candidates: one per identifier, and how offers merge into it.
 
 A candidate is created the first time a selector offers an identifier the graph holds and
 merged on every later offer (relevance max, depth min, strongest tier, closest band), which

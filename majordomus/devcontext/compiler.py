@@ -1,7 +1,7 @@
-"""`compile`: a request and an index in, the compiled context out (devcontext §3–9, §11).
+"""`compile`: a request and an index in, the compiled context out.
 
 Owns the order of the stages (resolve, select, spend) and what compile reads besides the
-index: an optional continuity provider (§2.3) and a size function for the few candidates the
+index: an optional continuity provider and a size function for the few candidates the
 index does not hold. Pure given those two: no clock, no randomness, and the same index and
 request give an equal answer.
 """

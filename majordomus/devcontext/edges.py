@@ -1,8 +1,8 @@
-"""The edge vocabulary of the composed graph, and how the walk treats each kind (devcontext §5.2).
+"""The edge vocabulary of the composed graph, and how the walk treats each kind.
 
 Data, not code: one row per edge kind with its one-line meaning, the forward and reverse
 weights and the reasons a discovery along it reports, or the reason it is refused. The index
-derives the relation edges themselves (layer §1.4); this module only says how to follow them.
+derives the relation edges themselves; this module only says how to follow them.
 """
 
 from __future__ import annotations

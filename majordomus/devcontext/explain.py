@@ -1,4 +1,4 @@
-"""`explain`: where one identifier stands in the context a request compiles (devcontext §10).
+"""`explain`: where one identifier stands in the context a request compiles.
 
 Compiles the request, then answers with the first of five standings that applies, the row
 that proves it and the budget the judgement was made under (carried even for `unknown`).
@@ -26,7 +26,7 @@ def explain(ctx: Any, given: ExplainInput) -> Explanation:
 
 
 def judge(index: Index, compiled: CompiledContext, uri: str) -> Explanation:
-    """The first standing of §10 that applies to `uri` in `compiled`."""
+    """The first standing of docs/devcontext.md that applies to `uri` in `compiled`."""
     budget = compiled.budget
     for entry in compiled.selected:
         if entry.uri == uri:

@@ -1,4 +1,4 @@
-"""The view of the composed graph the compiler walks (devcontext §2.2).
+"""The view of the composed graph the compiler walks.
 
 Nodes are the index's objects, one `kind:<k>` hub per indexed kind and the external nodes the
 index created while resolving references; edges are the index's relation edges whose two ends

@@ -1,4 +1,4 @@
-"""A request, checked and resolved against the index (devcontext §3.3–3.5).
+"""A request, checked and resolved against the index.
 
 Owns the validation order and its messages, the resolution of issue / milestone / uri / path
 seeds, and the intent's terms. The first failure wins and is raised as `InvalidInput` or
@@ -47,7 +47,7 @@ class Request:
 
 
 def resolve(index: Index, given: CompileInput) -> Request:
-    """Check `given` in the order of §3.3 and resolve its seeds against `index`."""
+    """Check `given` in the order of docs/devcontext.md and resolve its seeds against `index`."""
     if given.budget_tokens == 0:
         raise InvalidInput("a budget of zero tokens buys nothing; leave it out for the default")
     floor = DEFAULT_FLOOR if given.floor is None else float(given.floor)

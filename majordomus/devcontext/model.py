@@ -1,4 +1,4 @@
-"""The wire shapes and vocabulary of the context compiler (devcontext §1, §3.1–3.2, §9).
+"""The wire shapes and vocabulary of the context compiler.
 
 Owns the constants, the four enums (their values are the wire words) and every pydantic model
 the compiler reads or answers with. Pure: no I/O, no clock. Nothing here decides what is
@@ -6,7 +6,8 @@ selected; `select`, `budget` and `explain` do.
 
 Class names that are also JSON-Schema component names (`DevContextInput`,
 `DevContextExplainInput`, `DevContextStanding`) are spelt that way, and the short Python names
-of decision 17 are aliases, so a schema generated from any surface names them as the spec does.
+the seed examples import are aliases, so a schema generated from any surface names them
+as the spec does.
 """
 
 from __future__ import annotations

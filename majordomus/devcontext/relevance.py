@@ -1,4 +1,4 @@
-"""Relevance, confidence and depth derived from discovery paths (devcontext §6).
+"""Relevance, confidence and depth derived from discovery paths.
 
 Owns the arithmetic and the printing of numbers: `round3` (half away from zero, as the
 answers are compared across implementations), the number display used in every sentence,
@@ -49,5 +49,5 @@ def ways_text(ways: Iterable[Discovery]) -> list[str]:
 
 
 def below_floor_detail(relevance: float, floor: float) -> str:
-    """The sentence of a `relevance` exclusion (D2)."""
+    """The sentence of a `relevance` exclusion."""
     return f"relevance {number(round3(relevance))} is below the floor {number(floor)}"

@@ -1,4 +1,4 @@
-"""The seven selectors, run in order over the index and its graph (devcontext §5, §15 D2).
+"""The seven selectors, run in order over the index and its graph (docs/devcontext.md).
 
 `select` offers every identifier a selector reaches to the candidate set and returns it with
 the diagnostics selection produced, the dangling references the reached objects name, and the
@@ -60,7 +60,7 @@ GOVERNS_SCOPE = 0.85
 
 @dataclass(frozen=True)
 class Dangling:
-    """A reference a reached object names and the index does not hold (§5.9)."""
+    """A reference a reached object names and the index does not hold."""
 
     reference: str
     declared_in: str
@@ -133,7 +133,7 @@ class _Selector:
         )
         self.found.offer(uri, tier, relevance, depth, way, band, binding)
 
-    # --- §5.1 -----------------------------------------------------------------------------
+    # --- seeds -----------------------------------------------------------------------------------
 
     def seeds(self) -> None:
         for uri in self.request.object_seeds:
@@ -148,7 +148,7 @@ class _Selector:
                 binding=True,
             )
 
-    # --- §5.2 -----------------------------------------------------------------------------
+    # --- walk ------------------------------------------------------------------------------------
 
     def walk(self) -> None:
         floor, max_depth = self.request.floor, self.request.max_depth
@@ -238,7 +238,7 @@ class _Selector:
     def _remember(misses: dict[str, float], uri: str, relevance: float) -> None:
         misses[uri] = max(relevance, misses.get(uri, relevance))
 
-    # --- §5.3 -----------------------------------------------------------------------------
+    # --- effective paths -------------------------------------------------------------------------
 
     def effective_paths(self) -> list[tuple[str, Band]]:
         """The declared scope, each path with whose it is.
@@ -266,7 +266,7 @@ class _Selector:
                     paths[text] = min(paths.get(text, band), band)
         return sorted(paths.items())
 
-    # --- §5.4 -----------------------------------------------------------------------------
+    # --- scope and contracts ---------------------------------------------------------------------
 
     def scope_and_contracts(self, paths: list[tuple[str, Band]]) -> None:
         for path, band in paths:
@@ -359,7 +359,7 @@ class _Selector:
             binding=band is Band.WORK,
         )
 
-    # --- §5.5 -----------------------------------------------------------------------------
+    # --- governance ------------------------------------------------------------------------------
 
     def governance(self) -> None:
         for obj in self.index.objects:
@@ -389,7 +389,7 @@ class _Selector:
                 binding=True,
             )
 
-    # --- §5.6 -----------------------------------------------------------------------------
+    # --- sessions --------------------------------------------------------------------------------
 
     def sessions(self, scope: list[tuple[str, Band]]) -> None:
         paths = [path for path, _ in scope]
@@ -433,7 +433,7 @@ class _Selector:
                 band=band,
             )
 
-    # --- §5.7 -----------------------------------------------------------------------------
+    # --- local records ---------------------------------------------------------------------------
 
     def local_records(self) -> None:
         if self.continuity is None:
@@ -506,7 +506,7 @@ class _Selector:
             )
         )
 
-    # --- §5.8 -----------------------------------------------------------------------------
+    # --- intent ----------------------------------------------------------------------------------
 
     def intent(self) -> None:
         terms = self.request.terms
@@ -545,7 +545,7 @@ class _Selector:
                 binding=confidence >= 1.0,  # only the whole intent can hold the work to a rule
             )
 
-    # --- §5.9 and D2 ----------------------------------------------------------------------
+    # --- unresolved ------------------------------------------------------------------------------
 
     def unresolved(self) -> list[Dangling]:
         declared_here = {c.path for c in self.found.by_uri.values() if c.path is not None}
@@ -627,9 +627,9 @@ def _haystack_of(obj: LayerObject) -> str:
 
 
 def select(source: CompileContext, request: Request) -> Selection:
-    """Run the seven selectors of §5 in order over `source` and gather what they reached.
+    """Run the seven selectors in order over `source` and gather what they reached.
 
-    `source.sqlite` (decision 10) narrows the intent selector's candidates; the answer is the
+    `source.sqlite` narrows the intent selector's candidates; the answer is the
     same.
     """
     return _Selector(source, request).run()

@@ -1,11 +1,11 @@
 """The ASGI application `majordomus serve` runs: FastAPI routes inside a guarding middleware.
 
-The middleware owns what must happen before routing (capabilities §3.3–3.5): the in-flight
+The middleware owns what must happen before routing: the in-flight
 bound (503 `busy`, liveness probes exempt), the Host / Origin guards, the 1 MiB body limit
 (413), a body that must arrive whole before anything runs, HEAD as GET without a body,
 `Cache-Control: no-store` and a `Content-Length` on every answer. The routes are
 generic: one per capability HTTP exposure, each binding the request to the input, running the
-one executor and mapping errors (§1.9, §3.7). The registry, the indexes and the OpenAPI
+one executor and mapping errors. The registry, the indexes and the OpenAPI
 document are built once per reading of the layer: before each request the context checks
 cheaply whether the layer changed and reads it again only when it did.
 """
@@ -85,7 +85,7 @@ def _client(scope: Scope) -> str | None:
 
 
 class Guard:
-    """The pure-ASGI layer in front of the routes (§3.3–3.5); see the module docstring."""
+    """The pure-ASGI layer in front of the routes; see the module docstring."""
 
     def __init__(
         self,
@@ -271,7 +271,7 @@ class Routes:
         return await anyio.to_thread.run_sync(call)
 
     def endpoint(self, cap: Capability) -> Callable[[Request], Awaitable[Response]]:
-        """The generic dispatch of §3.7 for one capability route."""
+        """The generic dispatch of docs/http.md for one capability route."""
         schema = canonical_schema(cap.input, "validation")
         method = cap.http[0] if cap.http else "GET"
 

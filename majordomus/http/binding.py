@@ -1,4 +1,4 @@
-"""How a request becomes a capability's input (capabilities §1.8, §3.7 step 4).
+"""How a request becomes a capability's input.
 
 GET: each query pair is coerced by the declared JSON-schema types of the property it names
 (looking one level into `anyOf` / `oneOf`); POST: the body is one JSON object. The result is
@@ -60,7 +60,7 @@ def _fail(name: str, reason: str) -> HttpError:
 
 
 def coerce_value(name: str, raw: str, types: set[str]) -> Any:
-    """One query value as the JSON value its declared types call for (§1.8)."""
+    """One query value as the JSON value its declared types call for."""
     if types & {"array", "object"}:
         try:
             value = loads(raw)

@@ -1,4 +1,4 @@
-"""The request guards of capabilities §3.5, as functions over (client address, headers).
+"""The request guards of docs/http.md, as functions over (client address, headers).
 
 1. DNS rebinding: a loopback caller must name the server by an IP literal or `localhost`.
 2. Foreign Origin: a non-GET/HEAD request may carry only the server's own origin.
@@ -79,7 +79,7 @@ def check_request(client: str | None, method: str, headers: Mapping[str, str]) -
 
 
 def admits_remote(cap: Capability) -> bool:
-    """Only reads may be run by a caller that is not on this machine (§1.5, §3.5.3)."""
+    """Only reads may be run by a caller that is not on this machine."""
     return cap.effect == "read"
 
 

@@ -1,4 +1,4 @@
-"""The OpenAPI 3.1 document, derived from the registry and nothing else (capabilities §3.8).
+"""The OpenAPI 3.1 document, derived from the registry and nothing else.
 
 Every capability with an HTTP exposure is one operation whose `operationId` is its id; input
 and output schemas are the canonical schemas of its pydantic models with `$defs` hoisted into
@@ -32,7 +32,7 @@ BINDING = (
     '`{"error":{"code","message"}}` with the status of `errors`.'
 )
 
-#: The routes that are not capabilities (capabilities §3.6).
+#: The routes that are not capabilities.
 INFRASTRUCTURE: tuple[tuple[str, str, str], ...] = (
     ("GET", "/", "The JSON index of this server (HTML when Accept lists text/html)."),
     ("GET", "/api/v1", "Every capability route with its capability id and title."),

@@ -1,4 +1,4 @@
-"""What the non-capability routes answer: `/`, `/api/v1` and `/swagger` (capabilities §3.6).
+"""What the non-capability routes answer: `/`, `/api/v1` and `/swagger`.
 
 Pure: built from the registry and the index the server holds, never from the disk per
 request. The HTML pages load nothing but integrity-checked assets this server serves itself
@@ -56,7 +56,7 @@ SWAGGER_CSP = (
 )
 HOME_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'"
 
-#: Headers every HTML page carries (§3.6).
+#: Headers every HTML page carries.
 HTML_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",

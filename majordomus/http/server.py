@@ -99,7 +99,7 @@ def serve(ctx: Context, host: str, port: int, *, fallback: bool = False) -> int:
         access_log=False,
         lifespan="off",
         server_header=False,
-        # The guards judge the real peer (§3.5): an `X-Forwarded-For` must neither make a
+        # The guards judge the real peer: an `X-Forwarded-For` must neither make a
         # loopback caller look remote (skipping the DNS-rebinding guard) nor the reverse.
         proxy_headers=False,
         timeout_graceful_shutdown=GRACE_SECONDS,

@@ -1,4 +1,4 @@
-"""Allow-lists: which metadata key paths a kind admits (layer §3).
+"""Allow-lists: which metadata key paths a kind admits.
 
 Owns loading the shipped lists (package data `data/allow/<name>.txt`) and matching flattened
 key paths against them. Each list is compiled once into a single alternation, so checking a

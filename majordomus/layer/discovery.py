@@ -1,4 +1,4 @@
-"""Enumerating the files of each source class (layer §5.3).
+"""Enumerating the files of each source class.
 
 Two enumerations: `vcs` (the contract: `git ls-files` with the class's pathspec verbatim,
 one call per class) and `filesystem` (a convenience: a walk of the work tree with the same

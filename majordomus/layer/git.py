@@ -1,4 +1,4 @@
-"""Every `git` invocation of the product (layer §5.2, §5.3, §8).
+"""Every `git` invocation of the product.
 
 Read-only by construction: the only subcommands run here are `rev-parse`, `symbolic-ref`,
 `status --porcelain` (with `--no-optional-locks`, so git never refreshes `.git/index`) and
@@ -157,7 +157,7 @@ class Listing:
 def ls_files(root: Path, pathspec: str) -> list[str]:
     """`git ls-files -z -- <pathspec>`: index entries (tracked or staged), verbatim pathspec.
 
-    A failure or a path that is not UTF-8 is fatal (layer §5.3): discovery through git is
+    A failure or a path that is not UTF-8 is fatal: discovery through git is
     the contract, and a partial listing would make the index silently smaller.
     """
     return Listing(root, pathspec).paths()
@@ -226,7 +226,7 @@ class PendingGitState:
 
 
 def git_state(root: Path) -> GitState:
-    """What git says about `root`, asked once per run (layer §5.2); never raises."""
+    """What git says about `root`, asked once per run; never raises."""
     return PendingGitState(root).result()
 
 

@@ -1,4 +1,4 @@
-"""Building the `Index` of a layer (layer §5, §6.5, §7.1 up to the index).
+"""Building the `Index` of a layer (docs/layer.md up to the index).
 
 Owns the start-up sequence up to a built index: root, manifest, sources, kind schema, git
 state, enumeration, reading, `duplicate_identity`, ordering, relations, and the log lines
@@ -71,7 +71,7 @@ def _claimant(obj: LayerObject) -> str:
 
 
 def drop_duplicates(objects: list[LayerObject]) -> tuple[list[LayerObject], list[Diagnostic]]:
-    """Exclude every claimant of a URI claimed twice or more (layer §5.4); sort by URI.
+    """Exclude every claimant of a URI claimed twice or more; sort by URI.
 
     One `duplicate_identity` error per claimant: URI order, then claimant (file) order.
     """
@@ -165,7 +165,7 @@ def build_index(
     *,
     mcp_tools: Mapping[str, str] | None = None,
 ) -> Index:
-    """The index of the layer found from `root` (layer §7.1 up to the index).
+    """The index of the layer found from `root` (docs/layer.md up to the index).
 
     `mcp_tools` maps MCP tool names to capability ids for the use-case `mcp_tools` edge;
     None means none is known. With `vcs` discovery an unusable git is fatal (exit 13).
@@ -231,7 +231,7 @@ def _build_index(
 
 
 def repository_json(index: Index) -> dict[str, Any]:
-    """The `repository` member of layer §6.5 (sections by name, classes in declared order)."""
+    """The `repository` member of docs/layer.md (sections by name, classes in declared order)."""
     manifest = index.manifest
     return {
         "root": str(index.root),

@@ -1,4 +1,4 @@
-"""The kind schema: how each kind of file is read (layer §1.4, §4, §12.4–12.5).
+"""The kind schema: how each kind of file is read.
 
 Owns loading and validating the shipped `data/kinds.yaml` into `KindSpec` records the reader
 consults per file. Every failure here is a defect of the shipped data, hence fatal with
@@ -92,7 +92,7 @@ class KindSchema:
 
 
 def _check(name: str, entry: dict[str, Any], entries: dict[str, dict[str, Any]]) -> str | None:
-    """The first load-time rule (layer §4) the entry breaks, or None."""
+    """The first load-time rule the entry breaks, or None."""
     kind_format, front_matter = entry["format"], entry.get("front_matter", "none")
     if kind_format != "markdown" and front_matter != "none":
         return f"kind '{name}': a {kind_format} kind cannot set front_matter '{front_matter}'"

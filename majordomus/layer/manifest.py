@@ -1,6 +1,6 @@
-"""Reading `.ai/manifest.yaml` (layer §1.2) into the typed `Manifest`.
+"""Reading `.ai/manifest.yaml` into the typed `Manifest`.
 
-Owns the validation order of §1.2 (parse, allow-list, schema, typed read) and the fatal
+Owns the validation order of docs/layer.md (parse, allow-list, schema, typed read) and the fatal
 errors it raises; every message names the file and the problem. Reads one file, safely
 (`majordomus.safefs`); never writes.
 """
@@ -73,7 +73,7 @@ def read_text(root: Path, rel: str, error: type[ContractUnmet]) -> str:
 
 
 def parse_manifest(text: str, shown: str) -> Manifest:
-    """Validate manifest text in the order of layer §1.2; `shown` names the file."""
+    """Validate manifest text in the order of docs/layer.md; `shown` names the file."""
     try:
         mapping = parse(text)
     except YamlError as exc:
@@ -117,5 +117,5 @@ def parse_manifest(text: str, shown: str) -> Manifest:
 
 
 def read_manifest(root: Path) -> Manifest:
-    """The typed manifest of the layer at `root` (fatal errors per layer §5.6)."""
+    """The typed manifest of the layer at `root` (fatal errors)."""
     return parse_manifest(read_text(root, MANIFEST, InvalidManifest), str(root / MANIFEST))

@@ -1,4 +1,4 @@
-"""The in-memory shapes of an indexed layer (layer-and-mcp §5–6, devcontext §2.1–2.2).
+"""The in-memory shapes of an indexed layer.
 
 Plain frozen dataclasses, not pydantic: the index is built on every invocation and must be
 cheap. `to_json()` methods give the exact key orders of the specs; the capability layer wraps
@@ -16,14 +16,14 @@ from typing import Any, Literal
 from majordomus.layer.uris import candidates, object_uri
 
 Severity = Literal["info", "warning", "error"]
-#: How the files of the source classes are enumerated (layer §5.3).
+#: How the files of the source classes are enumerated.
 Discovery = Literal["vcs", "filesystem"]
 SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
 
 
 @dataclass(frozen=True, slots=True)
 class Provenance:
-    """Where an object came from; computed, never authored (layer §6.3)."""
+    """Where an object came from; computed, never authored."""
 
     path: str
     directory: str
@@ -70,7 +70,7 @@ class LayerObject:
         return self.provenance.path
 
     def summary_json(self) -> dict[str, Any]:
-        """The summary of layer §6.4 (list rows and search hits)."""
+        """The summary of docs/layer.md (list rows and search hits)."""
         return {
             "uri": self.uri,
             "kind": self.kind,
@@ -81,7 +81,7 @@ class LayerObject:
         }
 
     def to_json(self) -> dict[str, Any]:
-        """The object JSON of layer §6.2."""
+        """The object JSON of docs/layer.md"""
         return {
             "uri": self.uri,
             "kind": self.kind,
@@ -97,7 +97,7 @@ class LayerObject:
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
-    """A finding with a stable code (layer §5.5)."""
+    """A finding with a stable code."""
 
     severity: Severity
     code: str
@@ -114,7 +114,7 @@ class Diagnostic:
 
 @dataclass(frozen=True, slots=True)
 class GitState:
-    """What git says about the root (layer §5.2); `state` is `available` or `unavailable`."""
+    """What git says about the root; `state` is `available` or `unavailable`."""
 
     state: Literal["available", "unavailable"]
     toplevel: str | None = None
@@ -145,7 +145,7 @@ class GitState:
 
 @dataclass(frozen=True, slots=True)
 class SourceClass:
-    """One class of `sources.yaml` (layer §1.3)."""
+    """One class of `sources.yaml`."""
 
     id: str
     kind: str
@@ -156,7 +156,7 @@ class SourceClass:
 
 @dataclass(frozen=True, slots=True)
 class Manifest:
-    """The typed read of `.ai/manifest.yaml` (layer §1.2)."""
+    """The typed read of `.ai/manifest.yaml`."""
 
     schema: str
     repo_path: str
@@ -201,7 +201,7 @@ class ExternalNode:
 
 @dataclass(frozen=True, slots=True, order=True)
 class UnresolvedReference:
-    """A metadata reference that resolves to nothing (devcontext §2.2)."""
+    """A metadata reference that resolves to nothing."""
 
     declared_in: str
     key: str
@@ -262,7 +262,7 @@ class Index:
 
     @cached_property
     def fingerprint(self) -> str:
-        """SHA-256 over path, NUL, content, LF per object in URI order (devcontext §2.1)."""
+        """SHA-256 over path, NUL, content, LF per object in URI order."""
         digest = hashlib.sha256()
         for obj in self.objects:
             digest.update(obj.provenance.path.encode())

@@ -1,7 +1,7 @@
-"""Reading one discovered file into object(s) or one error diagnostic (layer §5.4, §12.4–12.5).
+"""Reading one discovered file into object(s) or one error diagnostic.
 
-The checks run in the order of §5.4 and the first failure excludes the file. Owns the
-identity, title and description rules of §1.4 and collection members. Opens files read-only
+The checks run in the order of docs/layer.md and the first failure excludes the file. Owns the
+identity, title and description rules of docs/layer.md and collection members. Opens files read-only
 and never follows a symlink at any path component (`majordomus.safefs`); reads at most 4 MiB
 per file.
 This is the per-file hot path: plain dataclasses, no pydantic.
@@ -47,7 +47,7 @@ class ReadContext:
         self._by_directory: dict[str, str | None] = {".": None}
 
     def section_of(self, rel: str, directory: str) -> str | None:
-        """`manifest.section_of(rel)` (layer §1.2): an exact file section wins, else the
+        """`manifest.section_of(rel)`: an exact file section wins, else the
         longest directory section, computed once per directory."""
         exact = self._by_file.get(rel)
         if exact is not None:
@@ -60,7 +60,7 @@ class ReadContext:
 
 
 class Excluded(Exception):
-    """The file fails a check of §5.4; carries the diagnostic code and message."""
+    """The file fails a check of docs/layer.md; carries the diagnostic code and message."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -68,7 +68,7 @@ class Excluded(Exception):
         self.message = message
 
 
-# --- the rules of §1.4, usable on any metadata mapping --------------------------------------
+# --- the identity, title and version rules, usable on any metadata mapping -----------------
 
 
 def identity_of(spec: KindSpec, metadata: dict[str, Any], rel: str) -> str:
@@ -126,7 +126,7 @@ def description_of(spec: KindSpec, metadata: dict[str, Any]) -> str | None:
 
 
 def check_version(spec: KindSpec, metadata: dict[str, Any]) -> None:
-    """The schema-version check (§4, §12.5); raises `Excluded` on failure."""
+    """The schema-version check; raises `Excluded` on failure."""
     field = spec.version_field
     if field is None:
         return
@@ -153,7 +153,7 @@ _CODES = {"missing": "unreadable", "not_a_directory": "unreadable"}
 
 
 def _load(tree: Tree, rel: str) -> bytes:
-    """The file's bytes after the file checks of §5.4 step 2, reached from the root one
+    """The file's bytes after the file checks of docs/layer.md, reached from the root one
     component at a time, never through a symlink at any of them."""
     try:
         return tree.read(rel, SIZE_LIMIT)
@@ -202,7 +202,7 @@ def _metadata(spec: KindSpec, text: str, ctx: ReadContext) -> tuple[KindSpec, di
 def _members(
     spec: KindSpec, key: str, metadata: dict[str, Any], rel: str, provenance: dict[str, Any]
 ) -> tuple[list[LayerObject], list[Diagnostic]]:
-    """One object per item of the list under `key` (§12.4); bad items are diagnostics."""
+    """One object per item of the list under `key`; bad items are diagnostics."""
     items = metadata.get(key)
     if items is None:
         return [], []

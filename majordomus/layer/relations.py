@@ -1,4 +1,4 @@
-"""The relation edges between indexed objects (devcontext §2.2, layer §1.4, README decision 2).
+"""The relation edges between indexed objects.
 
 Owns the relation table (which metadata field of which kind yields which edge), the `names`
 edges an issue or milestone gets for every object its text names (docs/devcontext.md), target
@@ -243,7 +243,7 @@ _TYPED = (
 
 
 def _rules() -> dict[str, tuple[_Rule, ...]]:
-    """The relation table of devcontext §2.2 by declaring kind (`tracks` applies to all)."""
+    """The relation table of docs/devcontext.md by declaring kind (`tracks` applies to all)."""
     rule_ref = "a rule, by `id@version` or `id`"
     return {
         "rule": (_Rule("depends_on", "depends_on", lambda r: r.target("rule"), rule_ref),),

@@ -1,4 +1,4 @@
-"""Finding the layer root (layer §5.1) and the fatal errors of locating it.
+"""Finding the layer root and the fatal errors of locating it.
 
 Reads only the file system's shape (stat calls); parses nothing. The nearest ancestor of the
 start directory that holds `.ai/manifest.yaml` is the root; `.git` is not a marker.

@@ -1,6 +1,6 @@
-"""Reading `.ai/<knowledge>/sources.yaml` (layer §1.3) into `SourceClass` records.
+"""Reading `.ai/<knowledge>/sources.yaml` into `SourceClass` records.
 
-Owns the typed read and the rules of §1.3; every violation is fatal (`InvalidSources`,
+Owns the typed read and the rules of docs/layer.md; every violation is fatal (`InvalidSources`,
 exit 10) with a message naming the file and the problem, a missing or unreadable file is an
 I/O error (exit 13). Kinds are deliberately not checked here: an unknown kind is a per-file
 diagnostic (`unknown_kind`). Reads one file; never writes.
@@ -20,7 +20,7 @@ GLOB_MAGIC = ":(glob)"
 
 
 class InvalidSources(ContractUnmet):
-    """`sources.yaml` breaks a rule of layer §1.3 (exit 10)."""
+    """`sources.yaml` breaks a rule of docs/layer.md (exit 10)."""
 
 
 _CLASS = record(

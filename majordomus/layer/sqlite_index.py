@@ -1,4 +1,4 @@
-"""The in-memory SQLite copy of the index (decision 10): candidates, never truth.
+"""The in-memory SQLite copy of the index: candidates, never truth.
 
 Built per process from the git-derived `Index` with sqlite-utils into `:memory:` (nothing is
 ever written next to the repository), one FTS5 table per kind of text a caller asks about,

@@ -1,5 +1,5 @@
 """Strict typed reads of the layer's own control files: manifest, `sources.yaml`, `kinds.yaml`
-(layer §2.8).
+.
 
 The index is built on every invocation, so its path stays free of pydantic (whose first use
 costs more than indexing a small layer). The rules are those of a strict model: unknown

@@ -1,4 +1,4 @@
-"""The YAML subset every `.ai/` file is read with (layer-and-mcp §2.1–2.8).
+"""The YAML subset every `.ai/` file is read with.
 
 Owns: line rules, refused constructs, scalar typing, flattened leaves, rebuilding the
 insertion-ordered mapping, key paths for allow-lists, and typed reads (`parse_into`).
@@ -60,7 +60,7 @@ class YamlTooDeep(YamlError):
 
 
 def _scalar(s: str) -> Any:
-    """Type one trimmed scalar text (§2.5): quoted → verbatim string, else cut, then type."""
+    """Type one trimmed scalar text: quoted → verbatim string, else cut, then type."""
     if len(s) >= 2 and s[0] == s[-1] and s[0] in _QUOTES:
         return s[1:-1]
     cut = s.find(" #")
@@ -78,7 +78,7 @@ def _scalar(s: str) -> Any:
 
 
 def _inline(value: str) -> list[Any]:
-    """The typed items of an inline list `[a, b]` (§2.5), `value` trimmed and bracketed."""
+    """The typed items of an inline list `[a, b]`, `value` trimmed and bracketed."""
     inner = value[1:-1].strip(_WS)
     return [_scalar(part.strip(_WS)) for part in inner.split(",")] if inner else []
 
@@ -182,7 +182,7 @@ def leaves(text: str) -> list[tuple[str, Any]]:
 
 
 def _walk(root: dict[str, Any], segments: list[str], upto: int, path: str) -> Any:
-    """The node at `segments[:upto]`, creating containers on demand (§2.6)."""
+    """The node at `segments[:upto]`, creating containers on demand."""
     node: Any = root
     for i in range(upto):
         segment = segments[i]
@@ -207,7 +207,7 @@ def _walk(root: dict[str, Any], segments: list[str], upto: int, path: str) -> An
 
 
 def build(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """Rebuild the insertion-ordered mapping from leaves (§2.6); gaps in lists are None."""
+    """Rebuild the insertion-ordered mapping from leaves; gaps in lists are None."""
     root: dict[str, Any] = {}
     parents: dict[str, Any] = {"": root}
     for path, value in pairs:
@@ -267,7 +267,7 @@ def parse(text: str) -> dict[str, Any]:
 
 
 def key_paths(mapping: dict[str, Any]) -> list[str]:
-    """Flattened key paths for allow-lists (§2.7), depth-first in key order."""
+    """Flattened key paths for allow-lists, depth-first in key order."""
     out: list[str] = []
 
     def walk(prefix: str, node: Any) -> None:
@@ -289,7 +289,7 @@ def key_paths(mapping: dict[str, Any]) -> list[str]:
 
 
 def render_scalar(value: Any) -> str | None:
-    """A scalar as text for identities and titles (§1.4): `1`, `true`, strings as they are."""
+    """A scalar as text for identities and titles: `1`, `true`, strings as they are."""
     if type(value) is str:
         return value
     if type(value) is bool:

@@ -1,4 +1,4 @@
-"""Admission (reasoning §7.4): the rules a record input must pass before it may be stored.
+"""Admission: the rules a record input must pass before it may be stored.
 
 `admit` turns an input into the body the store keeps, or raises a `Refusal` carrying one
 sentence. Rules run in the order of the spec and the first failure wins. A plan is the one

@@ -1,4 +1,4 @@
-"""Records read back, and the lookups over them (reasoning §6.5, §7.2, §7.5).
+"""Records read back, and the lookups over them.
 
 `Loaded` is what the store's `load()` returns and what admission, state derivation,
 `explain` and `check` take. `Relations` indexes its records in one pass and answers every
@@ -150,7 +150,7 @@ class Relations:
         return None
 
     def assessment_of(self, record: ReasoningRecord) -> str | None:
-        """The assessment a record belongs to (§6.5), following plan / disagreement / conclusion.
+        """The assessment a record belongs to, following plan / disagreement / conclusion.
 
         A hand-edited store may make references run in a circle; such a chain belongs to no
         assessment rather than looping.

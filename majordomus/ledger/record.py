@@ -1,4 +1,4 @@
-"""Reasoning records (reasoning §6): the envelope, what callers author, and what is stored.
+"""Reasoning records: the envelope, what callers author, and what is stored.
 
 `ReasoningInput` is what a caller writes; every input model is strict, so a misspelt field
 is an error rather than a silently dropped claim. `ReasoningBody` is what the store keeps:
@@ -59,7 +59,7 @@ __all__ = [
 RECORD_SCHEMA = "majordomus/reasoning-record"
 RECORD_VERSION = 1
 
-#: Every record kind, in the order of §6.2; also the prefix of a minted id.
+#: Every record kind, in the order of docs/ledger.md; also the prefix of a minted id.
 KINDS: tuple[str, ...] = (
     "assessment",
     "plan",

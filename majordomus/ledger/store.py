@@ -1,4 +1,4 @@
-"""The store (reasoning §7): the one writer and reader of `.ai/local/state/reasoning/`.
+"""The store: the one writer and reader of `.ai/local/state/reasoning/`.
 
 One JSON file per record at `<task>/<id>.json`, never edited and never overwritten: a
 record is written to a temporary file in its task directory, flushed to disk, then
@@ -116,7 +116,7 @@ _WRITTEN_STAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]
 
 
 def canonical_order(records: list[ReasoningRecord]) -> list[ReasoningRecord]:
-    """Sorted by `recorded_at`, then id, both in natural order (reasoning §0.2)."""
+    """Sorted by `recorded_at`, then id, both in natural order."""
     return [p.record for p in _canonical([Placed("", r) for r in records], by_path=False)]
 
 
@@ -314,9 +314,9 @@ class Store:
         *,
         task: str | None = None,
     ) -> Recorded:
-        """Admit, redact, stamp and write one record (§7.3); refusals write nothing.
+        """Admit, redact, stamp and write one record; refusals write nothing.
 
-        `task` names the task to record into (decision 13); absent means the current task.
+        `task` names the task to record into; absent means the current task.
         The write holds the store's writer lock; for admission to see every other writer's
         records, `loaded` must come from `locked()` and this call sit inside that block.
         """

@@ -1,4 +1,4 @@
-"""Task names (reasoning §7.1, README decisions 6 and 13): which task a record belongs to.
+"""Task names: which task a record belongs to.
 
 A task name becomes a directory name under the store, so it is checked before anything is
 written: `[A-Za-z0-9][A-Za-z0-9._-]*`, which leaves no room for a separator, `..`, an

@@ -1,5 +1,5 @@
-"""What the MCP surface lists: tools and resources projected from the registry (layer §7.4,
-capabilities §3.9), and the index report `mcp --inspect` prints (layer §9.2).
+"""What the MCP surface lists: tools and resources projected from the registry, and the index
+report `mcp --inspect` prints.
 
 Computed once per registry; the protocol module serves these lists from memory.
 """
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 def tool_annotations(cap: Capability) -> dict[str, bool]:
-    """Client hints from the execution policy (capabilities §1.5)."""
+    """Client hints from the execution policy."""
     if cap.effect == "read":
         return {
             "readOnlyHint": True,
@@ -87,7 +87,7 @@ def resource_entries(registry: Registry) -> list[dict[str, Any]]:
 
 
 def inspect_report(ctx: Context, read_only: bool) -> dict[str, Any]:
-    """`mcp --inspect --format json`: repository info, resources and tools (layer §9.2).
+    """`mcp --inspect --format json`: repository info, resources and tools.
 
     A registry that does not build still leaves a report: the index's diagnostics plus one
     `registry_error` per declaration problem, and nothing listed."""

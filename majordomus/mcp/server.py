@@ -1,4 +1,4 @@
-"""The stdio MCP server: newline-delimited JSON-RPC 2.0 over stdin/stdout (layer §7).
+"""The stdio MCP server: newline-delimited JSON-RPC 2.0 over stdin/stdout.
 
 The one protocol module: framing, message rules, the methods and their error codes live here
 and nowhere else; no MCP library. Tools and resources are projections of the registry

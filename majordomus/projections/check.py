@@ -1,4 +1,4 @@
-"""`reasoning check` (reasoning §9): the executable half of the reasoning rules.
+"""`reasoning check`: the executable half of the reasoning rules.
 
 Six checks run in the order of `CHECKS`: the catalogue's own diagnostics, transport modules
 for every adapter, provider-independent code that names an advisor, CI that depends on a
@@ -48,7 +48,7 @@ CHECKS: tuple[str, ...] = ("catalogue", "adapters", "coupling", "ci", "claims", 
 #: Where transport modules live; the `adapters` check runs only when this directory exists.
 ADAPTER_DIR = "scripts/lib/advisors"
 
-#: Code that must reach advisors through the catalogue only (decision 7); absent ones skipped.
+#: Code that must reach advisors through the catalogue only; absent ones skipped.
 INDEPENDENT_SOURCES: tuple[str, ...] = (
     "majordomus/advisors",
     "majordomus/ledger",
@@ -393,7 +393,7 @@ def run(
     source: str = PACKAGED_CATALOGUE,
 ) -> list[ReasoningFinding]:
     """Every finding of the six checks, in check order; `source` names the catalogue file
-    actually used (decision 15), the subject of `catalogue` findings."""
+    actually used, the subject of `catalogue` findings."""
     root = Path(root)
     return [
         *_catalogue(catalogue, refs, source),

@@ -1,4 +1,4 @@
-"""A record with everything it stands on (reasoning §8.6): `explain(loaded, id)`.
+"""A record with everything it stands on: `explain(loaded, id)`.
 
 The chain is the all-task timeline filtered to the record's assessment (the assessment, its
 plans, consultations, disagreements, resolutions, conclusions, validations and attempts);

@@ -1,4 +1,4 @@
-"""The consultation history the circuit breakers read (reasoning §4.1, §4.4), replayed from
+"""The consultation history the circuit breakers read, replayed from
 the same records as the state, so circuits open and close from the ledger alone.
 
 A consultation whose `recorded_at` is not a time `epoch_seconds` reads is left out: it

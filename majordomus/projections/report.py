@@ -1,4 +1,4 @@
-"""The Markdown report (reasoning §8.5): the state as a plain bullet list for handovers.
+"""The Markdown report: the state as a plain bullet list for handovers.
 
 No headings and no tables, so it pastes into any document under any heading. Superseded
 conclusions are left out; open, planned and disputed assessments are listed as unresolved,

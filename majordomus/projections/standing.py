@@ -1,4 +1,4 @@
-"""Where an assessment stands (reasoning §8.2): derived from the records, never stored.
+"""Where an assessment stands: derived from the records, never stored.
 
 The precedence is the contract: an unresolved disagreement makes an assessment disputed
 whatever else is recorded; otherwise its standing conclusion and that conclusion's
@@ -39,7 +39,7 @@ _UNRESOLVED = frozenset(
 
 
 def standing_of(relations: Relations, assessment_id: str) -> AssessmentStanding:
-    """The standing of one assessment against every loaded record (§8.2, in order)."""
+    """The standing of one assessment against every loaded record (in order)."""
     if relations.unresolved_disagreement(assessment_id):
         return AssessmentStanding.DISPUTED
     conclusion = relations.standing_conclusion(assessment_id)

@@ -1,4 +1,4 @@
-"""State derivation (reasoning §8): `derive(loaded, task)` composes standing, views, timeline
+"""State derivation: `derive(loaded, task)` composes standing, views, timeline
 and totals into the `ReasoningState` every surface reports.
 
 Reported records are those of the task (every record when `task` is None), in the order of

@@ -1,4 +1,4 @@
-"""`one_line` (reasoning §0.3): the one-line form every summary and report line is cut to.
+"""`one_line`: the one-line form every summary and report line is cut to.
 
 Pure string handling. Only `\\n` ends a line (never `str.splitlines()`, which splits on more),
 and the limit counts code points, so a summary renders the same in a terminal, on a page

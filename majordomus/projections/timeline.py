@@ -1,8 +1,7 @@
-"""The timeline (reasoning §8.4): one step per record, its phase and a one-line summary.
+"""The timeline: one step per record, its phase and a one-line summary.
 
-Each free-text part is cut with `one_line`, and so is the assembled summary (decision 3:
-a step is one line of at most 140 characters as a whole). Pure: a step depends on its
-record alone.
+Each free-text part is cut with `one_line`, and so is the assembled summary (a step is one
+line of at most 140 characters as a whole). Pure: a step depends on its record alone.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Totals over the reported records (reasoning §8.3): counts, reviewers and reported tokens.
+"""Totals over the reported records: counts, reviewers and reported tokens.
 
 Independent reviewers are distinct advisors with at least one completed consultation, however
 often each was asked. Tokens are summed only from what adapters reported; a missing usage

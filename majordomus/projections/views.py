@@ -1,4 +1,4 @@
-"""The views of reasoning §8.3: one assessment, consultation, disagreement or conclusion as
+"""The views of docs/ledger.md: one assessment, consultation, disagreement or conclusion as
 the state reports it.
 
 A view carries what a reader needs to take the work over; references (standing conclusion,

@@ -1,4 +1,4 @@
-"""`majordomus generate [all|docs|openapi] [--check]`: the committed reference (capabilities §6.2).
+"""`majordomus generate [all|docs|openapi] [--check]`: the committed reference.
 
 Writes `docs/generated/openapi.json`, `capabilities.md` and `modules/<id>.md` from the
 built-in registry over an empty layer, and the layer reference (`layer.md`,

@@ -14,7 +14,7 @@ LEVEL_WORD = {"error": "FAIL", "warning": "WARN", "info": "INFO"}
 
 
 def render_inspect(report: dict[str, Any]) -> str:
-    """The text form of layer §9.2: 12-character labels, then one line per diagnostic."""
+    """The text form of docs/layer.md: 12-character labels, then one line per diagnostic."""
     info = report["repository"]
     rows = [
         f"{'repository':<12}{info['repository']['root']}",

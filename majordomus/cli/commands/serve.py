@@ -1,4 +1,4 @@
-"""`majordomus serve`: the HTTP API on loopback (capabilities §3.1). FastAPI and uvicorn are
+"""`majordomus serve`: the HTTP API on loopback. FastAPI and uvicorn are
 imported here, when the command runs, and nowhere else in the CLI."""
 
 from __future__ import annotations

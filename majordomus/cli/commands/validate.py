@@ -42,7 +42,7 @@ def _openapi(ctx: Context) -> list[str]:
 
 
 def _outside_a_layer(ctx: Context) -> bool:
-    """Whether no repository layer is found from here (the search raises, §5.1)."""
+    """Whether no repository layer is found from here (the search raises)."""
     try:
         return not ctx.root.is_dir()
     except MissingArtifact:

@@ -1,4 +1,4 @@
-"""Text renderings and request flags of the `devcontext` capabilities (devcontext §14).
+"""Text renderings and request flags of the `devcontext` capabilities.
 
 `compile` and `explain` share the request flags, with `--path` and `--uri` as the repeatable
 spellings of `paths` and `uris`; `compile` exits 10 when the answer is over budget. Each view
@@ -101,7 +101,7 @@ def compile_text(out: Any, _: Params) -> str:
 
 
 def compile_exit(out: Any) -> int:
-    """10 when what may not be dropped costs more than the limit (decision 12)."""
+    """10 when what may not be dropped costs more than the limit."""
     return EXIT_CONTRACT if out["budget"]["over_budget"] else 0
 
 

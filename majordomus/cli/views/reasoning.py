@@ -1,4 +1,4 @@
-"""Text renderings of the `reasoning` capabilities (reasoning §10.3), one section per capability.
+"""Text renderings of the `reasoning` capabilities, one section per capability.
 
 Each view reads the capability's JSON answer (what `--format json` prints), never the domain.
 """
@@ -206,7 +206,7 @@ def check(out: Any, _: Params) -> str:
 
 
 def check_exit(out: Any) -> int:
-    """A finding means the contract is unmet (decision 12)."""
+    """A finding means the contract is unmet."""
     return 0 if out["ok"] else EXIT_CONTRACT
 
 
