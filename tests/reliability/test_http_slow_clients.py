@@ -8,11 +8,10 @@ deadline (a socket read that returns when the server closes), bounded by socket 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import shutil
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -68,6 +67,22 @@ def dropped(sock: socket.socket) -> bool:
         return False
 
 
+def trickled_until_dropped(sock: socket.socket, piece: Callable[[int], bytes]) -> bool:
+    """Send one piece each tenth of a second until the server drops `sock` (a closed or a
+    reset connection, whichever the kernel reports first) or `DROP_WITHIN` seconds pass."""
+    sock.settimeout(0.1)
+    for n in range(DROP_WITHIN * 10):
+        try:
+            sock.sendall(piece(n))
+            if sock.recv(65536) == b"":
+                return True
+        except (BrokenPipeError, ConnectionResetError):
+            return True
+        except TimeoutError:
+            continue
+    return False
+
+
 def get(served: Served, path: str) -> httpx.Response:
     with httpx.Client(base_url=served.url, timeout=30) as client:
         return client.get(path)
@@ -105,17 +120,9 @@ def test_a_slow_request_head_is_dropped(live: Served) -> None:
     with connect(live) as silent, connect(live) as trickling:
         trickling.sendall(b"GET / HTTP/1.1\r\n")
         # Bytes keep arriving, one each tenth of a second: they do not extend the deadline.
-        trickling.settimeout(0.1)
-        for n in range(DROP_WITHIN * 10):
-            try:
-                trickling.sendall(b"X-Pad-%d: y\r\n" % n)
-            except (BrokenPipeError, ConnectionResetError):
-                break
-            with contextlib.suppress(TimeoutError):
-                if trickling.recv(65536) == b"":
-                    break
-        else:
-            pytest.fail("a client trickling its head was never dropped")
+        assert trickled_until_dropped(trickling, lambda n: b"X-Pad-%d: y\r\n" % n), (
+            "a client trickling its head was never dropped"
+        )
         assert dropped(silent)
     assert get(live, "/api/v1/health").status_code == 200
 
@@ -123,17 +130,9 @@ def test_a_slow_request_head_is_dropped(live: Served) -> None:
 def test_a_slow_body_is_dropped_even_while_bytes_arrive(live: Served) -> None:
     with connect(live) as sock:
         sock.sendall(head(live, "POST", "/api/v1/reasoning/records", 10_000))
-        sock.settimeout(0.1)
-        for _ in range(DROP_WITHIN * 10):
-            try:
-                sock.sendall(b" ")
-            except (BrokenPipeError, ConnectionResetError):
-                break
-            with contextlib.suppress(TimeoutError):
-                if sock.recv(65536) == b"":
-                    break
-        else:
-            pytest.fail("a client trickling its body was never dropped")
+        assert trickled_until_dropped(sock, lambda _: b" "), (
+            "a client trickling its body was never dropped"
+        )
 
 
 def test_live_answers_while_every_slot_hangs_and_the_deadline_frees_them(live: Served) -> None:
