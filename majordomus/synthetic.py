@@ -10,7 +10,7 @@ byte and the index fingerprint is reproducible.
 
 `index()` reads it with filesystem discovery and reports git as unavailable (reason
 `synthetic repository`); `context()` is the capability context over that index, which the
-Python API (`devcontext.compile`, `explain`) accepts.
+Python API (`devcontext.compile_context`, `explain`) accepts.
 
 `synthetic_ledger(root, n)` writes `n` reasoning records into the store under `root`
 (chains of the eight record kinds, one second apart, on one task made current), built with

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from majordomus.devcontext import CompileInput, compile, tokens_for
+from majordomus.devcontext import CompileInput, compile_context, tokens_for
 from majordomus.layer.index import build_index
 from majordomus.synthetic import SCALING_RULES, Shape, SyntheticRepository, files_of
 
@@ -56,7 +56,7 @@ def test_touching_a_rule_moves_the_fingerprint() -> None:
         assert after.fingerprint != before.fingerprint
         rule = after.by_uri["majordomus://rule/project.rule-3@1"]
         assert rule.provenance.bytes == 732 + len("\none more line\n")
-        assert compile(after, CompileInput()).fingerprint == after.fingerprint
+        assert compile_context(after, CompileInput()).fingerprint == after.fingerprint
 
 
 @pytest.mark.parametrize("rules", [1, 3, 40])

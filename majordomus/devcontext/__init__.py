@@ -1,13 +1,13 @@
 """The context compiler: what an assistant should be given for a task, under one token budget.
 
-`compile` walks the typed graph of the layer from what a request names, spends a single
+`compile_context` walks the typed graph of the layer from what a request names, spends a single
 budget (required entries first, then the work's promise, other work last), lays the answer
 out in tier order, optionally as one Markdown bundle, and reports every exclusion and
 collapse; `explain` answers where one identifier stands; `policy` publishes the rules as
 data. Contract: docs/devcontext.md.
 """
 
-from majordomus.devcontext.compiler import CompileContext, compile
+from majordomus.devcontext.compiler import CompileSources, compile_context
 from majordomus.devcontext.explain import explain
 from majordomus.devcontext.inputs import intent_terms
 from majordomus.devcontext.model import (
@@ -27,7 +27,6 @@ from majordomus.devcontext.model import (
     DevContextInput,
     DevContextStanding,
     Diagnostic,
-    Discovery,
     EdgeRule,
     EntryProvenance,
     Excluded,
@@ -35,6 +34,7 @@ from majordomus.devcontext.model import (
     ExplainInput,
     Explanation,
     GitContext,
+    Route,
     Seed,
     Selector,
     SelectorRule,
@@ -54,8 +54,8 @@ __all__ = [
     "DEFAULT_MAX_DEPTH",
     "Budget",
     "CommitReference",
-    "CompileContext",
     "CompileInput",
+    "CompileSources",
     "CompiledContext",
     "CompilerPolicy",
     "Conflict",
@@ -65,7 +65,6 @@ __all__ = [
     "DevContextInput",
     "DevContextStanding",
     "Diagnostic",
-    "Discovery",
     "EdgeRule",
     "EntryProvenance",
     "Excluded",
@@ -73,6 +72,7 @@ __all__ = [
     "ExplainInput",
     "Explanation",
     "GitContext",
+    "Route",
     "Seed",
     "Selector",
     "SelectorRule",
@@ -80,7 +80,7 @@ __all__ = [
     "Tier",
     "TierRule",
     "TierSpend",
-    "compile",
+    "compile_context",
     "explain",
     "intent_terms",
     "policy",

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from majordomus.devcontext.model import (
     CompiledContext,
     ContextEntry,
-    Discovery,
+    Route,
     Seed,
     Tier,
     tokens_for,
@@ -50,7 +50,7 @@ def _fence(content: str) -> str:
     return "`" * max(3, longest + 1)
 
 
-def _why(ways: Iterable[Discovery]) -> str:
+def _why(ways: Iterable[Route]) -> str:
     return "; ".join(
         f"{d.selector.value}({d.edge}): {d.reason}" if d.edge else f"{d.selector.value}: {d.reason}"
         for d in ways
@@ -62,7 +62,7 @@ def section(
     tier: Tier,
     path: str,
     required: bool,
-    ways: Iterable[Discovery],
+    ways: Iterable[Route],
     content: str | None,
 ) -> str:
     """One entry's section: heading, where it lives, why it is in, and its content."""

@@ -14,7 +14,7 @@ from enum import IntEnum
 from typing import Any
 
 from majordomus.devcontext.graph import Graph
-from majordomus.devcontext.model import Discovery, Tier
+from majordomus.devcontext.model import Route, Tier
 from majordomus.devcontext.relevance import number
 from majordomus.layer.model import LayerObject
 
@@ -99,7 +99,7 @@ class Candidate:
     tier: Tier
     relevance: float
     depth: int
-    discovered_by: list[Discovery]
+    discovered_by: list[Route]
     obj: LayerObject | None = None
     path: str | None = None
     status: str | None = None
@@ -112,7 +112,7 @@ class Candidate:
         relevance: float,
         depth: int,
         tier: Tier,
-        way: Discovery,
+        way: Route,
         band: int = Band.REST,
         binding: bool = False,
     ) -> None:
@@ -147,7 +147,7 @@ class Candidates:
         tier: Tier,
         relevance: float,
         depth: int,
-        way: Discovery,
+        way: Route,
         band: int = Band.REST,
         binding: bool = False,
     ) -> None:

@@ -1,4 +1,4 @@
-"""`compile`: a request and an index in, the compiled context out.
+"""`compile_context`: a request and an index in, the compiled context out.
 
 Owns the order of the stages (resolve, select, spend) and what compile reads besides the
 index: an optional continuity provider and a size function for the few candidates the
@@ -28,11 +28,11 @@ def _no_size(_path: str) -> int | None:
 
 
 @dataclass(frozen=True)
-class CompileContext:
-    """What compile reads: the index, and the two injected readers of things it does not hold.
+class CompileSources:
+    """The sources a compile reads: the index, and two injected readers of what it does not hold.
 
-    A bare `Index` passed to `compile` is read as `CompileContext(index)`: no local records and
-    no sizes for graph-only names. `for_checkout` wires the readers of a real checkout.
+    A bare `Index` passed to `compile_context` is read as `CompileSources(index)`: no local
+    records and no sizes for graph-only names. `for_checkout` wires the readers of a real checkout.
     """
 
     index: Index
@@ -41,7 +41,7 @@ class CompileContext:
     sqlite: SqliteIndex | None = None
 
     @classmethod
-    def for_checkout(cls, index: Index, sqlite: SqliteIndex | None = None) -> CompileContext:
+    def for_checkout(cls, index: Index, sqlite: SqliteIndex | None = None) -> CompileSources:
         """The index with this checkout's local records and on-disk sizes (and the SQLite
         copy that narrows the intent's candidates, when the caller has one)."""
         from majordomus.devcontext.continuity import disk_size, local_state
@@ -58,25 +58,25 @@ class CompileContext:
         return Graph.of(self.index)
 
 
-def context_of(ctx: Any) -> CompileContext:
+def sources_of(ctx: Any) -> CompileSources:
     """What `ctx` lets compile read.
 
-    A `CompileContext` as is; a bare `Index` with no readers (pure); anything else carrying an
+    A `CompileSources` as is; a bare `Index` with no readers (pure); anything else carrying an
     `index` (the capability `Context`, a checkout) with the readers of that checkout.
     """
-    if isinstance(ctx, CompileContext):
+    if isinstance(ctx, CompileSources):
         return ctx
     if isinstance(ctx, Index):
-        return CompileContext(ctx)
+        return CompileSources(ctx)
     index = getattr(ctx, "index", None)
     if isinstance(index, Index):
-        return CompileContext.for_checkout(index, getattr(ctx, "sqlite", None))
+        return CompileSources.for_checkout(index, getattr(ctx, "sqlite", None))
     raise TypeError(f"compile needs an Index or a context holding one, not {type(ctx).__name__}")
 
 
-def compile(ctx: Any, request: CompileInput | None = None) -> CompiledContext:
+def compile_context(ctx: Any, request: CompileInput | None = None) -> CompiledContext:
     """The context a session should be given for `request`, under one token budget."""
-    source = context_of(ctx)
+    source = sources_of(ctx)
     index = source.index
     given = request if request is not None else CompileInput()
     wanted = resolve(index, given)

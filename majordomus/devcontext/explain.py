@@ -2,14 +2,14 @@
 
 Compiles the request, then answers with the first of five standings that applies, the row
 that proves it and the budget the judgement was made under (carried even for `unknown`).
-Pure: everything comes from `compile`.
+Pure: everything comes from `compile_context`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from majordomus.devcontext.compiler import compile, context_of
+from majordomus.devcontext.compiler import compile_context, sources_of
 from majordomus.devcontext.model import CompiledContext, ExplainInput, Explanation, Standing
 from majordomus.devcontext.relevance import number
 from majordomus.errors import InvalidInput
@@ -21,8 +21,8 @@ def explain(ctx: Any, given: ExplainInput) -> Explanation:
     uri = given.uri.strip()
     if not uri:
         raise InvalidInput("name the canonical identifier to explain")
-    source = context_of(ctx)
-    return judge(source.index, compile(source, given.request()), uri)
+    source = sources_of(ctx)
+    return judge(source.index, compile_context(source, given.request()), uri)
 
 
 def judge(index: Index, compiled: CompiledContext, uri: str) -> Explanation:

@@ -285,7 +285,7 @@ ExplainInput = DevContextExplainInput
 # --- output pieces --------------------------------------------------------------------------
 
 
-class Discovery(Wire):
+class Route(Wire):
     """One way an entry was reached: which selector, why, how far, and how sure."""
 
     selector: Selector
@@ -317,7 +317,7 @@ class ContextEntry(Wire):
     tier: Tier
     relevance: float
     confidence: float
-    discovered_by: list[Discovery]
+    discovered_by: list[Route]
     depth: int = Field(ge=0)
     cost_tokens: int = Field(ge=0)
     cost_bytes: int = Field(ge=0)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from majordomus.devcontext.compiler import context_of
+from majordomus.devcontext.compiler import sources_of
 from majordomus.devcontext.edges import EDGES, UNRULED
 from majordomus.devcontext.model import (
     CompilerPolicy,
@@ -25,7 +25,7 @@ REGISTRY_KINDS = ("module", "capability", "projection")
 
 def policy(ctx: Any) -> CompilerPolicy:
     """The compiler's policy over the composed graph of `ctx`'s index."""
-    graph = context_of(ctx).graph
+    graph = sources_of(ctx).graph
     kinds = sorted(graph.node_kinds() | set(REGISTRY_KINDS))
     tiers = [
         TierRule(

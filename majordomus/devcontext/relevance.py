@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable
 from decimal import Decimal
 
-from majordomus.devcontext.model import Discovery
+from majordomus.devcontext.model import Route
 
 
 def round3(value: float) -> float:
@@ -33,17 +33,17 @@ def number(value: float) -> str:
     return text
 
 
-def best_first(ways: Iterable[Discovery]) -> list[Discovery]:
+def best_first(ways: Iterable[Route]) -> list[Route]:
     """Confidence descending, depth ascending, selector order, reason: the best path first."""
     return sorted(ways, key=lambda d: (-d.confidence, d.depth, d.selector.rank, d.reason))
 
 
-def confidence_of(ways: Iterable[Discovery]) -> float:
+def confidence_of(ways: Iterable[Route]) -> float:
     """The highest confidence of any path (never the mean), rounded; 0 when there is none."""
     return round3(max((d.confidence for d in ways), default=0.0))
 
 
-def ways_text(ways: Iterable[Discovery]) -> list[str]:
+def ways_text(ways: Iterable[Route]) -> list[str]:
     """Each path as `selector` or `selector(edge)`, the words a summary line is made of."""
     return [f"{d.selector.value}({d.edge})" if d.edge else d.selector.value for d in ways]
 

@@ -21,9 +21,9 @@ from majordomus.devcontext.edges import followed
 from majordomus.devcontext.inputs import Request, is_under
 from majordomus.devcontext.model import (
     Diagnostic,
-    Discovery,
     Excluded,
     ExclusionReason,
+    Route,
     Selector,
     Tier,
     tier_for_kind,
@@ -40,7 +40,7 @@ from majordomus.layer.model import LayerObject
 from majordomus.order import canonical_strings
 
 if TYPE_CHECKING:
-    from majordomus.devcontext.compiler import CompileContext
+    from majordomus.devcontext.compiler import CompileSources
 
 ContinuityProvider = Callable[[], Mapping[str, Any] | None]
 SizeOf = Callable[[str], int | None]
@@ -80,7 +80,7 @@ class Selection:
 class _Selector:
     """One run of the pipeline: the request, the graph and what has been reached so far."""
 
-    def __init__(self, source: CompileContext, request: Request) -> None:
+    def __init__(self, source: CompileSources, request: Request) -> None:
         self.index = source.index
         self.graph = source.graph
         self.request = request
@@ -123,7 +123,7 @@ class _Selector:
 
         Every selector but the walk (whose relevance is a product of weights) reaches this way.
         """
-        way = Discovery(
+        way = Route(
             selector=selector,
             reason=reason,
             via=via,
@@ -169,7 +169,7 @@ class _Selector:
                 if nxt < floor:
                     self._remember(self.below_floor, target, nxt)
                     continue
-                way = Discovery(
+                way = Route(
                     selector=Selector.RELATION,
                     reason=reason,
                     via=node,
@@ -491,7 +491,7 @@ class _Selector:
                 relevance=weight if trusted else weight / 2,
                 depth=0,
                 discovered_by=[
-                    Discovery(
+                    Route(
                         selector=Selector.SESSION_STATE,
                         reason=reason,
                         depth=0,
@@ -626,7 +626,7 @@ def _haystack_of(obj: LayerObject) -> str:
     return "".join(p + " " for p in parts).lower()
 
 
-def select(source: CompileContext, request: Request) -> Selection:
+def select(source: CompileSources, request: Request) -> Selection:
     """Run the seven selectors in order over `source` and gather what they reached.
 
     `source.sqlite` narrows the intent selector's candidates; the answer is the

@@ -13,12 +13,12 @@ from majordomus.devcontext import (
     Selector,
     Standing,
     Tier,
-    compile,
+    compile_context,
     explain,
 )
 from majordomus.devcontext.budget import spend
 from majordomus.devcontext.candidates import Candidate
-from majordomus.devcontext.model import Discovery
+from majordomus.devcontext.model import Route
 from tests.devcontext.conftest import PLANNED, planned_index
 
 BETA_PATH = ".ai/repo/rules/project/beta.v1.md"
@@ -50,7 +50,7 @@ def test_a_dangling_reference_of_a_selected_object_is_unresolved(
     planned_copy: Callable[[dict[str, str]], Path],
 ) -> None:
     index = planned_index(planned_copy({BETA_PATH: _beta_naming("project.nothing")}))
-    compiled = compile(index, CompileInput(uris=["majordomus://rule/project.beta@1"]))
+    compiled = compile_context(index, CompileInput(uris=["majordomus://rule/project.beta@1"]))
     [row] = [x for x in compiled.excluded if x.reason is ExclusionReason.UNRESOLVED]
     detail = (
         f"{BETA_PATH} names it under `depends_on`; no object of kind `rule` has the identity "
@@ -81,14 +81,16 @@ def test_a_dangling_reference_of_an_object_not_given_is_only_a_diagnostic(
     planned_copy: Callable[[dict[str, str]], Path],
 ) -> None:
     index = planned_index(planned_copy({BETA_PATH: _beta_naming("project.nothing")}))
-    compiled = compile(index, CompileInput(uris=["majordomus://adr/adr-0002"], budget_tokens=80))
+    compiled = compile_context(
+        index, CompileInput(uris=["majordomus://adr/adr-0002"], budget_tokens=80)
+    )
     assert any(
         x.uri == "majordomus://rule/project.beta@1" and x.reason is ExclusionReason.BUDGET
         for x in compiled.excluded
     )
     assert not any(x.reason is ExclusionReason.UNRESOLVED for x in compiled.excluded)
     assert [d.code for d in compiled.diagnostics] == ["over_budget", "unresolved_reference"]
-    assert compile(index, CompileInput()).diagnostics == [], "nothing reached names it"
+    assert compile_context(index, CompileInput()).diagnostics == [], "nothing reached names it"
 
 
 def test_one_file_under_two_identifiers_is_folded_not_excluded(
@@ -100,7 +102,7 @@ def test_one_file_under_two_identifiers_is_folded_not_excluded(
     )
     index = planned_index(root)
     assert index.state == "ok"
-    compiled = compile(index, CompileInput(intent="compiler"))
+    compiled = compile_context(index, CompileInput(intent="compiler"))
     kept, dropped = "majordomus://claim/c-one", "majordomus://claim/c-two"
     assert kept in [e.uri for e in compiled.selected]
     assert dropped not in [e.uri for e in compiled.selected]
@@ -122,7 +124,7 @@ def test_two_versions_of_one_rule(planned_copy: Callable[[dict[str, str]], Path]
         {".ai/repo/rules/project/alpha.v2.md": alpha.replace("version: 1", "version: 2")}
     )
     index = planned_index(root)
-    compiled = compile(index, CompileInput(intent="alpha"))
+    compiled = compile_context(index, CompileInput(intent="alpha"))
     old, new = "majordomus://rule/project.alpha@1", "majordomus://rule/project.alpha@2"
     assert new in [e.uri for e in compiled.selected]
     [conflict] = compiled.conflicts
@@ -147,10 +149,8 @@ def test_two_versions_of_one_rule(planned_copy: Callable[[dict[str, str]], Path]
     assert explain(index, ExplainInput(uri=old, intent="alpha")).standing is Standing.EXCLUDED
 
 
-def _way(selector: Selector, reason: str, edge: str | None = None) -> Discovery:
-    return Discovery(
-        selector=selector, reason=reason, edge=edge, depth=1, confidence=1.0, weight=1.0
-    )
+def _way(selector: Selector, reason: str, edge: str | None = None) -> Route:
+    return Route(selector=selector, reason=reason, edge=edge, depth=1, confidence=1.0, weight=1.0)
 
 
 def test_the_structural_record_names_each_way_once() -> None:
@@ -192,7 +192,7 @@ def test_remaining_is_floored_and_the_overspend_is_readable(
     planned_copy: Callable[[dict[str, str]], Path],
 ) -> None:
     index = planned_index(planned_copy({}))
-    compiled = compile(index, CompileInput(issue="I0001", budget_tokens=10))
+    compiled = compile_context(index, CompileInput(issue="I0001", budget_tokens=10))
     b = compiled.budget
     assert b.over_budget and b.used_tokens > b.limit_tokens
     assert b.remaining_tokens == 0 and b.required_tokens == b.used_tokens

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from majordomus.capabilities.context import Context
-from majordomus.devcontext import CompileInput, compile
+from majordomus.devcontext import CompileInput, compile_context
 from majordomus.devcontext.bundle import section
 from majordomus.devcontext.model import Selector, Tier
 from majordomus.layer.index import build_index
@@ -31,7 +31,9 @@ def ledgerly() -> Index:
 def test_the_bundle_holds_every_selected_entry_in_tier_order_within_the_budget(
     ledgerly: Index, limit: int
 ) -> None:
-    compiled = compile(ledgerly, CompileInput(issue="I0105", budget_tokens=limit, bundle=True))
+    compiled = compile_context(
+        ledgerly, CompileInput(issue="I0105", budget_tokens=limit, bundle=True)
+    )
     bundle = compiled.bundle
     assert bundle is not None and bundle.startswith("# Development context\n")
     assert not compiled.budget.over_budget
@@ -50,8 +52,8 @@ def test_the_bundle_holds_every_selected_entry_in_tier_order_within_the_budget(
 
 
 def test_a_section_costs_its_heading_too(ledgerly: Index) -> None:
-    plain = compile(ledgerly, CompileInput(issue="I0105"))
-    bundled = compile(ledgerly, CompileInput(issue="I0105", bundle=True))
+    plain = compile_context(ledgerly, CompileInput(issue="I0105"))
+    bundled = compile_context(ledgerly, CompileInput(issue="I0105", bundle=True))
     first = bundled.selected[0]
     assert first.cost_bytes > first.provenance.bytes
     assert first.cost_bytes == len(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 
-from majordomus.devcontext import CompileContext, CompileInput, compile
+from majordomus.devcontext import CompileInput, CompileSources, compile_context
 from majordomus.devcontext.graph import _ARRANGED, Graph
 from majordomus.layer.model import Index
 from tests.devcontext.conftest import planned_index
@@ -12,9 +12,9 @@ from tests.devcontext.conftest import planned_index
 
 def test_one_index_is_arranged_once(planned: Index) -> None:
     graph = Graph.of(planned)
-    assert CompileContext(planned).graph is graph
-    assert CompileContext.for_checkout(planned).graph is graph
-    compile(planned, CompileInput())
+    assert CompileSources(planned).graph is graph
+    assert CompileSources.for_checkout(planned).graph is graph
+    compile_context(planned, CompileInput())
     assert Graph.of(planned) is graph
 
 

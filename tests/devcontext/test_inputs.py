@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from majordomus.devcontext import CompileInput, compile
+from majordomus.devcontext import CompileInput, compile_context
 from majordomus.devcontext.inputs import intent_terms, is_under, normalise_path
 from majordomus.errors import InvalidInput
 from majordomus.layer.model import Index
@@ -54,22 +54,22 @@ def test_is_under_is_segment_containment() -> None:
 
 def test_validation_order(planned: Index) -> None:
     with pytest.raises(InvalidInput, match="zero"):
-        compile(planned, CompileInput(budget_tokens=0, floor=7, issue="I9999"))
+        compile_context(planned, CompileInput(budget_tokens=0, floor=7, issue="I9999"))
     with pytest.raises(InvalidInput, match="floor"):
-        compile(planned, CompileInput(floor=-0.1, issue="I9999"))
+        compile_context(planned, CompileInput(floor=-0.1, issue="I9999"))
     with pytest.raises(InvalidInput, match="got NaN"):
-        compile(planned, CompileInput(floor=math.nan))
+        compile_context(planned, CompileInput(floor=math.nan))
     with pytest.raises(InvalidInput, match="milestone: name one"):
-        compile(planned, CompileInput(issue="I0001", milestone=" "))
+        compile_context(planned, CompileInput(issue="I0001", milestone=" "))
 
 
 def test_uris_are_not_trimmed(planned: Index) -> None:
     with pytest.raises(Exception, match="holds nothing under"):
-        compile(planned, CompileInput(uris=[" majordomus://milestone/m1"]))
+        compile_context(planned, CompileInput(uris=[" majordomus://milestone/m1"]))
 
 
 def test_seeds_keep_request_order(planned: Index) -> None:
-    compiled = compile(
+    compiled = compile_context(
         planned,
         CompileInput(
             intent=" explain ",

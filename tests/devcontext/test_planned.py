@@ -14,7 +14,7 @@ from majordomus.devcontext import (
     Selector,
     Standing,
     Tier,
-    compile,
+    compile_context,
     explain,
     policy,
 )
@@ -50,7 +50,7 @@ def test_planned_fixture_indexes_without_an_error(planned: Index) -> None:
 
 
 def test_b1_default_input(planned: Index) -> None:
-    compiled = compile(planned, CompileInput())
+    compiled = compile_context(planned, CompileInput())
     assert compiled.seeds == []
     required = {e.kind for e in compiled.selected if e.required}
     assert {"policy", "scope"} <= required
@@ -61,7 +61,7 @@ def test_b1_default_input(planned: Index) -> None:
 
 
 def test_b2_issue(planned: Index) -> None:
-    compiled = compile(planned, CompileInput(issue="I0001"))
+    compiled = compile_context(planned, CompileInput(issue="I0001"))
     issue = entry(compiled, I0001)
     assert issue.tier is Tier.TASK and issue.required
     assert issue.discovered_by[0].selector is Selector.SEED
@@ -97,7 +97,7 @@ def test_b2_issue(planned: Index) -> None:
 
 
 def test_b3_milestone(planned: Index) -> None:
-    compiled = compile(planned, CompileInput(milestone="m1", budget_tokens=MILLION))
+    compiled = compile_context(planned, CompileInput(milestone="m1", budget_tokens=MILLION))
     assert [(s.uri, s.kind, s.from_) for s in compiled.seeds] == [(M1, "milestone", "milestone")]
     for issue in (I0001, I0002):
         found = entry(compiled, issue)
@@ -108,10 +108,10 @@ def test_b3_milestone(planned: Index) -> None:
 
 
 def test_b3_milestone_by_slug_reports_what_it_resolved_to(planned: Index) -> None:
-    compiled = compile(planned, CompileInput(milestone=" the-milestone "))
+    compiled = compile_context(planned, CompileInput(milestone=" the-milestone "))
     assert compiled.seeds[0].resolved == "m1"
-    assert compile(planned, CompileInput(milestone="m1")).seeds[0].resolved is None
-    assert compile(planned, CompileInput(issue=I0001)).seeds[0].resolved == "I0001"
+    assert compile_context(planned, CompileInput(milestone="m1")).seeds[0].resolved is None
+    assert compile_context(planned, CompileInput(issue=I0001)).seeds[0].resolved == "I0001"
 
 
 @pytest.mark.parametrize(
@@ -129,33 +129,33 @@ def test_b4_errors(
     planned: Index, request_: CompileInput, error: type[Exception], needle: str
 ) -> None:
     with pytest.raises(error, match=needle):
-        compile(planned, request_)
+        compile_context(planned, request_)
 
 
 def test_b4_messages(planned: Index) -> None:
     with pytest.raises(InvalidInput) as caught:
-        compile(planned, CompileInput(floor=2.0))
+        compile_context(planned, CompileInput(floor=2.0))
     assert caught.value.message == "the relevance floor is between 0 and 1; got 2"
     with pytest.raises(InvalidInput) as caught:
-        compile(planned, CompileInput(issue="  "))
+        compile_context(planned, CompileInput(issue="  "))
     assert caught.value.message == "issue: name one, or leave it out"
     with pytest.raises(NotFound) as caught:
-        compile(planned, CompileInput(issue="I9999"))
+        compile_context(planned, CompileInput(issue="I9999"))
     assert caught.value.message == (
         "no issue 'I9999' in this repository; `objects.list` with kind `issue` names every one"
     )
     with pytest.raises(InvalidInput) as caught:
-        compile(planned, CompileInput(paths=["/etc"]))
+        compile_context(planned, CompileInput(paths=["/etc"]))
     assert caught.value.message == (
         "'/etc' is not repository-relative; a path outside the repository is not context"
     )
     with pytest.raises(InvalidInput, match="an empty path is not a scope"):
-        compile(planned, CompileInput(paths=["./"]))
+        compile_context(planned, CompileInput(paths=["./"]))
 
 
 def test_b5_deterministic_and_ordered(planned: Index) -> None:
     request = CompileInput(issue="I0001", intent="the budget of a context", budget_tokens=MILLION)
-    first, second = compile(planned, request), compile(planned, request)
+    first, second = compile_context(planned, request), compile_context(planned, request)
     assert first == second
     assert first.model_dump_json(by_alias=True) == second.model_dump_json(by_alias=True)
     keys = [(e.tier.rank, -e.relevance, e.uri) for e in first.selected]
@@ -163,7 +163,7 @@ def test_b5_deterministic_and_ordered(planned: Index) -> None:
 
 
 def test_b6_budget(planned: Index) -> None:
-    tight = compile(planned, CompileInput(issue="I0001", budget_tokens=1))
+    tight = compile_context(planned, CompileInput(issue="I0001", budget_tokens=1))
     budget_rows = [x for x in tight.excluded if x.reason is ExclusionReason.BUDGET]
     assert budget_rows
     assert all(x.detail and x.cost_tokens > 0 for x in budget_rows)
@@ -171,7 +171,7 @@ def test_b6_budget(planned: Index) -> None:
     assert tight.budget.required_tokens > 1
     assert tight.budget.over_budget and tight.budget.remaining_tokens == 0
 
-    wide = compile(planned, CompileInput(issue="I0001", budget_tokens=MILLION))
+    wide = compile_context(planned, CompileInput(issue="I0001", budget_tokens=MILLION))
     assert len(wide.selected) > len(tight.selected)
     b = wide.budget
     assert not b.over_budget
@@ -182,7 +182,7 @@ def test_b6_budget(planned: Index) -> None:
 
 def test_b7_budget_spends_in_tier_order(planned: Index) -> None:
     for limit in (150, 250, 400):
-        compiled = compile(planned, CompileInput(issue="I0001", budget_tokens=limit))
+        compiled = compile_context(planned, CompileInput(issue="I0001", budget_tokens=limit))
         rows = [x for x in compiled.excluded if x.reason is ExclusionReason.BUDGET]
         assert all(x.tier is not Tier.TASK for x in rows)
         for row in rows:
@@ -192,7 +192,7 @@ def test_b7_budget_spends_in_tier_order(planned: Index) -> None:
 
 
 def test_b8_intent_and_all_blocking_rules(planned: Index) -> None:
-    compiled = compile(
+    compiled = compile_context(
         planned,
         CompileInput(intent="alpha budget context", all_blocking_rules=True, budget_tokens=MILLION),
     )
@@ -205,7 +205,7 @@ def test_b8_intent_and_all_blocking_rules(planned: Index) -> None:
 
 
 def test_b9_supersedes(planned: Index) -> None:
-    compiled = compile(planned, CompileInput(uris=[ADR2]))
+    compiled = compile_context(planned, CompileInput(uris=[ADR2]))
     [conflict] = compiled.conflicts
     assert (conflict.kind, conflict.current, conflict.against) == ("supersedes", ADR2, ADR1)
     [adr1] = [x for x in compiled.excluded if x.uri == ADR1]
@@ -219,19 +219,19 @@ def test_b9_supersedes(planned: Index) -> None:
 
 
 def test_b10_stale(planned: Index) -> None:
-    compiled = compile(planned, CompileInput(uris=[ALPHA]))
+    compiled = compile_context(planned, CompileInput(uris=[ALPHA]))
     [gamma] = [x for x in compiled.excluded if x.uri == GAMMA]
     assert gamma.reason is ExclusionReason.STALE and "deprecated" in gamma.detail
     assert gamma.detail == "the object declares `status: deprecated`"
 
-    named = compile(planned, CompileInput(uris=[GAMMA]))
+    named = compile_context(planned, CompileInput(uris=[GAMMA]))
     assert GAMMA in uris(named)
     [stale] = [d for d in named.diagnostics if d.code == "stale_seed"]
     assert "gamma" in stale.message and stale.severity == "warning"
 
 
 def test_b11_intent_only_entries(planned: Index) -> None:
-    compiled = compile(planned, CompileInput(intent="alpha"))
+    compiled = compile_context(planned, CompileInput(intent="alpha"))
     inferred = [
         e
         for e in compiled.selected
@@ -246,7 +246,7 @@ def test_b11_intent_only_entries(planned: Index) -> None:
 
 
 def test_b12_paths(planned: Index) -> None:
-    compiled = compile(planned, CompileInput(paths=["lib"]))
+    compiled = compile_context(planned, CompileInput(paths=["lib"]))
     thing = entry(compiled, "majordomus://implementation/lib/thing.sh")
     assert thing.tier is Tier.SOURCE
     assert thing.discovered_by[0].selector is Selector.SCOPE_PATH
@@ -259,7 +259,7 @@ def test_b12_paths(planned: Index) -> None:
     )
     assert [(s.kind, s.uri) for s in compiled.seeds] == [("path", "lib")]
 
-    rules = compile(planned, CompileInput(paths=["./.ai/repo/rules/"]))
+    rules = compile_context(planned, CompileInput(paths=["./.ai/repo/rules/"]))
     assert {"majordomus://context/ai.repo.rules", "majordomus://context/ai.layer"} <= set(
         uris(rules)
     )
@@ -273,12 +273,12 @@ def test_b13_a_changed_file_changes_the_fingerprint(
     assert same.fingerprint == planned.fingerprint
     changed = planned_index(planned_copy({"lib/thing.sh": "#!/bin/sh\n"}))
     assert changed.fingerprint != planned.fingerprint
-    assert compile(changed, CompileInput()).fingerprint == changed.fingerprint
+    assert compile_context(changed, CompileInput()).fingerprint == changed.fingerprint
 
 
 def test_b14_explain(planned: Index) -> None:
     wide = CompileInput(issue="I0001", budget_tokens=MILLION)
-    compiled = compile(planned, wide)
+    compiled = compile_context(planned, wide)
     first = compiled.selected[0].uri
     chosen = explain(planned, ExplainInput(uri=first, issue="I0001", budget_tokens=MILLION))
     assert chosen.standing is Standing.SELECTED and "reached by" in chosen.detail
@@ -287,7 +287,7 @@ def test_b14_explain(planned: Index) -> None:
     absent = explain(planned, ExplainInput(uri="majordomus://rule/nothing-like-this@1"))
     assert absent.standing is Standing.UNKNOWN and "holds nothing" in absent.detail
 
-    tight = compile(planned, CompileInput(issue="I0001", budget_tokens=1))
+    tight = compile_context(planned, CompileInput(issue="I0001", budget_tokens=1))
     dropped = tight.excluded[0].uri
     out = explain(planned, ExplainInput(uri=dropped, issue="I0001", budget_tokens=1))
     assert out.standing is Standing.EXCLUDED and "reached and not given" in out.detail
@@ -329,19 +329,21 @@ def test_b15_policy(planned: Index) -> None:
 
 
 def test_b16_depth_and_floor(planned: Index) -> None:
-    shallow = compile(planned, CompileInput(issue="I0001", max_depth=1))
-    deep = compile(planned, CompileInput(issue="I0001", max_depth=4))
+    shallow = compile_context(planned, CompileInput(issue="I0001", max_depth=1))
+    deep = compile_context(planned, CompileInput(issue="I0001", max_depth=4))
     assert len(shallow.selected) <= len(deep.selected)
     assert all(e.depth <= 1 for e in shallow.selected)
 
-    high = compile(planned, CompileInput(issue="I0001", max_depth=4, floor=0.9))
+    high = compile_context(planned, CompileInput(issue="I0001", max_depth=4, floor=0.9))
     assert any(e.relevance >= 0.9 for e in high.selected)
     assert len(high.selected) < len(deep.selected)
 
 
 def test_b17_all_blocking_rules(planned: Index) -> None:
-    default = compile(planned, CompileInput(budget_tokens=MILLION))
-    everything = compile(planned, CompileInput(all_blocking_rules=True, budget_tokens=MILLION))
+    default = compile_context(planned, CompileInput(budget_tokens=MILLION))
+    everything = compile_context(
+        planned, CompileInput(all_blocking_rules=True, budget_tokens=MILLION)
+    )
     assert everything.budget.used_tokens > default.budget.used_tokens
     rules = [e for e in everything.selected if e.kind == "rule"]
     assert [e.uri for e in rules] == [ALPHA]

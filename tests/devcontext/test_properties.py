@@ -11,7 +11,7 @@ from majordomus.devcontext import (
     CompileInput,
     ExclusionReason,
     Standing,
-    compile,
+    compile_context,
     tokens_for,
 )
 from majordomus.devcontext.edges import EDGES
@@ -157,8 +157,8 @@ def requests(draw: st.DrawFn, index: Index) -> CompileInput:
 def test_invariants(data: st.DataObject) -> None:
     index = data.draw(layers())
     request = data.draw(requests(index))
-    compiled = compile(index, request)
-    assert compile(index, request) == compiled, "deterministic"
+    compiled = compile_context(index, request)
+    assert compile_context(index, request) == compiled, "deterministic"
 
     selected = [e.uri for e in compiled.selected]
     assert len(set(selected)) == len(selected)

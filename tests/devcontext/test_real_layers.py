@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from majordomus.cli.views.devcontext import compile_text
-from majordomus.devcontext import CompileInput, ExclusionReason, Selector, Tier, compile
+from majordomus.devcontext import CompileInput, ExclusionReason, Selector, Tier, compile_context
 from majordomus.devcontext.budget import OTHER_WORK_SHARE
 from majordomus.devcontext.model import CompiledContext, ContextEntry
 from majordomus.layer.index import build_index
@@ -83,7 +83,7 @@ def test_ids_urls_and_paths_in_text_become_edges(
 
 
 def test_the_promise_of_an_issue(ledgerly: Index) -> None:
-    compiled = compile(ledgerly, CompileInput(issue="I0105"))
+    compiled = compile_context(ledgerly, CompileInput(issue="I0105"))
     got = selected(compiled)
     assert {u("milestone", "billing"), u("issue", "I0103")} <= got
     tax = entry(compiled, u("adr", "adr-0006"))
@@ -101,14 +101,14 @@ def test_the_promise_of_an_issue(ledgerly: Index) -> None:
 
 
 def test_an_issue_never_reaches_itself_through_its_milestone(ledgerly: Index) -> None:
-    compiled = compile(ledgerly, CompileInput(issue="I0105"))
+    compiled = compile_context(ledgerly, CompileInput(issue="I0105"))
     issue = entry(compiled, u("issue", "I0105"))
     assert all(d.edge != "belongs_to" for d in issue.discovered_by)
 
 
 def test_other_issues_rank_below_the_promise_and_keep_to_their_share(ledgerly: Index) -> None:
     for limit in (3_000, 8_000, 24_000):
-        compiled = compile(ledgerly, CompileInput(issue="I0105", budget_tokens=limit))
+        compiled = compile_context(ledgerly, CompileInput(issue="I0105", budget_tokens=limit))
         others = other_issues(compiled)
         assert sum(e.cost_tokens for e in others) <= limit * OTHER_WORK_SHARE
         promised = [
@@ -118,18 +118,18 @@ def test_other_issues_rank_below_the_promise_and_keep_to_their_share(ledgerly: I
         ]
         if promised:
             assert others == [], "no other issue while a decision over the scope is left out"
-    tight = compile(ledgerly, CompileInput(issue="I0105", budget_tokens=3_000))
+    tight = compile_context(ledgerly, CompileInput(issue="I0105", budget_tokens=3_000))
     assert any(x.tier is Tier.HISTORY and x.kind == "issue" for x in tight.excluded)
 
 
 def test_what_lies_beyond_the_work_is_at_most_a_quarter(ledgerly: Index) -> None:
-    compiled = compile(ledgerly, CompileInput(issue="I0107", budget_tokens=1_000_000))
+    compiled = compile_context(ledgerly, CompileInput(issue="I0107", budget_tokens=1_000_000))
     beyond = [x for x in compiled.excluded if "what lies beyond the work may take" in x.detail]
     assert beyond and all(x.reason is ExclusionReason.BUDGET for x in beyond)
 
 
 def test_a_rule_over_the_milestone_scope_ranks_after_the_work(ledgerly: Index) -> None:
-    compiled = compile(ledgerly, CompileInput(issue="I0203"))
+    compiled = compile_context(ledgerly, CompileInput(issue="I0203"))
     versioned = entry(compiled, u("rule", "project.api-is-versioned@1"))
     assert versioned.required, "a blocking rule over the work's own scope binds it"
     assert u("milestone", "billing") not in {
@@ -141,7 +141,7 @@ def test_a_rule_over_the_milestone_scope_ranks_after_the_work(ledgerly: Index) -
 
 
 def test_required_entries_are_funded_first(ledgerly: Index) -> None:
-    compiled = compile(ledgerly, CompileInput(issue="I0105", budget_tokens=2_000))
+    compiled = compile_context(ledgerly, CompileInput(issue="I0105", budget_tokens=2_000))
     required = [e for e in compiled.selected if e.required]
     cost = sum(e.cost_tokens for e in required)
     assert compiled.budget.required_tokens == cost
@@ -152,13 +152,13 @@ def test_required_entries_are_funded_first(ledgerly: Index) -> None:
         assert all(f"{e.uri} ({e.cost_tokens})" in note.message for e in required)
     else:
         assert not compiled.budget.over_budget
-    fits = compile(ledgerly, CompileInput(issue="I0105", budget_tokens=8_000))
+    fits = compile_context(ledgerly, CompileInput(issue="I0105", budget_tokens=8_000))
     assert not fits.budget.over_budget
     assert all(e.uri in selected(fits) for e in required)
 
 
 def test_the_over_budget_message_is_true(planned: Index) -> None:
-    compiled = compile(planned, CompileInput(issue="I0001", budget_tokens=50))
+    compiled = compile_context(planned, CompileInput(issue="I0001", budget_tokens=50))
     required = [e for e in compiled.selected if e.required]
     assert compiled.selected == required
     assert compiled.budget.used_tokens == compiled.budget.required_tokens > 50
@@ -170,21 +170,21 @@ def test_the_over_budget_message_is_true(planned: Index) -> None:
 
 
 def test_a_partial_intent_match_never_makes_a_rule_required(planned: Index) -> None:
-    partial = compile(planned, CompileInput(intent="alpha elsewhere unrelated", floor=0.1))
+    partial = compile_context(planned, CompileInput(intent="alpha elsewhere unrelated", floor=0.1))
     alpha = entry(partial, ALPHA)
     assert alpha.discovered_by[0].selector is Selector.INTENT_MATCH and not alpha.required
-    whole = compile(planned, CompileInput(intent="alpha"))
+    whole = compile_context(planned, CompileInput(intent="alpha"))
     assert entry(whole, ALPHA).required
 
 
 def test_a_blocking_rule_put_in_force_beyond_the_work_does_not_bind(ledgerly: Index) -> None:
-    compiled = compile(ledgerly, CompileInput(issue="I0203", budget_tokens=1_000_000))
+    compiled = compile_context(ledgerly, CompileInput(issue="I0203", budget_tokens=1_000_000))
     migrations = u("rule", "project.migrations-are-reversible@1")
     assert all(not e.required for e in compiled.selected if e.uri == migrations)
 
 
 def test_the_cli_over_budget_line_names_what_may_not_be_dropped(planned: Index) -> None:
-    compiled = compile(planned, CompileInput(issue="I0001", budget_tokens=50))
+    compiled = compile_context(planned, CompileInput(issue="I0001", budget_tokens=50))
     text = compile_text(compiled.wire(), {})
     required = [e for e in compiled.selected if e.required]
     assert (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from majordomus.devcontext import Selector, tokens_for
-from majordomus.devcontext.model import Discovery
+from majordomus.devcontext.model import Route
 from majordomus.devcontext.relevance import best_first, confidence_of, number, round3
 
 
@@ -25,8 +25,8 @@ def test_number_prints_like_the_answers_do() -> None:
 
 
 def test_best_path_first() -> None:
-    def way(selector: Selector, reason: str, depth: int, confidence: float) -> Discovery:
-        return Discovery(
+    def way(selector: Selector, reason: str, depth: int, confidence: float) -> Route:
+        return Route(
             selector=selector, reason=reason, depth=depth, confidence=confidence, weight=0.5
         )
 

@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from majordomus.devcontext import CompileContext, CompileInput, ExclusionReason, Tier, compile
+from majordomus.devcontext import (
+    CompileInput,
+    CompileSources,
+    ExclusionReason,
+    Tier,
+    compile_context,
+)
 from majordomus.devcontext.model import CompiledContext, Excluded
 from majordomus.layer.model import Index
 from tests.devcontext.conftest import planned_index
@@ -22,7 +28,7 @@ def row(compiled: CompiledContext, uri: str) -> Excluded:
 
 
 def test_below_floor_steps_and_candidates_are_reported(planned: Index) -> None:
-    compiled = compile(planned, CompileInput(issue="I0001", floor=0.9))
+    compiled = compile_context(planned, CompileInput(issue="I0001", floor=0.9))
     walked = row(compiled, "majordomus://issue/I0002")
     assert walked.reason is ExclusionReason.RELEVANCE
     assert walked.relevance == 0.6, "the best would-be relevance of every refused step"
@@ -37,7 +43,9 @@ def test_below_floor_steps_and_candidates_are_reported(planned: Index) -> None:
 
 
 def test_beyond_depth_is_reported_with_its_best_would_be_relevance(planned: Index) -> None:
-    compiled = compile(planned, CompileInput(uris=["majordomus://adr/adr-0002"], max_depth=1))
+    compiled = compile_context(
+        planned, CompileInput(uris=["majordomus://adr/adr-0002"], max_depth=1)
+    )
     alpha = row(compiled, ALPHA)
     assert alpha.reason is ExclusionReason.DEPTH
     assert alpha.detail == "2 hop(s) from a seed; the request allows 1"
@@ -46,7 +54,7 @@ def test_beyond_depth_is_reported_with_its_best_would_be_relevance(planned: Inde
 
 
 def test_depth_zero_walks_nothing(planned: Index) -> None:
-    compiled = compile(planned, CompileInput(issue="I0001", max_depth=0))
+    compiled = compile_context(planned, CompileInput(issue="I0001", max_depth=0))
     assert [e.kind for e in compiled.selected if e.tier is Tier.TASK] == ["issue"]
     milestone = row(compiled, "majordomus://milestone/m1")
     assert milestone.reason is ExclusionReason.DEPTH
@@ -54,7 +62,7 @@ def test_depth_zero_walks_nothing(planned: Index) -> None:
 
 
 def test_intent_matches_below_the_floor_are_reported(planned: Index) -> None:
-    compiled = compile(planned, CompileInput(intent="alpha budget context"))
+    compiled = compile_context(planned, CompileInput(intent="alpha budget context"))
     beta = row(compiled, BETA)
     assert beta.reason is ExclusionReason.RELEVANCE
     assert beta.relevance == pytest.approx(0.2)
@@ -62,7 +70,7 @@ def test_intent_matches_below_the_floor_are_reported(planned: Index) -> None:
 
 
 def test_intent_reason_lists_the_hits_naturally(planned: Index) -> None:
-    compiled = compile(planned, CompileInput(intent="Context, ALPHA and budget!"))
+    compiled = compile_context(planned, CompileInput(intent="Context, ALPHA and budget!"))
     [alpha] = [e for e in compiled.selected if e.uri == ALPHA]
     assert alpha.discovered_by[0].reason == (
         "the intent's term(s) alpha, budget, context occur in its own title, description, "
@@ -71,7 +79,7 @@ def test_intent_reason_lists_the_hits_naturally(planned: Index) -> None:
 
 
 def test_a_walked_blocking_rule_is_required_and_may_overspend(planned: Index) -> None:
-    compiled = compile(planned, CompileInput(uris=[BETA], budget_tokens=1))
+    compiled = compile_context(planned, CompileInput(uris=[BETA], budget_tokens=1))
     [alpha] = [e for e in compiled.selected if e.uri == ALPHA]
     assert alpha.required and alpha.discovered_by[0].edge == "depends_on"
     assert compiled.budget.over_budget
@@ -97,8 +105,8 @@ branch: master
 """
 
 
-def _checkout(root: Path) -> CompileContext:
-    return CompileContext.for_checkout(planned_index(root))
+def _checkout(root: Path) -> CompileSources:
+    return CompileSources.for_checkout(planned_index(root))
 
 
 def test_local_records_are_knowledge(planned_copy: Callable[[dict[str, str]], Path]) -> None:
@@ -111,7 +119,7 @@ def test_local_records_are_knowledge(planned_copy: Callable[[dict[str, str]], Pa
             ".ai/local/state/checkpoints/b.md": CHECKPOINT.format(stamp="2026-09-10T10:00:00Z"),
         }
     )
-    compiled = compile(_checkout(root), CompileInput())
+    compiled = compile_context(_checkout(root), CompileInput())
     handover_path = ".ai/local/state/handovers/20260910T120000Z--master.md"
     [handover] = [e for e in compiled.selected if e.kind == "local-handover"]
     assert handover.uri == f"local:{handover_path}"
@@ -135,7 +143,7 @@ def test_an_untrustworthy_record_is_halved_not_doubted(
     planned_copy: Callable[[dict[str, str]], Path],
 ) -> None:
     root = planned_copy({".ai/local/state/handovers/h.md": HANDOVER.format(divergence="diverged")})
-    compiled = compile(_checkout(root), CompileInput())
+    compiled = compile_context(_checkout(root), CompileInput())
     [handover] = [e for e in compiled.selected if e.kind == "local-handover"]
     assert handover.relevance == 0.475
     assert handover.confidence == 1.0, "D6: a declared selector is sure of itself"
@@ -151,22 +159,22 @@ def test_a_failing_provider_is_a_diagnostic(planned: Index) -> None:
     def broken() -> dict[str, object]:
         raise OSError("disk on fire")
 
-    compiled = compile(CompileContext(planned, continuity=broken), CompileInput())
+    compiled = compile_context(CompileSources(planned, continuity=broken), CompileInput())
     [note] = compiled.diagnostics
     assert (note.severity, note.code, note.path) == ("warning", "continuity", None)
     assert note.message == "the local continuity state could not be read: disk on fire"
 
 
 def test_records_without_a_path_are_ignored(planned: Index) -> None:
-    ctx = CompileContext(planned, continuity=lambda: {"handover": {"branch": "x"}})
-    compiled = compile(ctx, CompileInput())
+    ctx = CompileSources(planned, continuity=lambda: {"handover": {"branch": "x"}})
+    compiled = compile_context(ctx, CompileInput())
     assert not any(e.uri.startswith("local:") for e in compiled.selected)
     assert compiled.diagnostics == []
 
 
 def test_an_external_node_is_a_candidate_sized_by_the_size_function(planned: Index) -> None:
-    ctx = CompileContext(planned, size_of=lambda path: 4096 if path == "lib" else None)
-    compiled = compile(ctx, CompileInput(uris=["majordomus://context/ai.layer"]))
+    ctx = CompileSources(planned, size_of=lambda path: 4096 if path == "lib" else None)
+    compiled = compile_context(ctx, CompileInput(uris=["majordomus://context/ai.layer"]))
     [lib] = [e for e in compiled.selected if e.uri == "file:lib"]
     assert (lib.kind, lib.tier) == ("file", Tier.SOURCE)
     assert (lib.cost_bytes, lib.cost_tokens) == (4096, 1024)

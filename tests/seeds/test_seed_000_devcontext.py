@@ -14,17 +14,17 @@ from majordomus.devcontext import (
     CompileInput,
     ContextEntry,
     Deduplicated,
-    Discovery,
     EntryProvenance,
     Excluded,
     ExclusionReason,
     ExplainInput,
     Explanation,
+    Route,
     Selector,
     Standing,
     Tier,
     TierSpend,
-    compile,
+    compile_context,
     explain,
     tokens_for,
 )
@@ -45,7 +45,7 @@ def repo() -> Iterator[SyntheticRepository]:
 
 def test_a1_explanation_over_the_synthetic_repository(repo: SyntheticRepository) -> None:
     ctx = repo.context()
-    compiled = compile(ctx, CompileInput())
+    compiled = compile_context(ctx, CompileInput())
     selected = compiled.selected[0].uri
 
     # something in the answer: the entry is the evidence, and the other two are empty
@@ -64,7 +64,7 @@ def test_a1_explanation_over_the_synthetic_repository(repo: SyntheticRepository)
 
 def test_a1_derived_parity_values(repo: SyntheticRepository) -> None:
     ctx = repo.context()
-    compiled = compile(ctx, CompileInput())
+    compiled = compile_context(ctx, CompileInput())
     [entry] = compiled.selected
     assert entry.uri == "majordomus://policy/.ai/repo/policy.yaml"
     assert (entry.tier, entry.relevance, entry.depth, entry.required) == (
@@ -218,7 +218,7 @@ def test_a5_standing() -> None:
 
 
 def test_a6_discovery_wire_form() -> None:
-    seed = Discovery.model_validate(
+    seed = Route.model_validate(
         {
             "selector": "seed",
             "reason": "named in the request",
@@ -233,7 +233,7 @@ def test_a6_discovery_wire_form() -> None:
     wire = seed.wire()
     assert "via" not in wire and "edge" not in wire
 
-    walked = Discovery.model_validate(
+    walked = Route.model_validate(
         {
             "selector": "relation",
             "reason": "the decision in force over this scope",
@@ -247,7 +247,7 @@ def test_a6_discovery_wire_form() -> None:
     assert walked.edge == "governed_by"
     assert walked.via == "majordomus://issue/I0301"
 
-    guessed = Discovery.model_validate(
+    guessed = Route.model_validate(
         {
             "selector": "intent_match",
             "reason": "the intent's words occur in it",
