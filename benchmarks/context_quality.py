@@ -36,7 +36,7 @@ HERE = Path(__file__).resolve().parent
 if str(HERE.parent) not in sys.path:
     sys.path.insert(0, str(HERE.parent))
 
-from majordomus.devcontext import CompiledContext, CompileInput, Tier, compile  # noqa: E402
+from majordomus.devcontext import CompiledContext, CompileInput, Tier, compile_context  # noqa: E402
 from majordomus.layer.index import build_index  # noqa: E402
 from majordomus.layer.model import GitState, Index  # noqa: E402
 from majordomus.synthetic import Shape, SyntheticRepository  # noqa: E402
@@ -313,7 +313,7 @@ def run(budgets: tuple[int, ...], verbose: bool) -> bool:
     with layers() as index_of:
         for gold in (*PLANNED, *LEDGERLY, *SYNTHETIC):
             for budget in budgets:
-                compiled = compile(
+                compiled = compile_context(
                     index_of(gold.layer), CompileInput(issue=gold.issue, budget_tokens=budget)
                 )
                 f = figures(compiled, gold)
@@ -336,7 +336,7 @@ def corpus(root: Path, issue: str, budgets: tuple[int, ...]) -> None:
     figures when `CORPUS` holds a gold set for the issue."""
     index = build_index(root)
     for budget in budgets:
-        compiled = compile(index, CompileInput(issue=issue, budget_tokens=budget))
+        compiled = compile_context(index, CompileInput(issue=issue, budget_tokens=budget))
         b = compiled.budget
         print(f"{issue} at {budget}: {b.used_tokens} used, {b.required_tokens} required")
         if issue in CORPUS:

@@ -1,7 +1,7 @@
 """The `devcontext` module: compile, explain, policy.
 
 Thin declarations over `majordomus.devcontext`: each handler passes the request context,
-whose index and checkout `compile` reads (local continuity records, on-disk sizes), and
+whose index and checkout the compiler reads (local continuity records, on-disk sizes), and
 returns the domain's own wire model. Benchmark cases come from the index.
 """
 
@@ -16,7 +16,7 @@ from majordomus.devcontext import (
     CompilerPolicy,
     ExplainInput,
     Explanation,
-    compile,
+    compiler,
     explain,
     policy,
 )
@@ -41,7 +41,7 @@ def _seeded(ctx: Context, request: _Request) -> _Request:
 
 
 def compile_context(ctx: Context, request: CompileInput) -> CompiledContext:
-    return compile(ctx, _seeded(ctx, request))
+    return compiler.compile_context(ctx, _seeded(ctx, request))
 
 
 def explain_identifier(ctx: Context, request: ExplainInput) -> Explanation:
