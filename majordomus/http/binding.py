@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 from majordomus.bounded_json import JsonLimitError, loads, refusal
@@ -59,42 +60,63 @@ def _fail(name: str, reason: str) -> HttpError:
     return HttpError(400, "invalid_input", f"parameter '{name}': {reason}")
 
 
+def _as_structured(name: str, raw: str, types: set[str]) -> Any:
+    """An array or object value (or null, where declared) given as JSON text."""
+    try:
+        value = loads(raw)
+    except JsonLimitError as exc:
+        raise _fail(name, f"the value {refusal(exc)}") from None
+    except ValueError as exc:
+        raise _fail(name, f"{raw!r} is not JSON: {exc}") from None
+    if isinstance(value, list) and "array" in types:
+        return value
+    if isinstance(value, dict) and "object" in types:
+        return value
+    if value is None and "null" in types:
+        return None
+    wanted = [t for t in ("array", "object") if t in types]
+    raise _fail(name, f"{raw!r} is not a JSON {' or '.join(wanted)}")
+
+
+def _as_integer(raw: str) -> int | None:
+    if _INTEGER.match(raw) and _I64[0] <= int(raw) <= _I64[1]:
+        return int(raw)
+    return None
+
+
+def _as_number(raw: str) -> float | None:
+    try:
+        number = float(raw) if "_" not in raw else math.nan
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _as_boolean(raw: str) -> bool | None:
+    return raw == "true" if raw in ("true", "false") else None
+
+
+# Each scalar type in the order it is tried: its reader (None when the text is not one), the
+# refusal, and the declared types that let a value it does not read fall through instead.
+_SCALARS: tuple[tuple[str, Callable[[str], Any], str, frozenset[str]], ...] = (
+    ("integer", _as_integer, "is not a signed 64-bit integer", frozenset({"number", "string"})),
+    ("number", _as_number, "is not a finite number", frozenset({"string"})),
+    ("boolean", _as_boolean, "is not true or false", frozenset({"string"})),
+)
+
+
 def coerce_value(name: str, raw: str, types: set[str]) -> Any:
     """One query value as the JSON value its declared types call for."""
     if types & {"array", "object"}:
-        try:
-            value = loads(raw)
-        except JsonLimitError as exc:
-            raise _fail(name, f"the value {refusal(exc)}") from None
-        except ValueError as exc:
-            raise _fail(name, f"{raw!r} is not JSON: {exc}") from None
-        wanted = [t for t in ("array", "object") if t in types]
-        if isinstance(value, list) and "array" in types:
+        return _as_structured(name, raw, types)
+    for kind, read, refusal_text, fall_through in _SCALARS:
+        if kind not in types:
+            continue
+        value = read(raw)
+        if value is not None:
             return value
-        if isinstance(value, dict) and "object" in types:
-            return value
-        if value is None and "null" in types:
-            return None
-        raise _fail(name, f"{raw!r} is not a JSON {' or '.join(wanted)}")
-    if "integer" in types:
-        if _INTEGER.match(raw) and _I64[0] <= int(raw) <= _I64[1]:
-            return int(raw)
-        if "number" not in types and "string" not in types:
-            raise _fail(name, f"{raw!r} is not a signed 64-bit integer")
-    if "number" in types:
-        try:
-            number = float(raw) if "_" not in raw else math.nan
-        except ValueError:
-            number = math.nan
-        if math.isfinite(number):
-            return number
-        if "string" not in types:
-            raise _fail(name, f"{raw!r} is not a finite number")
-    if "boolean" in types:
-        if raw in ("true", "false"):
-            return raw == "true"
-        if "string" not in types:
-            raise _fail(name, f"{raw!r} is not true or false")
+        if not types & fall_through:
+            raise _fail(name, f"{raw!r} {refusal_text}")
     return raw
 
 

@@ -6,7 +6,7 @@ head is in, one of the 64 in-flight slots) for as long as it likes. This protoco
 head `HEADER_TIMEOUT` seconds from the moment the server waits for it (a new connection, or
 the end of the previous response) and the body `BODY_TIMEOUT` seconds from the end of the
 head; past either the connection is closed. Bytes arriving do not extend a deadline. The
-application then sees `http.disconnect` and runs nothing (see `majordomus.http.app`).
+application then sees `http.disconnect` and runs nothing (see `majordomus.http.middleware`).
 
 `MAJORDOMUS_HTTP_READ_TIMEOUT` (seconds) sets both, so tests can use a short one.
 """

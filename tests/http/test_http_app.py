@@ -15,7 +15,8 @@ from starlette.testclient import TestClient
 
 from majordomus.capabilities.context import Context
 from majordomus.capabilities.describe import canonical_schema
-from majordomus.http.app import BODY_LIMIT, Guard, create_app
+from majordomus.http.app import create_app
+from majordomus.http.middleware import BODY_LIMIT, Guard
 
 LOCAL = ("127.0.0.1", 50000)
 REMOTE = ("10.0.0.5", 50000)

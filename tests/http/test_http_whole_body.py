@@ -9,7 +9,7 @@ from typing import Any
 import anyio
 import pytest
 
-from majordomus.http.app import Guard
+from majordomus.http.middleware import Guard
 
 LOCAL = ("127.0.0.1", 50000)
 

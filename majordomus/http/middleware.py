@@ -1,0 +1,176 @@
+"""The pure-ASGI guard in front of the routes: what must happen before routing.
+
+The in-flight bound (503 `busy`, liveness probes exempt), the Host / Origin guards, the 1 MiB
+body limit (413), a body that must arrive whole before anything runs (a retrying client
+cannot commit a record twice), HEAD as GET without a body, `Cache-Control: no-store` and a
+`Content-Length` on every answer; and, before each request, the routes' cheap check whether
+the layer changed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import TYPE_CHECKING, Any
+
+from majordomus.http.errors import HttpError
+from majordomus.http.guards import check_request
+from majordomus.http.responses import error_response
+from majordomus.limits import MAX_BODY_BYTES
+
+if TYPE_CHECKING:
+    from majordomus.http.app import Routes
+
+log = logging.getLogger("majordomus")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+BODY_LIMIT = MAX_BODY_BYTES
+MAX_IN_FLIGHT = 64
+#: Liveness probes are answered even when every in-flight slot is taken.
+LIVENESS_PATHS = frozenset({"/", "/api/v1/live"})
+#: An over-long body is read (and dropped) up to this much before the 413 is sent, so the
+#: client is not cut off mid-write and can read the answer; beyond it the connection closes.
+DRAIN_LIMIT = 16 * BODY_LIMIT
+
+
+class ClientGone(Exception):
+    """The client disconnected before its request body arrived whole."""
+
+
+def client_of(scope: Scope) -> str | None:
+    client = scope.get("client")
+    return client[0] if client else None
+
+
+class Guard:
+    """The pure-ASGI layer in front of the routes; see the module docstring."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        max_in_flight: int = MAX_IN_FLIGHT,
+        body_limit: int = BODY_LIMIT,
+        routes: Routes | None = None,
+    ) -> None:
+        self.app = app
+        self.routes = routes
+        self.max_in_flight = max_in_flight
+        self.body_limit = body_limit
+        self.in_flight = 0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        method = scope["method"]
+        send = _finishing(send, head=method == "HEAD")
+        probe = method in ("GET", "HEAD") and scope["path"] in LIVENESS_PATHS
+        if self.in_flight >= self.max_in_flight and not probe:
+            answer = error_response(
+                503,
+                "busy",
+                f"{self.max_in_flight} requests are already in flight; retry in a second",
+                headers={"Retry-After": "1"},
+            )
+            await answer(scope, receive, send)
+            return
+        self.in_flight += 1
+        try:
+            await self._guarded(scope, receive, send)
+        finally:
+            self.in_flight -= 1
+
+    async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = {
+            key.decode("latin-1").lower(): value.decode("latin-1")
+            for key, value in scope["headers"]
+        }
+        try:
+            check_request(client_of(scope), scope["method"], headers)
+            body = await self._body(receive, headers)
+        except ClientGone:
+            log.info("the client left before its request body was complete; nothing ran")
+            return
+        except HttpError as refused:
+            await error_response(refused.status, refused.code, refused.message)(
+                scope, receive, send
+            )
+            return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        inner = dict(scope)
+        if scope["method"] == "HEAD":
+            inner["method"] = "GET"
+        if self.routes is not None:
+            self.routes.refresh()
+        await self.app(inner, replay, send)
+
+    async def _body(self, receive: Receive, headers: dict[str, str]) -> bytes:
+        """The whole body, or 413 `too_large` once it is over the limit.
+
+        Whole means its last chunk arrived (`more_body` false) and, when a length was
+        declared, it has that length; a client that leaves before is `ClientGone`, so a
+        request whose body did not arrive whole never runs (a retrying client cannot
+        commit a record twice).
+        """
+        declared = headers.get("content-length", "")
+        too_large = declared.isdigit() and int(declared) > self.body_limit
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more and size <= DRAIN_LIMIT:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                raise ClientGone
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size <= self.body_limit and not too_large:
+                chunks.append(chunk)
+            more = message.get("more_body", False)
+        if too_large or size > self.body_limit:
+            raise HttpError(
+                413, "too_large", f"the request body is over {self.body_limit} bytes (1 MiB)"
+            )
+        if declared.isdigit() and int(declared) != size:
+            raise ClientGone
+        return b"".join(chunks)
+
+
+def _finishing(send: Send, *, head: bool) -> Send:
+    """Adds `Cache-Control: no-store` when unset, guarantees `Content-Length`, drops HEAD bodies."""
+    start: Message | None = None
+    chunks: list[bytes] = []
+
+    async def wrapped(message: Message) -> None:
+        nonlocal start
+        if message["type"] == "http.response.start":
+            start = dict(message)
+            return
+        if message["type"] != "http.response.body" or start is None:
+            await send(message)
+            return
+        chunks.append(message.get("body", b""))
+        if message.get("more_body", False):
+            return
+        body = b"".join(chunks)
+        headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
+        headers.append((b"content-length", str(len(body)).encode()))
+        if not any(k.lower() == b"cache-control" for k, _ in headers):
+            headers.append((b"cache-control", b"no-store"))
+        await send({**start, "headers": headers})
+        await send({"type": "http.response.body", "body": b"" if head else body})
+
+    return wrapped
