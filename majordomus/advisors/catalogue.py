@@ -135,6 +135,14 @@ def _advisor_findings(
         for word in a.capabilities
         if not catalogue.knows_capability(word)
     )
+    out.extend(_reference_findings(who, a, refs))
+    out.extend(_probe_findings(who, a, refs))
+    return out
+
+
+def _reference_findings(who: str, a: AdvisorDeclaration, refs: References) -> list[str]:
+    """Checks of the provider, vendor and model the advisor names against the references."""
+    out: list[str] = []
     if a.provider is not None and a.provider not in refs.providers:
         out.append(
             f"{who} names provider '{a.provider}', which {refs.providers_file} does not declare"
@@ -149,6 +157,12 @@ def _advisor_findings(
             out.append(
                 f"{who} names model '{a.model}' of vendor '{entry.vendor}', not of its own vendor"
             )
+    return out
+
+
+def _probe_findings(who: str, a: AdvisorDeclaration, refs: References) -> list[str]:
+    """Whether the advisor's transport leaves something to probe its presence by."""
+    out: list[str] = []
     if a.transport is AdvisorTransport.API and credential_of(a, refs) is None:
         out.append(
             f"{who} is an API advisor whose vendor declares no credential variable, "
