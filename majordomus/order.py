@@ -22,6 +22,24 @@ def _is_digit(ch: str) -> bool:
     return "0" <= ch <= "9"
 
 
+def _run_end(s: str, i: int) -> int:
+    while i < len(s) and _is_digit(s[i]):
+        i += 1
+    return i
+
+
+def _cmp_runs(run_a: str, run_b: str) -> int:
+    """Two digit runs by value, then more leading zeros first; 0 when they are the same."""
+    sa, sb = run_a.lstrip("0"), run_b.lstrip("0")
+    if len(sa) != len(sb):
+        return -1 if len(sa) < len(sb) else 1
+    if sa != sb:
+        return -1 if sa < sb else 1
+    if len(run_a) != len(run_b):
+        return -1 if len(run_a) > len(run_b) else 1
+    return 0
+
+
 def natural_cmp(a: str, b: str) -> int:
     """-1, 0 or 1: digit runs by value (more leading zeros first), letters case-folded."""
     i = j = 0
@@ -29,20 +47,11 @@ def natural_cmp(a: str, b: str) -> int:
     while i < la and j < lb:
         ca, cb = a[i], b[j]
         if _is_digit(ca) and _is_digit(cb):
-            si = i
-            while i < la and _is_digit(a[i]):
-                i += 1
-            sj = j
-            while j < lb and _is_digit(b[j]):
-                j += 1
-            run_a, run_b = a[si:i], b[sj:j]
-            sa, sb = run_a.lstrip("0"), run_b.lstrip("0")
-            if len(sa) != len(sb):
-                return -1 if len(sa) < len(sb) else 1
-            if sa != sb:
-                return -1 if sa < sb else 1
-            if len(run_a) != len(run_b):
-                return -1 if len(run_a) > len(run_b) else 1
+            ei, ej = _run_end(a, i), _run_end(b, j)
+            runs = _cmp_runs(a[i:ei], b[j:ej])
+            if runs:
+                return runs
+            i, j = ei, ej
             continue
         fa, fb = _fold(ca), _fold(cb)
         if fa != fb:
