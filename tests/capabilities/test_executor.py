@@ -1,0 +1,257 @@
+"""The executor, the one path every surface calls: strict validation through JSON, the
+process cache (an answer from it equals a computed one; errors are never cached; FIFO and
+TTL eviction), handler failures as `Internal`, and the bytes of `run_json`.
+
+Most cases run a small stand-in capability, so each rule is seen in isolation; the rest run
+the real registry over the planned fixture layer."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from freezegun import freeze_time
+from pydantic import BaseModel, ConfigDict
+
+from majordomus.capabilities.context import Context
+from majordomus.capabilities.executor import Executor, validate_input
+from majordomus.errors import Internal, InvalidInput, NotFound
+from majordomus.limits import MAX_JSON_DEPTH
+from majordomus.wire import dumps_pretty
+
+PLANNED = Path(__file__).resolve().parents[2] / "fixtures" / "layers" / "planned"
+
+
+class Numbers(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    n: int
+    label: str | None = None
+    tags: list[str] = []
+
+
+class Doubled(BaseModel):
+    n: int
+    calls: int
+
+
+@dataclass
+class Cache:
+    max_entries: int = 0
+    ttl_seconds: int | None = None
+
+    @property
+    def enabled(self) -> bool:
+        return self.max_entries > 0 or self.ttl_seconds is not None
+
+
+@dataclass
+class StandIn:
+    """The attributes of a capability the executor reads, and a handler counting its calls."""
+
+    cache: Cache = field(default_factory=Cache)
+    fail: BaseException | None = None
+    id: str = "test.double"
+    input: type[BaseModel] = Numbers
+    executable: bool = True
+    seen: list[Numbers] = field(default_factory=list)
+
+    def handler(self, _ctx: Any, request: Numbers) -> Doubled:
+        self.seen.append(request)
+        if self.fail is not None:
+            raise self.fail
+        return Doubled(n=request.n * 2, calls=len(self.seen))
+
+
+def executor_for(cap: StandIn) -> Executor:
+    registry = SimpleNamespace(
+        fingerprint="layer-1", get=lambda cid: cap if cid == cap.id else None
+    )
+    return Executor(SimpleNamespace(registry=registry))  # type: ignore[arg-type]
+
+
+# --- validation -------------------------------------------------------------------------------
+
+
+def test_input_is_validated_strictly_so_text_is_not_a_number() -> None:
+    with pytest.raises(InvalidInput):
+        validate_input(StandIn(), {"n": "5"})  # type: ignore[arg-type]
+    assert validate_input(StandIn(), {"n": 5}) == Numbers(n=5)  # type: ignore[arg-type]
+
+
+def test_no_input_is_the_empty_object_and_a_non_object_is_refused_by_name() -> None:
+    with pytest.raises(InvalidInput, match="n"):
+        validate_input(StandIn(), None)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInput, match=r"the input of test\.double must be a JSON object"):
+        validate_input(StandIn(), [1, 2])  # type: ignore[arg-type]
+
+
+def test_null_for_an_optional_field_means_absent_but_a_required_one_stays_required() -> None:
+    cap: Any = StandIn()
+    assert validate_input(cap, {"n": 1, "label": None, "tags": None}) == Numbers(n=1)
+    with pytest.raises(InvalidInput):
+        validate_input(cap, {"n": None})
+
+
+def test_an_already_built_input_is_taken_as_is() -> None:
+    given = Numbers(n=3)
+    assert validate_input(StandIn(), given) is given  # type: ignore[arg-type]
+
+
+def test_input_nested_past_the_limit_is_refused_before_any_validator() -> None:
+    deep: Any = "leaf"
+    for _ in range(MAX_JSON_DEPTH + 1):
+        deep = [deep]
+    with pytest.raises(InvalidInput, match=f"more than {MAX_JSON_DEPTH} levels"):
+        validate_input(StandIn(), {"n": 1, "tags": deep})  # type: ignore[arg-type]
+
+
+# --- running ----------------------------------------------------------------------------------
+
+
+def test_the_answer_is_the_models_json_value() -> None:
+    assert executor_for(StandIn()).call("test.double", {"n": 4}) == {"n": 8, "calls": 1}
+
+
+def test_an_unknown_or_non_executable_capability_is_not_found() -> None:
+    with pytest.raises(NotFound, match=r"capability test\.nothing"):
+        executor_for(StandIn()).call("test.nothing")
+    with pytest.raises(NotFound):
+        executor_for(StandIn(executable=False)).call("test.double", {"n": 1})
+
+
+def test_an_unexpected_handler_failure_is_internal_and_names_the_capability() -> None:
+    cap = StandIn(fail=KeyError("gone"))
+    with pytest.raises(Internal, match=r"test\.double failed: 'gone'"):
+        executor_for(cap).call("test.double", {"n": 1})
+
+
+def test_a_capability_error_reaches_the_surface_unchanged() -> None:
+    refusal = NotFound("no such thing")
+    with pytest.raises(NotFound) as raised:
+        executor_for(StandIn(fail=refusal)).call("test.double", {"n": 1})
+    assert raised.value is refusal
+
+
+def test_run_json_is_the_pretty_json_of_run() -> None:
+    cap = StandIn()
+    executor = executor_for(cap)
+    value = executor.run(cap, {"n": 21})  # type: ignore[arg-type]
+    as_bytes = executor.run_json(cap, {"n": 21})  # type: ignore[arg-type]
+    assert json.loads(as_bytes) == {"n": 42, "calls": 2} and value == {"n": 42, "calls": 1}
+    assert as_bytes.decode() == dumps_pretty({"n": 42, "calls": 2})
+
+
+# --- the process cache ------------------------------------------------------------------------
+
+
+def test_a_cached_capability_answers_a_repeated_request_from_the_cache() -> None:
+    cap = StandIn(cache=Cache(max_entries=4))
+    executor = executor_for(cap)
+    first = executor.call("test.double", {"n": 2})
+    again = executor.call("test.double", {"n": 2})
+    assert first == again == {"n": 4, "calls": 1}
+    assert len(cap.seen) == 1
+    counters = executor.counters
+    assert (counters.executions, counters.handler_invocations) == (2, 1)
+    assert (counters.cache_hits, counters.cache_misses) == (1, 1)
+
+
+def test_requests_that_validate_equal_share_one_entry() -> None:
+    cap = StandIn(cache=Cache(max_entries=4))
+    executor = executor_for(cap)
+    executor.call("test.double", {"n": 2, "label": None})
+    executor.call("test.double", {"n": 2})
+    assert len(cap.seen) == 1
+
+
+def test_an_observed_execution_neither_reads_nor_fills_the_cache() -> None:
+    cap = StandIn(cache=Cache(max_entries=4))
+    executor = executor_for(cap)
+    executor.call("test.double", {"n": 2}, observe=True)
+    executor.call("test.double", {"n": 2})
+    executor.call("test.double", {"n": 2}, observe=True)
+    assert len(cap.seen) == 3
+
+
+def test_an_uncached_capability_runs_every_time() -> None:
+    cap = StandIn()
+    executor = executor_for(cap)
+    executor.call("test.double", {"n": 2})
+    assert executor.call("test.double", {"n": 2}) == {"n": 4, "calls": 2}
+
+
+def test_errors_are_never_cached() -> None:
+    cap = StandIn(cache=Cache(max_entries=4), fail=NotFound("not yet"))
+    executor = executor_for(cap)
+    with pytest.raises(NotFound):
+        executor.call("test.double", {"n": 2})
+    cap.fail = None
+    assert executor.call("test.double", {"n": 2}) == {"n": 4, "calls": 2}
+
+
+def test_the_cache_drops_its_oldest_entry_past_its_size() -> None:
+    cap = StandIn(cache=Cache(max_entries=2))
+    executor = executor_for(cap)
+    for n in (1, 2, 3):
+        executor.call("test.double", {"n": n})
+    assert executor.counters.cache_evictions == 1
+    executor.call("test.double", {"n": 3})
+    executor.call("test.double", {"n": 2})
+    assert len(cap.seen) == 3
+    executor.call("test.double", {"n": 1})
+    assert len(cap.seen) == 4
+
+
+def test_an_entry_lives_for_its_ttl_and_is_computed_again_after() -> None:
+    cap = StandIn(cache=Cache(ttl_seconds=5))
+    executor = executor_for(cap)
+    with freeze_time("2026-01-01 00:00:00") as clock:
+        executor.call("test.double", {"n": 2})
+        clock.tick(4)
+        executor.call("test.double", {"n": 2})
+        assert len(cap.seen) == 1
+        clock.tick(1)
+        assert executor.call("test.double", {"n": 2}) == {"n": 4, "calls": 2}
+    assert executor.counters.cache_evictions == 1
+
+
+def test_clearing_the_cache_forgets_every_answer() -> None:
+    cap = StandIn(cache=Cache(max_entries=4))
+    executor = executor_for(cap)
+    executor.call("test.double", {"n": 2})
+    executor.cache.clear()
+    executor.call("test.double", {"n": 2})
+    assert len(cap.seen) == 2
+
+
+# --- the real registry ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def planned_ctx() -> Context:
+    return Context(PLANNED, discovery="filesystem")
+
+
+def test_a_real_query_answers_the_same_from_the_cache(planned_ctx: Context) -> None:
+    executor = planned_ctx.executor
+    request = {"query": "alpha", "limit": 5}
+    first = executor.call("objects.search", request)
+    hits = executor.counters.cache_hits
+    assert executor.call("objects.search", request) == first
+    assert executor.counters.cache_hits == hits + 1
+    assert executor.call("objects.search", request, observe=True) == first
+
+
+def test_a_real_input_refuses_an_unknown_key(planned_ctx: Context) -> None:
+    with pytest.raises(InvalidInput, match="nonsense"):
+        planned_ctx.executor.call("objects.search", {"query": "alpha", "nonsense": 1})
+
+
+def test_a_resource_is_not_executable(planned_ctx: Context) -> None:
+    with pytest.raises(NotFound):
+        planned_ctx.executor.call("issue.I0001")
