@@ -1,0 +1,110 @@
+"""The compiler's own rules: what a compile reads (a bare index alone, or an index with the
+readers of its checkout), the default request, the git part of the answer, the bundle only
+when asked, and the same answer for the same index and request."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from majordomus.devcontext import CompileInput, CompileSources, compile_context
+from majordomus.devcontext.compiler import sources_of
+from majordomus.layer.model import GitState, Index
+from tests.devcontext.conftest import PLANNED
+
+HANDOVER = ".ai/local/state/handovers/20260902T000000Z.md"
+
+
+def handover(path: str = HANDOVER) -> Mapping[str, Any]:
+    return {
+        "handover": {"path": path, "branch": "master", "divergence": "none"},
+        "checkpoint": None,
+    }
+
+
+# --- what a compile reads ---------------------------------------------------------------------
+
+
+def test_a_bare_index_is_read_alone(planned: Index) -> None:
+    sources = sources_of(planned)
+    assert sources.index is planned
+    assert sources.continuity is None and sources.sqlite is None
+    assert sources.size_of("lib/thing.sh") is None
+
+
+def test_sources_are_taken_as_given(planned: Index) -> None:
+    given = CompileSources(planned)
+    assert sources_of(given) is given
+
+
+def test_anything_holding_an_index_is_read_with_its_checkouts_readers(planned: Index) -> None:
+    sources = sources_of(SimpleNamespace(index=planned, sqlite=None))
+    assert sources.index is planned and sources.continuity is not None
+    assert sources.continuity() == {"handover": None, "checkpoint": None}
+    assert sources.size_of("lib/thing.sh") == (PLANNED / "lib/thing.sh").stat().st_size
+    assert sources.size_of("../outside") is None
+
+
+def test_anything_else_is_refused_by_type(planned: Index) -> None:
+    with pytest.raises(TypeError, match="compile needs an Index"):
+        sources_of(SimpleNamespace(root=planned.root))
+
+
+def test_the_graph_is_the_indexs(planned: Index) -> None:
+    assert CompileSources(planned).graph is CompileSources(planned).graph
+
+
+# --- the answer -------------------------------------------------------------------------------
+
+
+def test_no_request_is_the_default_request(planned: Index) -> None:
+    assert compile_context(planned) == compile_context(planned, CompileInput())
+
+
+def test_the_same_index_and_request_give_byte_identical_json(planned: Index) -> None:
+    request = CompileInput(issue="I0001")
+    first = compile_context(planned, request).model_dump_json()
+    assert compile_context(planned, request).model_dump_json() == first
+
+
+def test_the_answer_carries_the_index_fingerprint_and_git_state(planned: Index) -> None:
+    compiled = compile_context(planned, CompileInput(issue="I0001"))
+    assert compiled.fingerprint == planned.fingerprint
+    assert (compiled.git.branch, compiled.git.head) == (planned.git.branch, planned.git.head)
+    assert compiled.git.working_tree == planned.git.working_tree
+
+
+def test_without_git_the_answer_says_why(planned: Index) -> None:
+    no_git = dataclasses.replace(planned, git=GitState.unavailable("no repository here"))
+    git = compile_context(no_git, CompileInput(issue="I0001")).git
+    assert git.working_tree == "unavailable: no repository here"
+    assert git.branch is None and git.head is None
+
+
+def test_the_bundle_is_rendered_only_when_asked(planned: Index) -> None:
+    assert compile_context(planned, CompileInput(issue="I0001")).bundle is None
+    bundled = compile_context(planned, CompileInput(issue="I0001", bundle=True)).bundle
+    assert bundled is not None and bundled.startswith("# Development context\n")
+
+
+def test_a_local_record_is_given_only_through_a_continuity_reader(planned: Index) -> None:
+    bare = compile_context(planned)
+    assert all(e.provenance.path != HANDOVER for e in bare.selected)
+    sources = CompileSources(planned, continuity=handover, size_of=lambda _path: 120)
+    selected = {e.provenance.path: e for e in compile_context(sources).selected}
+    assert HANDOVER in selected
+    assert selected[HANDOVER].facts["bytes"] == "120"
+
+
+def test_a_failing_continuity_reader_is_a_diagnostic_not_a_failure(planned: Index) -> None:
+    def broken() -> Mapping[str, Any]:
+        raise OSError("the disk is gone")
+
+    compiled = compile_context(CompileSources(planned, continuity=broken))
+    found = [d for d in compiled.diagnostics if d.code == "continuity"]
+    assert found and "the disk is gone" in found[0].message
+    assert compiled.selected == compile_context(planned).selected
