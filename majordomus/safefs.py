@@ -11,6 +11,9 @@ relative to its parent and publish a file without ever replacing an existing nam
 A platform without `O_NOFOLLOW`, `O_DIRECTORY` or descriptor-relative calls cannot keep
 these promises: every call here then raises `Unsupported`, one line, instead of reading
 through links.
+
+Over 400 lines on purpose: this is the trust boundary of the file system; its read and write
+sides share the descriptor walk and the refusals, and are audited as one file.
 """
 
 from __future__ import annotations

@@ -20,6 +20,9 @@ benchmarks. Ids and stamps are a pure function of the position, so two runs agre
 Git writes: `git_init()` and `commit()` turn the directory into a committed repository for
 the demo and black-box tests. They are the generator's own and the only git *writes* in the
 package; the product's read path (`majordomus.layer.git`) never calls them.
+
+Just over 400 lines on purpose: the layer and the ledger it generates are one fixture, used
+together by the demo, the benchmarks and the tests.
 """
 
 from __future__ import annotations

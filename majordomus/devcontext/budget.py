@@ -4,7 +4,11 @@
 and semantic collapses, drops superseded and stale entries, reports what fell below the floor,
 then spends one budget: what may not be dropped first, then by band (docs/devcontext.md),
 first fit, with the shares other work and what lies beyond the work may take.
-Pure: sizes of things the index does not hold come from the injected size function.
+Pure: sizes of things the index does not hold come from the injected size function; the
+rows of the answer are built in `majordomus.devcontext.rows`.
+
+Over 400 lines on purpose: the steps of the spend narrow one candidate set in order, and read
+best as one sequence.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from majordomus.devcontext.bundle import section, section_bytes
-from majordomus.devcontext.candidates import Band, Candidate, version_of
+from majordomus.devcontext.candidates import Band, Candidate
 from majordomus.devcontext.model import (
     BYTES_PER_TOKEN,
     STALE_STATUSES,
@@ -22,22 +26,24 @@ from majordomus.devcontext.model import (
     ContextEntry,
     Deduplicated,
     Diagnostic,
-    EntryProvenance,
     Excluded,
     ExclusionReason,
     Tier,
-    TierSpend,
     tokens_for,
 )
 from majordomus.devcontext.relevance import (
     below_floor_detail,
     best_first,
-    confidence_of,
-    round3,
     ways_text,
 )
+from majordomus.devcontext.rows import (
+    commits_of,
+    entry_of,
+    ordered_diagnostics,
+    over_budget,
+    tier_rows,
+)
 from majordomus.devcontext.select import Dangling, SizeOf
-from majordomus.layer.model import SEVERITY_RANK
 from majordomus.order import canonical, canonical_strings
 
 _SPECIFICITY = {"file": 0, "document": 1}
@@ -352,116 +358,6 @@ class _Spend:
         chosen.sort(key=lambda t: (t[0].tier.rank, -t[0].relevance, t[0].uri))
         selected = [entry_of(cand, size, cost, req, paid) for cand, size, paid, cost, req in chosen]
         return selected, used, required_tokens
-
-
-def entry_of(
-    cand: Candidate, size: int, cost: int, required: bool, paid: int | None = None
-) -> ContextEntry:
-    """The selected row of a candidate; `paid` is the bytes charged, when a bundle's
-    section makes them more than the thing's own `size`."""
-    if cand.obj is not None:
-        prov = cand.obj.provenance
-        provenance = EntryProvenance(
-            path=prov.path,
-            directory=prov.directory,
-            source_class=prov.source_class,
-            section=prov.section,
-            bytes=prov.bytes,
-        )
-        version = version_of(cand.obj)
-    else:
-        path = cand.path if cand.path is not None else cand.uri
-        directory = path.rpartition("/")[0] if "/" in path else "."
-        provenance = EntryProvenance(
-            path=path,
-            directory=directory,
-            source_class="local-state" if cand.uri.startswith("local:") else "named",
-            bytes=size,
-        )
-        version = cand.facts.get("created_at")
-    return ContextEntry(
-        uri=cand.uri,
-        kind=cand.kind,
-        title=cand.title,
-        provenance=provenance,
-        tier=cand.tier,
-        relevance=round3(cand.relevance),
-        confidence=confidence_of(cand.discovered_by),
-        discovered_by=best_first(cand.discovered_by),
-        depth=cand.depth,
-        cost_tokens=cost,
-        cost_bytes=size if paid is None else paid,
-        version=version,
-        status=cand.status,
-        required=required,
-        facts=cand.facts,
-    )
-
-
-def commits_of(
-    selected: list[ContextEntry], candidates: dict[str, Candidate]
-) -> list[CommitReference]:
-    """The commits named by the evidence of selected objects, byte order, once each."""
-    found: set[tuple[str, str, str | None]] = set()
-    for entry in selected:
-        cand = candidates.get(entry.uri)
-        evidence = cand.obj.metadata.get("evidence") if cand and cand.obj else None
-        if not isinstance(evidence, list):
-            continue
-        for item in evidence:
-            if isinstance(item, dict) and isinstance(item.get("commit"), str):
-                covers = item.get("covers")
-                found.add((item["commit"], entry.uri, covers if isinstance(covers, str) else None))
-    rows = sorted(found, key=lambda t: (t[0], t[1], t[2] is not None, t[2] or ""))
-    return [CommitReference(commit=c, named_by=n, covers=v) for c, n, v in rows]
-
-
-def tier_rows(selected: list[ContextEntry], excluded: list[Excluded]) -> list[TierSpend]:
-    rows = []
-    for tier in Tier.ORDER:
-        mine = [e for e in selected if e.tier is tier]
-        rows.append(
-            TierSpend(
-                tier=tier,
-                meaning=tier.meaning(),
-                selected=len(mine),
-                excluded=sum(
-                    1 for x in excluded if x.tier is tier and x.reason is ExclusionReason.BUDGET
-                ),
-                tokens=sum(e.cost_tokens for e in mine),
-                required=sum(1 for e in mine if e.required),
-            )
-        )
-    return rows
-
-
-def ordered_diagnostics(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    """Severity descending, then code, then message; consecutive duplicates once."""
-    ranked = sorted(
-        diagnostics, key=lambda d: (-SEVERITY_RANK.get(d.severity, 0), d.code, d.message)
-    )
-    out: list[Diagnostic] = []
-    for diag in ranked:
-        if not out or out[-1] != diag:
-            out.append(diag)
-    return out
-
-
-def over_budget(selected: list[ContextEntry], limit: int) -> list[Diagnostic]:
-    """The warning that what may not be dropped costs more than the limit, naming each."""
-    required = [e for e in selected if e.required]
-    cost = sum(e.cost_tokens for e in required)
-    if cost <= limit:
-        return []
-    named = ", ".join(f"{e.uri} ({e.cost_tokens})" for e in required)
-    return [
-        Diagnostic(
-            severity="warning",
-            code="over_budget",
-            message=f"the {len(required)} entries that may not be dropped cost {cost} token(s), "
-            f"over the limit of {limit}: {named}",
-        )
-    ]
 
 
 def spend(

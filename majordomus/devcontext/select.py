@@ -6,6 +6,9 @@ rows for what the request's own limits kept out (below the floor, beyond the dep
 in also says how close it stays to the work (its band) and whether it binds the work to a
 blocking rule (docs/devcontext.md); the spend decides what that costs. Pure: the only I/O
 is what the injected continuity provider and size function do.
+
+Over 400 lines on purpose: the seven selectors share one candidate set and one walk state and
+run in a fixed order; each is a section of `_Selector` below, in that order.
 """
 
 from __future__ import annotations

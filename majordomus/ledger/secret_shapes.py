@@ -1,0 +1,340 @@
+"""The table of secret shapes: each shape's name, pattern and the literals that gate it.
+
+Data only; `majordomus.ledger.redaction` matches them. docs/ledger.md names every shape, in
+the order they are applied. Cheap to import: the patterns are compiled on first use.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+_ASCII = re.ASCII
+
+#: Words that make a following `key` a secret's name (`api_key`, `ClientKey`, `signing-key`),
+#: spelt in every case a key name is written in.
+_KEY_WORDS = ("api", "access", "secret", "private", "signing", "encryption", "master", "client")
+_KEY_AFTER = "|".join(
+    f"(?<={spelling}{joint})"
+    for word in (*_KEY_WORDS, "app")
+    for spelling in (word, word.upper(), word.capitalize())
+    for joint in ("", "_", "-")
+)
+
+
+#: The secret shapes in the order they are applied; each match becomes `[redacted:<name>]`.
+class Source(NamedTuple):
+    """A shape's pattern, compiled on first use: most texts never need most shapes, and
+    compiling all of them would cost every command some milliseconds at start-up."""
+
+    pattern: str
+    flags: int = 0
+
+
+SHAPES: tuple[tuple[str, Source], ...] = (
+    ("anthropic-key", Source(r"sk-ant-[A-Za-z0-9_-]{16,}", _ASCII)),
+    ("openai-key", Source(r"sk-(?:proj-)?[A-Za-z0-9_-]{20,}", _ASCII)),
+    ("github-token", Source(r"gh[pousr]_[A-Za-z0-9_]{20,}", _ASCII)),
+    ("github-pat", Source(r"github_pat_[A-Za-z0-9_]{20,}", _ASCII)),
+    ("aws-access-key-id", Source(r"AKIA[0-9A-Z]{16}", _ASCII)),
+    ("google-api-key", Source(r"AIza[0-9A-Za-z_-]{35}", _ASCII)),
+    ("slack-token", Source(r"xox[abprs]-[A-Za-z0-9-]{10,}", _ASCII)),
+    ("stripe-key", Source(r"[rs]k_(?:live|test)_[A-Za-z0-9]{16,}", _ASCII)),
+    ("private-key-header", Source(r"-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----", _ASCII)),
+    ("bearer-token", Source(r"[Bb]earer [A-Za-z0-9._~+/=-]{20,}", _ASCII)),
+    (
+        "assignment",
+        Source(
+            r"(?P<keep>(?i:api[-_]?key|access[-_]?token|secret[-_]?key|password)"
+            r"[\\\"']? *[:=] *[\\\"']?)"
+            r"[A-Za-z0-9._~+/-]{16,}",
+            _ASCII,
+        ),
+    ),
+    # Shapes beyond the table (docs/ledger.md lists every name): applied after it, so the
+    # table's own matches and names stay exactly as specified. Each starts at a literal, a
+    # word start or the start of a run and uses possessive repeats, so no input makes one
+    # quadratic; `GATES` and `ANCHORS` below keep the others from scanning every position.
+    (
+        "private-key-block",
+        Source(
+            r"(?:(?<=\[redacted:private-key-header\])"
+            r"|-----BEGIN PGP PRIVATE KEY BLOCK-----"
+            r"|-----BEGIN [A-Z0-9]+(?: [A-Z0-9]+)*+ PRIVATE KEY(?: [A-Z]+)?-----)"
+            r"(?:(?:(?:\s|\\+[nr])*+[A-Za-z-]+: [^\n\\\"]*)*+(?:[A-Za-z0-9+/=\s]|\\+[nr])*+"
+            r"-----END [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----"
+            r"|(?:(?:\s|\\+[nr])*+[A-Za-z0-9+/=]{40,})++)",
+            _ASCII,
+        ),
+    ),
+    (
+        "jwt",
+        Source(
+            r"eyJ(?<![A-Za-mo-qsu-z0-9_-]eyJ)(?<![^\\][nrt]eyJ)[A-Za-z0-9_-]{8,}+\.eyJ[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]*",
+            _ASCII,
+        ),
+    ),
+    (
+        "url-credentials",
+        Source(
+            r"(?P<keep>://(?<=[A-Za-z0-9+.-]://)[^\s/?#@:]*+:)"
+            r"(?!\[redacted:[a-z-]+\]@)(?!\d++(?:[/?#\s\"]|$))"
+            r"(?:[^\s/?#@\"]|@(?=[^\s/?#@\"]*+@)|[/?#](?=[^\s@\"]*+@))++(?=@)",
+            _ASCII,
+        ),
+    ),
+    (
+        "aws-secret-access-key",
+        Source(
+            r"(?P<keep>(?i:aws[-_]?secret[-_]?access[-_]?key)[\\\"']? *[:=] *[\\\"']?)"
+            r"[A-Za-z0-9/+=]{40}",
+            _ASCII,
+        ),
+    ),
+    ("aws-temporary-access-key-id", Source(r"ASIA[0-9A-Z]{16}", _ASCII)),
+    ("gitlab-token", Source(r"glpat-[A-Za-z0-9_-]{20,}", _ASCII)),
+    (
+        "basic-auth",
+        Source(
+            r"(?P<keep>(?i:authorization)[\\\"']? *[:=] *[\\\"']?(?i:basic) +)"
+            r"[A-Za-z0-9+/]{4,}={0,2}",
+            _ASCII,
+        ),
+    ),
+    (
+        "openssh-private-key",
+        Source(r"b3BlbnNzaC1rZXktdjE(?:[A-Za-z0-9+/=]|\s|\\+[nr])++", _ASCII),
+    ),
+    (
+        "aws-key-id",
+        Source(
+            r"(?:A3T[A-Z0-9]|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASCA)(?<![A-Za-mo-qsu-z0-9]....)(?<![^\\][nrt]....)[A-Z0-9]{16}"
+            r"(?![A-Za-z0-9])",
+            _ASCII,
+        ),
+    ),
+    (
+        "gitlab-other-token",
+        Source(
+            r"gl(?:dt|ptt|rt|cbt|imt|oas|soat|ffct|ft|agent)-[A-Za-z0-9_-]{20,}"
+            r"|GR1348941[A-Za-z0-9_-]{20,}",
+            _ASCII,
+        ),
+    ),
+    ("slack-webhook", Source(r"https://hooks\.slack\.com/[A-Za-z0-9/_-]{20,}", _ASCII)),
+    ("slack-app-token", Source(r"x(?:app|ox[oe])-[A-Za-z0-9-]{10,}", _ASCII)),
+    (
+        "discord-webhook",
+        Source(
+            r"https://(?:[a-z]+\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]{20,}",
+            _ASCII,
+        ),
+    ),
+    (
+        "discord-bot-token",
+        Source(
+            r"[MNO](?<![A-Za-mo-qsu-z0-9_-][MNO])(?<![^\\][nrt][MNO])[A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}",
+            _ASCII,
+        ),
+    ),
+    (
+        "telegram-bot-token",
+        Source(r"[0-9]{8,10}:AA[A-Za-z0-9_-]{32,}", _ASCII),
+    ),
+    ("npm-token", Source(r"npm_[A-Za-z0-9]{36}", _ASCII)),
+    ("pypi-token", Source(r"pypi-AgE[A-Za-z0-9_-]{40,}", _ASCII)),
+    (
+        "huggingface-token",
+        Source(r"hf_(?<![A-Za-mo-qsu-z0-9]hf_)(?<![^\\][nrt]hf_)[A-Za-z0-9]{30,}", _ASCII),
+    ),
+    (
+        "sendgrid-key",
+        Source(r"SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}", _ASCII),
+    ),
+    ("google-oauth-secret", Source(r"GOCSPX-[A-Za-z0-9_-]{20,}", _ASCII)),
+    ("google-oauth-token", Source(r"ya29\.[A-Za-z0-9_-]{20,}", _ASCII)),
+    ("stripe-webhook-secret", Source(r"whsec_[A-Za-z0-9+/=]{24,}", _ASCII)),
+    (
+        "twilio-api-key",
+        Source(r"SK(?<![A-Za-mo-qsu-z0-9]SK)(?<![^\\][nrt]SK)[0-9a-f]{32}(?![A-Za-z0-9])", _ASCII),
+    ),
+    (
+        "mailgun-key",
+        Source(
+            r"key-(?<![A-Za-mo-qsu-z0-9_-]key-)(?<![^\\][nrt]key-)[0-9a-zA-Z]{32}(?![A-Za-z0-9])",
+            _ASCII,
+        ),
+    ),
+    ("shopify-token", Source(r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", _ASCII)),
+    ("digitalocean-token", Source(r"do[opr]_v1_[a-f0-9]{64}", _ASCII)),
+    (
+        "heroku-api-key",
+        Source(
+            r"HRKU-[A-Za-z0-9_-]{20,}"
+            r"|(?P<keep>(?i:heroku)[A-Za-z0-9_.-]*+[\\\"']? *[:=] *[\\\"']?)"
+            r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
+            _ASCII,
+        ),
+    ),
+    (
+        "square-token",
+        Source(
+            r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|EAAA(?<![A-Za-mo-qsu-z0-9+/]EAAA)(?<![^\\][nrt]EAAA)[A-Za-z0-9_-]{60,}",
+            _ASCII,
+        ),
+    ),
+    ("atlassian-token", Source(r"ATATT3[A-Za-z0-9_=-]{40,}", _ASCII)),
+    ("databricks-token", Source(r"dapi[a-f0-9]{32}(?:-[0-9])?", _ASCII)),
+    (
+        "grafana-token",
+        Source(r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2}", _ASCII),
+    ),
+    (
+        "vault-token",
+        Source(
+            r"hv[sb]\.(?<![A-Za-mo-qsu-z0-9]hv[sb]\.)(?<![^\\][nrt]hv[sb]\.)[A-Za-z0-9_-]{24,}",
+            _ASCII,
+        ),
+    ),
+    ("doppler-token", Source(r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}", _ASCII)),
+    ("postman-key", Source(r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", _ASCII)),
+    ("linear-key", Source(r"lin_(?:api|oauth)_[A-Za-z0-9]{40}", _ASCII)),
+    ("newrelic-key", Source(r"NR(?:AK|II|JS)-[A-Za-z0-9]{19,32}", _ASCII)),
+    ("age-secret-key", Source(r"AGE-SECRET-KEY-1[02-9ac-hj-np-z]{58}", re.ASCII | re.I)),
+    (
+        "alibaba-access-key-id",
+        Source(r"LTAI(?<![A-Za-mo-qsu-z0-9]LTAI)(?<![^\\][nrt]LTAI)[A-Za-z0-9]{20}", _ASCII),
+    ),
+    (
+        "azure-client-secret",
+        Source(r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}", _ASCII),
+    ),
+    (
+        "azure-storage-key",
+        Source(
+            r"(?P<keep>(?i:AccountKey|SharedAccessKey|SharedAccessSignature)[\\\"']? *= *)"
+            r"[A-Za-z0-9+/%]{20,}={0,2}",
+            _ASCII,
+        ),
+    ),
+    (
+        "curl-credentials",
+        Source(
+            r"(?P<keep>(?<![A-Za-mo-qsu-z0-9_-])(?<![^\\][nrt])curl\b[^\n]{0,200}?\s(?:-u|--user)(?:\s+|=)"
+            r"[\\\"']?[^\s:\\\"'@]++:)(?!\$)[^\s\\\"']++",
+            _ASCII,
+        ),
+    ),
+    (
+        "secret-assignment",
+        Source(
+            r"(?P<keep>(?:(?i:password|passwd|passphrase|secret|token)"
+            r"|(?<=[A-Za-z0-9][_.-])(?i:pass)|(?<![A-Za-mo-qsu-z0-9])(?<![^\\][nrt])(?:pwd|Pwd|PWD(?!=/))"
+            r"|(?:" + _KEY_AFTER + r")(?i:key))"
+            r"(?P<keyquote>\\*+[\"'])?(?P<before>[ \t]++)?(?::=|=>|=|(?P<colon>:))"
+            r"(?P<after>[ \t]++)?(?P<quote>\\*+[\"'])?)"
+            r"(?!\[redacted:)(?![<${%*])"
+            r"(?!(?i:none|null|nil|true|false|undefined|str|string|int|bytes|bool|boolean"
+            r"|optional|secretstr|required|redacted|await|new|self|this)(?![A-Za-z0-9_]))"
+            r"(?(quote)[^\"'\\\n]{3,}+"
+            r"|(?(keyquote)(?!)"
+            r"|(?![A-Za-z_][A-Za-z0-9_]*+(?:\.[A-Za-z_][A-Za-z0-9_]*+)++(?![A-Za-z0-9_.]))"
+            r"[^\s\"'`\\,;&|<>(){}\[\]$]{3,}+(?![(\[{])"
+            r"(?(colon)(?=[ \t]*+(?:[\r\n,;)}#\\\"']|$))"
+            r"|(?(before)(?=[ \t]*+(?:[\r\n,;)}#\\\"']|$))"
+            r"|(?(after)(?=[ \t]*+(?:[\r\n,;)}#\\\"']|$)))))))",
+            _ASCII,
+        ),
+    ),
+)
+
+SHAPE_NAMES: tuple[str, ...] = tuple(name for name, _ in SHAPES)
+
+#: Literals one of which a text must hold for a shape to possibly match. Case-sensitive
+#: literals are looked for in the text itself, those after `ANY_CASE` in the text lower-cased.
+#: No shape is tried on a text that holds none of its literals: `_Prefilter` finds every
+#: literal a text holds in one scan, instead of one scan per literal.
+ANY_CASE = ""
+#: Ends a literal that counts only where no letter or digit follows it (a whole key word).
+WORD_END = "$"
+GATES: dict[str, tuple[str, ...]] = {
+    "anthropic-key": ("sk-ant-",),
+    "openai-key": ("sk-",),
+    "github-token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+    "github-pat": ("github_pat_",),
+    "aws-access-key-id": ("AKIA",),
+    "google-api-key": ("AIza",),
+    "slack-token": ("xox",),
+    "stripe-key": ("k_live_", "k_test_"),
+    "private-key-header": ("-----BEGIN",),
+    "bearer-token": ("earer ",),
+    "assignment": (
+        ANY_CASE,
+        *(
+            f"{word}{joint}{tail}"
+            for word, tail in (("api", "key"), ("access", "token"), ("secret", "key"))
+            for joint in ("", "-", "_")
+        ),
+        "password",
+    ),
+    "private-key-block": ("-----BEGIN", "[redacted:private-key-header]"),
+    "jwt": ("eyJ",),
+    "url-credentials": ("://",),
+    "aws-secret-access-key": (ANY_CASE, "secret"),
+    "aws-temporary-access-key-id": ("ASIA",),
+    "gitlab-token": ("glpat-",),
+    "basic-auth": (ANY_CASE, "authorization"),
+    "openssh-private-key": ("b3BlbnNzaC1rZXktdjE",),
+    "aws-key-id": ("A3T", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ASCA"),
+    "gitlab-other-token": ("gl", "GR1348941"),
+    "slack-webhook": ("hooks.slack.com",),
+    "slack-app-token": ("xapp-", "xoxo-", "xoxe-"),
+    "discord-webhook": ("/api/webhooks/",),
+    "discord-bot-token": (ANY_CASE, "discord"),
+    "telegram-bot-token": (":AA",),
+    "npm-token": ("npm_",),
+    "pypi-token": ("pypi-AgE",),
+    "huggingface-token": ("hf_",),
+    "sendgrid-key": ("SG.",),
+    "google-oauth-secret": ("GOCSPX-",),
+    "google-oauth-token": ("ya29.",),
+    "stripe-webhook-secret": ("whsec_",),
+    "twilio-api-key": ("SK",),
+    "mailgun-key": ("key-",),
+    "shopify-token": ("shp",),
+    "digitalocean-token": ("_v1_",),
+    "heroku-api-key": ("HRKU-", ANY_CASE, "heroku"),
+    "square-token": ("sq0", "EAAA"),
+    "atlassian-token": ("ATATT3",),
+    "databricks-token": ("dapi",),
+    "grafana-token": ("glsa_", "glc_"),
+    "vault-token": ("hvs.", "hvb."),
+    "doppler-token": ("dp.",),
+    "postman-key": ("PMAK-",),
+    "linear-key": ("lin_",),
+    "newrelic-key": ("NRAK-", "NRII-", "NRJS-"),
+    "age-secret-key": (ANY_CASE, "age-secret-key-1"),
+    "alibaba-access-key-id": ("LTAI",),
+    "azure-client-secret": ("Q~",),
+    "azure-storage-key": (ANY_CASE, "accountkey", "sharedaccess"),
+    "curl-credentials": ("curl",),
+    "secret-assignment": (
+        ANY_CASE,
+        *(f"{word}{WORD_END}" for word in ("password", "passwd", "passphrase", "pass", "pwd")),
+        *(f"{word}{WORD_END}" for word in ("secret", "token", "key")),
+    ),
+}
+
+#: For the shapes whose pattern cannot start with a literal (a key word in any case), the
+#: lower-case words a match starts at: the pattern is tried only there, instead of at every
+#: position of the text.
+ANCHORS: dict[str, str] = {
+    "assignment": "api[-_]?key|access[-_]?token|secret[-_]?key|password",
+    "aws-secret-access-key": "aws",
+    "basic-auth": "authorization",
+    "heroku-api-key": "hrku-|heroku",
+    "age-secret-key": "age-secret-key-1",
+    "azure-storage-key": "accountkey|sharedaccess",
+    "curl-credentials": "curl",
+    "secret-assignment": "(?:password|passwd|passphrase|pass|pwd|secret|token|key)(?![a-z0-9])",
+}
