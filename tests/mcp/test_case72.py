@@ -1,4 +1,4 @@
-"""The black-box case `72_rust_mcp.sh` of layer §10, as scenarios against the installed
+"""The original's black-box shell case `72_rust_mcp.sh`, as scenarios against the installed
 command, in a repository `majordomus init` wrote and a commit recorded.
 
 Like the shell harness, each `mcp --inspect` check greps stdout and stderr together. Step 2's

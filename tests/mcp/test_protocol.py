@@ -1,5 +1,5 @@
-"""Raw pipes against the installed `majordomus mcp`: framing, message rules and error codes of
-layer §7.2–7.6, the crate-level cases listed after §10, and the read-only witness of §8.
+"""Raw pipes against the installed `majordomus mcp`: framing, message rules and error codes,
+the original's crate-level cases, and the read-only witness.
 
 Most cases share one session (one process, one line per case) to keep the suite fast; the
 cases that need a process of their own (degraded layer, --strict, closed output, I/O

@@ -1,9 +1,9 @@
-"""The official MCP Python SDK client drives `majordomus mcp` (issue 7 item 2, decision 9).
+"""The official MCP Python SDK client drives `majordomus mcp` (issue 7 item 2).
 
 The client negotiates, lists, calls every tool with the inputs of its benchmark cases and
 validates each structured result against the tool's `outputSchema` on its own; the answers
 must equal what the executor gives in-process for the same input. Resources are listed and
-read. The read-only witness of layer §8 holds after every session.
+read. The read-only witness holds after every session.
 """
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ def test_a_reasoning_record_through_the_tool(layer_repo: Path) -> None:
 
 
 def test_the_sdk_client_in_auto_mode_falls_back_to_initialize(layer_repo: Path) -> None:
-    """`Client` probes `server/discover` first; `-32601` sends it to the handshake (decision 9)."""
+    """`Client` probes `server/discover` first; `-32601` sends it to the handshake."""
     params = StdioServerParameters(command=MAJORDOMUS, args=["mcp"], cwd=str(layer_repo), env=ENV)
 
     async def main() -> tuple[Any, Any]:
