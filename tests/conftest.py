@@ -87,7 +87,7 @@ def initialised_repo(root: Path, files: Mapping[str, str] | None = None) -> Path
 
 
 def witness(root: Path) -> tuple[str, str]:
-    """The read-only witness of layer §8: porcelain status and the index listing."""
+    """The read-only witness, which no read may change: porcelain status and the index listing."""
     return (
         git(root, "--no-optional-locks", "status", "--porcelain"),
         git(root, "ls-files", "-s"),

@@ -1,4 +1,4 @@
-"""The synthetic repository of devcontext §13: shapes, exact sizes, lifetime and git."""
+"""The synthetic repository (`majordomus/synthetic.py`): shapes, exact sizes, lifetime and git."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`derive_availability` (reasoning §4): gates, presence, circuits, recovery, peers."""
+"""`derive_availability`: gates, presence, circuits, recovery, peers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The catalogue models and every diagnostic of reasoning §1.4, with exact messages."""
+"""The catalogue models and every catalogue diagnostic, with exact messages."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""No vendor, provider or model is named in code (README decision 5, reasoning §9 `coupling`).
+"""No vendor, provider or model is named in code (`reasoning check`'s `coupling` check).
 
 Every name the packaged data declares (advisor ids, titles, adapters, executables,
 providers, vendors, models and their aliases) must be absent from the Python sources of

@@ -1,4 +1,5 @@
-"""Which catalogue file is used, and how an invalid one is reported (reasoning §1.1, decision 5)."""
+"""Which catalogue file is used (the packaged one, or a tracked `.ai/repo/advisors.yaml`), and
+how an invalid one is reported."""
 
 from __future__ import annotations
 

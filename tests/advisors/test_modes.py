@@ -1,4 +1,4 @@
-"""Modes and their sources (reasoning §3): `resolve_mode` and reading one request's settings."""
+"""Modes and their sources: `resolve_mode` and reading one request's settings."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The review-plan policy (reasoning §5): budgets, greedy selection, reasons, reuse."""
+"""The review-plan policy: budgets, greedy selection, reasons, reuse."""
 
 from __future__ import annotations
 

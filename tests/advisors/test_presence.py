@@ -1,4 +1,4 @@
-"""Presence probes (reasoning §2): the probe texts, absence words and the real machine."""
+"""Presence probes: the probe texts, absence words and the real machine."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The advisors' situation of one request (reasoning §10.1), with the clock frozen."""
+"""The advisors' situation of one request (resolved once, shared by every surface), with the
+clock frozen."""
 
 from __future__ import annotations
 

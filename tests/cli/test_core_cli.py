@@ -195,7 +195,7 @@ READ_COMMANDS = (
 
 
 def test_read_commands_leave_the_tree_untouched(repo: Path) -> None:
-    """The read-only witness of layer §8 holds for every command that only reads."""
+    """The read-only witness (git status, index listing) holds for every reading command."""
     before = witness(repo)
     for args in READ_COMMANDS:
         done = run(repo, *args)

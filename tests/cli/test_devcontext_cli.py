@@ -1,4 +1,4 @@
-"""`majordomus devcontext compile|explain|policy`, black-box, on the planned repository (§14)."""
+"""`majordomus devcontext compile|explain|policy`, black-box, on the planned repository."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`majordomus generate [all|docs|openapi] [--check]` (capabilities §6.2), black-box.
+"""`majordomus generate [all|docs|openapi] [--check]`, black-box.
 
 The first test keeps the committed reference honest: when a declaration changes, it fails
 until `majordomus generate all` is run in the project checkout and the result committed.

@@ -1,4 +1,4 @@
-"""`majordomus reasoning advisors` and `reasoning plan`, black-box (reasoning §10.2–10.3)."""
+"""`majordomus reasoning advisors` and `reasoning plan`, black-box."""
 
 from __future__ import annotations
 

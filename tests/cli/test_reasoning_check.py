@@ -1,4 +1,4 @@
-"""`majordomus reasoning check`, black-box (reasoning §9, §10.3): exit 10 on a finding."""
+"""`majordomus reasoning check`, black-box: exit 10 on a finding."""
 
 from __future__ import annotations
 

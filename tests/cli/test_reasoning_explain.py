@@ -1,4 +1,4 @@
-"""`majordomus reasoning explain ID`, black-box (reasoning §8.6, §10.2–10.3)."""
+"""`majordomus reasoning explain ID`, black-box."""
 
 from __future__ import annotations
 

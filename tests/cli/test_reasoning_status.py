@@ -1,4 +1,4 @@
-"""`majordomus reasoning status`, black-box (reasoning §10.2–10.3), and `--as-of` everywhere."""
+"""`majordomus reasoning status`, black-box, and `--as-of` everywhere."""
 
 from __future__ import annotations
 

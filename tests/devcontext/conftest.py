@@ -1,4 +1,4 @@
-"""The planned repository of devcontext §13, indexed, with the git state §13 gives it."""
+"""The planned repository `fixtures/layers/planned`, indexed, on a clean `master` at `HEAD`."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ MASTER = GitState(
 
 
 def planned_index(root: Path = PLANNED) -> Index:
-    """The layer at `root` read from the work tree, git reported as §13 says."""
+    """The layer at `root` read from the work tree, git reported as `MASTER`."""
     return dataclasses.replace(build_index(root, "filesystem"), git=MASTER)
 
 

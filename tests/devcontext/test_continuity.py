@@ -1,4 +1,4 @@
-"""The local continuity reader and the size function (devcontext §2.3)."""
+"""The local continuity reader and the size function."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Request checks, path normalisation and intent terms (devcontext §3.3–3.5)."""
+"""Request checks, path normalisation and intent terms."""
 
 from __future__ import annotations
 

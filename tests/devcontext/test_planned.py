@@ -1,4 +1,5 @@
-"""B1–B17 of devcontext §16.1 against the planned repository of §13."""
+"""The original's unit-test scenarios B1–B17 (`test_b1`…`test_b17`), against the planned
+repository `fixtures/layers/planned`."""
 
 from __future__ import annotations
 

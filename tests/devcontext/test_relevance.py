@@ -1,4 +1,4 @@
-"""Rounding, number display and the order of discovery paths (devcontext §1, §6)."""
+"""Rounding, number display and the order of discovery paths."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The application in process (ASGI), with the probe module: error mapping, bindings, guards
-with a set client address, limits, HEAD, the busy bound and the process cache (§1.8–1.9,
-§3.3–3.7, §4)."""
+with a set client address, limits, HEAD, the busy bound and the process cache
+(docs/http.md)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def client(app: Guard) -> Iterator[TestClient]:
 
 
 def error_of(response: Any, status: int, code: str) -> str:
-    """Assert the one error shape of §1.9 and return its message."""
+    """Assert the one error shape (docs/http.md#errors) and return its message."""
     assert response.status_code == status, response.text
     assert response.headers["content-type"] == "application/json"
     assert response.headers["cache-control"] == "no-store"

@@ -1,4 +1,4 @@
-"""Query-string coercion and body parsing (capabilities §1.8, §3.7 step 4)."""
+"""Query-string coercion and body parsing (docs/http.md#calling-a-capability)."""
 
 from __future__ import annotations
 

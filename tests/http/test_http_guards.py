@@ -1,4 +1,4 @@
-"""The request guards of capabilities §3.5 as pure functions (the ASGI path is in
+"""The request guards (docs/http.md#guards-and-limits) as pure functions (the ASGI path is in
 `test_http_app.py`)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The OpenAPI document (capabilities §1.8, §3.8): derived from the registry alone, component
-names from schema titles, operationId = capability id, every reference resolving."""
+"""The OpenAPI document (docs/http.md#the-openapi-document): derived from the registry alone,
+component names from schema titles, operationId = capability id, every reference resolving."""
 
 from __future__ import annotations
 

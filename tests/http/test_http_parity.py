@@ -1,5 +1,5 @@
 """Parity: every query capability with an HTTP route answers over HTTP exactly what the CLI
-prints with `--format json` for the same input (capabilities §7; issue 7 acceptance).
+prints with `--format json` for the same input (issue 7 acceptance).
 
 Parametrised over the built-in registry, so a capability another module adds is covered
 without touching this file. The inputs are the capability's own benchmark cases against the
@@ -39,7 +39,7 @@ WORDS_FOR_CODE = {
 
 
 def query_params(value: dict[str, Any]) -> dict[str, str]:
-    """The client-side GET binding of §1.8: strings raw, everything else compact JSON."""
+    """The client-side GET binding (docs/http.md): strings raw, everything else compact JSON."""
     return {
         key: item if isinstance(item, str) else json.dumps(item, separators=(",", ":"))
         for key, item in value.items()

@@ -1,4 +1,4 @@
-"""A real `majordomus serve --port 0` on loopback, spoken to over HTTP (capabilities §3)."""
+"""A real `majordomus serve --port 0` on loopback, spoken to over HTTP (docs/http.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Enumeration (layer §5.3): the glob, the filesystem walk, vcs listing and the findings."""
+"""Enumeration: the glob, the filesystem walk, vcs listing and the findings."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Every fixture layer of `fixtures/layers/`, built in a temporary git repository.
 
 `healthy` indexes clean; each `broken/<code>` yields exactly its diagnostic; each fatal
-fixture raises its error with the exit code of decision 12.
+fixture raises its error with the exit code README.md lists for it.
 """
 
 from __future__ import annotations

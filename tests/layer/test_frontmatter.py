@@ -1,4 +1,4 @@
-"""Front matter fences and limits of layer-and-mcp §2.9."""
+"""Front matter: its fences and limits."""
 
 from __future__ import annotations
 

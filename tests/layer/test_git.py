@@ -1,4 +1,4 @@
-"""The git questions (layer §5.2, §5.3, §8): answers, failures, and that nothing is written."""
+"""The git questions: answers, failures, and that nothing is written."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""build_index end to end (layer §5, §6.5, §9.3): order, modes, logging, read-only."""
+"""build_index end to end: order, modes, logging, read-only."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`majordomus init` (layer §9.4, README decision 6): the skeleton and its guarantees."""
+"""`majordomus init`: the skeleton and its guarantees."""
 
 from __future__ import annotations
 
@@ -140,7 +140,7 @@ def test_legacy_and_missing_targets_are_refused(tmp_path: Path) -> None:
 
 
 def test_a_checkout_of_the_tool_itself_is_not_the_legacy_layout(tmp_path: Path) -> None:
-    """Only a pre-`.ai` data directory is refused (layer §5.1, §9.4), not `.majordomus/bin`."""
+    """Only a pre-`.ai` data directory is refused, not `.majordomus/bin`."""
     (tmp_path / ".majordomus" / "bin").mkdir(parents=True)
     (tmp_path / ".majordomus" / "bin" / "majordomus").write_text("#!/bin/sh\n")
     assert ".ai/manifest.yaml" in init_layer(tmp_path)

@@ -1,4 +1,4 @@
-"""The shipped kind schema and allow-lists (layer §1.4, §3, §4)."""
+"""The shipped kind schema and allow-lists (docs/generated/layer.md)."""
 
 from __future__ import annotations
 
@@ -148,7 +148,8 @@ def test_search_semantics_with_the_anchors_the_lines_carry() -> None:
     assert parse_allow_list("empty", "# nothing\n").unknown(["a"]) == ["a"]
 
 
-# Field sketches of layer §1.4 / §12.7: every list admits at least these documents.
+# Field sketches of each kind (docs/generated/layer.md): every list admits at least these
+# documents.
 SKETCHES = {
     "rule": "id: a\nversion: 1\nkind: rule\ntitle: t\ndescription: d\nstatement: s\n"
     "status: active\nclass: blocking\ndepends_on: [x@1, y@2]\ntags: []\n"

@@ -1,4 +1,4 @@
-"""`.ai/manifest.yaml` (layer §1.2): the validation order and every fatal error."""
+"""`.ai/manifest.yaml`: the validation order and every fatal error."""
 
 from __future__ import annotations
 

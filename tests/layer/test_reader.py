@@ -1,4 +1,4 @@
-"""Reading one file (layer §5.4, §1.4, §12.4–12.5): the check order, identity, title,
+"""Reading one file: the check order, identity, title,
 description, provenance, collection members and self-declared kinds."""
 
 from __future__ import annotations
@@ -260,7 +260,7 @@ def test_collection_file_level_checks(ctx) -> None:
     )
 
 
-# --- identity, title, description, version: the rules of §1.4 and §4 ----------------------
+# --- identity, title, description, version -------------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""The relation table, target resolution and unresolved references (devcontext §2.2)."""
+"""The relation table, target resolution and unresolved references
+(docs/devcontext.md#how-objects-link)."""
 
 from __future__ import annotations
 

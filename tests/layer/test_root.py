@@ -1,4 +1,4 @@
-"""Root search (layer §5.1): nearest `.ai/manifest.yaml`, legacy layout, not found."""
+"""Root search: nearest `.ai/manifest.yaml`, legacy layout, not found."""
 
 from __future__ import annotations
 

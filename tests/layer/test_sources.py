@@ -1,4 +1,4 @@
-"""`sources.yaml` (layer §1.3): typed read, rules, and where it is found."""
+"""`sources.yaml`: typed read, rules, and where it is found."""
 
 from __future__ import annotations
 

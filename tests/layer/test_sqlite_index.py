@@ -1,4 +1,4 @@
-"""The in-memory SQLite copy narrows candidates and changes no answer (decision 10, issue 8).
+"""The in-memory SQLite copy narrows candidates and changes no answer (issue 8).
 
 Every request runs twice, on a context with the copy and on one with `MAJORDOMUS_SQLITE=0`,
 and the JSON must be equal: `devcontext.compile` and `devcontext.explain` (intent requests

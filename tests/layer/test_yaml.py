@@ -1,4 +1,4 @@
-"""The YAML subset of layer-and-mcp §2.1–2.8: every rule and every quirk, one test each."""
+"""The YAML subset (`majordomus/layer/yaml.py`): every rule and every quirk, one test each."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def value(text: str) -> Any:
     return parse(f"k: {text}\n")["k"]
 
 
-# §2.1 line processing ------------------------------------------------------------------
+# line processing -----------------------------------------------------------------------
 
 
 def test_empty_document_and_only_comments_and_markers_are_empty_mappings() -> None:
@@ -115,7 +115,7 @@ def test_multi_line_plain_scalar_fails_on_the_continuation() -> None:
     assert error("a: one\n  two\n") == "cannot parse line 2: two"
 
 
-# §2.2 key lines and nesting ------------------------------------------------------------
+# key lines and nesting -----------------------------------------------------------------
 
 
 def test_nested_mappings() -> None:
@@ -142,7 +142,7 @@ def test_closing_a_block_forgets_its_deeper_context() -> None:
     assert error("a:\n  b: 1\nc: 2\n  d: 3\n") == "unexpected indentation on line 4"
 
 
-# §2.3 list items -----------------------------------------------------------------------
+# list items ----------------------------------------------------------------------------
 
 
 def test_list_items_two_deeper_than_their_key() -> None:
@@ -220,7 +220,7 @@ def test_inline_list_as_item_nests_a_list() -> None:
     assert parse("a:\n- [x, y]\n- []\n") == {"a": [["x", "y"], []]}
 
 
-# §2.4 refused constructs ----------------------------------------------------------------
+# refused constructs ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("construct", ["&anchor x", "*alias", "|", ">-", "| # literal"])
@@ -267,7 +267,7 @@ def test_flow_mappings_are_strings() -> None:
     assert value("{}") == "{}"
 
 
-# §2.5 scalars, quoting, comments, inline lists -------------------------------------------
+# scalars, quoting, comments, inline lists ------------------------------------------------
 
 
 def test_inline_list_splits_on_every_comma() -> None:
@@ -398,7 +398,7 @@ def test_trailing_spaces_are_trimmed() -> None:
     assert parse("a: x   \nb: 'y'  \n") == {"a": "x", "b": "y"}
 
 
-# §2.6 rebuilding -------------------------------------------------------------------------
+# rebuilding ------------------------------------------------------------------------------
 
 
 def test_insertion_order_is_kept() -> None:
@@ -437,7 +437,7 @@ def test_parse_errors_come_before_rebuild_errors() -> None:
     assert error("a: 1\na: 2\n?\n") == "cannot parse line 3: ?"
 
 
-# §2.7 key paths --------------------------------------------------------------------------
+# key paths -------------------------------------------------------------------------------
 
 
 def test_key_paths_example() -> None:
@@ -474,7 +474,7 @@ def test_key_paths_of_lists_of_mappings_and_gaps() -> None:
     assert key_paths({}) == []
 
 
-# §1.4 scalars as text, §2.8 typed reads ---------------------------------------------------
+# scalars as text, typed reads -------------------------------------------------------------
 
 
 def test_render_scalar() -> None:

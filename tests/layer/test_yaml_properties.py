@@ -1,5 +1,5 @@
 """Properties of the YAML subset: agreement with PyYAML on the well-behaved core, and no
-error but `YamlError` on any text (layer-and-mcp §2)."""
+error but `YamlError` on any text."""
 
 from __future__ import annotations
 

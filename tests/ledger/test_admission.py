@@ -1,4 +1,4 @@
-"""Admission (reasoning §7.4): every rule, in order, with its exact refusal sentence."""
+"""Admission: every rule, in order (the first failure wins), with its exact refusal sentence."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Loaded records and the lookups over them (reasoning §6.5, §7.5)."""
+"""Loaded records and the lookups over them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Record models (reasoning §6): fields, defaults, wire words, omission and strictness."""
+"""Record models: fields, defaults, wire words, omission and strictness."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Redaction (reasoning §7.6): every secret shape, the control scrub, the walk over a body."""
+"""Redaction (docs/ledger.md#the-redacted-vocabulary): every secret shape, the control scrub,
+the walk over a body."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ SECRETS = {
 
 
 def test_shape_table_order():
-    # The table of §7.6 comes first, in its order; shapes added later follow it
+    # The eleven minimum shapes come first, in their order; shapes added later follow it
     # (tests/reliability/test_secret_shapes.py).
     assert (*SECRETS, "assignment") == SHAPE_NAMES[: len(SECRETS) + 1]
 

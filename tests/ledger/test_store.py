@@ -1,4 +1,4 @@
-"""The store (reasoning §7.1–7.3): layout, stamping, atomic never-overwriting writes, load."""
+"""The store: layout, stamping, atomic never-overwriting writes, load."""
 
 from __future__ import annotations
 

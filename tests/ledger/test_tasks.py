@@ -1,4 +1,5 @@
-"""Task names (decision 6) and the current task (reasoning §7.1)."""
+"""Task names (`[A-Za-z0-9][A-Za-z0-9._-]*`, checked before anything is written) and the
+current task (docs/ledger.md#the-current-task)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The six checks of reasoning §9, each with its exact message, in order."""
+"""The six checks of `reasoning check`, each with its exact message, in order."""
 
 from __future__ import annotations
 

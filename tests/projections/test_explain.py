@@ -1,4 +1,4 @@
-"""`explain(loaded, id)` and its chain (reasoning §8.6)."""
+"""`explain(loaded, id)` and its chain."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Markdown report of reasoning §8.5, line by line."""
+"""The Markdown report (`reasoning status --report`), line by line."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The precedence of reasoning §8.2, case by case."""
+"""Which assessment standing wins when several apply, case by case."""
 
 from __future__ import annotations
 

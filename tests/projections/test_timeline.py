@@ -1,4 +1,4 @@
-"""Every phase and summary template of reasoning §8.4."""
+"""Every timeline phase and summary template."""
 
 from __future__ import annotations
 

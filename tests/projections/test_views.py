@@ -1,4 +1,4 @@
-"""The views of reasoning §8.3 and their JSON (omitted keys included)."""
+"""The views of the derived state and their JSON (omitted keys included)."""
 
 from __future__ import annotations
 

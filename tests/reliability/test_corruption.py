@@ -1,5 +1,5 @@
-"""A corrupted store (reasoning §7.2, §9): files that are not records are listed as
-`unreadable`, each is a `check` finding, `status` still renders, and nothing in the store is
+"""A corrupted store (docs/ledger.md#replay-never-fails): files that are not records are listed
+as `unreadable`, each is a `check` finding, `status` still renders, and nothing in the store is
 rewritten, renamed or removed: bytes and modification times are identical afterwards.
 
 Planted next to two good records: truncations (every prefix of a real record file, in

@@ -1,7 +1,8 @@
-"""Crash safety of the writer (reasoning §7.3): a writer killed with SIGKILL at any moment
-leaves no partial record that `load()` could see; what it leaves behind is at most a
-temporary `.<id>.json.tmp`, which `load()` skips, and `status` / `check` stay clean; each
-way the write may publish its temporary file (`renameat2`, a hard link) is killed at each step.
+"""Crash safety of the writer (docs/RELIABILITY.md, property 2): a writer killed with SIGKILL
+at any moment leaves no partial record that `load()` could see; what it leaves behind is at
+most a temporary `.<id>.json.tmp`, which `load()` skips, and `status` / `check` stay clean;
+each way the write may publish its temporary file (`renameat2`, a hard link) is killed at each
+step.
 
 The writers are forked from one warmed-up process (so a kill costs a fork, not an
 interpreter start) and kill themselves with SIGKILL at a moment a seeded generator picks:

@@ -1,5 +1,5 @@
-"""The HTTP API under schemathesis and under hostile headers (capabilities §3.3–3.8, README
-decisions 8 and 16), against a live `majordomus serve --port 0`.
+"""The HTTP API under schemathesis and under hostile headers (docs/http.md,
+docs/RELIABILITY.md#http-guards), against a live `majordomus serve --port 0`.
 
 Schemathesis reads `/openapi.json` from the server and generates requests for every
 operation, schema-valid (positive) and schema-invalid (negative) ones. Every response must
@@ -7,7 +7,7 @@ be no 5xx and must match the documented status, content type, headers and schema
 data must be rejected. One check is left out, `positive_data_acceptance` (a schema-valid
 request must not get a 4xx): the contract answers 400 `invalid_input` when a well-typed
 input names something the repository lacks (a kind, an exposure word) and 404 / 422 for
-unknown ids and refusals (capabilities §1.9), which no static schema can express.
+unknown ids and refusals (docs/http.md#errors), which no static schema can express.
 
 Then the guards over the wire: the Host (DNS rebinding) and Origin guards, the 1 MiB body
 limit, and the refusal of a remote caller's writes, also when a header claims another peer.

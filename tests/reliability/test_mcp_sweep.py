@@ -1,13 +1,14 @@
-"""The MCP server under a generated sweep of hostile input, in one long session (layer
-§7.2–7.6, §8): every line gets exactly the JSON-RPC answer the rules prescribe, a `ping`
-after each case proves the server still serves, the session ends on an abrupt EOF with exit
-0, and the read-only witness is identical afterwards.
+"""The MCP server under a generated sweep of hostile input, in one long session
+(docs/RELIABILITY.md, property 6): every line gets exactly the JSON-RPC answer the rules
+prescribe, a `ping` after each case proves the server still serves, the session ends on an
+abrupt EOF with exit 0, and the read-only witness is identical afterwards.
 
 Cases: invalid JSON, invalid UTF-8, 10 MB lines, nesting from 10 to 100 000 levels, a value
 of every wrong JSON type for every parameter of every tool (derived from `tools/list`, one
 level into the record kinds of `majordomus_reasoning_record`), unknown parameters, missing
 required ones, unknown methods, and seeded batches of garbage whose answers a small model of
-§7.3 predicts. Single cases are in `tests/mcp/test_protocol.py`; this is the systematic sweep.
+the message rules predicts. Single cases are in `tests/mcp/test_protocol.py`; this is the
+systematic sweep.
 """
 
 from __future__ import annotations
@@ -244,7 +245,7 @@ def garbage_element(rng: random.Random) -> Any:
 
 
 def expected_for(element: Any) -> Any:
-    """§7.3 for one batch element: the answer, or None when it gets none."""
+    """What the server answers one batch element: the answer, or None when it gets none."""
     if not isinstance(element, dict):
         return error(None, -32600, "a message is a JSON object")
     method, ident = element.get("method"), element.get("id")

@@ -1,5 +1,5 @@
 """Path safety: nothing a caller names can make the product write or read outside where it
-should (README decision 6, layer §5.3–5.4, §8).
+should (docs/RELIABILITY.md#filesystem-guards).
 
 * Task names with separators, `..`, absolute paths, NUL, newlines, non-ASCII or over 255
   characters are refused before anything is written, on every surface (executor, CLI

@@ -1,5 +1,6 @@
-"""The secret shapes added after the table of reasoning §7.6 (found by `test_secrets.py`'s
-corpus): each replaces what it should and no more, the table keeps its order and meaning,
+"""The secret shapes added after the eleven minimum ones of
+docs/ledger.md#the-redacted-vocabulary (found by `test_secrets.py`'s corpus): each replaces
+what it should and no more, the minimum shapes keep their order and meaning,
 and no input makes a shape slow."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Secrets never reach disk (reasoning §7.6): every shape of the corpus, in every free-text
-field of every record kind, through the writer; the store is grepped byte by byte and each
-record's `redacted` list must name exactly the shapes that were in it."""
+"""Secrets never reach disk (docs/ledger.md#the-redacted-vocabulary): every shape of the
+corpus, in every free-text field of every record kind, through the writer; the store is grepped
+byte by byte and each record's `redacted` list must name exactly the shapes that were in it."""
 
 from __future__ import annotations
 

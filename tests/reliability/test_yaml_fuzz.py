@@ -1,4 +1,4 @@
-"""The YAML subset and the readers built on it under fuzzing (layer §2, §5.4, §5.5).
+"""The YAML subset and the readers built on it under fuzzing.
 
 Arbitrary text, YAML-like fragments and mutations of real layer files never raise anything
 but each reader's own error: `YamlError` from the parser, `FrontMatterError` from the

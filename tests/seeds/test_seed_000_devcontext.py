@@ -1,4 +1,4 @@
-"""The doctests of seed 000 (`devcontext.explain`), A1–A12 of devcontext §16, as pytests."""
+"""The seed document's doctests of `devcontext.explain`, A1–A12 in its order, as pytests."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Seed 001: the doctests about the catalogue, transports, availability, circuits, modes and plans.
 
 Each test is one Rust doctest of `seeds/001_b4e9bd702be2fbea.txt` translated literally
-(reasoning §13 numbers them); names come from the modules of decision 17.
+(in the seed's order); the Python names are those of `majordomus.advisors`.
 """
 
 from __future__ import annotations

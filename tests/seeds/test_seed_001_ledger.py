@@ -1,7 +1,7 @@
-"""Seed 001: the doctests about records, the store, admission and redaction (reasoning §13).
+"""Seed 001: the doctests about records, the store, admission and redaction.
 
-Each test names the spec item it restates. State derivation, policy and availability
-examples live with their own modules' seed tests.
+Each test is named after the seed document's example it restates. State derivation, policy
+and availability examples live with their own modules' seed tests.
 """
 
 from __future__ import annotations
@@ -36,30 +36,30 @@ from majordomus.ledger.redaction import redact
 from majordomus.ledger.store import Admission, Loaded, Refusal, admit
 
 
-def test_usage_defaults():  # §13.6
+def test_usage_defaults():
     usage = AdvisorUsage.model_validate_json('{"input_tokens": 120}')
     assert usage == AdvisorUsage(input_tokens=120, output_tokens=0)
 
 
-def test_consultation_status_words():  # §13.11
+def test_consultation_status_words():
     status = ConsultationStatus(json.loads('"rate_limited"'))
     assert status is ConsultationStatus.RATE_LIMITED
     assert not status.is_transient()
     assert ConsultationStatus.TIMEOUT.is_transient()
 
 
-def test_disagreement_position_json():  # §13.13
+def test_disagreement_position_json():
     position = DisagreementPosition(source="primary", position="keep the lock")
     assert position.wire() == {"source": "primary", "position": "keep the lock"}
 
 
-def test_body_kind():  # §13.19
+def test_body_kind():
     body = AssessmentInput(subject="lock scope")
     assert body.kind == "assessment"
     assert body.wire()["kind"] == "assessment"
 
 
-def test_evidence_strictness():  # §13.22
+def test_evidence_strictness():
     evidence = ReasoningEvidence.model_validate({"kind": "file", "reference": "src/worker.rs:42"})
     assert evidence.kind is ReasoningEvidenceKind.FILE
     assert evidence.note is None
@@ -67,20 +67,20 @@ def test_evidence_strictness():  # §13.22
         ReasoningEvidence.model_validate({"kind": "file", "reference": "x", "notes": "misspelt"})
 
 
-def test_evidence_kinds():  # §13.23
+def test_evidence_kinds():
     kind = ReasoningEvidenceKind(json.loads('"prior_external_opinion"'))
     assert kind is ReasoningEvidenceKind.PRIOR_EXTERNAL_OPINION
     assert json.dumps(ReasoningEvidenceKind.ADR.value) == '"adr"'
 
 
-def test_tagged_input():  # §13.26
+def test_tagged_input():
     given = parse_input({"kind": "plan", "assessment": "assessment-1"})
     assert isinstance(given, PlanInput) and given.assessment == "assessment-1"
     with pytest.raises(ValidationError):
         parse_input({"kind": "opinion", "text": "x"})
 
 
-def test_envelope_without_head():  # §13.29
+def test_envelope_without_head():
     record = ReasoningRecord(
         schema=RECORD_SCHEMA,
         version=RECORD_VERSION,
@@ -98,13 +98,13 @@ def test_envelope_without_head():  # §13.29
     assert back.body.kind == "attempt"
 
 
-def test_stance_words():  # §13.38
+def test_stance_words():
     assert Stance(json.loads('"alternative"')) is Stance.ALTERNATIVE
     with pytest.raises(ValueError):
         Stance("agrees")
 
 
-def test_stored_conclusion_flattening():  # §13.39
+def test_stored_conclusion_flattening():
     stored = StoredConclusion.of(
         ConclusionInput(assessment="assessment-1", decision="keep the lock", rationale="measured"),
         ["alpha"],
@@ -115,7 +115,7 @@ def test_stored_conclusion_flattening():  # §13.39
     assert data["independent_review_count"] == 1
 
 
-def test_plan_admission():  # §13.40
+def test_plan_admission():
     mode = ModeResolution(mode=ReasoningMode.STANDARD, source="default")
     admission = Admission(mode=mode, availability=[])
     loaded = Loaded()
@@ -138,12 +138,12 @@ def test_plan_admission():  # §13.40
     assert stored.availability == []
 
 
-def test_validation_outcome_words():  # §13.41
+def test_validation_outcome_words():
     assert ValidationOutcome(json.loads('"fail"')) is ValidationOutcome.FAIL
     assert json.dumps(ValidationOutcome.PASS.value) == '"pass"'
 
 
-# Examples from the original's docs and tests (end of §13).
+# The examples the seed document adds from the original's docs and tests.
 
 _ADMISSION = Admission(mode=ModeResolution(mode=ReasoningMode.STANDARD, source="default"))
 
@@ -189,14 +189,14 @@ def test_disagreement_with_one_position_is_refused():
     assert str(refused.value) == "a disagreement has at least two positions"
 
 
-def test_redaction_example():  # §7.6
+def test_redaction_example():
     body = AssessmentInput(subject="the key sk-ant-bbbbbbbbbbbbbbbbbbbbbbbb leaks")
     cleaned, kinds = redact(body)
     assert "sk-ant-" not in cleaned.subject
     assert kinds == ["anthropic-key"]
 
 
-def test_record_input():  # §13.30
+def test_record_input():
     from majordomus.capabilities.reasoning import ReasoningRecordInput
 
     given = ReasoningRecordInput.model_validate(
@@ -205,7 +205,7 @@ def test_record_input():  # §13.30
     assert isinstance(given.record, PlanInput) and given.record.assessment == "assessment-1"
 
 
-def test_recorded_schema_requires_record_path_step():  # §13.31
+def test_recorded_schema_requires_record_path_step():
     from majordomus.capabilities.reasoning import ReasoningRecorded
 
     required = ReasoningRecorded.model_json_schema()["required"]

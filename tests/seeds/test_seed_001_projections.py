@@ -1,5 +1,5 @@
 """Seed 001 examples about state, views, timeline, totals, explain, report and check
-(reasoning §13 items 8–10, 12, 14, 20, 24, 25, 28, 32–35 and the report examples)."""
+(the seed document's examples of those, and its additional report examples)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def rec(record_id: str, n: int, body: dict[str, Any], task: str = "t") -> Reason
     )
 
 
-def test_standing_open_then_disputed() -> None:  # §13.8
+def test_standing_open_then_disputed() -> None:
     loaded = Loaded()
     loaded.records.append(rec("assessment-1", 1, {"kind": "assessment", "subject": "s"}))
     assert derive(loaded, None).assessments[0].standing is AssessmentStanding.OPEN
@@ -65,7 +65,7 @@ def test_standing_open_then_disputed() -> None:  # §13.8
     assert derive(loaded, None).assessments[0].standing is AssessmentStanding.DISPUTED
 
 
-def test_assessment_view() -> None:  # §13.9
+def test_assessment_view() -> None:
     loaded = Loaded()
     loaded.records.append(
         rec(
@@ -87,7 +87,7 @@ def test_assessment_view() -> None:  # §13.9
     assert view.questions == ["is it held across an await?"]
 
 
-def test_conclusion_view_and_supersession() -> None:  # §13.10
+def test_conclusion_view_and_supersession() -> None:
     def conclusion(decision: str, supersedes: str | None) -> dict[str, Any]:
         return {
             "kind": "conclusion",
@@ -116,7 +116,7 @@ def test_conclusion_view_and_supersession() -> None:  # §13.10
     assert state.conclusions[1].superseded_by is None
 
 
-def test_failed_consultation_view() -> None:  # §13.12
+def test_failed_consultation_view() -> None:
     loaded = Loaded()
     loaded.records.append(
         rec(
@@ -139,7 +139,7 @@ def test_failed_consultation_view() -> None:  # §13.12
     assert state.totals.consultations_failed == 1
 
 
-def test_disagreement_view_with_resolution() -> None:  # §13.14
+def test_disagreement_view_with_resolution() -> None:
     loaded = Loaded()
     loaded.records.append(
         rec(
@@ -177,14 +177,14 @@ def test_disagreement_view_with_resolution() -> None:  # §13.14
     assert view.favours == "consultation-9"
 
 
-def test_reasoning_check_parses() -> None:  # §13.20
+def test_reasoning_check_parses() -> None:
     check = ReasoningCheck.model_validate_json('{"ok":true,"checks":["catalogue"],"findings":[]}')
     assert check.ok
     assert check.findings == []
     assert check.checks == ["catalogue"]
 
 
-def test_explain_a_lone_attempt() -> None:  # §13.24
+def test_explain_a_lone_attempt() -> None:
     loaded = Loaded()
     loaded.records.append(
         rec(
@@ -200,7 +200,7 @@ def test_explain_a_lone_attempt() -> None:  # §13.24
     assert len(e.chain) == 1
 
 
-def test_check_on_an_unreadable_file(tmp_path: Path) -> None:  # §13.25
+def test_check_on_an_unreadable_file(tmp_path: Path) -> None:
     loaded = Loaded(records=[], unreadable=["t/broken.json"])
     found = run(tmp_path, AdvisorCatalogue.default(), References(), loaded)
     expected = ReasoningFinding(
@@ -212,7 +212,7 @@ def test_check_on_an_unreadable_file(tmp_path: Path) -> None:  # §13.25
     assert found[0].check in CHECKS
 
 
-def test_degradation_phase() -> None:  # §13.28
+def test_degradation_phase() -> None:
     loaded = Loaded()
     loaded.records.append(
         rec(
@@ -227,7 +227,7 @@ def test_degradation_phase() -> None:  # §13.28
     assert step.wire()["phase"] == "advisor_response"
 
 
-def test_task_filtering() -> None:  # §13.32
+def test_task_filtering() -> None:
     def at_zero(record_id: str, task: str, subject: str) -> ReasoningRecord:
         return ReasoningRecord.model_validate(
             {
@@ -251,13 +251,13 @@ def test_task_filtering() -> None:  # §13.32
     assert everything.unreadable == ["t2/broken.json"]
 
 
-def test_reasoning_status_schema() -> None:  # §13.33
+def test_reasoning_status_schema() -> None:
     required = ReasoningStatus.model_json_schema()["required"]
     for field in ("mode", "advisors_available", "advisors_unavailable", "state", "report"):
         assert field in required, field
 
 
-def test_attempt_step() -> None:  # §13.34
+def test_attempt_step() -> None:
     loaded = Loaded()
     loaded.records.append(
         rec(
@@ -276,7 +276,7 @@ def test_attempt_step() -> None:  # §13.34
     assert step.summary == "share the client failed: the handle is not Sync"
 
 
-def test_totals() -> None:  # §13.35
+def test_totals() -> None:
     def answer(plan: str) -> dict[str, Any]:
         return {
             "kind": "consultation",
@@ -297,7 +297,7 @@ def test_totals() -> None:  # §13.35
     assert (totals.input_tokens, totals.output_tokens) == (200, 40)
 
 
-def test_report_of_one_open_assessment() -> None:  # §13, additional example
+def test_report_of_one_open_assessment() -> None:  # the seed's additional report example
     loaded = Loaded()
     loaded.records.append(
         rec(
@@ -318,7 +318,7 @@ def test_report_of_one_open_assessment() -> None:  # §13, additional example
     )
 
 
-def test_report_names_a_degradation() -> None:  # §13, additional example
+def test_report_names_a_degradation() -> None:  # the seed's additional report example
     loaded = Loaded()
     loaded.records.append(
         rec(
