@@ -3,10 +3,10 @@
 `SyntheticRepository.new(shape)` writes a layer of `shape.rules` rules, `shape.prompts`
 prompts and `shape.documents` documents (plus one policy and one profile) into a fresh
 temporary directory, removed on `close()`, on leaving a `with` block, or when the object is
-collected. `small()` is the default shape: 19 objects whose byte sizes the specification
-fixes (policy 54 bytes / 14 tokens, profile 142, rule 732 / 183 tokens, prompt 78,
-document 526). Every file is a pure function of the shape, so two generators agree byte for
-byte and the index fingerprint is reproducible.
+collected. `small()` is the default shape: 19 objects of fixed byte sizes, which tests and
+benchmarks compare against (policy 54 bytes / 14 tokens, profile 142, rule 732 / 183
+tokens, prompt 78, document 526). Every file is a pure function of the shape, so two
+generators agree byte for byte and the index fingerprint is reproducible.
 
 `index()` reads it with filesystem discovery and reports git as unavailable (reason
 `synthetic repository`); `context()` is the capability context over that index, which the

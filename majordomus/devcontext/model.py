@@ -7,7 +7,7 @@ selected; `select`, `budget` and `explain` do.
 Class names that are also JSON-Schema component names (`DevContextInput`,
 `DevContextExplainInput`, `DevContextStanding`) are spelt that way, and the short Python names
 the seed examples import are aliases, so a schema generated from any surface names them
-as the spec does.
+as docs/generated/modules/devcontext.md does.
 
 Over 400 lines on purpose: it is the table of the compiler's wire shapes, kept in one place
 to be read beside docs/devcontext.md; nothing in it but declarations.
