@@ -1,17 +1,19 @@
 """Measurements that must run in a fresh interpreter, one per process (issue 8 item 2).
 
-    python benchmarks/probes.py index ROOT      build_index(ROOT, "vcs") after the imports
+    python benchmarks/probes.py index ROOT      a new Context(ROOT)'s index, after the imports
     python benchmarks/probes.py floor ROOT      `git ls-files` plus reading every listed file
     python benchmarks/probes.py ledger ROOT     json.load every record file, then sort them
     python benchmarks/probes.py sdk-server      a minimal MCP server of the official SDK
 
 `index` and `floor` print the nanoseconds of their work alone (the floor imports nothing,
-so neither counts imports); `ledger` is the plain script the status command is held against
-and is timed from outside like the command; `sdk-server` serves one tool over stdio.
+so neither counts imports); timed from outside, `floor` is also the whole-process floor of
+`objects list`. `ledger` is the plain script the status command is held against and is
+timed from outside like the command; `sdk-server` serves one tool over stdio.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -32,14 +34,21 @@ def floor(root: str) -> int:
 
 
 def index(root: str) -> int:
+    """A full index build through the stable entry point, a new `Context`'s index.
+
+    The modules the build imports on first use are imported before the clock starts when
+    they are where they are today (the floor imports nothing either); if they moved, their
+    import is timed too."""
+    import importlib
     from pathlib import Path
 
-    from majordomus.capabilities.builtin import builtin_tools
-    from majordomus.layer.index import build_index
+    from majordomus.capabilities.context import Context
 
-    tools = builtin_tools()
+    for module in ("majordomus.capabilities.builtin", "majordomus.layer.index"):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(module)
     start = time.perf_counter_ns()
-    built = build_index(Path(root), "vcs", mcp_tools=tools)
+    built = Context(Path(root)).index
     elapsed = time.perf_counter_ns() - start
     assert built.objects, "the layer has no object"
     return elapsed
