@@ -64,12 +64,14 @@ def run(argv: Sequence[str], cwd: Path, env: dict[str, str], ok: tuple[int, ...]
 
 @dataclass(frozen=True)
 class Pair:
-    """Medians of the measured side and of its floor (wall and CPU nanoseconds)."""
+    """Medians of the measured side and of its floor (wall and CPU nanoseconds, peak KiB)."""
 
     wall: float
     floor_wall: float
     cpu: float | None = None
     floor_cpu: float | None = None
+    peak_kib: float = 0.0
+    floor_peak_kib: float = 0.0
 
 
 #: Warm-up pairs before the counted samples (they fill the file cache); the smoke test sets 0.
@@ -90,12 +92,9 @@ def paired(samples: int, measured: Callable[[], Sample], floor: Callable[[], Sam
         median([s.wall_ns for s in theirs]),
         median([s.cpu_ns for s in ours]),
         median([s.cpu_ns for s in theirs]),
+        median([s.peak_kib for s in ours]),
+        median([s.peak_kib for s in theirs]),
     )
-
-
-def peak_rss_mib(argv: Sequence[str], cwd: Path, env: dict[str, str], samples: int) -> float:
-    """The median of the child's peak resident set (`ru_maxrss`) over `samples` runs, MiB."""
-    return median([run(argv, cwd, env).peak_kib / 1024 for _ in range(max(1, samples))])
 
 
 def load_average() -> str:

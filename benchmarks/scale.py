@@ -41,9 +41,9 @@ from benchmarks.processes import (
     environment,
     load_average,
     paired,
-    peak_rss_mib,
     run,
 )
+from benchmarks.scale_table import Table, render, size
 from benchmarks.stats import median
 from majordomus import clock
 
@@ -57,11 +57,6 @@ OBJECTS = [MAJORDOMUS, "objects", "list", "--format", "json"]
 COMPILE = [MAJORDOMUS, "devcontext", "compile", "--format", "json"]
 INSPECT = [MAJORDOMUS, "mcp", "--inspect", "--format", "json"]
 EXIT_MISSED = 10
-
-
-def size(n: int) -> str:
-    """10000 → "10k", 100 → "100"."""
-    return f"{n // 1000}k" if n >= 1000 and n % 1000 == 0 else str(n)
 
 
 # -- inputs --------------------------------------------------------------------------------------
@@ -104,78 +99,6 @@ def first_uri(layer: Path, env: dict[str, str]) -> str:
     return str(json.loads(done.stdout)["objects"][0]["uri"])
 
 
-# -- rows ----------------------------------------------------------------------------------------
-
-
-class Table:
-    """The rows of one run: issue-18 rows, the issue-8 rows held, supplementary figures."""
-
-    def __init__(self) -> None:
-        self.rows: list[dict[str, Any]] = []
-        self.supplementary: list[dict[str, Any]] = []
-
-    def ratio(
-        self, issue: int, name: str, pair: Pair, target: float, command: str, cpu: bool = True
-    ) -> None:
-        """A row held to `target` times its floor."""
-        ratio = pair.wall / pair.floor_wall if pair.floor_wall else 0.0
-        self.rows.append(
-            {
-                "issue": issue,
-                "name": name,
-                "unit": "ms",
-                "measured": pair.wall / 1e6,
-                "floor": pair.floor_wall / 1e6,
-                "ratio": round(ratio, 3),
-                "target": target,
-                "target_kind": "ratio",
-                "cpu": pair.cpu / 1e6 if cpu and pair.cpu is not None else None,
-                "floor_cpu": pair.floor_cpu / 1e6 if cpu and pair.floor_cpu is not None else None,
-                "ok": ratio <= target,
-                "command": command,
-            }
-        )
-
-    def absolute(
-        self,
-        issue: int,
-        name: str,
-        measured: float,
-        unit: str,
-        target: float,
-        command: str,
-        floor: float | None = None,
-    ) -> None:
-        """A row held to an absolute bound (`floor`, when given, is shown for reference)."""
-        self.rows.append(
-            {
-                "issue": issue,
-                "name": name,
-                "unit": unit,
-                "measured": measured,
-                "floor": floor,
-                "ratio": round(measured / floor, 3) if floor else None,
-                "target": target,
-                "target_kind": "absolute",
-                "cpu": None,
-                "floor_cpu": None,
-                "ok": measured <= target,
-                "command": command,
-            }
-        )
-
-    def extra(self, name: str, pair: Pair) -> None:
-        self.supplementary.append(
-            {
-                "name": name,
-                "measured": pair.wall / 1e6,
-                "floor": pair.floor_wall / 1e6,
-                "cpu": pair.cpu / 1e6 if pair.cpu else None,
-                "floor_cpu": pair.floor_cpu / 1e6 if pair.floor_cpu else None,
-            }
-        )
-
-
 # -- the measurements ----------------------------------------------------------------------------
 
 
@@ -190,17 +113,27 @@ def mcp_rows(table: Table, layer: Path, rules: int, samples: int, calls: int) ->
         ("majordomus_devcontext", {"intent": INTENT}),
     ):
         server = mcp_client.ours(tool, arguments)
-        pair = paired(
-            samples,
-            lambda server=server: mcp_client.session(server, layer)[1],
-            lambda: mcp_client.session(peer, layer)[1],
-        )
+        # what the first call waits for after the handshake, per side (the deferred work)
+        after: tuple[list[int], list[int]] = ([], [])
+
+        def first(
+            server: mcp_client.Server, side: int, after: tuple[list[int], list[int]] = after
+        ) -> Sample:
+            handshake, answer, _ = mcp_client.session(server, layer)
+            after[side].append(answer.wall_ns - handshake.wall_ns)
+            return answer
+
+        pair = paired(samples, lambda server=server: first(server, 0), lambda: first(peer, 1))
         table.ratio(
             18,
             f"MCP first answer, {tool}, vs the SDK peer, {size(rules)} rules",
             pair,
             0.25,
             f"spawn → initialize → tools/call {tool} {json.dumps(arguments)}; CPU: whole session",
+        )
+        table.extra(
+            f"MCP first tools/call {tool} after the handshake vs the peer's",
+            Pair(median(after[0][WARMUP[0] :]), median(after[1][WARMUP[0] :])),
         )
     get = mcp_client.ours("majordomus_get", {"uri": uri})
     handshakes: tuple[list[Sample], list[Sample]] = ([], [])
@@ -262,18 +195,23 @@ def check_row(table: Table, ledger: Path, records: int, samples: int) -> None:
 
 
 def rss_row(table: Table, ledger: Path, records: int, samples: int) -> None:
+    """Peak memory held to its bound; the same runs' times go to the supplementary rows."""
     env = environment()
-    ours = peak_rss_mib(STATUS, ledger, env, samples)
-    floor = peak_rss_mib([sys.executable, PROBES, "ledger", str(ledger)], ledger, env, samples)
+    pair = paired(
+        samples,
+        lambda: run(STATUS, ledger, env),
+        lambda: run([sys.executable, PROBES, "ledger", str(ledger)], ledger, env),
+    )
     table.absolute(
         18,
         f"peak RSS of reasoning status --format json, {size(records)} records (floor: json.load)",
-        ours,
+        pair.peak_kib / 1024,
         "MiB",
         300.0,
         "ru_maxrss of the child; floor: benchmarks/probes.py ledger",
-        floor=floor,
+        floor=pair.floor_peak_kib / 1024,
     )
+    table.extra(f"reasoning status, {size(records)} records, vs json.load + sort", pair)
 
 
 def objects_row(table: Table, layer: Path, rules: int, samples: int) -> None:
@@ -453,59 +391,6 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         "rows": table.rows,
         "supplementary": table.supplementary,
     }
-
-
-def _figure(value: float | None, unit: str) -> str:
-    if value is None:
-        return "—"
-    if unit == "MiB":
-        return f"{value:.0f} MiB"
-    return f"{value:.3f} ms" if value < 1 else f"{value:.1f} ms"
-
-
-def render(document: dict[str, Any]) -> str:
-    """The table: measured, floor, ratio, target, CPU of both sides, met or missed."""
-    head = (
-        f"{'row':<78} {'measured':>10} {'floor':>10} {'ratio':>7} {'target':>9} "
-        f"{'cpu':>10} {'cpu floor':>10} {'cpu ratio':>9}  verdict"
-    )
-    lines = [head, "-" * len(head)]
-    issue = None
-    for r in document["rows"]:
-        if r["issue"] != issue:
-            issue = r["issue"]
-            lines.append(f"issue {issue}" + (" (held)" if issue != 18 else ""))
-        ratio = "—" if r["ratio"] is None else f"{r['ratio']:.2f}x"
-        if r["target_kind"] == "ratio":
-            target = f"≤{r['target']:g}x"
-        else:
-            target = f"≤{r['target']:g} {r['unit']}"
-        cpu_ratio = f"{r['cpu'] / r['floor_cpu']:.2f}x" if r["cpu"] and r["floor_cpu"] else "—"
-        lines.append(
-            f"  {r['name']:<76} {_figure(r['measured'], r['unit']):>10} "
-            f"{_figure(r['floor'], r['unit']):>10} {ratio:>7} {target:>9} "
-            f"{_figure(r['cpu'], 'ms'):>10} {_figure(r['floor_cpu'], 'ms'):>10} {cpu_ratio:>9}  "
-            f"{'met' if r['ok'] else 'MISSED'}"
-        )
-    if document["supplementary"]:
-        lines.append("supplementary")
-        for e in document["supplementary"]:
-            times = e["measured"] / e["floor"] if e["floor"] else 0.0
-            cpu_ratio = f"{e['cpu'] / e['floor_cpu']:.2f}x" if e["cpu"] and e["floor_cpu"] else "—"
-            lines.append(
-                f"  {e['name']:<76} {_figure(e['measured'], 'ms'):>10} "
-                f"{_figure(e['floor'], 'ms'):>10} {times:>6.2f}x {'':>9} "
-                f"{_figure(e['cpu'], 'ms'):>10} {_figure(e['floor_cpu'], 'ms'):>10} {cpu_ratio:>9}"
-            )
-    sizes = document["sizes"]
-    lines.append(
-        f"commit {document['commit']} · CPython {document['python']} · samples "
-        f"{document['samples']} · MCP layer {sizes['mcp_rules']} rules, {sizes['calls']} calls · "
-        f"layer {sizes['rules']} rules · ledger {sizes['records']} records · RSS ledger "
-        f"{sizes['rss_records'] or 'skipped'} · load average {document['load_average']['before']}"
-        f" → {document['load_average']['after']}"
-    )
-    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str]) -> int:

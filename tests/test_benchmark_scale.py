@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from benchmarks.scale import render
+from benchmarks.scale_table import render
 
 SOURCE = Path(__file__).resolve().parent.parent
 TINY = [
