@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -34,6 +35,14 @@ if __package__ in (None, ""):
 
 from majordomus.capabilities.context import Context
 from majordomus.synthetic import Shape, SyntheticRepository
+
+
+def _cpu_ns() -> int:
+    """CPU (user + system) of this process and its reaped children (git) so far."""
+    own, children = (
+        resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    )
+    return round((own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime) * 1e9)
 
 
 def measure(repo: SyntheticRepository, checks: int, samples: int) -> dict[str, float | int]:
@@ -50,17 +59,19 @@ def measure(repo: SyntheticRepository, checks: int, samples: int) -> dict[str, f
         changed = ctx.refresh()
         durations.append(time.perf_counter_ns() - start)
         assert not changed
-    builds, reindexes = [], []
+    builds, reindexes, build_cpu, reindex_cpu = [], [], [], []
     for sample in range(samples):
-        start = time.perf_counter_ns()
+        cpu, start = _cpu_ns(), time.perf_counter_ns()
         built = Context(root).index
         builds.append(time.perf_counter_ns() - start)
+        build_cpu.append(_cpu_ns() - cpu)
         assert len(built.objects) == objects
         repo.touch_rule(sample, f"change {sample}")
         subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
-        start = time.perf_counter_ns()
+        cpu, start = _cpu_ns(), time.perf_counter_ns()
         assert ctx.refresh(), "a staged change must be seen"
         reindexes.append(time.perf_counter_ns() - start)
+        reindex_cpu.append(_cpu_ns() - cpu)
     ordered = sorted(durations)
     return {
         "objects": objects,
@@ -70,6 +81,8 @@ def measure(repo: SyntheticRepository, checks: int, samples: int) -> dict[str, f
         "samples": samples,
         "reindex_median_ns": statistics.median(reindexes),
         "build_median_ns": statistics.median(builds),
+        "reindex_cpu_median_ns": statistics.median(reindex_cpu),
+        "build_cpu_median_ns": statistics.median(build_cpu),
     }
 
 

@@ -88,9 +88,10 @@ def prepare(work: Path, layers: list[int], ledgers: list[int]) -> dict[str, Path
 
 
 def printed(argv: list[str], env: dict[str, str]) -> Sample:
-    """What an in-process probe prints: the nanoseconds of its own work (no CPU figure)."""
+    """What an in-process probe prints: the wall and CPU nanoseconds of its own work."""
     done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
-    return Sample(int(done.stdout.strip()), 0)
+    wall, cpu = done.stdout.split()
+    return Sample(int(wall), int(cpu))
 
 
 def first_uri(layer: Path, env: dict[str, str]) -> str:
@@ -251,7 +252,12 @@ def freshness_rows(table: Table, layer: Path, rules: int, checks: int, samples: 
     table.ratio(
         18,
         "re-index after one layer file changed vs a full index build",
-        Pair(figures["reindex_median_ns"], figures["build_median_ns"]),
+        Pair(
+            figures["reindex_median_ns"],
+            figures["build_median_ns"],
+            figures["reindex_cpu_median_ns"],
+            figures["build_cpu_median_ns"],
+        ),
         0.10,
         "Context.refresh() after a rule changed and was staged; floor: a new Context's index",
     )
@@ -281,7 +287,6 @@ def held_rows(table: Table, small: Path, layer: Path, rules: int, samples: int) 
         ),
         2,
         "Context(root).index in a fresh process, imports excluded",
-        cpu=False,
     )
     table.ratio(
         8,

@@ -24,9 +24,7 @@ class Table:
         self.rows: list[dict[str, Any]] = []
         self.supplementary: list[dict[str, Any]] = []
 
-    def ratio(
-        self, issue: int, name: str, pair: Pair, target: float, command: str, cpu: bool = True
-    ) -> None:
+    def ratio(self, issue: int, name: str, pair: Pair, target: float, command: str) -> None:
         """A row held to `target` times its floor."""
         ratio = pair.wall / pair.floor_wall if pair.floor_wall else 0.0
         self.rows.append(
@@ -39,8 +37,8 @@ class Table:
                 "ratio": round(ratio, 3),
                 "target": target,
                 "target_kind": "ratio",
-                "cpu": pair.cpu / 1e6 if cpu and pair.cpu is not None else None,
-                "floor_cpu": pair.floor_cpu / 1e6 if cpu and pair.floor_cpu is not None else None,
+                "cpu": pair.cpu / 1e6 if pair.cpu else None,
+                "floor_cpu": pair.floor_cpu / 1e6 if pair.floor_cpu else None,
                 "ok": ratio <= target,
                 "command": command,
             }
