@@ -2,7 +2,7 @@
 
     python benchmarks/run.py scale [--quick] [--samples N] [--work DIR] [--skip-100k]
         [--rules N] [--records N] [--rss-records N] [--mcp-rules N] [--calls N]
-        [--checks N] [--format text|json] [--check] [--no-write]
+        [--checks N] [--warmup N] [--format text|json] [--check] [--no-write]
 
 Inputs come from the project's own generators (`majordomus.synthetic`): layers of
 `Shape.scaling(n)` committed to git (`--mcp-rules`, 100, for the MCP rows; `--rules`, 10k,
@@ -14,10 +14,11 @@ directory. Every figure is measured on whole processes through stable entry poin
 alternate the measured side with its floor, wall time and CPU (user + system) both.
 
 The table says, for each row, the measured figure, its floor, the ratio, the target and
-whether it is met. `--quick` takes fewer samples and drops the supplementary sizes (1k and
-100k status timings, 100- and 1000-rule layers); `--check` exits 10 when an issue-18
-target is missed. A run writes `benchmarks/results/scale-<finished_at>.json` unless
-`--no-write`.
+whether it is met. `--quick` takes fewer samples and drops the supplementary sizes (the 1k-record
+ledger, the 100- and 1000-rule layers); `--warmup 0` drops the uncounted first pair of
+each row (the smoke test's setting); `--check` exits 10 when an issue-18 target is missed.
+The load average is recorded as each group of rows starts. A run writes
+`benchmarks/results/scale-<finished_at>.json` unless `--no-write`.
 """
 
 from __future__ import annotations
@@ -375,15 +376,17 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         steps.append(
             ("extra sizes", lambda: supplementary(table, inputs, extra_layers, extra_ledgers, n))
         )
+    loads: dict[str, str] = {}
     for name, step in steps:
-        sys.stderr.write(f"scale: measuring {name} (load average {load_average()})\n")
+        loads[name] = load_average()
+        sys.stderr.write(f"scale: measuring {name} (load average {loads[name]})\n")
         step()
     return {
         "schema": "majordomus/benchmark-scale/v2",
         "finished_at": clock.now().strftime("%Y-%m-%dT%H:%M:%SZ"),
         "commit": _commit(),
         "python": sys.version.split()[0],
-        "load_average": {"before": load_before, "after": load_average()},
+        "load_average": {"before": load_before, "steps": loads, "after": load_average()},
         "samples": n,
         "sizes": {
             "mcp_rules": args.mcp_rules,

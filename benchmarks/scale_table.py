@@ -134,4 +134,10 @@ def render(document: dict[str, Any]) -> str:
         f"{sizes['rss_records'] or 'skipped'} · load average {document['load_average']['before']}"
         f" → {document['load_average']['after']}"
     )
+    steps = document["load_average"].get("steps", {})
+    if steps:
+        lines.append(
+            "load average as each group began: "
+            + "; ".join(f"{name} {load.split(',')[0]}" for name, load in steps.items())
+        )
     return "\n".join(lines) + "\n"
