@@ -3,12 +3,13 @@
     python benchmarks/run.py [ID-or-key-prefix] [--transport all|direct|mcp|http|system]
         [--profile quick|full|ci] [--format text|json] [--check] [--no-write] [--repo PATH]
     python benchmarks/run.py baseline update [--profile full] [--allow-dirty] [--repo PATH]
-    python benchmarks/run.py scale [--samples N] [--skip-100k]
+    python benchmarks/run.py scale [--quick] [--samples N] [--work DIR] [--skip-100k] ...
 
 Without `--repo` the measured repository is generated (`majordomus.synthetic`), so runs on
 one host compare. A run writes `benchmarks/results/<finished_at>-<profile>.json` (unless
 `--no-write`); `baseline update` writes `benchmarks/baseline.<platform>.json`; both
-atomically. `--check` compares with the baseline and exits 10 on a regression.
+atomically. `--check` compares with the baseline and exits 10 on a regression. `scale`
+(benchmarks/scale.py) imports none of the capability benchmark's machinery.
 """
 
 from __future__ import annotations
@@ -20,23 +21,16 @@ import platform
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.compare import compare, load_policy
-from benchmarks.runners import (
-    PROFILES,
-    BenchAbort,
-    DirectRunner,
-    HttpRunner,
-    McpRunner,
-    Profile,
-)
-from benchmarks.targets import Target, bench_environment, derive_targets, repository, select
 from majordomus import __version__, clock
-from majordomus.capabilities.context import Context
+
+if TYPE_CHECKING:
+    from benchmarks.runners import Profile
+    from benchmarks.targets import Target
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE.parent
@@ -106,6 +100,10 @@ def write_atomically(path: Path, document: dict[str, Any]) -> None:
 
 def measure(root: Path, targets: list[Target], profile: Profile) -> list[dict[str, Any]]:
     """Every selected target, direct first, then over a spawned MCP child, then HTTP."""
+    from benchmarks.runners import DirectRunner, HttpRunner, McpRunner
+    from benchmarks.targets import bench_environment
+    from majordomus.capabilities.context import Context
+
     env = bench_environment()
     ctx = Context(root, environ=env)
     results: list[dict[str, Any]] = []
@@ -139,6 +137,9 @@ def measure(root: Path, targets: list[Target], profile: Profile) -> list[dict[st
 
 
 def run_document(root: Path, targets: list[Target], profile: Profile) -> dict[str, Any]:
+    from benchmarks.targets import bench_environment
+    from majordomus.capabilities.context import Context
+
     ctx = Context(root, environ=bench_environment())
     fingerprint = ctx.registry.fingerprint
     results = measure(root, targets, profile)
@@ -190,6 +191,11 @@ def _selector(prefix: str | None, transport: str) -> Any:
 
 
 def bench(args: argparse.Namespace) -> int:
+    from benchmarks.compare import compare, load_policy
+    from benchmarks.runners import PROFILES, BenchAbort
+    from benchmarks.targets import bench_environment, derive_targets, repository, select
+    from majordomus.capabilities.context import Context
+
     profile = PROFILES[args.profile]
     with repository(args.repo) as root:
         ctx = Context(root, environ=bench_environment())
@@ -229,6 +235,10 @@ def bench(args: argparse.Namespace) -> int:
 
 
 def baseline_update(args: argparse.Namespace) -> int:
+    from benchmarks.runners import PROFILES, BenchAbort
+    from benchmarks.targets import bench_environment, derive_targets, repository
+    from majordomus.capabilities.context import Context
+
     profile = PROFILES[args.profile]
     dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
     if dirty and not args.allow_dirty:
@@ -255,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
         from benchmarks.scale import main as scale_main
 
         return scale_main(args_list[1:])
+    from benchmarks.runners import PROFILES
+
     parser = argparse.ArgumentParser(prog="benchmarks/run.py", description=__doc__.split("\n")[0])
     if args_list[:2] == ["baseline", "update"]:
         parser.add_argument("--profile", choices=sorted(PROFILES), default="full")

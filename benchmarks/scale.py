@@ -1,60 +1,85 @@
-"""Scale ratios of issue 8 item 2 on inputs made by the project's own generators.
+"""The scale rows of issues 8 and 18, each next to its floor, in one run.
 
-    python benchmarks/run.py scale [--samples N] [--work DIR] [--skip-100k] [--no-write]
+    python benchmarks/run.py scale [--quick] [--samples N] [--work DIR] [--skip-100k]
+        [--rules N] [--records N] [--rss-records N] [--mcp-rules N] [--calls N]
+        [--checks N] [--warmup N] [--format text|json] [--check] [--no-write]
 
-Layers of 100, 1k and 10k rules (`Shape.scaling`, plus prompts, a document per ten rules, a
-policy and a profile) and ledgers of 1k, 10k and 100k records (`synthetic_ledger`) are
-written into `--work` (kept, and reused when present) or a temporary directory. Every
-ratio is measured in this one run, as medians of samples that alternate the measured
-command with its floor, so both see the same machine.
+Inputs come from the project's own generators (`majordomus.synthetic`): layers of
+`Shape.scaling(n)` committed to git (`--mcp-rules`, 100, for the MCP rows; `--rules`, 10k,
+for indexing) and ledgers of `synthetic_ledger` (`--records`, 10k; `--rss-records`, 100k,
+for peak memory), written into `--work` (kept, reused when present) or a temporary
+directory. Every figure is measured on whole processes through stable entry points only
+(the installed `majordomus` CLI, `majordomus mcp` driven by the official MCP client, and
+`benchmarks/freshness.py` over `Context(...).refresh()`), as medians of samples that
+alternate the measured side with its floor, wall time and CPU (user + system) both.
+
+The table says, for each row, the measured figure, its floor, the ratio, the target and
+whether it is met. `--quick` takes fewer samples and drops the supplementary sizes (the 1k-record
+ledger, the 100- and 1000-rule layers); `--warmup 0` drops the uncounted first pair of
+each row (the smoke test's setting); `--check` exits 10 when an issue-18 target is missed.
+The load average is recorded as each group of rows starts. A run writes
+`benchmarks/results/scale-<finished_at>.json` unless `--no-write`.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import os
+import json
+import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from benchmarks.runners import MAJORDOMUS
+from benchmarks import mcp_client
+from benchmarks.processes import (
+    MAJORDOMUS,
+    WARMUP,
+    Pair,
+    Sample,
+    environment,
+    load_average,
+    paired,
+    run,
+)
+from benchmarks.scale_table import Table, render, size
 from benchmarks.stats import median
-from benchmarks.targets import bench_environment
 from majordomus import clock
 
 HERE = Path(__file__).resolve().parent
 PROBES = str(HERE / "probes.py")
-LAYERS = (100, 1000, 10000)
-LEDGERS = (1000, 10000, 100000)
-INSPECT = [MAJORDOMUS, "mcp", "--inspect", "--format", "json"]
+FRESHNESS = str(HERE / "freshness.py")
 INTENT = "the context a session is given and the budget it costs"
+STATUS = [MAJORDOMUS, "reasoning", "status", "--format", "json"]
+CHECK = [MAJORDOMUS, "reasoning", "check"]
+OBJECTS = [MAJORDOMUS, "objects", "list", "--format", "json"]
+COMPILE = [MAJORDOMUS, "devcontext", "compile", "--format", "json"]
+INSPECT = [MAJORDOMUS, "mcp", "--inspect", "--format", "json"]
+EXIT_MISSED = 10
 
 
 # -- inputs --------------------------------------------------------------------------------------
 
 
-def prepare(work: Path, skip_100k: bool) -> dict[str, Path]:
+def prepare(work: Path, layers: list[int], ledgers: list[int]) -> dict[str, Path]:
     """Generate what is missing under `work`; a finished input carries a `.ready` marker."""
     from majordomus.synthetic import Shape, SyntheticRepository, synthetic_ledger
 
     made: dict[str, Path] = {}
-    for rules in LAYERS:
+    for rules in sorted(set(layers)):
         root = work / f"layer-{rules}"
         if not (root / ".ready").exists():
+            shutil.rmtree(root, ignore_errors=True)
             sys.stderr.write(f"scale: generating a layer of {rules} rules\n")
             SyntheticRepository.new(Shape.scaling(rules), at=root).commit()
             (root / ".ready").write_text("")
         made[f"layer-{rules}"] = root
-    for count in LEDGERS:
-        if skip_100k and count == 100000:
-            continue
+    for count in sorted(set(ledgers)):
         root = work / f"ledger-{count}"
         if not (root / ".ready").exists():
+            shutil.rmtree(root, ignore_errors=True)
             sys.stderr.write(f"scale: generating a ledger of {count} records\n")
             SyntheticRepository.new(at=root).commit()
             synthetic_ledger(root, count)
@@ -63,303 +88,356 @@ def prepare(work: Path, skip_100k: bool) -> dict[str, Path]:
     return made
 
 
-# -- measuring -----------------------------------------------------------------------------------
-
-
-def wall(argv: list[str], cwd: Path, env: dict[str, str], ok: tuple[int, ...] = (0,)) -> int:
-    """Nanoseconds from spawn to exit of one command, its output discarded; an exit code
-    outside `ok` stops the run."""
-    start = time.perf_counter_ns()
-    done = subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    elapsed = time.perf_counter_ns() - start
-    if done.returncode not in ok:
-        raise SystemExit(f"scale: {' '.join(argv)} exited {done.returncode}: {done.stderr!r}")
-    return elapsed
-
-
-def printed_ns(argv: list[str], env: dict[str, str]) -> int:
-    """The number a probe prints: the nanoseconds of its own work."""
+def printed(argv: list[str], env: dict[str, str]) -> Sample:
+    """What an in-process probe prints: the wall and CPU nanoseconds of its own work."""
     done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
-    return int(done.stdout.strip())
+    wall, cpu = done.stdout.split()
+    return Sample(int(wall), int(cpu))
 
 
-def peak_rss_mb(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
-    """The child's peak resident set (ru_maxrss) in MiB."""
-    process = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        raise SystemExit(f"scale: {' '.join(argv)} exited {process.returncode}")
-    return usage.ru_maxrss / 1024
+def first_uri(layer: Path, env: dict[str, str]) -> str:
+    """The first object `objects list` names: what `majordomus_get` and the peer are asked."""
+    done = subprocess.run(OBJECTS, cwd=layer, env=env, capture_output=True, check=True)
+    return str(json.loads(done.stdout)["objects"][0]["uri"])
 
 
-def paired(
-    samples: int, measured: Callable[[], float], floor: Callable[[], float]
-) -> tuple[float, float]:
-    """Medians of alternating samples (one warm-up pair first, not counted)."""
-    measured(), floor()
-    ours, theirs = [], []
-    for _ in range(samples):
-        ours.append(measured())
-        theirs.append(floor())
-    return median(ours), median(theirs)
+# -- the measurements ----------------------------------------------------------------------------
 
 
-async def _sdk_session(
-    command: str, args: list[str], cwd: Path, tool: str, arguments: dict[str, Any], calls: int
-) -> tuple[int, list[int]]:
-    """One session of the official client: (spawn → initialize result, call latencies)."""
-    from mcp.client.session import ClientSession
-    from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
+def mcp_rows(table: Table, layer: Path, rules: int, samples: int, calls: int) -> None:
+    """First answer for three tools, the handshake and steady calls, vs the SDK peer."""
+    env = environment()
+    uri = first_uri(layer, env)
+    peer = mcp_client.peer(uri)
+    for tool, arguments in (
+        ("majordomus_get", {"uri": uri}),
+        ("majordomus_search", {"query": "rule"}),
+        ("majordomus_devcontext", {"intent": INTENT}),
+    ):
+        server = mcp_client.ours(tool, arguments)
+        # what the first call waits for after the handshake, per side (the deferred work)
+        after: tuple[list[int], list[int]] = ([], [])
 
-    env = get_default_environment() | {"MAJORDOMUS_LOG": "warn"}
-    params = StdioServerParameters(command=command, args=args, cwd=str(cwd), env=env)
-    with open(os.devnull, "w") as quiet:
-        start = time.perf_counter_ns()
-        async with (
-            stdio_client(params, errlog=quiet) as (read, write),
-            ClientSession(read, write) as session,
-        ):
-            await session.initialize()
-            handshake = time.perf_counter_ns() - start
-            latencies = []
-            for i in range(calls + 5):
-                began = time.perf_counter_ns()
-                result = await session.call_tool(tool, arguments)
-                if i >= 5:
-                    latencies.append(time.perf_counter_ns() - began)
-                if result.is_error:
-                    raise SystemExit(f"scale: {tool} answered an error: {result}")
-    return handshake, latencies
+        def first(
+            server: mcp_client.Server, side: int, after: tuple[list[int], list[int]] = after
+        ) -> Sample:
+            handshake, answer, _ = mcp_client.session(server, layer)
+            after[side].append(answer.wall_ns - handshake.wall_ns)
+            return answer
 
-
-def sdk_pair(
-    layer: Path, uri: str, sessions: int, calls: int
-) -> tuple[tuple[float, float], tuple[float, float]]:
-    """(handshake ours, theirs), (call latency ours, theirs): medians over sessions."""
-    ours_hs, theirs_hs, ours_call, theirs_call = [], [], [], []
-    for _ in range(sessions + 1):
-        hs, lat = asyncio.run(
-            _sdk_session(MAJORDOMUS, ["mcp"], layer, "majordomus_get", {"uri": uri}, calls)
+        pair = paired(samples, lambda server=server: first(server, 0), lambda: first(peer, 1))
+        table.ratio(
+            18,
+            f"MCP first answer, {tool}, vs the SDK peer, {size(rules)} rules",
+            pair,
+            0.25,
+            f"spawn → initialize → tools/call {tool} {json.dumps(arguments)}; CPU: whole session",
         )
-        ours_hs.append(hs)
-        ours_call.append(median(lat))
-        hs, lat = asyncio.run(
-            _sdk_session(sys.executable, [PROBES, "sdk-server"], layer, "get", {"uri": uri}, calls)
+        table.extra(
+            f"MCP first tools/call {tool} after the handshake vs the peer's",
+            Pair(median(after[0][WARMUP[0] :]), median(after[1][WARMUP[0] :])),
         )
-        theirs_hs.append(hs)
-        theirs_call.append(median(lat))
-    # the first session of each warms the file cache and is not counted
-    return (median(ours_hs[1:]), median(theirs_hs[1:])), (
-        median(ours_call[1:]),
-        median(theirs_call[1:]),
+    get = mcp_client.ours("majordomus_get", {"uri": uri})
+    handshakes: tuple[list[Sample], list[Sample]] = ([], [])
+    latencies: tuple[list[float], list[float]] = ([], [])
+    for i in range(WARMUP[0] + samples):
+        for side, server in enumerate((get, peer)):
+            handshake, _, steady = mcp_client.session(server, layer, calls)
+            if i >= WARMUP[0]:
+                handshakes[side].append(handshake)
+                latencies[side].append(median(steady))
+    table.ratio(
+        18,
+        "MCP handshake (spawn → initialize result) vs the SDK peer",
+        Pair(
+            median([s.wall_ns for s in handshakes[0]]),
+            median([s.wall_ns for s in handshakes[1]]),
+        ),
+        0.15,
+        "majordomus mcp, driven by mcp.client.stdio + ClientSession",
     )
+    table.ratio(
+        18,
+        f"MCP steady tools/call majordomus_get vs the SDK peer (median of {calls})",
+        Pair(median(latencies[0]), median(latencies[1])),
+        0.4,
+        f"tools/call majordomus_get {{'uri': '{uri}'}}",
+    )
+
+
+def status_row(table: Table, ledger: Path, records: int, samples: int) -> None:
+    env = environment()
+    table.ratio(
+        18,
+        f"reasoning status --format json, {size(records)} records, vs json.load + sort",
+        paired(
+            samples,
+            lambda: run(STATUS, ledger, env),
+            lambda: run([sys.executable, PROBES, "ledger", str(ledger)], ledger, env),
+        ),
+        1.5,
+        "majordomus reasoning status --format json; floor: benchmarks/probes.py ledger",
+    )
+
+
+def check_row(table: Table, ledger: Path, records: int, samples: int) -> None:
+    """The pre-commit hook runs `check` in text; it exits 10 on the synthetic findings."""
+    env = environment()
+    table.ratio(
+        18,
+        f"reasoning check vs reasoning status, same {size(records)}-record ledger",
+        paired(
+            samples,
+            lambda: run(CHECK, ledger, env, ok=(0, 10)),
+            lambda: run(STATUS, ledger, env),
+        ),
+        2,
+        "majordomus reasoning check (the pre-commit hook's entry)",
+    )
+
+
+def rss_row(table: Table, ledger: Path, records: int, samples: int) -> None:
+    """Peak memory held to its bound; the same runs' times go to the supplementary rows."""
+    env = environment()
+    pair = paired(
+        samples,
+        lambda: run(STATUS, ledger, env),
+        lambda: run([sys.executable, PROBES, "ledger", str(ledger)], ledger, env),
+    )
+    table.absolute(
+        18,
+        f"peak RSS of reasoning status --format json, {size(records)} records (floor: json.load)",
+        pair.peak_kib / 1024,
+        "MiB",
+        300.0,
+        "ru_maxrss of the child; floor: benchmarks/probes.py ledger",
+        floor=pair.floor_peak_kib / 1024,
+    )
+    table.extra(f"reasoning status, {size(records)} records, vs json.load + sort", pair)
+
+
+def objects_row(table: Table, layer: Path, rules: int, samples: int) -> None:
+    env = environment()
+    table.ratio(
+        18,
+        f"objects list --format json, {size(rules)} rules, cold, vs ls-files + read",
+        paired(
+            samples,
+            lambda: run(OBJECTS, layer, env),
+            lambda: run([sys.executable, PROBES, "floor", str(layer)], layer, env),
+        ),
+        2,
+        "majordomus objects list --format json; floor: benchmarks/probes.py floor, whole process",
+    )
+
+
+def freshness_rows(table: Table, layer: Path, rules: int, checks: int, samples: int) -> None:
+    """benchmarks/freshness.py on a copy of the layer (it changes and stages rules)."""
+    with tempfile.TemporaryDirectory(prefix="scale-fresh-", dir=layer.parent) as scratch:
+        copy = Path(scratch) / "layer"
+        shutil.copytree(layer, copy, symlinks=True)
+        argv = [sys.executable, FRESHNESS, "--root", str(copy), "--rules", str(rules)]
+        argv += ["--checks", str(checks), "--samples", str(samples), "--format", "json"]
+        done = subprocess.run(argv, env=environment(), capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"scale: freshness.py exited {done.returncode}: {done.stderr}")
+        figures = json.loads(done.stdout)
+    table.absolute(
+        18,
+        f"freshness check before an answer, nothing changed, {size(figures['objects'])} objects",
+        figures["check_median_ns"] / 1e6,
+        "ms",
+        1.0,
+        f"Context.refresh(), median of {checks}; p99 {figures['check_p99_ns'] / 1e6:.2f} ms",
+    )
+    table.ratio(
+        18,
+        "re-index after one layer file changed vs a full index build",
+        Pair(
+            figures["reindex_median_ns"],
+            figures["build_median_ns"],
+            figures["reindex_cpu_median_ns"],
+            figures["build_cpu_median_ns"],
+        ),
+        0.10,
+        "Context.refresh() after a rule changed and was staged; floor: a new Context's index",
+    )
+
+
+def held_rows(table: Table, small: Path, layer: Path, rules: int, samples: int) -> None:
+    """The issue-8 rows this round must not lose."""
+    env = environment()
+    table.ratio(
+        8,
+        "--version vs python -c pass",
+        paired(
+            samples * 2,
+            lambda: run([MAJORDOMUS, "--version"], small, env),
+            lambda: run([sys.executable, "-c", "pass"], small, env),
+        ),
+        4,
+        "majordomus --version",
+    )
+    table.ratio(
+        8,
+        f"index build, {size(rules)} rules, in-process, vs ls-files + read",
+        paired(
+            samples,
+            lambda: printed([sys.executable, PROBES, "index", str(layer)], env),
+            lambda: printed([sys.executable, PROBES, "floor", str(layer)], env),
+        ),
+        2,
+        "Context(root).index in a fresh process, imports excluded",
+    )
+    table.ratio(
+        8,
+        f"devcontext compile (cold CLI) vs mcp --inspect, {size(rules)}-rule layer",
+        paired(samples, lambda: run(COMPILE, layer, env), lambda: run(INSPECT, layer, env)),
+        1.5,
+        "majordomus devcontext compile --format json",
+    )
+
+
+def supplementary(
+    table: Table, inputs: dict[str, Path], layers: list[int], ledgers: list[int], samples: int
+) -> None:
+    env = environment()
+    intent = [*COMPILE, "--intent", INTENT]
+    for count in ledgers:
+        root = inputs[f"ledger-{count}"]
+        table.extra(
+            f"reasoning status, {size(count)} records, vs json.load + sort",
+            paired(
+                max(3, samples // 3) if count > 10000 else samples,
+                lambda root=root: run(STATUS, root, env),
+                lambda root=root: run([sys.executable, PROBES, "ledger", str(root)], root, env),
+            ),
+        )
+    for rules in layers:
+        root = inputs[f"layer-{rules}"]
+        table.extra(
+            f"objects list, {size(rules)}-rule layer, vs git ls-files + read",
+            paired(
+                samples,
+                lambda root=root: run(OBJECTS, root, env),
+                lambda root=root: run([sys.executable, PROBES, "floor", str(root)], root, env),
+            ),
+        )
+        table.extra(
+            f"devcontext compile --intent vs mcp --inspect, {size(rules)}-rule layer",
+            paired(
+                samples,
+                lambda root=root: run(intent, root, env),
+                lambda root=root: run(INSPECT, root, env),
+            ),
+        )
 
 
 # -- the run -------------------------------------------------------------------------------------
 
 
-def _ms(ns: float) -> str:
-    return f"{ns / 1e6:.1f} ms"
-
-
-def measure(inputs: dict[str, Path], samples: int) -> dict[str, Any]:
-    env = bench_environment()
-    rows: list[dict[str, Any]] = []
-    extra: list[dict[str, Any]] = []
-
-    def row(name: str, ours: float, floor: float, target: float, unit: str, command: str) -> None:
-        ratio = ours / floor if floor else 0.0
-        rows.append(
-            {
-                "name": name,
-                "measured": ours,
-                "floor": floor,
-                "unit": unit,
-                "ratio": round(ratio, 3),
-                "target": target,
-                "ok": ratio <= target,
-                "command": command,
-            }
-        )
-
-    here = inputs["layer-100"]
-    ours, floor = paired(
-        samples * 2,
-        lambda: wall([MAJORDOMUS, "--version"], here, env),
-        lambda: wall([sys.executable, "-c", "pass"], here, env),
+def _commit() -> str | None:
+    done = subprocess.run(
+        ["git", "-C", str(HERE.parent), "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
     )
-    row("--version vs python -c pass", ours, floor, 4, "ns", "majordomus --version")
+    return done.stdout.strip() or None
 
-    status = [MAJORDOMUS, "reasoning", "status", "--format", "json"]
-    for count in LEDGERS:
-        root = inputs.get(f"ledger-{count}")
-        if root is None:
-            continue
-        n = samples if count <= 10000 else max(3, samples // 3)
-        ours, floor = paired(
-            n,
-            lambda root=root: wall(status, root, env),
-            lambda root=root: wall([sys.executable, PROBES, "ledger", str(root)], root, env),
+
+def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    """Every row, in the issue's order, then the issue-8 rows held, then the extra sizes."""
+    extra_layers = [] if args.quick else [n for n in (100, 1000) if n < args.rules]
+    extra_ledgers = [] if args.quick else [n for n in (1000,) if n != args.records]
+    ledgers = [args.records] + ([args.rss_records] if args.rss_records else [])
+    inputs = prepare(work, [args.mcp_rules, args.rules, *extra_layers], ledgers + extra_ledgers)
+    small, layer = inputs[f"layer-{args.mcp_rules}"], inputs[f"layer-{args.rules}"]
+    ledger = inputs[f"ledger-{args.records}"]
+    load_before = load_average()
+    table = Table()
+    n = args.samples
+    steps: list[tuple[str, Callable[[], None]]] = [
+        ("MCP", lambda: mcp_rows(table, small, args.mcp_rules, n, args.calls)),
+        ("status", lambda: status_row(table, ledger, args.records, n)),
+        ("objects list", lambda: objects_row(table, layer, args.rules, n)),
+    ]
+    if args.rss_records:
+        big = inputs[f"ledger-{args.rss_records}"]
+        steps.append(("peak RSS", lambda: rss_row(table, big, args.rss_records, args.rss_samples)))
+    steps += [
+        (
+            "freshness",
+            lambda: freshness_rows(table, layer, args.rules, args.checks, args.fresh_samples),
+        ),
+        ("check", lambda: check_row(table, ledger, args.records, n)),
+        ("issue-8 rows", lambda: held_rows(table, small, layer, args.rules, n)),
+    ]
+    if extra_layers or extra_ledgers:
+        steps.append(
+            ("extra sizes", lambda: supplementary(table, inputs, extra_layers, extra_ledgers, n))
         )
-        if count == 10000:
-            row(
-                "reasoning status --format json, 10k records vs json.load + sort",
-                ours,
-                floor,
-                1.5,
-                "ns",
-                "majordomus reasoning status --format json",
-            )
-            # the pre-commit hook runs `check` in text; it exits 10 on the synthetic findings
-            check = [MAJORDOMUS, "reasoning", "check"]
-            ours, floor = paired(
-                n,
-                lambda root=root, check=check: wall(check, root, env, ok=(0, 10)),
-                lambda root=root: wall(status, root, env),
-            )
-            row(
-                "reasoning check (pre-commit) vs reasoning status, 10k records",
-                ours,
-                floor,
-                2,
-                "ns",
-                "majordomus reasoning check (the pre-commit hook's entry)",
-            )
-        else:
-            name = f"reasoning status, {count} records"
-            extra.append({"name": name, "ns": ours, "floor_ns": floor})
-
-    for rules in LAYERS:
-        root = inputs[f"layer-{rules}"]
-        ours, floor = paired(
-            samples,
-            lambda root=root: printed_ns([sys.executable, PROBES, "index", str(root)], env),
-            lambda root=root: printed_ns([sys.executable, PROBES, "floor", str(root)], env),
-        )
-        if rules == 10000:
-            row(
-                "build_index of a 10k layer vs git ls-files + read every file",
-                ours,
-                floor,
-                2,
-                "ns",
-                "build_index(root, 'vcs') in a fresh process, imports excluded",
-            )
-        else:
-            extra.append({"name": f"build_index, {rules} rules", "ns": ours, "floor_ns": floor})
-
-    for rules in LAYERS:
-        root = inputs[f"layer-{rules}"]
-        for label, compile_argv in (
-            ("no seed", [MAJORDOMUS, "devcontext", "compile", "--format", "json"]),
-            (
-                "intent",
-                [MAJORDOMUS, "devcontext", "compile", "--intent", INTENT, "--format", "json"],
-            ),
-        ):
-            ours, floor = paired(
-                samples,
-                lambda root=root, argv=compile_argv: wall(argv, root, env),
-                lambda root=root: wall(INSPECT, root, env),
-            )
-            if rules == 10000 and label == "no seed":
-                row(
-                    "devcontext compile (cold CLI) vs mcp --inspect, 10k layer",
-                    ours,
-                    floor,
-                    1.5,
-                    "ns",
-                    "majordomus devcontext compile --format json",
-                )
-            else:
-                extra.append(
-                    {
-                        "name": f"devcontext compile ({label}) vs mcp --inspect, {rules} rules",
-                        "ns": ours,
-                        "floor_ns": floor,
-                    }
-                )
-
-    big = inputs.get("ledger-100000")
-    if big is not None:
-        peaks = [peak_rss_mb(status, big, env) for _ in range(3)]
-        rows.append(
-            {
-                "name": "peak RSS of reasoning status --format json, 100k records",
-                "measured": median(peaks),
-                "floor": 300.0,
-                "unit": "MiB",
-                "ratio": round(median(peaks) / 300.0, 3),
-                "target": 1.0,
-                "ok": median(peaks) <= 300.0,
-                "command": "majordomus reasoning status --format json",
-            }
-        )
-
-    layer = inputs["layer-100"]
-    from majordomus.capabilities.context import Context
-
-    first = Context(layer, environ=env).index.objects[0].uri
-    (hs_ours, hs_theirs), (call_ours, call_theirs) = sdk_pair(layer, first, max(3, samples), 200)
-    row(
-        "MCP handshake (spawn → initialize result) vs the SDK's minimal server",
-        hs_ours,
-        hs_theirs,
-        0.25,
-        "ns",
-        "majordomus mcp, driven by mcp.client.stdio",
-    )
-    row(
-        "tools/call majordomus_get latency vs the SDK server's one tool",
-        call_ours,
-        call_theirs,
-        0.5,
-        "ns",
-        f"tools/call majordomus_get {{'uri': '{first}'}}",
-    )
+    loads: dict[str, str] = {}
+    for name, step in steps:
+        loads[name] = load_average()
+        sys.stderr.write(f"scale: measuring {name} (load average {loads[name]})\n")
+        step()
     return {
-        "schema": "majordomus/benchmark-scale/v1",
+        "schema": "majordomus/benchmark-scale/v2",
         "finished_at": clock.now().strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "samples": samples,
-        "ratios": rows,
-        "supplementary": extra,
+        "commit": _commit(),
+        "python": sys.version.split()[0],
+        "load_average": {"before": load_before, "steps": loads, "after": load_average()},
+        "samples": n,
+        "sizes": {
+            "mcp_rules": args.mcp_rules,
+            "rules": args.rules,
+            "records": args.records,
+            "rss_records": args.rss_records,
+            "calls": args.calls,
+            "checks": args.checks,
+        },
+        "rows": table.rows,
+        "supplementary": table.supplementary,
     }
-
-
-def render(document: dict[str, Any]) -> str:
-    lines = [f"{'ratio':<72} {'measured':>11} {'floor':>11} {'ratio':>7} {'target':>7}"]
-    for r in document["ratios"]:
-        if r["unit"] == "MiB":
-            measured, floor = f"{r['measured']:.0f} MiB", f"{r['floor']:.0f} MiB"
-            target = f"≤{r['floor']:.0f}"
-        else:
-            measured, floor = _ms(r["measured"]), _ms(r["floor"])
-            target = f"≤{r['target']}x"
-        verdict = "ok" if r["ok"] else "MISSED"
-        lines.append(
-            f"{r['name']:<72} {measured:>11} {floor:>11} {r['ratio']:>6.2f}x {target:>7}  {verdict}"
-        )
-    lines.append("")
-    for e in document["supplementary"]:
-        ratio = e["ns"] / e["floor_ns"] if e["floor_ns"] else 0.0
-        ours, floor = _ms(e["ns"]), _ms(e["floor_ns"])
-        lines.append(f"  {e['name']:<70} {ours:>11} {floor:>11} {ratio:>6.2f}x")
-    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="benchmarks/run.py scale")
-    parser.add_argument("--samples", type=int, default=7, help="samples per ratio (default 7)")
+    parser.add_argument("--quick", action="store_true", help="fewer samples, no extra sizes")
+    parser.add_argument("--samples", type=int, help="samples per ratio (default 7; quick 3)")
     parser.add_argument("--work", type=Path, help="keep (and reuse) the generated inputs here")
-    parser.add_argument("--skip-100k", action="store_true", help="no 100k-record ledger")
+    parser.add_argument("--rules", type=int, default=10000, help="the indexing layer's rules")
+    parser.add_argument("--records", type=int, default=10000, help="the replay ledger's size")
+    parser.add_argument(
+        "--rss-records", type=int, default=100000, help="the peak-memory ledger (0: skip)"
+    )
+    parser.add_argument("--skip-100k", action="store_true", help="the same as --rss-records 0")
+    parser.add_argument("--mcp-rules", type=int, default=100, help="the MCP rows' layer")
+    parser.add_argument("--calls", type=int, help="steady tools/call per session (default 200)")
+    parser.add_argument("--checks", type=int, help="freshness checks (default 2000)")
+    parser.add_argument(
+        "--warmup", type=int, default=1, help="uncounted pairs before each row (default 1)"
+    )
+    parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.add_argument("--check", action="store_true", help="exit 10 if an issue-18 row missed")
     parser.add_argument("--no-write", action="store_true", help="do not keep the result file")
     args = parser.parse_args(argv)
+    if args.skip_100k:
+        args.rss_records = 0
+    args.samples = args.samples or (3 if args.quick else 7)
+    args.calls = args.calls or (50 if args.quick else 200)
+    args.checks = args.checks or (500 if args.quick else 2000)
+    args.fresh_samples = 3 if args.quick else 5
+    args.rss_samples = 1 if args.quick else 3
+    WARMUP[0] = max(0, args.warmup)
     with tempfile.TemporaryDirectory(prefix="majordomus-scale-") as scratch:
         work = (args.work or Path(scratch)).resolve()
         work.mkdir(parents=True, exist_ok=True)
-        document = measure(prepare(work, args.skip_100k), args.samples)
-    sys.stdout.write(render(document))
+        document = measure(args, work)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(document, indent=2) + "\n")
+    else:
+        sys.stdout.write(render(document))
     if not args.no_write:
         from benchmarks.run import RESULTS, SOURCE, write_atomically
 
@@ -367,4 +445,5 @@ def main(argv: list[str]) -> int:
         path = RESULTS / f"scale-{stamp}.json"
         write_atomically(path, document)
         sys.stderr.write(f"scale: wrote {path.relative_to(SOURCE)}\n")
-    return 0
+    missed = [r for r in document["rows"] if r["issue"] == 18 and not r["ok"]]
+    return EXIT_MISSED if args.check and missed else 0

@@ -1,0 +1,105 @@
+"""Whole processes measured from outside: wall time, CPU (user + system) and peak memory.
+
+The scale run holds every command to a floor on a shared, loaded machine, so each figure is
+a median of samples that alternate the measured process with its floor (both see the same
+load), and each sample keeps the child's own CPU time next to its wall time (CPU moves less
+with the load than wall time does). Nothing here imports the product: only the installed
+`majordomus` executable is run, so these helpers keep working whatever its modules become.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmarks.stats import median
+
+#: The `majordomus` installed next to this interpreter (the virtual environment's own).
+MAJORDOMUS = shutil.which("majordomus", path=str(Path(sys.executable).parent)) or "majordomus"
+
+
+def environment() -> dict[str, str]:
+    """What every measured process gets: quiet logs, no CI-driven mode switch."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MAJORDOMUS_")}
+    env.pop("CI", None)
+    env["MAJORDOMUS_LOG"] = "warn"
+    return env
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One process: nanoseconds from spawn to exit, its CPU nanoseconds, its peak RSS (KiB)."""
+
+    wall_ns: int
+    cpu_ns: int
+    peak_kib: int = 0
+
+
+def run(argv: Sequence[str], cwd: Path, env: dict[str, str], ok: tuple[int, ...] = (0,)) -> Sample:
+    """Spawn `argv`, discard its output, wait for it with its resource usage.
+
+    An exit code outside `ok` stops the run with the command's error output."""
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter_ns()
+        process = subprocess.Popen(
+            list(argv), cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=errors
+        )
+        _, status, usage = os.wait4(process.pid, 0)
+        wall_ns = time.perf_counter_ns() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode not in ok:
+            errors.seek(0)
+            said = errors.read().decode("utf-8", "replace").strip()[-400:]
+            raise SystemExit(f"scale: {' '.join(argv)} exited {process.returncode}: {said}")
+    cpu_ns = round((usage.ru_utime + usage.ru_stime) * 1e9)
+    return Sample(wall_ns, cpu_ns, usage.ru_maxrss)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Medians of the measured side and of its floor (wall and CPU nanoseconds, peak KiB)."""
+
+    wall: float
+    floor_wall: float
+    cpu: float | None = None
+    floor_cpu: float | None = None
+    peak_kib: float = 0.0
+    floor_peak_kib: float = 0.0
+
+
+#: Warm-up pairs before the counted samples (they fill the file cache); the smoke test sets 0.
+WARMUP = [1]
+
+
+def paired(samples: int, measured: Callable[[], Sample], floor: Callable[[], Sample]) -> Pair:
+    """Medians of alternating samples, after `WARMUP[0]` pairs that are not counted."""
+    for _ in range(WARMUP[0]):
+        measured(), floor()
+    ours: list[Sample] = []
+    theirs: list[Sample] = []
+    for _ in range(max(1, samples)):
+        ours.append(measured())
+        theirs.append(floor())
+    return Pair(
+        median([s.wall_ns for s in ours]),
+        median([s.wall_ns for s in theirs]),
+        median([s.cpu_ns for s in ours]),
+        median([s.cpu_ns for s in theirs]),
+        median([s.peak_kib for s in ours]),
+        median([s.peak_kib for s in theirs]),
+    )
+
+
+def load_average() -> str:
+    """The 1, 5 and 15 minute load averages, as `uptime` prints them."""
+    try:
+        return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
