@@ -1,4 +1,4 @@
-"""Benchmarks of majordomus (capabilities §5, issue 8): scripts, not tests.
+"""Benchmarks of majordomus (issue 8 and issue 18): scripts, not tests.
 
 `python benchmarks/run.py` (or `python -m benchmarks`) measures every capability whose
 benchmark policy is required, on each declared transport, cold and warm, and compares the

@@ -1,4 +1,4 @@
-"""The regression check of capabilities §5.6: a run against the accepted baseline.
+"""The regression check: a run against the accepted baseline.
 
 Pure: documents and a policy in, report lines and a verdict out. The run fails only when
 the baseline was recorded on the same (non-empty) host and some line is `FAIL`.

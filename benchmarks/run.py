@@ -1,4 +1,4 @@
-"""The benchmark entry point (capabilities §5.4–5.6, issue 8).
+"""The benchmark entry point (issues 8 and 18).
 
     python benchmarks/run.py [ID-or-key-prefix] [--transport all|direct|mcp|http|system]
         [--profile quick|full|ci] [--format text|json] [--check] [--no-write] [--repo PATH]

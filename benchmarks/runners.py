@@ -1,4 +1,4 @@
-"""The runners of capabilities §5.4: direct (the executor in process), MCP (a spawned
+"""The runners: direct (the executor in process), MCP (a spawned
 `majordomus mcp`), HTTP (a spawned `majordomus serve --port 0`) and the system targets.
 
 Durations come from `time.perf_counter_ns()` around exactly one call or round trip. Over a
@@ -38,7 +38,7 @@ _URL = re.compile(r" at (http://[0-9.:]+) ")
 
 @dataclass(frozen=True)
 class Profile:
-    """§5.4 profiles: warmup calls, timed samples, fresh processes for a cold spawn."""
+    """Profiles: warmup calls, timed samples, fresh processes for a cold spawn."""
 
     name: str
     warmup: int
@@ -267,7 +267,7 @@ class McpRunner:
 
 
 def query_string(value: dict[str, Any]) -> str:
-    """The GET binding of §1.8: strings raw, everything else compact JSON."""
+    """The GET binding of docs/http.md: strings raw, everything else compact JSON."""
     pairs = [
         (key, item if isinstance(item, str) else dumps_compact(item))
         for key, item in value.items()

@@ -1,4 +1,4 @@
-"""Sample statistics of capabilities §5.5: nearest-rank percentiles over microseconds.
+"""Sample statistics: nearest-rank percentiles over microseconds.
 
 Pure: durations in, numbers out. Samples are taken in nanoseconds on a monotonic clock and
 reported in microseconds (three decimals, so the document is exact to the nanosecond).

@@ -1,4 +1,4 @@
-"""Benchmark targets derived from the registry (capabilities §5.2) and the repository they run on.
+"""Benchmark targets derived from the registry's declarations and the repository they run on.
 
 A target is one (capability, transport, case) or one system measurement; its key is
 `<id>|<transport>|<case>` or `system.<transport>.<name>`. Nothing here measures anything.
@@ -17,7 +17,7 @@ from majordomus.capabilities.context import Context
 from majordomus.capabilities.reference import benchmark_transports, target_key
 from majordomus.capabilities.registry import EXECUTABLE_STABILITIES, Registry
 
-#: System targets in the order §5.2 lists them; the Swagger page keeps the older key.
+#: System targets in a fixed order; the Swagger page keeps the older key.
 SYSTEM_TARGETS = (
     ("mcp", "process_cold"),
     ("mcp", "initialize"),
@@ -52,7 +52,7 @@ class Target:
     name: str | None = None
 
     def describe(self) -> dict[str, Any]:
-        """The target as §5.2 carries it."""
+        """The target as the benchmark report carries it."""
         if self.kind == "system":
             return {"kind": "system", "target": self.key}
         out: dict[str, Any] = {
@@ -72,7 +72,7 @@ class Target:
 
 
 def derive_targets(ctx: Context, registry: Registry) -> list[Target]:
-    """Every target of §5.2 in order: capabilities (id order), then the system targets."""
+    """Every target in order: capabilities (id order), then the system targets."""
     targets: list[Target] = []
     for cap in registry:
         if not cap.executable or cap.stability not in EXECUTABLE_STABILITIES:
