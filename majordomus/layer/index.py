@@ -29,7 +29,7 @@ from majordomus.layer.model import (
     Manifest,
     SourceClass,
 )
-from majordomus.layer.reader import ReadContext, excluded_identity, read_file
+from majordomus.layer.reader import LayerReader, excluded_identity, read_file
 from majordomus.layer.relations import ExcludedObject, derive_relations
 from majordomus.layer.root import LayerIOError, find_root
 from majordomus.layer.sources import read_sources
@@ -189,14 +189,14 @@ def _build_index(
     with _tree(layer.root) as tree:
         files, diagnostics = discover(layer.root, layer.manifest, layer.sources, discovery, tree)
         diagnostics.extend(uncovered_sections(layer.manifest, layer.sources, tree))
-        ctx = ReadContext(root=layer.root, manifest=layer.manifest, kinds=kinds, tree=tree)
+        reader = LayerReader(root=layer.root, manifest=layer.manifest, kinds=kinds, tree=tree)
         excluded: list[ExcludedObject] = []
         for item in files:
-            found, findings = read_file(item.path, item.source, ctx)
+            found, findings = read_file(item.path, item.source, reader)
             objects.extend(found)
             diagnostics.extend(findings)
             if not found and findings:
-                named = excluded_identity(item.path, item.source, ctx)
+                named = excluded_identity(item.path, item.source, reader)
                 if named is not None:
                     excluded.append(ExcludedObject(*named, item.path, findings[0].code))
     git = pending.result()

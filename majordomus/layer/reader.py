@@ -25,9 +25,10 @@ HEADING = "@heading"
 _BAD_IDENTITY = re.compile(r"[/@\s]")
 
 
-class ReadContext:
-    """What reading needs besides the file: the root, the manifest, the kind schema and the
-    open directories of the root (`tree`; one of its own when none is given).
+class LayerReader:
+    """The reader of one layer for one build: what reading a file needs besides the file (the
+    root, the manifest, the kind schema and the root's open directories, `tree`; one of its
+    own when none is given).
 
     Also memoises the section of each directory, so the per-file path stays lean.
     """
@@ -170,7 +171,9 @@ def _decode(data: bytes) -> str:
         ) from exc
 
 
-def _metadata(spec: KindSpec, text: str, ctx: ReadContext) -> tuple[KindSpec, dict[str, Any], str]:
+def _metadata(
+    spec: KindSpec, text: str, reader: LayerReader
+) -> tuple[KindSpec, dict[str, Any], str]:
     """Step 3: (possibly switched kind, metadata, body)."""
     if spec.format == "text":
         return spec, {}, text
@@ -185,7 +188,7 @@ def _metadata(spec: KindSpec, text: str, ctx: ReadContext) -> tuple[KindSpec, di
         raise Excluded("malformed_front_matter", exc.message) from exc
     if front is None:
         if spec.without_front_matter is not None:
-            spec = ctx.kinds.kinds[spec.without_front_matter]
+            spec = reader.kinds.kinds[spec.without_front_matter]
         if spec.front_matter == "required":
             raise Excluded("missing_front_matter", "no front matter, and the kind requires it")
         return spec, {}, body
@@ -194,8 +197,8 @@ def _metadata(spec: KindSpec, text: str, ctx: ReadContext) -> tuple[KindSpec, di
     except YamlError as exc:
         raise Excluded(exc.code or "malformed_front_matter", exc.message) from exc
     declared = metadata.get("kind")
-    if type(declared) is str and declared != spec.name and declared in ctx.kinds.declared:
-        spec = ctx.kinds.kinds[declared]
+    if type(declared) is str and declared != spec.name and declared in reader.kinds.declared:
+        spec = reader.kinds.kinds[declared]
     return spec, metadata, body
 
 
@@ -242,18 +245,18 @@ def _members(
 
 
 def _read(
-    rel: str, source: SourceClass, ctx: ReadContext
+    rel: str, source: SourceClass, reader: LayerReader
 ) -> tuple[list[LayerObject], list[Diagnostic]]:
-    spec = ctx.kinds.get(source.kind)
+    spec = reader.kinds.get(source.kind)
     if spec is None:
         raise Excluded(
             "unknown_kind",
             f"class '{source.id}' declares kind '{source.kind}', which this executable "
             "does not read (its kinds: docs/generated/layer.md)",
         )
-    data = _load(ctx.tree, rel)
+    data = _load(reader.tree, rel)
     text = _decode(data)
-    spec, metadata, body = _metadata(spec, text, ctx)
+    spec, metadata, body = _metadata(spec, text, reader)
     if spec.allow is not None and metadata:
         unknown = spec.allow.unknown(key_paths(metadata))
         if unknown:
@@ -271,7 +274,7 @@ def _read(
         "path": rel,
         "directory": directory,
         "source_class": source.id,
-        "section": ctx.section_of(rel, directory),
+        "section": reader.section_of(rel, directory),
     }
     if spec.members is not None:
         return _members(spec, spec.members, metadata, rel, provenance)
@@ -294,29 +297,29 @@ def _read(
 
 
 def read_file(
-    rel: str, source: SourceClass, ctx: ReadContext
+    rel: str, source: SourceClass, reader: LayerReader
 ) -> tuple[list[LayerObject], list[Diagnostic]]:
     """The object(s) one discovered file yields, or the one error diagnostic excluding it.
 
     A collection file may yield objects and per-member diagnostics together.
     """
     try:
-        return _read(rel, source, ctx)
+        return _read(rel, source, reader)
     except Excluded as exc:
         return [], [Diagnostic("error", exc.code, exc.message, rel)]
 
 
-def excluded_identity(rel: str, source: SourceClass, ctx: ReadContext) -> tuple[str, str] | None:
+def excluded_identity(rel: str, source: SourceClass, reader: LayerReader) -> tuple[str, str] | None:
     """(kind, identity) an excluded file would have had, as far as its metadata still says.
 
     Lets a reference to the file name the diagnostic that excluded it instead of calling the
     object missing. Runs only for excluded files; None when not even the identity is readable.
     """
-    spec = ctx.kinds.get(source.kind)
+    spec = reader.kinds.get(source.kind)
     if spec is None:
         return None
     try:
-        spec, metadata, _body = _metadata(spec, _decode(_load(ctx.tree, rel)), ctx)
+        spec, metadata, _body = _metadata(spec, _decode(_load(reader.tree, rel)), reader)
     except Excluded:
         return None
     if spec.members is not None:
