@@ -231,13 +231,14 @@ class PendingGitState:
     def result(self) -> GitState:
         if self.reason is not None:
             return GitState.unavailable(self.reason)
-        assert self._status is not None
+        status = self._status
+        assert status is not None
         return GitState(
             state="available",
             toplevel=self._top,
             head=self._head,
             branch=self._branch,
-            working_tree=_status(self._status),
+            ask=lambda: _status(status),
         )
 
 
