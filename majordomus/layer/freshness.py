@@ -99,10 +99,10 @@ class Watch:
         base = str(root) + os.sep
         self._base = base
         folders = {base + ".ai"}
-        for parent in {os.path.dirname(rel) for rel in stamps}:
+        for parent in {rel.rpartition("/")[0] for rel in stamps}:
             while parent:
                 folders.add(base + parent)
-                parent = os.path.dirname(parent)
+                parent = parent.rpartition("/")[0]
         if baseline.discovery == "filesystem":
             folders.update(_ai_folders(root))
         low, high = baseline.started_ns, time.time_ns()
@@ -111,15 +111,13 @@ class Watch:
         self.suspect = any(
             key is not None and low <= max(key[0], key[1]) <= high for _, key in stated
         )
-        files: list[tuple[str, Key]] = []
-        for rel in sorted(stamps):
-            key = stamps[rel]
+        for rel, key in stamps.items():
             if key is None:
-                key = _key(base + rel)
-            elif low <= max(key[0], key[1]) <= high:
-                self._suspects.add(rel)
-            files.append((rel, key))
+                stamps[rel] = _key(base + rel)
+            elif key[0] >= low or key[1] >= low:
+                self._suspects.add(rel)  # read while it changed: `high` is past every read
         self.suspect = self.suspect or bool(self._suspects)
+        files = list(stamps.items())
         self._files = files
         self._cursor = 0
 
