@@ -11,6 +11,7 @@ CLI's business.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +19,8 @@ from typing import Any, NamedTuple
 
 from majordomus.collector import paused
 from majordomus.layer.coverage import uncovered_sections
-from majordomus.layer.discovery import discover
+from majordomus.layer.discovery import Discovered, discover
+from majordomus.layer.freshness import git_dir
 from majordomus.layer.git import GitError, PendingGitState
 from majordomus.layer.kinds import load_kinds
 from majordomus.layer.manifest import read_manifest
@@ -30,7 +32,7 @@ from majordomus.layer.model import (
     Manifest,
     SourceClass,
 )
-from majordomus.layer.reader import FileRead, LayerReader, read_entry
+from majordomus.layer.reader import FileRead, LayerReader, Stamp, read_entry
 from majordomus.layer.relations import NAMING_KINDS, ExcludedObject, Relations, derive_relations
 from majordomus.layer.root import LayerIOError, find_root
 from majordomus.layer.sources import read_sources
@@ -181,6 +183,9 @@ class Snapshot:
     mcp_tools: dict[str, str] | None
     files: dict[str, Kept]
     relations: Relations
+    #: The `vcs` discovery and the stamp of the git index it was listed from: the same git
+    #: index lists the same files (git replaces the file on every write).
+    listed: tuple[Stamp, list[Discovered], list[Diagnostic]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,8 +253,17 @@ def _build(
     excluded: list[ExcludedObject] = []
     files: dict[str, Kept] = {}
     same = reuse is not None  # no file changed what relations read
+    found: list[Discovered] | None = None
+    diagnostics: list[Diagnostic]
     with _tree(layer.root) as tree:
-        found, diagnostics = discover(layer.root, layer.manifest, layer.sources, discovery, tree)
+        listed = _git_index_stamp(layer.root) if discovery == "vcs" else None
+        if reuse is not None and reuse.listed is not None and reuse.listed[0] == listed:
+            found, diagnostics = reuse.listed[1], list(reuse.listed[2])
+        if found is None:
+            found, diagnostics = discover(
+                layer.root, layer.manifest, layer.sources, discovery, tree
+            )
+        listing = None if listed is None else (listed, found, list(diagnostics))
         diagnostics.extend(uncovered_sections(layer.manifest, layer.sources, tree))
         reader = LayerReader(root=layer.root, manifest=layer.manifest, kinds=kinds, tree=tree)
         for rel, source, entry in found:
@@ -304,7 +318,19 @@ def _build(
     for diagnostic in diagnostics:
         _log_diagnostic(diagnostic)
     _log_summary(index)
-    return Built(index, Snapshot(layer, tools, files, relations))
+    return Built(index, Snapshot(layer, tools, files, relations, listing))
+
+
+def _git_index_stamp(root: Path) -> Stamp | None:
+    """The stamp of the git index of the work tree holding `root`, None when there is none."""
+    folder = git_dir(root)
+    if folder is None:
+        return None
+    try:
+        info = os.stat(folder / "index")
+    except OSError:
+        return None
+    return (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
 
 
 def _relational(read: FileRead) -> list[Any]:
