@@ -2,7 +2,8 @@
 
 Owns the start-up sequence up to a built index: root, manifest, sources, kind schema, git
 state, enumeration, reading, `duplicate_identity`, ordering, relations, and the log lines
-(each diagnostic at debug, one summary line with the counts). Fatal problems raise
+(each diagnostic at debug, one summary line with the counts); and what a re-index reuses of
+the build before it (`Snapshot`: each file's read, the vcs listing, the relations). Fatal problems raise
 `majordomus.errors.Fatal` subclasses; everything else becomes a diagnostic. Reads the layer
 and asks git; never writes. Logs through the `majordomus` logger only; handlers are the
 CLI's business.
@@ -220,8 +221,9 @@ def build(
 ) -> Built:
     """`build_index`, and its snapshot; given the snapshot of an earlier build, a file is
     read again only when it is new, its class or git index entry changed, its path is in
-    `moved` (what the caller saw change on disk) or it was excluded, else its earlier read is
-    kept. The index is the one a build from scratch would answer from the same files.
+    `moved` or it was excluded, else its earlier read is kept. With `moved` naming every
+    file changed on disk since that build (`majordomus.layer.freshness.Watch.moved`), the
+    index is the one a build from scratch answers.
 
     The cyclic collector is paused for the build: it allocates tens of thousands of
     long-lived objects and frees nothing.
