@@ -153,6 +153,12 @@ def read_open(fd: int, limit: int) -> bytes:
     Reads at most `limit + 1` bytes, whatever the file claims its size is. Raises `Unsafe`
     with an empty path; the caller knows which file it opened.
     """
+    return read_open_stat(fd, limit)[0]
+
+
+def read_open_stat(fd: int, limit: int) -> tuple[bytes, os.stat_result]:
+    """`read_open`, with the `fstat` of the file as it was opened (a caller that remembers
+    what it read needs no second `stat`)."""
     try:
         info = os.fstat(fd)
     except OSError as exc:
@@ -174,10 +180,12 @@ def read_open(fd: int, limit: int) -> bytes:
         raise Unsafe("unreadable", "", f"cannot read: {exc.strerror or exc}") from exc
     if total > limit:
         raise Unsafe("oversized", "", f"more than {limit} bytes, the limit")
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    return (chunks[0] if len(chunks) == 1 else b"".join(chunks)), info
 
 
-def _read_at(dir_fd: int, name: str, limit: int, rel: str, flags: int) -> bytes:
+def _read_at(
+    dir_fd: int, name: str, limit: int, rel: str, flags: int
+) -> tuple[bytes, os.stat_result]:
     try:
         fd = os.open(name, flags, dir_fd=dir_fd)
     except OSError as exc:
@@ -185,7 +193,7 @@ def _read_at(dir_fd: int, name: str, limit: int, rel: str, flags: int) -> bytes:
     except ValueError:
         raise Unsafe("unreadable", rel, "is not a plain path") from None
     try:
-        return read_open(fd, limit)
+        return read_open_stat(fd, limit)
     except Unsafe as exc:
         raise Unsafe(exc.code, rel, exc.reason) from None
     finally:
@@ -271,6 +279,10 @@ class Tree:
 
     def read(self, rel: str, limit: int) -> bytes:
         """The bytes of regular file `rel`, at most `limit` of them; raises `Unsafe`."""
+        return self.read_stat(rel, limit)[0]
+
+    def read_stat(self, rel: str, limit: int) -> tuple[bytes, os.stat_result]:
+        """`read`, with the file's `fstat` as it was opened."""
         directory, _, name = rel.rpartition("/")
         if name in ("", ".", ".."):
             raise Unsafe("unreadable", rel, "is not a plain path below the repository root")

@@ -19,7 +19,8 @@ from majordomus.errors import ContractUnmet
 if TYPE_CHECKING:
     from majordomus.capabilities.executor import Executor
     from majordomus.capabilities.registry import Registry
-    from majordomus.layer.freshness import Watch
+    from majordomus.layer.freshness import Baseline, Watch
+    from majordomus.layer.index import Built
     from majordomus.layer.model import Discovery, GitState, Index
     from majordomus.layer.sqlite_index import SqliteIndex
 
@@ -44,6 +45,8 @@ class Context:
         self.read_only = read_only
         self.environ: Mapping[str, str] = dict(os.environ if environ is None else environ)
         self.watch: Watch | None = None
+        #: The last build and what the next one may reuse of it (None before the first).
+        self._built: Built | None = None
         #: True while the layer changed and the re-index that followed failed: the last good
         #: index is still served.
         self.stale = False
@@ -69,42 +72,66 @@ class Context:
         return self._read_index()
 
     def _read_index(self) -> Index:
+        baseline, built = self._build()
+        self._built = built
+        self.watch = self._watch(baseline, built)
+        return built.index
+
+    def _build(self) -> tuple[Baseline, Built]:
+        """Build the index: from scratch the first time; after a change, reusing what the
+        last build read of every file the watch did not see move (`majordomus.layer.index`)."""
         from majordomus.capabilities.builtin import builtin_tools
-        from majordomus.layer.freshness import Baseline, Watch
-        from majordomus.layer.index import build_index
+        from majordomus.layer.freshness import Baseline
+        from majordomus.layer.index import build
 
         baseline = Baseline(self.root, self.discovery)
-        index = build_index(self.root, self.discovery, mcp_tools=builtin_tools())
+        last = self._built
+        moved = self.watch.moved() if last is not None and self.watch is not None else ()
+        built = build(
+            self.root,
+            self.discovery,
+            mcp_tools=builtin_tools(),
+            reuse=None if last is None else last.snapshot,
+            moved=moved,
+        )
+        index = built.index
         if self.strict and index.error_count:
             raise ContractUnmet(
                 f"refusing to serve under --strict: the index has {index.error_count} error "
                 "diagnostic(s); run `majordomus mcp --inspect` to see them"
             )
-        self.watch = Watch(baseline, index)
-        return index
+        return baseline, built
+
+    @staticmethod
+    def _watch(baseline: Baseline, built: Built) -> Watch:
+        from majordomus.layer.freshness import Watch
+
+        return Watch(baseline, built)
 
     def refresh(self) -> bool:
         """Read the layer again if it changed since the index was read; True when it did.
 
-        Cheap when nothing changed (a few `stat` calls). A re-index that fails (git gone, a
-        strict refusal, a registry that does not build) keeps the last index, sets `stale`
-        and is tried again after the next change.
+        Cheap when nothing changed (a few `stat` calls); after a change only the files that
+        moved are read again. A re-index that fails (git gone, a strict refusal, a registry
+        that does not build) keeps the last index, sets `stale` and is tried again after the
+        next change.
         """
         if self.watch is None or "index" not in self.__dict__ or not self.watch.changed():
             return False
-        watch = self.watch
         try:
-            index = self._read_index()
-            registry = self._registry_of(index)
+            baseline, built = self._build()
+            registry = self._registry_of(built.index)
         except Exception as exc:
             log.error("the layer changed and could not be read again: %s", exc)
-            self.watch = watch
-            watch.rebase()
+            self.watch.rebase()
+            self._built = None  # what moved before the rebase is not re-read: start afresh
             self.stale = True
             return False
+        self._built = built
+        self.watch = self._watch(baseline, built)
         # Swapped in one step each: a request still running keeps a whole index, old or new.
         self.__dict__.pop("sqlite", None)
-        self.__dict__["index"] = index
+        self.__dict__["index"] = built.index
         self.__dict__["registry"] = registry
         if "executor" in self.__dict__:
             self.executor.cache.clear()

@@ -13,8 +13,8 @@ import logging
 import re
 import stat
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from majordomus.layer.git import Listing
 from majordomus.layer.model import Diagnostic, Discovery, Manifest, SourceClass
@@ -25,12 +25,13 @@ from majordomus.safefs import Tree, Unsafe
 log = logging.getLogger("majordomus")
 
 
-@dataclass(frozen=True, slots=True)
-class Discovered:
-    """One file to read, with the class that claimed it."""
+class Discovered(NamedTuple):
+    """One file to read, with the class that claimed it and, with `vcs` discovery, the git
+    index entry it was listed with (a staged change changes it)."""
 
     path: str
     source: SourceClass
+    entry: str | None = None
 
 
 # --- the glob of `:(glob)` pathspecs --------------------------------------------------------
@@ -176,7 +177,7 @@ def _under(rel: str, directory: str) -> bool:
 
 def _escapes(rel: str) -> bool:
     """A listed path that would leave the root (a `..` pathspec); never read."""
-    return rel.startswith("/") or ".." in rel.split("/")
+    return rel.startswith("/") or (".." in rel and ".." in rel.split("/"))
 
 
 def class_paths(
@@ -191,8 +192,21 @@ def class_paths(
     `listing` is the class's `ls-files` already started (vcs mode); None walks the work tree
     (filesystem mode).
     """
+    return class_entries(root, source, local_dir, listing, tree)[0]
+
+
+def class_entries(
+    root: Path,
+    source: SourceClass,
+    local_dir: str,
+    listing: Listing | None,
+    tree: Tree | None = None,
+) -> tuple[list[str], dict[str, str] | None]:
+    """`class_paths`, and with a listing each path's git index entry."""
+    entries: dict[str, str] | None = None
     if listing is not None:
-        listed = listing.paths()
+        entries = listing.entries()
+        listed: list[str] | dict[str, str] = entries
     else:
         glob = Glob(source.pathspec.removeprefix(GLOB_MAGIC))
         listed = walk(root, glob, lambda rel: _under(rel, local_dir), tree)
@@ -204,7 +218,13 @@ def class_paths(
                 raise LayerIOError(
                     f"a path that is not UTF-8 matches class '{source.id}': {shown}"
                 ) from exc
-    return sorted({rel for rel in listed if not _under(rel, local_dir) and not _escapes(rel)})
+    inside = local_dir + "/"
+    kept = {
+        rel
+        for rel in listed
+        if not (rel.startswith(inside) or rel == local_dir) and not _escapes(rel)
+    }
+    return sorted(kept), entries
 
 
 def discover(
@@ -226,7 +246,7 @@ def discover(
     # every class's listing runs at once; each is collected, and may fail, in class order
     listings = [Listing(root, s.pathspec) if mode == "vcs" else None for s in sources]
     for source, listing in zip(sources, listings, strict=True):
-        paths = class_paths(root, source, local_dir, listing, tree)
+        paths, entries = class_entries(root, source, local_dir, listing, tree)
         log.debug(
             "class %s (kind %s): %d file(s)",
             source.id,
@@ -248,7 +268,7 @@ def discover(
                 )
                 continue
             claimed[rel] = source.id
-            files.append(Discovered(path=rel, source=source))
+            files.append(Discovered(rel, source, None if entries is None else entries[rel]))
         if source.required and not paths:
             findings.append(
                 Diagnostic(

@@ -22,12 +22,15 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from majordomus import safefs
-from majordomus.layer.model import Discovery, Index
+from majordomus.layer.model import Discovery
 from majordomus.safefs import CONFIG_LIMIT
+
+if TYPE_CHECKING:
+    from majordomus.layer.index import Built
 
 #: Layer files stat'ed per check, besides the fixed set.
 SLICE = 64
@@ -79,44 +82,52 @@ class Baseline:
 
 
 class Watch:
-    """The signature of one index; `changed()` answers whether the layer moved since."""
+    """The signature of one index; `changed()` answers whether the layer moved since, and
+    `moved()` which files a re-index must read again."""
 
-    def __init__(self, baseline: Baseline, index: Index) -> None:
+    def __init__(self, baseline: Baseline, built: Built) -> None:
         root = baseline.root
+        index = built.index
         self._fixed = list(baseline.fixed)
-        self.suspect = False
-        files = sorted(
-            {obj.provenance.path for obj in index.objects}
-            | {d.path for d in index.diagnostics if d.path}
-        )
+        self._suspects: set[str] = set()
+        stamps: dict[str, Key] = {
+            rel: kept.read.stamp for rel, kept in built.snapshot.files.items()
+        }
+        for diagnostic in index.diagnostics:
+            if diagnostic.path and diagnostic.path not in stamps:
+                stamps[diagnostic.path] = None
         base = str(root) + os.sep
+        self._base = base
         folders = {base + ".ai"}
-        for parent in {os.path.dirname(rel) for rel in files}:
+        for parent in {rel.rpartition("/")[0] for rel in stamps}:
             while parent:
                 folders.add(base + parent)
-                parent = os.path.dirname(parent)
+                parent = parent.rpartition("/")[0]
         if baseline.discovery == "filesystem":
             folders.update(_ai_folders(root))
-        window = (baseline.started_ns, time.time_ns())
-        self._fixed += self._stated(sorted(folders), window)
-        self._files = self._stated([base + rel for rel in files], window)
+        low, high = baseline.started_ns, time.time_ns()
+        stated = [(path, _key(path)) for path in sorted(folders)]
+        self._fixed += stated
+        self.suspect = any(
+            key is not None and low <= max(key[0], key[1]) <= high for _, key in stated
+        )
+        for rel, key in stamps.items():
+            if key is None:
+                stamps[rel] = _key(base + rel)
+            elif key[0] >= low or key[1] >= low:
+                self._suspects.add(rel)  # read while it changed: `high` is past every read
+        self.suspect = self.suspect or bool(self._suspects)
+        files = list(stamps.items())
+        self._files = files
         self._cursor = 0
-
-    def _stated(self, paths: Iterable[str], window: tuple[int, int]) -> list[tuple[str, Key]]:
-        """Each path with its stat; one changed while the index was read makes it a suspect."""
-        out = []
-        for path in paths:
-            key = _key(path)
-            if key is not None and window[0] <= max(key[0], key[1]) <= window[1]:
-                self.suspect = True
-            out.append((path, key))
-        return out
 
     def rebase(self) -> None:
         """Take the current stats as the signature (after a re-index that failed, so the
         next attempt waits for the next change)."""
+        base = self._base
         self._fixed = [(path, _key(path)) for path, _ in self._fixed]
-        self._files = [(path, _key(path)) for path, _ in self._files]
+        self._files = [(rel, _key(base + rel)) for rel, _ in self._files]
+        self._suspects.clear()
         self.suspect = False
 
     @property
@@ -134,12 +145,42 @@ class Watch:
         if not total:
             return False
         start = self._cursor
+        base = self._base
         for step in range(min(SLICE, total)):
-            path, key = self._files[(start + step) % total]
-            if _key(path) != key:
+            rel, key = self._files[(start + step) % total]
+            if _key(base + rel) != key:
                 return True
         self._cursor = (start + SLICE) % total
         return False
+
+    def moved(self) -> set[str]:
+        """The layer files (root-relative) a re-index must read again, as far as this watch
+        saw: those changed while the index was read, those of the current slice whose stat
+        moved, and those of a moved directory that were replaced or removed (a save by
+        rename, a delete). A file rewritten in place elsewhere is seen, as by `changed()`,
+        when the slice reaches it."""
+        base = self._base
+        out = set(self._suspects)
+        total = len(self._files)
+        for step in range(min(SLICE, total)):
+            rel, key = self._files[(self._cursor + step) % total]
+            if _key(base + rel) != key:
+                out.add(rel)
+        folders = {path for path, key in self._fixed if _key(path) != key}
+        if folders:
+            inodes: dict[str, dict[str, int]] = {}
+            for folder in folders:
+                try:
+                    with os.scandir(folder) as entries:
+                        inodes[folder] = {entry.name: entry.inode() for entry in entries}
+                except OSError:
+                    inodes[folder] = {}
+            for rel, key in self._files:
+                folder, _, name = (base + rel).rpartition(os.sep)
+                names = inodes.get(folder)
+                if names is not None and (key is None or names.get(name) != key[3]):
+                    out.add(rel)
+        return out
 
 
 def _ai_folders(root: Path) -> list[str]:

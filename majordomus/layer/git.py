@@ -139,19 +139,25 @@ def working_tree(root: Path) -> WorkingTree:
 
 
 class Listing:
-    """`ls_files` started now and collected later (see `_Started`)."""
+    """`ls-files -s` started now and collected later (see `_Started`): each path with the
+    index entry it stands for, so that a re-index sees a staged change to a file."""
 
     def __init__(self, root: Path, pathspec: str) -> None:
         self.pathspec = pathspec
-        self.started = _Started(root, ("ls-files", "-z", "--", pathspec), ())
+        self.started = _Started(root, ("ls-files", "-s", "-z", "--", pathspec), ())
 
-    def paths(self) -> list[str]:
-        """The listing, or `GitError` exactly as `ls_files` raises it."""
+    def entries(self) -> dict[str, str]:
+        """Path → its index entry (`<mode> <blob> <stage>`, one per stage of a conflict), in
+        listing order; `GitError` as `ls_files` raises it."""
         try:
             out = self.started.result()
         except _Failed as exc:
             raise GitError(f"{exc} (pathspec {self.pathspec})") from exc
-        return _paths(out)
+        return _entries(out or b"")
+
+    def paths(self) -> list[str]:
+        """The listing, or `GitError` exactly as `ls_files` raises it."""
+        return list(self.entries())
 
 
 def ls_files(root: Path, pathspec: str) -> list[str]:
@@ -163,17 +169,27 @@ def ls_files(root: Path, pathspec: str) -> list[str]:
     return Listing(root, pathspec).paths()
 
 
-def _paths(out: bytes | None) -> list[str]:
-    paths: list[str] = []
-    for raw in (out or b"").split(b"\0"):
-        if not raw:
+def _entries(out: bytes) -> dict[str, str]:
+    try:
+        text = out.decode("utf-8")
+    except UnicodeDecodeError:
+        for raw in out.split(b"\0"):
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError:
+                shown = raw.partition(b"\t")[2].decode("utf-8", "replace")
+                raise GitError(f"git ls-files listed a path that is not UTF-8: {shown}") from None
+        raise
+    found: dict[str, str] = {}
+    for entry in text.split("\0"):
+        if not entry:
             continue
-        try:
-            paths.append(raw.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            shown = raw.decode("utf-8", "replace")
-            raise GitError(f"git ls-files listed a path that is not UTF-8: {shown}") from exc
-    return paths
+        stage, _, path = entry.partition("\t")
+        if path in found:
+            found[path] += " " + stage
+        else:
+            found[path] = stage
+    return found
 
 
 def _reap(started: _Started) -> None:
@@ -215,13 +231,14 @@ class PendingGitState:
     def result(self) -> GitState:
         if self.reason is not None:
             return GitState.unavailable(self.reason)
-        assert self._status is not None
+        status = self._status
+        assert status is not None
         return GitState(
             state="available",
             toplevel=self._top,
             head=self._head,
             branch=self._branch,
-            working_tree=_status(self._status),
+            ask=lambda: _status(status),
         )
 
 

@@ -2,7 +2,8 @@
 
 Owns the start-up sequence up to a built index: root, manifest, sources, kind schema, git
 state, enumeration, reading, `duplicate_identity`, ordering, relations, and the log lines
-(each diagnostic at debug, one summary line with the counts). Fatal problems raise
+(each diagnostic at debug, one summary line with the counts); and what a re-index reuses of
+the build before it (`Snapshot`: each file's read, the vcs listing, the relations). Fatal problems raise
 `majordomus.errors.Fatal` subclasses; everything else becomes a diagnostic. Reads the layer
 and asks git; never writes. Logs through the `majordomus` logger only; handlers are the
 CLI's business.
@@ -11,13 +12,16 @@ CLI's business.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+import os
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from majordomus.collector import paused
 from majordomus.layer.coverage import uncovered_sections
-from majordomus.layer.discovery import discover
+from majordomus.layer.discovery import Discovered, discover
+from majordomus.layer.freshness import git_dir
 from majordomus.layer.git import GitError, PendingGitState
 from majordomus.layer.kinds import load_kinds
 from majordomus.layer.manifest import read_manifest
@@ -29,8 +33,8 @@ from majordomus.layer.model import (
     Manifest,
     SourceClass,
 )
-from majordomus.layer.reader import ReadContext, excluded_identity, read_file
-from majordomus.layer.relations import ExcludedObject, derive_relations
+from majordomus.layer.reader import FileRead, LayerReader, Stamp, read_entry
+from majordomus.layer.relations import NAMING_KINDS, ExcludedObject, Relations, derive_relations
 from majordomus.layer.root import LayerIOError, find_root
 from majordomus.layer.sources import read_sources
 from majordomus.layer.uris import unnamable
@@ -159,6 +163,40 @@ def _log_summary(index: Index) -> None:
     )
 
 
+class Kept(NamedTuple):
+    """One file as a build read it: the class that claimed it, its git index entry, what it
+    yielded."""
+
+    source: str
+    entry: str | None
+    read: FileRead
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What a build keeps so that the next one re-reads only what changed.
+
+    `files` holds every file read, by path; `relations` the derivation over the objects,
+    which holds as long as no object changes what relations read (`_relational`).
+    """
+
+    layer: Layer
+    mcp_tools: dict[str, str] | None
+    files: dict[str, Kept]
+    relations: Relations
+    #: The `vcs` discovery and the stamp of the git index it was listed from: the same git
+    #: index lists the same files (git replaces the file on every write).
+    listed: tuple[Stamp, list[Discovered], list[Diagnostic]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Built:
+    """An index and what the next build may reuse of it."""
+
+    index: Index
+    snapshot: Snapshot
+
+
 def build_index(
     root: Path | None = None,
     discovery: Discovery = "vcs",
@@ -170,14 +208,42 @@ def build_index(
     `mcp_tools` maps MCP tool names to capability ids for the use-case `mcp_tools` edge;
     None means none is known. With `vcs` discovery an unusable git is fatal (exit 13).
     """
+    return build(root, discovery, mcp_tools=mcp_tools).index
+
+
+def build(
+    root: Path | None = None,
+    discovery: Discovery = "vcs",
+    *,
+    mcp_tools: Mapping[str, str] | None = None,
+    reuse: Snapshot | None = None,
+    moved: Collection[str] = (),
+) -> Built:
+    """`build_index`, and its snapshot; given the snapshot of an earlier build, a file is
+    read again only when it is new, its class or git index entry changed, its path is in
+    `moved` or it was excluded, else its earlier read is kept. With `moved` naming every
+    file changed on disk since that build (`majordomus.layer.freshness.Watch.moved`), the
+    index is the one a build from scratch answers.
+
+    The cyclic collector is paused for the build: it allocates tens of thousands of
+    long-lived objects and frees nothing.
+    """
     with paused():
-        return _build_index(root, discovery, mcp_tools)
+        return _build(root, discovery, mcp_tools, reuse, moved)
 
 
-def _build_index(
-    root: Path | None, discovery: Discovery, mcp_tools: Mapping[str, str] | None
-) -> Index:
+def _build(
+    root: Path | None,
+    discovery: Discovery,
+    mcp_tools: Mapping[str, str] | None,
+    reuse: Snapshot | None,
+    moved: Collection[str],
+) -> Built:
     layer = open_layer(root)
+    tools = None if mcp_tools is None else dict(mcp_tools)
+    if reuse is not None and (reuse.layer != layer or reuse.mcp_tools != tools):
+        reuse = None
+    kept = {} if reuse is None else reuse.files
     kinds = load_kinds()
     pending = PendingGitState(layer.root)  # `git status` works while the files are read
     if discovery == "vcs" and not pending.available:
@@ -186,31 +252,58 @@ def _build_index(
             "use --discovery filesystem to read the work tree instead"
         )
     objects: list[LayerObject] = []
+    excluded: list[ExcludedObject] = []
+    files: dict[str, Kept] = {}
+    same = reuse is not None  # no file changed what relations read
+    found: list[Discovered] | None = None
+    diagnostics: list[Diagnostic]
     with _tree(layer.root) as tree:
-        files, diagnostics = discover(layer.root, layer.manifest, layer.sources, discovery, tree)
+        listed = _git_index_stamp(layer.root) if discovery == "vcs" else None
+        if reuse is not None and reuse.listed is not None and reuse.listed[0] == listed:
+            found, diagnostics = reuse.listed[1], list(reuse.listed[2])
+        if found is None:
+            found, diagnostics = discover(
+                layer.root, layer.manifest, layer.sources, discovery, tree
+            )
+        listing = None if listed is None else (listed, found, list(diagnostics))
         diagnostics.extend(uncovered_sections(layer.manifest, layer.sources, tree))
-        ctx = ReadContext(root=layer.root, manifest=layer.manifest, kinds=kinds, tree=tree)
-        excluded: list[ExcludedObject] = []
-        for item in files:
-            found, findings = read_file(item.path, item.source, ctx)
-            objects.extend(found)
-            diagnostics.extend(findings)
-            if not found and findings:
-                named = excluded_identity(item.path, item.source, ctx)
-                if named is not None:
-                    excluded.append(ExcludedObject(*named, item.path, findings[0].code))
+        reader = LayerReader(root=layer.root, manifest=layer.manifest, kinds=kinds, tree=tree)
+        for rel, source, entry in found:
+            before = kept.get(rel)
+            if (
+                before is not None
+                and before.source == source.id
+                and before.entry == entry
+                and before.read.stamp is not None
+                and before.read.excluded is None
+                and (before.read.objects or not before.read.findings)
+                and rel not in moved
+            ):
+                read = before.read
+            else:
+                read = read_entry(rel, source, reader)
+                same = same and before is not None and _relational(before.read) == _relational(read)
+            files[rel] = Kept(source.id, entry, read)
+            objects.extend(read.objects)
+            diagnostics.extend(read.findings)
+            if read.excluded is not None:
+                excluded.append(ExcludedObject(*read.excluded, rel, read.findings[0].code))
+    same = same and len(files) == len(kept)
     git = pending.result()
     objects, unnamed = drop_unnamable(objects)
     diagnostics.extend(unnamed)
-    read, (objects, duplicates) = objects, drop_duplicates(objects)
+    read_objects, (objects, duplicates) = objects, drop_duplicates(objects)
     diagnostics.extend(duplicates)
-    kept = {id(obj) for obj in objects}
+    kept_ids = {id(obj) for obj in objects}
     excluded.extend(
         ExcludedObject(obj.kind, obj.identity, obj.provenance.path, "duplicate_identity")
-        for obj in read
-        if id(obj) not in kept
+        for obj in read_objects
+        if id(obj) not in kept_ids
     )
-    relations = derive_relations(objects, mcp_tools, excluded)
+    if same and reuse is not None:
+        relations = reuse.relations
+    else:
+        relations = derive_relations(objects, mcp_tools, excluded)
     diagnostics.extend(relations.diagnostics)
     index = Index(
         root=layer.root,
@@ -227,7 +320,35 @@ def _build_index(
     for diagnostic in diagnostics:
         _log_diagnostic(diagnostic)
     _log_summary(index)
-    return index
+    return Built(index, Snapshot(layer, tools, files, relations, listing))
+
+
+def _git_index_stamp(root: Path) -> Stamp | None:
+    """The stamp of the git index of the work tree holding `root`, None when there is none."""
+    folder = git_dir(root)
+    if folder is None:
+        return None
+    try:
+        info = os.stat(folder / "index")
+    except OSError:
+        return None
+    return (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
+
+
+def _relational(read: FileRead) -> list[Any]:
+    """What relations read of a file's objects: names, paths, metadata, and the text of the
+    kinds whose text names other objects; plus how an excluded file is named."""
+    return [
+        (
+            obj.uri,
+            obj.kind,
+            obj.identity,
+            obj.provenance.path,
+            obj.metadata,
+            (obj.body, obj.content) if obj.kind in NAMING_KINDS else None,
+        )
+        for obj in read.objects
+    ] + [read.excluded, read.findings[0].code if read.findings else None]
 
 
 def repository_json(index: Index) -> dict[str, Any]:

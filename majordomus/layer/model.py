@@ -8,6 +8,8 @@ them in wire models.
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -112,16 +114,79 @@ class Diagnostic:
         return out
 
 
-@dataclass(frozen=True, slots=True)
 class GitState:
-    """What git says about the root; `state` is `available` or `unavailable`."""
+    """What git says about the root; `state` is `available` or `unavailable`.
+
+    Immutable. The working tree state (`git status`, the slowest question: it stats every
+    tracked file) may be given as `ask`, a question already running: it is collected the
+    first time `working_tree` is read, so a build, and a re-index, never wait for it unless
+    an answer needs it.
+    """
+
+    __slots__ = ("_ask", "_lock", "_working_tree", "branch", "head", "reason", "state", "toplevel")
 
     state: Literal["available", "unavailable"]
-    toplevel: str | None = None
-    head: str | None = None
-    branch: str | None = None
-    working_tree: str = "unknown"
-    reason: str | None = None
+    toplevel: str | None
+    head: str | None
+    branch: str | None
+    reason: str | None
+    _working_tree: str
+    _ask: Callable[[], str] | None
+    _lock: threading.Lock | None
+
+    def __init__(
+        self,
+        state: Literal["available", "unavailable"],
+        toplevel: str | None = None,
+        head: str | None = None,
+        branch: str | None = None,
+        working_tree: str = "unknown",
+        reason: str | None = None,
+        *,
+        ask: Callable[[], str] | None = None,
+    ) -> None:
+        for name, value in (
+            ("state", state),
+            ("toplevel", toplevel),
+            ("head", head),
+            ("branch", branch),
+            ("reason", reason),
+            ("_working_tree", working_tree),
+            ("_ask", ask),
+            ("_lock", threading.Lock() if ask is not None else None),
+        ):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"GitState is immutable: cannot assign {name}")
+
+    @property
+    def working_tree(self) -> str:
+        """`clean`, `dirty` or `unknown`; asked of git once, when first read."""
+        lock = self._lock
+        if lock is not None:
+            with lock:
+                ask = self._ask
+                if ask is not None:
+                    object.__setattr__(self, "_working_tree", ask())
+                    object.__setattr__(self, "_ask", None)
+        return self._working_tree
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.state, self.toplevel, self.head, self.branch, self.working_tree, self.reason)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GitState):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        names = ("state", "toplevel", "head", "branch", "working_tree", "reason")
+        shown = ", ".join(f"{n}={v!r}" for n, v in zip(names, self._fields(), strict=True))
+        return f"GitState({shown})"
 
     @classmethod
     def unavailable(cls, reason: str) -> GitState:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from majordomus.layer.frontmatter import FrontMatterError, split
 from majordomus.layer.kinds import MEMBER_MEDIA_TYPE, KindSchema, KindSpec
@@ -25,9 +25,10 @@ HEADING = "@heading"
 _BAD_IDENTITY = re.compile(r"[/@\s]")
 
 
-class ReadContext:
-    """What reading needs besides the file: the root, the manifest, the kind schema and the
-    open directories of the root (`tree`; one of its own when none is given).
+class LayerReader:
+    """The reader of one layer for one build: what reading a file needs besides the file (the
+    root, the manifest, the kind schema and the root's open directories, `tree`; one of its
+    own when none is given).
 
     Also memoises the section of each directory, so the per-file path stays lean.
     """
@@ -151,14 +152,30 @@ def check_version(spec: KindSpec, metadata: dict[str, Any]) -> None:
 #: `safefs` refusals as the diagnostic codes of a layer file.
 _CODES = {"missing": "unreadable", "not_a_directory": "unreadable"}
 
+#: What a read file was on disk: (mtime_ns, ctime_ns, size, inode) of its `fstat`, the same
+#: four numbers `majordomus.layer.freshness` compares.
+Stamp = tuple[int, int, int, int]
 
-def _load(tree: Tree, rel: str) -> bytes:
+
+class FileRead(NamedTuple):
+    """What one discovered file yields: its objects, its diagnostics, the (kind, identity) it
+    would have named when an error excluded it, and the stamp of what was read (None when
+    nothing was)."""
+
+    objects: list[LayerObject]
+    findings: list[Diagnostic]
+    excluded: tuple[str, str] | None
+    stamp: Stamp | None
+
+
+def _load(tree: Tree, rel: str) -> tuple[bytes, Stamp]:
     """The file's bytes after the file checks of docs/layer.md, reached from the root one
-    component at a time, never through a symlink at any of them."""
+    component at a time, never through a symlink at any of them, and its stamp."""
     try:
-        return tree.read(rel, SIZE_LIMIT)
+        data, info = tree.read_stat(rel, SIZE_LIMIT)
     except Unsafe as exc:
         raise Excluded(_CODES.get(exc.code, exc.code), exc.about(rel)) from None
+    return data, (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
 
 
 def _decode(data: bytes) -> str:
@@ -170,7 +187,9 @@ def _decode(data: bytes) -> str:
         ) from exc
 
 
-def _metadata(spec: KindSpec, text: str, ctx: ReadContext) -> tuple[KindSpec, dict[str, Any], str]:
+def _metadata(
+    spec: KindSpec, text: str, reader: LayerReader
+) -> tuple[KindSpec, dict[str, Any], str]:
     """Step 3: (possibly switched kind, metadata, body)."""
     if spec.format == "text":
         return spec, {}, text
@@ -185,7 +204,7 @@ def _metadata(spec: KindSpec, text: str, ctx: ReadContext) -> tuple[KindSpec, di
         raise Excluded("malformed_front_matter", exc.message) from exc
     if front is None:
         if spec.without_front_matter is not None:
-            spec = ctx.kinds.kinds[spec.without_front_matter]
+            spec = reader.kinds.kinds[spec.without_front_matter]
         if spec.front_matter == "required":
             raise Excluded("missing_front_matter", "no front matter, and the kind requires it")
         return spec, {}, body
@@ -194,8 +213,8 @@ def _metadata(spec: KindSpec, text: str, ctx: ReadContext) -> tuple[KindSpec, di
     except YamlError as exc:
         raise Excluded(exc.code or "malformed_front_matter", exc.message) from exc
     declared = metadata.get("kind")
-    if type(declared) is str and declared != spec.name and declared in ctx.kinds.declared:
-        spec = ctx.kinds.kinds[declared]
+    if type(declared) is str and declared != spec.name and declared in reader.kinds.declared:
+        spec = reader.kinds.kinds[declared]
     return spec, metadata, body
 
 
@@ -241,82 +260,92 @@ def _members(
     return objects, findings
 
 
-def _read(
-    rel: str, source: SourceClass, ctx: ReadContext
-) -> tuple[list[LayerObject], list[Diagnostic]]:
-    spec = ctx.kinds.get(source.kind)
+def _spec(source: SourceClass, reader: LayerReader) -> KindSpec:
+    spec = reader.kinds.get(source.kind)
     if spec is None:
         raise Excluded(
             "unknown_kind",
             f"class '{source.id}' declares kind '{source.kind}', which this executable "
             "does not read (its kinds: docs/generated/layer.md)",
         )
-    data = _load(ctx.tree, rel)
+    return spec
+
+
+def _read(
+    rel: str, source: SourceClass, reader: LayerReader, spec: KindSpec, data: bytes
+) -> tuple[list[LayerObject], list[Diagnostic]]:
     text = _decode(data)
-    spec, metadata, body = _metadata(spec, text, ctx)
-    if spec.allow is not None and metadata:
-        unknown = spec.allow.unknown(key_paths(metadata))
-        if unknown:
-            raise Excluded("unknown_key", spec.allow.message(unknown))
-    declared = metadata.get("kind")
-    if type(declared) is str and declared != spec.name:
-        raise Excluded(
-            "kind_mismatch",
-            f"declares kind '{declared}' but was discovered by class '{source.id}' "
-            f"as '{spec.name}'",
-        )
+    spec, metadata, body = _metadata(spec, text, reader)
+    if metadata:
+        if spec.allow is not None:
+            unknown = spec.allow.unknown(key_paths(metadata))
+            if unknown:
+                raise Excluded("unknown_key", spec.allow.message(unknown))
+        declared = metadata.get("kind")
+        if type(declared) is str and declared != spec.name:
+            raise Excluded(
+                "kind_mismatch",
+                f"declares kind '{declared}' but was discovered by class '{source.id}' "
+                f"as '{spec.name}'",
+            )
     check_version(spec, metadata)
     directory = rel.rpartition("/")[0] or "."
-    provenance: dict[str, Any] = {
-        "path": rel,
-        "directory": directory,
-        "source_class": source.id,
-        "section": ctx.section_of(rel, directory),
-    }
+    section = reader.section_of(rel, directory)
     if spec.members is not None:
+        provenance = {
+            "path": rel,
+            "directory": directory,
+            "source_class": source.id,
+            "section": section,
+        }
         return _members(spec, spec.members, metadata, rel, provenance)
     try:
         identity = identity_of(spec, metadata, rel)
     except ValueError as exc:
         raise Excluded("missing_field", str(exc)) from exc
     obj = LayerObject(
-        kind=spec.name,
-        identity=identity,
-        title=title_of(spec, metadata, body),
-        description=description_of(spec, metadata),
-        metadata=metadata,
-        content=text,
-        body=body,
-        media_type=spec.media_type,
-        provenance=Provenance(bytes=len(data), **provenance),
+        spec.name,
+        identity,
+        title_of(spec, metadata, body),
+        description_of(spec, metadata),
+        metadata,
+        text,
+        body,
+        spec.media_type,
+        Provenance(rel, directory, source.id, len(data), section),
     )
     return [obj], []
 
 
+def read_entry(rel: str, source: SourceClass, reader: LayerReader) -> FileRead:
+    """What one discovered file yields (see `FileRead`); the file is read once."""
+    stamp = None
+    try:
+        spec = _spec(source, reader)
+        data, stamp = _load(reader.tree, rel)
+        objects, findings = _read(rel, source, reader, spec, data)
+    except Excluded as exc:
+        named = None if stamp is None else _identity(rel, spec, reader, data)
+        return FileRead([], [Diagnostic("error", exc.code, exc.message, rel)], named, stamp)
+    if objects or not findings:
+        return FileRead(objects, findings, None, stamp)
+    return FileRead(objects, findings, _identity(rel, spec, reader, data), stamp)
+
+
 def read_file(
-    rel: str, source: SourceClass, ctx: ReadContext
+    rel: str, source: SourceClass, reader: LayerReader
 ) -> tuple[list[LayerObject], list[Diagnostic]]:
     """The object(s) one discovered file yields, or the one error diagnostic excluding it.
 
     A collection file may yield objects and per-member diagnostics together.
     """
+    read = read_entry(rel, source, reader)
+    return read.objects, read.findings
+
+
+def _identity(rel: str, spec: KindSpec, reader: LayerReader, data: bytes) -> tuple[str, str] | None:
     try:
-        return _read(rel, source, ctx)
-    except Excluded as exc:
-        return [], [Diagnostic("error", exc.code, exc.message, rel)]
-
-
-def excluded_identity(rel: str, source: SourceClass, ctx: ReadContext) -> tuple[str, str] | None:
-    """(kind, identity) an excluded file would have had, as far as its metadata still says.
-
-    Lets a reference to the file name the diagnostic that excluded it instead of calling the
-    object missing. Runs only for excluded files; None when not even the identity is readable.
-    """
-    spec = ctx.kinds.get(source.kind)
-    if spec is None:
-        return None
-    try:
-        spec, metadata, _body = _metadata(spec, _decode(_load(ctx.tree, rel)), ctx)
+        spec, metadata, _body = _metadata(spec, _decode(data), reader)
     except Excluded:
         return None
     if spec.members is not None:
@@ -325,3 +354,17 @@ def excluded_identity(rel: str, source: SourceClass, ctx: ReadContext) -> tuple[
         return spec.name, identity_of(spec, metadata, rel)
     except ValueError:
         return None
+
+
+def excluded_identity(rel: str, source: SourceClass, reader: LayerReader) -> tuple[str, str] | None:
+    """(kind, identity) an excluded file would have had, as far as its metadata still says.
+
+    Lets a reference to the file name the diagnostic that excluded it instead of calling the
+    object missing. None when not even the identity is readable.
+    """
+    try:
+        spec = _spec(source, reader)
+        data, _stamp = _load(reader.tree, rel)
+    except Excluded:
+        return None
+    return _identity(rel, spec, reader, data)

@@ -11,13 +11,14 @@ the spellings to try, the canonical one first.
 from __future__ import annotations
 
 import re
-import unicodedata
 from urllib.parse import quote, unquote
 
 SCHEME = "majordomus://"
 #: What RFC 3986 lets a path segment hold besides the unreserved characters, plus `/`.
 _SAFE = "/!$&'()*+,;=:@"
 _PLAIN = re.compile(r"[A-Za-z0-9_.~/!$&'()*+,;=:@-]*\Z")
+#: The Unicode categories Cc (control characters) and Cs (surrogates: undecodable bytes).
+_UNNAMING = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def encode_identity(identity: str) -> str:
@@ -37,7 +38,7 @@ def unnamable(identity: str) -> str | None:
     None when it can."""
     if not identity:
         return "its identity is empty"
-    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in identity):
+    if _UNNAMING.search(identity):
         return "its identity holds a control character or an undecodable byte"
     return None
 

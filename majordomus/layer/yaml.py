@@ -35,6 +35,8 @@ _I64_MAX = 2**63 - 1
 _INTEGER_LEAD = frozenset("-0123456789")
 _REFUSED_LEAD = frozenset("&*|>")
 _QUOTES = frozenset("\"'")
+#: Leads of a value `_scalar` or `_inline` may turn into something else, or that is refused.
+_TYPED_LEAD = frozenset(_QUOTES | _INTEGER_LEAD | _REFUSED_LEAD | {"[", "t", "f"})
 
 
 class YamlError(ValueError):
@@ -254,10 +256,13 @@ def _flat(text: str) -> dict[str, Any] | None:
     out: dict[str, Any] = {}
     for key, raw in pairs:
         value = raw.strip(_WS)
-        if key in out or (value and value[0] in _REFUSED_LEAD):
+        if value[:1] not in _TYPED_LEAD and " #" not in value:
+            out[key] = value  # what `_scalar` makes of it: no quote, number, boolean or comment
+        elif value[0] in _REFUSED_LEAD:
             return None
-        out[key] = _inline(value) if value[:1] == "[" and value[-1] == "]" else _scalar(value)
-    return out
+        else:
+            out[key] = _inline(value) if value[0] == "[" and value[-1] == "]" else _scalar(value)
+    return out if len(out) == len(pairs) else None  # a key given twice is not flat
 
 
 def parse(text: str) -> dict[str, Any]:

@@ -324,7 +324,7 @@ def test_nothing_is_rebuilt_per_request(served_repo: Path, monkeypatch: pytest.M
 
         return wrapper
 
-    monkeypatch.setattr(index_module, "build_index", counting("index", index_module.build_index))
+    monkeypatch.setattr(index_module, "build", counting("index", index_module.build))
     monkeypatch.setattr(
         registry_module, "build_registry", counting("registry", registry_module.build_registry)
     )

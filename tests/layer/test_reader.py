@@ -13,7 +13,7 @@ from majordomus.layer.kinds import load_kinds
 from majordomus.layer.model import Manifest, SourceClass
 from majordomus.layer.reader import (
     Excluded,
-    ReadContext,
+    LayerReader,
     check_version,
     description_of,
     heading_of,
@@ -34,18 +34,18 @@ KINDS = load_kinds()
 
 
 @pytest.fixture
-def ctx(tmp_path: Path) -> ReadContext:
-    return ReadContext(root=tmp_path, manifest=MANIFEST, kinds=KINDS)
+def ctx(tmp_path: Path) -> LayerReader:
+    return LayerReader(root=tmp_path, manifest=MANIFEST, kinds=KINDS)
 
 
-def _write(ctx: ReadContext, rel: str, data: str | bytes) -> str:
+def _write(ctx: LayerReader, rel: str, data: str | bytes) -> str:
     path = ctx.root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data.encode() if isinstance(data, str) else data)
     return rel
 
 
-def _read(ctx: ReadContext, rel: str, kind: str, cid: str | None = None):
+def _read(ctx: LayerReader, rel: str, kind: str, cid: str | None = None):
     source = SourceClass(id=cid or kind, kind=kind, discovery="vcs", pathspec="", required=False)
     return read_file(rel, source, ctx)
 
@@ -373,7 +373,7 @@ def test_section_memo_agrees_with_the_manifest(tmp_path: Path) -> None:
             "special": "repo/rules/special.md",
         },
     )
-    ctx = ReadContext(root=tmp_path, manifest=manifest, kinds=KINDS)
+    ctx = LayerReader(root=tmp_path, manifest=manifest, kinds=KINDS)
     for rel in [
         ".ai/repo/rules/a.md",
         ".ai/repo/rules/special.md",

@@ -9,7 +9,7 @@ import pytest
 
 from majordomus.layer.kinds import load_kinds
 from majordomus.layer.model import Manifest, SourceClass
-from majordomus.layer.reader import ReadContext, read_file
+from majordomus.layer.reader import LayerReader, read_file
 from majordomus.layer.yaml import YamlError, YamlTooDeep, key_paths, parse
 from majordomus.limits import MAX_YAML_DEPTH
 
@@ -66,8 +66,8 @@ def test_list_items_count_towards_the_depth() -> None:
 
 
 @pytest.fixture
-def ctx(tmp_path: Path) -> ReadContext:
-    return ReadContext(root=tmp_path, manifest=MANIFEST, kinds=load_kinds())
+def ctx(tmp_path: Path) -> LayerReader:
+    return LayerReader(root=tmp_path, manifest=MANIFEST, kinds=load_kinds())
 
 
 @pytest.mark.parametrize(
@@ -79,7 +79,7 @@ def ctx(tmp_path: Path) -> ReadContext:
     ids=["yaml", "front-matter"],
 )
 def test_a_file_nested_too_deep_is_one_too_deep_diagnostic(
-    ctx: ReadContext, rel: str, kind: str, text: str
+    ctx: LayerReader, rel: str, kind: str, text: str
 ) -> None:
     (ctx.root / rel).write_text(text, encoding="utf-8")
     source = SourceClass(id=kind, kind=kind, discovery="vcs", pathspec="", required=False)

@@ -1,0 +1,141 @@
+"""Live re-indexing reads again only what changed, and answers what a build from scratch
+answers (docs/layer.md "Live re-indexing"): edits, new, deleted and renamed files, metadata
+that moves relations, files that break and heal, a file turned into a symlink or a FIFO."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from majordomus.capabilities.builtin import builtin_tools
+from majordomus.capabilities.context import Context
+from majordomus.layer import index as index_module
+from majordomus.layer.index import build_index
+from majordomus.layer.model import Discovery, Index
+from majordomus.synthetic import Shape, SyntheticRepository, rule_path
+from tests.conftest import git
+
+RULE_DIR = ".ai/repo/rules/project"
+
+
+def answer(index: Index) -> dict[str, Any]:
+    """Everything an index answers with, as JSON."""
+    return {
+        "objects": [obj.to_json() for obj in index.objects],
+        "diagnostics": [d.to_json() for d in index.diagnostics],
+        "edges": [(e.source, e.target, e.kind) for e in index.edges],
+        "external": {k: (v.kind, v.label, v.source) for k, v in index.external.items()},
+        "unresolved": [(u.declared_in, u.key, u.reference, u.correction) for u in index.unresolved],
+        "git": index.git.to_json(),
+    }
+
+
+def rule(name: str, depends: str = "[]", body: str = "Body.") -> str:
+    return (
+        f"---\nid: project.{name}\nversion: 1\nkind: rule\ntitle: Rule {name}\n"
+        f"depends_on: {depends}\n---\n\n# {name}\n\n{body}\n"
+    )
+
+
+def _write(root: Path, rel: str, text: str) -> None:
+    (root / rel).write_text(text, encoding="utf-8")
+
+
+def _replace(root: Path, rel: str, text: str) -> None:
+    """A save by rename, as most editors save."""
+    temporary = root / (rel + ".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, root / rel)
+
+
+def _append(root: Path, rel: str, text: str) -> None:
+    with (root / rel).open("a", encoding="utf-8") as out:
+        out.write(text)
+
+
+def _symlink(root: Path, rel: str) -> None:
+    (root / rel).unlink()
+    (root / rel).symlink_to(root / rule_path(0))
+
+
+def _fifo(root: Path, rel: str) -> None:
+    (root / rel).unlink()
+    os.mkfifo(root / rel)
+
+
+def _rename(root: Path, old: str, new: str) -> None:
+    os.replace(root / old, root / new)
+
+
+Step = Callable[[Path], None]
+
+STEPS: list[tuple[str, Step]] = [
+    ("edit in place", lambda root: _append(root, rule_path(1), "\nOne more line.\n")),
+    ("save by rename", lambda root: _replace(root, rule_path(2), rule("rule-2", body="New."))),
+    (
+        "metadata moves a relation",
+        lambda root: _replace(root, rule_path(3), rule("rule-3", "[project.rule-4]")),
+    ),
+    (
+        "a reference that resolves to nothing",
+        lambda root: _replace(root, rule_path(3), rule("rule-3", "[project.gone]")),
+    ),
+    ("a new file", lambda root: _write(root, f"{RULE_DIR}/extra.v1.md", rule("extra"))),
+    ("a duplicate identity", lambda root: _write(root, f"{RULE_DIR}/twin.v1.md", rule("extra"))),
+    ("the duplicate goes", lambda root: (root / f"{RULE_DIR}/twin.v1.md").unlink()),
+    ("a file breaks", lambda root: _replace(root, rule_path(4), "---\nid: [\n---\n")),
+    ("it heals", lambda root: _replace(root, rule_path(4), rule("rule-4"))),
+    (
+        "a rename",
+        lambda root: _rename(root, f"{RULE_DIR}/extra.v1.md", f"{RULE_DIR}/moved.v1.md"),
+    ),
+    ("a delete", lambda root: (root / rule_path(5)).unlink()),
+    ("a symlink", lambda root: _symlink(root, rule_path(6))),
+    ("a file that is not UTF-8", lambda root: (root / rule_path(8)).write_bytes(b"\xff\xfe")),
+    ("a FIFO, last: git cannot stage it", lambda root: _fifo(root, rule_path(7))),
+]
+
+
+@pytest.mark.parametrize(
+    ("discovery", "stage"), [("vcs", True), ("vcs", False), ("filesystem", False)]
+)
+def test_each_re_index_answers_what_a_build_from_scratch_answers(
+    discovery: Discovery, stage: bool
+) -> None:
+    with SyntheticRepository.new(Shape(rules=10, prompts=1, documents=2)) as repo:
+        root = repo.root
+        repo.commit()
+        ctx = Context(root, discovery=discovery)
+        assert answer(ctx.index) == answer(build_index(root, discovery, mcp_tools=builtin_tools()))
+        for name, step in STEPS:
+            step(root)
+            if stage and "FIFO" not in name:
+                git(root, "add", "-A")
+            assert ctx.refresh(), name
+            fresh = build_index(root, discovery, mcp_tools=builtin_tools())
+            assert answer(ctx.index) == answer(fresh), name
+            assert not ctx.refresh(), name
+
+
+def test_a_re_index_reads_only_the_changed_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    with SyntheticRepository.new(Shape(rules=20, prompts=0, documents=0)) as repo:
+        repo.commit()
+        ctx = Context(repo.root)
+        ctx.index  # noqa: B018
+        read: list[str] = []
+        real = index_module.read_entry
+
+        def counting(rel: str, *args: Any) -> Any:
+            read.append(rel)
+            return real(rel, *args)
+
+        monkeypatch.setattr(index_module, "read_entry", counting)
+        repo.touch_rule(3, "changed")
+        git(repo.root, "add", "-A")
+        assert ctx.refresh()
+        assert read == [rule_path(3)]
+        assert ctx.index.by_path[rule_path(3)].content.endswith("changed\n")
