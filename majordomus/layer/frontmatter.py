@@ -11,7 +11,7 @@ LIMIT_BYTES = 65536
 
 
 class FrontMatterError(ValueError):
-    """Front matter that cannot be cut out; `message` is the spec's exact one-line text."""
+    """Front matter that cannot be cut out; `message` is the one-line text docs/layer.md lists."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)

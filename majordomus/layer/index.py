@@ -2,11 +2,11 @@
 
 Owns the start-up sequence up to a built index: root, manifest, sources, kind schema, git
 state, enumeration, reading, `duplicate_identity`, ordering, relations, and the log lines
-(each diagnostic at debug, one summary line with the counts); and what a re-index reuses of
-the build before it (`Snapshot`: each file's read, the vcs listing, the relations). Fatal problems raise
-`majordomus.errors.Fatal` subclasses; everything else becomes a diagnostic. Reads the layer
-and asks git; never writes. Logs through the `majordomus` logger only; handlers are the
-CLI's business.
+(each diagnostic at debug, one summary line with the counts); and what a re-index reuses
+of the build before it (`Snapshot`: each file's read, the vcs listing, the relations).
+Fatal problems raise `majordomus.errors.Fatal` subclasses; everything else becomes a
+diagnostic. Reads the layer and asks git; never writes. Logs through the `majordomus`
+logger only; handlers are the CLI's business.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ _TYPED_LEAD = frozenset(_QUOTES | _INTEGER_LEAD | _REFUSED_LEAD | {"[", "t", "f"
 
 
 class YamlError(ValueError):
-    """A document outside the subset; `message` is the spec's exact one-line text.
+    """A document outside the subset; `message` is the one-line text docs/layer.md lists.
 
     `code` names the diagnostic when it is not the reader's generic one for the file.
     """
@@ -115,7 +115,7 @@ def _put(stack: list[str | None], depth: int, path: str) -> None:
 def leaves(text: str) -> list[tuple[str, Any]]:
     """The flattened leaves (dotted path, scalar or empty list) of `text`, in document order.
 
-    `ctx[d]` / `pend[d]` are the spec's `ctx[2d]` / `pend[2d]` (depth = indent / 2).
+    `ctx[d]` / `pend[d]` hold the open context and pending key at depth d (depth = indent / 2).
     """
     out: list[tuple[str, Any]] = []
     tab = text.find("\t")
