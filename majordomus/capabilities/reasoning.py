@@ -9,7 +9,6 @@ handler and benchmark cases, which `declarations.py` names by reference.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -31,7 +30,6 @@ from majordomus.ledger.record import (
     ReasoningInput,
     ReasoningRecord,
     describe_record_error,
-    record_size_problem,
 )
 from majordomus.projections.check import CHECKS, ReasoningFinding
 from majordomus.projections.check import run as run_checks
@@ -52,7 +50,7 @@ from majordomus.projections.state import (
     explain,
     render_markdown,
 )
-from majordomus.wire import OMIT, StrictInput, Wire, dumps_compact
+from majordomus.wire import OMIT, StrictInput, Wire
 
 if TYPE_CHECKING:
     from majordomus.capabilities.context import Context
@@ -242,41 +240,16 @@ class ReasoningRecorded(Wire):
     step: ReasoningStep
 
 
-#: Seconds a writer waits for another one to finish before it is refused (default 10).
-LOCK_WAIT_VARIABLE = "MAJORDOMUS_LEDGER_LOCK_WAIT"
-
-
-def lock_wait(environ: Mapping[str, str]) -> float:
-    """The writer's wait from the environment; anything but a number of seconds from 0 to 3600
-    is the default."""
-    from majordomus.ledger.lock import DEFAULT_WAIT
-
-    try:
-        wait = float(environ.get(LOCK_WAIT_VARIABLE, ""))
-    except ValueError:
-        return DEFAULT_WAIT
-    return wait if 0 <= wait <= 3600 else DEFAULT_WAIT
-
-
 def reasoning_record(ctx: Context, request: ReasoningRecordInput) -> ReasoningRecorded:
-    """Under the store's writer lock: load, resolve availability, admit and write.
+    """The ledger's write path (`majordomus.ledger.service`), and the step the record adds.
 
-    The step the record adds to the timeline is its own (`step_of` reads the record alone),
-    so a write never replays the whole store to name it.
+    The step is the record's own (`step_of` reads the record alone), so a write never
+    replays the whole store to name it.
     """
-    from majordomus.ledger.store import Admission, Store
+    from majordomus.ledger.service import Ledger
     from majordomus.projections.timeline import step_of
 
-    problem = record_size_problem(
-        len(dumps_compact(request.record.model_dump(mode="json", exclude_unset=True)).encode())
-    )
-    if problem is not None:
-        raise InvalidInput(problem)
-    store = Store(ctx.root, lock_wait=lock_wait(ctx.environ))
-    with store.locked() as loaded:
-        situation = situation_of(ctx, store, loaded)
-        admission = Admission(mode=situation.mode, availability=situation.advisors.states)
-        done = store.record(request.record, loaded, admission, task=request.task)
+    done = Ledger.open(ctx.root, ctx.environ).record(request.record, task=request.task)
     return ReasoningRecorded(record=done.record, path=done.path, step=step_of(done.record))
 
 
