@@ -227,6 +227,18 @@ class ReasoningRecordInput(StrictInput):
     ] = None
 
     @classmethod
+    def from_json_value(cls, value: dict[str, Any]) -> ReasoningRecordInput:
+        """The input from the JSON value a surface decoded, validated once as it is.
+
+        Never written back to text and read again: the record's models hold their numbers
+        and booleans strict and every other field takes only its JSON type, so the value is
+        refused exactly as its text would be; a record already validated (the command line
+        validates the bare record to word its errors) is taken as it is. How deep the value
+        nests is bounded by the models, whatever the caller passes.
+        """
+        return cls.model_validate(value)
+
+    @classmethod
     def describe_invalid(cls, exc: ValidationError) -> str:
         """Paths as written (`record.subject`), the kinds when `kind` is wrong."""
         return describe_record_error(exc, root=("record",))
