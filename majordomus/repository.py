@@ -84,7 +84,8 @@ class Repository:
         return self.context.index
 
     def info(self) -> RepositoryReport:
-        """`majordomus repository`: the root, the layer, git state, kinds and diagnostics."""
+        """The resource `majordomus://repository`: the root, the layer, git state, the kinds
+        present and every diagnostic of the index."""
         from majordomus.capabilities.core import Empty, repository_info
 
         return repository_info(self.context, Empty())
