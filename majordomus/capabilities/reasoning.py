@@ -1,8 +1,9 @@
 """The `reasoning` module, organised by capability.
 
 The situation is resolved once per request and shared by every reasoning
-capability: the advisor catalogue in force, the mode, the record store and its records,
-the consultation history replayed from them, and every advisor's state now. None of these
+capability that reads: the advisor catalogue in force, the mode, the record store and its
+records, the consultation history replayed from them, and every advisor's state now; the
+one that writes calls the ledger service (`majordomus.ledger.service`). None of these
 capabilities contacts an advisor; each section below holds one capability's wire shapes,
 handler and benchmark cases, which `declarations.py` names by reference.
 """
@@ -81,17 +82,10 @@ def reasoning_situation(ctx: Context, as_of: str | None = None) -> ReasoningSitu
     replayed and circuits are evaluated at it: the state a handover saw, by the same path.
     """
     from majordomus.ledger.store import Store
-
-    store = Store(ctx.root)
-    return situation_of(ctx, store, store.load(), as_of)
-
-
-def situation_of(
-    ctx: Context, store: Store, loaded: Loaded, as_of: str | None = None
-) -> ReasoningSituation:
-    """The situation over records already loaded (by a writer, under the store's lock)."""
     from majordomus.projections.history import history
 
+    store = Store(ctx.root)
+    loaded = store.load()
     now = None
     if as_of is not None:
         moment = parse_moment(as_of)
