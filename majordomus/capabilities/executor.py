@@ -101,6 +101,20 @@ def validate_input(cap: Capability, raw: Any) -> BaseModel:
             for k, v in raw.items()
             if v is not None or k not in fields or fields[k].is_required()
         }
+    try:
+        return _validated(cap.input, raw)
+    except ValidationError as exc:
+        own = getattr(cap.input, "describe_invalid", None)
+        raise InvalidInput(own(exc) if own is not None else describe_validation(exc)) from None
+
+
+def _validated(model: type[BaseModel], raw: dict[str, Any]) -> BaseModel:
+    """`raw` as `model`; an input type with a `from_json_value` class method validates the
+    decoded value itself (no text round trip), every other one through its JSON text."""
+    own = getattr(model, "from_json_value", None)
+    if own is not None:
+        validated: BaseModel = own(raw)
+        return validated
     # Every surface parses within this limit already; an in-process caller is held to it
     # too, so no validator or walker after this point can recurse past it.
     try:
@@ -109,11 +123,7 @@ def validate_input(cap: Capability, raw: Any) -> BaseModel:
         text = None
     if text is None or depth_exceeds(text):
         raise InvalidInput(f"the input nests more than {MAX_JSON_DEPTH} levels deep")
-    try:
-        return cap.input.model_validate_json(text, strict=True)
-    except ValidationError as exc:
-        own = getattr(cap.input, "describe_invalid", None)
-        raise InvalidInput(own(exc) if own is not None else describe_validation(exc)) from None
+    return model.model_validate_json(text, strict=True)
 
 
 class Executor:

@@ -1,15 +1,15 @@
 """The `reasoning` module, organised by capability.
 
 The situation is resolved once per request and shared by every reasoning
-capability: the advisor catalogue in force, the mode, the record store and its records,
-the consultation history replayed from them, and every advisor's state now. None of these
+capability that reads: the advisor catalogue in force, the mode, the record store and its
+records, the consultation history replayed from them, and every advisor's state now; the
+one that writes calls the ledger service (`majordomus.ledger.service`). None of these
 capabilities contacts an advisor; each section below holds one capability's wire shapes,
 handler and benchmark cases, which `declarations.py` names by reference.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -31,7 +31,6 @@ from majordomus.ledger.record import (
     ReasoningInput,
     ReasoningRecord,
     describe_record_error,
-    record_size_problem,
 )
 from majordomus.projections.check import CHECKS, ReasoningFinding
 from majordomus.projections.check import run as run_checks
@@ -52,7 +51,7 @@ from majordomus.projections.state import (
     explain,
     render_markdown,
 )
-from majordomus.wire import OMIT, StrictInput, Wire, dumps_compact
+from majordomus.wire import OMIT, StrictInput, Wire
 
 if TYPE_CHECKING:
     from majordomus.capabilities.context import Context
@@ -83,17 +82,10 @@ def reasoning_situation(ctx: Context, as_of: str | None = None) -> ReasoningSitu
     replayed and circuits are evaluated at it: the state a handover saw, by the same path.
     """
     from majordomus.ledger.store import Store
-
-    store = Store(ctx.root)
-    return situation_of(ctx, store, store.load(), as_of)
-
-
-def situation_of(
-    ctx: Context, store: Store, loaded: Loaded, as_of: str | None = None
-) -> ReasoningSituation:
-    """The situation over records already loaded (by a writer, under the store's lock)."""
     from majordomus.projections.history import history
 
+    store = Store(ctx.root)
+    loaded = store.load()
     now = None
     if as_of is not None:
         moment = parse_moment(as_of)
@@ -229,6 +221,18 @@ class ReasoningRecordInput(StrictInput):
     ] = None
 
     @classmethod
+    def from_json_value(cls, value: dict[str, Any]) -> ReasoningRecordInput:
+        """The input from the JSON value a surface decoded, validated once as it is.
+
+        Never written back to text and read again: the record's models hold their numbers
+        and booleans strict and every other field takes only its JSON type, so the value is
+        refused exactly as its text would be; a record already validated (the command line
+        validates the bare record to word its errors) is taken as it is. How deep the value
+        nests is bounded by the models, whatever the caller passes.
+        """
+        return cls.model_validate(value)
+
+    @classmethod
     def describe_invalid(cls, exc: ValidationError) -> str:
         """Paths as written (`record.subject`), the kinds when `kind` is wrong."""
         return describe_record_error(exc, root=("record",))
@@ -242,41 +246,16 @@ class ReasoningRecorded(Wire):
     step: ReasoningStep
 
 
-#: Seconds a writer waits for another one to finish before it is refused (default 10).
-LOCK_WAIT_VARIABLE = "MAJORDOMUS_LEDGER_LOCK_WAIT"
-
-
-def lock_wait(environ: Mapping[str, str]) -> float:
-    """The writer's wait from the environment; anything but a number of seconds from 0 to 3600
-    is the default."""
-    from majordomus.ledger.lock import DEFAULT_WAIT
-
-    try:
-        wait = float(environ.get(LOCK_WAIT_VARIABLE, ""))
-    except ValueError:
-        return DEFAULT_WAIT
-    return wait if 0 <= wait <= 3600 else DEFAULT_WAIT
-
-
 def reasoning_record(ctx: Context, request: ReasoningRecordInput) -> ReasoningRecorded:
-    """Under the store's writer lock: load, resolve availability, admit and write.
+    """The ledger's write path (`majordomus.ledger.service`), and the step the record adds.
 
-    The step the record adds to the timeline is its own (`step_of` reads the record alone),
-    so a write never replays the whole store to name it.
+    The step is the record's own (`step_of` reads the record alone), so a write never
+    replays the whole store to name it.
     """
-    from majordomus.ledger.store import Admission, Store
+    from majordomus.ledger.service import Ledger
     from majordomus.projections.timeline import step_of
 
-    problem = record_size_problem(
-        len(dumps_compact(request.record.model_dump(mode="json", exclude_unset=True)).encode())
-    )
-    if problem is not None:
-        raise InvalidInput(problem)
-    store = Store(ctx.root, lock_wait=lock_wait(ctx.environ))
-    with store.locked() as loaded:
-        situation = situation_of(ctx, store, loaded)
-        admission = Admission(mode=situation.mode, availability=situation.advisors.states)
-        done = store.record(request.record, loaded, admission, task=request.task)
+    done = Ledger.open(ctx.root, ctx.environ).record(request.record, task=request.task)
     return ReasoningRecorded(record=done.record, path=done.path, step=step_of(done.record))
 
 

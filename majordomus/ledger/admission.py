@@ -3,7 +3,8 @@
 `admit` turns an input into the body the store keeps, or raises a `Refusal` carrying one
 sentence. Rules run in the order of the spec and the first failure wins. A plan is the one
 input that reads the moment's availability: the policy runs against it and the snapshot is
-stored with the plan. Pure: admission never writes, never reads the clock or the disk.
+stored with the plan, so only a plan is given an `Admission`. Pure: admission never writes,
+never reads the clock or the disk.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from majordomus.ledger.record import (
     ValidationInput,
 )
 
-__all__ = ["Admission", "Refusal", "admit"]
+__all__ = ["Admission", "Refusal", "admit", "needs_admission"]
 
 
 class Refusal(Refused):
@@ -69,7 +70,9 @@ def _completed(record: ReasoningRecord) -> bool:
     return isinstance(body, ConsultationInput) and body.status is ConsultationStatus.COMPLETED
 
 
-def _assessment(given: AssessmentInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
+def _assessment(
+    given: AssessmentInput, loaded: Loaded, admission: Admission | None
+) -> ReasoningBody:
     _nonempty(given.subject, "subject")
     if given.materiality.is_material() and not given.evidence:
         raise Refusal(
@@ -79,7 +82,9 @@ def _assessment(given: AssessmentInput, loaded: Loaded, admission: Admission) ->
     return given
 
 
-def _plan(given: PlanInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
+def _plan(given: PlanInput, loaded: Loaded, admission: Admission | None) -> ReasoningBody:
+    if admission is None:
+        raise TypeError("a plan is admitted against the mode and the advisors' states now")
     record = _kind_of(loaded, given.assessment, "assessment")
     assessment: AssessmentInput = record.body  # type: ignore[assignment]
     prior = Relations(loaded.records).prior_on_subject(record)
@@ -95,7 +100,9 @@ def _plan(given: PlanInput, loaded: Loaded, admission: Admission) -> ReasoningBo
     return StoredPlan(assessment=given.assessment, plan=decided, availability=states)
 
 
-def _consultation(given: ConsultationInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
+def _consultation(
+    given: ConsultationInput, loaded: Loaded, admission: Admission | None
+) -> ReasoningBody:
     record = _kind_of(loaded, given.plan, "plan")
     stored: StoredPlan = record.body  # type: ignore[assignment]
     selected = [s.advisor for s in stored.plan.selected]
@@ -126,7 +133,9 @@ def _consultation(given: ConsultationInput, loaded: Loaded, admission: Admission
     return given
 
 
-def _disagreement(given: DisagreementInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
+def _disagreement(
+    given: DisagreementInput, loaded: Loaded, admission: Admission | None
+) -> ReasoningBody:
     _kind_of(loaded, given.assessment, "assessment")
     _nonempty(given.discriminating_question, "discriminating_question")
     if len(given.positions) < 2:
@@ -143,7 +152,9 @@ def _disagreement(given: DisagreementInput, loaded: Loaded, admission: Admission
     return given
 
 
-def _resolution(given: ResolutionInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
+def _resolution(
+    given: ResolutionInput, loaded: Loaded, admission: Admission | None
+) -> ReasoningBody:
     record = _kind_of(loaded, given.disagreement, "disagreement")
     disagreement: DisagreementInput = record.body  # type: ignore[assignment]
     _nonempty(given.experiment, "experiment")
@@ -164,7 +175,9 @@ def _resolution(given: ResolutionInput, loaded: Loaded, admission: Admission) ->
     return given
 
 
-def _conclusion(given: ConclusionInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
+def _conclusion(
+    given: ConclusionInput, loaded: Loaded, admission: Admission | None
+) -> ReasoningBody:
     record = _kind_of(loaded, given.assessment, "assessment")
     assessment: AssessmentInput = record.body  # type: ignore[assignment]
     _nonempty(given.decision, "decision")
@@ -238,13 +251,15 @@ def _conclusion(given: ConclusionInput, loaded: Loaded, admission: Admission) ->
     return StoredConclusion.of(given, reviewers)
 
 
-def _validation(given: ValidationInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
+def _validation(
+    given: ValidationInput, loaded: Loaded, admission: Admission | None
+) -> ReasoningBody:
     _kind_of(loaded, given.conclusion, "conclusion")
     _nonempty(given.check, "check")
     return given
 
 
-def _attempt(given: AttemptInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
+def _attempt(given: AttemptInput, loaded: Loaded, admission: Admission | None) -> ReasoningBody:
     if given.assessment is not None:
         _kind_of(loaded, given.assessment, "assessment")
     _nonempty(given.attempt, "attempt")
@@ -252,7 +267,12 @@ def _attempt(given: AttemptInput, loaded: Loaded, admission: Admission) -> Reaso
     return given
 
 
-_RULES: dict[type, Callable[[Any, Loaded, Admission], ReasoningBody]] = {
+def needs_admission(given: ReasoningInput) -> bool:
+    """Whether admitting `given` reads the availability now: only a plan does."""
+    return isinstance(given, PlanInput)
+
+
+_RULES: dict[type, Callable[[Any, Loaded, Admission | None], ReasoningBody]] = {
     AssessmentInput: _assessment,
     PlanInput: _plan,
     ConsultationInput: _consultation,
@@ -264,6 +284,9 @@ _RULES: dict[type, Callable[[Any, Loaded, Admission], ReasoningBody]] = {
 }
 
 
-def admit(given: ReasoningInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
-    """The body to store for `given`, or a `Refusal` naming the first rule it breaks."""
+def admit(
+    given: ReasoningInput, loaded: Loaded, admission: Admission | None = None
+) -> ReasoningBody:
+    """The body to store for `given`, or a `Refusal` naming the first rule it breaks; a plan
+    needs `admission` (`needs_admission` says which inputs do)."""
     return _RULES[type(given)](given, loaded, admission)

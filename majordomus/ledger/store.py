@@ -5,41 +5,34 @@ record is written to a temporary file in its task directory, flushed to disk, th
 published under its final name without replacing one that exists (`safefs.write_new`;
 docs/RELIABILITY.md says how, with and without hard links). No directory on the way is a
 symlink. Reading back skips temporary files, never follows a symlink, and lists every file
-that does not parse as `unreadable` instead of failing. Owns the envelope (id, task, stamp,
-head); admission and redaction decide what goes inside it. The clock is read only through
-`majordomus.clock`, git only through `majordomus.layer.git`.
+that does not parse as `unreadable` instead of failing. Persistence only: the layout, the
+writer lock, the bytes of a record file; what a record holds and when it may be written is
+the ledger's (`majordomus.ledger.service`).
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from majordomus import clock, safefs
+from majordomus import safefs
 from majordomus.collector import paused
 from majordomus.compact import SharedFieldsSets
 from majordomus.errors import Refused
-from majordomus.layer import git
-from majordomus.ledger.admission import Admission, Refusal, admit
 from majordomus.ledger.loaded import Loaded, Placed
 from majordomus.ledger.lock import DEFAULT_WAIT, LOCK_NAME, exclusive
 from majordomus.ledger.record import (
     RECORD_SCHEMA,
     RECORD_VERSION,
-    ReasoningBody,
-    ReasoningInput,
     ReasoningRecord,
 )
-from majordomus.ledger.redaction import redact
 from majordomus.ledger.tasks import CURRENT_FILE, UNTASKED, check_task, current_task
 from majordomus.order import natural_key
 from majordomus.wire import dumps_pretty
@@ -48,20 +41,12 @@ __all__ = [
     "CURRENT_FILE",
     "STATE_DIR",
     "UNTASKED",
-    "Admission",
     "Loaded",
-    "Recorded",
-    "Refusal",
     "Store",
-    "admit",
-    "mint_id",
     "record_bytes",
 ]
 
 STATE_DIR = ".ai/local/state/reasoning"
-
-#: How many fresh ids a write tries when a racing writer already took the minted name.
-_MINT_ATTEMPTS = 8
 
 #: The largest record file read back: a record is at most 1 MiB, its pretty-printed
 #: envelope a few times that at most.
@@ -81,34 +66,6 @@ def check_record_id(ident: str) -> None:
             f"letters, digits, '.', '_' and '-', and is at most {MAX_ID_LENGTH} characters "
             "(it becomes a file name)"
         )
-
-
-_SUFFIX_SPACE = 16**6
-
-
-class _Suffixes:
-    """Consecutive suffixes from a random start drawn once per process (a forked child draws
-    its own): ids one process mints never repeat within 16**6 records, and ids of processes
-    writing at once rarely meet; when they do, the writer's link refuses and it mints again."""
-
-    pid = -1
-    start = 0
-    counter = itertools.count()
-
-    @classmethod
-    def next(cls) -> int:
-        if cls.pid != os.getpid():
-            cls.pid = os.getpid()
-            cls.start = int.from_bytes(os.urandom(3), "big")
-            cls.counter = itertools.count()
-        return (cls.start + next(cls.counter)) % _SUFFIX_SPACE
-
-
-def mint_id(kind: str, recorded_at: str) -> str:
-    """`<kind>-<stamp without punctuation>-<6 hex>`; distinct within a process by construction,
-    across processes by a random start (and the writer's refusal to overwrite)."""
-    compact = "".join(ch for ch in recorded_at if ch.isascii() and ch.isalnum())
-    return f"{kind}-{compact}-{_Suffixes.next():06x}"
 
 
 #: The stamp the writer mints (`clock.now_stamp()`): fixed width, digits in fixed places.
@@ -165,34 +122,20 @@ def record_bytes(record: ReasoningRecord) -> bytes:
     return (dumps_pretty(record.wire()) + "\n").encode("utf-8")
 
 
-@dataclass(frozen=True)
-class Recorded:
-    """A record as stored and where: `path` is relative to the repository root, `/`-separated."""
-
-    record: ReasoningRecord
-    path: str
-
-
 class Store:
     """The record store of one checkout, rooted at the repository root."""
 
-    def __init__(
-        self,
-        root: Path,
-        *,
-        head: Callable[[Path], str | None] = git.head,
-        lock_wait: float = DEFAULT_WAIT,
-    ) -> None:
+    def __init__(self, root: Path, *, lock_wait: float = DEFAULT_WAIT) -> None:
         self.root = Path(root)
         self.directory = self.root / STATE_DIR
-        self._head = head
         self.lock_wait = lock_wait
         self._mutex = threading.RLock()
         self._depth = 0
 
     @contextmanager
-    def _held(self) -> Iterator[None]:
-        """The store's writer lock, taken once however deeply a writer nests."""
+    def held(self) -> Iterator[None]:
+        """The store's writer lock, taken once however deeply a writer nests; the store's
+        directory is created for it when missing."""
         with self._mutex:
             if self._depth:
                 self._depth += 1
@@ -219,7 +162,7 @@ class Store:
     def locked(self) -> Iterator[Loaded]:
         """Hold the writer lock and yield the store as loaded under it.
 
-        Admit against what this yields and call `record` inside the block: no other writer
+        Admit against what this yields and write inside the block: no other writer
         can add a record between the read and the write, so what admission checked still
         holds when the record lands. Readers never wait for it. A store that does not exist
         yet is empty and is not created here: against an empty store only records citing
@@ -228,7 +171,7 @@ class Store:
         if not safefs.is_directory(self.root, STATE_DIR):
             yield Loaded()
             return
-        with self._held():
+        with self.held():
             yield self.load()
 
     def current_task(self) -> str:
@@ -306,53 +249,6 @@ class Store:
             return None
         return record
 
-    def record(
-        self,
-        given: ReasoningInput,
-        loaded: Loaded,
-        admission: Admission,
-        *,
-        task: str | None = None,
-    ) -> Recorded:
-        """Admit, redact, stamp and write one record; refusals write nothing.
-
-        `task` names the task to record into; absent means the current task.
-        The write holds the store's writer lock; for admission to see every other writer's
-        records, `loaded` must come from `locked()` and this call sit inside that block.
-        """
-        body, redacted = redact(admit(given, loaded, admission))
-        if task is None:
-            name = check_task(self.current_task(), origin=CURRENT_FILE)
-        else:
-            name = check_task(task)
-        with self._held():
-            return self._stamp_and_write(body, redacted, name)
-
-    def _stamp_and_write(self, body: ReasoningBody, redacted: list[str], name: str) -> Recorded:
-        recorded_at = clock.now_stamp()
-        head = self._head(self.root)
-        for _ in range(_MINT_ATTEMPTS):
-            record = ReasoningRecord(
-                schema_=RECORD_SCHEMA,
-                version=RECORD_VERSION,
-                id=mint_id(body.kind, recorded_at),
-                task=name,
-                recorded_at=recorded_at,
-                head=head,
-                redacted=redacted,
-                body=body,
-            )
-            try:
-                path = self.write(record)
-            except FileExistsError:
-                continue
-            except OSError as exc:
-                raise Refused(f"the record could not be written: {self._describe(exc)}") from exc
-            return Recorded(record=record, path=self.relative(path))
-        raise Refused(
-            f"the record could not be written: {_MINT_ATTEMPTS} minted ids in a row already exist"
-        )
-
     def write(self, record: ReasoningRecord) -> Path:
         """Write one stamped record atomically and return its path; never overwrites.
 
@@ -360,7 +256,8 @@ class Store:
         `FileExistsError`; a task name or an id that is not a plain file name is refused
         first. Every directory from the root down to the task's is a real directory, created
         when missing: a symlink or a file in the way (`.ai/local` committed as a link) is
-        refused naming it, and nothing is written.
+        refused naming it, and nothing is written. Any other failure is refused naming the
+        file and the reason.
         """
         check_task(record.task)
         check_record_id(record.id)
@@ -369,4 +266,8 @@ class Store:
             safefs.write_file(self.root, rel, record_bytes(record))
         except safefs.Unsafe as exc:
             raise Refused(f"the record could not be written: {exc.message}") from None
+        except FileExistsError:
+            raise
+        except OSError as exc:
+            raise Refused(f"the record could not be written: {self._describe(exc)}") from exc
         return self.root / rel

@@ -15,9 +15,11 @@ import pytest
 from majordomus.advisors.modes import ModeResolution, ReasoningMode
 from majordomus.advisors.states import AdvisorState
 from majordomus.errors import Refused
+from majordomus.ledger.admission import Admission
 from majordomus.ledger.lock import LOCK_NAME, LedgerBusy
 from majordomus.ledger.record import parse_input
-from majordomus.ledger.store import STATE_DIR, Admission, Store
+from majordomus.ledger.service import Ledger
+from majordomus.ledger.store import STATE_DIR, Store
 
 ROUNDS = 12
 WRITERS = 3
@@ -46,14 +48,17 @@ def no_head(root: Path) -> str | None:
     return None
 
 
+def _ledger(store: Store) -> Ledger:
+    return Ledger(store, availability=lambda _: _admission(), head=no_head)
+
+
 def _record(store: Store, data: dict[str, Any]) -> str:
-    with store.locked() as loaded:
-        return store.record(parse_input(data), loaded, _admission(), task="race").record.id
+    return _ledger(store).record(parse_input(data), task="race").record.id
 
 
 def _writer(root: str, barrier: Any, jobs: Any, results: Any) -> None:
     """One process: for each job, wait at the start line with the others, then record."""
-    store = Store(Path(root), head=no_head, lock_wait=30)
+    store = Store(Path(root), lock_wait=30)
     while True:
         job = jobs.get()
         if job is None:
@@ -138,7 +143,7 @@ def test_conflicting_writers_in_separate_processes_admit_exactly_one(tmp_path: P
     ]
     for worker in workers:
         worker.start()
-    store = Store(tmp_path, head=no_head)
+    store = Store(tmp_path)
     try:
         for round_number in range(ROUNDS):
             for queue, job in zip(jobs, _conflicts(store, round_number), strict=True):
@@ -160,8 +165,8 @@ def test_conflicting_writers_in_separate_processes_admit_exactly_one(tmp_path: P
 
 
 def test_a_held_lock_ends_in_a_one_line_busy_refusal(tmp_path: Path) -> None:
-    holder = Store(tmp_path, head=no_head)
-    waiter = Store(tmp_path, head=no_head, lock_wait=0)
+    holder = Store(tmp_path)
+    waiter = Store(tmp_path, lock_wait=0)
     _record(waiter, {"kind": "assessment", "subject": "first"})
     with holder.locked(), pytest.raises(LedgerBusy) as busy:
         _record(waiter, {"kind": "assessment", "subject": "second"})
@@ -174,16 +179,16 @@ def test_a_held_lock_ends_in_a_one_line_busy_refusal(tmp_path: Path) -> None:
 
 
 def test_recording_into_an_absent_store_creates_nothing_until_admitted(tmp_path: Path) -> None:
-    store = Store(tmp_path, head=no_head, lock_wait=0)
+    store = Store(tmp_path, lock_wait=0)
     with pytest.raises(Refused, match="no assessment"):
         _record(store, {"kind": "plan", "assessment": "assessment-1"})
     assert not (tmp_path / ".ai").exists()
 
 
 def test_a_writer_nests_its_own_lock(tmp_path: Path) -> None:
-    store = Store(tmp_path, head=no_head, lock_wait=0)
-    with store.locked() as loaded, store.locked():
-        store.record(parse_input({"kind": "assessment", "subject": "s"}), loaded, _admission())
+    store = Store(tmp_path, lock_wait=0)
+    with store.locked(), store.locked():
+        _ledger(store).record(parse_input({"kind": "assessment", "subject": "s"}))
     assert len(store.load().records) == 1
 
 
@@ -193,7 +198,7 @@ def test_a_symlinked_lock_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "elsewhere").write_text("", encoding="utf-8")
     (folder / LOCK_NAME).symlink_to(tmp_path / "elsewhere")
     with pytest.raises(Refused, match="symbolic link"):
-        _record(Store(tmp_path, head=no_head), {"kind": "assessment", "subject": "s"})
+        _record(Store(tmp_path), {"kind": "assessment", "subject": "s"})
 
 
 class FakeMsvcrt:
@@ -223,7 +228,7 @@ def test_without_fcntl_the_windows_lock_serialises_writers(
     fake = FakeMsvcrt()
     monkeypatch.setitem(sys.modules, "fcntl", None)
     monkeypatch.setitem(sys.modules, "msvcrt", fake)
-    store = Store(tmp_path, head=no_head, lock_wait=0)
+    store = Store(tmp_path, lock_wait=0)
     _record(store, {"kind": "assessment", "subject": "s"})
     assert fake.calls == [FakeMsvcrt.LK_NBLCK, FakeMsvcrt.LK_UNLCK]
     fake.busy = True
@@ -238,7 +243,7 @@ def test_without_any_file_lock_nothing_is_written(
     monkeypatch.setitem(sys.modules, "fcntl", None)
     monkeypatch.setitem(sys.modules, "msvcrt", None)
     with pytest.raises(Refused, match="no file lock"):
-        _record(Store(tmp_path, head=no_head), {"kind": "assessment", "subject": "s"})
+        _record(Store(tmp_path), {"kind": "assessment", "subject": "s"})
     assert Store(tmp_path).load().records == []
 
 
@@ -254,9 +259,7 @@ def test_the_wait_is_counted_in_tries_not_read_from_a_clock(
     monkeypatch.setitem(sys.modules, "fcntl", None)
     monkeypatch.setitem(sys.modules, "msvcrt", fake)
     with pytest.raises(LedgerBusy):
-        _record(
-            Store(tmp_path, head=no_head, lock_wait=0.05), {"kind": "assessment", "subject": "s"}
-        )
+        _record(Store(tmp_path, lock_wait=0.05), {"kind": "assessment", "subject": "s"})
     assert naps == [lock.POLL_INTERVAL] * 5
 
 

@@ -1,4 +1,4 @@
-"""The store: layout, stamping, atomic never-overwriting writes, load."""
+"""The store and its writer: layout, stamping, atomic never-overwriting writes, load."""
 
 from __future__ import annotations
 
@@ -6,24 +6,22 @@ import json
 import multiprocessing
 import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from freezegun import freeze_time
 
 from majordomus.advisors.modes import ModeResolution, ReasoningMode
 from majordomus.errors import Refused
-from majordomus.ledger import store as store_module
+from majordomus.layer.git import head as git_head
+from majordomus.ledger import service as service_module
+from majordomus.ledger.admission import Admission, Refusal
 from majordomus.ledger.lock import LOCK_NAME
 from majordomus.ledger.record import ReasoningRecord, parse_input
-from majordomus.ledger.store import (
-    STATE_DIR,
-    Admission,
-    Loaded,
-    Refusal,
-    Store,
-    mint_id,
-)
+from majordomus.ledger.service import Ledger, mint_id
+from majordomus.ledger.store import STATE_DIR, Loaded, Store
 from majordomus.ledger.tasks import CURRENT_FILE
 
 ADMISSION = Admission(mode=ModeResolution(mode=ReasoningMode.STANDARD, source="default"))
@@ -33,7 +31,12 @@ def no_head(root: Path) -> str | None:
     return None
 
 
-def assessment(subject: str = "lock scope") -> object:
+def writer(root: Path, head: Callable[[Path], str | None] = no_head) -> Ledger:
+    """The ledger over the store at `root`, admitting plans against a fixed availability."""
+    return Ledger(Store(root), availability=lambda _: ADMISSION, head=head)
+
+
+def assessment(subject: str = "lock scope") -> Any:
     return parse_input({"kind": "assessment", "subject": subject})
 
 
@@ -72,8 +75,7 @@ def files(root: Path) -> list[str]:
 
 @freeze_time("2026-10-01T09:30:00.123456Z")
 def test_record_stamps_mints_and_writes_pretty_json(tmp_path):
-    store = Store(tmp_path, head=lambda root: "f" * 40)
-    done = store.record(assessment("verrou «portée»"), Loaded(), ADMISSION)
+    done = writer(tmp_path, head=lambda root: "f" * 40).record(assessment("verrou «portée»"))
     record = done.record
     assert record.recorded_at == "2026-10-01T09:30:00.123Z"
     assert re.fullmatch(r"assessment-20261001T093000123Z-[0-9a-f]{6}", record.id)
@@ -97,30 +99,29 @@ def test_record_stamps_mints_and_writes_pretty_json(tmp_path):
 def test_record_into_the_current_task_or_a_named_one(tmp_path):
     put(tmp_path, "../current.yaml", "id: issue-4\nprofile: implementation\n")
     assert (tmp_path / CURRENT_FILE).is_file()
-    store = Store(tmp_path, head=no_head)
-    assert store.record(assessment(), Loaded(), ADMISSION).record.task == "issue-4"
-    named = store.record(assessment(), Loaded(), ADMISSION, task="other")
+    ledger = writer(tmp_path)
+    assert ledger.record(assessment()).record.task == "issue-4"
+    named = ledger.record(assessment(), task="other")
     assert named.record.task == "other"
     assert named.path.startswith(f"{STATE_DIR}/other/")
 
 
 def test_head_comes_from_git(tmp_path, git_repo):
     root = git_repo()
-    record = Store(root).record(assessment(), Loaded(), ADMISSION).record
+    record = writer(root, head=git_head).record(assessment()).record
     commit = subprocess.run(
         ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
     ).stdout.strip()
     assert record.head == commit
     outside = tmp_path / "plain"
     outside.mkdir()
-    bare = Store(outside).record(assessment(), Loaded(), ADMISSION)
+    bare = writer(outside, head=git_head).record(assessment())
     assert bare.record.head is None
     assert '"head"' not in (outside / bare.path).read_text()
 
 
 def test_secrets_never_reach_the_disk(tmp_path):
-    store = Store(tmp_path, head=no_head)
-    done = store.record(assessment("key sk-ant-" + "b" * 24 + " leaked"), Loaded(), ADMISSION)
+    done = writer(tmp_path).record(assessment("key sk-ant-" + "b" * 24 + " leaked"))
     text = (tmp_path / done.path).read_text()
     assert "sk-ant-" not in text
     assert done.record.redacted == ["anthropic-key"]
@@ -128,17 +129,15 @@ def test_secrets_never_reach_the_disk(tmp_path):
 
 
 def test_a_refusal_writes_nothing(tmp_path):
-    store = Store(tmp_path, head=no_head)
     with pytest.raises(Refusal):
-        store.record(parse_input({"kind": "plan", "assessment": "x"}), Loaded(), ADMISSION)
+        writer(tmp_path).record(parse_input({"kind": "plan", "assessment": "x"}))
     assert not (tmp_path / ".ai").exists()
 
 
 @pytest.mark.parametrize("task", ["../escape", "a/b", "a\\b", "/abs", "..", "nul\x00", "x" * 300])
 def test_a_bad_task_name_is_refused_before_anything_is_written(tmp_path, task):
-    store = Store(tmp_path, head=no_head)
     with pytest.raises(Refused) as refused:
-        store.record(assessment(), Loaded(), ADMISSION, task=task)
+        writer(tmp_path).record(assessment(), task=task)
     assert refused.value.message.startswith("task name ")
     assert not (tmp_path / ".ai").exists()
     assert not (tmp_path.parent / "escape").exists()
@@ -146,15 +145,14 @@ def test_a_bad_task_name_is_refused_before_anything_is_written(tmp_path, task):
 
 def test_a_bad_current_task_is_refused_naming_its_file(tmp_path):
     put(tmp_path, "../current.yaml", "id: feature/x\n")
-    store = Store(tmp_path, head=no_head)
     with pytest.raises(Refused) as refused:
-        store.record(assessment(), Loaded(), ADMISSION)
+        writer(tmp_path).record(assessment())
     assert refused.value.message.endswith(f"it comes from {CURRENT_FILE}")
     assert files(tmp_path) == []
 
 
 def test_an_existing_record_is_never_overwritten(tmp_path):
-    store = Store(tmp_path, head=no_head)
+    store = Store(tmp_path)
     record = ReasoningRecord.model_validate(stored("attempt-1", "2026-10-01T00:00:00.000Z"))
     path = store.write(record)
     before = path.read_bytes()
@@ -166,7 +164,7 @@ def test_an_existing_record_is_never_overwritten(tmp_path):
 
 
 def test_a_racing_writer_of_the_same_temporary_name_is_not_clobbered(tmp_path):
-    store = Store(tmp_path, head=no_head)
+    store = Store(tmp_path)
     record = ReasoningRecord.model_validate(stored("attempt-1", "2026-10-01T00:00:00.000Z"))
     other = put(tmp_path, "t/.attempt-1.json.tmp", "half written")
     with pytest.raises(FileExistsError):
@@ -177,19 +175,18 @@ def test_a_racing_writer_of_the_same_temporary_name_is_not_clobbered(tmp_path):
 
 def test_a_taken_id_is_minted_again(tmp_path, monkeypatch):
     ids = iter(["assessment-same", "assessment-same", "assessment-fresh"])
-    monkeypatch.setattr(store_module, "mint_id", lambda kind, stamp: next(ids))
-    store = Store(tmp_path, head=no_head)
-    first = store.record(assessment("one"), Loaded(), ADMISSION)
-    second = store.record(assessment("two"), Loaded(), ADMISSION)
+    monkeypatch.setattr(service_module, "mint_id", lambda kind, stamp: next(ids))
+    ledger = writer(tmp_path)
+    first = ledger.record(assessment("one"))
+    second = ledger.record(assessment("two"))
     assert (first.record.id, second.record.id) == ("assessment-same", "assessment-fresh")
     assert json.loads((tmp_path / first.path).read_text())["body"]["subject"] == "one"
 
 
 def test_a_write_failure_is_a_refusal_naming_the_file(tmp_path):
     put(tmp_path, "t", "a file where the task directory should be")
-    store = Store(tmp_path, head=no_head)
     with pytest.raises(Refused) as refused:
-        store.record(assessment(), Loaded(), ADMISSION, task="t")
+        writer(tmp_path).record(assessment(), task="t")
     message = refused.value.message
     assert message.startswith("the record could not be written: ")
     assert "not a directory" in message.lower()
@@ -236,19 +233,17 @@ def test_load_does_not_compare_the_directory_with_the_task(tmp_path):
 
 
 def test_what_is_written_loads_back_equal(tmp_path):
-    store = Store(tmp_path, head=no_head)
-    first = store.record(assessment(), Loaded(), ADMISSION)
-    plan = store.record(
-        parse_input({"kind": "plan", "assessment": first.record.id}), store.load(), ADMISSION
-    )
-    assert store.load().records == [first.record, plan.record]
+    ledger = writer(tmp_path)
+    first = ledger.record(assessment())
+    plan = ledger.record(parse_input({"kind": "plan", "assessment": first.record.id}))
+    assert ledger.store.load().records == [first.record, plan.record]
 
 
 def _record_many(root: str, worker: int, start: object, count: int) -> None:
-    store = Store(Path(root), head=no_head)
+    ledger = writer(Path(root))
     start.wait()  # type: ignore[attr-defined]
     for n in range(count):
-        store.record(assessment(f"worker {worker} record {n}"), Loaded(), ADMISSION, task="race")
+        ledger.record(assessment(f"worker {worker} record {n}"), task="race")
 
 
 def test_eight_processes_recording_at_once_write_distinct_files(tmp_path):

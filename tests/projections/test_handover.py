@@ -10,8 +10,10 @@ import pytest
 from freezegun import freeze_time
 
 from majordomus.advisors.modes import ModeResolution, ReasoningMode
+from majordomus.ledger.admission import Admission
 from majordomus.ledger.record import parse_input
-from majordomus.ledger.store import Admission, Store
+from majordomus.ledger.service import Ledger as Writer
+from majordomus.ledger.store import Store
 from majordomus.projections.chain_graph import MAX_GRAPH_RECORDS
 from majordomus.projections.handover import (
     SECTIONS,
@@ -30,10 +32,11 @@ class Ledger:
     """A store written through its own writer at frozen, advancing times."""
 
     def __init__(self, root: Path) -> None:
-        self.store = Store(root, head=lambda _: "b" * 40)
+        self.store = Store(root)
+        self.writer = Writer(self.store, availability=lambda _: ADMISSION, head=lambda _: "b" * 40)
 
     def add(self, body: dict[str, Any], task: str = "t") -> str:
-        done = self.store.record(parse_input(body), self.store.load(), ADMISSION, task=task)
+        done = self.writer.record(parse_input(body), task=task)
         return done.record.id
 
 

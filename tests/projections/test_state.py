@@ -23,7 +23,7 @@ from .builders import (
 
 
 def store_with(root: Path, *records) -> Store:
-    store = Store(root, head=lambda _: None)
+    store = Store(root)
     for record in records:
         store.write(record)
     return store

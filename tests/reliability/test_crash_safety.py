@@ -6,7 +6,7 @@ step.
 
 The writers are forked from one warmed-up process (so a kill costs a fork, not an
 interpreter start) and kill themselves with SIGKILL at a moment a seeded generator picks:
-after the K-th profiled call, counted either over the whole `reasoning.record` call or
+after the K-th profiled call, counted either over the whole `repo.ledger.record` call or
 only inside `Store.write`. A SIGKILL cannot be caught, so nothing after it runs: no
 `finally`, no clean-up. A deterministic variant kills at each step of one write, including
 in the middle of writing the bytes.
@@ -39,7 +39,15 @@ RECORDS_PER_WRITER = 3
 
 
 def _record(number: int) -> dict[str, Any]:
-    return {"record": {"kind": "assessment", "subject": f"question {number}"}, "task": TASK}
+    """One record as written, JSON."""
+    return {"kind": "assessment", "subject": f"question {number}"}
+
+
+def _write(ledger: Any, number: int) -> str:
+    """Record one record into the crash task as a library user would; its id."""
+    from majordomus import AssessmentInput
+
+    return str(ledger.record(AssessmentInput(**_record(number)), task=TASK).record.id)
 
 
 def _inside_write(frame: FrameType | None) -> bool:
@@ -83,8 +91,8 @@ def _self_kill_after(limit: int, only_in_write: bool, log: Path) -> None:
     sys.setprofile(profile)
 
 
-def _calibrate(ctx: Any, number: int) -> tuple[int, int]:
-    """(all events, I/O calls inside the write) of one `reasoning.record` call."""
+def _calibrate(ledger: Any, number: int) -> tuple[int, int]:
+    """(all events, I/O calls inside the write) of one `repo.ledger.record` call."""
     seen = [0, 0]
 
     def profile(frame: FrameType, event: str, arg: Any) -> None:
@@ -92,30 +100,29 @@ def _calibrate(ctx: Any, number: int) -> tuple[int, int]:
         seen[1] += _counts(True, event, frame, arg)
 
     sys.setprofile(profile)
-    ctx.executor.call("reasoning.record", _record(number))
+    _write(ledger, number)
     sys.setprofile(None)
     return seen[0], seen[1]
 
 
-def _writer(ctx: Any, journal: Path, first: int, limit: int, only_in_write: bool) -> None:
+def _writer(ledger: Any, journal: Path, first: int, limit: int, only_in_write: bool) -> None:
     """A forked writer: record a few records, journal each success, die at the chosen moment."""
     _self_kill_after(limit, only_in_write, journal.with_name("kills.txt"))
     for number in range(first, first + RECORDS_PER_WRITER):
-        answer = ctx.executor.call("reasoning.record", _record(number))
+        ident = _write(ledger, number)
         with journal.open("a", encoding="utf-8") as handle:
-            handle.write(answer["record"]["id"] + "\n")
+            handle.write(ident + "\n")
     sys.setprofile(None)
     os._exit(0)
 
 
 def zygote(root: str, environ: dict[str, str], kills: int, seed: int, out: Any) -> None:
     """Warm up once, then fork writers `AT_ONCE` at a time until `kills` of them died."""
-    from majordomus.capabilities.context import Context
+    from majordomus import Repository
 
-    ctx = Context(Path(root), environ=environ)
-    ctx.executor.capability("reasoning.record")
-    ctx.executor.call("reasoning.record", _record(-1))  # every import a write needs is done
-    events, writes = _calibrate(ctx, -2)
+    ledger = Repository.open(root, environ=environ).ledger
+    _write(ledger, -1)  # every import a write needs is done
+    events, writes = _calibrate(ledger, -2)
     rng = random.Random(seed)
     journal = Path(root) / "journal.txt"
     killed = survived = rounds = 0
@@ -128,7 +135,7 @@ def zygote(root: str, environ: dict[str, str], kills: int, seed: int, out: Any) 
             limit = rng.randint(1, span)
             pid = os.fork()
             if pid == 0:
-                _writer(ctx, journal, number, limit, only_in_write)
+                _writer(ledger, journal, number, limit, only_in_write)
             children.append(pid)
             number += RECORDS_PER_WRITER
         for pid in children:
@@ -196,7 +203,7 @@ def test_seeded_random_kills_leave_nothing_partial(repo: Path, suite_env: dict[s
     done = run_majordomus(
         ["reasoning", "record", "--task", TASK],
         cwd=repo,
-        input=json.dumps(_record(10**6)["record"]),
+        input=json.dumps(_record(10**6)),
         env=suite_env,
     )
     assert done.code == 0, done.stderr
@@ -225,8 +232,7 @@ def _die() -> None:
 
 def kill_at(root: str, environ: dict[str, str], step: str, publisher: str) -> None:
     """Record one record and die at `step` of `Store.write` (run in a spawned process)."""
-    from majordomus import safefs
-    from majordomus.capabilities.context import Context
+    from majordomus import Repository, safefs
 
     real = {name: getattr(os, name) for name in ("open", "fdopen", "fsync", "mkdir")}
     publish = {"renameat2": safefs._publish_renameat2, "link": safefs._publish_link}
@@ -297,8 +303,7 @@ def kill_at(root: str, environ: dict[str, str], step: str, publisher: str) -> No
     setattr(safefs, f"_publish_{publisher}", published)
     if publisher == "link":
         safefs._publish_renameat2 = lambda *_args: False  # type: ignore[assignment]
-    ctx = Context(Path(root), environ=environ)
-    ctx.executor.call("reasoning.record", _record(0))
+    _write(Repository.open(root, environ=environ).ledger, 0)
     os._exit(0)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from majordomus.capabilities.context import Context
+from majordomus import AssessmentInput, ReasoningEvidence, ReasoningEvidenceKind, Repository
 from majordomus.egress import clean, clean_json, clean_line, excerpt
 from majordomus.ledger.redaction import redact_text
 from majordomus.ledger.store import STATE_DIR
@@ -123,15 +123,18 @@ def test_no_sample_reaches_the_store_through_the_writer(
 ) -> None:
     """Each sample alone, in the subject and in a nested evidence note, one task each."""
     root = fresh_repo("writer")
-    ctx = Context(root, environ=suite_env)
+    ledger = Repository.open(root, environ=suite_env).ledger
     for number, sample in enumerate(SAMPLES):
-        record = {
-            "kind": "assessment",
-            "subject": f"#{number} {sample.text}",
-            "facts": [sample.text],
-            "evidence": [{"kind": "command", "reference": "env", "note": sample.text}],
-        }
-        ctx.executor.call("reasoning.record", {"record": record, "task": f"sample-{number}"})
+        record = AssessmentInput(
+            subject=f"#{number} {sample.text}",
+            facts=[sample.text],
+            evidence=[
+                ReasoningEvidence(
+                    kind=ReasoningEvidenceKind.COMMAND, reference="env", note=sample.text
+                )
+            ],
+        )
+        ledger.record(record, task=f"sample-{number}")
     assert leaks_in(store_text(root)) == []
 
 

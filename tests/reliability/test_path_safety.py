@@ -115,7 +115,7 @@ def test_a_body_cannot_carry_an_id_or_a_task(sandbox: Path, suite_env: dict[str,
 def test_the_writer_refuses_a_crafted_id_or_task(sandbox: Path) -> None:
     """`Store.write` is the one writer: an envelope that did not come from the minting
     `record()` is checked as well, before the task directory is created."""
-    store = Store(sandbox, head=lambda _root: None)
+    store = Store(sandbox)
     envelope = {
         "schema": "majordomus/reasoning-record",
         "version": 1,

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from majordomus.capabilities.context import Context
+from majordomus import Repository
 from majordomus.ledger.lock import LOCK_NAME
-from majordomus.ledger.record import parse_body
+from majordomus.ledger.record import parse_body, parse_input
 from majordomus.ledger.redaction import redact
 from majordomus.ledger.store import STATE_DIR
 from tests.conftest import run_majordomus
@@ -88,17 +88,17 @@ def recorded(
     template: Path,
     suite_env: dict[str, str],
 ) -> tuple[Path, dict[str, list[Any]]]:
-    """One chain per corpus entry, each in its own task, through the one executor."""
+    """One chain per corpus entry, each in its own task, written as a library user writes it."""
     import shutil
 
     root = tmp_path_factory.mktemp("secrets") / "repo"
     shutil.copytree(template, root, symlinks=True)
-    ctx = Context(root, environ=suite_env)
+    ledger = Repository.open(root, environ=suite_env).ledger
     chains: dict[str, list[Any]] = {}
     for number, secret in enumerate(CORPUS):
 
         def call(record: dict[str, Any], task: str = f"secret-{number}") -> Any:
-            return ctx.executor.call("reasoning.record", {"record": record, "task": task})
+            return ledger.record(parse_input(record), task=task).wire()
 
         # the number keeps subjects apart: a redacted subject seen before would reuse a prior
         chains[secret.label] = record_chain(

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from majordomus.advisors.modes import ModeResolution, ReasoningMode
 from majordomus.advisors.policy import PlanOutcome
+from majordomus.ledger.admission import Admission, Refusal, admit
 from majordomus.ledger.record import (
     RECORD_SCHEMA,
     RECORD_VERSION,
@@ -33,7 +34,7 @@ from majordomus.ledger.record import (
     parse_input,
 )
 from majordomus.ledger.redaction import redact
-from majordomus.ledger.store import Admission, Loaded, Refusal, admit
+from majordomus.ledger.store import Loaded
 
 
 def test_usage_defaults():

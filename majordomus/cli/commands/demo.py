@@ -1,12 +1,12 @@
 """`majordomus demo [DIR]`: build a generated, committed repository, record a short reasoning
-chain in it, and show what majordomus sees. Everything shown comes from the same capabilities
-every surface calls."""
+chain in it, and show what majordomus sees. The chain is written and replayed through the
+library (`majordomus.Repository`, docs/library.md), which answers what every surface answers."""
 
 from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -15,49 +15,61 @@ from majordomus.cli.settings import with_shared
 from majordomus.errors import ProtocolFailure
 
 if TYPE_CHECKING:
-    from majordomus.capabilities.context import Context
+    from majordomus.ledger.record import ReasoningInput
+    from majordomus.repository import Repository
 
 DEMO_TASK = "demo"
 
 
-def _record_chain(ctx: Context, evidence_path: str) -> None:
+def _record_chain(repo: Repository, evidence_path: str) -> None:
     """An assessment, its plan, a conclusion and a validation, each naming the one before."""
+    from majordomus.advisors.policy import Materiality, ReasoningConfidence
+    from majordomus.ledger.record import (
+        AssessmentInput,
+        ConclusionInput,
+        PlanInput,
+        ReasoningEvidence,
+        ReasoningEvidenceKind,
+        ValidationInput,
+        ValidationOutcome,
+    )
 
-    def record(body: dict[str, Any]) -> str:
-        done = ctx.executor.call("reasoning.record", {"record": body, "task": DEMO_TASK})
-        click.echo(f"$ majordomus reasoning record --task {DEMO_TASK}  # {body['kind']}")
-        click.echo(f"  recorded {done['path']}")
-        return done["record"]["id"]
+    def record(given: ReasoningInput) -> str:
+        done = repo.ledger.record(given, task=DEMO_TASK)
+        click.echo(f"$ majordomus reasoning record --task {DEMO_TASK}  # {given.kind}")
+        click.echo(f"  recorded {done.path}")
+        return done.record.id
 
     assessment = record(
-        {
-            "kind": "assessment",
-            "subject": "which rules a session on the demo must be given",
-            "materiality": "material",
-            "confidence": "medium",
-            "hypothesis": "every advisory rule fits in the default token budget",
-            "evidence": [{"kind": "file", "reference": evidence_path}],
-        }
+        AssessmentInput(
+            subject="which rules a session on the demo must be given",
+            materiality=Materiality.MATERIAL,
+            confidence=ReasoningConfidence.MEDIUM,
+            hypothesis="every advisory rule fits in the default token budget",
+            evidence=[ReasoningEvidence(kind=ReasoningEvidenceKind.FILE, reference=evidence_path)],
+        )
     )
-    record({"kind": "plan", "assessment": assessment})
+    record(PlanInput(assessment=assessment))
     conclusion = record(
-        {
-            "kind": "conclusion",
-            "assessment": assessment,
-            "decision": "give every advisory rule; the budget holds them all",
-            "rationale": "devcontext compile reports the whole layer under 24000 tokens",
-            "evidence": [{"kind": "command", "reference": "majordomus devcontext compile"}],
-            "validation_plan": ["compile the context and check the budget"],
-        }
+        ConclusionInput(
+            assessment=assessment,
+            decision="give every advisory rule; the budget holds them all",
+            rationale="devcontext compile reports the whole layer under 24000 tokens",
+            evidence=[
+                ReasoningEvidence(
+                    kind=ReasoningEvidenceKind.COMMAND, reference="majordomus devcontext compile"
+                )
+            ],
+            validation_plan=["compile the context and check the budget"],
+        )
     )
     record(
-        {
-            "kind": "validation",
-            "conclusion": conclusion,
-            "check": "the compiled context is within budget",
-            "command": "majordomus devcontext compile",
-            "outcome": "pass",
-        }
+        ValidationInput(
+            conclusion=conclusion,
+            check="the compiled context is within budget",
+            command="majordomus devcontext compile",
+            outcome=ValidationOutcome.PASS,
+        )
     )
 
 
@@ -66,8 +78,8 @@ def command() -> click.Command:
     @click.argument("directory", required=False, type=click.Path(path_type=Path))
     def demo(directory: Path | None) -> None:
         """Generate a demo repository (default: a new temporary directory) and inspect it."""
-        from majordomus.capabilities.context import Context
         from majordomus.mcp.listing import inspect_report
+        from majordomus.repository import Repository
         from majordomus.synthetic import SyntheticRepository
 
         if directory is None:
@@ -80,13 +92,13 @@ def command() -> click.Command:
         click.echo(f"demo repository  {repo.root} (commit {head[:12]})")
         click.echo()
         click.echo(f"$ majordomus mcp --inspect --repo {repo.root}")
-        ctx = Context(repo.root)
-        click.echo(render_inspect(inspect_report(ctx, read_only=False)), nl=False)
+        library = Repository.open(repo.root)
+        click.echo(render_inspect(inspect_report(library.context, read_only=False)), nl=False)
         click.echo()
-        _record_chain(ctx, ".ai/repo/rules/project/rule-0.v1.md")
+        _record_chain(library, ".ai/repo/rules/project/rule-0.v1.md")
         click.echo()
         click.echo(f"$ majordomus reasoning status --task {DEMO_TASK} --report")
-        status = ctx.executor.call("reasoning.status", {"task": DEMO_TASK})
-        click.echo(status["report"], nl=not status["report"].endswith("\n"))
+        report = library.ledger.status(DEMO_TASK).report
+        click.echo(report, nl=not report.endswith("\n"))
 
     return with_shared(demo)

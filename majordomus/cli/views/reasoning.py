@@ -97,8 +97,8 @@ def _record_input(values: Params) -> dict[str, Any]:
     """The bare record from `--file` (standard input by default), wrapped as `{"record": …}`.
 
     Read as bytes, at most the record limit; a UTF-8 byte-order mark is dropped. The record is
-    validated here, bare, so an error names its fields as the user wrote them (`subject`, not
-    `record.subject`).
+    decoded once and validated here, bare, so an error names its fields as the user wrote them
+    (`subject`, not `record.subject`); the executor takes the validated record as it is.
     """
     source = values["file"]
     try:
@@ -120,10 +120,10 @@ def _record_input(values: Params) -> dict[str, Any]:
     if not isinstance(record, dict):
         raise InvalidInput("the record must be a JSON object with a `kind`")
     try:
-        parse_input(record)
+        given = parse_input(record)
     except ValidationError as exc:
         raise InvalidInput(describe_record_error(exc)) from None
-    raw: dict[str, Any] = {"record": record}
+    raw: dict[str, Any] = {"record": given}
     if values.get("task") is not None:
         raw["task"] = values["task"]
     return raw

@@ -1,0 +1,189 @@
+"""The ledger as one service: how one record input becomes one stored record.
+
+`Ledger.record` is the whole write path, in order: the size limit, the store's writer lock
+and the records under it, the availability now (for a plan only: no other kind reads it),
+admission, redaction, the task, then the envelope (stamp, HEAD, a minted id) and the write,
+minting again when a racing writer took the id. Every surface reaches it through the
+`reasoning.record` handler, a library caller through `majordomus.Repository`; the store
+(`majordomus.ledger.store`) only persists what this decides.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from majordomus import clock
+from majordomus.errors import InvalidInput, Refused
+from majordomus.layer import git
+from majordomus.ledger.admission import Admission, admit, needs_admission
+from majordomus.ledger.loaded import Loaded
+from majordomus.ledger.lock import DEFAULT_WAIT
+from majordomus.ledger.record import (
+    RECORD_SCHEMA,
+    RECORD_VERSION,
+    ReasoningBody,
+    ReasoningInput,
+    ReasoningRecord,
+    record_size_problem,
+)
+from majordomus.ledger.redaction import redact
+from majordomus.ledger.store import Store
+from majordomus.ledger.tasks import CURRENT_FILE, check_task
+from majordomus.wire import dumps_compact
+
+__all__ = ["LOCK_WAIT_VARIABLE", "Ledger", "Recorded", "lock_wait", "mint_id", "record_size"]
+
+#: Seconds a writer waits for another one to finish before it is refused (default 10).
+LOCK_WAIT_VARIABLE = "MAJORDOMUS_LEDGER_LOCK_WAIT"
+
+#: How many fresh ids a write tries when a racing writer already took the minted name.
+_MINT_ATTEMPTS = 8
+
+_SUFFIX_SPACE = 16**6
+
+
+def lock_wait(environ: Mapping[str, str]) -> float:
+    """The writer's wait from the environment; anything but a number of seconds from 0 to 3600
+    is the default."""
+    try:
+        wait = float(environ.get(LOCK_WAIT_VARIABLE, ""))
+    except ValueError:
+        return DEFAULT_WAIT
+    return wait if 0 <= wait <= 3600 else DEFAULT_WAIT
+
+
+class _Suffixes:
+    """Consecutive suffixes from a random start drawn once per process (a forked child draws
+    its own): ids one process mints never repeat within 16**6 records, and ids of processes
+    writing at once rarely meet; when they do, the writer's link refuses and it mints again."""
+
+    pid = -1
+    start = 0
+    counter = itertools.count()
+
+    @classmethod
+    def next(cls) -> int:
+        if cls.pid != os.getpid():
+            cls.pid = os.getpid()
+            cls.start = int.from_bytes(os.urandom(3), "big")
+            cls.counter = itertools.count()
+        return (cls.start + next(cls.counter)) % _SUFFIX_SPACE
+
+
+def mint_id(kind: str, recorded_at: str) -> str:
+    """`<kind>-<stamp without punctuation>-<6 hex>`; distinct within a process by construction,
+    across processes by a random start (and the writer's refusal to overwrite)."""
+    compact = "".join(ch for ch in recorded_at if ch.isascii() and ch.isalnum())
+    return f"{kind}-{compact}-{_Suffixes.next():06x}"
+
+
+def record_size(given: ReasoningInput) -> int:
+    """Bytes of the record as given, written as one compact JSON line (the fields it sets).
+
+    A string that is not text (a lone surrogate a JSON escape can spell) has no UTF-8 form
+    and is refused here, before anything is read or written."""
+    text = dumps_compact(given.model_dump(mode="json", exclude_unset=True))
+    try:
+        return len(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise InvalidInput("must be valid text") from None
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A record as stored and where: `path` is relative to the repository root, `/`-separated."""
+
+    record: ReasoningRecord
+    path: str
+
+
+#: How a plan learns the mode and every advisor's state now, from the records under the lock.
+AvailabilityNow = Callable[[Loaded], Admission]
+
+
+def availability_now(root: Path, environ: Mapping[str, str]) -> AvailabilityNow:
+    """The advisors as `environ` and the catalogue make them available, with the circuits the
+    records' consultations open; an invalid catalogue is refused naming its file."""
+
+    def resolve(loaded: Loaded) -> Admission:
+        from majordomus.advisors.loading import CatalogueError
+        from majordomus.advisors.situation import resolve_advisors
+        from majordomus.projections.history import history
+
+        try:
+            advisors = resolve_advisors(root, environ, history(loaded))
+        except CatalogueError as exc:
+            raise Refused(exc.message) from None
+        return Admission(mode=advisors.mode, availability=advisors.states)
+
+    return resolve
+
+
+class Ledger:
+    """The write path of one checkout's reasoning ledger."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        availability: AvailabilityNow | None = None,
+        head: Callable[[Path], str | None] = git.head,
+    ) -> None:
+        self.store = store
+        self._availability = availability or availability_now(store.root, os.environ)
+        self._head = head
+
+    @classmethod
+    def open(cls, root: Path, environ: Mapping[str, str]) -> Ledger:
+        """The ledger at `root` as every surface runs it: the writer's lock wait and the
+        advisors' availability read from `environ`."""
+        store = Store(root, lock_wait=lock_wait(environ))
+        return cls(store, availability=availability_now(store.root, environ))
+
+    def record(self, given: ReasoningInput, *, task: str | None = None) -> Recorded:
+        """Admit, redact, stamp and write one record; a refusal writes nothing.
+
+        `task` names the task to record into (default: the current task). Admission reads
+        the records under the store's writer lock and the write happens inside it, so what
+        admission checked still holds when the record lands.
+        """
+        problem = record_size_problem(record_size(given))
+        if problem is not None:
+            raise InvalidInput(problem)
+        with self.store.locked() as loaded:
+            admission = self._availability(loaded) if needs_admission(given) else None
+            body, redacted = redact(admit(given, loaded, admission))
+            if task is None:
+                name = check_task(self.store.current_task(), origin=CURRENT_FILE)
+            else:
+                name = check_task(task)
+            with self.store.held():
+                return self._stamp_and_write(body, redacted, name)
+
+    def _stamp_and_write(self, body: ReasoningBody, redacted: list[str], task: str) -> Recorded:
+        """The envelope around `body` and its write; a taken id is minted again."""
+        recorded_at = clock.now_stamp()
+        head = self._head(self.store.root)
+        for _ in range(_MINT_ATTEMPTS):
+            record = ReasoningRecord(
+                schema_=RECORD_SCHEMA,
+                version=RECORD_VERSION,
+                id=mint_id(body.kind, recorded_at),
+                task=task,
+                recorded_at=recorded_at,
+                head=head,
+                redacted=redacted,
+                body=body,
+            )
+            try:
+                path = self.store.write(record)
+            except FileExistsError:
+                continue
+            return Recorded(record=record, path=self.store.relative(path))
+        raise Refused(
+            f"the record could not be written: {_MINT_ATTEMPTS} minted ids in a row already exist"
+        )

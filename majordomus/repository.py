@@ -1,0 +1,188 @@
+"""The library's front door: one repository, answering exactly what the command line answers.
+
+`Repository.open(path)` finds the repository holding `path` as every command does; each
+method calls the handler of the capability the command of the same name runs, with the same
+typed input, and returns the handler's own model (what `--format json` prints is that model's
+JSON). Nothing is re-implemented here, so a library caller and a command can never disagree:
+`compile_context` reads the same local continuity records and on-disk sizes, `ledger.record`
+takes the same write path (`majordomus.ledger.service`). Refusals raise the same errors
+(`majordomus.errors`) whose messages the command line prints.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from majordomus.capabilities.context import Context
+    from majordomus.capabilities.core import (
+        ObjectList,
+        RepositoryReport,
+        ResourceView,
+        SearchResult,
+    )
+    from majordomus.capabilities.reasoning import (
+        AdvisorsReport,
+        ReasoningCheck,
+        ReasoningRecorded,
+        ReasoningStatus,
+    )
+    from majordomus.devcontext import CompiledContext, CompileInput, Explanation
+    from majordomus.layer.model import Discovery, Index
+    from majordomus.ledger.record import ReasoningInput
+    from majordomus.projections.handover import Handover
+    from majordomus.projections.state import ReasoningExplanation, ReasoningState
+
+__all__ = ["Repository", "RepositoryLedger"]
+
+
+class Repository:
+    """One repository: its layer index, its objects, its context compiler and its ledger.
+
+    Everything is read when first asked for and kept: the index is the one read at that
+    moment (open the repository again to see later changes to the layer); the ledger is read
+    afresh by every call, as by every command.
+    """
+
+    def __init__(self, context: Context) -> None:
+        self.context = context
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str] = ".",
+        *,
+        discovery: Discovery = "vcs",
+        strict: bool = False,
+        environ: Mapping[str, str] | None = None,
+    ) -> Repository:
+        """The repository whose `.ai/manifest.yaml` is nearest above `path`.
+
+        `discovery` and `strict` are the command line's `--discovery` and `--strict` (a
+        strict repository refuses to answer from an index with error diagnostics);
+        `environ` is the environment the advisors and the ledger's lock wait are read from
+        (default: this process's). Raises `MissingArtifact` when no repository holds `path`.
+        """
+        from majordomus.capabilities.context import Context
+
+        context = Context(Path(path), discovery=discovery, strict=strict, environ=environ)
+        _ = context.root
+        return cls(context)
+
+    @property
+    def root(self) -> Path:
+        """The repository root: the directory holding `.ai/`."""
+        return self.context.root
+
+    @property
+    def index(self) -> Index:
+        """The layer index every query reads."""
+        return self.context.index
+
+    def info(self) -> RepositoryReport:
+        """The resource `majordomus://repository`: the root, the layer, git state, the kinds
+        present and every diagnostic of the index."""
+        from majordomus.capabilities.core import Empty, repository_info
+
+        return repository_info(self.context, Empty())
+
+    def objects(self, kind: str | None = None, tag: str | None = None) -> ObjectList:
+        """`majordomus objects list [--kind K] [--tag T]`: the objects in URI order."""
+        from majordomus.capabilities.core import ListInput, objects_list
+
+        return objects_list(self.context, ListInput(kind=kind, tag=tag))
+
+    def get(self, uri: str) -> ResourceView:
+        """`majordomus objects get URI`: one object (or query resource) by URI or short id."""
+        from majordomus.capabilities.core import GetInput, objects_get
+
+        return objects_get(self.context, GetInput(uri=uri))
+
+    def search(
+        self, query: str, *, kind: str | None = None, limit: int | None = None
+    ) -> SearchResult:
+        """`majordomus objects search QUERY`: case-insensitive hits, at most `limit` (20)."""
+        from majordomus.capabilities.core import SearchInput, objects_search
+
+        return objects_search(self.context, SearchInput(query=query, kind=kind, limit=limit))
+
+    def compile_context(self, request: CompileInput | None = None) -> CompiledContext:
+        """`majordomus devcontext compile`: the context a session needs under one budget."""
+        from majordomus.capabilities.devcontext import compile_context
+        from majordomus.devcontext import CompileInput
+
+        return compile_context(self.context, request if request is not None else CompileInput())
+
+    def explain_standing(self, uri: str, request: CompileInput | None = None) -> Explanation:
+        """`majordomus devcontext explain URI`: where `uri` stands in the context `request`
+        compiles (selected, excluded, deduplicated, not reached or unknown) and why."""
+        from majordomus.capabilities.devcontext import explain_identifier
+        from majordomus.devcontext import CompileInput, ExplainInput
+
+        given = request if request is not None else CompileInput()
+        fields = {name: getattr(given, name) for name in given.model_fields_set}
+        return explain_identifier(self.context, ExplainInput(**fields, uri=uri))
+
+    @cached_property
+    def ledger(self) -> RepositoryLedger:
+        """The reasoning ledger of this checkout."""
+        return RepositoryLedger(self.context)
+
+
+class RepositoryLedger:
+    """The `majordomus reasoning` commands: record, status, explain, check, handover.
+
+    `task` is a task id, `all` for every task, or None for the current task; `as_of` (an
+    RFC 3339 time) replays only what was recorded by then.
+    """
+
+    def __init__(self, context: Context) -> None:
+        self.context = context
+
+    def record(self, given: ReasoningInput, *, task: str | None = None) -> ReasoningRecorded:
+        """`majordomus reasoning record [--task T]`: admit and write one record; a refusal
+        (`Refused`, `InvalidInput`) writes nothing."""
+        from majordomus.capabilities.reasoning import ReasoningRecordInput, reasoning_record
+
+        return reasoning_record(self.context, ReasoningRecordInput(record=given, task=task))
+
+    def status(self, task: str | None = None, *, as_of: str | None = None) -> ReasoningStatus:
+        """`majordomus reasoning status`: the mode, the advisor counts, the replayed state and
+        its Markdown report."""
+        from majordomus.capabilities.reasoning import ReasoningStatusInput, reasoning_status
+
+        return reasoning_status(self.context, ReasoningStatusInput(task=task, as_of=as_of))
+
+    def state(self, task: str | None = None, *, as_of: str | None = None) -> ReasoningState:
+        """The state `status` reports: the timeline, open questions and totals of `task`."""
+        return self.status(task, as_of=as_of).state
+
+    def explain(self, record_id: str, *, as_of: str | None = None) -> ReasoningExplanation:
+        """`majordomus reasoning explain ID`: one record and the chain it belongs to; raises
+        `NotFound` for an id nothing recorded."""
+        from majordomus.capabilities.reasoning import ReasoningExplainInput, reasoning_explain
+
+        return reasoning_explain(self.context, ReasoningExplainInput(id=record_id, as_of=as_of))
+
+    def check(self, *, as_of: str | None = None) -> ReasoningCheck:
+        """`majordomus reasoning check`: whether the reasoning rules hold (`ok`), and every
+        finding when they do not (the command then exits 10)."""
+        from majordomus.capabilities.reasoning import ReasoningCheckInput, reasoning_check
+
+        return reasoning_check(self.context, ReasoningCheckInput(as_of=as_of))
+
+    def handover(self, task: str | None = None, *, as_of: str | None = None) -> Handover:
+        """`majordomus reasoning handover`: what the next session needs, as data and Markdown."""
+        from majordomus.capabilities.reasoning import ReasoningHandoverInput, reasoning_handover
+
+        return reasoning_handover(self.context, ReasoningHandoverInput(task=task, as_of=as_of))
+
+    def advisors(self, *, as_of: str | None = None) -> AdvisorsReport:
+        """`majordomus reasoning advisors`: the mode and every advisor's state."""
+        from majordomus.capabilities.reasoning import AdvisorsInput, reasoning_advisors
+
+        return reasoning_advisors(self.context, AdvisorsInput(as_of=as_of))
