@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from pydantic.dataclasses import dataclass
+
 from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.policy import PlanOutcome
 from majordomus.ledger.record import (
@@ -22,8 +24,8 @@ from majordomus.ledger.record import (
     StoredPlan,
     ValidationInput,
 )
+from majordomus.projections.derived import DERIVED, Derived
 from majordomus.projections.text import one_line as ol
-from majordomus.wire import Wire
 
 
 class ReasoningPhase(StrEnum):
@@ -42,7 +44,8 @@ class ReasoningPhase(StrEnum):
     ATTEMPT = "attempt"
 
 
-class ReasoningStep(Wire):
+@dataclass(slots=True, frozen=True, kw_only=True, config=DERIVED)
+class ReasoningStep(Derived):
     """When, which record, which phase, and one line on what happened."""
 
     at: str
