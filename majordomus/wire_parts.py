@@ -17,8 +17,7 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from pydantic import BaseModel
-from pydantic_core import to_json, to_jsonable_python
+from pydantic import BaseModel, TypeAdapter
 
 from majordomus.wire import _fast, _indented, dumps_model_pretty_bytes
 
@@ -31,15 +30,27 @@ BATCH = 1024
 _MARKER = "@@part-{}@@"
 
 
-def _hollow(model: BaseModel, long: list[list[Any]]) -> BaseModel:
+_ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
+
+
+def _serializer(annotation: Any) -> TypeAdapter[Any]:
+    """The serializer of a list field's declared type: what the model's own serializer uses
+    for it (enums and omitted fields handled in Rust, not guessed value by value)."""
+    found = _ADAPTERS.get(annotation)
+    if found is None:
+        found = _ADAPTERS[annotation] = TypeAdapter(annotation)
+    return found
+
+
+def _hollow(model: BaseModel, long: list[tuple[list[Any], TypeAdapter[Any]]]) -> BaseModel:
     """`model` with every long list (its own, and its nested models') replaced by a marker
     naming its place in `long`; the model itself is left as it is."""
     update: dict[str, Any] = {}
-    for name in type(model).model_fields:
+    for name, info in type(model).model_fields.items():
         value = getattr(model, name)
         if isinstance(value, list) and len(value) > LONG:
             update[name] = [_MARKER.format(len(long))]
-            long.append(value)
+            long.append((value, _serializer(info.annotation)))
         elif isinstance(value, BaseModel):
             hollow = _hollow(value, long)
             if hollow is not value:
@@ -47,12 +58,12 @@ def _hollow(model: BaseModel, long: list[list[Any]]) -> BaseModel:
     return model.model_copy(update=update) if update else model
 
 
-def _pretty_items(items: list[Any]) -> bytes:
+def _pretty_items(items: list[Any], adapter: TypeAdapter[Any]) -> bytes:
     """`json.dumps(items, indent=2)`'s bytes, by pydantic-core where they agree."""
-    fast = _fast(lambda: to_json(items, indent=2, by_alias=True))
+    fast = _fast(lambda: adapter.dump_json(items, indent=2, by_alias=True))
     if fast is not None:
         return fast
-    return _indented(to_jsonable_python(items, by_alias=True)).encode("utf-8")
+    return _indented(adapter.dump_python(items, mode="json", by_alias=True)).encode("utf-8")
 
 
 def _pretty_hollow(hollow: BaseModel) -> bytes:
@@ -66,11 +77,13 @@ def _pretty_hollow(hollow: BaseModel) -> bytes:
     return _indented(value).encode("utf-8")
 
 
-def _items(items: list[Any], indent: bytes, clean: Callable[[bytes], bytes]) -> Iterator[bytes]:
+def _items(
+    items: list[Any], adapter: TypeAdapter[Any], indent: bytes, clean: Callable[[bytes], bytes]
+) -> Iterator[bytes]:
     """The items at `indent`, separated as `json.dumps(indent=2)` separates them."""
     deeper = b"\n" + indent[2:]
     for start in range(0, len(items), BATCH):
-        text = clean(_pretty_items(items[start : start + BATCH]))
+        text = clean(_pretty_items(items[start : start + BATCH], adapter))
         # `[\n  <item>,\n  <item>\n]`: the items without the brackets and the first indent
         inner = text[4:-2].replace(b"\n", deeper)
         yield inner if start == 0 else b",\n" + indent + inner
@@ -78,7 +91,7 @@ def _items(items: list[Any], indent: bytes, clean: Callable[[bytes], bytes]) -> 
 
 def pretty_parts(model: BaseModel, clean: Callable[[bytes], bytes]) -> Iterator[bytes]:
     """`clean(dumps_model_pretty_bytes(model))` in parts (see the module's docstring)."""
-    long: list[list[Any]] = []
+    long: list[tuple[list[Any], TypeAdapter[Any]]] = []
     hollow = _hollow(model, long)
     if not long:
         yield clean(dumps_model_pretty_bytes(model))
@@ -90,10 +103,10 @@ def pretty_parts(model: BaseModel, clean: Callable[[bytes], bytes]) -> Iterator[
         yield clean(dumps_model_pretty_bytes(model))
         return
     at = 0
-    for items, marker in zip(long, quoted, strict=True):
+    for (items, adapter), marker in zip(long, quoted, strict=True):
         where = text.index(marker, at)
         indent = text[text.rindex(b"\n", 0, where) + 1 : where]
         yield text[at:where]
-        yield from _items(items, indent, clean)
+        yield from _items(items, adapter, indent, clean)
         at = where + len(marker)
     yield text[at:]
