@@ -14,12 +14,6 @@ from typing import Annotated
 from pydantic import Field
 
 from majordomus.ledger.loaded import Loaded, Relations
-from majordomus.ledger.record import (
-    AssessmentInput,
-    ConsultationInput,
-    DisagreementInput,
-    StoredConclusion,
-)
 from majordomus.projections.explain import ReasoningExplanation, explain
 from majordomus.projections.report import render_markdown
 from majordomus.projections.standing import AssessmentStanding
@@ -83,13 +77,13 @@ def derive(loaded: Loaded, task: str | None) -> ReasoningState:
         unreadable=list(loaded.unreadable),
     )
     for record in reported:
-        body = record.body
-        if isinstance(body, AssessmentInput):
+        kind = record.body.kind
+        if kind == "assessment":
             state.assessments.append(assessment_view(record, relations))
-        elif isinstance(body, ConsultationInput):
+        elif kind == "consultation":
             state.consultations.append(consultation_view(record))
-        elif isinstance(body, DisagreementInput):
+        elif kind == "disagreement":
             state.disagreements.append(disagreement_view(record, relations))
-        elif isinstance(body, StoredConclusion):
+        elif kind == "conclusion":
             state.conclusions.append(conclusion_view(record, relations))
     return state
