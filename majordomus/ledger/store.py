@@ -28,7 +28,6 @@ from majordomus import clock, safefs
 from majordomus.collector import paused
 from majordomus.compact import SharedFieldsSets
 from majordomus.errors import Refused
-from majordomus.layer import git
 from majordomus.ledger.admission import Admission, Refusal, admit
 from majordomus.ledger.loaded import Loaded, Placed
 from majordomus.ledger.lock import DEFAULT_WAIT, LOCK_NAME, exclusive
@@ -165,6 +164,14 @@ def record_bytes(record: ReasoningRecord) -> bytes:
     return (dumps_pretty(record.wire()) + "\n").encode("utf-8")
 
 
+def _git_head(root: Path) -> str | None:
+    """The commit the checkout is on: git (and the layer's models it imports) is loaded only
+    when a record is written, never for a replay."""
+    from majordomus.layer import git
+
+    return git.head(root)
+
+
 @dataclass(frozen=True)
 class Recorded:
     """A record as stored and where: `path` is relative to the repository root, `/`-separated."""
@@ -180,7 +187,7 @@ class Store:
         self,
         root: Path,
         *,
-        head: Callable[[Path], str | None] = git.head,
+        head: Callable[[Path], str | None] = _git_head,
         lock_wait: float = DEFAULT_WAIT,
     ) -> None:
         self.root = Path(root)
