@@ -44,11 +44,22 @@ def _serializer(annotation: Any) -> TypeAdapter[Any]:
 
 def _hollow(model: BaseModel, long: list[tuple[list[Any], TypeAdapter[Any]]]) -> BaseModel:
     """`model` with every long list (its own, and its nested models') replaced by a marker
-    naming its place in `long`; the model itself is left as it is."""
+    naming its place in `long`; the model itself is left as it is. A list whose field or
+    model has a serializer of its own (or constraints) stays: its items might not be written
+    as their type alone writes them."""
     update: dict[str, Any] = {}
+    decorators = type(model).__pydantic_decorators__
+    if decorators.model_serializers:
+        return model
     for name, info in type(model).model_fields.items():
         value = getattr(model, name)
-        if isinstance(value, list) and len(value) > LONG:
+        if (
+            isinstance(value, list)
+            and len(value) > LONG
+            and not info.metadata
+            and not info.exclude
+            and not any(name in d.info.fields for d in decorators.field_serializers.values())
+        ):
             update[name] = [_MARKER.format(len(long))]
             long.append((value, _serializer(info.annotation)))
         elif isinstance(value, BaseModel):

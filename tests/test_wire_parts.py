@@ -6,7 +6,7 @@ from typing import Annotated
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import Field
+from pydantic import Field, field_serializer
 
 from majordomus.egress import clean_json_bytes
 from majordomus.projections.timeline import ReasoningPhase, ReasoningStep
@@ -110,3 +110,16 @@ def test_secrets_at_the_edges_of_items_are_cleaned_as_in_the_whole_text(
         tail=[a + b + c for a, b, c in texts],
     )
     assert parts(model) == whole(model)
+
+
+def test_a_list_with_a_serializer_of_its_own_stays_whole() -> None:
+    class Shouted(Wire):
+        words: list[str] = Field(default_factory=list)
+
+        @field_serializer("words")
+        def _upper(self, words: list[str]) -> list[str]:
+            return [w.upper() for w in words]
+
+    model = Shouted(words=[f"w{i}" for i in range(LONG + 1)])
+    assert list(pretty_parts(model, clean)) == [clean(dumps_model_pretty_bytes(model))]
+    assert b'"W0"' in b"".join(pretty_parts(model, clean))
