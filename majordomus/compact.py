@@ -1,11 +1,13 @@
-"""Keeping many pydantic instances small: one shared set of set-field names per shape.
+"""Keeping many frozen pydantic instances small: one shared set of set-field names per shape.
 
 pydantic keeps a `__pydantic_fields_set__` per instance (216 bytes for up to four names,
-728 beyond), which is a third of a replayed ledger's memory and of the state derived from
-it. Instances of one type whose sets are equal can share one set object: the product only
-reads it (`model_fields_set`; `model_copy` copies it first) and never assigns to a record,
-a body or a derived view after building it. Adopting each instance as soon as it is built
-lets the next one reuse the memory of the set it dropped. No I/O.
+728 beyond), a large part of a replayed ledger's memory. Instances of one type whose sets
+are equal can share one set object as long as nothing adds a name to it, and pydantic adds
+one only when a field is assigned: sharing is therefore allowed for frozen models alone
+(pydantic refuses the assignment), and `adopt` refuses any other type. `model_copy` copies
+the set first. The store's loader is the one user (`majordomus.ledger.store`), on records
+and bodies as they are read; adopting each as soon as it is built lets the next one reuse
+the memory of the set it dropped. No I/O.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pydantic import BaseModel
 
 
 class SharedFieldsSets:
-    """Per type, the last set seen; an equal set of a later instance is replaced by it."""
+    """Per frozen type, the last set seen; an equal set of a later instance is replaced by it."""
 
     __slots__ = ("_kept",)
 
@@ -22,9 +24,16 @@ class SharedFieldsSets:
         self._kept: dict[type, set[str]] = {}
 
     def adopt(self, model: BaseModel) -> None:
+        """Share `model`'s fields set with an equal one already seen; a model that is not
+        frozen is refused (`TypeError`), since an assignment to it would change every
+        instance sharing the set."""
         fields = model.__pydantic_fields_set__
         kept = self._kept.get(type(model))
-        if kept is None or kept != fields:
+        if kept is None:
+            if not type(model).model_config.get("frozen"):
+                raise TypeError(f"{type(model).__name__} is not frozen: its fields set is its own")
+            self._kept[type(model)] = fields
+        elif kept != fields:
             self._kept[type(model)] = fields
         elif kept is not fields:
             object.__setattr__(model, "__pydantic_fields_set__", kept)

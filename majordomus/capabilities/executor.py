@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -154,6 +154,15 @@ class Executor:
         execution: bytes are never cached, and a one-shot command has no cache worth keeping."""
         return self._execute(cap, raw, True, dumps_model_pretty_bytes)
 
+    def run_json_parts(
+        self, cap: Capability, raw: Any, clean: Callable[[bytes], bytes]
+    ) -> Iterator[bytes]:
+        """`clean(run_json(...))` in parts written as they are serialised, so a large answer
+        is never held as one text (`majordomus.wire_parts`)."""
+        from majordomus.wire_parts import pretty_parts
+
+        return pretty_parts(self._execute(cap, raw, True, _answer), clean)
+
     def _execute(
         self,
         cap: Capability,
@@ -193,3 +202,7 @@ class Executor:
 
 def _json_value(answer: BaseModel) -> Any:
     return answer.model_dump(mode="json", by_alias=True)
+
+
+def _answer(answer: BaseModel) -> BaseModel:
+    return answer

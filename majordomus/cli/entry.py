@@ -2,8 +2,9 @@
 
 Everything else is handed to the click application, whose failures are rendered once, by
 `majordomus.cli.errors`. A one-shot command of the console script runs without the cyclic
-garbage collector: it exits long before garbage matters, and replaying a large ledger
-otherwise spends a third of its time in collections that free nothing. The servers keep it.
+garbage collector (`majordomus.collector`): it exits long before garbage matters, and
+replaying a large ledger otherwise spends a third of its time in collections that free
+nothing. The servers keep it.
 For the same reason `console()` ends a one-shot command without the interpreter's teardown,
 which would free every object of a replayed ledger one by one: once the answer is flushed
 there is nothing left to clean up (records are written and synced before a command returns).
@@ -11,7 +12,6 @@ there is nothing left to clean up (records are written and synced before a comma
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 
@@ -45,7 +45,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(f"majordomus {__version__}\n")
         return 0
     if argv is None and not is_server(args):
-        gc.disable()
+        from majordomus import collector
+
+        collector.off_for_process()
     if args == ["mcp"]:
         return serve_mcp()
     from majordomus.cli.app import run

@@ -128,6 +128,10 @@ def _default_input(params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _clean_json(data: bytes) -> bytes:
+    return clean_json_bytes(data, dumps_pretty)
+
+
 def capability_command(cap: Capability, view: CliView | None) -> click.Command:
     """A click command that builds the input, calls the executor and renders the answer."""
     view = view or PLAIN
@@ -152,7 +156,8 @@ def capability_command(cap: Capability, view: CliView | None) -> click.Command:
         ctx = chosen.context()
         if chosen.format == "json" and view.exit_code is None:
             stdout = sys.stdout.buffer
-            stdout.write(clean_json_bytes(ctx.executor.run_json(cap, raw), dumps_pretty))
+            for part in ctx.executor.run_json_parts(cap, raw, _clean_json):
+                stdout.write(part)
             stdout.write(b"\n")
             stdout.flush()
             return

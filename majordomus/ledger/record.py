@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StrictBool, StrictInt, TypeAdapter, ValidationError
+from pydantic import ConfigDict, Field, StrictBool, StrictInt, TypeAdapter, ValidationError
 
 from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.policy import Materiality, ReasoningConfidence, ReviewPlan
@@ -55,6 +55,11 @@ __all__ = [
     "parse_input",
     "record_size_problem",
 ]
+
+#: Records and bodies are shared once built: a replay hands one instance to every projection
+#: and the store's loader lets instances of one shape share their fields-set object
+#: (`majordomus.compact`). Frozen, so pydantic refuses the assignment that would break that.
+SHARED = ConfigDict(frozen=True)
 
 RECORD_SCHEMA = "majordomus/reasoning-record"
 RECORD_VERSION = 1
@@ -116,6 +121,8 @@ class ReasoningEvidenceKind(StrEnum):
 class ReasoningEvidence(StrictInput):
     """A pointer to what supports a claim (path, path:line, test, id, command), never a copy."""
 
+    model_config = SHARED
+
     kind: ReasoningEvidenceKind
     reference: str
     note: Annotated[str | None, OMIT] = None
@@ -124,12 +131,16 @@ class ReasoningEvidence(StrictInput):
 class AdvisorUsage(StrictInput):
     """Token counts an adapter reported; a missing count reads as zero, nothing is estimated."""
 
+    model_config = SHARED
+
     input_tokens: Tokens = 0
     output_tokens: Tokens = 0
 
 
 class DisagreementPosition(StrictInput):
     """One side: `primary` (the executor) or a completed consultation's id, and its position."""
+
+    model_config = SHARED
 
     source: str
     position: str
@@ -141,6 +152,8 @@ Lines = Annotated[list[str], OMIT]
 
 class AssessmentInput(StrictInput):
     """An uncertainty stated before anyone is asked: how much it matters and what is known."""
+
+    model_config = SHARED
 
     kind: Literal["assessment"] = "assessment"
     subject: str
@@ -159,12 +172,16 @@ class AssessmentInput(StrictInput):
 class PlanInput(StrictInput):
     """A request to plan review for an assessment; the writer runs the policy."""
 
+    model_config = SHARED
+
     kind: Literal["plan"] = "plan"
     assessment: str
 
 
 class StoredPlan(Wire):
     """A plan as stored: the policy's decision and the availability it was made against."""
+
+    model_config = SHARED
 
     kind: Literal["plan"] = "plan"
     assessment: str
@@ -174,6 +191,8 @@ class StoredPlan(Wire):
 
 class ConsultationInput(StrictInput):
     """One advisor's answer to a plan, or the way asking it failed."""
+
+    model_config = SHARED
 
     kind: Literal["consultation"] = "consultation"
     plan: str
@@ -197,6 +216,8 @@ class ConsultationInput(StrictInput):
 class DisagreementInput(StrictInput):
     """Positions that diverge, and the question whose answer decides between them."""
 
+    model_config = SHARED
+
     kind: Literal["disagreement"] = "disagreement"
     assessment: str
     positions: list[DisagreementPosition]
@@ -208,6 +229,8 @@ class DisagreementInput(StrictInput):
 class ResolutionInput(StrictInput):
     """The experiment that settled a disagreement, with its evidence: never a count."""
 
+    model_config = SHARED
+
     kind: Literal["resolution"] = "resolution"
     disagreement: str
     experiment: str
@@ -218,6 +241,8 @@ class ResolutionInput(StrictInput):
 
 class ConclusionFields(Wire):
     """The fields a conclusion's author writes; shared by the input and the stored body."""
+
+    model_config = SHARED
 
     kind: Literal["conclusion"] = "conclusion"
     assessment: str
@@ -263,6 +288,8 @@ class StoredConclusion(ConclusionFields):
 class ValidationInput(StrictInput):
     """A check run against a conclusion, and whether it passed."""
 
+    model_config = SHARED
+
     kind: Literal["validation"] = "validation"
     conclusion: str
     check: str
@@ -273,6 +300,8 @@ class ValidationInput(StrictInput):
 
 class AttemptInput(StrictInput):
     """Something tried that failed, and what the failure taught."""
+
+    model_config = SHARED
 
     kind: Literal["attempt"] = "attempt"
     assessment: Annotated[str | None, OMIT] = None
@@ -388,6 +417,8 @@ def describe_record_error(exc: ValidationError, *, root: tuple[str, ...] = ()) -
 
 class ReasoningRecord(Wire):
     """One stored record: the body and the envelope only the writer stamps."""
+
+    model_config = SHARED
 
     schema_: str = Field(alias="schema")
     version: Count

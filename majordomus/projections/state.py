@@ -13,15 +13,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from majordomus.collector import paused
-from majordomus.compact import SharedFieldsSets
 from majordomus.ledger.loaded import Loaded, Relations
-from majordomus.ledger.record import (
-    AssessmentInput,
-    ConsultationInput,
-    DisagreementInput,
-    StoredConclusion,
-)
 from majordomus.projections.explain import ReasoningExplanation, explain
 from majordomus.projections.report import render_markdown
 from majordomus.projections.standing import AssessmentStanding
@@ -76,40 +68,22 @@ class ReasoningState(Wire):
 
 def derive(loaded: Loaded, task: str | None) -> ReasoningState:
     """The state of `task` (every task when None), replayed from the loaded records alone."""
-    with paused():
-        return _derive(loaded, task)
-
-
-def _derive(loaded: Loaded, task: str | None) -> ReasoningState:
     relations = Relations(loaded.records)
     reported = [r for r in loaded.records if task is None or r.task == task]
-    shared = SharedFieldsSets()
-    timeline = []
-    for record in reported:
-        step = step_of(record)
-        shared.adopt(step)
-        timeline.append(step)
     state = ReasoningState(
         task=ALL_TASKS if task is None else task,
-        timeline=timeline,
+        timeline=[step_of(record) for record in reported],
         totals=totals_of(reported),
         unreadable=list(loaded.unreadable),
     )
     for record in reported:
-        body = record.body
-        if isinstance(body, AssessmentInput):
-            view: Wire = assessment_view(record, relations)
-            state.assessments.append(view)  # type: ignore[arg-type]
-        elif isinstance(body, ConsultationInput):
-            view = consultation_view(record)
-            state.consultations.append(view)  # type: ignore[arg-type]
-        elif isinstance(body, DisagreementInput):
-            view = disagreement_view(record, relations)
-            state.disagreements.append(view)  # type: ignore[arg-type]
-        elif isinstance(body, StoredConclusion):
-            view = conclusion_view(record, relations)
-            state.conclusions.append(view)  # type: ignore[arg-type]
-        else:
-            continue
-        shared.adopt(view)
+        kind = record.body.kind
+        if kind == "assessment":
+            state.assessments.append(assessment_view(record, relations))
+        elif kind == "consultation":
+            state.consultations.append(consultation_view(record))
+        elif kind == "disagreement":
+            state.disagreements.append(disagreement_view(record, relations))
+        elif kind == "conclusion":
+            state.conclusions.append(conclusion_view(record, relations))
     return state

@@ -6,7 +6,11 @@ line of at most 140 characters as a whole). Pure: a step depends on its record a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
+from typing import Any
+
+from pydantic.dataclasses import dataclass
 
 from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.policy import PlanOutcome
@@ -22,8 +26,8 @@ from majordomus.ledger.record import (
     StoredPlan,
     ValidationInput,
 )
+from majordomus.projections.derived import DERIVED, Derived
 from majordomus.projections.text import one_line as ol
-from majordomus.wire import Wire
 
 
 class ReasoningPhase(StrEnum):
@@ -42,7 +46,8 @@ class ReasoningPhase(StrEnum):
     ATTEMPT = "attempt"
 
 
-class ReasoningStep(Wire):
+@dataclass(slots=True, frozen=True, kw_only=True, config=DERIVED)
+class ReasoningStep(Derived):
     """When, which record, which phase, and one line on what happened."""
 
     at: str
@@ -86,39 +91,55 @@ def _consultation(body: ConsultationInput) -> tuple[ReasoningPhase, str]:
     return ReasoningPhase.DEGRADATION, summary
 
 
-def _phase_and_summary(record: ReasoningRecord) -> tuple[ReasoningPhase, str]:
-    body = record.body
-    if isinstance(body, AssessmentInput):
-        return (
-            ReasoningPhase.UNCERTAINTY,
-            f"{ol(body.subject)} ({body.materiality.value}, {len(body.evidence)} evidence)",
-        )
-    if isinstance(body, StoredPlan):
-        return _plan(body)
-    if isinstance(body, ConsultationInput):
-        return _consultation(body)
-    if isinstance(body, DisagreementInput):
-        return (
-            ReasoningPhase.DISAGREEMENT,
-            f"{len(body.positions)} positions; decided by: {ol(body.discriminating_question)}",
-        )
-    if isinstance(body, ResolutionInput):
-        return ReasoningPhase.EXPERIMENT, f"{ol(body.experiment)} → favours {body.favours}"
-    if isinstance(body, StoredConclusion):
-        return (
-            ReasoningPhase.CONCLUSION,
-            f"{ol(body.decision)} ({body.independent_review_count} independent review(s))",
-        )
-    if isinstance(body, ValidationInput):
-        return ReasoningPhase.VALIDATION, f"{body.outcome.value}: {ol(body.check)}"
-    assert isinstance(body, AttemptInput)
+def _assessment(body: AssessmentInput) -> tuple[ReasoningPhase, str]:
     return (
-        ReasoningPhase.ATTEMPT,
-        f"{ol(body.attempt)} failed: {ol(body.observed_failure)}",
+        ReasoningPhase.UNCERTAINTY,
+        f"{ol(body.subject)} ({body.materiality.value}, {len(body.evidence)} evidence)",
     )
+
+
+def _disagreement(body: DisagreementInput) -> tuple[ReasoningPhase, str]:
+    return (
+        ReasoningPhase.DISAGREEMENT,
+        f"{len(body.positions)} positions; decided by: {ol(body.discriminating_question)}",
+    )
+
+
+def _resolution(body: ResolutionInput) -> tuple[ReasoningPhase, str]:
+    return ReasoningPhase.EXPERIMENT, f"{ol(body.experiment)} → favours {body.favours}"
+
+
+def _conclusion(body: StoredConclusion) -> tuple[ReasoningPhase, str]:
+    return (
+        ReasoningPhase.CONCLUSION,
+        f"{ol(body.decision)} ({body.independent_review_count} independent review(s))",
+    )
+
+
+def _validation(body: ValidationInput) -> tuple[ReasoningPhase, str]:
+    return ReasoningPhase.VALIDATION, f"{body.outcome.value}: {ol(body.check)}"
+
+
+def _attempt(body: AttemptInput) -> tuple[ReasoningPhase, str]:
+    return ReasoningPhase.ATTEMPT, f"{ol(body.attempt)} failed: {ol(body.observed_failure)}"
+
+
+#: The phase and summary of a body, by its `kind` (the tag that chose its type when the
+#: record was read, so a dictionary lookup stands for a chain of isinstance checks).
+_BY_KIND: dict[str, Callable[[Any], tuple[ReasoningPhase, str]]] = {
+    "assessment": _assessment,
+    "plan": _plan,
+    "consultation": _consultation,
+    "disagreement": _disagreement,
+    "resolution": _resolution,
+    "conclusion": _conclusion,
+    "validation": _validation,
+    "attempt": _attempt,
+}
 
 
 def step_of(record: ReasoningRecord) -> ReasoningStep:
     """The record's step: its stamp, id, phase and a summary of one line."""
-    phase, summary = _phase_and_summary(record)
+    body = record.body
+    phase, summary = _BY_KIND[body.kind](body)
     return ReasoningStep(at=record.recorded_at, id=record.id, phase=phase, summary=ol(summary))

@@ -35,8 +35,9 @@ def totals_of(records: Iterable[ReasoningRecord]) -> ReasoningTotals:
     for record in records:
         count += 1
         body = record.body
-        if not isinstance(body, ConsultationInput):
+        if body.kind != "consultation":
             continue
+        assert isinstance(body, ConsultationInput)
         if body.status is ConsultationStatus.COMPLETED:
             completed += 1
             reviewers.add(body.advisor)

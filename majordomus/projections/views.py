@@ -8,9 +8,10 @@ resolution, supersession, validations) are resolved against every loaded record 
 
 from __future__ import annotations
 
+from dataclasses import field
 from typing import Annotated
 
-from pydantic import Field
+from pydantic.dataclasses import dataclass
 
 from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.policy import Materiality
@@ -24,11 +25,13 @@ from majordomus.ledger.record import (
     Stance,
     StoredConclusion,
 )
+from majordomus.projections.derived import DERIVED, Derived
 from majordomus.projections.standing import AssessmentStanding, standing_of
-from majordomus.wire import OMIT, Wire
+from majordomus.wire import OMIT
 
 
-class AssessmentView(Wire):
+@dataclass(slots=True, frozen=True, kw_only=True, config=DERIVED)
+class AssessmentView(Derived):
     """One assessment: its subject, how much it matters, where it stands, what stays open."""
 
     id: str
@@ -37,10 +40,11 @@ class AssessmentView(Wire):
     materiality: Materiality
     standing: AssessmentStanding
     conclusion: Annotated[str | None, OMIT] = None
-    questions: Annotated[list[str], OMIT] = Field(default_factory=list)
+    questions: Annotated[list[str], OMIT] = field(default_factory=list)
 
 
-class ConsultationView(Wire):
+@dataclass(slots=True, frozen=True, kw_only=True, config=DERIVED)
+class ConsultationView(Derived):
     """One consultation; a failed one shows its status and diagnostic where advice would be."""
 
     id: str
@@ -52,7 +56,8 @@ class ConsultationView(Wire):
     diagnostic: Annotated[str | None, OMIT] = None
 
 
-class DisagreementView(Wire):
+@dataclass(slots=True, frozen=True, kw_only=True, config=DERIVED)
+class DisagreementView(Derived):
     """One disagreement, the question that decides it, and its resolution once recorded."""
 
     id: str
@@ -62,7 +67,8 @@ class DisagreementView(Wire):
     favours: Annotated[str | None, OMIT] = None
 
 
-class ConclusionView(Wire):
+@dataclass(slots=True, frozen=True, kw_only=True, config=DERIVED)
+class ConclusionView(Derived):
     """One conclusion with its computed review, its validations and what superseded it."""
 
     id: str
@@ -74,7 +80,7 @@ class ConclusionView(Wire):
     validations_failed: int
     superseded_by: Annotated[str | None, OMIT] = None
     validation_plan: list[str]
-    risks: Annotated[list[str], OMIT] = Field(default_factory=list)
+    risks: Annotated[list[str], OMIT] = field(default_factory=list)
 
 
 def assessment_view(record: ReasoningRecord, relations: Relations) -> AssessmentView:
