@@ -111,7 +111,7 @@ def _load_word(root: Root, word: str) -> None:
     """Attach the capabilities whose CLI path starts with `word` (importing only the
     namespaces that declare them and their views), then its process commands."""
     from majordomus.capabilities.builtin import builtin_module
-    from majordomus.cli.projection import capability_command
+    from majordomus.cli.capability_commands import capability_command
 
     routes = [r for r in _routes() if r.cli is not None and r.cli[0] == word]
     for module_id in dict.fromkeys(r.module for r in routes):

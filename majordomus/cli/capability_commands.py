@@ -1,13 +1,15 @@
-"""Turns a capability declaration into a click command: one option per input field.
+"""The click command of a capability: one option per input field.
 
 `--kebab-case` names, lists repeatable, booleans as flags, enums and literals as choices, the
-view's positional arguments and extra flags; `--format json` prints exactly the output model.
-Everything printed passes `majordomus.egress`.
+view's positional arguments and extra flags. JSON (`--format json`, or a capability without a
+text view) is always the output model serialised straight to bytes; the view's exit code, if
+it has one, reads those bytes back. Everything printed passes `majordomus.egress`.
 """
 
 from __future__ import annotations
 
 import enum
+import json
 import sys
 import types
 import typing
@@ -22,7 +24,7 @@ from majordomus.capabilities.registry import Capability
 from majordomus.cli.completion import completer_for
 from majordomus.cli.settings import settings, with_shared
 from majordomus.cli.views import PLAIN, CliView
-from majordomus.egress import clean, clean_json, clean_json_bytes
+from majordomus.egress import clean, clean_json_bytes
 from majordomus.wire import dumps_pretty
 
 
@@ -149,17 +151,16 @@ def capability_command(cap: Capability, view: CliView | None) -> click.Command:
             if view.prepare
             else _default_input({k: v for k, v in values.items() if k in field_names})
         )
-        ctx = chosen.context()
-        if chosen.format == "json" and view.exit_code is None:
+        executor = chosen.context().executor
+        if chosen.format == "json" or view.text is None:
+            answer = clean_json_bytes(executor.run_json(cap, raw), dumps_pretty)
             stdout = sys.stdout.buffer
-            stdout.write(clean_json_bytes(ctx.executor.run_json(cap, raw), dumps_pretty))
+            stdout.write(answer)
             stdout.write(b"\n")
             stdout.flush()
-            return
-        output = ctx.executor.run(cap, raw, observe=True)
-        if chosen.format == "json" or view.text is None:
-            click.echo(clean_json(dumps_pretty(output), dumps_pretty))
+            output = json.loads(answer) if view.exit_code else None
         else:
+            output = executor.run(cap, raw, observe=True)
             click.echo(clean(view.text(output, values)), nl=False)
         code = view.exit_code(output) if view.exit_code else 0
         if code:
