@@ -136,20 +136,15 @@ def builtin_registry(index: Index | None = None) -> Registry:
     (no namespace imported until a capability is asked for), or raise with every error."""
     errors: list[RegistryError] = []
     routes = builtin_routes()
-    modules = [Module(m, "", "", "", ()) for m in NAMESPACES]
-    check_modules(modules, list(index.kinds) if index is not None else [], errors)
-    pending: list[Route | Capability] = list(routes)
+    check_modules(list(NAMESPACES), list(index.kinds) if index is not None else [], errors)
+    pending = list(routes)
     if index is not None:
         pending.extend(declarative_route(obj) for obj in index.objects)
     check_routes(pending, errors)
     if errors:
         raise RegistryBuildFailed(errors)
     fingerprint = index.fingerprint if index is not None else ""
-    return Registry(
-        [r.route if isinstance(r, Capability) else r for r in pending],
-        _Namespaces(index, routes),
-        fingerprint,
-    )
+    return Registry(pending, _Namespaces(index, routes), fingerprint)
 
 
 def _literal(value: object) -> str:

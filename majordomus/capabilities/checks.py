@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from majordomus.capabilities.registry import Capability, Module, Route
+    from majordomus.capabilities.registry import Capability, Route
 
 STABILITIES = (
     "implemented",
@@ -56,23 +56,22 @@ class RegistryBuildFailed(Exception):
 
 
 def check_modules(
-    modules: Sequence[Module], kinds: Sequence[str], errors: list[RegistryError]
-) -> set[str]:
+    module_ids: Sequence[str], kinds: Sequence[str], errors: list[RegistryError]
+) -> None:
     """Each module id once and well formed, and no object kind named like a module."""
-    ids: set[str] = set()
-    for module in modules:
-        if not _NAMESPACE.match(module.id) or module.id == "system":
-            errors.append(RegistryError("invalid_module_id", f"'{module.id}' is not a module id"))
-        if module.id in ids:
+    seen: set[str] = set()
+    for module_id in module_ids:
+        if not _NAMESPACE.match(module_id) or module_id == "system":
+            errors.append(RegistryError("invalid_module_id", f"'{module_id}' is not a module id"))
+        if module_id in seen:
             errors.append(
-                RegistryError("duplicate_module", f"module '{module.id}' is declared twice")
+                RegistryError("duplicate_module", f"module '{module_id}' is declared twice")
             )
-        ids.add(module.id)
-    for kind in sorted(set(kinds) & ids):
+        seen.add(module_id)
+    for kind in sorted(set(kinds) & seen):
         errors.append(
             RegistryError("duplicate_module", f"kind '{kind}' collides with a built-in module")
         )
-    return ids
 
 
 def _check_exposure(cap: Route | Capability, errors: list[RegistryError]) -> None:
@@ -153,13 +152,13 @@ def _provenance_key(cap: Route | Capability) -> str:
     return str(getattr(handler, "__module__", ""))
 
 
-def check_routes(pending: list[Route | Capability], errors: list[RegistryError]) -> None:
-    """Order `pending` by id and check each route and that every name has one owner.
+def check_routes(routed: Sequence[Route | Capability], errors: list[RegistryError]) -> None:
+    """Check each route, in id order, and that every name has one owner.
 
     Only a broken declaration repeats an id: those ties are ordered by provenance, so the
     errors do not depend on declaration order; no other capability pays for a provenance."""
-    repeated = {i for i, n in Counter(c.id for c in pending).items() if n > 1}
-    pending.sort(key=lambda c: (c.id, _provenance_key(c) if c.id in repeated else ""))
+    repeated = {i for i, n in Counter(c.id for c in routed).items() if n > 1}
+    pending = sorted(routed, key=lambda c: (c.id, _provenance_key(c) if c.id in repeated else ""))
     for cap in pending:
         _check_id(cap, errors)
         _check_exposure(cap, errors)

@@ -4,7 +4,8 @@ The situation is resolved once per request and shared by every reasoning
 capability: the advisor catalogue in force, the mode, the record store and its records,
 the consultation history replayed from them, and every advisor's state now. None of these
 capabilities contacts an advisor; each section below holds one capability's wire shapes,
-handler, benchmark cases and declaration.
+handler, benchmark cases and declaration (seven capabilities read top to bottom in one
+file, hence its length).
 """
 
 from __future__ import annotations

@@ -11,6 +11,9 @@ registry is built from routes and imports a namespace's declarations only when o
 capabilities is asked for, so answering what is routed where (`initialize`, the command
 words) imports no model, and a process imports the domain it runs and no other.
 `verify()` loads every declaration and runs the checks that need the types.
+
+The declaration types and the registry that indexes them are read together, so they share
+this file despite its length; the checks themselves live in `checks.py`.
 """
 
 from __future__ import annotations
@@ -435,12 +438,12 @@ def build_registry(
     object of `index`) and build the registry, or raise with every error."""
     errors: list[RegistryError] = []
     declarative = index is not None and object_output is not None and empty is not None
-    check_modules(modules, list(index.kinds) if index is not None and declarative else [], errors)
+    kinds = list(index.kinds) if index is not None and declarative else []
+    check_modules([m.id for m in modules], kinds, errors)
     pending = [cap for module in modules for cap in module.composed()]
     if index is not None and object_output is not None and empty is not None:
         pending.extend(declarative_resource(obj, object_output, empty) for obj in index.objects)
-    routed: list[Route | Capability] = list(pending)
-    check_routes(routed, errors)
+    check_routes(pending, errors)
     for cap in pending:
         check_declaration(cap, errors)
     if errors:
