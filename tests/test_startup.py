@@ -16,7 +16,7 @@ import pytest
 
 from majordomus.capabilities.builtin import builtin_modules
 from majordomus.cli.app import build_cli, lazy_cli
-from majordomus.cli.views import VIEW_FILES
+from majordomus.cli.views import VIEWS_OF
 from majordomus.synthetic import SyntheticRepository, synthetic_ledger
 from tests.conftest import FIXTURES, make_git_repo
 
@@ -108,7 +108,7 @@ def test_mcp_as_a_client_launches_it_starts_without_click(tmp_path: Path) -> Non
 
 def test_every_module_with_a_command_has_its_views() -> None:
     with_cli = {m.id for m in builtin_modules() for cap in m.capabilities if cap.cli}
-    assert with_cli <= set(VIEW_FILES)
+    assert with_cli <= set(VIEWS_OF)
 
 
 def test_the_lazy_tree_resolves_to_the_whole_tree() -> None:

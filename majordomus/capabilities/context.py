@@ -158,15 +158,9 @@ class Context:
         return self._registry_of(self.index)
 
     def _registry_of(self, index: Index) -> Registry:
-        from majordomus.capabilities.builtin import builtin_modules
-        from majordomus.capabilities.registry import build_registry
+        from majordomus.capabilities.builtin import builtin_registry
 
-        return build_registry(
-            builtin_modules(),
-            index,
-            object_output="majordomus.capabilities.core:ObjectView",
-            empty="majordomus.capabilities.core:Empty",
-        )
+        return builtin_registry(index)
 
     @cached_property
     def executor(self) -> Executor:

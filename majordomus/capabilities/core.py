@@ -1,7 +1,10 @@
 """The core capabilities: repository, objects, capabilities and health.
 
-Handlers are plain functions over pydantic models; they raise capability errors and never
-print. Resource resolution (`objects.get`, MCP `resources/read`) lives here, once.
+Each section holds one capability module: its wire shapes, handlers, benchmark cases and
+declarations, so a capability reads top to bottom in one place (the file is one namespace of
+four small modules, hence its length). Handlers are plain functions over pydantic models;
+they raise capability errors and never print. Resource resolution (`objects.get`, MCP
+`resources/read`) lives here, once.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from pydantic import Field
 
 from majordomus import __version__
 from majordomus.capabilities.describe import descriptor_json
+from majordomus.capabilities.registry import VERIFIED, Capability, Module, process_cache
 from majordomus.errors import InvalidInput, NotFound, Refused
 from majordomus.wire import OMIT, StrictInput, Wire, dumps_pretty
 
@@ -48,6 +52,30 @@ def repository_info(ctx: Context, _: Empty) -> RepositoryReport:
         kinds=index.kinds,
         diagnostics=[d.to_json() for d in index.diagnostics],
     )
+
+
+REPOSITORY_INFO = Capability(
+    id="repository.info",
+    title="Repository and index state",
+    description="Root, sections, git state, discovery mode, kinds present and every "
+    "diagnostic of the layer index. Read-only.",
+    input=Empty,
+    output=RepositoryReport,
+    handler=repository_info,
+    tool="majordomus_repository",
+    resource=("majordomus://repository", "repository"),
+    http=("GET", "/api/v1/repository"),
+    stability=VERIFIED,
+    tags=("layer",),
+)
+
+REPOSITORY = Module(
+    id="repository",
+    title="Repository",
+    description="The repository root, its layer and git state.",
+    stability=VERIFIED,
+    capabilities=(REPOSITORY_INFO,),
+)
 
 
 # -- objects.* ---------------------------------------------------------------------------------
@@ -248,6 +276,87 @@ def objects_search(ctx: Context, request: SearchInput) -> SearchResult:
     return SearchResult(query=request.query, count=len(hits), limit=limit, hits=hits)
 
 
+def _list_cases(ctx: Context) -> list[tuple[str, dict[str, Any]]]:
+    cases: list[tuple[str, dict[str, Any]]] = [("all", {})]
+    if ctx.index.kinds:
+        cases.append(("first-kind", {"kind": next(iter(ctx.index.kinds))}))
+    return cases
+
+
+def _get_cases(ctx: Context) -> list[tuple[str, dict[str, Any]]]:
+    cases: list[tuple[str, dict[str, Any]]] = []
+    if ctx.index.objects:
+        cases.append(("first-object", {"uri": ctx.index.objects[0].uri}))
+    cases.append(("repository", {"uri": "majordomus://repository"}))
+    return cases
+
+
+def _search_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
+    return [("rule", {"query": "rule"})]
+
+
+OBJECTS_LIST = Capability(
+    id="objects.list",
+    title="List objects",
+    description="The layer's declarative objects in URI order, optionally only one "
+    "kind or one tag. Read-only.",
+    input=ListInput,
+    output=ObjectList,
+    handler=objects_list,
+    tool="majordomus_list",
+    http=("GET", "/api/v1/objects"),
+    cli=("objects", "list"),
+    stability=VERIFIED,
+    tags=("layer",),
+    cases=_list_cases,
+)
+
+OBJECTS_GET = Capability(
+    id="objects.get",
+    title="Get one object",
+    description="One object by URI with metadata, provenance and content, or a query "
+    "resource such as `majordomus://repository` answered. Read-only.",
+    input=GetInput,
+    output=ResourceView,
+    handler=objects_get,
+    tool="majordomus_get",
+    http=("GET", "/api/v1/object"),
+    cli=("objects", "get"),
+    stability=VERIFIED,
+    tags=("layer",),
+    cases=_get_cases,
+)
+
+OBJECTS_SEARCH = Capability(
+    id="objects.search",
+    title="Search objects",
+    description="Case-insensitive substring search over identities, titles, "
+    "descriptions and content. Read-only.",
+    input=SearchInput,
+    output=SearchResult,
+    handler=objects_search,
+    tool="majordomus_search",
+    http=("GET", "/api/v1/search"),
+    cli=("objects", "search"),
+    stability=VERIFIED,
+    tags=("layer", "search"),
+    cache=process_cache(64),
+    cases=_search_cases,
+)
+
+OBJECTS = Module(
+    id="objects",
+    title="Objects",
+    description="The declarative objects of the `.ai/` layer.",
+    stability=VERIFIED,
+    capabilities=(
+        OBJECTS_LIST,
+        OBJECTS_GET,
+        OBJECTS_SEARCH,
+    ),
+)
+
+
 # -- capabilities.* ----------------------------------------------------------------------------
 
 
@@ -330,6 +439,58 @@ def capabilities_describe(ctx: Context, request: DescribeInput) -> CapabilityDes
     if cap is None:
         raise NotFound(f"unknown capability: {request.id}")
     return CapabilityDescriptor(**descriptor_json(cap))
+
+
+def _capabilities_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
+    return [("all", {}), ("queries", {"kind": "query"})]
+
+
+def _describe_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
+    return [("repository-info", {"id": "repository.info"})]
+
+
+CAPABILITIES_LIST = Capability(
+    id="capabilities.list",
+    title="List capabilities",
+    description="Every capability with its exposure and policies, optionally one kind "
+    "or one surface, and the registry summary. Read-only.",
+    input=CapabilitiesInput,
+    output=CapabilityList,
+    handler=capabilities_list,
+    tool="majordomus_capabilities",
+    http=("GET", "/api/v1/capabilities"),
+    cli=("capabilities", "list"),
+    stability=VERIFIED,
+    tags=("registry",),
+    cache=process_cache(16),
+    cases=_capabilities_cases,
+)
+
+CAPABILITIES_DESCRIBE = Capability(
+    id="capabilities.describe",
+    title="Describe one capability",
+    description="One capability as declared, with its input and output JSON Schemas. Read-only.",
+    input=DescribeInput,
+    output=CapabilityDescriptor,
+    handler=capabilities_describe,
+    tool="majordomus_capability",
+    http=("GET", "/api/v1/capability"),
+    cli=("capabilities", "describe"),
+    stability=VERIFIED,
+    tags=("registry",),
+    cases=_describe_cases,
+)
+
+CAPABILITIES = Module(
+    id="capabilities",
+    title="Capabilities",
+    description="The capability registry itself: every declaration and its projections.",
+    stability=VERIFIED,
+    capabilities=(
+        CAPABILITIES_LIST,
+        CAPABILITIES_DESCRIBE,
+    ),
+)
 
 
 # -- health.* ----------------------------------------------------------------------------------
@@ -454,31 +615,59 @@ def health_ready(ctx: Context, _: Empty) -> Readiness:
     )
 
 
-# -- cases -------------------------------------------------------------------------------------
+HEALTH_REPORT = Capability(
+    id="health.report",
+    title="Health report",
+    description="The checks on this repository (its layer index, the registry "
+    "served from it, the scope, the reasoning ledger and git), and the worst of "
+    "them. Read-only.",
+    input=Empty,
+    output=Health,
+    handler=health_report,
+    tool="majordomus_health",
+    resource=("majordomus://health", "health"),
+    http=("GET", "/api/v1/health"),
+    stability=VERIFIED,
+    tags=("health",),
+    cache=process_cache(4, ttl_seconds=5),
+)
+
+HEALTH_LIVE = Capability(
+    id="health.live",
+    title="Liveness",
+    description="Always alive while the process answers. Read-only.",
+    input=Empty,
+    output=Liveness,
+    handler=health_live,
+    http=("GET", "/api/v1/live"),
+    stability=VERIFIED,
+    tags=("health",),
+)
+
+HEALTH_READY = Capability(
+    id="health.ready",
+    title="Readiness",
+    description="Ready when the registry holds capabilities; the layer warns when the "
+    "index is degraded. Never contacts another service. Read-only.",
+    input=Empty,
+    output=Readiness,
+    handler=health_ready,
+    http=("GET", "/api/v1/ready"),
+    stability=VERIFIED,
+    tags=("health",),
+)
+
+HEALTH = Module(
+    id="health",
+    title="Health",
+    description="Liveness, readiness and a report of the checks that decide them.",
+    stability=VERIFIED,
+    capabilities=(
+        HEALTH_REPORT,
+        HEALTH_LIVE,
+        HEALTH_READY,
+    ),
+)
 
 
-def _list_cases(ctx: Context) -> list[tuple[str, dict[str, Any]]]:
-    cases: list[tuple[str, dict[str, Any]]] = [("all", {})]
-    if ctx.index.kinds:
-        cases.append(("first-kind", {"kind": next(iter(ctx.index.kinds))}))
-    return cases
-
-
-def _get_cases(ctx: Context) -> list[tuple[str, dict[str, Any]]]:
-    cases: list[tuple[str, dict[str, Any]]] = []
-    if ctx.index.objects:
-        cases.append(("first-object", {"uri": ctx.index.objects[0].uri}))
-    cases.append(("repository", {"uri": "majordomus://repository"}))
-    return cases
-
-
-def _search_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
-    return [("rule", {"query": "rule"})]
-
-
-def _capabilities_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
-    return [("all", {}), ("queries", {"kind": "query"})]
-
-
-def _describe_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
-    return [("repository-info", {"id": "repository.info"})]
+MODULES = (REPOSITORY, OBJECTS, CAPABILITIES, HEALTH)

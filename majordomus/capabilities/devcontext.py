@@ -1,8 +1,9 @@
 """The `devcontext` module: compile, explain, policy.
 
-Thin declarations over `majordomus.devcontext`: each handler passes the request context,
-whose index and checkout the compiler reads (local continuity records, on-disk sizes), and
-returns the domain's own wire model. Benchmark cases come from the index.
+Thin capabilities over `majordomus.devcontext`: each handler passes the request context,
+whose index and checkout `compile_context` reads (local continuity records, on-disk sizes), and
+returns the domain's own wire model; the declarations close the file. Benchmark cases come
+from the index.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from majordomus.capabilities.core import Empty
+from majordomus.capabilities.registry import VERIFIED, Capability, Module, process_cache
 from majordomus.devcontext import (
     CompiledContext,
     CompileInput,
@@ -75,3 +77,72 @@ def _explain_cases(ctx: Context) -> list[tuple[str, dict[str, Any]]]:
     first = next((o.uri for o in ctx.index.objects if o.kind == "policy"), None)
     cases = [("policy", {"uri": first})] if first is not None else []
     return [*cases, ("absent", {"uri": ABSENT_CASE})]
+
+
+DEVCONTEXT_COMPILE = Capability(
+    id="devcontext.compile",
+    title="Compile a development context",
+    description="The context a session needs for a task under one token budget: from an issue, "
+    "a milestone, paths, identifiers or an intent, the typed graph of the layer is walked; "
+    "what may not be dropped is funded first, then the work's own promise (its milestone, "
+    "dependencies, scope, the decisions and rules over it, what it names), other work last; "
+    "the answer is laid out in tier order (task, governance, source, decision, knowledge, "
+    "history), every exclusion and collapse is reported with its cost, and `bundle` adds the "
+    "content itself as one Markdown text. Read-only.",
+    input=CompileInput,
+    output=CompiledContext,
+    handler=compile_context,
+    tool="majordomus_devcontext",
+    http=("GET", "/api/v1/devcontext"),
+    cli=("devcontext", "compile"),
+    stability=VERIFIED,
+    tags=("context", "session", "planning", "introspection"),
+    cache=process_cache(16),
+    cases=_compile_cases,
+)
+
+DEVCONTEXT_EXPLAIN = Capability(
+    id="devcontext.explain",
+    title="Explain an identifier's standing",
+    description="Where one canonical identifier stands in the context a request compiles: "
+    "selected, excluded, deduplicated, held and not reached, or unknown, with the row that "
+    "proves it and the budget the judgement was made under. Read-only.",
+    input=ExplainInput,
+    output=Explanation,
+    handler=explain_identifier,
+    tool="majordomus_devcontext_explain",
+    http=("GET", "/api/v1/devcontext/explain"),
+    cli=("devcontext", "explain"),
+    stability=VERIFIED,
+    tags=("context", "provenance", "introspection"),
+    cache=process_cache(8),
+    cases=_explain_cases,
+)
+
+DEVCONTEXT_POLICY = Capability(
+    id="devcontext.policy",
+    title="The context compiler's policy",
+    description="The rules the compiler applies, as data: the tiers in spend order with the "
+    "kinds spent from each, every edge kind with its weights or why it is not followed, the "
+    "selectors, and the defaults. Read-only.",
+    input=Empty,
+    output=CompilerPolicy,
+    handler=compiler_policy,
+    tool="majordomus_devcontext_policy",
+    resource=("majordomus://devcontext/policy", "devcontext-policy"),
+    http=("GET", "/api/v1/devcontext/policy"),
+    cli=("devcontext", "policy"),
+    stability=VERIFIED,
+    tags=("context", "introspection"),
+)
+
+DEVCONTEXT = Module(
+    id="devcontext",
+    title="Development context",
+    description="The context compiler: what an assistant should be given for a task, under "
+    "one token budget, and why any identifier is or is not in it.",
+    stability=VERIFIED,
+    capabilities=(DEVCONTEXT_COMPILE, DEVCONTEXT_EXPLAIN, DEVCONTEXT_POLICY),
+)
+
+MODULES = (DEVCONTEXT,)

@@ -5,7 +5,8 @@ capability that reads: the advisor catalogue in force, the mode, the record stor
 records, the consultation history replayed from them, and every advisor's state now; the
 one that writes calls the ledger service (`majordomus.ledger.service`). None of these
 capabilities contacts an advisor; each section below holds one capability's wire shapes,
-handler and benchmark cases, which `declarations.py` names by reference.
+handler, benchmark cases and declaration (seven capabilities read top to bottom in one
+file, hence its length).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from majordomus.advisors.policy import (
     plan,
 )
 from majordomus.advisors.situation import AdvisorSituation, resolve_advisors
+from majordomus.capabilities.registry import EXPERIMENTAL, Capability, Module
 from majordomus.errors import InvalidInput, NotFound, Refused
 from majordomus.ledger.record import (
     ReasoningInput,
@@ -155,6 +157,24 @@ def reasoning_advisors(ctx: Context, request: AdvisorsInput) -> AdvisorsReport:
     return advisors_report(reasoning_situation(ctx, request.as_of).advisors)
 
 
+REASONING_ADVISORS = Capability(
+    id="reasoning.advisors",
+    title="Advisors and their availability",
+    description="The reasoning mode and where it came from, every advisor of the catalogue "
+    "with its status, the one reason word and what was probed, the capacity per advisory "
+    "capability, and the catalogue's findings. Contacts no advisor. Read-only.",
+    input=AdvisorsInput,
+    output=AdvisorsReport,
+    handler=reasoning_advisors,
+    tool="majordomus_reasoning_advisors",
+    resource=("majordomus://reasoning/advisors", "reasoning-advisors"),
+    http=("GET", "/api/v1/reasoning/advisors"),
+    cli=("reasoning", "advisors"),
+    stability=EXPERIMENTAL,
+    tags=("reasoning", "advisors"),
+)
+
+
 # -- reasoning.plan ----------------------------------------------------------------------------
 
 
@@ -202,6 +222,24 @@ def reasoning_plan(ctx: Context, request: PlanPreviewInput) -> ReviewPlan:
 
 def _plan_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
     return [("material", {"materiality": "material"})]
+
+
+REASONING_PLAN = Capability(
+    id="reasoning.plan",
+    title="Preview a review plan",
+    description="How much independent review an uncertainty of the given materiality and "
+    "confidence deserves under the current mode, which available advisors would be asked "
+    "and why, or the structured local review when none would. Records nothing. Read-only.",
+    input=PlanPreviewInput,
+    output=ReviewPlan,
+    handler=reasoning_plan,
+    tool="majordomus_reasoning_plan",
+    http=("GET", "/api/v1/reasoning/plan"),
+    cli=("reasoning", "plan"),
+    stability=EXPERIMENTAL,
+    tags=("reasoning", "policy"),
+    cases=_plan_cases,
+)
 
 
 # == ledger: reasoning.record (the one capability that writes) ==================================
@@ -262,6 +300,27 @@ def reasoning_record(ctx: Context, request: ReasoningRecordInput) -> ReasoningRe
 # == end of the ledger's section ===============================================================
 
 
+REASONING_RECORD = Capability(
+    id="reasoning.record",
+    title="Record reasoning",
+    description="Admit one typed record (assessment, plan, consultation, disagreement, "
+    "resolution, conclusion, validation, attempt) into the append-only store of the current "
+    "task or a named one, with secrets redacted; a plan is decided by the review policy "
+    "against the advisors available now. A refused record writes nothing. Writes only "
+    "`.ai/local/state/reasoning/`.",
+    input=ReasoningRecordInput,
+    output=ReasoningRecorded,
+    handler=reasoning_record,
+    kind="command",
+    writes_repository=True,
+    tool="majordomus_reasoning_record",
+    http=("POST", "/api/v1/reasoning/records"),
+    cli=("reasoning", "record"),
+    stability=EXPERIMENTAL,
+    tags=("reasoning", "records"),
+)
+
+
 # == projections: reasoning.status, reasoning.explain, reasoning.check ==========================
 # (the state, explanations and checks replayed from the records; owned by the projections)
 
@@ -305,6 +364,26 @@ def reasoning_status(ctx: Context, request: ReasoningStatusInput) -> ReasoningSt
 
 def _status_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
     return [("current", {}), ("all", {"task": ALL_TASKS})]
+
+
+REASONING_STATUS = Capability(
+    id="reasoning.status",
+    title="Reasoning state of a task",
+    description="The assessments, consultations, disagreements and conclusions of the current "
+    "task (or one task, or `all`), each with where it stands, the timeline of every record, "
+    "totals, unreadable store files, and the Markdown report a handover carries; optionally "
+    "as of an earlier moment. Derived from the records, never stored. Read-only.",
+    input=ReasoningStatusInput,
+    output=ReasoningStatus,
+    handler=reasoning_status,
+    tool="majordomus_reasoning",
+    resource=("majordomus://reasoning", "reasoning"),
+    http=("GET", "/api/v1/reasoning"),
+    cli=("reasoning", "status"),
+    stability=EXPERIMENTAL,
+    tags=("reasoning", "session"),
+    cases=_status_cases,
+)
 
 
 # -- reasoning.handover ------------------------------------------------------------------------
@@ -351,6 +430,27 @@ def _handover_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
     return [("current", {}), ("all", {"task": ALL_TASKS})]
 
 
+REASONING_HANDOVER = Capability(
+    id="reasoning.handover",
+    title="Hand a task over",
+    description="The Markdown a next session takes a task over from, with the same sections "
+    "as data: per task its state (records, branch, HEAD, first and last record times), "
+    "decisions with question, rationale and review, failed attempts, open items, next "
+    "actions, local-review steps and a Mermaid graph of the chain; then the plain report "
+    "under `# Reasoning`. The current task, one task or `all`; optionally as of an earlier "
+    "moment. Read-only.",
+    input=ReasoningHandoverInput,
+    output=Handover,
+    handler=reasoning_handover,
+    tool="majordomus_reasoning_handover",
+    http=("GET", "/api/v1/reasoning/handover"),
+    cli=("reasoning", "handover"),
+    stability=EXPERIMENTAL,
+    tags=("reasoning", "session"),
+    cases=_handover_cases,
+)
+
+
 # -- reasoning.explain -------------------------------------------------------------------------
 
 
@@ -372,6 +472,25 @@ def reasoning_explain(ctx: Context, request: ReasoningExplainInput) -> Reasoning
 
 def _explain_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
     return [("absent", {"id": "assessment-absent"})]
+
+
+REASONING_EXPLAIN = Capability(
+    id="reasoning.explain",
+    title="Explain a reasoning record",
+    description="One record with the assessment it belongs to and that assessment's whole "
+    "chain (plans, consultations, disagreements, resolutions, conclusions, validations, "
+    "attempts) as timeline steps in order. An unknown id is not found. Read-only.",
+    input=ReasoningExplainInput,
+    output=ReasoningExplanation,
+    handler=reasoning_explain,
+    tool="majordomus_reasoning_explain",
+    http=("GET", "/api/v1/reasoning/explain"),
+    cli=("reasoning", "explain"),
+    stability=EXPERIMENTAL,
+    tags=("reasoning", "provenance"),
+    waived="transient_state",
+    cases=_explain_cases,
+)
 
 
 # -- reasoning.check ---------------------------------------------------------------------------
@@ -400,4 +519,43 @@ def reasoning_check(ctx: Context, request: ReasoningCheckInput) -> ReasoningChec
     return ReasoningCheck(ok=not findings, checks=list(CHECKS), findings=findings)
 
 
+REASONING_CHECK = Capability(
+    id="reasoning.check",
+    title="Check the reasoning rules",
+    description="The six checks in order: the catalogue's findings, a transport module per "
+    "adapter, provider-independent code that names an advisor, CI that depends on a model "
+    "credential, documents asserting a refused claim, and records that do not parse or claim "
+    "review the ledger does not show. Findings are reported, never fixed. Read-only.",
+    input=ReasoningCheckInput,
+    output=ReasoningCheck,
+    handler=reasoning_check,
+    tool="majordomus_reasoning_check",
+    http=("GET", "/api/v1/reasoning/check"),
+    cli=("reasoning", "check"),
+    stability=EXPERIMENTAL,
+    tags=("reasoning", "governance"),
+)
+
+
 # == end of the projections' section ===========================================================
+
+
+REASONING = Module(
+    id="reasoning",
+    title="Reasoning",
+    description="The reasoning ledger: advisors and their availability, review plans, "
+    "typed records, derived state, provenance and governance checks. Offline: no "
+    "capability contacts an advisor.",
+    stability=EXPERIMENTAL,
+    capabilities=(
+        REASONING_ADVISORS,
+        REASONING_PLAN,
+        REASONING_RECORD,
+        REASONING_STATUS,
+        REASONING_EXPLAIN,
+        REASONING_CHECK,
+        REASONING_HANDOVER,
+    ),
+)
+
+MODULES = (REASONING,)

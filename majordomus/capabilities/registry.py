@@ -5,23 +5,34 @@ A capability is a plain function over pydantic models plus the facts every surfa
 stopping at the first, is immutable once built, and iterates in id order. It knows
 nothing of click, JSON-RPC or HTTP: surfaces read it and project.
 
-A declaration names its types, handler and benchmark cases either directly or as a reference
-`"package.module:attribute"`, imported on first use: building the registry (and answering
-what it declares) costs no model import, so a process imports the domain it runs and no
-other. `verify()` resolves every reference and runs the checks that need the types.
+A declaration sits beside its handler and names its types, handler and benchmark cases
+directly. Every capability also has a `Route` (its identity and exposure, no types): a
+registry is built from routes and imports a namespace's declarations only when one of its
+capabilities is asked for, so answering what is routed where (`initialize`, the command
+words) imports no model, and a process imports the domain it runs and no other.
+`verify()` loads every declaration and runs the checks that need the types.
+
+The declaration types and the registry that indexes them are read together, so they share
+this file despite its length; the checks themselves live in `checks.py`.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import importlib
-import json
-import re
-from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from majordomus.capabilities.checks import (
+    EXECUTABLE_STABILITIES,
+    STABILITIES,
+    RegistryBuildFailed,
+    RegistryError,
+    check_declaration,
+    check_modules,
+    check_routes,
+    check_types,
+)
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -29,26 +40,13 @@ if TYPE_CHECKING:
     from majordomus.capabilities.context import Context
     from majordomus.layer.model import Index, LayerObject
 
+__all__ = ["EXECUTABLE_STABILITIES", "STABILITIES", "RegistryBuildFailed", "RegistryError"]
+
 Kind = Literal["query", "command", "resource"]
-STABILITIES = (
-    "implemented",
-    "behaviorally_verified",
-    "experimental",
-    "planned",
-    "unsupported",
-)
-EXECUTABLE_STABILITIES = STABILITIES[:3]
-WAIVER_REASONS = ("not_executable", "destructive", "external_dependency", "transient_state")
+VERIFIED = "behaviorally_verified"
+EXPERIMENTAL = "experimental"
 Cases = Callable[["Context"], list[tuple[str, dict[str, Any]]]]
 Handler = Callable[["Context", Any], "BaseModel"]
-#: An object, or `"package.module:attribute"` naming it (imported on first use).
-Ref = Any
-
-_NAMESPACE = re.compile(r"[a-z][a-z0-9_-]*\Z")
-_TOOL = re.compile(r"[a-z0-9_]+\Z")
-_ROUTE = re.compile(r"/api/v1/[A-Za-z0-9/_.-]*\Z")
-_SPACE_OR_CONTROL = re.compile(r"[\s\x00-\x1f\x7f]")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True)
@@ -74,25 +72,34 @@ class CachePolicy:
 NO_CACHE = CachePolicy()
 
 
-@functools.cache
-def _imported(ref: str) -> Any:
-    module, _, attribute = ref.partition(":")
-    return getattr(importlib.import_module(module), attribute)
-
-
-def resolve(ref: Ref) -> Any:
-    """The object a reference names (a non-string is its own referent)."""
-    return _imported(ref) if isinstance(ref, str) else ref
-
-
-def _module_of(ref: Ref) -> str | None:
-    if isinstance(ref, str):
-        return ref.partition(":")[0]
-    return getattr(ref, "__module__", None)
-
-
 def process_cache(max_entries: int, ttl_seconds: int | None = None) -> CachePolicy:
     return CachePolicy(max_entries, ttl_seconds)
+
+
+@dataclass(frozen=True)
+class Route:
+    """A capability's identity and exposure: what a surface routes by, and what the registry
+    checks, without importing the types behind it."""
+
+    id: str
+    module: str
+    kind: Kind = "query"
+    writes_repository: bool = False
+    tool: str | None = None
+    resource: tuple[str, str] | None = None
+    http: tuple[str, str] | None = None
+    cli: tuple[str, ...] | None = None
+    source: LayerObject | None = field(default=None, compare=False)
+
+    @property
+    def declarative(self) -> bool:
+        return self.source is not None
+
+    @property
+    def effect(self) -> str:
+        if self.kind != "command":
+            return "read"
+        return "repository_mutation" if self.writes_repository else "process_state"
 
 
 @dataclass(frozen=True)
@@ -102,9 +109,9 @@ class Capability:
     id: str
     title: str
     description: str
-    input_ref: Ref
-    output_ref: Ref
-    handler_ref: Ref = None
+    input: type[BaseModel]
+    output: type[BaseModel]
+    handler: Handler | None = None
     kind: Kind = "query"
     tool: str | None = None
     resource: tuple[str, str] | None = None
@@ -114,27 +121,25 @@ class Capability:
     tags: tuple[str, ...] = ()
     cache: CachePolicy = NO_CACHE
     waived: str | None = None
-    cases_ref: Ref = None
+    cases: Cases | None = None
     writes_repository: bool = False
     cancellable: bool = False
     module: str = ""
     source: LayerObject | None = field(default=None, compare=False)
 
     @property
-    def input(self) -> type[BaseModel]:
-        return resolve(self.input_ref)
-
-    @property
-    def output(self) -> type[BaseModel]:
-        return resolve(self.output_ref)
-
-    @property
-    def handler(self) -> Handler | None:
-        return resolve(self.handler_ref)
-
-    @property
-    def cases(self) -> Cases | None:
-        return resolve(self.cases_ref)
+    def route(self) -> Route:
+        return Route(
+            id=self.id,
+            module=self.module,
+            kind=self.kind,
+            writes_repository=self.writes_repository,
+            tool=self.tool,
+            resource=self.resource,
+            http=self.http,
+            cli=self.cli,
+            source=self.source,
+        )
 
     @property
     def namespace(self) -> str:
@@ -150,9 +155,7 @@ class Capability:
 
     @property
     def effect(self) -> str:
-        if self.kind != "command":
-            return "read"
-        return "repository_mutation" if self.writes_repository else "process_state"
+        return self.route.effect
 
     def execution(self) -> dict[str, Any]:
         concurrency = "serial" if self.kind == "command" else "unrestricted"
@@ -169,7 +172,7 @@ class Capability:
             if "member" in prov:
                 out["member"] = prov["member"]
             return out
-        module = _module_of(self.handler_ref) or "majordomus.capabilities"
+        module = getattr(self.handler, "__module__", None) or "majordomus.capabilities"
         return {"source": "builtin", "module": module}
 
     def exposure(self) -> dict[str, Any]:
@@ -221,53 +224,97 @@ class Module:
         return [replace(cap, module=self.id) for cap in self.capabilities]
 
 
-@dataclass(frozen=True)
-class RegistryError:
-    """One declaration problem; `code` is the snake_case word of docs/generated/capabilities.md"""
+class Declarations(Protocol):
+    """Where a registry finds the declarations behind its routes."""
 
-    code: str
-    message: str
+    def modules(self) -> Sequence[Module]:
+        """Every built-in module (the namespaces that declare them, all imported)."""
+
+    def capabilities(self, module_id: str) -> list[Capability]:
+        """The capabilities of one module (a built-in one or an object kind), checked."""
 
 
-class RegistryBuildFailed(Exception):
-    """The registry did not build; every error is listed, none hidden behind the first."""
+class _Lookup(Mapping[Any, Capability]):
+    """A surface's key (tool, resource URI, route, CLI path) → its capability, loaded on use."""
 
-    def __init__(self, errors: list[RegistryError]) -> None:
-        super().__init__(
-            f"{len(errors)} registry error(s): " + "; ".join(e.message for e in errors)
-        )
-        self.errors = errors
+    def __init__(self, registry: Registry, ids: dict[Any, str]) -> None:
+        self._registry = registry
+        self._ids = ids
+
+    def __getitem__(self, key: Any) -> Capability:
+        found = self._registry.get(self._ids[key])
+        if found is None:
+            raise KeyError(key)
+        return found
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._ids
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
 
 
 class Registry:
-    """Immutable, id-ordered capabilities with a lookup per surface."""
+    """Immutable, id-ordered capabilities with a lookup per surface.
+
+    Built from routes; a capability's declaration is loaded (its namespace imported) the
+    first time it is asked for. `routes` answers what is exposed where without any load."""
 
     def __init__(
-        self,
-        capabilities: list[Capability],
-        modules: dict[str, Module],
-        index_fingerprint: str,
+        self, routes: Iterable[Route], declarations: Declarations, index_fingerprint: str
     ) -> None:
-        self._caps = {cap.id: cap for cap in sorted(capabilities, key=lambda c: c.id)}
-        self.modules = dict(sorted(modules.items()))
-        self.by_tool = {c.tool: c for c in self._caps.values() if c.tool is not None}
-        self.by_resource = {c.resource[0]: c for c in self._caps.values() if c.resource}
-        self.by_route = {c.http: c for c in self._caps.values() if c.http is not None}
-        self.by_cli = {c.cli: c for c in self._caps.values() if c.cli is not None}
+        self.routes = {r.id: r for r in sorted(routes, key=lambda r: r.id)}
+        self._declarations = declarations
+        self._loaded: dict[str, Capability] = {}
+        self._loaded_modules: set[str] = set()
+        self.by_tool = _Lookup(self, {r.tool: r.id for r in self.routes.values() if r.tool})
+        self.by_resource = _Lookup(
+            self, {r.resource[0]: r.id for r in self.routes.values() if r.resource}
+        )
+        self.by_route = _Lookup(self, {r.http: r.id for r in self.routes.values() if r.http})
+        self.by_cli = _Lookup(self, {r.cli: r.id for r in self.routes.values() if r.cli})
         self.index_fingerprint = index_fingerprint
 
-    def __iter__(self):
-        return iter(self._caps.values())
+    def _load(self, module_id: str) -> None:
+        if module_id in self._loaded_modules:
+            return
+        for cap in self._declarations.capabilities(module_id):
+            self._loaded[cap.id] = cap
+        self._loaded_modules.add(module_id)
+
+    def __iter__(self) -> Iterator[Capability]:
+        for route in self.routes.values():
+            self._load(route.module)
+        return iter([self._loaded[i] for i in self.routes])
 
     def __len__(self) -> int:
-        return len(self._caps)
+        return len(self.routes)
 
     def get(self, capability_id: str) -> Capability | None:
-        return self._caps.get(capability_id)
+        route = self.routes.get(capability_id)
+        if route is None:
+            return None
+        self._load(route.module)
+        return self._loaded.get(capability_id)
+
+    @property
+    def modules(self) -> dict[str, Module]:
+        return {m.id: m for m in sorted(self._declarations.modules(), key=lambda m: m.id)}
 
     @property
     def builtin(self) -> list[Capability]:
-        return [c for c in self._caps.values() if not c.declarative]
+        return [c for c in self if not c.declarative]
+
+    def writer_tools(self) -> list[str]:
+        """The MCP tools that write the repository, in order (read from the routes alone)."""
+        return sorted(
+            r.tool
+            for r in self.routes.values()
+            if r.tool is not None and r.effect == "repository_mutation"
+        )
 
     @property
     def fingerprint(self) -> str:
@@ -279,7 +326,7 @@ class Registry:
         from majordomus.wire import dumps_compact
 
         digest = hashlib.sha256(self.index_fingerprint.encode())
-        for cap in self._caps.values():
+        for cap in self:
             digest.update(cap.id.encode())
             digest.update(b"\0")
             if not cap.declarative:
@@ -289,24 +336,24 @@ class Registry:
         return self.__dict__["_fingerprint"]
 
     def verify(self) -> None:
-        """Resolve every built-in reference and run the type checks; raise with every error.
+        """Load every declaration and run the type checks; raise with every error.
 
         Surfaces call it before they list or run anything, so no process serves from a
-        registry whose types are broken; a process that only answers what is declared
+        registry whose types are broken; a process that only answers what is routed
         (`initialize`, the CLI of one command) need not import every domain first.
         """
         if self.__dict__.get("_verified"):
             return
         errors: list[RegistryError] = []
         for cap in self.builtin:
-            _check_types(cap, errors)
+            check_types(cap, errors)
         if errors:
             raise RegistryBuildFailed(errors)
         self.__dict__["_verified"] = True
 
     def summary(self) -> dict[str, Any]:
         """Counts over the whole registry (docs/generated/capabilities.md `summary()`)."""
-        caps = list(self._caps.values())
+        caps = list(self)
 
         def tally(words: Iterable[str]) -> dict[str, int]:
             out: dict[str, int] = {}
@@ -333,7 +380,20 @@ class Registry:
         }
 
 
-def declarative_resource(obj: LayerObject, output: Ref, empty: Ref) -> Capability:
+def declarative_route(obj: LayerObject) -> Route:
+    """The route of one indexed object's resource capability."""
+    return Route(
+        id=f"{obj.kind}.{obj.identity}",
+        module=obj.kind,
+        kind="resource",
+        resource=(obj.uri, obj.identity),
+        source=obj,
+    )
+
+
+def declarative_resource(
+    obj: LayerObject, output: type[BaseModel], empty: type[BaseModel]
+) -> Capability:
     """The resource capability of one indexed object."""
     raw_tags = obj.metadata.get("tags")
     tags = tuple(t for t in raw_tags if isinstance(t, str)) if isinstance(raw_tags, list) else ()
@@ -341,8 +401,8 @@ def declarative_resource(obj: LayerObject, output: Ref, empty: Ref) -> Capabilit
         id=f"{obj.kind}.{obj.identity}",
         title=obj.title or obj.identity,
         description=obj.description or "",
-        input_ref=empty,
-        output_ref=output,
+        input=empty,
+        output=output,
         kind="resource",
         resource=(obj.uri, obj.identity),
         stability="implemented",
@@ -353,184 +413,40 @@ def declarative_resource(obj: LayerObject, output: Ref, empty: Ref) -> Capabilit
     )
 
 
-def _check_exposure(cap: Capability, errors: list[RegistryError]) -> None:
-    def bad(projection: str, reason: str) -> None:
-        errors.append(RegistryError("invalid_exposure", f"{cap.id}: {projection}: {reason}"))
+class _Given:
+    """Declarations given whole: every capability already built and checked."""
 
-    if cap.tool is not None and not _TOOL.match(cap.tool):
-        bad("MCP", f"tool name '{cap.tool}' is not [a-z0-9_]+")
-    if cap.resource is not None:
-        uri = cap.resource[0]
-        if not uri.startswith("majordomus://") or _SPACE_OR_CONTROL.search(uri):
-            bad("MCP", f"resource uri '{uri}' must start with majordomus:// and hold no space")
-    if cap.http is not None:
-        method, path = cap.http
-        if method not in ("GET", "POST"):
-            bad("HTTP", f"method '{method}' is not GET or POST")
-        if not _ROUTE.match(path) or path.endswith("/") or "//" in path or path == "/api/v1/":
-            bad("HTTP", f"path '{path}' is not a plain /api/v1/ route")
-        if cap.kind == "command" and method != "POST":
-            bad("HTTP", "a command changes state and is bound to POST")
-    if cap.cli is not None and (
-        not cap.cli or any(not w or _SPACE_OR_CONTROL.search(w) for w in cap.cli)
-    ):
-        bad("CLI", f"path {list(cap.cli)} must be non-empty words without spaces")
+    def __init__(self, modules: Sequence[Module], caps: Sequence[Capability]) -> None:
+        self._modules = list(modules)
+        self._caps = list(caps)
 
+    def modules(self) -> Sequence[Module]:
+        return self._modules
 
-def _check_shape(cap: Capability, errors: list[RegistryError]) -> None:
-    def shape(message: str) -> None:
-        errors.append(RegistryError("shape", f"{cap.id}: {message}"))
-
-    if cap.kind in ("query", "command") and cap.handler_ref is None:
-        shape(f"a {cap.kind} needs a handler")
-    if cap.kind == "resource":
-        if cap.handler_ref is not None:
-            shape("a resource has no handler")
-        if cap.waived != "not_executable":
-            shape("a resource's benchmark is waived as not_executable")
-        if cap.http is not None or cap.cli is not None or cap.tool is not None:
-            shape("a resource is exposed as an MCP resource only")
-    else:
-        if cap.waived == "not_executable":
-            shape("an executable capability cannot be waived as not_executable")
-        if cap.writes_repository and cap.kind != "command":
-            shape("only a command may write the repository")
-    if cap.waived is not None and cap.waived not in WAIVER_REASONS:
-        shape(f"unknown benchmark waiver '{cap.waived}'")
-    if cap.kind == "command" and cap.resource is not None:
-        shape("a command cannot be an MCP resource")
-    if cap.stability not in STABILITIES:
-        shape(f"unknown stability '{cap.stability}'")
-    elif cap.stability not in EXECUTABLE_STABILITIES and (
-        cap.tool is not None or cap.http is not None or cap.cli is not None
-    ):
-        errors.append(
-            RegistryError("not_executable", f"{cap.id}: {cap.stability} but exposed to run")
-        )
-
-
-def _check_cache(cap: Capability, errors: list[RegistryError]) -> None:
-    policy = cap.cache
-    if not policy.enabled:
-        return
-    if cap.kind == "command":
-        errors.append(RegistryError("invalid_cache_policy", f"{cap.id}: a command is never cached"))
-    if policy.max_entries == 0:
-        errors.append(RegistryError("invalid_cache_policy", f"{cap.id}: max_entries is 0"))
-    if policy.ttl_seconds == 0:
-        errors.append(RegistryError("invalid_cache_policy", f"{cap.id}: ttl_seconds is 0"))
-
-
-def _check_id(cap: Capability, errors: list[RegistryError]) -> None:
-    namespace, dot, local = cap.id.partition(".")
-    # an object's id is its kind and identity, and any path git can track is an identity
-    unfit = _CONTROL if cap.declarative else _SPACE_OR_CONTROL
-    if not dot or not _NAMESPACE.match(namespace) or not local or unfit.search(cap.id):
-        errors.append(RegistryError("invalid_id", f"'{cap.id}' is not <namespace>.<local>"))
-    elif not cap.declarative and cap.module and namespace != cap.module:
-        errors.append(
-            RegistryError(
-                "module_mismatch", f"{cap.id}: composed by module '{cap.module}', not '{namespace}'"
-            )
-        )
-
-
-def _unique(
-    caps: Sequence[Capability],
-    key: Callable[[Capability], Any],
-    code: str,
-    label: Callable[[Any], str],
-    errors: list[RegistryError],
-) -> None:
-    seen: dict[Any, Capability] = {}
-    for cap in caps:
-        value = key(cap)
-        if value is None:
-            continue
-        if value in seen:
-            errors.append(
-                RegistryError(code, f"{label(value)} is claimed by {seen[value].id} and {cap.id}")
-            )
-        else:
-            seen[value] = cap
+    def capabilities(self, module_id: str) -> list[Capability]:
+        return [c for c in self._caps if c.module == module_id]
 
 
 def build_registry(
     modules: Sequence[Module],
     index: Index | None = None,
     *,
-    object_output: Ref = None,
-    empty: Ref = None,
+    object_output: type[BaseModel] | None = None,
+    empty: type[BaseModel] | None = None,
 ) -> Registry:
-    """Validate every declaration and build the registry, or raise with every error."""
+    """Validate every declaration of `modules` (and, given the object types, a resource per
+    object of `index`) and build the registry, or raise with every error."""
     errors: list[RegistryError] = []
-    module_ids: dict[str, Module] = {}
-    pending: list[Capability] = []
-    for module in modules:
-        if not _NAMESPACE.match(module.id) or module.id == "system":
-            errors.append(RegistryError("invalid_module_id", f"'{module.id}' is not a module id"))
-        if module.id in module_ids:
-            errors.append(
-                RegistryError("duplicate_module", f"module '{module.id}' is declared twice")
-            )
-        module_ids[module.id] = module
-        pending.extend(module.composed())
+    declarative = index is not None and object_output is not None and empty is not None
+    kinds = list(index.kinds) if index is not None and declarative else []
+    check_modules([m.id for m in modules], kinds, errors)
+    pending = [cap for module in modules for cap in module.composed()]
     if index is not None and object_output is not None and empty is not None:
-        for kind in sorted(set(index.kinds) & set(module_ids)):
-            errors.append(
-                RegistryError("duplicate_module", f"kind '{kind}' collides with a built-in module")
-            )
         pending.extend(declarative_resource(obj, object_output, empty) for obj in index.objects)
-    # Only a broken declaration repeats an id: those ties are ordered by provenance, so the
-    # errors do not depend on declaration order; no other capability pays for a provenance.
-    repeated = {i for i, n in Counter(c.id for c in pending).items() if n > 1}
-    pending.sort(
-        key=lambda c: (c.id, json.dumps(c.provenance(), sort_keys=True) if c.id in repeated else "")
-    )
+    check_routes(pending, errors)
     for cap in pending:
-        _check_id(cap, errors)
-        _check_exposure(cap, errors)
-        _check_shape(cap, errors)
-        _check_cache(cap, errors)
-    _unique(pending, lambda c: c.id, "duplicate_id", lambda v: f"id '{v}'", errors)
-    _unique(pending, lambda c: c.tool, "duplicate_mcp_name", lambda v: f"MCP tool '{v}'", errors)
-    _unique(
-        pending,
-        lambda c: c.resource[0] if c.resource else None,
-        "duplicate_mcp_uri",
-        lambda v: f"MCP resource '{v}'",
-        errors,
-    )
-    _unique(
-        pending, lambda c: c.http, "duplicate_http_route", lambda v: f"route {v[0]} {v[1]}", errors
-    )
-    _unique(
-        pending,
-        lambda c: c.cli,
-        "duplicate_cli_path",
-        lambda v: "CLI path '" + " ".join(v) + "'",
-        errors,
-    )
+        check_declaration(cap, errors)
     if errors:
         raise RegistryBuildFailed(errors)
-    return Registry(pending, module_ids, index.fingerprint if index is not None else "")
-
-
-def _check_types(cap: Capability, errors: list[RegistryError]) -> None:
-    """The checks that need the declared types: every reference resolves, and a query exposed
-    as a resource accepts `{}` (a resource read supplies no input)."""
-    try:
-        input_model, _output, _handler, _cases = cap.input, cap.output, cap.handler, cap.cases
-    except (ImportError, AttributeError) as exc:
-        errors.append(RegistryError("shape", f"{cap.id}: a reference does not resolve: {exc}"))
-        return
-    if cap.kind == "query" and cap.resource is not None:
-        required = [n for n, f in input_model.model_fields.items() if f.is_required()]
-        if required:
-            errors.append(
-                RegistryError(
-                    "shape",
-                    f"{cap.id}: a query exposed as a resource must accept {{}} "
-                    f"(it requires {', '.join(required)})",
-                )
-            )
+    fingerprint = index.fingerprint if index is not None else ""
+    return Registry([c.route for c in pending], _Given(modules, pending), fingerprint)

@@ -23,7 +23,7 @@ from majordomus.cli.views import views_of
 from majordomus.pipes import silence
 
 if TYPE_CHECKING:
-    from majordomus.capabilities.registry import Capability
+    from majordomus.capabilities.registry import Route
 
 GROUP_HELP = {
     "objects": "The layer's declarative objects: list, get, search.",
@@ -96,26 +96,29 @@ class Root(Group):
         return self
 
 
-def _declared() -> list[Capability]:
-    from majordomus.capabilities.builtin import builtin_modules
+def _routes() -> list[Route]:
+    from majordomus.capabilities.builtin import builtin_routes
 
-    return [cap for module in builtin_modules() for cap in module.composed() if cap.cli]
+    return [route for route in builtin_routes() if route.cli]
 
 
 def top_words() -> set[str]:
     """Every first word: capability words and process commands."""
-    return {cap.cli[0] for cap in _declared() if cap.cli} | {w[0] for w in PROCESS_COMMANDS}
+    return {route.cli[0] for route in _routes() if route.cli} | {w[0] for w in PROCESS_COMMANDS}
 
 
 def _load_word(root: Root, word: str) -> None:
-    """Attach the capabilities whose CLI path starts with `word` (importing only their views),
-    then its process commands."""
-    from majordomus.cli.projection import capability_command
+    """Attach the capabilities whose CLI path starts with `word` (importing only the
+    namespaces that declare them and their views), then its process commands."""
+    from majordomus.capabilities.builtin import builtin_module
+    from majordomus.cli.capability_commands import capability_command
 
-    for cap in _declared():
-        if cap.cli is not None and cap.cli[0] == word:
-            view = views_of(cap.module).get(cap.id)
-            _attach(root, cap.cli, capability_command(cap, view))
+    routes = [r for r in _routes() if r.cli is not None and r.cli[0] == word]
+    for module_id in dict.fromkeys(r.module for r in routes):
+        views = views_of(module_id)
+        for cap in builtin_module(module_id).composed():
+            if cap.cli is not None and cap.cli[0] == word:
+                _attach(root, cap.cli, capability_command(cap, views.get(cap.id)))
     for words, command in process_commands(word):
         _attach(root, words, command)
 

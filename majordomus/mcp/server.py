@@ -165,11 +165,7 @@ class Server:
 
     def _instructions(self) -> str:
         index = self.ctx.index
-        writers = sorted(
-            cap.tool
-            for cap in self.registry
-            if cap.tool is not None and cap.effect == "repository_mutation"
-        )
+        writers = self.registry.writer_tools()
         if self.read_only:
             writes = "Started with --read-only: nothing writes the repository or any file."
         elif writers:

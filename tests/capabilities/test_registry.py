@@ -7,7 +7,8 @@ from dataclasses import replace
 import pytest
 
 from majordomus.capabilities.builtin import builtin_modules
-from majordomus.capabilities.core import Empty, Liveness
+from majordomus.capabilities.context import Context
+from majordomus.capabilities.core import Empty, GetInput, Liveness
 from majordomus.capabilities.registry import (
     Capability,
     Module,
@@ -26,9 +27,9 @@ def cap(**changes) -> Capability:
         id="demo.thing",
         title="Thing",
         description="A thing.",
-        input_ref=Empty,
-        output_ref=Liveness,
-        handler_ref=_handler,
+        input=Empty,
+        output=Liveness,
+        handler=_handler,
         tool="majordomus_demo_thing",
         http=("GET", "/api/v1/demo/thing"),
         cli=("demo", "thing"),
@@ -107,7 +108,7 @@ def test_a_command_must_be_post_and_never_cached():
 
 
 def test_shapes():
-    assert "shape" in codes(module(cap(handler_ref=None)))
+    assert "shape" in codes(module(cap(handler=None)))
     assert "invalid_cache_policy" in codes(module(cap(cache=process_cache(0, ttl_seconds=0))))
     assert "not_executable" in codes(module(cap(stability="planned")))
     assert "module_mismatch" in codes(module(cap(id="other.thing")))
@@ -115,17 +116,18 @@ def test_shapes():
 
 
 def test_a_resource_query_must_accept_empty_input():
-    from majordomus.capabilities.core import GetInput
-
-    assert "shape" in codes(module(cap(input_ref=GetInput, resource=("majordomus://demo", "demo"))))
+    assert "shape" in codes(module(cap(input=GetInput, resource=("majordomus://demo", "demo"))))
 
 
-def test_references_resolve_on_first_use_and_verify_reports_broken_ones():
-    lazy = cap(input_ref="majordomus.capabilities.core:Empty", handler_ref=_handler)
-    registry = build_registry([module(lazy)])
-    assert registry.get("demo.thing").input is Empty
-    broken = cap(output_ref="majordomus.capabilities.core:NoSuchModel")
-    assert "shape" in codes(module(broken))
+def test_a_handler_whose_signature_is_not_its_declaration_is_refused():
+    def wrong_input(ctx: Context, request: GetInput) -> Liveness:
+        return Liveness(alive=True, version="0")
+
+    def wrong_output(ctx: Context, request: Empty) -> Empty:
+        return Empty()
+
+    assert "shape" in codes(module(cap(handler=wrong_input)))
+    assert "shape" in codes(module(cap(handler=wrong_output)))
 
 
 def test_the_builtin_registry_verifies():

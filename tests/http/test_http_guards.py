@@ -94,9 +94,9 @@ def _cap(kind: str, writes: bool = False) -> Capability:
         id="probe.x",
         title="x",
         description="",
-        input_ref=Empty,
-        output_ref=Liveness,
-        handler_ref=lambda ctx, request: Liveness(alive=True, version="0"),
+        input=Empty,
+        output=Liveness,
+        handler=lambda ctx, request: Liveness(alive=True, version="0"),
         kind=kind,  # type: ignore[arg-type]
         writes_repository=writes,
     )

@@ -194,9 +194,9 @@ def test_two_schemas_under_one_name_fail_the_build() -> None:
             id=id_,
             title=id_,
             description="",
-            input_ref=Empty,
-            output_ref=output,
-            handler_ref=lambda ctx, request: output(),
+            input=Empty,
+            output=output,
+            handler=lambda ctx, request: output(),
             http=("GET", "/api/v1/" + id_.replace(".", "/")),
         )
 
@@ -241,9 +241,9 @@ def test_capabilities_validate_reports_an_openapi_clash(probe_context: Context) 
                         id=f"twins.{side}",
                         title=side,
                         description="",
-                        input_ref=Empty,
-                        output_ref=model,
-                        handler_ref=lambda ctx, request: None,  # type: ignore[arg-type,return-value]
+                        input=Empty,
+                        output=model,
+                        handler=lambda ctx, request: None,  # type: ignore[arg-type,return-value]
                         http=("GET", f"/api/v1/twins/{side}"),
                     )
                     for side, model in (("left", _Left), ("right", _Right))

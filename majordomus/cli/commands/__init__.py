@@ -7,31 +7,104 @@ listed), so `majordomus mcp` never imports what `majordomus serve` needs.
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Callable
 
 import click
 
-#: The words of each process command → the file whose `command()` builds it.
-PROCESS_COMMANDS: dict[tuple[str, ...], str] = {
-    ("init",): "majordomus.cli.commands.init",
-    ("demo",): "majordomus.cli.commands.demo",
-    ("mcp",): "majordomus.cli.commands.mcp",
-    ("capabilities", "validate"): "majordomus.cli.commands.validate",
-    ("serve",): "majordomus.cli.commands.serve",
-    ("generate",): "majordomus.cli.commands.generate",
-    ("reasoning", "task"): "majordomus.cli.commands.task",
-    ("reasoning", "export"): "majordomus.cli.commands.export",
-    ("lint",): "majordomus.cli.commands.lint",
-    ("schema",): "majordomus.cli.commands.schema",
-    ("new",): "majordomus.cli.commands.new",
-    ("help",): "majordomus.cli.commands.help",
+
+def _init() -> click.Command:
+    from majordomus.cli.commands import init
+
+    return init.command()
+
+
+def _demo() -> click.Command:
+    from majordomus.cli.commands import demo
+
+    return demo.command()
+
+
+def _mcp() -> click.Command:
+    from majordomus.cli.commands import mcp
+
+    return mcp.command()
+
+
+def _validate() -> click.Command:
+    from majordomus.cli.commands import validate
+
+    return validate.command()
+
+
+def _serve() -> click.Command:
+    from majordomus.cli.commands import serve
+
+    return serve.command()
+
+
+def _generate() -> click.Command:
+    from majordomus.cli.commands import generate
+
+    return generate.command()
+
+
+def _task() -> click.Command:
+    from majordomus.cli.commands import task
+
+    return task.command()
+
+
+def _export() -> click.Command:
+    from majordomus.cli.commands import export
+
+    return export.command()
+
+
+def _lint() -> click.Command:
+    from majordomus.cli.commands import lint
+
+    return lint.command()
+
+
+def _schema() -> click.Command:
+    from majordomus.cli.commands import schema
+
+    return schema.command()
+
+
+def _new() -> click.Command:
+    from majordomus.cli.commands import new
+
+    return new.command()
+
+
+def _help() -> click.Command:
+    from majordomus.cli.commands import help
+
+    return help.command()
+
+
+#: The words of each process command → the function that imports its file and builds it.
+PROCESS_COMMANDS: dict[tuple[str, ...], Callable[[], click.Command]] = {
+    ("init",): _init,
+    ("demo",): _demo,
+    ("mcp",): _mcp,
+    ("capabilities", "validate"): _validate,
+    ("serve",): _serve,
+    ("generate",): _generate,
+    ("reasoning", "task"): _task,
+    ("reasoning", "export"): _export,
+    ("lint",): _lint,
+    ("schema",): _schema,
+    ("new",): _new,
+    ("help",): _help,
 }
 
 
 def process_commands(first_word: str | None = None) -> list[tuple[tuple[str, ...], click.Command]]:
     """Every process command, or only those whose first word is `first_word`."""
     return [
-        (words, importlib.import_module(name).command())
-        for words, name in PROCESS_COMMANDS.items()
+        (words, build())
+        for words, build in PROCESS_COMMANDS.items()
         if first_word is None or words[0] == first_word
     ]

@@ -9,7 +9,6 @@ Rendering reads the output's JSON (exactly what `--format json` prints), never t
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,14 +16,6 @@ from typing import Any
 import click
 
 Params = Mapping[str, Any]
-
-#: A capability module id → the file of its views (modules without views take none).
-VIEW_FILES = {
-    "objects": "majordomus.cli.views.core",
-    "capabilities": "majordomus.cli.views.core",
-    "reasoning": "majordomus.cli.views.reasoning",
-    "devcontext": "majordomus.cli.views.devcontext",
-}
 
 
 @dataclass(frozen=True)
@@ -40,15 +31,42 @@ class CliView:
 PLAIN = CliView()
 
 
+def _core() -> Mapping[str, CliView]:
+    from majordomus.cli.views import core
+
+    return core.VIEWS
+
+
+def _reasoning() -> Mapping[str, CliView]:
+    from majordomus.cli.views import reasoning
+
+    return reasoning.VIEWS
+
+
+def _devcontext() -> Mapping[str, CliView]:
+    from majordomus.cli.views import devcontext
+
+    return devcontext.VIEWS
+
+
+#: A capability module id → the views of its capabilities (a module without views takes none).
+VIEWS_OF: dict[str, Callable[[], Mapping[str, CliView]]] = {
+    "objects": _core,
+    "capabilities": _core,
+    "reasoning": _reasoning,
+    "devcontext": _devcontext,
+}
+
+
 def views_of(module_id: str) -> dict[str, CliView]:
-    """The views of one capability module's capabilities (none for a module without views)."""
-    name = VIEW_FILES.get(module_id)
-    return dict(importlib.import_module(name).VIEWS) if name is not None else {}
+    """The views of one capability module's capabilities, importing only their file."""
+    views = VIEWS_OF.get(module_id)
+    return dict(views()) if views is not None else {}
 
 
 def all_views() -> dict[str, CliView]:
     views: dict[str, CliView] = {}
-    for module_id in VIEW_FILES:
+    for module_id in VIEWS_OF:
         views.update(views_of(module_id))
     return views
 

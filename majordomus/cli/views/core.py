@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from majordomus.capabilities import core
 from majordomus.cli.views import CliView, Params, lines
 
 
@@ -76,9 +77,9 @@ def capabilities_describe(out: Any, _: Params) -> str:
 
 
 VIEWS = {
-    "objects.list": CliView(text=objects_list),
-    "objects.get": CliView(text=objects_get, arguments=("uri",)),
-    "objects.search": CliView(text=objects_search, arguments=("query",)),
-    "capabilities.list": CliView(text=capabilities_list),
-    "capabilities.describe": CliView(text=capabilities_describe, arguments=("id",)),
+    core.OBJECTS_LIST.id: CliView(text=objects_list),
+    core.OBJECTS_GET.id: CliView(text=objects_get, arguments=("uri",)),
+    core.OBJECTS_SEARCH.id: CliView(text=objects_search, arguments=("query",)),
+    core.CAPABILITIES_LIST.id: CliView(text=capabilities_list),
+    core.CAPABILITIES_DESCRIBE.id: CliView(text=capabilities_describe, arguments=("id",)),
 }

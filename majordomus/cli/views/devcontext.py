@@ -9,6 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from majordomus.capabilities.devcontext import (
+    DEVCONTEXT_COMPILE,
+    DEVCONTEXT_EXPLAIN,
+    DEVCONTEXT_POLICY,
+)
 from majordomus.cli.views import CliView, Params, lines
 from majordomus.errors import EXIT_CONTRACT
 
@@ -140,7 +145,7 @@ def policy_text(out: Any, _: Params) -> str:
 
 
 VIEWS = {
-    "devcontext.compile": CliView(text=compile_text, flags=REQUEST_FLAGS, exit_code=compile_exit),
-    "devcontext.explain": CliView(text=explain_text, arguments=("uri",), flags=REQUEST_FLAGS),
-    "devcontext.policy": CliView(text=policy_text),
+    DEVCONTEXT_COMPILE.id: CliView(text=compile_text, flags=REQUEST_FLAGS, exit_code=compile_exit),
+    DEVCONTEXT_EXPLAIN.id: CliView(text=explain_text, arguments=("uri",), flags=REQUEST_FLAGS),
+    DEVCONTEXT_POLICY.id: CliView(text=policy_text),
 }

@@ -1,13 +1,15 @@
-"""Turns a capability declaration into a click command: one option per input field.
+"""The click command of a capability: one option per input field.
 
 `--kebab-case` names, lists repeatable, booleans as flags, enums and literals as choices, the
-view's positional arguments and extra flags; `--format json` prints exactly the output model.
-Everything printed passes `majordomus.egress`.
+view's positional arguments and extra flags. JSON (`--format json`, or a capability without a
+text view) is always the output model serialised straight to bytes; the view's exit code, if
+it has one, reads those bytes back. Everything printed passes `majordomus.egress`.
 """
 
 from __future__ import annotations
 
 import enum
+import json
 import sys
 import types
 import typing
@@ -22,7 +24,7 @@ from majordomus.capabilities.registry import Capability
 from majordomus.cli.completion import completer_for
 from majordomus.cli.settings import settings, with_shared
 from majordomus.cli.views import PLAIN, CliView
-from majordomus.egress import clean, clean_json, clean_json_bytes
+from majordomus.egress import clean, clean_json_bytes
 from majordomus.wire import dumps_pretty
 
 
@@ -153,18 +155,24 @@ def capability_command(cap: Capability, view: CliView | None) -> click.Command:
             if view.prepare
             else _default_input({k: v for k, v in values.items() if k in field_names})
         )
-        ctx = chosen.context()
-        if chosen.format == "json" and view.exit_code is None:
+        executor = chosen.context().executor
+        if chosen.format == "json" or view.text is None:
+            # The answer leaves in parts, each filtered (majordomus/wire_parts.py), so a large
+            # replay is never held twice; a view with an exit code reads the whole answer back.
+            parts = executor.run_json_parts(cap, raw, _clean_json)
             stdout = sys.stdout.buffer
-            for part in ctx.executor.run_json_parts(cap, raw, _clean_json):
-                stdout.write(part)
+            if view.exit_code:
+                answer = b"".join(parts)
+                stdout.write(answer)
+                output = json.loads(answer)
+            else:
+                for part in parts:
+                    stdout.write(part)
+                output = None
             stdout.write(b"\n")
             stdout.flush()
-            return
-        output = ctx.executor.run(cap, raw, observe=True)
-        if chosen.format == "json" or view.text is None:
-            click.echo(clean_json(dumps_pretty(output), dumps_pretty))
         else:
+            output = executor.run(cap, raw, observe=True)
             click.echo(clean(view.text(output, values)), nl=False)
         code = view.exit_code(output) if view.exit_code else 0
         if code:
