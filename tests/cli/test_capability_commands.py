@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner, Result
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from majordomus.cli.projection import capability_command, field_param
+from majordomus.cli.capability_commands import capability_command, field_param
 from majordomus.cli.views import CliView
 
 PLANNED = Path(__file__).resolve().parents[2] / "fixtures" / "layers" / "planned"
