@@ -6,6 +6,7 @@ the input unchanged, except that a plan is stored as `StoredPlan` (the policy's 
 the availability it was made against) and a conclusion as `StoredConclusion` (with the
 review the writer computed). Both unions are tagged by `kind`. Pure models: no disk, no
 clock; only the store stamps envelopes and only admission turns inputs into bodies.
+Over 400 lines on purpose: the eight record kinds are one wire vocabulary, read together.
 """
 
 from __future__ import annotations
