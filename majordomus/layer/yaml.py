@@ -174,7 +174,12 @@ def _key_line(
     del ctx[depth + 1 :]
     del pend[depth:]
     path = f"{base}.{match[1]}" if base else match[1]
-    if _opens(out, path, match[2], number):
+    value = (match[2] or "").lstrip(" ")
+    if value:  # `_opens`, inlined: nearly every line of a layer is a `key: value`
+        _emit(out, path, value, number)
+    else:
+        if path.count(".") >= MAX_YAML_DEPTH:
+            raise YamlTooDeep(number)
         _put(pend, depth, path)
         pend.append(path)
         ctx.append(path)
