@@ -66,6 +66,53 @@ def _by_key(document: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
     return {(r["key"], r["cache_mode"]): r for r in document["results"]}
 
 
+def _provenance(run: dict[str, Any], baseline: dict[str, Any]) -> tuple[list[str], bool]:
+    """The lines saying where the baseline comes from, and whether it is this host."""
+    same_host = bool(baseline["provenance"].get("host")) and (
+        baseline["provenance"]["host"] == run["provenance"]["host"]
+    )
+    lines = [
+        f"baseline host {baseline['provenance'].get('host') or '-'}: "
+        + ("same host, regressions fail" if same_host else "another host, reporting only")
+    ]
+    if baseline["provenance"].get("registry_fingerprint") != run["provenance"].get(
+        "registry_fingerprint"
+    ):
+        lines.append("note: the registry fingerprint differs from the baseline's")
+    return lines, same_host
+
+
+def _metric(
+    policy: Policy, key: str, mode: str, metric: str, result: dict[str, Any], base: dict[str, Any]
+) -> tuple[str, bool]:
+    """One metric's line against the baseline, and whether it is a regression."""
+    allowed, minimum = policy.threshold(key, metric)
+    now, then = result["stats"][f"{metric}_us"], base["stats"][f"{metric}_us"]
+    delta = now / then - 1 if then > 0 else 0.0
+    if result["stats"]["samples"] < minimum:
+        verdict = "SHORT"
+    elif now - then < policy.minimum_absolute_us:
+        verdict = "NOISE"
+    elif delta > allowed:
+        verdict = "FAIL"
+    else:
+        verdict = "PASS"
+    line = (
+        f"{verdict:<6} {key} [{mode}] {metric} {then:.1f} -> {now:.1f} us "
+        f"({delta:+.1%}, allowed +{allowed:.0%})"
+    )
+    return line, verdict == "FAIL"
+
+
+def _verdict(same_host: bool, failed: bool) -> tuple[str, bool]:
+    """The closing line and whether the run fails: only a regression on the same host fails."""
+    if not same_host:
+        return "bench --check: reporting only (the baseline is from another host)", False
+    if failed:
+        return "bench --check: regression(s) found", True
+    return "bench --check: within policy", False
+
+
 def compare(
     run: dict[str, Any],
     baseline: dict[str, Any] | None,
@@ -78,18 +125,7 @@ def compare(
     if baseline is None:
         note = f"no baseline for {platform}: nothing compared (`baseline update` writes one)"
         return [note], False
-    lines: list[str] = []
-    same_host = bool(baseline["provenance"].get("host")) and (
-        baseline["provenance"]["host"] == run["provenance"]["host"]
-    )
-    lines.append(
-        f"baseline host {baseline['provenance'].get('host') or '-'}: "
-        + ("same host, regressions fail" if same_host else "another host, reporting only")
-    )
-    if baseline["provenance"].get("registry_fingerprint") != run["provenance"].get(
-        "registry_fingerprint"
-    ):
-        lines.append("note: the registry fingerprint differs from the baseline's")
+    lines, same_host = _provenance(run, baseline)
     current, accepted = _by_key(run), _by_key(baseline)
     failed = False
     for (key, mode), result in current.items():
@@ -98,30 +134,12 @@ def compare(
             lines.append(f"NEW    {key} [{mode}]")
             continue
         for metric in policy.regression:
-            allowed, minimum = policy.threshold(key, metric)
-            now, then = result["stats"][f"{metric}_us"], base["stats"][f"{metric}_us"]
-            delta = now / then - 1 if then > 0 else 0.0
-            if result["stats"]["samples"] < minimum:
-                verdict = "SHORT"
-            elif now - then < policy.minimum_absolute_us:
-                verdict = "NOISE"
-            elif delta > allowed:
-                verdict = "FAIL"
-            else:
-                verdict = "PASS"
-            failed = failed or verdict == "FAIL"
-            lines.append(
-                f"{verdict:<6} {key} [{mode}] {metric} {then:.1f} -> {now:.1f} us "
-                f"({delta:+.1%}, allowed +{allowed:.0%})"
-            )
+            line, regressed = _metric(policy, key, mode, metric, result, base)
+            failed = failed or regressed
+            lines.append(line)
     for key, mode in accepted:
         if (key, mode) not in current and selected(key):
             lines.append(f"STALE  {key} [{mode}]")
-    if not same_host:
-        lines.append("bench --check: reporting only (the baseline is from another host)")
-        return lines, False
-    if failed:
-        lines.append("bench --check: regression(s) found")
-        return lines, True
-    lines.append("bench --check: within policy")
-    return lines, False
+    closing, fails = _verdict(same_host, failed)
+    lines.append(closing)
+    return lines, fails

@@ -112,10 +112,84 @@ def _put(stack: list[str | None], depth: int, path: str) -> None:
     stack[depth] = path
 
 
+def _opens(out: list[tuple[str, Any]], path: str, raw: str | None, number: int) -> bool:
+    """Whether `path: raw` opens a block (empty value); otherwise emits its leaves.
+
+    A block opened at `MAX_YAML_DEPTH` is refused before anything deeper is read.
+    """
+    value = (raw or "").lstrip(" ")
+    if value:
+        _emit(out, path, value, number)
+        return False
+    if path.count(".") >= MAX_YAML_DEPTH:
+        raise YamlTooDeep(number)
+    return True
+
+
+def _list_item(
+    out: list[tuple[str, Any]],
+    ctx: list[str | None],
+    pend: list[str | None],
+    count: dict[str, int],
+    t: str,
+    depth: int,
+    number: int,
+) -> None:
+    """A `- item` line: the next index of the pending key at `depth`, a scalar or a mapping."""
+    parent = pend[depth] if depth < len(pend) else None
+    if parent is None:
+        raise YamlError(f"list item without a parent key on line {number}")
+    index = count.get(parent, 0)
+    count[parent] = index + 1
+    item_path = f"{parent}.{index}"
+    item = t[2:].strip(_WS)
+    match = _KEY_LINE.fullmatch(item)
+    if match is None:
+        _emit(out, item_path, item, number)
+        return
+    del ctx[depth + 2 :]
+    _put(ctx, depth + 1, item_path)
+    path = f"{item_path}.{match[1]}"
+    if _opens(out, path, match[2], number):
+        _put(pend, depth + 1, path)
+        _put(pend, depth + 2, path)
+        ctx.append(path)
+
+
+def _key_line(
+    out: list[tuple[str, Any]],
+    ctx: list[str | None],
+    pend: list[str | None],
+    t: str,
+    depth: int,
+    number: int,
+) -> None:
+    """A `key:` or `key: value` line under the open context at `depth`."""
+    match = _KEY_LINE.fullmatch(t)
+    if match is None:
+        raise YamlError(f"cannot parse line {number}: {t}")
+    base = ctx[depth] if depth < len(ctx) else None
+    if base is None:
+        raise YamlError(f"unexpected indentation on line {number}")
+    del ctx[depth + 1 :]
+    del pend[depth:]
+    path = f"{base}.{match[1]}" if base else match[1]
+    value = (match[2] or "").lstrip(" ")
+    if value:  # `_opens`, inlined: nearly every line of a layer is a `key: value`
+        _emit(out, path, value, number)
+    else:
+        if path.count(".") >= MAX_YAML_DEPTH:
+            raise YamlTooDeep(number)
+        _put(pend, depth, path)
+        pend.append(path)
+        ctx.append(path)
+
+
 def leaves(text: str) -> list[tuple[str, Any]]:
     """The flattened leaves (dotted path, scalar or empty list) of `text`, in document order.
 
-    `ctx[d]` / `pend[d]` hold the open context and pending key at depth d (depth = indent / 2).
+    `ctx[d]` / `pend[d]` hold the open context and pending key at depth d (depth = indent / 2);
+    `_list_item` and `_key_line` read one significant line each.
     """
     out: list[tuple[str, Any]] = []
     tab = text.find("\t")
@@ -123,63 +197,22 @@ def leaves(text: str) -> list[tuple[str, Any]]:
     ctx: list[str | None] = [""]
     pend: list[str | None] = []
     count: dict[str, int] = {}
-    number = 0
-    for line in text.split("\n"):
-        number += 1
+    lines = text.split("\n")
+    if "\r" in text:
+        lines = [line[:-1] if line[-1:] == "\r" else line for line in lines]
+    for number, line in enumerate(lines, 1):
         if number == tab_line:
             raise YamlError(f"tab character on line {number}")
-        if line and line[-1] == "\r":
-            line = line[:-1]
         t = line.lstrip(" ")
         if not t or t[0] == "#" or (t.startswith("---") and t.rstrip(_WS) == "---"):
             continue
         indent = len(line) - len(t)
         if indent & 1:
             raise YamlError(f"odd indentation on line {number}")
-        depth = indent >> 1
         if t[0] == "-" and t[1:2] == " ":
-            parent = pend[depth] if depth < len(pend) else None
-            if parent is None:
-                raise YamlError(f"list item without a parent key on line {number}")
-            index = count.get(parent, 0)
-            count[parent] = index + 1
-            item_path = f"{parent}.{index}"
-            item = t[2:].strip(_WS)
-            match = _KEY_LINE.fullmatch(item)
-            if match is None:
-                _emit(out, item_path, item, number)
-                continue
-            del ctx[depth + 2 :]
-            _put(ctx, depth + 1, item_path)
-            path = f"{item_path}.{match[1]}"
-            value = (match[2] or "").lstrip(" ")
-            if value:
-                _emit(out, path, value, number)
-            else:
-                if path.count(".") >= MAX_YAML_DEPTH:
-                    raise YamlTooDeep(number)
-                _put(pend, depth + 1, path)
-                _put(pend, depth + 2, path)
-                ctx.append(path)
-            continue
-        match = _KEY_LINE.fullmatch(t)
-        if match is None:
-            raise YamlError(f"cannot parse line {number}: {t}")
-        base = ctx[depth] if depth < len(ctx) else None
-        if base is None:
-            raise YamlError(f"unexpected indentation on line {number}")
-        del ctx[depth + 1 :]
-        del pend[depth:]
-        path = f"{base}.{match[1]}" if base else match[1]
-        value = (match[2] or "").lstrip(" ")
-        if value:
-            _emit(out, path, value, number)
+            _list_item(out, ctx, pend, count, t, indent >> 1, number)
         else:
-            if path.count(".") >= MAX_YAML_DEPTH:
-                raise YamlTooDeep(number)
-            _put(pend, depth, path)
-            pend.append(path)
-            ctx.append(path)
+            _key_line(out, ctx, pend, t, indent >> 1, number)
     return out
 
 

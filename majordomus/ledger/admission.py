@@ -183,16 +183,36 @@ def _conclusion(
     _nonempty(given.decision, "decision")
     _nonempty(given.rationale, "rationale")
     if assessment.materiality.is_material():
-        if not given.evidence:
-            raise Refusal(
-                "a conclusion on material uncertainty rests on evidence: `evidence` is empty"
-            )
-        if not given.validation_plan:
-            raise Refusal(
-                "a conclusion on material uncertainty says how it will be proven: "
-                "`validation_plan` is empty"
-            )
+        _grounded(given)
     relations = Relations(loaded.records)
+    reviewers = _reviewers(given, loaded, relations)
+    _every_answer_weighed(given, loaded, relations)
+    _disagreements_settled(given, loaded, relations)
+    if given.supersedes is not None:
+        _supersedes_standing(given, given.supersedes, loaded, relations)
+    else:
+        standing = relations.standing_conclusion(given.assessment)
+        if standing is not None:
+            raise Refusal(
+                f"{standing.id} already concludes this assessment; "
+                "a new conclusion names it in `supersedes`"
+            )
+    return StoredConclusion.of(given, reviewers)
+
+
+def _grounded(given: ConclusionInput) -> None:
+    """A conclusion on material uncertainty names its evidence and how it will be proven."""
+    if not given.evidence:
+        raise Refusal("a conclusion on material uncertainty rests on evidence: `evidence` is empty")
+    if not given.validation_plan:
+        raise Refusal(
+            "a conclusion on material uncertainty says how it will be proven: "
+            "`validation_plan` is empty"
+        )
+
+
+def _reviewers(given: ConclusionInput, loaded: Loaded, relations: Relations) -> list[str]:
+    """The advisors of the cited consultations, in citation order; each answered this one."""
     reviewers: list[str] = []
     for cited in given.consultations:
         consultation = _kind_of(loaded, cited, "consultation")
@@ -203,6 +223,11 @@ def _conclusion(
             raise Refusal(f"{cited} was asked about another assessment")
         if body.advisor not in reviewers:
             reviewers.append(body.advisor)
+    return reviewers
+
+
+def _every_answer_weighed(given: ConclusionInput, loaded: Loaded, relations: Relations) -> None:
+    """No completed consultation on the assessment is left out of the conclusion."""
     for other in loaded.records:
         if (
             _completed(other)
@@ -214,6 +239,10 @@ def _conclusion(
                 "the conclusion does not weigh it; cite it, and reject it in `rejected` "
                 "if it is wrong"
             )
+
+
+def _disagreements_settled(given: ConclusionInput, loaded: Loaded, relations: Relations) -> None:
+    """Cited disagreements exist; every disagreement on the assessment is resolved and cited."""
     for cited in given.disagreements:
         _kind_of(loaded, cited, "disagreement")
     for disagreement in relations.disagreements.get(given.assessment, ()):
@@ -227,28 +256,25 @@ def _conclusion(
                 f"disagreement {disagreement} bears on this assessment and the conclusion "
                 "does not cite it"
             )
-    if given.supersedes is not None:
-        earlier = _kind_of(loaded, given.supersedes, "conclusion")
-        concluded = earlier.body.assessment  # type: ignore[union-attr]
-        if concluded != given.assessment:
-            raise Refusal(
-                f"{given.supersedes} concludes assessment {concluded}, not {given.assessment}; "
-                "a conclusion supersedes only a conclusion of its own assessment"
-            )
-        later = relations.superseded_by.get(given.supersedes)
-        if later is not None:
-            raise Refusal(
-                f"{given.supersedes} is already superseded by {later}; "
-                "supersede the assessment's standing conclusion instead"
-            )
-    else:
-        standing = relations.standing_conclusion(given.assessment)
-        if standing is not None:
-            raise Refusal(
-                f"{standing.id} already concludes this assessment; "
-                "a new conclusion names it in `supersedes`"
-            )
-    return StoredConclusion.of(given, reviewers)
+
+
+def _supersedes_standing(
+    given: ConclusionInput, supersedes: str, loaded: Loaded, relations: Relations
+) -> None:
+    """`supersedes` is a conclusion of the same assessment that nothing superseded yet."""
+    earlier = _kind_of(loaded, supersedes, "conclusion")
+    concluded = earlier.body.assessment  # type: ignore[union-attr]
+    if concluded != given.assessment:
+        raise Refusal(
+            f"{supersedes} concludes assessment {concluded}, not {given.assessment}; "
+            "a conclusion supersedes only a conclusion of its own assessment"
+        )
+    later = relations.superseded_by.get(supersedes)
+    if later is not None:
+        raise Refusal(
+            f"{supersedes} is already superseded by {later}; "
+            "supersede the assessment's standing conclusion instead"
+        )
 
 
 def _validation(

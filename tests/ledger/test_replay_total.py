@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,38 @@ DEFS = SCHEMA["$defs"]
 text = st.one_of(st.sampled_from(POOL), st.text(max_size=12))
 
 
+def _integers(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
+    """Integers within the bounds (unbounded above means huge), and the bounds themselves."""
+    low, high = schema.get("minimum"), schema.get("maximum")
+    return st.integers(
+        min_value=low, max_value=high if high is not None else 10**30
+    ) | st.sampled_from([v for v in (low, high) if v is not None] or [0])
+
+
+def _object(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
+    """The required properties (and those fixed by `const`) always, the others sometimes."""
+    properties = schema.get("properties", {})
+    required = set(schema.get("required", ())) | {
+        name for name, sub in properties.items() if "const" in sub
+    }
+    optional = [name for name in properties if name not in required]
+    return st.fixed_dictionaries(
+        {name: _from(properties[name]) for name in required},
+        optional={name: _from(properties[name]) for name in optional},
+    )
+
+
+#: A strategy per JSON schema `type`; any other node yields None.
+_BY_TYPE: dict[str, Callable[[dict[str, Any]], st.SearchStrategy[Any]]] = {
+    "string": lambda schema: text,
+    "integer": _integers,
+    "boolean": lambda schema: st.booleans(),
+    "null": lambda schema: st.none(),
+    "array": lambda schema: st.lists(_from(schema.get("items", {})), max_size=3),
+    "object": _object,
+}
+
+
 def _from(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
     """Values valid against one (pydantic-generated) JSON schema node."""
     if "$ref" in schema:
@@ -52,30 +85,8 @@ def _from(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
         if key in schema:
             return st.one_of([_from(option) for option in schema[key]])
     kind = schema.get("type")
-    if kind == "string":
-        return text
-    if kind == "integer":
-        low, high = schema.get("minimum"), schema.get("maximum")
-        return st.integers(
-            min_value=low, max_value=high if high is not None else 10**30
-        ) | st.sampled_from([v for v in (low, high) if v is not None] or [0])
-    if kind == "boolean":
-        return st.booleans()
-    if kind == "null":
-        return st.none()
-    if kind == "array":
-        return st.lists(_from(schema.get("items", {})), max_size=3)
-    if kind == "object":
-        properties = schema.get("properties", {})
-        required = set(schema.get("required", ())) | {
-            name for name, sub in properties.items() if "const" in sub
-        }
-        optional = [name for name in properties if name not in required]
-        return st.fixed_dictionaries(
-            {name: _from(properties[name]) for name in required},
-            optional={name: _from(properties[name]) for name in optional},
-        )
-    return st.none()
+    make = _BY_TYPE.get(kind) if isinstance(kind, str) else None
+    return make(schema) if make is not None else st.none()
 
 
 body = _from(SCHEMA["properties"]["body"])

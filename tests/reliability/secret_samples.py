@@ -50,11 +50,10 @@ def _b64url(value: dict[str, object]) -> str:
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
-def _samples() -> list[Sample]:
+def _provider_keys() -> list[Sample]:
+    """Model and cloud provider keys."""
     out: list[Sample] = []
     add = out.append
-
-    # model and cloud provider keys
     for n in range(3):
         key = "sk-ant-" + "api03-" + cycle(B62 + "-_", 80, n)
         add(_s("anthropic", [f"ANTHROPIC_API_KEY={key}", f"key {key}", f'"{key}"'][n], key[13:]))
@@ -108,8 +107,13 @@ def _samples() -> list[Sample]:
     add(_s("huggingface", f"huggingface-cli login --token {hf}", hf[3:]))
     ali = "LTAI" + cycle(B62, 20, 16)
     add(_s("alibaba", f"access key id {ali}", ali[4:]))
+    return out
 
-    # chat, mail and payment services
+
+def _service_tokens() -> list[Sample]:
+    """Chat, mail and payment services."""
+    out: list[Sample] = []
+    add = out.append
     for n, prefix in enumerate(("xoxb-", "xoxp-", "xoxa-", "xoxs-", "xoxr-", "xoxo-")):
         token = prefix + "2048" + cycle("0123456789", 9, n) + "-" + cycle(B62, 24, n)
         add(_s("slack-token", f"SLACK_TOKEN={token}", token[5:]))
@@ -148,8 +152,13 @@ def _samples() -> list[Sample]:
     shopify = "shpat_" + cycle(LOWER_HEX, 32, 19)
     add(_s("shopify", f"X-Shopify-Access-Token: {shopify}", shopify[6:]))
     add(_s("shopify", f"shop token shpss_{cycle(LOWER_HEX, 32, 20)}", cycle(LOWER_HEX, 32, 20)))
+    return out
 
-    # developer platforms and infrastructure
+
+def _platform_tokens() -> list[Sample]:
+    """Developer platforms and infrastructure."""
+    out: list[Sample] = []
+    add = out.append
     npm = "npm_" + cycle(B62, 36, 21)
     add(_s("npm", f"//registry.npmjs.org/:_authToken={npm}", npm[4:]))
     add(_s("npm", f"NPM_TOKEN={npm}", npm[4:]))
@@ -181,8 +190,13 @@ def _samples() -> list[Sample]:
     add(_s("newrelic", f"NEW_RELIC_API_KEY {newrelic}", newrelic[5:]))
     age = "AGE-SECRET-KEY-1" + cycle("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58, 36)
     add(_s("age", f"# created: 2026\n{age}", age[16:]))
+    return out
 
-    # tokens in protocols
+
+def _protocol_tokens() -> list[Sample]:
+    """Tokens in protocols."""
+    out: list[Sample] = []
+    add = out.append
     jwt = ".".join(
         [
             _b64url({"alg": "HS256", "typ": "JWT"}),
@@ -196,8 +210,13 @@ def _samples() -> list[Sample]:
     add(_s("bearer", f"curl -H 'Authorization: Bearer {bearer}' https://x.invalid", bearer))
     basic = base64.b64encode(b"deploy:" + cycle(B62, 14, 39).encode()).decode()
     add(_s("basic-auth", f"Authorization: Basic {basic}", basic))
+    return out
 
-    # credentials in URLs and command lines
+
+def _url_credentials() -> list[Sample]:
+    """Credentials in URLs and command lines."""
+    out: list[Sample] = []
+    add = out.append
     for password in (
         "S3cr3t-" + cycle(B62, 9, 40),
         "pa/ss" + cycle(B62, 6, 41),
@@ -228,8 +247,13 @@ def _samples() -> list[Sample]:
             cycle(B62, 10, 46),
         )
     )
+    return out
 
-    # key = value assignments, short and quoted values included
+
+def _assignments() -> list[Sample]:
+    """Key = value assignments, short and quoted values included."""
+    out: list[Sample] = []
+    add = out.append
     for line in (
         "password=hunter2x",
         "PASSWORD: 'tiny'",
@@ -264,8 +288,13 @@ def _samples() -> list[Sample]:
             cycle(B62, 32, 47),
         )
     )
+    return out
 
-    # private keys: PEM with real newlines, PEM with escaped `\n`, OpenSSH and PGP bodies
+
+def _private_keys() -> list[Sample]:
+    """Private keys: PEM with real newlines, PEM with escaped `\\n`, OpenSSH and PGP bodies."""
+    out: list[Sample] = []
+    add = out.append
     for n, label in enumerate(("RSA PRIVATE KEY", "PRIVATE KEY", "EC PRIVATE KEY")):
         lines, leak = _pem(label, 50 + n)
         add(_s("pem", "\n".join(lines), leak, lines[2]))
@@ -298,6 +327,19 @@ def _samples() -> list[Sample]:
     add(_s("pgp", pgp, *pgp_body))
     add(_s("pgp", pgp.replace("\n", "\\n"), *pgp_body))
     return out
+
+
+def _samples() -> list[Sample]:
+    """Every sample, family by family, in a fixed order."""
+    return [
+        *_provider_keys(),
+        *_service_tokens(),
+        *_platform_tokens(),
+        *_protocol_tokens(),
+        *_url_credentials(),
+        *_assignments(),
+        *_private_keys(),
+    ]
 
 
 SAMPLES: tuple[Sample, ...] = tuple(_samples())

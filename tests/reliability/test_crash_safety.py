@@ -230,77 +230,91 @@ def _die() -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
+class _HalfWriter:
+    """A file handle that, at step `half-written`, writes half of its first write and dies."""
+
+    def __init__(self, handle: Any, step: str) -> None:
+        self.handle = handle
+        self.step = step
+
+    def __enter__(self) -> _HalfWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.handle.close()
+
+    def write(self, data: bytes) -> int:
+        if self.step == "half-written":
+            self.handle.write(data[: len(data) // 2])
+            self.handle.flush()
+            _die()
+        return self.handle.write(data)
+
+    def flush(self) -> None:
+        self.handle.flush()
+
+    def fileno(self) -> int:
+        return self.handle.fileno()
+
+
+class _Saboteur:
+    """The calls of `Store.write` that safefs makes, each dying when it is at `step`."""
+
+    def __init__(self, step: str, publisher: str, publish: Any) -> None:
+        self.step = step
+        self.publisher = publisher
+        self.publish = publish
+        self.real = {name: getattr(os, name) for name in ("open", "fdopen", "fsync", "mkdir")}
+
+    def mkdir(self, path: Any, *args: Any, **kwargs: Any) -> None:
+        try:
+            self.real["mkdir"](path, *args, **kwargs)
+        finally:
+            if self.step == "after-mkdir" and path == TASK:
+                _die()
+
+    def opened(self, path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        fd: int = self.real["open"](path, flags, *args, **kwargs)
+        if self.step == "after-open" and str(path).endswith(".json.tmp"):
+            _die()
+        return fd
+
+    def fdopen(self, fd: int, *args: Any, **kwargs: Any) -> Any:
+        return _HalfWriter(self.real["fdopen"](fd, *args, **kwargs), self.step)
+
+    def fsync(self, fd: int) -> None:
+        if self.step == "before-fsync":
+            _die()
+        self.real["fsync"](fd)
+
+    def published(self, dir_fd: int, temporary: str, name: str) -> bool:
+        if self.step == "before-publish":
+            _die()
+        done: bool = self.publish(dir_fd, temporary, name)
+        if self.step == "after-publish":
+            _die()
+        return done
+
+    def fsync_directory(self, fd: int) -> None:
+        if self.step == "after-unlink":
+            _die()
+
+
 def kill_at(root: str, environ: dict[str, str], step: str, publisher: str) -> None:
     """Record one record and die at `step` of `Store.write` (run in a spawned process)."""
     from majordomus import Repository, safefs
 
-    real = {name: getattr(os, name) for name in ("open", "fdopen", "fsync", "mkdir")}
     publish = {"renameat2": safefs._publish_renameat2, "link": safefs._publish_link}
-
-    def mkdir(path: Any, *args: Any, **kwargs: Any) -> None:
-        try:
-            real["mkdir"](path, *args, **kwargs)
-        finally:
-            if step == "after-mkdir" and path == TASK:
-                _die()
-
-    def opened(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
-        fd = real["open"](path, flags, *args, **kwargs)
-        if step == "after-open" and str(path).endswith(".json.tmp"):
-            _die()
-        return fd
-
-    class HalfWriter:
-        def __init__(self, handle: Any) -> None:
-            self.handle = handle
-
-        def __enter__(self) -> HalfWriter:
-            return self
-
-        def __exit__(self, *exc: object) -> None:
-            self.handle.close()
-
-        def write(self, data: bytes) -> int:
-            if step == "half-written":
-                self.handle.write(data[: len(data) // 2])
-                self.handle.flush()
-                _die()
-            return self.handle.write(data)
-
-        def flush(self) -> None:
-            self.handle.flush()
-
-        def fileno(self) -> int:
-            return self.handle.fileno()
-
-    def fdopen(fd: int, *args: Any, **kwargs: Any) -> Any:
-        return HalfWriter(real["fdopen"](fd, *args, **kwargs))
-
-    def fsync(fd: int) -> None:
-        if step == "before-fsync":
-            _die()
-        real["fsync"](fd)
-
-    def published(dir_fd: int, temporary: str, name: str) -> bool:
-        if step == "before-publish":
-            _die()
-        done = publish[publisher](dir_fd, temporary, name)
-        if step == "after-publish":
-            _die()
-        return done
-
-    def fsync_directory(fd: int) -> None:
-        if step == "after-unlink":
-            _die()
-
+    saboteur = _Saboteur(step, publisher, publish[publisher])
+    opened, mkdir = saboteur.opened, saboteur.mkdir
     # only safefs sees the wrapped calls: its `os` is a copy of the module's namespace
-    wrapped = {"open": opened, "fdopen": fdopen, "fsync": fsync, "mkdir": mkdir}
+    wrapped = {"open": opened, "fdopen": saboteur.fdopen, "fsync": saboteur.fsync, "mkdir": mkdir}
     relative = os.supports_dir_fd | {opened, mkdir}
     safefs.os = SimpleNamespace(  # type: ignore[assignment]
         **{**vars(os), **wrapped, "supports_dir_fd": relative}
     )
-    safefs.fsync_directory = fsync_directory  # type: ignore[assignment]
-    setattr(safefs, f"_publish_{publisher}", published)
+    safefs.fsync_directory = saboteur.fsync_directory  # type: ignore[assignment]
+    setattr(safefs, f"_publish_{publisher}", saboteur.published)
     if publisher == "link":
         safefs._publish_renameat2 = lambda *_args: False  # type: ignore[assignment]
     _write(Repository.open(root, environ=environ).ledger, 0)

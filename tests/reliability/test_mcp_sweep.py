@@ -316,17 +316,17 @@ def session(repo: Path, suite_env: dict[str, str]) -> Iterator[tuple[Session, Pa
     assert witness(repo) == before, "the session changed the tracked tree"
 
 
-def test_one_long_session_of_hostile_input(session: tuple[Session, Path]) -> None:
-    mcp, root = session
-    rng = random.Random(SEED)
-
+def _framing(mcp: Session) -> None:
+    """Lines that are not JSON, not UTF-8, or only blank."""
     for raw in INVALID_JSON:
         assert_parse_error(mcp.one(raw))
     for raw in INVALID_UTF8:
         assert_parse_error(mcp.one(raw), "parse error: input is not UTF-8")
     assert mcp.case(b"   \t ") == []
 
-    # 10 MB lines
+
+def _big_lines(mcp: Session) -> None:
+    """10 MB lines: valid, unterminated, not UTF-8, blank, and a huge query."""
     assert mcp.one(encode(request("big", "ping", {"pad": "x" * BIG}))) == {
         "jsonrpc": "2.0",
         "id": "big",
@@ -344,7 +344,23 @@ def test_one_long_session_of_hostile_input(session: tuple[Session, Path]) -> Non
     )
     assert search["result"]["structuredContent"]["count"] == 0
 
-    # nesting
+
+def _assert_nested_answer(template: str, depth: int, nested: str, answer: Any) -> None:
+    """The answer to `template` filled with `depth` nested lists."""
+    if depth > MAX_JSON_DEPTH:
+        assert_parse_error(answer, "parse error: nesting too deep")
+    elif template == "%s":
+        assert answer == [error(None, -32600, "a message is a JSON object")]
+    elif '"id":%s' in template:
+        assert answer == {"jsonrpc": "2.0", "id": json.loads(nested), "result": {}}
+    elif "tools/call" in template:
+        assert_refusal(answer, 1, "invalid_input")
+    else:
+        assert answer == {"jsonrpc": "2.0", "id": 1, "result": {}}
+
+
+def _nesting(mcp: Session) -> None:
+    """Nesting at every place a message can hold it, below and above the limit."""
     for depth in (10, 100, 500, 1_000, 5_000, 100_000):
         nested = "[" * depth + "]" * depth
         for template in (
@@ -354,18 +370,11 @@ def test_one_long_session_of_hostile_input(session: tuple[Session, Path]) -> Non
             "%s",
         ):
             answer = mcp.one((template % nested).encode())
-            if depth > MAX_JSON_DEPTH:
-                assert_parse_error(answer, "parse error: nesting too deep")
-            elif template == "%s":
-                assert answer == [error(None, -32600, "a message is a JSON object")]
-            elif '"id":%s' in template:
-                assert answer == {"jsonrpc": "2.0", "id": json.loads(nested), "result": {}}
-            elif "tools/call" in template:
-                assert_refusal(answer, 1, "invalid_input")
-            else:
-                assert answer == {"jsonrpc": "2.0", "id": 1, "result": {}}
+            _assert_nested_answer(template, depth, nested, answer)
 
-    # unknown methods and methods that are not strings
+
+def _methods(mcp: Session) -> None:
+    """Unknown methods, and methods that are not strings."""
     for n, method in enumerate(UNKNOWN_METHODS):
         assert mcp.one(encode(request(n, method))) == error(
             n, -32601, f"method not found: {shown(method)}"
@@ -375,7 +384,9 @@ def test_one_long_session_of_hostile_input(session: tuple[Session, Path]) -> Non
             "m", -32600, "missing method"
         )
 
-    # params that are not what a method needs
+
+def _params(mcp: Session) -> None:
+    """Params that are not what a method needs."""
     assert mcp.one(encode(request(1, "tools/call", {"arguments": {}}))) == error(
         1, -32602, "params.name is required"
     )
@@ -397,7 +408,9 @@ def test_one_long_session_of_hostile_input(session: tuple[Session, Path]) -> Non
         6, -32002, "resource not found: majordomus://nope"
     )
 
-    # every wrong type of every parameter of every tool
+
+def _tool_sweep(mcp: Session) -> None:
+    """Every wrong type of every parameter of every tool."""
     tools = mcp.one(encode(request("list", "tools/list")))["result"]["tools"]
     swept = 0
     for number, (tool, arguments, what) in enumerate(tool_cases(tools)):
@@ -410,7 +423,9 @@ def test_one_long_session_of_hostile_input(session: tuple[Session, Path]) -> Non
         swept += 1
     assert swept >= 500
 
-    # seeded batches of garbage
+
+def _garbage(mcp: Session, rng: random.Random) -> None:
+    """Seeded batches of garbage, then a batch of a thousand pings."""
     assert mcp.one(b"[]") == error(None, -32600, "empty batch")
     for _ in range(BATCHES):
         batch = [garbage_element(rng) for _ in range(rng.randrange(1, 12))]
@@ -421,6 +436,19 @@ def test_one_long_session_of_hostile_input(session: tuple[Session, Path]) -> Non
     assert mcp.one(encode(pings)) == [
         {"jsonrpc": "2.0", "id": n, "result": {}} for n in range(1000)
     ]
+
+
+def test_one_long_session_of_hostile_input(session: tuple[Session, Path]) -> None:
+    mcp, root = session
+    rng = random.Random(SEED)
+
+    _framing(mcp)
+    _big_lines(mcp)
+    _nesting(mcp)
+    _methods(mcp)
+    _params(mcp)
+    _tool_sweep(mcp)
+    _garbage(mcp, rng)
 
     assert mcp.cases > 700
     # an abrupt EOF in the middle of a message

@@ -231,55 +231,62 @@ class Watch:
     opened: list[str] = field(default_factory=list)
 
 
+class _Spy:
+    """Stand-ins for the calls that open, list or scan, each noting into `watch` first."""
+
+    def __init__(self, watch: Watch) -> None:
+        self.watch = watch
+        self.real_open, self.real_io_open = builtins.open, io.open
+        self.real_os_open, self.real_scandir, self.real_listdir = os.open, os.scandir, os.listdir
+
+    def ask(self, path: Any) -> bool:
+        if isinstance(path, int):
+            return False
+        self.watch.asked.append(
+            os.fsdecode(path) if isinstance(path, bytes | os.PathLike) else str(path)
+        )
+        return True
+
+    def got(self, fd: int) -> None:
+        self.watch.opened.append(os.readlink(f"/proc/self/fd/{fd}"))
+
+    def open_(self, file: Any, *args: Any, **kwargs: Any) -> Any:
+        handle = self.real_open(file, *args, **kwargs)
+        if self.ask(file):
+            self.got(handle.fileno())
+        return handle
+
+    def os_open(self, path: Any, *args: Any, **kwargs: Any) -> int:
+        self.ask(path)
+        fd = self.real_os_open(path, *args, **kwargs)
+        self.got(fd)
+        return fd
+
+    def scandir(self, path: Any = ".") -> Any:
+        if self.ask(path):
+            self.watch.opened.append(os.path.realpath(path))
+        return self.real_scandir(path)
+
+    def listdir(self, path: Any = ".") -> list[Any]:
+        if self.ask(path):
+            self.watch.opened.append(os.path.realpath(path))
+        return self.real_listdir(path)
+
+
 @contextmanager
 def watched_opens() -> Iterator[Watch]:
     """Every path this process opens, lists or scans while the block runs: as asked, and
     as really opened (the target of the descriptor, `/proc/self/fd`, or the resolved
     directory), so a followed symlink shows up as its target."""
     watch = Watch()
-    real_open, real_io_open = builtins.open, io.open
-    real_os_open, real_scandir, real_listdir = os.open, os.scandir, os.listdir
-
-    def ask(path: Any) -> bool:
-        if isinstance(path, int):
-            return False
-        watch.asked.append(
-            os.fsdecode(path) if isinstance(path, bytes | os.PathLike) else str(path)
-        )
-        return True
-
-    def got(fd: int) -> None:
-        watch.opened.append(os.readlink(f"/proc/self/fd/{fd}"))
-
-    def open_(file: Any, *args: Any, **kwargs: Any) -> Any:
-        handle = real_open(file, *args, **kwargs)
-        if ask(file):
-            got(handle.fileno())
-        return handle
-
-    def os_open(path: Any, *args: Any, **kwargs: Any) -> int:
-        ask(path)
-        fd = real_os_open(path, *args, **kwargs)
-        got(fd)
-        return fd
-
-    def scandir(path: Any = ".") -> Any:
-        if ask(path):
-            watch.opened.append(os.path.realpath(path))
-        return real_scandir(path)
-
-    def listdir(path: Any = ".") -> list[Any]:
-        if ask(path):
-            watch.opened.append(os.path.realpath(path))
-        return real_listdir(path)
-
-    builtins.open = io.open = open_  # type: ignore[assignment]
-    os.open, os.scandir, os.listdir = os_open, scandir, listdir  # type: ignore[assignment]
+    spy = _Spy(watch)
+    builtins.open = io.open = spy.open_  # type: ignore[assignment]
+    os.open, os.scandir, os.listdir = spy.os_open, spy.scandir, spy.listdir  # type: ignore[assignment]
     try:
         yield watch
     finally:
-        builtins.open, io.open = real_open, real_io_open  # type: ignore[assignment]
-        os.open, os.scandir, os.listdir = real_os_open, real_scandir, real_listdir  # type: ignore[assignment]
+        builtins.open, io.open = spy.real_open, spy.real_io_open  # type: ignore[assignment]
+        os.open, os.scandir, os.listdir = spy.real_os_open, spy.real_scandir, spy.real_listdir  # type: ignore[assignment]
 
 
 PACKAGE = Path(majordomus.__file__).resolve().parent
