@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -235,7 +236,7 @@ def test_stray_prints_land_on_stderr(ctx: Context, monkeypatch, capfd) -> None:
 
     original_init = Server.__init__
     monkeypatch.setattr(Server, "__init__", noisy_init)
-    monkeypatch.setattr(server.sys, "stdin", Stdin)
+    monkeypatch.setattr(sys, "stdin", Stdin)
     assert server.serve(ctx, read_only=False) == 0
     captured = capfd.readouterr()
     assert captured.out == (
