@@ -80,6 +80,20 @@ def _types_of(cap: Capability) -> object:
     return cap.input, cap.output
 
 
+def _sqlite_library() -> object:
+    """sqlite-utils, which the index's SQLite copy (`majordomus.layer.sqlite_index`) builds
+    with: its import is most of what a first search or intent costs."""
+    import sqlite_utils
+
+    return sqlite_utils
+
+
+def _schemas_of(cap: Capability) -> object:
+    from majordomus.capabilities.describe import canonical_schema
+
+    return canonical_schema(cap.input, "validation"), canonical_schema(cap.output, "serialization")
+
+
 class Server(Dispatcher):
     """One session's dispatcher over a context whose index and registry it keeps current;
     listings are computed on first request and then served from memory until a re-index."""
@@ -148,16 +162,21 @@ class Server(Dispatcher):
     def warm_steps(self) -> Iterator[Callable[[], object]]:
         """What the first list or call would do, in short steps, for the session to run while
         the client is quiet: each declared type imported, the registry verified, every tool's
-        schemas and the first page of tools built, each handler imported."""
+        schemas and the first page of tools built, the registry's fingerprint (the process
+        cache's key), each handler imported, the SQLite library loaded."""
         registry = self.registry
         builtin = list(registry.builtin)
         for cap in builtin:
             yield functools.partial(_types_of, cap)
         yield self._verified
+        for cap in builtin:
+            yield functools.partial(_schemas_of, cap)
         yield functools.partial(self._page, "tools", {})
         yield functools.partial(getattr, registry, "fingerprint")
         for cap in builtin:
             yield functools.partial(getattr, cap, "handler")
+        if self.ctx.sqlite is not None:
+            yield _sqlite_library
 
     # -- live serving --------------------------------------------------------------------------
 

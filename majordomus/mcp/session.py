@@ -142,13 +142,18 @@ def _background(
 
 
 def _warm(server: Server, turns: Turns, stop: threading.Event) -> None:
-    """Run the warm-up steps one turn each; a failing step ends the warm-up (the request
-    that needs the same work reports the failure)."""
-    for step in server.warm_steps():
+    """Run the warm-up steps one turn each (the steps are made inside the turn too: making
+    one reads the server's state); a failing step ends the warm-up (the request that needs
+    the same work reports the failure)."""
+    steps = server.warm_steps()
+    while True:
         with turns.background():
             if stop.is_set():
                 return
             try:
+                step = next(steps, None)
+                if step is None:
+                    return
                 step()
             except Exception as exc:
                 log.debug("warm-up stopped: %s: %s", type(exc).__name__, exc)
