@@ -5,6 +5,7 @@ with its line separators escaped wherever they sit."""
 from __future__ import annotations
 
 import json
+import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -74,8 +75,8 @@ def test_a_waiting_answer_goes_before_the_next_background_turn() -> None:
 
     answering = threading.Thread(target=answer)
     answering.start()
-    while not turns._waiting:  # the answer is queued behind the first turn
-        threading.Event().wait(0.001)
+    while not turns._waiting:  # until the answer is queued behind the first turn
+        os.sched_yield()
     release.set()
     for thread in (first, second, answering):
         thread.join()
