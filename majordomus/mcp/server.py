@@ -81,11 +81,10 @@ def _types_of(cap: Capability) -> object:
 
 
 def _sqlite_library() -> object:
-    """sqlite-utils, which the index's SQLite copy (`majordomus.layer.sqlite_index`) builds
-    with: its import is most of what a first search or intent costs."""
-    import sqlite_utils
+    """sqlite3, which the index's SQLite copy (`majordomus.layer.sqlite_index`) builds with."""
+    import sqlite3
 
-    return sqlite_utils
+    return sqlite3
 
 
 def _schemas_of(cap: Capability) -> object:
