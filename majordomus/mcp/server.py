@@ -25,6 +25,7 @@ from majordomus import __version__
 from majordomus.capabilities.registry import RegistryBuildFailed
 from majordomus.egress import excerpt
 from majordomus.errors import CapabilityError, Internal, NotFound
+from majordomus.mcp import catalog
 from majordomus.mcp.dispatch import Dispatcher
 from majordomus.mcp.framing import (
     INVALID_PARAMS,
@@ -38,7 +39,6 @@ from majordomus.mcp.session import EXIT_IO, EXIT_OK, run, serve
 
 if TYPE_CHECKING:
     from majordomus.capabilities.context import Context
-    from majordomus.capabilities.registry import Capability
 
 __all__ = ["EXIT_IO", "EXIT_OK", "Server", "serve"]
 
@@ -76,21 +76,11 @@ _LISTS = {
 _SERVER_INFO = {"name": "majordomus", "title": "Majordomus", "version": __version__}
 
 
-def _types_of(cap: Capability) -> object:
-    return cap.input, cap.output
-
-
 def _sqlite_library() -> object:
     """sqlite3, which the index's SQLite copy (`majordomus.layer.sqlite_index`) builds with."""
     import sqlite3
 
     return sqlite3
-
-
-def _schemas_of(cap: Capability) -> object:
-    from majordomus.capabilities.describe import canonical_schema
-
-    return canonical_schema(cap.input, "validation"), canonical_schema(cap.output, "serialization")
 
 
 class Server(Dispatcher):
@@ -100,9 +90,11 @@ class Server(Dispatcher):
     def __init__(self, ctx: Context, *, read_only: bool) -> None:
         self.ctx = ctx
         self.read_only = read_only
-        ctx.registry  # noqa: B018 - built before anything is served
+        self._adopt_digests()
         self.instructions = self._instructions()
         self._lists: dict[str, list[dict[str, Any]]] = {}
+        #: Lists whose entries are redacted already (the shipped tools page).
+        self._redacted: set[str] = set()
         self._pages: dict[tuple[str, int], dict[str, Any]] = {}
         self._subscribed: dict[str, str | None] = {}
         super().__init__(
@@ -152,6 +144,13 @@ class Server(Dispatcher):
             f"{writes}"
         )
 
+    def _adopt_digests(self) -> None:
+        """Let the registry's fingerprint (the process cache's key) take the descriptor
+        digests `tools.json` ships when it lists this registry's tools, so no schema is built
+        for it (`majordomus.mcp.catalog`)."""
+        if catalog.tool_entries(self.registry, read_only=False) is not None:
+            self.registry.adopt_descriptor_digests(catalog.descriptor_digests())
+
     def _tool(self, name: str) -> Any:
         cap = self.registry.by_tool.get(name)
         if cap is None or (self.read_only and cap.kind == "command"):
@@ -160,19 +159,12 @@ class Server(Dispatcher):
 
     def warm_steps(self) -> Iterator[Callable[[], object]]:
         """What the first list or call would do, in short steps, for the session to run while
-        the client is quiet: each declared type imported, the registry verified, every tool's
-        schemas and the first page of tools built, the registry's fingerprint (the process
-        cache's key), each handler imported, the SQLite library loaded."""
+        the client is quiet: the first page of tools read, the registry's fingerprint (the
+        process cache's key), each handler imported, the SQLite library loaded."""
         registry = self.registry
-        builtin = list(registry.builtin)
-        for cap in builtin:
-            yield functools.partial(_types_of, cap)
-        yield self._verified
-        for cap in builtin:
-            yield functools.partial(_schemas_of, cap)
         yield functools.partial(self._page, "tools", {})
         yield functools.partial(getattr, registry, "fingerprint")
-        for cap in builtin:
+        for cap in list(registry.builtin):
             yield functools.partial(getattr, cap, "handler")
         if self.ctx.sqlite is not None:
             yield _sqlite_library
@@ -186,6 +178,8 @@ class Server(Dispatcher):
         before = self._lists
         self._lists = {}
         self._pages = {}
+        self._redacted = set()
+        self._adopt_digests()
         self.instructions = self._instructions()
         out = [
             notification(method)
@@ -247,8 +241,9 @@ class Server(Dispatcher):
         )
 
     def _verified(self) -> None:
-        """Every declared type resolves before anything is listed or run: `initialize` needs
-        only what is declared, so the domain is imported after the handshake, not before it."""
+        """Every declared type resolves before a list is built from the live registry (a
+        registry `tools.json` does not describe): the shipped page and a call need only what
+        they serve, and `generate --check` and the tests verify the built-in registry."""
         try:
             self.registry.verify()
         except RegistryBuildFailed as failed:
@@ -260,14 +255,20 @@ class Server(Dispatcher):
         if entries is None:
             if name == "resourceTemplates":
                 entries = _TEMPLATES
+            elif name == "tools":
+                entries = catalog.tool_entries(self.registry, self.read_only)
+                if entries is None:
+                    from majordomus.mcp.listing import tool_entries
+
+                    self._verified()
+                    entries = tool_entries(self.registry, self.read_only)
+                else:
+                    self._redacted.add(name)
             else:
-                from majordomus.mcp.listing import resource_entries, tool_entries
+                from majordomus.mcp.listing import resource_entries
                 from majordomus.mcp.prompts import prompt_entries
 
-                self._verified()
-                if name == "tools":
-                    entries = tool_entries(self.registry, self.read_only)
-                elif name == "resources":
+                if name == "resources":
                     entries = resource_entries(self.registry)
                 else:
                     entries = prompt_entries(self.ctx)
@@ -279,7 +280,9 @@ class Server(Dispatcher):
         offset = offset_of(name, params.get("cursor"))
         cached = self._pages.get((name, offset))
         if cached is None:
-            cached = self._pages[(name, offset)] = clean_value(page(name, self._list(name), offset))
+            listed = page(name, self._list(name), offset)
+            cached = listed if name in self._redacted else clean_value(listed)
+            self._pages[(name, offset)] = cached
         return cached
 
     def _resources_read(self, params: dict[str, Any]) -> Any:
@@ -290,7 +293,6 @@ class Server(Dispatcher):
             raise RpcError(RESOURCE_NOT_FOUND, f"resource not found: {uri}")
         from majordomus.capabilities.core import resolve_resource
 
-        self._verified()
         try:
             view = resolve_resource(self.ctx, uri)
         except NotFound:
@@ -315,7 +317,6 @@ class Server(Dispatcher):
             isinstance(v, str) for v in arguments.values()
         ):
             raise RpcError(INVALID_PARAMS, "params.arguments must map names to strings")
-        self._verified()
         try:
             return clean_value(get_prompt(self.ctx, name, arguments))
         except PromptRefused as exc:
@@ -364,7 +365,6 @@ class Server(Dispatcher):
         cap = self._tool(name)
         if cap is None:
             raise RpcError(INVALID_PARAMS, f"unknown tool: {excerpt(name)}")
-        self._verified()
         try:
             output = self.ctx.executor.run(cap, arguments)
         except Internal:
