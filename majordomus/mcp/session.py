@@ -6,9 +6,11 @@ inside its turn; nothing but one compact JSON value per line ever reaches it (a 
 lands on stderr). Logs go to stderr.
 
 Turns: answers and background work never run at once, and a waiting answer goes first. The
-background thread spends the client's quiet time after the handshake doing, in short steps,
-what the first list or call would otherwise do (`Server.warm_steps`), then checks every
-`IDLE_CHECK_SECONDS` whether the layer changed, so a change is announced unasked.
+background thread spends the client's quiet time after the handshake (no line read or
+answered for `QUIET_SECONDS`) doing, in short steps, what a later list or call would
+otherwise do (`Server.warm_steps`), then checks every `IDLE_CHECK_SECONDS` whether the layer
+changed, so a change is announced unasked. A client that calls right after the handshake
+is answered first: a step it does not need never runs ahead of it.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ EXIT_IO = 13
 
 #: Seconds between the checks an idle session makes, so a change is announced unasked.
 IDLE_CHECK_SECONDS = 2.0
+#: Seconds without a line read or answered before the warm-up takes a turn.
+QUIET_SECONDS = 0.1
 
 
 class Turns:
@@ -82,20 +86,23 @@ def run(server: Server, inp: IO[bytes], out: IO[bytes]) -> int:
     stays as short as it was)."""
     turns = Turns()
     answered = threading.Event()
+    heard = threading.Event()
     stop = threading.Event()
     background = threading.Thread(
         target=_background,
-        args=(server, out, turns, answered, stop),
+        args=(server, out, turns, answered, heard, stop),
         name="majordomus-background",
         daemon=True,
     )
     background.start()
     try:
         for raw in inp:
+            heard.set()
             with turns.answer():
                 lines = server.answer_lines(raw)
                 for line in lines:
                     write(out, line)
+            heard.set()
             if lines:
                 answered.set()
     except OutputClosed:
@@ -121,9 +128,14 @@ def _background(
     out: IO[bytes],
     turns: Turns,
     answered: threading.Event,
+    heard: threading.Event,
     stop: threading.Event,
 ) -> None:
     answered.wait()
+    while not stop.is_set():
+        heard.clear()
+        if not heard.wait(QUIET_SECONDS):
+            break
     _warm(server, turns, stop)
     while not stop.wait(IDLE_CHECK_SECONDS):
         if not server.initialized:
