@@ -157,6 +157,11 @@ class Server(Dispatcher):
             return None
         return cap
 
+    def eager_steps(self) -> Iterator[Callable[[], object]]:
+        """What every call needs, for the session to run while the client reads the
+        handshake's answer: the executor (pydantic and the wire models)."""
+        yield functools.partial(getattr, self.ctx, "executor")
+
     def warm_steps(self) -> Iterator[Callable[[], object]]:
         """What the first list or call would do, in short steps, for the session to run while
         the client is quiet: the first page of tools read, the registry's fingerprint (the

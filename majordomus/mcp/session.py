@@ -5,12 +5,13 @@ Only the loop's thread writes stdout, and the background thread (idle check) wri
 inside its turn; nothing but one compact JSON value per line ever reaches it (a stray `print`
 lands on stderr). Logs go to stderr.
 
-Turns: answers and background work never run at once, and a waiting answer goes first. The
-background thread spends the client's quiet time after the handshake (no line read or
-answered for `QUIET_SECONDS`) doing, in short steps, what a later list or call would
-otherwise do (`Server.warm_steps`), then checks every `IDLE_CHECK_SECONDS` whether the layer
-changed, so a change is announced unasked. A client that calls right after the handshake
-is answered first: a step it does not need never runs ahead of it.
+Turns: answers and background work never run at once, and a waiting answer goes first. Right
+after the handshake the background thread does what every call needs (`Server.eager_steps`),
+while the client reads the answer; then, once the client is quiet (no line read or answered
+for `QUIET_SECONDS`), in short steps, what a later list or call would otherwise do
+(`Server.warm_steps`); then it checks every `IDLE_CHECK_SECONDS` whether the layer changed, so
+a change is announced unasked. A client that calls right after the handshake never waits
+behind a step its call does not need.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import logging
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import IO, TYPE_CHECKING
 
@@ -132,11 +133,12 @@ def _background(
     stop: threading.Event,
 ) -> None:
     answered.wait()
+    _warm(server.eager_steps(), turns, stop)
     while not stop.is_set():
         heard.clear()
         if not heard.wait(QUIET_SECONDS):
             break
-    _warm(server, turns, stop)
+    _warm(server.warm_steps(), turns, stop)
     while not stop.wait(IDLE_CHECK_SECONDS):
         if not server.initialized:
             continue
@@ -153,11 +155,10 @@ def _background(
                 return
 
 
-def _warm(server: Server, turns: Turns, stop: threading.Event) -> None:
+def _warm(steps: Iterator[Callable[[], object]], turns: Turns, stop: threading.Event) -> None:
     """Run the warm-up steps one turn each (the steps are made inside the turn too: making
     one reads the server's state); a failing step ends the warm-up (the request that needs
     the same work reports the failure)."""
-    steps = server.warm_steps()
     while True:
         with turns.background():
             if stop.is_set():
