@@ -90,7 +90,8 @@ class Server(Dispatcher):
     def __init__(self, ctx: Context, *, read_only: bool) -> None:
         self.ctx = ctx
         self.read_only = read_only
-        self._adopt_digests()
+        ctx.registry  # noqa: B018 - built before anything is served
+        self._adopted: object = None
         self.instructions = self._instructions()
         self._lists: dict[str, list[dict[str, Any]]] = {}
         #: Lists whose entries are redacted already (the shipped tools page).
@@ -147,9 +148,14 @@ class Server(Dispatcher):
     def _adopt_digests(self) -> None:
         """Let the registry's fingerprint (the process cache's key) take the descriptor
         digests `tools.json` ships when it lists this registry's tools, so no schema is built
-        for it (`majordomus.mcp.catalog`)."""
-        if catalog.tool_entries(self.registry, read_only=False) is not None:
-            self.registry.adopt_descriptor_digests(catalog.descriptor_digests())
+        for it (`majordomus.mcp.catalog`); once per registry, before its first execution (not
+        in the handshake)."""
+        registry = self.registry
+        if self._adopted is registry:
+            return
+        self._adopted = registry
+        if catalog.tool_entries(registry, read_only=False) is not None:
+            registry.adopt_descriptor_digests(catalog.descriptor_digests())
 
     def _tool(self, name: str) -> Any:
         cap = self.registry.by_tool.get(name)
@@ -159,14 +165,18 @@ class Server(Dispatcher):
 
     def eager_steps(self) -> Iterator[Callable[[], object]]:
         """What every call needs, for the session to run while the client reads the
-        handshake's answer: the executor (pydantic and the wire models)."""
+        handshake's answer: the shipped descriptor digests adopted, the executor (pydantic and
+        the wire models)."""
+        yield self._adopt_digests
         yield functools.partial(getattr, self.ctx, "executor")
 
     def warm_steps(self) -> Iterator[Callable[[], object]]:
         """What the first list or call would do, in short steps, for the session to run while
-        the client is quiet: the first page of tools read, the registry's fingerprint (the
-        process cache's key), each handler imported, the SQLite library loaded."""
+        the client is quiet: the shipped digests adopted, the first page of tools read, the
+        registry's fingerprint (the process cache's key), each handler imported, the SQLite
+        library loaded."""
         registry = self.registry
+        yield self._adopt_digests
         yield functools.partial(self._page, "tools", {})
         yield functools.partial(getattr, registry, "fingerprint")
         for cap in list(registry.builtin):
@@ -184,7 +194,6 @@ class Server(Dispatcher):
         self._lists = {}
         self._pages = {}
         self._redacted = set()
-        self._adopt_digests()
         self.instructions = self._instructions()
         out = [
             notification(method)
@@ -298,6 +307,7 @@ class Server(Dispatcher):
             raise RpcError(RESOURCE_NOT_FOUND, f"resource not found: {uri}")
         from majordomus.capabilities.core import resolve_resource
 
+        self._adopt_digests()
         try:
             view = resolve_resource(self.ctx, uri)
         except NotFound:
@@ -322,6 +332,7 @@ class Server(Dispatcher):
             isinstance(v, str) for v in arguments.values()
         ):
             raise RpcError(INVALID_PARAMS, "params.arguments must map names to strings")
+        self._adopt_digests()
         try:
             return clean_value(get_prompt(self.ctx, name, arguments))
         except PromptRefused as exc:
@@ -370,6 +381,7 @@ class Server(Dispatcher):
         cap = self._tool(name)
         if cap is None:
             raise RpcError(INVALID_PARAMS, f"unknown tool: {excerpt(name)}")
+        self._adopt_digests()
         try:
             output = self.ctx.executor.run(cap, arguments)
         except Internal:
