@@ -55,3 +55,20 @@ def test_the_adopted_digests_give_the_fingerprint_the_schemas_give(layer_repo: P
 def test_a_registry_with_other_tools_is_not_served_the_shipped_page(layer_repo: Path) -> None:
     registry = build_registry([], None, object_output="x:y", empty="x:z")
     assert catalog.tool_entries(registry, read_only=False) is None
+
+
+def test_a_cached_call_keys_the_cache_without_building_a_schema(
+    layer_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from majordomus.capabilities import registry as registry_module
+
+    def no_schemas(_cap: Any) -> str:
+        raise AssertionError("a descriptor was built")
+
+    monkeypatch.setattr(registry_module, "descriptor_digest", no_schemas)
+    srv = Server(Context(layer_repo), read_only=False)
+    call = {"name": "majordomus_search", "arguments": {"query": "rule"}}
+    first = answer(srv, {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call})
+    again = answer(srv, {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call})
+    assert first == again and first["result"]["isError"] is False
+    assert srv.ctx.executor.counters.handler_invocations == 1
