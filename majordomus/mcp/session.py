@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import IO, TYPE_CHECKING
@@ -87,7 +88,9 @@ def run(server: Server, inp: IO[bytes], out: IO[bytes]) -> int:
     stays as short as it was)."""
     turns = Turns()
     answered = threading.Event()
-    heard = threading.Event()
+    # When a line was last read or answered: the loop writes it and the background thread
+    # only reads it, so no line wakes that thread.
+    heard = [time.monotonic()]
     stop = threading.Event()
     background = threading.Thread(
         target=_background,
@@ -98,12 +101,12 @@ def run(server: Server, inp: IO[bytes], out: IO[bytes]) -> int:
     background.start()
     try:
         for raw in inp:
-            heard.set()
+            heard[0] = time.monotonic()
             with turns.answer():
                 lines = server.answer_lines(raw)
                 for line in lines:
                     write(out, line)
-            heard.set()
+            heard[0] = time.monotonic()
             if lines:
                 answered.set()
     except OutputClosed:
@@ -129,15 +132,16 @@ def _background(
     out: IO[bytes],
     turns: Turns,
     answered: threading.Event,
-    heard: threading.Event,
+    heard: list[float],
     stop: threading.Event,
 ) -> None:
     answered.wait()
     _warm(server.eager_steps(), turns, stop)
     while not stop.is_set():
-        heard.clear()
-        if not heard.wait(QUIET_SECONDS):
+        left = heard[0] + QUIET_SECONDS - time.monotonic()
+        if left <= 0:
             break
+        stop.wait(left)
     _warm(server.warm_steps(), turns, stop)
     while not stop.wait(IDLE_CHECK_SECONDS):
         if not server.initialized:
