@@ -83,6 +83,13 @@ def _sqlite_library() -> object:
     return sqlite3
 
 
+def _models_built(cap: Any) -> None:
+    """A capability's request and answer models made ready (their validators and serialisers
+    are built on first use otherwise, inside the call)."""
+    cap.input.model_rebuild()
+    cap.output.model_rebuild()
+
+
 class Server(Dispatcher):
     """One session's dispatcher over a context whose index and registry it keeps current;
     listings are computed on first request and then served from memory until a re-index."""
@@ -173,14 +180,15 @@ class Server(Dispatcher):
     def warm_steps(self) -> Iterator[Callable[[], object]]:
         """What the first list or call would do, in short steps, for the session to run while
         the client is quiet: the shipped digests adopted, the first page of tools read, the
-        registry's fingerprint (the process cache's key), each handler imported, the SQLite
-        library loaded."""
+        registry's fingerprint (the process cache's key), each handler imported and its models
+        made ready, the SQLite library loaded."""
         registry = self.registry
         yield self._adopt_digests
         yield functools.partial(self._page, "tools", {})
         yield functools.partial(getattr, registry, "fingerprint")
         for cap in list(registry.builtin):
             yield functools.partial(getattr, cap, "handler")
+            yield functools.partial(_models_built, cap)
         if self.ctx.sqlite is not None:
             yield _sqlite_library
 
