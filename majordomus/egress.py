@@ -12,6 +12,7 @@ control characters are made visible instead of reaching a terminal.
 * `excerpt(text, limit)` — a short quotation of repository content for an error message.
 * `clean_json(text, dumps)` — JSON text: stays valid and deterministic; DEL, C1 controls and
   bidi overrides become `\\uNNNN` escapes (JSON escapes the C0 ones itself).
+* `json_safe(text)` — those escapes alone, for JSON text whose strings are already redacted.
 
 Cheap when there is nothing to do: an ASCII text is checked for controls with one
 `bytes.translate`, and redaction skips every shape whose literal is absent.
@@ -103,7 +104,8 @@ def _clean_value(value: Any) -> Any:
     return value
 
 
-def _json_safe(text: str) -> str:
+def json_safe(text: str) -> str:
+    """JSON text with DEL, C1 controls, bidi overrides and line separators as `\\uNNNN`."""
     if text.isascii():
         return text.replace("\x7f", "\\u007f") if "\x7f" in text else text
     return _UNSAFE_JSON.sub(_json_escaped, text)
@@ -122,7 +124,7 @@ def clean_json(text: str, dumps: Callable[[Any], str]) -> str:
             json.loads(redacted)
         except ValueError:
             redacted = dumps(_clean_value(json.loads(text)))
-    return _json_safe(redacted)
+    return json_safe(redacted)
 
 
 def clean_json_bytes(data: bytes, dumps: Callable[[Any], str]) -> bytes:

@@ -1,12 +1,14 @@
 """The in-memory SQLite copy of the index: candidates, never truth.
 
-Built per process from the git-derived `Index` with sqlite-utils into `:memory:` (nothing is
-ever written next to the repository), one FTS5 table per kind of text a caller asks about,
-each built on first use. The trigram tokenizer with `case_sensitive 1` over text the caller
-has already lowered matches a phrase exactly where Python's `in` would find it as a
-substring, so the URIs it returns are every object whose text holds one of the needles
-(a superset when a needle straddles two joined fields). Callers narrow to those and then
-apply their own rule to each: results are the same with and without it.
+Built per process from the git-derived `Index` with the standard library's sqlite3 into
+`:memory:` (nothing is ever written next to the repository), one FTS5 table per kind of text
+a caller asks about, each built on first use: an FTS table and one insert per object is all
+it takes, so a first search does not pay for importing a database toolkit.
+The trigram tokenizer with `case_sensitive 1` over text the caller has already lowered
+matches a phrase exactly where Python's `in` would find it as a substring, so the URIs it
+returns are every object whose text holds one of the needles (a superset when a needle
+straddles two joined fields). Callers narrow to those and then apply their own rule to each:
+results are the same with and without it.
 
 A needle shorter than three characters has no trigram; then, and whenever SQLite cannot
 take a text, the answer is None: "cannot narrow, look at every object".
@@ -53,9 +55,9 @@ class SqliteIndex:
 
     def _database(self) -> Any:
         if self._db is None:
-            from sqlite_utils import Database
+            import sqlite3
 
-            self._db = Database(memory=True)
+            self._db = sqlite3.connect(":memory:")
         return self._db
 
     def _build(self, table: str, text_of: TextOf) -> frozenset[str] | None:
@@ -66,11 +68,14 @@ class SqliteIndex:
             text = text_of(obj)
             if _UNSAFE in text:
                 always.add(obj.uri)
-            rows.append({"id": number, "text": text})
+            rows.append((number, text))
         try:
             db = self._database()
-            db[table].insert_all(rows, pk="id")
-            db[table].enable_fts(["text"], tokenize=TRIGRAM)
+            with db:
+                db.execute(
+                    f"create virtual table [{table}_fts] using fts5(text, tokenize='{TRIGRAM}')"
+                )
+                db.executemany(f"insert into [{table}_fts] (rowid, text) values (?, ?)", rows)
         except Exception as exc:  # any SQLite or encoding failure: narrow nothing
             log.debug("sqlite index: table %s not built: %s", table, exc)
             return None

@@ -1,41 +1,46 @@
-"""The stdio MCP server: newline-delimited JSON-RPC 2.0 over stdin/stdout.
+"""The stdio MCP server's dispatcher: the methods, their parameters and their error codes.
 
-The one protocol module: framing, message rules, the methods and their error codes live here
-and nowhere else; no MCP library. Tools and resources are projections of the registry
-(`majordomus.mcp.listing`), prompts and completions of the index (`majordomus.mcp.prompts`);
-every tool call goes through the one executor.
+No MCP library. Framing and the redaction of what is written live in
+`majordomus.mcp.framing`, tool results and list pages in `majordomus.mcp.results`, the
+session loop (one writer, the idle check and the warm-up) in `majordomus.mcp.session`. Tools
+and resources are projections of the registry (`majordomus.mcp.listing`), prompts and
+completions of the index (`majordomus.mcp.prompts`); every tool call goes through the one
+executor.
 
-Owns stdout for the whole session: nothing but one compact JSON value per line ever reaches
-it (a stray `print` lands on stderr). Logs go to stderr. Before each input line the context
-checks whether the layer changed and re-indexes if it did; the lists are then computed
-again, `notifications/*/list_changed` go out for those that moved and
-`notifications/resources/updated` for each subscribed resource whose content moved, before
-the answer. Every list method pages by `PAGE_SIZE` with an opaque cursor. Every result and
-every error message passes `majordomus.egress` (redacted, controls escaped); a name the
-client sent is quoted as a short excerpt.
+Before each input line the context checks whether the layer changed and re-indexes if it did;
+the lists are then computed again, `notifications/*/list_changed` go out for those that moved
+and `notifications/resources/updated` for each subscribed resource whose content moved, before
+the answer. Every result and every error message passes `majordomus.egress` (redacted,
+controls escaped); a name the client sent is quoted as a short excerpt.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
+import functools
 import logging
-import sys
-import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
 from majordomus import __version__
-from majordomus.bounded_json import IntegerTooLarge, LargeInt, loads
 from majordomus.capabilities.registry import RegistryBuildFailed
-from majordomus.egress import clean, clean_json, clean_line, excerpt
-from majordomus.errors import CapabilityError, Fatal, Internal, NotFound
-from majordomus.limits import MAX_INT_DIGITS
-from majordomus.pipes import silence
+from majordomus.egress import excerpt
+from majordomus.errors import CapabilityError, Internal, NotFound
+from majordomus.mcp import catalog
+from majordomus.mcp.dispatch import Dispatcher
+from majordomus.mcp.framing import (
+    INVALID_PARAMS,
+    RESOURCE_NOT_FOUND,
+    RpcError,
+    clean_value,
+    notification,
+)
+from majordomus.mcp.results import offset_of, page, tool_refusal, tool_result
+from majordomus.mcp.session import EXIT_IO, EXIT_OK, run, serve
 
 if TYPE_CHECKING:
     from majordomus.capabilities.context import Context
+
+__all__ = ["EXIT_IO", "EXIT_OK", "Server", "serve"]
 
 log = logging.getLogger("majordomus")
 
@@ -43,20 +48,6 @@ log = logging.getLogger("majordomus")
 PROTOCOL_VERSIONS = ("2025-06-18", "2025-03-26", "2024-11-05", "2025-11-25")
 DEFAULT_PROTOCOL_VERSION = "2025-06-18"
 
-PARSE_ERROR = -32700
-INVALID_REQUEST = -32600
-METHOD_NOT_FOUND = -32601
-INVALID_PARAMS = -32602
-INTERNAL_ERROR = -32603
-RESOURCE_NOT_FOUND = -32002
-
-EXIT_OK = 0
-EXIT_IO = 13
-
-#: Seconds between the checks an idle session makes, so a change is announced unasked.
-IDLE_CHECK_SECONDS = 2.0
-#: Entries per page of every list method; `nextCursor` is present while more remain.
-PAGE_SIZE = 100
 #: The one resource template: every object of the layer by kind and identity.
 TEMPLATE = "majordomus://{kind}/{identity}"
 
@@ -85,77 +76,51 @@ _LISTS = {
 _SERVER_INFO = {"name": "majordomus", "title": "Majordomus", "version": __version__}
 
 
-class RpcError(Exception):
-    """A JSON-RPC error answer: `code` and the message the client sees."""
+def _sqlite_library() -> object:
+    """sqlite3, which the index's SQLite copy (`majordomus.layer.sqlite_index`) builds with."""
+    import sqlite3
 
-    def __init__(self, code: int, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    return sqlite3
 
 
-class OutputClosed(Exception):
-    """The client closed its read end of our stdout: the session is over."""
+def _models_built(cap: Any) -> None:
+    """A capability's request and answer models made ready (their validators and serialisers
+    are built on first use otherwise, inside the call)."""
+    cap.input.model_rebuild()
+    cap.output.model_rebuild()
 
 
-def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _error(id_: Any, code: int, message: str) -> str:
-    """An error answer; its message is redacted and its controls escaped, whatever the code."""
-    return (
-        '{"jsonrpc":"2.0","id":'
-        + _dump(id_)
-        + ',"error":{"code":'
-        + str(code)
-        + ',"message":'
-        + _dump(clean_line(message))
-        + "}}"
-    )
-
-
-def _clean_dump(value: Any) -> str:
-    """A result as it may leave the process: compact JSON with every secret redacted."""
-    return clean_json(_dump(value), _dump)
-
-
-def _success(id_: Any, result_json: str) -> str:
-    return '{"jsonrpc":"2.0","id":' + _dump(id_) + ',"result":' + result_json + "}"
-
-
-def _params(message: dict[str, Any]) -> dict[str, Any]:
-    params = message.get("params")
-    return params if isinstance(params, dict) else {}
-
-
-class Server:
+class Server(Dispatcher):
     """One session's dispatcher over a context whose index and registry it keeps current;
     listings are computed on first request and then served from memory until a re-index."""
 
     def __init__(self, ctx: Context, *, read_only: bool) -> None:
         self.ctx = ctx
         self.read_only = read_only
-        self.initialized = False
         ctx.registry  # noqa: B018 - built before anything is served
+        self._adopted: object = None
         self.instructions = self._instructions()
         self._lists: dict[str, list[dict[str, Any]]] = {}
-        self._pages: dict[tuple[str, int], str] = {}
+        #: Lists whose entries are redacted already (the shipped tools page).
+        self._redacted: set[str] = set()
+        self._pages: dict[tuple[str, int], dict[str, Any]] = {}
         self._subscribed: dict[str, str | None] = {}
-        self._methods: dict[str, Callable[[dict[str, Any]], str]] = {
-            "initialize": self._initialize,
-            "ping": lambda _params: "{}",
-            "resources/list": lambda params: self._page("resources", params),
-            "resources/templates/list": lambda params: self._page("resourceTemplates", params),
-            "resources/read": self._resources_read,
-            "resources/subscribe": self._subscribe,
-            "resources/unsubscribe": self._unsubscribe,
-            "prompts/list": lambda params: self._page("prompts", params),
-            "prompts/get": self._prompts_get,
-            "completion/complete": self._complete,
-            "tools/list": lambda params: self._page("tools", params),
-            "tools/call": self._tools_call,
-        }
+        super().__init__(
+            {
+                "initialize": self._initialize,
+                "ping": lambda _params: {},
+                "resources/list": lambda params: self._page("resources", params),
+                "resources/templates/list": lambda params: self._page("resourceTemplates", params),
+                "resources/read": self._resources_read,
+                "resources/subscribe": self._subscribe,
+                "resources/unsubscribe": self._unsubscribe,
+                "prompts/list": lambda params: self._page("prompts", params),
+                "prompts/get": self._prompts_get,
+                "completion/complete": self._complete,
+                "tools/list": lambda params: self._page("tools", params),
+                "tools/call": self._tools_call,
+            }
+        )
 
     @property
     def registry(self) -> Any:
@@ -183,24 +148,59 @@ class Server:
             f"{writes}"
         )
 
+    def _adopt_digests(self) -> None:
+        """Let the registry's fingerprint (the process cache's key) take the descriptor
+        digests `tools.json` ships when it lists this registry's tools, so no schema is built
+        for it (`majordomus.mcp.catalog`); once per registry, before its first execution (not
+        in the handshake)."""
+        registry = self.registry
+        if self._adopted is registry:
+            return
+        self._adopted = registry
+        if catalog.tool_entries(registry, read_only=False) is not None:
+            registry.adopt_descriptor_digests(catalog.descriptor_digests())
+
     def _tool(self, name: str) -> Any:
         cap = self.registry.by_tool.get(name)
         if cap is None or (self.read_only and cap.kind == "command"):
             return None
         return cap
 
+    def eager_steps(self) -> Iterator[Callable[[], object]]:
+        """What every call needs, for the session to run while the client reads the
+        handshake's answer: the shipped descriptor digests adopted, the executor (pydantic and
+        the wire models)."""
+        yield self._adopt_digests
+        yield functools.partial(getattr, self.ctx, "executor")
+
+    def warm_steps(self) -> Iterator[Callable[[], object]]:
+        """What the first list or call would do, in short steps, for the session to run while
+        the client is quiet: the shipped digests adopted, the first page of tools read, the
+        registry's fingerprint (the process cache's key), each handler imported and its models
+        made ready, the SQLite library loaded."""
+        registry = self.registry
+        yield self._adopt_digests
+        yield functools.partial(self._page, "tools", {})
+        yield functools.partial(getattr, registry, "fingerprint")
+        for cap in list(registry.builtin):
+            yield functools.partial(getattr, cap, "handler")
+            yield functools.partial(_models_built, cap)
+        if self.ctx.sqlite is not None:
+            yield _sqlite_library
+
     # -- live serving --------------------------------------------------------------------------
 
-    def refresh(self) -> list[str]:
+    def refresh(self) -> list[dict[str, Any]]:
         """Re-index if the layer changed; the notifications that announce what moved."""
         if not self.ctx.refresh():
             return []
         before = self._lists
         self._lists = {}
         self._pages = {}
+        self._redacted = set()
         self.instructions = self._instructions()
         out = [
-            _notification(method)
+            notification(method)
             for name, method in _LISTS.items()
             if name in before and self._list(name) != before[name]
         ]
@@ -208,7 +208,7 @@ class Server:
             now = self._content(uri)
             if now != seen:
                 self._subscribed[uri] = now
-                out.append(_notification("notifications/resources/updated", {"uri": uri}))
+                out.append(notification("notifications/resources/updated", {"uri": uri}))
         return out
 
     def _content(self, uri: str) -> str | None:
@@ -220,17 +220,17 @@ class Server:
         except CapabilityError:
             return None
 
-    def _subscribe(self, params: dict[str, Any]) -> str:
+    def _subscribe(self, params: dict[str, Any]) -> dict[str, Any]:
         uri = self._known_uri(params)
         self._subscribed[uri] = self._content(uri)
-        return "{}"
+        return {}
 
-    def _unsubscribe(self, params: dict[str, Any]) -> str:
+    def _unsubscribe(self, params: dict[str, Any]) -> dict[str, Any]:
         uri = params.get("uri")
         if not isinstance(uri, str):
             raise RpcError(INVALID_PARAMS, "params.uri is required")
         self._subscribed.pop(uri, None)
-        return "{}"
+        return {}
 
     def _known_uri(self, params: dict[str, Any]) -> str:
         uri = params.get("uri")
@@ -242,14 +242,14 @@ class Server:
 
     # -- methods -------------------------------------------------------------------------------
 
-    def _initialize(self, params: dict[str, Any]) -> str:
+    def _initialize(self, params: dict[str, Any]) -> Any:
         asked = params.get("protocolVersion")
         version = asked if asked in PROTOCOL_VERSIONS else DEFAULT_PROTOCOL_VERSION
         client = params.get("clientInfo")
         if isinstance(client, dict):
             name, release = client.get("name"), client.get("version")
             log.info("client %s %s, protocol %s", name, release, version)
-        return _clean_dump(
+        return clean_value(
             {
                 "protocolVersion": version,
                 "capabilities": _CAPABILITIES,
@@ -259,8 +259,9 @@ class Server:
         )
 
     def _verified(self) -> None:
-        """Every declared type resolves before anything is listed or run: `initialize` needs
-        only what is declared, so the domain is imported after the handshake, not before it."""
+        """Every declared type resolves before a list is built from the live registry (a
+        registry `tools.json` does not describe): the shipped page and a call need only what
+        they serve, and `generate --check` and the tests verify the built-in registry."""
         try:
             self.registry.verify()
         except RegistryBuildFailed as failed:
@@ -272,33 +273,37 @@ class Server:
         if entries is None:
             if name == "resourceTemplates":
                 entries = _TEMPLATES
+            elif name == "tools":
+                entries = catalog.tool_entries(self.registry, self.read_only)
+                if entries is None:
+                    from majordomus.mcp.listing import tool_entries
+
+                    self._verified()
+                    entries = tool_entries(self.registry, self.read_only)
+                else:
+                    self._redacted.add(name)
             else:
-                from majordomus.mcp.listing import resource_entries, tool_entries
+                from majordomus.mcp.listing import resource_entries
                 from majordomus.mcp.prompts import prompt_entries
 
-                self._verified()
-                if name == "tools":
-                    entries = tool_entries(self.registry, self.read_only)
-                elif name == "resources":
+                if name == "resources":
                     entries = resource_entries(self.registry)
                 else:
                     entries = prompt_entries(self.ctx)
             self._lists[name] = entries
         return entries
 
-    def _page(self, name: str, params: dict[str, Any]) -> str:
-        """One page of a list: `PAGE_SIZE` entries from the cursor, `nextCursor` if more."""
-        offset = _offset(name, params.get("cursor"))
-        page = self._pages.get((name, offset))
-        if page is None:
-            entries = self._list(name)
-            result: dict[str, Any] = {name: entries[offset : offset + PAGE_SIZE]}
-            if offset + PAGE_SIZE < len(entries):
-                result["nextCursor"] = _cursor(name, offset + PAGE_SIZE)
-            page = self._pages[(name, offset)] = _clean_dump(result)
-        return page
+    def _page(self, name: str, params: dict[str, Any]) -> dict[str, Any]:
+        """One page of a list, redacted once per index."""
+        offset = offset_of(name, params.get("cursor"))
+        cached = self._pages.get((name, offset))
+        if cached is None:
+            listed = page(name, self._list(name), offset)
+            cached = listed if name in self._redacted else clean_value(listed)
+            self._pages[(name, offset)] = cached
+        return cached
 
-    def _resources_read(self, params: dict[str, Any]) -> str:
+    def _resources_read(self, params: dict[str, Any]) -> Any:
         uri = params.get("uri")
         if not isinstance(uri, str):
             raise RpcError(INVALID_PARAMS, "params.uri is required")
@@ -306,7 +311,7 @@ class Server:
             raise RpcError(RESOURCE_NOT_FOUND, f"resource not found: {uri}")
         from majordomus.capabilities.core import resolve_resource
 
-        self._verified()
+        self._adopt_digests()
         try:
             view = resolve_resource(self.ctx, uri)
         except NotFound:
@@ -316,9 +321,9 @@ class Server:
         except CapabilityError as exc:
             raise RpcError(INVALID_PARAMS, exc.message) from None
         content = {"uri": uri, "mimeType": view.media_type, "text": view.content}
-        return _clean_dump({"contents": [content]})
+        return clean_value({"contents": [content]})
 
-    def _prompts_get(self, params: dict[str, Any]) -> str:
+    def _prompts_get(self, params: dict[str, Any]) -> Any:
         from majordomus.mcp.prompts import PromptRefused, get_prompt
 
         name = params.get("name")
@@ -331,13 +336,13 @@ class Server:
             isinstance(v, str) for v in arguments.values()
         ):
             raise RpcError(INVALID_PARAMS, "params.arguments must map names to strings")
-        self._verified()
+        self._adopt_digests()
         try:
-            return _clean_dump(get_prompt(self.ctx, name, arguments))
+            return clean_value(get_prompt(self.ctx, name, arguments))
         except PromptRefused as exc:
             raise RpcError(INVALID_PARAMS, excerpt(str(exc), 300)) from None
 
-    def _complete(self, params: dict[str, Any]) -> str:
+    def _complete(self, params: dict[str, Any]) -> Any:
         from majordomus.mcp.prompts import MAX_COMPLETIONS, completion_values
 
         ref, argument = params.get("ref"), params.get("argument")
@@ -366,9 +371,9 @@ class Server:
             "total": len(values),
             "hasMore": len(values) > MAX_COMPLETIONS,
         }
-        return _clean_dump({"completion": completion})
+        return clean_value({"completion": completion})
 
-    def _tools_call(self, params: dict[str, Any]) -> str:
+    def _tools_call(self, params: dict[str, Any]) -> dict[str, Any]:
         name = params.get("name")
         if not isinstance(name, str):
             raise RpcError(INVALID_PARAMS, "params.name is required")
@@ -380,234 +385,17 @@ class Server:
         cap = self._tool(name)
         if cap is None:
             raise RpcError(INVALID_PARAMS, f"unknown tool: {excerpt(name)}")
-        self._verified()
+        self._adopt_digests()
         try:
             output = self.ctx.executor.run(cap, arguments)
         except Internal:
             raise
         except CapabilityError as exc:
             log.debug("tool %s refused: %s", name, exc.display)
-            return _dump(
-                {
-                    "content": [{"type": "text", "text": clean(exc.display)}],
-                    "isError": True,
-                    "_meta": {"majordomus": {"error": {"code": exc.code}}},
-                }
-            )
-        text = _clean_dump(output)
-        return (
-            '{"content":[{"type":"text","text":'
-            + _dump(text)
-            + '}],"structuredContent":'
-            + text
-            + ',"isError":false}'
-        )
-
-    # -- message handling ----------------------------------------------------------------------
-
-    def handle_line(self, raw: bytes) -> str | None:
-        """The one output line a raw input line produces, or None (blank, notifications)."""
-        if not raw.strip():
-            return None
-        handle = self.handle_message
-        try:
-            value = loads(raw)
-        except UnicodeDecodeError:
-            return _error(None, PARSE_ERROR, "parse error: input is not UTF-8")
-        except IntegerTooLarge:
-            # Read again, keeping the long integers, so each message that holds one is
-            # answered as invalid params under its own id and the others are served.
-            try:
-                value = loads(raw, keep_large_ints=True)
-            except ValueError as exc:
-                return _error(None, PARSE_ERROR, f"parse error: {exc}")
-            handle = self._message_with_large_ints
-        except ValueError as exc:
-            return _error(None, PARSE_ERROR, f"parse error: {exc}")
-        if isinstance(value, list):
-            if not value:
-                return _error(None, INVALID_REQUEST, "empty batch")
-            answers = [a for a in map(handle, value) if a is not None]
-            return "[" + ",".join(answers) + "]" if answers else None
-        return handle(value)
-
-    def _message_with_large_ints(self, message: Any) -> str | None:
-        """A message holding an integer longer than any parameter takes is invalid params
-        (a notification is still never answered); one without is handled as usual."""
-        if not isinstance(message, dict) or not _holds_large_int(message):
-            return self.handle_message(message)
-        id_ = message.get("id")
-        if id_ is None and isinstance(message.get("method"), str):
-            return None
-        return _error(
-            None if isinstance(id_, LargeInt) else id_,
-            INVALID_PARAMS,
-            str(IntegerTooLarge(MAX_INT_DIGITS)),
-        )
-
-    def handle_message(self, message: Any) -> str | None:
-        """The answer to one message (a batch element or a whole line), or None."""
-        if not isinstance(message, dict):
-            return _error(None, INVALID_REQUEST, "a message is a JSON object")
-        method = message.get("method")
-        id_ = message.get("id")
-        if not isinstance(method, str):
-            if id_ is not None:
-                return _error(id_, INVALID_REQUEST, "missing method")
-            return None
-        if id_ is None:
-            self._notification(method)
-            return None
-        log.debug("request method=%s", method)
-        handler = self._methods.get(method)
-        if handler is None:
-            return _error(id_, METHOD_NOT_FOUND, f"method not found: {excerpt(method)}")
-        try:
-            return _success(id_, handler(_params(message)))
-        except RpcError as exc:
-            return _error(id_, exc.code, exc.message)
-        except (CapabilityError, Fatal) as exc:
-            text = exc.display if isinstance(exc, CapabilityError) else f"internal: {exc.message}"
-            log.error("%s failed: %s", method, text)
-            return _error(id_, INTERNAL_ERROR, text)
-        except Exception as exc:
-            log.error("%s failed: %s: %s", method, type(exc).__name__, exc, exc_info=True)
-            return _error(id_, INTERNAL_ERROR, f"internal: {type(exc).__name__}: {exc}")
-
-    def _notification(self, method: str) -> None:
-        if method == "notifications/initialized":
-            self.initialized = True
-            log.debug("client initialised")
-        else:
-            log.debug("notification ignored method=%s", method)
-
-    # -- the loop ------------------------------------------------------------------------------
+            return tool_refusal(exc)
+        return tool_result(output)
 
     def run(self, inp: IO[bytes], out: IO[bytes]) -> int:
-        """Serve until EOF (exit 0), a closed output (exit 0) or another I/O failure (13).
-
-        While the client is quiet, a watcher thread makes the same check every
-        `IDLE_CHECK_SECONDS` once the session is initialised, so a change is announced
-        without a request; one lock keeps its work and the answers apart."""
-        lock = threading.Lock()
-        stop = threading.Event()
-        watcher = threading.Thread(
-            target=self._watch, args=(out, lock, stop), name="majordomus-watch", daemon=True
-        )
-        watcher.start()
-        try:
-            for raw in inp:
-                with lock:
-                    for line in self._answer(raw):
-                        _write(out, line)
-        except OutputClosed:
-            log.info("the client closed the output; stopping")
-            stop.set()
-            with lock:
-                silence(out)
-            return EXIT_OK
-        except OSError as exc:
-            log.error("I/O failure: %s", exc)
-            return EXIT_IO
-        finally:
-            stop.set()
-        log.info("input ended; stopping")
-        return EXIT_OK
-
-    def _watch(self, out: IO[bytes], lock: threading.Lock, stop: threading.Event) -> None:
-        while not stop.wait(IDLE_CHECK_SECONDS):
-            if not self.initialized:
-                continue
-            with lock:
-                if stop.is_set():
-                    return
-                try:
-                    for line in self.refresh():
-                        _write(out, line)
-                except OutputClosed:
-                    return
-                except Exception as exc:
-                    log.error("the idle check failed: %s: %s", type(exc).__name__, exc)
-                    return
-
-    def _answer(self, raw: bytes) -> list[str]:
-        """The notifications a re-index calls for, then `handle_line`'s answer, behind a last
-        guard: no input line may end the session."""
-        lines: list[str] = []
-        if raw.strip():
-            try:
-                lines = self.refresh()
-            except Exception as exc:
-                log.error("re-indexing failed: %s: %s", type(exc).__name__, exc, exc_info=True)
-        try:
-            answer = self.handle_line(raw)
-        except Exception as exc:
-            log.error("unexpected failure: %s: %s", type(exc).__name__, exc, exc_info=True)
-            answer = _error(None, INTERNAL_ERROR, "internal: the message could not be handled")
-        return lines if answer is None else [*lines, answer]
-
-
-def _notification(method: str, params: dict[str, Any] | None = None) -> str:
-    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
-    if params is not None:
-        message["params"] = params
-    return _clean_dump(message)
-
-
-def _cursor(name: str, offset: int) -> str:
-    """An opaque cursor: which list and where the next page starts."""
-    return base64.urlsafe_b64encode(f"{name}:{offset}".encode()).decode().rstrip("=")
-
-
-def _offset(name: str, cursor: Any) -> int:
-    """Where a page starts; a cursor this server did not give for this list is -32602."""
-    if cursor is None:
-        return 0
-    if isinstance(cursor, str) and len(cursor) <= 64:
-        try:
-            text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        except (binascii.Error, UnicodeDecodeError, ValueError):
-            text = ""
-        listed, _, start = text.partition(":")
-        if listed == name and start.isdigit() and start == str(int(start)):
-            return int(start)
-    raise RpcError(INVALID_PARAMS, "invalid cursor: pass a nextCursor this list gave")
-
-
-def _holds_large_int(value: Any) -> bool:
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, LargeInt):
-            return True
-        if isinstance(node, dict):
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return False
-
-
-def _write(out: IO[bytes], line: str) -> None:
-    # A lone surrogate (from a `\ud800` escape in the input) is not UTF-8: send it escaped.
-    data = line.encode("utf-8", "backslashreplace") + b"\n"
-    try:
-        out.write(data)
-        out.flush()
-    except BrokenPipeError:
-        raise OutputClosed from None
-
-
-def serve(ctx: Context, *, read_only: bool) -> int:
-    """`majordomus mcp`: build the index and the registry once, then serve stdio until EOF.
-
-    A strict refusal or a registry that fails to build raises before anything is served, so
-    stdout stays empty and the CLI maps the error to its exit code.
-    """
-    protocol_out = sys.stdout.buffer
-    saved = sys.stdout
-    sys.stdout = sys.stderr
-    try:
-        server = Server(ctx, read_only=read_only)
-        return server.run(sys.stdin.buffer, protocol_out)
-    finally:
-        sys.stdout = saved
+        """Serve until EOF (exit 0), a closed output (exit 0) or another I/O failure (13)
+        (`majordomus.mcp.session.run`)."""
+        return run(self, inp, out)

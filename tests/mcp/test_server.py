@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -175,7 +176,23 @@ def test_listings_are_computed_once(ctx: Context, monkeypatch) -> None:
     first = [answer(srv, req(i, m)) for i, m in enumerate(["tools/list", "resources/list"])]
     again = [answer(srv, req(i, m)) for i, m in enumerate(["tools/list", "resources/list"])]
     assert first == again
-    assert calls == {"tools": 1, "resources": 1}
+    assert calls == {"tools": 0, "resources": 1}  # the tools page ships generated
+
+
+def test_a_registry_the_shipped_page_does_not_list_is_listed_once(ctx: Context, monkeypatch):
+    calls = []
+    tool_entries = listing.tool_entries
+
+    def counted(*args: Any) -> Any:
+        calls.append(args)
+        return tool_entries(*args)
+
+    monkeypatch.setattr(listing, "tool_entries", counted)
+    srv = Server(_with_writer(ctx), read_only=False)
+    first = answer(srv, req(1, "tools/list"))["result"]
+    assert answer(srv, req(2, "tools/list"))["result"] == first
+    assert "majordomus_scribe_write" in {t["name"] for t in first["tools"]}
+    assert len(calls) == 1
 
 
 class ClosedPipe(io.BytesIO):
@@ -235,7 +252,7 @@ def test_stray_prints_land_on_stderr(ctx: Context, monkeypatch, capfd) -> None:
 
     original_init = Server.__init__
     monkeypatch.setattr(Server, "__init__", noisy_init)
-    monkeypatch.setattr(server.sys, "stdin", Stdin)
+    monkeypatch.setattr(sys, "stdin", Stdin)
     assert server.serve(ctx, read_only=False) == 0
     captured = capfd.readouterr()
     assert captured.out == (

@@ -3,7 +3,8 @@
 Writes `docs/generated/openapi.json`, `capabilities.md` and `modules/<id>.md` from the
 built-in registry over an empty layer, and the layer reference (`layer.md`,
 `schemas/<kind>.json`) from the shipped kinds and allow-lists, so it runs in the project
-checkout without a `.ai/` layer and its output moves only when a declaration does.
+checkout without a `.ai/` layer and its output moves only when a declaration does. `all` also
+writes the MCP tools page the server ships (`majordomus/mcp/tools.json`, in the package).
 `--check` writes nothing and exits 10 naming every stale file.
 """
 
@@ -54,6 +55,16 @@ def expected_files(target: str) -> dict[str, str]:
     return dict(sorted(files.items()))
 
 
+def package_files(target: str) -> dict[Path, str]:
+    """Files generated into the package itself: the MCP tools page, with `all`."""
+    if target != "all":
+        return {}
+    from majordomus.capabilities.reference import reference_context
+    from majordomus.mcp import catalog
+
+    return {catalog.TOOLS_FILE: catalog.render(reference_context().registry)}
+
+
 def _held(out: Path, rel: str) -> bytes | None:
     """What `out/rel` holds now, read safely (never through a link); None when absent."""
     from majordomus import safefs
@@ -92,9 +103,12 @@ def command() -> click.Command:
         files = expected_files(target)
         orphans = _orphans(out, files, target)
         stale: list[str] = []
-        for rel, text in files.items():
-            path = out / rel
-            held = _held(out, rel)
+        targets = [(out / rel, _held(out, rel), text) for rel, text in files.items()]
+        targets += [
+            (path, _held(path.parent, path.name), text)
+            for path, text in package_files(target).items()
+        ]
+        for path, held, text in targets:
             if held == text.encode("utf-8"):
                 continue
             if check:
@@ -118,6 +132,6 @@ def command() -> click.Command:
                     f"{target}`"
                 )
                 click.get_current_context().exit(EXIT_CONTRACT)
-            click.echo(f"generate --check: {len(files)} file(s) up to date")
+            click.echo(f"generate --check: {len(targets)} file(s) up to date")
 
     return with_shared(generate)
