@@ -38,7 +38,7 @@ def test_the_handler_takes_the_declared_input_and_returns_the_declared_output(ca
 
 def test_the_committed_routes_are_the_declarations() -> None:
     assert ROUTES_FILE.read_text(encoding="utf-8") == render_routes(builtin_modules()), (
-        "run `python -m majordomus.capabilities.builtin`"
+        "run `majordomus generate all`"
     )
     assert builtin_routes() == tuple(sorted((c.route for c in BUILTIN), key=lambda r: r.id))
 

@@ -4,7 +4,9 @@ Writes `docs/generated/openapi.json`, `capabilities.md` and `modules/<id>.md` fr
 built-in registry over an empty layer, and the layer reference (`layer.md`,
 `schemas/<kind>.json`) from the shipped kinds and allow-lists, so it runs in the project
 checkout without a `.ai/` layer and its output moves only when a declaration does. `all` also
-writes the MCP tools page the server ships (`majordomus/mcp/tools.json`, in the package).
+writes the two files the package ships from its declarations: the capability routes the
+registry starts from (`majordomus/capabilities/routes.py`) and the MCP tools page
+(`majordomus/mcp/tools.json`).
 `--check` writes nothing and exits 10 naming every stale file.
 """
 
@@ -56,13 +58,17 @@ def expected_files(target: str) -> dict[str, str]:
 
 
 def package_files(target: str) -> dict[Path, str]:
-    """Files generated into the package itself: the MCP tools page, with `all`."""
+    """Files generated into the package itself, with `all`: the routes and the tools page."""
     if target != "all":
         return {}
+    from majordomus.capabilities.builtin import ROUTES_FILE, builtin_modules, render_routes
     from majordomus.capabilities.reference import reference_context
     from majordomus.mcp import catalog
 
-    return {catalog.TOOLS_FILE: catalog.render(reference_context().registry)}
+    return {
+        ROUTES_FILE: render_routes(builtin_modules()),
+        catalog.TOOLS_FILE: catalog.render(reference_context().registry),
+    }
 
 
 def _held(out: Path, rel: str) -> bytes | None:
