@@ -8,13 +8,13 @@ On the generated layer of `--rules` rules, committed to git, with `vcs` discover
 stages):
 
 * the freshness check a server makes before each answer, nothing changed: median of
-  `Context.refresh()` over `--checks` calls (the check may walk a rotating slice of the
+  `Workspace.refresh()` over `--checks` calls (the check may walk a rotating slice of the
   layer's files, so the median covers every slice position);
 * the re-index after one rule changed and was staged (what the next answer waits for), next
-  to a full index build of the same layer in the same process (a new `Context`'s index).
+  to a full index build of the same layer in the same process (a new `Workspace`'s index).
 
 `benchmarks/run.py scale` runs this script on a copy of its 10k-rule layer and reads its
-`--format json` answer. Only the stable entry points are used (`Context(...)`, its
+`--format json` answer. Only the stable entry points are used (`Workspace(...)`, its
 `index` and `refresh()`, `majordomus.synthetic`), so the script outlives changes to the
 index's modules.
 """
@@ -33,7 +33,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from majordomus.capabilities.context import Context
+from majordomus.capabilities.workspace import Workspace
 from majordomus.synthetic import Shape, SyntheticRepository
 
 
@@ -49,7 +49,7 @@ def measure(repo: SyntheticRepository, checks: int, samples: int) -> dict[str, f
     """Both figures on `repo` (committed); rules 0..samples-1 are changed and staged."""
     root = repo.root
     subprocess.run(["git", "-C", str(root), "update-index", "-q", "--refresh"], check=False)
-    ctx = Context(root)
+    ctx = Workspace(root)
     objects = len(ctx.index.objects)
     ctx.registry  # noqa: B018 - a server has both before it answers
     assert not ctx.refresh(), "a fresh index must not look changed"
@@ -62,7 +62,7 @@ def measure(repo: SyntheticRepository, checks: int, samples: int) -> dict[str, f
     builds, reindexes, build_cpu, reindex_cpu = [], [], [], []
     for sample in range(samples):
         cpu, start = _cpu_ns(), time.perf_counter_ns()
-        built = Context(root).index
+        built = Workspace(root).index
         builds.append(time.perf_counter_ns() - start)
         build_cpu.append(_cpu_ns() - cpu)
         assert len(built.objects) == objects

@@ -1,6 +1,6 @@
 """Measurements that must run in a fresh interpreter, one per process (issues 8 and 18).
 
-    python benchmarks/probes.py index ROOT      a new Context(ROOT)'s index, after the imports
+    python benchmarks/probes.py index ROOT      a new Workspace(ROOT)'s index, after the imports
     python benchmarks/probes.py floor ROOT      `git ls-files` plus reading every listed file
     python benchmarks/probes.py ledger ROOT     json.load every record file, then sort them
     python benchmarks/probes.py sdk-server      a minimal MCP server of the official SDK
@@ -46,7 +46,7 @@ def floor(root: str) -> tuple[int, int]:
 
 
 def index(root: str) -> tuple[int, int]:
-    """A full index build through the stable entry point, a new `Context`'s index.
+    """A full index build through the stable entry point, a new `Workspace`'s index.
 
     The modules the build imports on first use are imported before the clock starts when
     they are where they are today (the floor imports nothing either); if they moved, their
@@ -54,14 +54,14 @@ def index(root: str) -> tuple[int, int]:
     import importlib
     from pathlib import Path
 
-    from majordomus.capabilities.context import Context
+    from majordomus.capabilities.workspace import Workspace
 
     for module in ("majordomus.capabilities.builtin", "majordomus.layer.index"):
         with contextlib.suppress(ImportError):
             importlib.import_module(module)
     cpu = _cpu_ns()
     start = time.perf_counter_ns()
-    built = Context(Path(root)).index
+    built = Workspace(Path(root)).index
     elapsed = time.perf_counter_ns() - start, _cpu_ns() - cpu
     assert built.objects, "the layer has no object"
     return elapsed

@@ -102,10 +102,10 @@ def measure(root: Path, targets: list[Target], profile: Profile) -> list[dict[st
     """Every selected target, direct first, then over a spawned MCP child, then HTTP."""
     from benchmarks.runners import DirectRunner, HttpRunner, McpRunner
     from benchmarks.targets import bench_environment
-    from majordomus.capabilities.context import Context
+    from majordomus.capabilities.workspace import Workspace
 
     env = bench_environment()
-    ctx = Context(root, environ=env)
+    ctx = Workspace(root, environ=env)
     results: list[dict[str, Any]] = []
     direct = [t for t in targets if t.transport == "direct"]
     if direct:
@@ -138,9 +138,9 @@ def measure(root: Path, targets: list[Target], profile: Profile) -> list[dict[st
 
 def run_document(root: Path, targets: list[Target], profile: Profile) -> dict[str, Any]:
     from benchmarks.targets import bench_environment
-    from majordomus.capabilities.context import Context
+    from majordomus.capabilities.workspace import Workspace
 
-    ctx = Context(root, environ=bench_environment())
+    ctx = Workspace(root, environ=bench_environment())
     fingerprint = ctx.registry.fingerprint
     results = measure(root, targets, profile)
     return {
@@ -194,11 +194,11 @@ def bench(args: argparse.Namespace) -> int:
     from benchmarks.compare import compare, load_policy
     from benchmarks.runners import PROFILES, BenchAbort
     from benchmarks.targets import bench_environment, derive_targets, repository, select
-    from majordomus.capabilities.context import Context
+    from majordomus.capabilities.workspace import Workspace
 
     profile = PROFILES[args.profile]
     with repository(args.repo) as root:
-        ctx = Context(root, environ=bench_environment())
+        ctx = Workspace(root, environ=bench_environment())
         targets = select(derive_targets(ctx, ctx.registry), args.prefix, args.transport)
         if not targets:
             sys.stderr.write("benchmarks: no target matches\n")
@@ -237,7 +237,7 @@ def bench(args: argparse.Namespace) -> int:
 def baseline_update(args: argparse.Namespace) -> int:
     from benchmarks.runners import PROFILES, BenchAbort
     from benchmarks.targets import bench_environment, derive_targets, repository
-    from majordomus.capabilities.context import Context
+    from majordomus.capabilities.workspace import Workspace
 
     profile = PROFILES[args.profile]
     dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
@@ -245,7 +245,7 @@ def baseline_update(args: argparse.Namespace) -> int:
         sys.stderr.write("benchmarks: the source tree is dirty; commit first or --allow-dirty\n")
         return 2
     with repository(args.repo) as root:
-        ctx = Context(root, environ=bench_environment())
+        ctx = Workspace(root, environ=bench_environment())
         targets = derive_targets(ctx, ctx.registry)
         try:
             document = run_document(root, targets, profile)

@@ -26,7 +26,7 @@ from typing import IO, Any
 from benchmarks.stats import summarise
 from benchmarks.targets import Target
 from majordomus import __version__
-from majordomus.capabilities.context import Context
+from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import CapabilityError, Internal
 from majordomus.wire import dumps_compact
 
@@ -83,7 +83,7 @@ def _result(target: Target, mode: str, durations: list[int], **extra: Any) -> di
 class DirectRunner:
     """Calls through the executor of one context; cold clears the cache before every call."""
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Workspace) -> None:
         self.ctx = ctx
         self.executor = ctx.executor
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from majordomus.capabilities.context import Context
 from majordomus.capabilities.reference import benchmark_transports, target_key
 from majordomus.capabilities.registry import EXECUTABLE_STABILITIES, Registry
+from majordomus.capabilities.workspace import Workspace
 
 #: System targets in a fixed order; the Swagger page keeps the older key.
 SYSTEM_TARGETS = (
@@ -71,7 +71,7 @@ class Target:
         return out
 
 
-def derive_targets(ctx: Context, registry: Registry) -> list[Target]:
+def derive_targets(ctx: Workspace, registry: Registry) -> list[Target]:
     """Every target in order: capabilities (id order), then the system targets."""
     targets: list[Target] = []
     for cap in registry:

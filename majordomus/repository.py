@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from majordomus.capabilities.context import Context
     from majordomus.capabilities.core import (
         ObjectList,
         RepositoryReport,
@@ -31,6 +30,7 @@ if TYPE_CHECKING:
         ReasoningRecorded,
         ReasoningStatus,
     )
+    from majordomus.capabilities.workspace import Workspace
     from majordomus.devcontext import CompiledContext, CompileInput, Explanation
     from majordomus.layer.model import Discovery, Index
     from majordomus.ledger.record import ReasoningInput
@@ -48,8 +48,8 @@ class Repository:
     afresh by every call, as by every command.
     """
 
-    def __init__(self, context: Context) -> None:
-        self.context = context
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
 
     @classmethod
     def open(
@@ -67,40 +67,40 @@ class Repository:
         `environ` is the environment the advisors and the ledger's lock wait are read from
         (default: this process's). Raises `MissingArtifact` when no repository holds `path`.
         """
-        from majordomus.capabilities.context import Context
+        from majordomus.capabilities.workspace import Workspace
 
-        context = Context(Path(path), discovery=discovery, strict=strict, environ=environ)
-        _ = context.root
-        return cls(context)
+        workspace = Workspace(Path(path), discovery=discovery, strict=strict, environ=environ)
+        _ = workspace.root
+        return cls(workspace)
 
     @property
     def root(self) -> Path:
         """The repository root: the directory holding `.ai/`."""
-        return self.context.root
+        return self.workspace.root
 
     @property
     def index(self) -> Index:
         """The layer index every query reads."""
-        return self.context.index
+        return self.workspace.index
 
     def info(self) -> RepositoryReport:
         """The resource `majordomus://repository`: the root, the layer, git state, the kinds
         present and every diagnostic of the index."""
         from majordomus.capabilities.core import Empty, repository_info
 
-        return repository_info(self.context, Empty())
+        return repository_info(self.workspace, Empty())
 
     def objects(self, kind: str | None = None, tag: str | None = None) -> ObjectList:
         """`majordomus objects list [--kind K] [--tag T]`: the objects in URI order."""
         from majordomus.capabilities.core import ListInput, objects_list
 
-        return objects_list(self.context, ListInput(kind=kind, tag=tag))
+        return objects_list(self.workspace, ListInput(kind=kind, tag=tag))
 
     def get(self, uri: str) -> ResourceView:
         """`majordomus objects get URI`: one object (or query resource) by URI or short id."""
         from majordomus.capabilities.core import GetInput, objects_get
 
-        return objects_get(self.context, GetInput(uri=uri))
+        return objects_get(self.workspace, GetInput(uri=uri))
 
     def search(
         self, query: str, *, kind: str | None = None, limit: int | None = None
@@ -108,14 +108,14 @@ class Repository:
         """`majordomus objects search QUERY`: case-insensitive hits, at most `limit` (20)."""
         from majordomus.capabilities.core import SearchInput, objects_search
 
-        return objects_search(self.context, SearchInput(query=query, kind=kind, limit=limit))
+        return objects_search(self.workspace, SearchInput(query=query, kind=kind, limit=limit))
 
     def compile_context(self, request: CompileInput | None = None) -> CompiledContext:
         """`majordomus devcontext compile`: the context a session needs under one budget."""
         from majordomus.capabilities.devcontext import compile_context
         from majordomus.devcontext import CompileInput
 
-        return compile_context(self.context, request if request is not None else CompileInput())
+        return compile_context(self.workspace, request if request is not None else CompileInput())
 
     def explain_standing(self, uri: str, request: CompileInput | None = None) -> Explanation:
         """`majordomus devcontext explain URI`: where `uri` stands in the context `request`
@@ -125,12 +125,12 @@ class Repository:
 
         given = request if request is not None else CompileInput()
         fields = {name: getattr(given, name) for name in given.model_fields_set}
-        return explain_identifier(self.context, ExplainInput(**fields, uri=uri))
+        return explain_identifier(self.workspace, ExplainInput(**fields, uri=uri))
 
     @cached_property
     def ledger(self) -> RepositoryLedger:
         """The reasoning ledger of this checkout."""
-        return RepositoryLedger(self.context)
+        return RepositoryLedger(self.workspace)
 
 
 class RepositoryLedger:
@@ -140,22 +140,22 @@ class RepositoryLedger:
     RFC 3339 time) replays only what was recorded by then.
     """
 
-    def __init__(self, context: Context) -> None:
-        self.context = context
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
 
     def record(self, given: ReasoningInput, *, task: str | None = None) -> ReasoningRecorded:
         """`majordomus reasoning record [--task T]`: admit and write one record; a refusal
         (`Refused`, `InvalidInput`) writes nothing."""
         from majordomus.capabilities.reasoning import ReasoningRecordInput, reasoning_record
 
-        return reasoning_record(self.context, ReasoningRecordInput(record=given, task=task))
+        return reasoning_record(self.workspace, ReasoningRecordInput(record=given, task=task))
 
     def status(self, task: str | None = None, *, as_of: str | None = None) -> ReasoningStatus:
         """`majordomus reasoning status`: the mode, the advisor counts, the replayed state and
         its Markdown report."""
         from majordomus.capabilities.reasoning import ReasoningStatusInput, reasoning_status
 
-        return reasoning_status(self.context, ReasoningStatusInput(task=task, as_of=as_of))
+        return reasoning_status(self.workspace, ReasoningStatusInput(task=task, as_of=as_of))
 
     def state(self, task: str | None = None, *, as_of: str | None = None) -> ReasoningState:
         """The state `status` reports: the timeline, open questions and totals of `task`."""
@@ -166,23 +166,23 @@ class RepositoryLedger:
         `NotFound` for an id nothing recorded."""
         from majordomus.capabilities.reasoning import ReasoningExplainInput, reasoning_explain
 
-        return reasoning_explain(self.context, ReasoningExplainInput(id=record_id, as_of=as_of))
+        return reasoning_explain(self.workspace, ReasoningExplainInput(id=record_id, as_of=as_of))
 
     def check(self, *, as_of: str | None = None) -> ReasoningCheck:
         """`majordomus reasoning check`: whether the reasoning rules hold (`ok`), and every
         finding when they do not (the command then exits 10)."""
         from majordomus.capabilities.reasoning import ReasoningCheckInput, reasoning_check
 
-        return reasoning_check(self.context, ReasoningCheckInput(as_of=as_of))
+        return reasoning_check(self.workspace, ReasoningCheckInput(as_of=as_of))
 
     def handover(self, task: str | None = None, *, as_of: str | None = None) -> Handover:
         """`majordomus reasoning handover`: what the next session needs, as data and Markdown."""
         from majordomus.capabilities.reasoning import ReasoningHandoverInput, reasoning_handover
 
-        return reasoning_handover(self.context, ReasoningHandoverInput(task=task, as_of=as_of))
+        return reasoning_handover(self.workspace, ReasoningHandoverInput(task=task, as_of=as_of))
 
     def advisors(self, *, as_of: str | None = None) -> AdvisorsReport:
         """`majordomus reasoning advisors`: the mode and every advisor's state."""
         from majordomus.capabilities.reasoning import AdvisorsInput, reasoning_advisors
 
-        return reasoning_advisors(self.context, AdvisorsInput(as_of=as_of))
+        return reasoning_advisors(self.workspace, AdvisorsInput(as_of=as_of))

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from majordomus.layer.model import GitState, Index
 
 if TYPE_CHECKING:
-    from majordomus.capabilities.context import Context
+    from majordomus.capabilities.workspace import Workspace
 
 UNAVAILABLE_REASON = "synthetic repository"
 SCALING_RULES = (10, 100, 1000, 10000)
@@ -236,11 +236,11 @@ class SyntheticRepository:
         index = build_index(self._root, "filesystem")
         return dataclasses.replace(index, git=GitState.unavailable(UNAVAILABLE_REASON))
 
-    def context(self) -> Context:
+    def context(self) -> Workspace:
         """The capability context over `index()`: what the Python API takes."""
-        from majordomus.capabilities.context import Context
+        from majordomus.capabilities.workspace import Workspace
 
-        return Context.from_index(self.index())
+        return Workspace.from_index(self.index())
 
     # --- the generator's git writes (never used by the product's read path) ---------------
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from majordomus.capabilities.context import Context
+from majordomus.capabilities.workspace import Workspace
 from majordomus.cli.views import all_views
 from tests.conftest import (
     FIXTURES,
@@ -118,7 +118,7 @@ def cli_args(cap_id: str, cli: tuple[str, ...], arguments: dict[str, Any]) -> li
 
 
 def query_cases(repo: Path) -> list[tuple[str, str, dict[str, Any]]]:
-    ctx = Context(repo)
+    ctx = Workspace(repo)
     return [
         (cap.id, name, arguments)
         for cap in ctx.registry.builtin
@@ -128,7 +128,7 @@ def query_cases(repo: Path) -> list[tuple[str, str, dict[str, Any]]]:
 
 
 def test_every_query_answers_alike_on_cli_mcp_and_http(repo: Path, http: str) -> None:
-    ctx = Context(repo)
+    ctx = Workspace(repo)
     cases = query_cases(repo)
     assert len({cap_id for cap_id, _, _ in cases}) >= 14
     mcp_answers = mcp_session(

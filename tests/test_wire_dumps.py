@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import Field
 
-from majordomus.capabilities.context import Context
+from majordomus.capabilities.workspace import Workspace
 from majordomus.synthetic import Shape, SyntheticRepository, synthetic_ledger
 from majordomus.wire import OMIT, Wire, dumps_model_pretty_bytes, dumps_pretty
 
@@ -44,7 +44,7 @@ def test_a_model_is_written_as_its_json_value_is(tmp_path: Path) -> None:
     with SyntheticRepository.new(Shape.scaling(20), at=tmp_path / "repo") as repo:
         repo.commit()
         synthetic_ledger(repo.root, 40)
-        ctx = Context(repo.root, environ={})
+        ctx = Workspace(repo.root, environ={})
         for cap_id, value in (
             ("reasoning.status", {}),
             ("devcontext.compile", {"intent": "rule scope"}),

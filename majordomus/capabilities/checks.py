@@ -230,10 +230,10 @@ def signature_problem(cap: Capability) -> str | None:
     the input type, its return the output type), or None when they are."""
     if cap.handler is None:
         return None
-    from majordomus.capabilities.context import Context
+    from majordomus.capabilities.workspace import Workspace
 
     try:
-        hints = typing.get_type_hints(cap.handler, localns={"Context": Context})
+        hints = typing.get_type_hints(cap.handler, localns={"Workspace": Workspace})
     except (NameError, TypeError) as exc:
         return f"its annotations do not resolve: {exc}"
     names = list(inspect.signature(cap.handler).parameters)

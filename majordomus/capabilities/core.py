@@ -20,7 +20,7 @@ from majordomus.errors import InvalidInput, NotFound, Refused
 from majordomus.wire import OMIT, StrictInput, Wire, dumps_pretty
 
 if TYPE_CHECKING:
-    from majordomus.capabilities.context import Context
+    from majordomus.capabilities.workspace import Workspace
     from majordomus.layer.model import GitState, LayerObject
 
 
@@ -41,7 +41,7 @@ class RepositoryReport(Wire):
     diagnostics: list[dict[str, Any]]
 
 
-def repository_info(ctx: Context, _: Empty) -> RepositoryReport:
+def repository_info(ctx: Workspace, _: Empty) -> RepositoryReport:
     from majordomus.layer.index import repository_json
 
     index = ctx.index
@@ -163,7 +163,7 @@ class SearchResult(Wire):
     hits: list[ObjectSummary]
 
 
-def _check_kind(ctx: Context, kind: str | None) -> None:
+def _check_kind(ctx: Workspace, kind: str | None) -> None:
     """A declared kind the index holds nothing of is an empty answer; an undeclared one is
     refused, listing the declared kinds."""
     if kind is None or kind in ctx.index.kinds:
@@ -181,7 +181,7 @@ def _summary(obj: LayerObject, snippet: str | None = None) -> ObjectSummary:
     return ObjectSummary(**obj.summary_json(), snippet=snippet)
 
 
-def objects_list(ctx: Context, request: ListInput) -> ObjectList:
+def objects_list(ctx: Workspace, request: ListInput) -> ObjectList:
     _check_kind(ctx, request.kind)
     rows = []
     for obj in ctx.index.objects:
@@ -200,7 +200,7 @@ def _object_view(obj: LayerObject) -> ResourceView:
     return ResourceView(source="declarative", id=f"{obj.kind}.{obj.identity}", **data)
 
 
-def resolve_resource(ctx: Context, uri: str) -> ResourceView:
+def resolve_resource(ctx: Workspace, uri: str) -> ResourceView:
     """One URI resolution for `objects.get` and MCP `resources/read`; never reads a file.
 
     An object URI may be given canonical (percent-encoded) or decoded; the view always
@@ -228,7 +228,7 @@ def resolve_resource(ctx: Context, uri: str) -> ResourceView:
     return ResourceView(**view)
 
 
-def objects_get(ctx: Context, request: GetInput) -> ResourceView:
+def objects_get(ctx: Workspace, request: GetInput) -> ResourceView:
     from majordomus.layer.shortid import expand
 
     return resolve_resource(ctx, expand(ctx.index.objects, request.uri))
@@ -248,7 +248,7 @@ def search_text(obj: LayerObject) -> str:
     return f"{lines}\n{names}"
 
 
-def objects_search(ctx: Context, request: SearchInput) -> SearchResult:
+def objects_search(ctx: Workspace, request: SearchInput) -> SearchResult:
     if not request.query.strip():
         raise Refused("argument 'query' is required and must not be blank")
     _check_kind(ctx, request.kind)
@@ -276,14 +276,14 @@ def objects_search(ctx: Context, request: SearchInput) -> SearchResult:
     return SearchResult(query=request.query, count=len(hits), limit=limit, hits=hits)
 
 
-def _list_cases(ctx: Context) -> list[tuple[str, dict[str, Any]]]:
+def _list_cases(ctx: Workspace) -> list[tuple[str, dict[str, Any]]]:
     cases: list[tuple[str, dict[str, Any]]] = [("all", {})]
     if ctx.index.kinds:
         cases.append(("first-kind", {"kind": next(iter(ctx.index.kinds))}))
     return cases
 
 
-def _get_cases(ctx: Context) -> list[tuple[str, dict[str, Any]]]:
+def _get_cases(ctx: Workspace) -> list[tuple[str, dict[str, Any]]]:
     cases: list[tuple[str, dict[str, Any]]] = []
     if ctx.index.objects:
         cases.append(("first-object", {"uri": ctx.index.objects[0].uri}))
@@ -291,7 +291,7 @@ def _get_cases(ctx: Context) -> list[tuple[str, dict[str, Any]]]:
     return cases
 
 
-def _search_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
+def _search_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
     return [("rule", {"query": "rule"})]
 
 
@@ -419,7 +419,7 @@ class CapabilityDescriptor(Wire):
     execution: dict[str, Any]
 
 
-def capabilities_list(ctx: Context, request: CapabilitiesInput) -> CapabilityList:
+def capabilities_list(ctx: Workspace, request: CapabilitiesInput) -> CapabilityList:
     if request.kind is not None and request.kind not in ("query", "command", "resource"):
         raise InvalidInput(f"kind '{request.kind}' is not query, command or resource")
     if request.exposure is not None and request.exposure not in ("mcp", "http", "cli"):
@@ -434,18 +434,18 @@ def capabilities_list(ctx: Context, request: CapabilitiesInput) -> CapabilityLis
     return CapabilityList(count=len(rows), summary=registry.summary(), capabilities=rows)
 
 
-def capabilities_describe(ctx: Context, request: DescribeInput) -> CapabilityDescriptor:
+def capabilities_describe(ctx: Workspace, request: DescribeInput) -> CapabilityDescriptor:
     cap = ctx.registry.get(request.id)
     if cap is None:
         raise NotFound(f"unknown capability: {request.id}")
     return CapabilityDescriptor(**descriptor_json(cap))
 
 
-def _capabilities_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
+def _capabilities_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
     return [("all", {}), ("queries", {"kind": "query"})]
 
 
-def _describe_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
+def _describe_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
     return [("repository-info", {"id": "repository.info"})]
 
 
@@ -530,7 +530,7 @@ class Readiness(Wire):
 _SEVERITY = ("ok", "warn", "fail", "unknown")
 
 
-def _ledger_check(ctx: Context) -> HealthCheck:
+def _ledger_check(ctx: Workspace) -> HealthCheck:
     """Whether every file in the reasoning store reads as a record; a store not yet written
     is fine. An unreadable file costs nothing but its own record, so it warns."""
     from majordomus.ledger.store import STATE_DIR, Store
@@ -553,7 +553,7 @@ def _git_detail(git: GitState) -> str:
     return f"{git.branch or 'detached'} at {(git.head or 'no commit')[:12]}, {git.working_tree}"
 
 
-def health_report(ctx: Context, _: Empty) -> Health:
+def health_report(ctx: Workspace, _: Empty) -> Health:
     index = ctx.index
     git = index.git
     scope = [o for o in index.objects if o.kind == "scope"]
@@ -601,11 +601,11 @@ def health_report(ctx: Context, _: Empty) -> Health:
     return Health(status=worst, tallies=dict(sorted(tallies.items())), checks=checks)
 
 
-def health_live(_ctx: Context, _: Empty) -> Liveness:
+def health_live(_ctx: Workspace, _: Empty) -> Liveness:
     return Liveness(alive=True, version=__version__)
 
 
-def health_ready(ctx: Context, _: Empty) -> Readiness:
+def health_ready(ctx: Workspace, _: Empty) -> Readiness:
     return Readiness(
         ready=len(ctx.registry) > 0,
         version=__version__,

@@ -25,7 +25,7 @@ from majordomus.devcontext import (
 from majordomus.layer.shortid import SCHEME, expand
 
 if TYPE_CHECKING:
-    from majordomus.capabilities.context import Context
+    from majordomus.capabilities.workspace import Workspace
 
 INTENT_CASE = "the context a session is given and the budget it costs"
 ABSENT_CASE = "majordomus://rule/nothing-like-this@1"
@@ -33,7 +33,7 @@ ABSENT_CASE = "majordomus://rule/nothing-like-this@1"
 _Request = TypeVar("_Request", bound=CompileInput)
 
 
-def _seeded(ctx: Context, request: _Request) -> _Request:
+def _seeded(ctx: Workspace, request: _Request) -> _Request:
     """A short id among `uris` (`adr-0001`, `rule/project.no-secrets`) seeds with the object
     it names, as everywhere a URI is taken (an ambiguous one is refused listing candidates)."""
     if all(uri.startswith(SCHEME) for uri in request.uris):
@@ -42,11 +42,11 @@ def _seeded(ctx: Context, request: _Request) -> _Request:
     return request.model_copy(update={"uris": uris})
 
 
-def compile_context(ctx: Context, request: CompileInput) -> CompiledContext:
+def compile_context(ctx: Workspace, request: CompileInput) -> CompiledContext:
     return compiler.compile_context(ctx, _seeded(ctx, request))
 
 
-def explain_identifier(ctx: Context, request: ExplainInput) -> Explanation:
+def explain_identifier(ctx: Workspace, request: ExplainInput) -> Explanation:
     """A decoded object URI, or a short id, is read as the canonical URI it names."""
     request = _seeded(ctx, request)
     found = ctx.index.find(expand(ctx.index.objects, request.uri.strip()))
@@ -55,15 +55,15 @@ def explain_identifier(ctx: Context, request: ExplainInput) -> Explanation:
     return explain(ctx, request)
 
 
-def compiler_policy(ctx: Context, _: Empty) -> CompilerPolicy:
+def compiler_policy(ctx: Workspace, _: Empty) -> CompilerPolicy:
     return policy(ctx)
 
 
-def _smallest(ctx: Context, kind: str) -> str | None:
+def _smallest(ctx: Workspace, kind: str) -> str | None:
     return min((o.identity for o in ctx.index.objects if o.kind == kind), default=None)
 
 
-def _compile_cases(ctx: Context) -> list[tuple[str, dict[str, Any]]]:
+def _compile_cases(ctx: Workspace) -> list[tuple[str, dict[str, Any]]]:
     cases: list[tuple[str, dict[str, Any]]] = [("no-seed", {})]
     for kind in ("issue", "milestone"):
         identity = _smallest(ctx, kind)
@@ -73,7 +73,7 @@ def _compile_cases(ctx: Context) -> list[tuple[str, dict[str, Any]]]:
     return cases
 
 
-def _explain_cases(ctx: Context) -> list[tuple[str, dict[str, Any]]]:
+def _explain_cases(ctx: Workspace) -> list[tuple[str, dict[str, Any]]]:
     first = next((o.uri for o in ctx.index.objects if o.kind == "policy"), None)
     cases = [("policy", {"uri": first})] if first is not None else []
     return [*cases, ("absent", {"uri": ABSENT_CASE})]

@@ -29,8 +29,8 @@ from majordomus.limits import MAX_JSON_DEPTH
 from majordomus.wire import dumps_canonical, dumps_compact, dumps_model_pretty_bytes
 
 if TYPE_CHECKING:
-    from majordomus.capabilities.context import Context
     from majordomus.capabilities.registry import Capability
+    from majordomus.capabilities.workspace import Workspace
 
 log = logging.getLogger("majordomus")
 
@@ -129,7 +129,7 @@ def _validated(model: type[BaseModel], raw: dict[str, Any]) -> BaseModel:
 class Executor:
     """Look up, validate, consult the cache, run the handler, serialise."""
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Workspace) -> None:
         self.ctx = ctx
         self.counters = Counters()
         self.cache = ProcessCache(self.counters)

@@ -56,7 +56,7 @@ from majordomus.projections.state import (
 from majordomus.wire import OMIT, StrictInput, Wire
 
 if TYPE_CHECKING:
-    from majordomus.capabilities.context import Context
+    from majordomus.capabilities.workspace import Workspace
     from majordomus.ledger.loaded import Loaded
     from majordomus.ledger.store import Store
 
@@ -77,7 +77,7 @@ class ReasoningSituation:
         return self.advisors.mode
 
 
-def reasoning_situation(ctx: Context, as_of: str | None = None) -> ReasoningSituation:
+def reasoning_situation(ctx: Workspace, as_of: str | None = None) -> ReasoningSituation:
     """Resolve the situation; an invalid catalogue is refused naming the file it came from.
 
     With `as_of` (an RFC 3339 time) only the records recorded at or before that moment are
@@ -153,7 +153,7 @@ class AdvisorsInput(StrictInput):
     as_of: AsOf = None
 
 
-def reasoning_advisors(ctx: Context, request: AdvisorsInput) -> AdvisorsReport:
+def reasoning_advisors(ctx: Workspace, request: AdvisorsInput) -> AdvisorsReport:
     return advisors_report(reasoning_situation(ctx, request.as_of).advisors)
 
 
@@ -210,7 +210,7 @@ def requested_capabilities(text: str | None, situation: AdvisorSituation) -> lis
     return words
 
 
-def reasoning_plan(ctx: Context, request: PlanPreviewInput) -> ReviewPlan:
+def reasoning_plan(ctx: Workspace, request: PlanPreviewInput) -> ReviewPlan:
     advisors = reasoning_situation(ctx).advisors
     preview = PlanRequest(
         materiality=request.materiality or Materiality.default(),
@@ -220,7 +220,7 @@ def reasoning_plan(ctx: Context, request: PlanPreviewInput) -> ReviewPlan:
     return plan(preview, advisors.mode, advisors.states)
 
 
-def _plan_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
+def _plan_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
     return [("material", {"materiality": "material"})]
 
 
@@ -284,7 +284,7 @@ class ReasoningRecorded(Wire):
     step: ReasoningStep
 
 
-def reasoning_record(ctx: Context, request: ReasoningRecordInput) -> ReasoningRecorded:
+def reasoning_record(ctx: Workspace, request: ReasoningRecordInput) -> ReasoningRecorded:
     """The ledger's write path (`majordomus.ledger.service`), and the step the record adds.
 
     The step is the record's own (`step_of` reads the record alone), so a write never
@@ -349,7 +349,7 @@ class ReasoningStatus(Wire):
     report: str
 
 
-def reasoning_status(ctx: Context, request: ReasoningStatusInput) -> ReasoningStatus:
+def reasoning_status(ctx: Workspace, request: ReasoningStatusInput) -> ReasoningStatus:
     situation = reasoning_situation(ctx, request.as_of)
     task = request.task if request.task is not None else situation.store.current_task()
     state = derive(situation.loaded, None if task == ALL_TASKS else task)
@@ -362,7 +362,7 @@ def reasoning_status(ctx: Context, request: ReasoningStatusInput) -> ReasoningSt
     )
 
 
-def _status_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
+def _status_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
     return [("current", {}), ("all", {"task": ALL_TASKS})]
 
 
@@ -410,7 +410,7 @@ def git_position(root: Path) -> GitPosition:
     return GitPosition(branch=branch, head=git.head(root))
 
 
-def reasoning_handover(ctx: Context, request: ReasoningHandoverInput) -> Handover:
+def reasoning_handover(ctx: Workspace, request: ReasoningHandoverInput) -> Handover:
     """The handover of the requested task (the current one by default), replayed from the
     records; the `# Reasoning` section is exactly what `reasoning.status` reports."""
     from majordomus.ledger.tasks import UNTASKED
@@ -426,7 +426,7 @@ def reasoning_handover(ctx: Context, request: ReasoningHandoverInput) -> Handove
     )
 
 
-def _handover_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
+def _handover_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
     return [("current", {}), ("all", {"task": ALL_TASKS})]
 
 
@@ -463,14 +463,14 @@ class ReasoningExplainInput(StrictInput):
     as_of: AsOf = None
 
 
-def reasoning_explain(ctx: Context, request: ReasoningExplainInput) -> ReasoningExplanation:
+def reasoning_explain(ctx: Workspace, request: ReasoningExplainInput) -> ReasoningExplanation:
     explanation = explain(reasoning_situation(ctx, request.as_of).loaded, request.id)
     if explanation is None:
         raise NotFound(f"no reasoning record {request.id}")
     return explanation
 
 
-def _explain_cases(_: Context) -> list[tuple[str, dict[str, Any]]]:
+def _explain_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
     return [("absent", {"id": "assessment-absent"})]
 
 
@@ -510,7 +510,7 @@ class ReasoningCheck(Wire):
     findings: list[ReasoningFinding]
 
 
-def reasoning_check(ctx: Context, request: ReasoningCheckInput) -> ReasoningCheck:
+def reasoning_check(ctx: Workspace, request: ReasoningCheckInput) -> ReasoningCheck:
     situation = reasoning_situation(ctx, request.as_of)
     used = situation.advisors.loaded
     findings = run_checks(

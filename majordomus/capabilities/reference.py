@@ -5,7 +5,7 @@ per capability, its exposure on every surface (absence written as `—`), its in
 schemas, its policies and its benchmark targets. Everything is read from the declarations.
 
 Pure: no disk, no clock, no absolute path, no fingerprint. The reference describes the
-built-in registry over an empty layer (`reference_context`), so a change to the repository's
+built-in registry over an empty layer (`reference_workspace`), so a change to the repository's
 own `.ai/` files never makes it stale; only a change to a declaration does.
 """
 
@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from majordomus import __version__
-from majordomus.capabilities.context import Context
 from majordomus.capabilities.describe import canonical_schema
 from majordomus.capabilities.registry import Capability, Registry
+from majordomus.capabilities.workspace import Workspace
 
 Cases = Callable[[Capability], list[tuple[str, dict[str, Any]]]]
 
@@ -35,7 +35,7 @@ def banner(target: str) -> str:
     )
 
 
-def reference_context() -> Context:
+def reference_workspace() -> Workspace:
     """A context over an empty layer: the built-in registry and the cases it gives alone."""
     from majordomus.layer.manifest import LAYER_SCHEMA
     from majordomus.layer.model import GitState, Index, Manifest
@@ -57,7 +57,7 @@ def reference_context() -> Context:
         objects=[],
         diagnostics=[],
     )
-    return Context.from_index(index, environ={})
+    return Workspace.from_index(index, environ={})
 
 
 def _cell(text: str) -> str:

@@ -37,7 +37,7 @@ from majordomus.capabilities.checks import (
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from majordomus.capabilities.context import Context
+    from majordomus.capabilities.workspace import Workspace
     from majordomus.layer.model import Index, LayerObject
 
 __all__ = ["EXECUTABLE_STABILITIES", "STABILITIES", "RegistryBuildFailed", "RegistryError"]
@@ -45,8 +45,8 @@ __all__ = ["EXECUTABLE_STABILITIES", "STABILITIES", "RegistryBuildFailed", "Regi
 Kind = Literal["query", "command", "resource"]
 VERIFIED = "behaviorally_verified"
 EXPERIMENTAL = "experimental"
-Cases = Callable[["Context"], list[tuple[str, dict[str, Any]]]]
-Handler = Callable[["Context", Any], "BaseModel"]
+Cases = Callable[["Workspace"], list[tuple[str, dict[str, Any]]]]
+Handler = Callable[["Workspace", Any], "BaseModel"]
 
 
 @dataclass(frozen=True)
@@ -203,7 +203,7 @@ class Capability:
             return "public"
         return "developer" if self.cli is not None else "internal"
 
-    def benchmark_cases(self, ctx: Context) -> list[tuple[str, dict[str, Any]]]:
+    def benchmark_cases(self, ctx: Workspace) -> list[tuple[str, dict[str, Any]]]:
         """The named inputs benchmarks and OpenAPI examples use."""
         if self.cases is not None:
             return self.cases(ctx)

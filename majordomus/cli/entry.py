@@ -63,10 +63,10 @@ def serve_mcp() -> int:
 
     logs.configure(server=True)
     try:
-        from majordomus.capabilities.context import Context
+        from majordomus.capabilities.workspace import Workspace
         from majordomus.mcp.server import serve
 
-        return serve(Context(None), read_only=False)
+        return serve(Workspace(None), read_only=False)
     except BrokenPipeError:
         return 0
     except Exception as exc:

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import click
 
-from majordomus.capabilities.context import Context
+from majordomus.capabilities.workspace import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -23,8 +23,8 @@ class Settings:
     strict: bool = False
     format: str = "text"
 
-    def context(self, *, read_only: bool = False) -> Context:
-        return Context(
+    def context(self, *, read_only: bool = False) -> Workspace:
+        return Workspace(
             self.repo,
             discovery=self.discovery,  # type: ignore[arg-type]
             strict=self.strict,

@@ -32,8 +32,8 @@ from majordomus.http.openapi import OpenApiError, build_openapi, render
 from majordomus.http.responses import error_response, json_response
 
 if TYPE_CHECKING:
-    from majordomus.capabilities.context import Context
     from majordomus.capabilities.registry import Capability
+    from majordomus.capabilities.workspace import Workspace
 
 log = logging.getLogger("majordomus")
 
@@ -57,7 +57,7 @@ def _wants_html(accept: str) -> bool:
 class Routes:
     """The application's state: one context, its registry, the pages built once per index."""
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Workspace) -> None:
         self.ctx = ctx
         self.registry = ctx.registry
         self.registry.verify()
@@ -204,7 +204,7 @@ def _routing_error(request: Request, exc: StarletteHTTPException) -> Response:
 
 
 def create_app(
-    ctx: Context, *, max_in_flight: int = MAX_IN_FLIGHT, body_limit: int = BODY_LIMIT
+    ctx: Workspace, *, max_in_flight: int = MAX_IN_FLIGHT, body_limit: int = BODY_LIMIT
 ) -> Guard:
     """The whole application over one context; the registry and index are built here, once."""
     routes = Routes(ctx)

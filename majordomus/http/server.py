@@ -23,7 +23,7 @@ from majordomus.http.deadlines import protocol_class, read_timeouts
 from majordomus.http.guards import is_loopback
 
 if TYPE_CHECKING:
-    from majordomus.capabilities.context import Context
+    from majordomus.capabilities.workspace import Workspace
 
 log = logging.getLogger("majordomus")
 
@@ -75,7 +75,7 @@ def route_uvicorn_logs() -> None:
     theirs.propagate = False
 
 
-def serve(ctx: Context, host: str, port: int, *, fallback: bool = False) -> int:
+def serve(ctx: Workspace, host: str, port: int, *, fallback: bool = False) -> int:
     """Build the index and registry once, then serve until SIGTERM / SIGINT."""
     try:
         registry = ctx.registry

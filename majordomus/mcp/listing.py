@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 from majordomus.capabilities.describe import canonical_schema
 
 if TYPE_CHECKING:
-    from majordomus.capabilities.context import Context
     from majordomus.capabilities.registry import Capability, Registry
+    from majordomus.capabilities.workspace import Workspace
 
 
 def tool_annotations(cap: Capability) -> dict[str, bool]:
@@ -86,7 +86,7 @@ def resource_entries(registry: Registry) -> list[dict[str, Any]]:
     return out
 
 
-def inspect_report(ctx: Context, read_only: bool) -> dict[str, Any]:
+def inspect_report(ctx: Workspace, read_only: bool) -> dict[str, Any]:
     """`mcp --inspect --format json`: repository info, resources and tools.
 
     A registry that does not build still leaves a report: the index's diagnostics plus one

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from majordomus.errors import CapabilityError
 
 if TYPE_CHECKING:
-    from majordomus.capabilities.context import Context
+    from majordomus.capabilities.workspace import Workspace
     from majordomus.layer.model import LayerObject
 
 DEVCONTEXT = "devcontext"
@@ -59,7 +59,7 @@ def declared_arguments(obj: LayerObject) -> list[dict[str, Any]]:
     return out
 
 
-def layer_prompts(ctx: Context) -> dict[str, LayerObject]:
+def layer_prompts(ctx: Workspace) -> dict[str, LayerObject]:
     """The layer's prompt objects by name; the built-in name is not taken from the layer."""
     return {
         obj.identity: obj
@@ -68,7 +68,7 @@ def layer_prompts(ctx: Context) -> dict[str, LayerObject]:
     }
 
 
-def prompt_entries(ctx: Context) -> list[dict[str, Any]]:
+def prompt_entries(ctx: Workspace) -> list[dict[str, Any]]:
     """`prompts/list` entries: the built-in `devcontext`, then the layer's, by name."""
     entries: list[dict[str, Any]] = [
         {
@@ -94,7 +94,7 @@ def prompt_entries(ctx: Context) -> list[dict[str, Any]]:
     return entries
 
 
-def get_prompt(ctx: Context, name: str, arguments: dict[str, str]) -> dict[str, Any]:
+def get_prompt(ctx: Workspace, name: str, arguments: dict[str, str]) -> dict[str, Any]:
     """The `prompts/get` result; raises `PromptRefused` with the message the client sees."""
     if name == DEVCONTEXT:
         return _devcontext(ctx, arguments)
@@ -123,7 +123,7 @@ def get_prompt(ctx: Context, name: str, arguments: dict[str, str]) -> dict[str, 
     return result
 
 
-def _devcontext(ctx: Context, arguments: dict[str, str]) -> dict[str, Any]:
+def _devcontext(ctx: Workspace, arguments: dict[str, str]) -> dict[str, Any]:
     unknown = sorted(set(arguments) - {a["name"] for a in _DEVCONTEXT_ARGUMENTS})
     if unknown:
         raise PromptRefused(f"prompt devcontext takes no argument {', '.join(unknown)}")
@@ -177,7 +177,7 @@ def devcontext_messages(compiled: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def completion_values(
-    ctx: Context, ref: dict[str, Any], argument: str, value: str, context: dict[str, str]
+    ctx: Workspace, ref: dict[str, Any], argument: str, value: str, context: dict[str, str]
 ) -> list[str]:
     """Every value `completion/complete` may offer for one argument, filtered by prefix."""
     index = ctx.index

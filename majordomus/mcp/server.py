@@ -38,7 +38,7 @@ from majordomus.mcp.results import offset_of, page, tool_refusal, tool_result
 from majordomus.mcp.session import EXIT_IO, EXIT_OK, run, serve
 
 if TYPE_CHECKING:
-    from majordomus.capabilities.context import Context
+    from majordomus.capabilities.workspace import Workspace
 
 __all__ = ["EXIT_IO", "EXIT_OK", "Server", "serve"]
 
@@ -94,7 +94,7 @@ class Server(Dispatcher):
     """One session's dispatcher over a context whose index and registry it keeps current;
     listings are computed on first request and then served from memory until a re-index."""
 
-    def __init__(self, ctx: Context, *, read_only: bool) -> None:
+    def __init__(self, ctx: Workspace, *, read_only: bool) -> None:
         self.ctx = ctx
         self.read_only = read_only
         ctx.registry  # noqa: B018 - built before anything is served

@@ -28,7 +28,7 @@ from majordomus.mcp.framing import OutputClosed, encode, write
 from majordomus.pipes import silence
 
 if TYPE_CHECKING:
-    from majordomus.capabilities.context import Context
+    from majordomus.capabilities.workspace import Workspace
     from majordomus.mcp.server import Server
 
 log = logging.getLogger("majordomus")
@@ -177,7 +177,7 @@ def _warm(steps: Iterator[Callable[[], object]], turns: Turns, stop: threading.E
                 return
 
 
-def serve(ctx: Context, *, read_only: bool) -> int:
+def serve(ctx: Workspace, *, read_only: bool) -> int:
     """`majordomus mcp`: build the index and the registry once, then serve stdio until EOF.
 
     A strict refusal or a registry that fails to build raises before anything is served, so

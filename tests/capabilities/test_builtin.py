@@ -21,7 +21,7 @@ from majordomus.capabilities.builtin import (
     render_routes,
 )
 from majordomus.capabilities.checks import RegistryBuildFailed
-from majordomus.capabilities.context import Context
+from majordomus.capabilities.workspace import Workspace
 
 BUILTIN = [cap for module in builtin_modules() for cap in module.composed()]
 
@@ -29,9 +29,9 @@ BUILTIN = [cap for module in builtin_modules() for cap in module.composed()]
 @pytest.mark.parametrize("cap", BUILTIN, ids=lambda cap: cap.id)
 def test_the_handler_takes_the_declared_input_and_returns_the_declared_output(cap) -> None:
     assert cap.handler is not None
-    hints = typing.get_type_hints(cap.handler, localns={"Context": Context})
+    hints = typing.get_type_hints(cap.handler, localns={"Workspace": Workspace})
     ctx_name, request_name = list(cap.handler.__code__.co_varnames[:2])
-    assert hints[ctx_name] is Context
+    assert hints[ctx_name] is Workspace
     assert hints[request_name] is cap.input
     assert hints["return"] is cap.output
 

@@ -17,8 +17,8 @@ import pytest
 from freezegun import freeze_time
 from pydantic import BaseModel, ConfigDict
 
-from majordomus.capabilities.context import Context
 from majordomus.capabilities.executor import Executor, validate_input
+from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import Internal, InvalidInput, NotFound
 from majordomus.limits import MAX_JSON_DEPTH
 from majordomus.wire import dumps_pretty
@@ -233,11 +233,11 @@ def test_clearing_the_cache_forgets_every_answer() -> None:
 
 
 @pytest.fixture(scope="module")
-def planned_ctx() -> Context:
-    return Context(PLANNED, discovery="filesystem")
+def planned_ctx() -> Workspace:
+    return Workspace(PLANNED, discovery="filesystem")
 
 
-def test_a_real_query_answers_the_same_from_the_cache(planned_ctx: Context) -> None:
+def test_a_real_query_answers_the_same_from_the_cache(planned_ctx: Workspace) -> None:
     executor = planned_ctx.executor
     request = {"query": "alpha", "limit": 5}
     first = executor.call("objects.search", request)
@@ -247,11 +247,11 @@ def test_a_real_query_answers_the_same_from_the_cache(planned_ctx: Context) -> N
     assert executor.call("objects.search", request, observe=True) == first
 
 
-def test_a_real_input_refuses_an_unknown_key(planned_ctx: Context) -> None:
+def test_a_real_input_refuses_an_unknown_key(planned_ctx: Workspace) -> None:
     with pytest.raises(InvalidInput, match="nonsense"):
         planned_ctx.executor.call("objects.search", {"query": "alpha", "nonsense": 1})
 
 
-def test_a_resource_is_not_executable(planned_ctx: Context) -> None:
+def test_a_resource_is_not_executable(planned_ctx: Workspace) -> None:
     with pytest.raises(NotFound):
         planned_ctx.executor.call("issue.I0001")

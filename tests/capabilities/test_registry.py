@@ -7,7 +7,6 @@ from dataclasses import replace
 import pytest
 
 from majordomus.capabilities.builtin import builtin_modules
-from majordomus.capabilities.context import Context
 from majordomus.capabilities.core import Empty, GetInput, Liveness
 from majordomus.capabilities.registry import (
     Capability,
@@ -16,6 +15,7 @@ from majordomus.capabilities.registry import (
     build_registry,
     process_cache,
 )
+from majordomus.capabilities.workspace import Workspace
 
 
 def _handler(ctx, request):
@@ -120,10 +120,10 @@ def test_a_resource_query_must_accept_empty_input():
 
 
 def test_a_handler_whose_signature_is_not_its_declaration_is_refused():
-    def wrong_input(ctx: Context, request: GetInput) -> Liveness:
+    def wrong_input(ctx: Workspace, request: GetInput) -> Liveness:
         return Liveness(alive=True, version="0")
 
-    def wrong_output(ctx: Context, request: Empty) -> Empty:
+    def wrong_output(ctx: Workspace, request: Empty) -> Empty:
         return Empty()
 
     assert "shape" in codes(module(cap(handler=wrong_input)))

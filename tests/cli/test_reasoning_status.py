@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from majordomus.capabilities.context import Context
+from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import InvalidInput
 from tests.projections.store_files import STORE, chain, current_task, put
 
@@ -205,11 +205,11 @@ def test_other_surfaces_refuse_a_bad_as_of_as_invalid_input(
     repo: Path, capability: str, given: dict[str, str]
 ) -> None:
     with pytest.raises(InvalidInput, match=r"as_of: .*is not an RFC 3339 time"):
-        Context(repo, environ={}).executor.call(capability, given)
+        Workspace(repo, environ={}).executor.call(capability, given)
 
 
 def test_status_is_a_resource_and_a_tool(repo: Path) -> None:
-    ctx = Context(repo, environ={})
+    ctx = Workspace(repo, environ={})
     cap = ctx.registry.get("reasoning.status")
     assert cap is not None
     assert (cap.tool, cap.resource, cap.http, cap.cli) == (

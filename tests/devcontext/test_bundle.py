@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from majordomus.capabilities.context import Context
+from majordomus.capabilities.workspace import Workspace
 from majordomus.devcontext import CompileInput, compile_context
 from majordomus.devcontext.bundle import section
 from majordomus.devcontext.model import Selector, Tier
@@ -79,7 +79,7 @@ def test_a_fence_is_longer_than_any_run_of_backticks_in_the_content() -> None:
 
 def test_the_bundle_through_mcp_is_one_call(tmp_path: Path) -> None:
     root = make_git_repo(tmp_path / "ledgerly", LEDGERLY)
-    srv = Server(Context(root), read_only=True)
+    srv = Server(Workspace(root), read_only=True)
     message = {
         "jsonrpc": "2.0",
         "id": 1,

@@ -16,9 +16,9 @@ import pytest
 from pydantic import Field
 
 from majordomus.capabilities.builtin import builtin_modules
-from majordomus.capabilities.context import Context
 from majordomus.capabilities.core import Empty, ObjectView
 from majordomus.capabilities.registry import Capability, Module, build_registry
+from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import Forbidden, Internal, InvalidInput, MissingArtifact, NotFound, Refused
 from majordomus.wire import StrictInput, Wire
 from tests.conftest import Served, command_env, initialised_repo, serve
@@ -78,7 +78,7 @@ class NoteInput(StrictInput):
     note: str
 
 
-def _fail(_ctx: Context, request: FailInput) -> Echo:
+def _fail(_ctx: Workspace, request: FailInput) -> Echo:
     errors = {
         "invalid_input": InvalidInput,
         "not_found": NotFound,
@@ -93,11 +93,11 @@ def _fail(_ctx: Context, request: FailInput) -> Echo:
     raise errors[request.error](f"the probe says {request.error}")
 
 
-def _echo(_ctx: Context, request: EchoInput) -> Echo:
+def _echo(_ctx: Workspace, request: EchoInput) -> Echo:
     return Echo(input=request.model_dump(mode="json", exclude_none=True))
 
 
-def _note(_ctx: Context, request: NoteInput) -> Echo:
+def _note(_ctx: Workspace, request: NoteInput) -> Echo:
     return Echo(input=request.model_dump(mode="json"))
 
 
@@ -145,9 +145,9 @@ PROBE = Module(
 
 
 @pytest.fixture(scope="session")
-def probe_context(served_repo: Path) -> Context:
+def probe_context(served_repo: Path) -> Workspace:
     """The served repository with the built-in modules plus the probe module."""
-    ctx = Context(served_repo, environ=command_env())
+    ctx = Workspace(served_repo, environ=command_env())
     ctx.__dict__["registry"] = build_registry(
         [*builtin_modules(), PROBE], ctx.index, object_output=ObjectView, empty=Empty
     )

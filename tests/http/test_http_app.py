@@ -13,8 +13,8 @@ import anyio
 import pytest
 from starlette.testclient import TestClient
 
-from majordomus.capabilities.context import Context
 from majordomus.capabilities.describe import canonical_schema
+from majordomus.capabilities.workspace import Workspace
 from majordomus.http.app import create_app
 from majordomus.http.middleware import BODY_LIMIT, Guard
 
@@ -24,7 +24,7 @@ BASE = "http://127.0.0.1:8741"
 
 
 @pytest.fixture(scope="module")
-def app(probe_context: Context) -> Guard:
+def app(probe_context: Workspace) -> Guard:
     return create_app(probe_context)
 
 
@@ -158,7 +158,7 @@ def test_routing_errors(client: TestClient) -> None:
     error_of(client.post("/openapi.json"), 405, "method_not_allowed")
 
 
-def test_guards_on_the_asgi_path(app: Guard, probe_context: Context) -> None:
+def test_guards_on_the_asgi_path(app: Guard, probe_context: Workspace) -> None:
     with TestClient(app, base_url="http://evil.example", client=LOCAL) as rebinding:
         assert "DNS rebinding" in error_of(rebinding.get("/api/v1/live"), 403, "forbidden")
     with TestClient(app, base_url=BASE, client=LOCAL) as local:
@@ -212,7 +212,7 @@ def test_index_json_unless_html_is_asked_for(client: TestClient, served_repo: Pa
     assert "/api/v1/probe/echo" in page.text
 
 
-def test_api_index(client: TestClient, probe_context: Context) -> None:
+def test_api_index(client: TestClient, probe_context: Workspace) -> None:
     first, second = client.get("/api/v1"), client.get("/api/v1/")
     assert first.status_code == 200 and first.content == second.content
     body = first.json()
@@ -288,7 +288,7 @@ def test_the_busy_bound_answers_503_but_still_the_liveness_probe() -> None:
 
 
 def test_the_process_cache_is_effective_and_errors_are_not_cached(served_repo: Path) -> None:
-    ctx = Context(served_repo)
+    ctx = Workspace(served_repo)
     with TestClient(create_app(ctx), base_url=BASE, client=LOCAL) as fresh:
         counters = ctx.executor.counters
         first = fresh.get("/api/v1/search", params={"query": "rule"})
@@ -313,7 +313,7 @@ def test_nothing_is_rebuilt_per_request(served_repo: Path, monkeypatch: pytest.M
     import majordomus.http.app as app_module
     import majordomus.layer.index as index_module
 
-    ctx = Context(served_repo)
+    ctx = Workspace(served_repo)
     app = create_app(ctx)
     calls: dict[str, int] = {"index": 0, "registry": 0, "openapi": 0}
 
@@ -339,7 +339,7 @@ def test_nothing_is_rebuilt_per_request(served_repo: Path, monkeypatch: pytest.M
 BAD_VALUES = ("", "x", "-1", "1e999", "null", "[1]", '{"a":', "\u00e9\u0000")
 
 
-def test_no_malformed_parameter_answers_500(client: TestClient, probe_context: Context) -> None:
+def test_no_malformed_parameter_answers_500(client: TestClient, probe_context: Workspace) -> None:
     """Every GET route, every declared parameter, a handful of values of the wrong shape: the
     answer is a success or a caller error, never 500 (issue 7, "Bad input")."""
     for cap in probe_context.registry:
@@ -360,7 +360,7 @@ def test_no_malformed_parameter_answers_500(client: TestClient, probe_context: C
                     )
 
 
-def test_no_malformed_body_answers_500(client: TestClient, probe_context: Context) -> None:
+def test_no_malformed_body_answers_500(client: TestClient, probe_context: Workspace) -> None:
     bodies = (b"", b"{", b"[]", b"1", b'{"record": 1}', b'{"record": {"kind": "nope"}}', b"\xff")
     for cap in probe_context.registry:
         if cap.http is None or cap.http[0] != "POST":

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from majordomus.capabilities.context import Context
+from majordomus.capabilities.workspace import Workspace
 from majordomus.http.app import create_app
 from tests.conftest import command_env, git, initialised_repo
 
@@ -27,7 +27,7 @@ Marker: wombat-marker.
 
 def test_a_commit_is_served_next_and_a_broken_layer_is_stale(tmp_path: Path) -> None:
     root = initialised_repo(tmp_path / "repo")
-    ctx = Context(root, environ=command_env())
+    ctx = Workspace(root, environ=command_env())
     app = create_app(ctx)
     with TestClient(app, base_url=BASE, client=("127.0.0.1", 50000)) as client:
         home = client.get("/").json()

@@ -9,17 +9,17 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from majordomus.capabilities.context import Context
 from majordomus.capabilities.core import Empty
 from majordomus.capabilities.describe import canonical_schema
-from majordomus.capabilities.reference import reference_context
+from majordomus.capabilities.reference import reference_workspace
 from majordomus.capabilities.registry import Capability, Module, build_registry
+from majordomus.capabilities.workspace import Workspace
 from majordomus.http.openapi import OpenApiError, build_openapi, render
 from majordomus.wire import Wire
 
 
 @pytest.fixture(scope="module")
-def document(probe_context: Context) -> dict[str, Any]:
+def document(probe_context: Workspace) -> dict[str, Any]:
     return build_openapi(probe_context.registry, lambda cap: cap.benchmark_cases(probe_context))
 
 
@@ -35,7 +35,7 @@ def _walk(node: Any, path: str = "#") -> list[tuple[str, Any]]:
     return out
 
 
-def test_top_level_shape(document: dict[str, Any], probe_context: Context) -> None:
+def test_top_level_shape(document: dict[str, Any], probe_context: Workspace) -> None:
     assert document["openapi"] == "3.1.0"
     assert document["jsonSchemaDialect"] == "https://spec.openapis.org/oas/3.1/dialect/base"
     assert {"title", "version", "summary", "description", "license", "contact"} <= set(
@@ -66,7 +66,7 @@ def test_top_level_shape(document: dict[str, Any], probe_context: Context) -> No
 
 
 def test_one_operation_per_route_with_the_id_as_operation_id(
-    document: dict[str, Any], probe_context: Context
+    document: dict[str, Any], probe_context: Workspace
 ) -> None:
     operations = {
         (method.upper(), path): op
@@ -126,7 +126,7 @@ def test_components_are_named_by_title_and_every_reference_resolves(
 
 
 def test_the_seed_exposure_of_devcontext_explain() -> None:
-    ctx = reference_context()
+    ctx = reference_workspace()
     cap = ctx.registry.get("devcontext.explain")
     assert cap is not None, "the devcontext module is not registered"
     assert cap.tool == "majordomus_devcontext_explain"
@@ -167,7 +167,7 @@ def test_post_takes_a_request_body(document: dict[str, Any]) -> None:
     assert media["examples"] == {"hello": {"value": {"note": "hello"}}}
 
 
-def test_rendering_is_deterministic(probe_context: Context) -> None:
+def test_rendering_is_deterministic(probe_context: Workspace) -> None:
     def once() -> str:
         return render(
             build_openapi(probe_context.registry, lambda c: c.benchmark_cases(probe_context))
@@ -224,11 +224,11 @@ def test_output_schemas_are_the_models_not_empty(document: dict[str, Any]) -> No
     assert schemas["ObjectSummary"]["properties"]["snippet"]
 
 
-def test_capabilities_validate_reports_an_openapi_clash(probe_context: Context) -> None:
+def test_capabilities_validate_reports_an_openapi_clash(probe_context: Workspace) -> None:
     from majordomus.cli.commands.validate import _openapi
 
     assert _openapi(probe_context) == []
-    twins = Context.from_index(probe_context.index)
+    twins = Workspace.from_index(probe_context.index)
     twins.__dict__["registry"] = build_registry(
         [
             Module(

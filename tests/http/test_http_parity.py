@@ -17,7 +17,7 @@ import click
 import pytest
 
 from majordomus.capabilities.builtin import builtin_modules
-from majordomus.capabilities.context import Context
+from majordomus.capabilities.workspace import Workspace
 from majordomus.cli.app import build_cli
 from majordomus.errors import CapabilityError
 from tests.conftest import run_majordomus
@@ -68,8 +68,8 @@ def cli_args(command: click.Command, value: dict[str, Any]) -> list[str] | None:
 
 
 @pytest.fixture(scope="module")
-def context(served_repo: Path, server_env: dict[str, str]) -> Context:
-    return Context(served_repo, environ=server_env)
+def context(served_repo: Path, server_env: dict[str, str]) -> Workspace:
+    return Workspace(served_repo, environ=server_env)
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +79,7 @@ def cli_root() -> click.Group:
 
 @pytest.mark.parametrize("capability_id", QUERIES)
 def test_http_answers_what_the_cli_prints(
-    capability_id: str, server: Any, context: Context, cli_root: click.Group, served_repo: Path
+    capability_id: str, server: Any, context: Workspace, cli_root: click.Group, served_repo: Path
 ) -> None:
     cap = context.registry.get(capability_id)
     assert cap is not None and cap.http is not None

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from majordomus.capabilities.context import Context
+from majordomus.capabilities.workspace import Workspace
 from majordomus.cli.logs import _Format
 from majordomus.http.openapi import build_openapi
 from majordomus.http.server import route_uvicorn_logs
@@ -101,7 +101,7 @@ def test_openapi_and_swagger_are_served(
     with server.client() as client:
         served = client.get("/openapi.json")
         assert served.status_code == 200 and served.text.endswith("}\n")
-        ctx = Context(served_repo, environ=server_env)
+        ctx = Workspace(served_repo, environ=server_env)
         expected = build_openapi(ctx.registry, lambda cap: cap.benchmark_cases(ctx))
         assert served.json() == json.loads(json.dumps(expected))
         page = client.get("/swagger")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from majordomus.capabilities.context import Context
+from majordomus.capabilities.workspace import Workspace
 from majordomus.layer.freshness import SLICE, git_dir
 from majordomus.synthetic import Shape, SyntheticRepository, rule_path
 from tests.conftest import git
@@ -21,7 +21,7 @@ def committed(shape: Shape) -> SyntheticRepository:
 
 def test_nothing_changed_is_not_a_change() -> None:
     with committed(Shape()) as repo:
-        ctx = Context(repo.root)
+        ctx = Workspace(repo.root)
         before = ctx.index
         assert [ctx.refresh() for _ in range(5)] == [False] * 5
         assert ctx.index is before and ctx.generation == 0 and not ctx.stale
@@ -29,7 +29,7 @@ def test_nothing_changed_is_not_a_change() -> None:
 
 def test_a_staged_change_is_seen_at_the_next_check() -> None:
     with committed(Shape()) as repo:
-        ctx = Context(repo.root)
+        ctx = Workspace(repo.root)
         ctx.registry  # noqa: B018
         new = repo.root / ".ai/repo/rules/project/new.v1.md"
         new.write_text("---\nid: project.new\nversion: 1\ntitle: New\n---\n\nNew.\n")
@@ -43,7 +43,7 @@ def test_a_staged_change_is_seen_at_the_next_check() -> None:
 def test_an_edit_in_place_is_seen_within_one_turn_of_the_slice() -> None:
     rules = SLICE * 3
     with committed(Shape(rules=rules, prompts=0, documents=0)) as repo:
-        ctx = Context(repo.root)
+        ctx = Workspace(repo.root)
         ctx.index  # noqa: B018
         assert ctx.watch is not None
         turns = math.ceil(ctx.watch.files / SLICE)
@@ -56,7 +56,7 @@ def test_an_edit_in_place_is_seen_within_one_turn_of_the_slice() -> None:
 
 def test_filesystem_discovery_sees_a_new_file_in_a_watched_directory() -> None:
     with SyntheticRepository.new(Shape()) as repo:
-        ctx = Context(repo.root, discovery="filesystem")
+        ctx = Workspace(repo.root, discovery="filesystem")
         count = len(ctx.index.objects)
         (repo.root / ".ai/repo/rules/project/fresh.v1.md").write_text(
             "---\nid: project.fresh\nversion: 1\ntitle: Fresh\n---\n\nFresh.\n"
@@ -67,7 +67,7 @@ def test_filesystem_discovery_sees_a_new_file_in_a_watched_directory() -> None:
 
 def test_a_layer_that_cannot_be_read_keeps_the_last_index_and_is_stale() -> None:
     with committed(Shape()) as repo:
-        ctx = Context(repo.root)
+        ctx = Workspace(repo.root)
         before = ctx.index
         manifest = repo.root / ".ai/manifest.yaml"
         good = manifest.read_text()

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from majordomus.capabilities.builtin import builtin_tools
-from majordomus.capabilities.context import Context
+from majordomus.capabilities.workspace import Workspace
 from majordomus.layer import index as index_module
 from majordomus.layer.index import build_index
 from majordomus.layer.model import Discovery, Index
@@ -109,7 +109,7 @@ def test_each_re_index_answers_what_a_build_from_scratch_answers(
     with SyntheticRepository.new(Shape(rules=10, prompts=1, documents=2)) as repo:
         root = repo.root
         repo.commit()
-        ctx = Context(root, discovery=discovery)
+        ctx = Workspace(root, discovery=discovery)
         assert answer(ctx.index) == answer(build_index(root, discovery, mcp_tools=builtin_tools()))
         for name, step in STEPS:
             step(root)
@@ -124,7 +124,7 @@ def test_each_re_index_answers_what_a_build_from_scratch_answers(
 def test_a_re_index_reads_only_the_changed_file(monkeypatch: pytest.MonkeyPatch) -> None:
     with SyntheticRepository.new(Shape(rules=20, prompts=0, documents=0)) as repo:
         repo.commit()
-        ctx = Context(repo.root)
+        ctx = Workspace(repo.root)
         ctx.index  # noqa: B018
         read: list[str] = []
         real = index_module.read_entry

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from majordomus.capabilities.context import Context
 from majordomus.capabilities.core import search_text
+from majordomus.capabilities.workspace import Workspace
 from majordomus.devcontext.select import _haystack_of
 from majordomus.errors import CapabilityError
 from majordomus.layer.index import build_index
@@ -56,40 +56,40 @@ QUERIES = [
 
 
 @pytest.fixture(scope="module", params=["planned", "healthy", "synthetic"])
-def layer(request: pytest.FixtureRequest) -> Iterator[tuple[Context, Context]]:
+def layer(request: pytest.FixtureRequest) -> Iterator[tuple[Workspace, Workspace]]:
     """(with the copy, without it) over one layer, read from the work tree."""
     if request.param == "synthetic":
         with SyntheticRepository.new(Shape.scaling(40)) as repo:
             index = repo.index()
-            yield Context.from_index(index, environ={}), Context.from_index(index, environ=OFF)
+            yield Workspace.from_index(index, environ={}), Workspace.from_index(index, environ=OFF)
         return
     root = FIXTURES / "layers" / request.param
     index = dataclasses.replace(build_index(root, "filesystem"), git=GIT)
-    yield Context.from_index(index, environ={}), Context.from_index(index, environ=OFF)
+    yield Workspace.from_index(index, environ={}), Workspace.from_index(index, environ=OFF)
 
 
-def answer(ctx: Context, capability: str, value: dict[str, Any]) -> Any:
+def answer(ctx: Workspace, capability: str, value: dict[str, Any]) -> Any:
     try:
         return ctx.executor.call(capability, value, observe=True)
     except CapabilityError as exc:
         return ("refused", exc.code, exc.display)
 
 
-def compile_requests(ctx: Context) -> list[dict[str, Any]]:
+def compile_requests(ctx: Workspace) -> list[dict[str, Any]]:
     cap = ctx.registry.get("devcontext.compile")
     assert cap is not None
     cases = [value for _, value in cap.benchmark_cases(ctx)]
     return cases + [{"intent": intent} for intent in INTENTS]
 
 
-def test_the_copy_is_in_use_and_off_when_switched_off(layer: tuple[Context, Context]) -> None:
+def test_the_copy_is_in_use_and_off_when_switched_off(layer: tuple[Workspace, Workspace]) -> None:
     on, off = layer
     assert on.sqlite is not None and off.sqlite is None
     assert on.sqlite.matching("search", ["rule"], search_text) is not None
     assert enabled({}) and not enabled({SWITCH: "0"}) and not enabled({SWITCH: "off"})
 
 
-def test_compile_is_the_same_with_and_without_the_copy(layer: tuple[Context, Context]) -> None:
+def test_compile_is_the_same_with_and_without_the_copy(layer: tuple[Workspace, Workspace]) -> None:
     on, off = layer
     for request in compile_requests(on):
         assert answer(on, "devcontext.compile", request) == answer(
@@ -97,7 +97,7 @@ def test_compile_is_the_same_with_and_without_the_copy(layer: tuple[Context, Con
         ), request
 
 
-def test_explain_is_the_same_with_and_without_the_copy(layer: tuple[Context, Context]) -> None:
+def test_explain_is_the_same_with_and_without_the_copy(layer: tuple[Workspace, Workspace]) -> None:
     on, off = layer
     uris = [obj.uri for obj in on.index.objects[:12]] + ["majordomus://rule/absent@1"]
     for uri in uris:
@@ -108,7 +108,7 @@ def test_explain_is_the_same_with_and_without_the_copy(layer: tuple[Context, Con
             ), request
 
 
-def test_search_is_the_same_with_and_without_the_copy(layer: tuple[Context, Context]) -> None:
+def test_search_is_the_same_with_and_without_the_copy(layer: tuple[Workspace, Workspace]) -> None:
     on, off = layer
     kinds = [None, *list(on.index.kinds)[:2]]
     for query in QUERIES:
@@ -125,7 +125,7 @@ def test_search_is_the_same_with_and_without_the_copy(layer: tuple[Context, Cont
 
 
 def test_matching_finds_exactly_the_objects_holding_a_needle(
-    layer: tuple[Context, Context],
+    layer: tuple[Workspace, Workspace],
 ) -> None:
     on, _ = layer
     objects = on.index.objects
@@ -143,7 +143,7 @@ def test_matching_finds_exactly_the_objects_holding_a_needle(
     }
 
 
-def test_short_or_unsafe_needles_are_not_narrowed(layer: tuple[Context, Context]) -> None:
+def test_short_or_unsafe_needles_are_not_narrowed(layer: tuple[Workspace, Workspace]) -> None:
     on, _ = layer
     copy = SqliteIndex(on.index)
     assert copy.matching("search", ["ru"], search_text) is None
@@ -154,7 +154,7 @@ def test_short_or_unsafe_needles_are_not_narrowed(layer: tuple[Context, Context]
 def test_nothing_is_written_next_to_the_repository(tmp_path: Path) -> None:
     with SyntheticRepository.new(Shape.scaling(10), at=tmp_path / "repo") as repo:
         before = sorted(p.relative_to(repo.root) for p in repo.root.rglob("*"))
-        ctx = Context.from_index(repo.index(), environ={})
+        ctx = Workspace.from_index(repo.index(), environ={})
         assert ctx.executor.call("objects.search", {"query": "rule"})["count"] > 0
         after = sorted(p.relative_to(repo.root) for p in repo.root.rglob("*"))
     assert before == after

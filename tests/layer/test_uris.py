@@ -41,12 +41,12 @@ def test_what_cannot_name_an_object() -> None:
 
 
 def test_inspect_still_reports_when_the_registry_does_not_build(tmp_path) -> None:
-    from majordomus.capabilities.context import Context
     from majordomus.capabilities.registry import RegistryBuildFailed, RegistryError
+    from majordomus.capabilities.workspace import Workspace
     from majordomus.mcp.listing import inspect_report
     from tests.conftest import initialised_repo
 
-    class Broken(Context):
+    class Broken(Workspace):
         @property
         def registry(self):  # type: ignore[override]
             raise RegistryBuildFailed([RegistryError("duplicate_id", "id 'x.y' is claimed twice")])

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from majordomus.capabilities.context import Context
+from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import CapabilityError
 from majordomus.ledger.record import KINDS, MAX_RECORD_BYTES
 from tests.conftest import initialised_repo, run_majordomus
@@ -105,18 +105,18 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def ctx(root: Path) -> Context:
-    return Context(root, environ={"PATH": "", "HOME": str(root)})
+def ctx(root: Path) -> Workspace:
+    return Workspace(root, environ={"PATH": "", "HOME": str(root)})
 
 
-def refusal(ctx: Context, raw: Any) -> str:
+def refusal(ctx: Workspace, raw: Any) -> str:
     with pytest.raises(CapabilityError) as refused:
         ctx.executor.call("reasoning.record", raw)
     return refused.value.display
 
 
 @pytest.mark.parametrize("record", BAD_RECORDS)
-def test_every_refusal_in_process_is_free_of_library_words(ctx: Context, record: Any) -> None:
+def test_every_refusal_in_process_is_free_of_library_words(ctx: Workspace, record: Any) -> None:
     clean(refusal(ctx, {"record": record}))
 
 
@@ -132,11 +132,11 @@ def test_every_refusal_in_process_is_free_of_library_words(ctx: Context, record:
         [1],
     ],
 )
-def test_the_envelope_of_the_input_is_worded_plainly_too(ctx: Context, raw: Any) -> None:
+def test_the_envelope_of_the_input_is_worded_plainly_too(ctx: Workspace, raw: Any) -> None:
     clean(refusal(ctx, raw))
 
 
-def test_wrapped_paths_start_at_record_and_name_the_fields(ctx: Context) -> None:
+def test_wrapped_paths_start_at_record_and_name_the_fields(ctx: Workspace) -> None:
     assert refusal(ctx, {"record": {"kind": "assessment"}}) == (
         "invalid input: record.subject: is required"
     )
@@ -165,7 +165,7 @@ def test_wrapped_paths_start_at_record_and_name_the_fields(ctx: Context) -> None
     )
 
 
-def test_an_oversized_record_is_refused_in_process(ctx: Context) -> None:
+def test_an_oversized_record_is_refused_in_process(ctx: Workspace) -> None:
     big = {"kind": "assessment", "subject": "x" * (MAX_RECORD_BYTES + 1)}
     message = refusal(ctx, {"record": big})
     size = len(json.dumps(big, separators=(",", ":")))

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from majordomus.capabilities.context import Context
+from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import Refused
 from majordomus.ledger.record import ReasoningRecord
 from majordomus.ledger.store import STATE_DIR, Store
@@ -128,8 +128,8 @@ def advisor_path(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 @pytest.fixture(scope="module")
-def ctx(root: Path, advisor_path: str) -> Context:
-    return Context(root, environ={"PATH": advisor_path, "HOME": str(root)})
+def ctx(root: Path, advisor_path: str) -> Workspace:
+    return Workspace(root, environ={"PATH": advisor_path, "HOME": str(root)})
 
 
 def plant(root: Path, files: list[tuple[str, str, dict[str, Any]]]) -> None:
@@ -141,7 +141,7 @@ def plant(root: Path, files: list[tuple[str, str, dict[str, Any]]]) -> None:
         path.write_text(json.dumps(record), encoding="utf-8")
 
 
-def replay_everything(ctx: Context, ids: list[str]) -> None:
+def replay_everything(ctx: Workspace, ids: list[str]) -> None:
     """Every reasoning capability answers; a record is admitted or refused in one sentence."""
     call = ctx.executor.call
     for task in ("all", "t"):
@@ -173,7 +173,7 @@ def replay_everything(ctx: Context, ids: list[str]) -> None:
 )
 @given(st.lists(planted(), max_size=8))
 def test_no_schema_valid_store_breaks_a_reasoning_capability(
-    root: Path, ctx: Context, files: list[tuple[str, str, dict[str, Any]]]
+    root: Path, ctx: Workspace, files: list[tuple[str, str, dict[str, Any]]]
 ) -> None:
     plant(root, files)
     replay_everything(ctx, sorted({record.id for record in Store(root).load().records}))

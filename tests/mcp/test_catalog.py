@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from majordomus.capabilities.context import Context
-from majordomus.capabilities.reference import reference_context
+from majordomus.capabilities.reference import reference_workspace
 from majordomus.capabilities.registry import build_registry
+from majordomus.capabilities.workspace import Workspace
 from majordomus.mcp import catalog
 from majordomus.mcp.framing import clean_value
 from majordomus.mcp.listing import tool_entries
@@ -25,7 +25,7 @@ def answer(srv: Server, message: Any) -> Any:
 
 def test_the_shipped_file_is_what_the_registry_renders() -> None:
     assert catalog.TOOLS_FILE.read_text(encoding="utf-8") == catalog.render(
-        reference_context().registry
+        reference_workspace().registry
     )
 
 
@@ -33,7 +33,7 @@ def test_the_shipped_file_is_what_the_registry_renders() -> None:
 def test_the_served_page_is_the_page_built_from_the_live_registry(
     layer_repo: Path, read_only: bool
 ) -> None:
-    ctx = Context(layer_repo)
+    ctx = Workspace(layer_repo)
     served = answer(
         Server(ctx, read_only=read_only), {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
     )
@@ -43,10 +43,10 @@ def test_the_served_page_is_the_page_built_from_the_live_registry(
 
 
 def test_the_adopted_digests_give_the_fingerprint_the_schemas_give(layer_repo: Path) -> None:
-    ctx = Context(layer_repo)
+    ctx = Workspace(layer_repo)
     built = ctx.registry.fingerprint
     Server(ctx, read_only=False)
-    fresh = Context(layer_repo).registry
+    fresh = Workspace(layer_repo).registry
     fresh.adopt_descriptor_digests(catalog.descriptor_digests())
     assert fresh.fingerprint == built
     assert set(catalog.descriptor_digests()) == {c.id for c in fresh.builtin}
@@ -66,7 +66,7 @@ def test_a_cached_call_keys_the_cache_without_building_a_schema(
         raise AssertionError("a descriptor was built")
 
     monkeypatch.setattr(registry_module, "descriptor_digest", no_schemas)
-    srv = Server(Context(layer_repo), read_only=False)
+    srv = Server(Workspace(layer_repo), read_only=False)
     call = {"name": "majordomus_search", "arguments": {"query": "rule"}}
     first = answer(srv, {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call})
     again = answer(srv, {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call})

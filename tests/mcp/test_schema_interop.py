@@ -15,7 +15,7 @@ from typing import Any
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from majordomus.capabilities.context import Context
+from majordomus.capabilities.workspace import Workspace
 from tests.conftest import GIT_ENV, MAJORDOMUS
 
 ENV = {**GIT_ENV, "MAJORDOMUS_LOG": "warn"}
@@ -63,7 +63,7 @@ def assert_fillable(tool: str, schema: dict[str, Any]) -> None:
 
 
 def test_every_input_schema_is_fillable_and_null_means_absent(layer_repo: Path) -> None:
-    ctx = Context(layer_repo, environ=ENV)
+    ctx = Workspace(layer_repo, environ=ENV)
     base = {
         cap.tool: dict(cap.benchmark_cases(ctx)[0][1])
         for cap in ctx.registry

@@ -20,7 +20,7 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
 from mcp.shared.exceptions import MCPError
 
-from majordomus.capabilities.context import Context
+from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import CapabilityError
 from majordomus.mcp.listing import resource_entries, tool_entries
 from tests.conftest import GIT_ENV, MAJORDOMUS, witness
@@ -54,12 +54,12 @@ def drive(
     return value, errlog.read_text()
 
 
-def in_process(root: Path) -> Context:
+def in_process(root: Path) -> Workspace:
     """The same repository and environment the server sees, for expected answers."""
-    return Context(root, environ=get_default_environment() | ENV)
+    return Workspace(root, environ=get_default_environment() | ENV)
 
 
-def expected_answer(ctx: Context, capability_id: str, arguments: dict[str, Any]) -> Any:
+def expected_answer(ctx: Workspace, capability_id: str, arguments: dict[str, Any]) -> Any:
     try:
         return ("ok", ctx.executor.call(capability_id, arguments))
     except CapabilityError as exc:

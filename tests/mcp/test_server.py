@@ -14,9 +14,9 @@ import pytest
 
 from majordomus.capabilities import core
 from majordomus.capabilities.builtin import builtin_modules
-from majordomus.capabilities.context import Context
 from majordomus.capabilities.core import Empty, ObjectView, RepositoryReport
 from majordomus.capabilities.registry import Capability, Module, build_registry
+from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import Internal, Refused
 from majordomus.mcp import listing, server
 from majordomus.mcp.server import Server
@@ -29,7 +29,7 @@ class Written(Wire):
     written: bool
 
 
-def _write(_ctx: Context, _request: Empty) -> Written:
+def _write(_ctx: Workspace, _request: Empty) -> Written:
     return Written(written=True)
 
 
@@ -57,11 +57,11 @@ WRITER = Module(
 
 
 @pytest.fixture
-def ctx(layer_repo: Path) -> Context:
-    return Context(layer_repo)
+def ctx(layer_repo: Path) -> Workspace:
+    return Workspace(layer_repo)
 
 
-def _with_writer(ctx: Context) -> Context:
+def _with_writer(ctx: Workspace) -> Workspace:
     registry = build_registry(
         [*builtin_modules(), WRITER], ctx.index, object_output=ObjectView, empty=Empty
     )
@@ -78,7 +78,7 @@ def req(id_: Any, method: str, params: Any = None) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": id_, "method": method, "params": params}
 
 
-def test_an_internal_failure_is_a_redacted_rpc_error(ctx: Context, monkeypatch) -> None:
+def test_an_internal_failure_is_a_redacted_rpc_error(ctx: Workspace, monkeypatch) -> None:
     srv = Server(ctx, read_only=False)
 
     def boom(*_args: Any, **_kwargs: Any) -> Any:
@@ -91,7 +91,7 @@ def test_an_internal_failure_is_a_redacted_rpc_error(ctx: Context, monkeypatch) 
     assert response["error"]["message"] == "internal: the token [redacted:anthropic-key] leaked"
 
 
-def test_an_unexpected_exception_is_a_redacted_rpc_error(ctx: Context, monkeypatch) -> None:
+def test_an_unexpected_exception_is_a_redacted_rpc_error(ctx: Workspace, monkeypatch) -> None:
     srv = Server(ctx, read_only=False)
 
     def boom(*_args: Any, **_kwargs: Any) -> Any:
@@ -105,10 +105,10 @@ def test_an_unexpected_exception_is_a_redacted_rpc_error(ctx: Context, monkeypat
     assert SECRET not in response["error"]["message"]
 
 
-def test_a_refusing_query_resource_answers_invalid_params(ctx: Context, monkeypatch) -> None:
+def test_a_refusing_query_resource_answers_invalid_params(ctx: Workspace, monkeypatch) -> None:
     srv = Server(ctx, read_only=False)
 
-    def refuse(_ctx: Context, _uri: str) -> Any:
+    def refuse(_ctx: Workspace, _uri: str) -> Any:
         raise Refused("the ledger cannot be read")
 
     monkeypatch.setattr(core, "resolve_resource", refuse)
@@ -120,7 +120,7 @@ def test_a_refusing_query_resource_answers_invalid_params(ctx: Context, monkeypa
     }
 
 
-def test_resources_read_of_a_query_is_its_pretty_answer(ctx: Context) -> None:
+def test_resources_read_of_a_query_is_its_pretty_answer(ctx: Workspace) -> None:
     srv = Server(ctx, read_only=False)
     response = answer(srv, req(3, "resources/read", {"uri": "majordomus://repository"}))
     [content] = response["result"]["contents"]
@@ -131,7 +131,7 @@ def test_resources_read_of_a_query_is_its_pretty_answer(ctx: Context) -> None:
     RepositoryReport.model_validate_json(content["text"])
 
 
-def test_a_writing_command_is_named_and_annotated(ctx: Context) -> None:
+def test_a_writing_command_is_named_and_annotated(ctx: Workspace) -> None:
     srv = Server(_with_writer(ctx), read_only=False)
     assert "Tools that write the repository: " in srv.instructions
     assert "majordomus_scribe_write" in srv.instructions
@@ -148,7 +148,7 @@ def test_a_writing_command_is_named_and_annotated(ctx: Context) -> None:
     assert called["result"]["structuredContent"] == {"written": True}
 
 
-def test_read_only_hides_a_writing_command(ctx: Context) -> None:
+def test_read_only_hides_a_writing_command(ctx: Workspace) -> None:
     srv = Server(_with_writer(ctx), read_only=True)
     assert "majordomus_scribe_write" not in srv.instructions
     assert "nothing writes" in srv.instructions
@@ -158,7 +158,7 @@ def test_read_only_hides_a_writing_command(ctx: Context) -> None:
     assert called["error"] == {"code": -32602, "message": "unknown tool: majordomus_scribe_write"}
 
 
-def test_listings_are_computed_once(ctx: Context, monkeypatch) -> None:
+def test_listings_are_computed_once(ctx: Workspace, monkeypatch) -> None:
     calls = {"tools": 0, "resources": 0}
     tool_entries, resource_entries = listing.tool_entries, listing.resource_entries
 
@@ -179,7 +179,7 @@ def test_listings_are_computed_once(ctx: Context, monkeypatch) -> None:
     assert calls == {"tools": 0, "resources": 1}  # the tools page ships generated
 
 
-def test_a_registry_the_shipped_page_does_not_list_is_listed_once(ctx: Context, monkeypatch):
+def test_a_registry_the_shipped_page_does_not_list_is_listed_once(ctx: Workspace, monkeypatch):
     calls = []
     tool_entries = listing.tool_entries
 
@@ -208,7 +208,7 @@ class FullDisk(io.BytesIO):
 PING = b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
 
 
-def test_the_loop_exits(ctx: Context) -> None:
+def test_the_loop_exits(ctx: Workspace) -> None:
     srv = Server(ctx, read_only=False)
     out = io.BytesIO()
     assert srv.run(io.BytesIO(PING + b"\n" + PING), out) == 0
@@ -220,7 +220,7 @@ def test_the_loop_exits(ctx: Context) -> None:
     assert srv.run(io.BytesIO(PING), FullDisk()) == 13
 
 
-def test_no_line_ends_the_session(ctx: Context, monkeypatch) -> None:
+def test_no_line_ends_the_session(ctx: Workspace, monkeypatch) -> None:
     srv = Server(ctx, read_only=False)
     original = srv.handle_message
 
@@ -242,11 +242,11 @@ def test_no_line_ends_the_session(ctx: Context, monkeypatch) -> None:
     assert second["result"] == {}
 
 
-def test_stray_prints_land_on_stderr(ctx: Context, monkeypatch, capfd) -> None:
+def test_stray_prints_land_on_stderr(ctx: Workspace, monkeypatch, capfd) -> None:
     class Stdin:
         buffer = io.BytesIO(b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}\n')
 
-    def noisy_init(self: Server, ctx: Context, *, read_only: bool) -> None:
+    def noisy_init(self: Server, ctx: Workspace, *, read_only: bool) -> None:
         print("a stray line")
         original_init(self, ctx, read_only=read_only)
 

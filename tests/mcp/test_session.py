@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from majordomus.capabilities.context import Context
+from majordomus.capabilities.workspace import Workspace
 from majordomus.mcp.framing import encode
 from majordomus.mcp.results import tool_result
 from majordomus.mcp.server import Server
@@ -44,8 +44,8 @@ def _lines(srv: Server) -> list[str | None]:
 
 
 def test_the_warm_up_changes_no_answer(layer_repo: Path) -> None:
-    cold = _lines(Server(Context(layer_repo), read_only=False))
-    warmed = Server(Context(layer_repo), read_only=False)
+    cold = _lines(Server(Workspace(layer_repo), read_only=False))
+    warmed = Server(Workspace(layer_repo), read_only=False)
     for step in warmed.warm_steps():
         step()
     assert _lines(warmed) == cold

@@ -41,9 +41,9 @@ def executor_worker(
     root: str, environ: dict[str, str], worker: int, calls: int, start: Any, out: Any
 ) -> None:
     """One writer process: wait for the others, then record `calls` records in-process."""
-    from majordomus.capabilities.context import Context
+    from majordomus.capabilities.workspace import Workspace
 
-    ctx = Context(Path(root), environ=environ)
+    ctx = Workspace(Path(root), environ=environ)
     ctx.executor.capability("reasoning.record")  # registry built before the start line
     start.wait()
     written: list[tuple[str, str]] = []

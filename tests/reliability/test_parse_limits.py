@@ -245,10 +245,10 @@ def test_http_refuses_what_is_over_a_limit(live: Served, repo: Path) -> None:
 
 
 def test_the_executor_holds_in_process_callers_to_the_depth_limit(repo: Path) -> None:
-    from majordomus.capabilities.context import Context
+    from majordomus.capabilities.workspace import Workspace
     from majordomus.errors import InvalidInput
 
-    executor = Context(repo).executor
+    executor = Workspace(repo).executor
     for depth in (MAX_JSON_DEPTH, 5_000):
         value: list[Any] = []
         for _ in range(depth):

@@ -29,7 +29,7 @@ import httpx
 import pytest
 
 import majordomus
-from majordomus.capabilities.context import Context
+from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import CapabilityError, Refused
 from majordomus.layer.index import build_index
 from majordomus.ledger.record import ReasoningRecord
@@ -83,7 +83,7 @@ def sandbox(fresh_repo: Callable[[str], Path]) -> Path:
 
 def test_bad_task_names_are_refused_in_process(sandbox: Path, suite_env: dict[str, str]) -> None:
     before = tree(sandbox.parent)
-    ctx = Context(sandbox, environ=suite_env)
+    ctx = Workspace(sandbox, environ=suite_env)
     for task in BAD_TASKS:
         with pytest.raises(CapabilityError) as refused:
             ctx.executor.call("reasoning.record", {"record": RECORD, "task": task})
@@ -94,13 +94,13 @@ def test_bad_task_names_are_refused_in_process(sandbox: Path, suite_env: dict[st
 
 
 def test_the_longest_allowed_task_name_is_written(sandbox: Path, suite_env: dict[str, str]) -> None:
-    ctx = Context(sandbox, environ=suite_env)
+    ctx = Workspace(sandbox, environ=suite_env)
     answer = ctx.executor.call("reasoning.record", {"record": RECORD, "task": "a" * 255})
     assert answer["path"].startswith(f"{STATE_DIR}/{'a' * 255}/")
 
 
 def test_a_body_cannot_carry_an_id_or_a_task(sandbox: Path, suite_env: dict[str, str]) -> None:
-    ctx = Context(sandbox, environ=suite_env)
+    ctx = Workspace(sandbox, environ=suite_env)
     for extra in ({"id": "../../escape"}, {"task": "../escape"}, {"path": "/tmp/escape"}):
         with pytest.raises(CapabilityError) as refused:
             ctx.executor.call("reasoning.record", {"record": {**RECORD, **extra}})
@@ -308,7 +308,7 @@ CRAFTED_IDS = ["../../../etc/passwd", "/etc/passwd", "untasked/../../x", "a\x00b
 def test_explain_and_status_of_crafted_names_read_nothing_outside_the_store(
     sandbox: Path, suite_env: dict[str, str]
 ) -> None:
-    ctx = Context(sandbox, environ=suite_env)
+    ctx = Workspace(sandbox, environ=suite_env)
     ctx.executor.call("reasoning.record", {"record": RECORD, "task": "t"})
     store = str(sandbox / STATE_DIR)
     with watched_opens() as watch:
@@ -356,7 +356,7 @@ CRAFTED_URIS = [
 def test_objects_get_of_crafted_uris_opens_nothing(
     sandbox: Path, suite_env: dict[str, str]
 ) -> None:
-    ctx = Context(sandbox, environ=suite_env)
+    ctx = Workspace(sandbox, environ=suite_env)
     assert ctx.executor.call("objects.get", {"uri": "majordomus://policy/.ai/repo/policy.yaml"})
     with watched_opens() as watch:
         for uri in CRAFTED_URIS:

@@ -93,7 +93,7 @@ def command() -> click.Command:
         click.echo()
         click.echo(f"$ majordomus mcp --inspect --repo {repo.root}")
         library = Repository.open(repo.root)
-        click.echo(render_inspect(inspect_report(library.context, read_only=False)), nl=False)
+        click.echo(render_inspect(inspect_report(library.workspace, read_only=False)), nl=False)
         click.echo()
         _record_chain(library, ".ai/repo/rules/project/rule-0.v1.md")
         click.echo()

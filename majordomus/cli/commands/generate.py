@@ -28,11 +28,11 @@ TARGETS = ("all", "docs", "openapi")
 
 def expected_files(target: str) -> dict[str, str]:
     """Relative path under the output directory → the bytes it must hold."""
-    from majordomus.capabilities.reference import banner, reference_context, reference_files
+    from majordomus.capabilities.reference import banner, reference_files, reference_workspace
     from majordomus.capabilities.registry import RegistryBuildFailed
     from majordomus.http.openapi import OpenApiError, build_openapi, render
 
-    ctx = reference_context()
+    ctx = reference_workspace()
     try:
         registry = ctx.registry
         registry.verify()
@@ -62,12 +62,12 @@ def package_files(target: str) -> dict[Path, str]:
     if target != "all":
         return {}
     from majordomus.capabilities.builtin import ROUTES_FILE, builtin_modules, render_routes
-    from majordomus.capabilities.reference import reference_context
+    from majordomus.capabilities.reference import reference_workspace
     from majordomus.mcp import catalog
 
     return {
         ROUTES_FILE: render_routes(builtin_modules()),
-        catalog.TOOLS_FILE: catalog.render(reference_context().registry),
+        catalog.TOOLS_FILE: catalog.render(reference_workspace().registry),
     }
 
 

@@ -20,13 +20,13 @@ def command() -> click.Command:
     def lint() -> None:
         """Check the layer: every file read, every key and reference; exit 10 on an error
         (with --strict, on any finding). Keys and kinds: docs/generated/layer.md."""
-        from majordomus.capabilities.context import Context
+        from majordomus.capabilities.workspace import Workspace
         from majordomus.cli.logs import quiet_by_default
         from majordomus.egress import clean, clean_json
 
         quiet_by_default()
         chosen = settings()
-        ctx = Context(chosen.repo, discovery=chosen.discovery)  # type: ignore[arg-type]
+        ctx = Workspace(chosen.repo, discovery=chosen.discovery)  # type: ignore[arg-type]
         info = ctx.executor.call("repository.info", {})
         diagnostics = info["diagnostics"]
         if chosen.format == "json":

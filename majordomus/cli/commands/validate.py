@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import click
 
-from majordomus.capabilities.context import Context
 from majordomus.capabilities.registry import Registry, RegistryBuildFailed
+from majordomus.capabilities.workspace import Workspace
 from majordomus.cli.settings import settings, with_shared
 from majordomus.errors import EXIT_CONTRACT, MissingArtifact
 
@@ -30,7 +30,7 @@ def _cli_closure(registry: Registry, click_ctx: click.Context, root: click.Group
     return problems
 
 
-def _openapi(ctx: Context) -> list[str]:
+def _openapi(ctx: Workspace) -> list[str]:
     """Build the OpenAPI document as `serve` would; a component clash is a violation."""
     from majordomus.http.openapi import OpenApiError, build_openapi
 
@@ -41,7 +41,7 @@ def _openapi(ctx: Context) -> list[str]:
     return []
 
 
-def _outside_a_layer(ctx: Context) -> bool:
+def _outside_a_layer(ctx: Workspace) -> bool:
     """Whether no repository layer is found from here (the search raises)."""
     try:
         return not ctx.root.is_dir()
@@ -59,10 +59,10 @@ def command() -> click.Command:
         chosen = settings()
         ctx = chosen.context()
         if chosen.repo is None and _outside_a_layer(ctx):
-            from majordomus.capabilities.reference import reference_context
+            from majordomus.capabilities.reference import reference_workspace
 
             click.echo("layer       none here; validating the built-in registry alone")
-            ctx = reference_context()
+            ctx = reference_workspace()
         try:
             registry = ctx.registry
             registry.verify()

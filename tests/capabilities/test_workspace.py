@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from majordomus.capabilities.context import Context
+from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import ContractUnmet
 from majordomus.layer.index import build_index
 
@@ -24,13 +24,13 @@ def layer(tmp_path: Path) -> Path:
     return root
 
 
-def built(ctx: Context) -> set[str]:
+def built(ctx: Workspace) -> set[str]:
     """Which of the context's lazy parts were built."""
     return {"index", "registry", "executor", "sqlite"} & set(ctx.__dict__)
 
 
 def test_nothing_is_built_until_asked_for(layer: Path) -> None:
-    ctx = Context(layer, discovery="filesystem")
+    ctx = Workspace(layer, discovery="filesystem")
     assert ctx.root == layer
     assert built(ctx) == set()
     assert ctx.index.root == layer
@@ -38,7 +38,7 @@ def test_nothing_is_built_until_asked_for(layer: Path) -> None:
 
 
 def test_each_part_is_built_once(layer: Path) -> None:
-    ctx = Context(layer, discovery="filesystem")
+    ctx = Workspace(layer, discovery="filesystem")
     assert ctx.index is ctx.index
     assert ctx.registry is ctx.registry
     assert ctx.executor is ctx.executor
@@ -47,7 +47,7 @@ def test_each_part_is_built_once(layer: Path) -> None:
 
 def test_a_context_over_a_given_index_never_reads_the_layer_again(layer: Path) -> None:
     index = build_index(layer, "filesystem")
-    ctx = Context.from_index(index)
+    ctx = Workspace.from_index(index)
     assert ctx.index is index and ctx.root == layer and ctx.discovery == "filesystem"
     assert ctx.registry.get("objects.search") is not None
     assert ctx.refresh() is False
@@ -55,38 +55,38 @@ def test_a_context_over_a_given_index_never_reads_the_layer_again(layer: Path) -
 
 def test_the_environment_is_a_copy_taken_at_creation(layer: Path) -> None:
     given = {"MAJORDOMUS_SQLITE": "0"}
-    ctx = Context(layer, discovery="filesystem", environ=given)
+    ctx = Workspace(layer, discovery="filesystem", environ=given)
     given["MAJORDOMUS_SQLITE"] = "1"
     assert ctx.environ == {"MAJORDOMUS_SQLITE": "0"}
     assert ctx.sqlite is None
 
 
 def test_the_sqlite_copy_is_there_unless_switched_off(layer: Path) -> None:
-    assert Context(layer, discovery="filesystem", environ={}).sqlite is not None
+    assert Workspace(layer, discovery="filesystem", environ={}).sqlite is not None
 
 
 def test_strict_refuses_an_index_with_errors(layer: Path) -> None:
     (layer / RULE).write_text("---\nid: [unclosed\n---\n", encoding="utf-8")
-    assert Context(layer, discovery="filesystem").index.error_count > 0
+    assert Workspace(layer, discovery="filesystem").index.error_count > 0
     with pytest.raises(ContractUnmet, match="refusing to serve under --strict"):
-        _ = Context(layer, discovery="filesystem", strict=True).index
+        _ = Workspace(layer, discovery="filesystem", strict=True).index
 
 
 def test_refresh_before_the_index_is_read_does_nothing(layer: Path) -> None:
-    ctx = Context(layer, discovery="filesystem")
+    ctx = Workspace(layer, discovery="filesystem")
     assert ctx.refresh() is False
     assert built(ctx) == set()
 
 
 def test_refresh_with_an_unchanged_layer_keeps_everything(layer: Path) -> None:
-    ctx = Context(layer, discovery="filesystem")
+    ctx = Workspace(layer, discovery="filesystem")
     index, registry = ctx.index, ctx.registry
     assert ctx.refresh() is False
     assert ctx.index is index and ctx.registry is registry and ctx.generation == 0
 
 
 def test_refresh_after_a_change_reads_the_layer_again(layer: Path) -> None:
-    ctx = Context(layer, discovery="filesystem")
+    ctx = Workspace(layer, discovery="filesystem")
     before = ctx.index
     ctx.executor.call("objects.search", {"query": "alpha"})
     assert ctx.executor.cache.entries
@@ -100,7 +100,7 @@ def test_refresh_after_a_change_reads_the_layer_again(layer: Path) -> None:
 
 
 def test_a_change_that_cannot_be_read_keeps_the_last_index_and_says_stale(layer: Path) -> None:
-    ctx = Context(layer, discovery="filesystem", strict=True)
+    ctx = Workspace(layer, discovery="filesystem", strict=True)
     before = ctx.index
     (layer / RULE).write_text("---\nid: [unclosed\n---\n", encoding="utf-8")
     assert ctx.refresh() is False

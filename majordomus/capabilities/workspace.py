@@ -1,6 +1,8 @@
-"""What a handler may ask for: the root, the index, the registry, the environment.
+"""The workspace: what a handler may ask for (the root, the index, the registry, the
+environment). Named so because "context" in this product means the context compiled for a
+session (`majordomus.devcontext`); handlers still take it as their first argument, `ctx`.
 
-Everything is computed lazily and at most once per context, so a command that needs only the
+Everything is computed lazily and at most once per workspace, so a command that needs only the
 ledger never builds the layer index. A long-lived server calls `refresh()` before each
 answer: a cheap check (`majordomus.layer.freshness`) and, when the layer moved, a re-index.
 """
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("majordomus")
 
 
-class Context:
+class Workspace:
     """One request's (or one server's) view of the repository."""
 
     def __init__(
@@ -54,7 +56,7 @@ class Context:
         self.generation = 0
 
     @classmethod
-    def from_index(cls, index: Index, *, environ: Mapping[str, str] | None = None) -> Context:
+    def from_index(cls, index: Index, *, environ: Mapping[str, str] | None = None) -> Workspace:
         """A context over an index built elsewhere (the synthetic repository, tests)."""
         ctx = cls(index.root, discovery=index.discovery, environ=environ)
         ctx.__dict__["root"] = index.root
