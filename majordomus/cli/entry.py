@@ -8,6 +8,7 @@ nothing. The servers keep it.
 For the same reason `console()` ends a one-shot command without the interpreter's teardown,
 which would free every object of a replayed ledger one by one: once the answer is flushed
 there is nothing left to clean up (records are written and synced before a command returns).
+The process also loads no pydantic plugin (`without_pydantic_plugins`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,22 @@ SERVERS = ("mcp", "serve")
 def is_server(args: list[str]) -> bool:
     """Whether this command line starts a long-lived server (`mcp --inspect` is one-shot)."""
     return bool(args) and args[0] in SERVERS and "--inspect" not in args
+
+
+#: pydantic's own switch: "__all__" loads no plugin of the `pydantic` entry-point group.
+PLUGINS_VARIABLE = "PYDANTIC_DISABLE_PLUGINS"
+
+
+def without_pydantic_plugins() -> None:
+    """No pydantic plugin runs in a majordomus process, unless the user's environment names
+    which to skip (then pydantic honours that setting as given).
+
+    Two reasons: finding plugins scans the entry points of every installed distribution
+    on the first validation (20-60 ms, a third of a small command), and a plugin sees every
+    value validated, records included, before their secrets are redacted. A library caller
+    (`majordomus.Repository`) keeps its process's own setting.
+    """
+    os.environ.setdefault(PLUGINS_VARIABLE, "__all__")
 
 
 def console() -> None:
@@ -44,10 +61,12 @@ def main(argv: list[str] | None = None) -> int:
 
         sys.stdout.write(f"majordomus {__version__}\n")
         return 0
-    if argv is None and not is_server(args):
-        from majordomus import collector
+    if argv is None:
+        without_pydantic_plugins()
+        if not is_server(args):
+            from majordomus import collector
 
-        collector.off_for_process()
+            collector.off_for_process()
     if args == ["mcp"]:
         return serve_mcp()
     from majordomus.cli.app import run
