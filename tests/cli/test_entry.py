@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tests.conftest import initialised_repo, run_majordomus
 
-PLUGIN = '''
+PLUGIN = """
 import os
 from pathlib import Path
 
@@ -21,7 +21,7 @@ class Spy:
 
 
 plugin = Spy()
-'''
+"""
 
 
 def installed_spy(site: Path) -> Path:
