@@ -212,6 +212,12 @@ class SyntheticRepository:
         return cls(root, shape, owner)
 
     @classmethod
+    def kept(cls, at: Path | None = None) -> SyntheticRepository:
+        """The default shape written to stay: into `at`, or into a new temporary directory
+        that is never removed (the demo leaves it for the user to explore)."""
+        return cls.new(at=at or Path(tempfile.mkdtemp(prefix="majordomus-demo-")))
+
+    @classmethod
     def small(cls) -> SyntheticRepository:
         """The default shape: 10 rules, 2 prompts, 5 documents, 8 body lines (19 objects)."""
         return cls.new(Shape())

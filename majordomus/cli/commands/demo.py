@@ -4,7 +4,6 @@ library (`majordomus.Repository`, docs/library.md), which answers what every sur
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -82,12 +81,10 @@ def command() -> click.Command:
         from majordomus.repository import Repository
         from majordomus.synthetic import SyntheticRepository
 
-        if directory is None:
-            directory = Path(tempfile.mkdtemp(prefix="majordomus-demo-"))
-        if (directory / ".ai").exists():
-            raise ProtocolFailure(f"{directory / '.ai'} already exists; choose an empty directory")
-        directory.mkdir(parents=True, exist_ok=True)
-        repo = SyntheticRepository.new(at=directory)
+        try:
+            repo = SyntheticRepository.kept(directory)
+        except FileExistsError as exc:
+            raise ProtocolFailure(str(exc)) from None
         head = repo.commit("majordomus demo")
         click.echo(f"demo repository  {repo.root} (commit {head[:12]})")
         click.echo()
