@@ -52,7 +52,7 @@ def test_a_model_is_written_as_its_json_value_is(tmp_path: Path) -> None:
             ("objects.get", {"uri": "majordomus://repository"}),
         ):
             cap = ctx.executor.capability(cap_id)
-            text = ctx.executor.run_json(cap, value).decode()
+            text = b"".join(ctx.executor.run_json_parts(cap, value, bytes)).decode()
             assert text == dumps_pretty(ctx.executor.run(cap, value, observe=True)), cap_id
 
 

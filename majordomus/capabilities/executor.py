@@ -26,7 +26,7 @@ from majordomus.errors import (
     describe_validation,
 )
 from majordomus.limits import MAX_JSON_DEPTH
-from majordomus.wire import dumps_canonical, dumps_compact, dumps_model_pretty_bytes
+from majordomus.wire import dumps_canonical, dumps_compact
 
 if TYPE_CHECKING:
     from majordomus.capabilities.registry import Capability
@@ -148,17 +148,12 @@ class Executor:
         """The JSON-ready output of one execution (from the cache when it may answer)."""
         return self._execute(cap, raw, observe, _json_value)
 
-    def run_json(self, cap: Capability, raw: Any = None) -> bytes:
-        """`dumps_pretty(run(..., observe=True))` as UTF-8, serialised straight from the model,
-        so a large answer is never held twice (the CLI's `--format json`). Always an observed
-        execution: bytes are never cached, and a one-shot command has no cache worth keeping."""
-        return self._execute(cap, raw, True, dumps_model_pretty_bytes)
-
     def run_json_parts(
         self, cap: Capability, raw: Any, clean: Callable[[bytes], bytes]
     ) -> Iterator[bytes]:
-        """`clean(run_json(...))` in parts written as they are serialised, so a large answer
-        is never held as one text (`majordomus.wire_parts`)."""
+        """`clean` of the pretty JSON of `run(..., observe=True)`, in parts written as they are
+        serialised, so a large answer is never held as one text (`majordomus.wire_parts`).
+        Always an observed execution: bytes are never cached."""
         from majordomus.wire_parts import pretty_parts
 
         return pretty_parts(self._execute(cap, raw, True, _answer), clean)

@@ -1,6 +1,6 @@
 """The executor, the one path every surface calls: strict validation through JSON, the
 process cache (an answer from it equals a computed one; errors are never cached; FIFO and
-TTL eviction), handler failures as `Internal`, and the bytes of `run_json`.
+TTL eviction), handler failures as `Internal`, and the bytes of `run_json_parts`.
 
 Most cases run a small stand-in capability, so each rule is seen in isolation; the rest run
 the real registry over the planned fixture layer."""
@@ -137,11 +137,11 @@ def test_a_capability_error_reaches_the_surface_unchanged() -> None:
     assert raised.value is refusal
 
 
-def test_run_json_is_the_pretty_json_of_run() -> None:
+def test_run_json_parts_joined_are_the_pretty_json_of_run() -> None:
     cap = StandIn()
     executor = executor_for(cap)
     value = executor.run(cap, {"n": 21})  # type: ignore[arg-type]
-    as_bytes = executor.run_json(cap, {"n": 21})  # type: ignore[arg-type]
+    as_bytes = b"".join(executor.run_json_parts(cap, {"n": 21}, bytes))  # type: ignore[arg-type]
     assert json.loads(as_bytes) == {"n": 42, "calls": 2} and value == {"n": 42, "calls": 1}
     assert as_bytes.decode() == dumps_pretty({"n": 42, "calls": 2})
 
