@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from majordomus.ledger.redaction import redact_secrets
+from majordomus.ledger.redaction import Candidates, redact_secrets
 
 #: What a terminal or a bidi-aware viewer would act on instead of showing.
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -34,6 +34,14 @@ _UNSAFE_LINE = re.compile(
 )
 #: In JSON text the C0 controls are already escaped by the encoder; these are not.
 _UNSAFE_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+#: Where those characters may be, in UTF-8: the lead bytes of their encodings, and the
+#: encodings that start with the one lead byte common in ordinary text (`—`, `→`, `…`).
+_UNSAFE_JSON_LEADS = b"\x7f\xc2\xd8\xe2"
+_OTHER_BYTES = bytes(b for b in range(256) if b not in _UNSAFE_JSON_LEADS)
+_UNSAFE_JSON_E2 = tuple(
+    char.encode("utf-8")
+    for char in "\u200e\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
 
 _PRINTABLE = bytes(range(0x20, 0x7F))
 _SAFE_ASCII = _PRINTABLE + b"\n\t"
@@ -111,14 +119,15 @@ def json_safe(text: str) -> str:
     return _UNSAFE_JSON.sub(_json_escaped, text)
 
 
-def clean_json(text: str, dumps: Callable[[Any], str]) -> str:
+def clean_json(text: str, dumps: Callable[[Any], str], candidates: Candidates | None = None) -> str:
     """JSON text as it may leave the process: every secret in it redacted, still valid JSON.
 
     Redaction runs over the text itself; should a replacement have broken the JSON (a
     secret-shaped value that was a number, say), the value is parsed, each of its strings
     redacted, and written again with `dumps`, the writer that produced `text`.
+    `candidates` are the text's own, when the caller has found them already.
     """
-    redacted = redact_secrets(text)
+    redacted = redact_secrets(text, candidates)
     if redacted != text:
         try:
             json.loads(redacted)
@@ -127,8 +136,26 @@ def clean_json(text: str, dumps: Callable[[Any], str]) -> str:
     return json_safe(redacted)
 
 
+def _json_safe_already(data: bytes) -> bool:
+    """Whether `json_safe` would leave the text of these UTF-8 bytes as it is (False when
+    it may not: the text is then decoded and looked at)."""
+    if data.isascii():
+        return b"\x7f" not in data
+    leads = data.translate(None, _OTHER_BYTES)
+    if leads.count(b"\xe2") != len(leads):
+        return False
+    return not any(encoded in data for encoded in _UNSAFE_JSON_E2)
+
+
 def clean_json_bytes(data: bytes, dumps: Callable[[Any], str]) -> bytes:
-    """`clean_json` over UTF-8 bytes: the same bytes back when nothing needed cleaning."""
+    """`clean_json` over UTF-8 bytes: the same bytes back when nothing needed cleaning.
+
+    The bytes are looked at first: when they hold no literal of any secret shape and none
+    of the characters `json_safe` escapes, the text would come back unchanged, so it is
+    never decoded (the usual case, and most of a large answer's cost otherwise)."""
+    candidates = Candidates(data)
+    if candidates.none() and _json_safe_already(data):
+        return data
     text = data.decode("utf-8", "surrogateescape")
-    cleaned = clean_json(text, dumps)
+    cleaned = clean_json(text, dumps, candidates)
     return data if cleaned == text else cleaned.encode("utf-8", "surrogateescape")

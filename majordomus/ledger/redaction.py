@@ -129,8 +129,12 @@ class _Prefilter:
 
     def found(self, text: str, *, lower: bool = False) -> frozenset[str]:
         data = text.encode("utf-8", "surrogatepass")
-        if lower:
-            data = data.lower()  # ASCII letters only: no other character lowers to one
+        return self.found_in(data.lower() if lower else data)
+
+    def found_in(self, data: bytes) -> frozenset[str]:
+        """`found` over a text's UTF-8 bytes (lower-cased first for the key words: ASCII
+        letters only, no other character lowers to one). The literals are ASCII, so bytes
+        outside ASCII, well-formed or not, only ever stand next to a match."""
         if self._pattern is None:
             self._pattern = re.compile(_alternation(self.literals).encode("ascii"))
         held: frozenset[str] = frozenset()
@@ -213,9 +217,32 @@ def strip_controls(text: str) -> str:
     return "".join(out)
 
 
-def redact_secrets(text: str) -> str:
-    """Replace every secret shape, in table order, by its marker (controls left alone)."""
-    exact, any_case = _EXACT.found(text), _ANY_CASE.found(text, lower=True)
+class Candidates:
+    """The literals of the secret shapes that one text holds, from one scan of its bytes:
+    a text holding none of any shape's literals needs no redaction at all."""
+
+    __slots__ = ("any_case", "exact")
+
+    def __init__(self, data: bytes) -> None:
+        self.exact = _EXACT.found_in(data)
+        self.any_case = _ANY_CASE.found_in(data.lower())
+
+    def none(self) -> bool:
+        """Whether no shape can match: every shape's literals are absent."""
+        return not any(
+            not (self.exact.isdisjoint(shape.exact) and self.any_case.isdisjoint(shape.any_case))
+            for shape in _COMPILED
+        )
+
+
+def redact_secrets(text: str, candidates: Candidates | None = None) -> str:
+    """Replace every secret shape, in table order, by its marker (controls left alone).
+
+    `candidates`, when given, are those of this very text (`Candidates` of its UTF-8 bytes),
+    found once by a caller that already holds them."""
+    if candidates is None:
+        candidates = Candidates(text.encode("utf-8", "surrogatepass"))
+    exact, any_case = candidates.exact, candidates.any_case
     lowered: str | None = None
     for shape in _COMPILED:
         if exact.isdisjoint(shape.exact) and any_case.isdisjoint(shape.any_case):

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from majordomus import AssessmentInput, ReasoningEvidence, ReasoningEvidenceKind, Repository
-from majordomus.egress import clean, clean_json, clean_line, excerpt
+from majordomus.egress import clean, clean_json, clean_json_bytes, clean_line, excerpt
 from majordomus.ledger.redaction import redact_text
 from majordomus.ledger.store import STATE_DIR
 from tests.conftest import git, run_majordomus, serve
@@ -113,6 +113,44 @@ def test_json_stays_valid_deterministic_and_escapes_what_json_does_not() -> None
     assert cleaned == clean_json(text, lambda v: json.dumps(v, ensure_ascii=False))
     assert json.loads(cleaned) == value
     assert "\x7f" not in cleaned and "\x85" not in cleaned and "\u202e" not in cleaned
+
+
+UNSAFE_IN_JSON = "\x7f\x80\x85\x9f\u061c\u200e\u200f\u2028\u2029\u202a\u202e\u2066\u2069"
+
+
+@pytest.mark.parametrize("char", UNSAFE_IN_JSON)
+def test_json_bytes_are_cleaned_as_their_text_is(char: str) -> None:
+    """The bytes are looked at before they are decoded; what the text filter escapes is
+    escaped from the bytes alike, next to the characters ordinary text holds (`—`, `→`)."""
+
+    def dumps(v: Any) -> str:
+        return json.dumps(v, ensure_ascii=False, indent=2)
+
+    text = dumps({"summary": f"a — b → c {char} d", "plain": "x\u2030y"})
+    data = text.encode("utf-8")
+    cleaned = clean_json_bytes(data, dumps)
+    assert cleaned == clean_json(text, dumps).encode("utf-8")
+    assert char.encode("utf-8") not in cleaned
+
+
+@pytest.mark.parametrize(
+    "sample", SAMPLES[:: max(1, len(SAMPLES) // 20)], ids=IDS[:: max(1, len(SAMPLES) // 20)]
+)
+def test_json_bytes_holding_a_secret_are_redacted(sample: Sample) -> None:
+    def dumps(v: Any) -> str:
+        return json.dumps(v, indent=2)
+
+    text = dumps({"steps": [{"summary": "— fine"}, {"summary": sample.text}]})
+    cleaned = clean_json_bytes(text.encode("utf-8"), dumps)
+    assert cleaned == clean_json(text, dumps).encode("utf-8")
+    assert leaks_in(cleaned.decode("utf-8"), [sample]) == []
+
+
+def test_clean_json_bytes_give_the_same_bytes_back_when_nothing_is_to_clean() -> None:
+    data = json.dumps({"summary": "ship change 1 — reviewed → done…", "n": 1}, indent=2).encode()
+    assert clean_json_bytes(data, json.dumps) is data
+    invalid = b'{"a": "\xc2 \xe2\x80 \x85"}'
+    assert clean_json_bytes(invalid, json.dumps) is invalid
 
 
 # -- before disk -----------------------------------------------------------------------------------
