@@ -209,25 +209,29 @@ class Store:
         found: list[Placed] = []
         unreadable: list[str] = []
         shared = SharedFieldsSets()
+        adopt = shared.adopt
         for task in tasks:
             try:
                 names = [e.name for e in os.scandir(tree.directory(f"{STATE_DIR}/{task}"))]
             except (safefs.Unsafe, OSError):
                 continue
+            folder = f"{task}/"
             for name in names:
                 # `Path.suffix == ".json"`: the name ends so and is not `.json` itself
                 if not name.endswith(".json") or name == ".json":
                     continue
-                record = self._read(tree, f"{STATE_DIR}/{task}/{name}")
+                record = self._read(tree, f"{STATE_DIR}/{folder}{name}")
                 if record is None:
-                    unreadable.append(f"{task}/{name}")
-                else:
-                    shared.adopt(record)
-                    shared.adopt(record.body)
-                    # the one nested shape most records hold (half of them, at 100k)
-                    for evidence in getattr(record.body, "evidence", ()):
-                        shared.adopt(evidence)
-                    found.append(Placed(f"{task}/{name}", record))
+                    unreadable.append(folder + name)
+                    continue
+                adopt(record)
+                body = record.body
+                adopt(body)
+                # the one nested shape most records hold (half of them, at 100k); read from
+                # the instance's own fields, since a missing attribute costs pydantic a raise
+                for evidence in body.__dict__.get("evidence", ()):
+                    adopt(evidence)
+                found.append(Placed(folder + name, record))
         unreadable.sort(key=natural_key)
         return _assemble(found, unreadable)
 
