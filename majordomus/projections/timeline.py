@@ -26,7 +26,7 @@ from majordomus.ledger.record import (
     StoredPlan,
     ValidationInput,
 )
-from majordomus.projections.derived import DERIVED, Derived
+from majordomus.projections.derived import DERIVED, Derived, assembled
 from majordomus.projections.text import one_line as ol
 
 
@@ -142,4 +142,6 @@ def step_of(record: ReasoningRecord) -> ReasoningStep:
     """The record's step: its stamp, id, phase and a summary of one line."""
     body = record.body
     phase, summary = _BY_KIND[body.kind](body)
-    return ReasoningStep(at=record.recorded_at, id=record.id, phase=phase, summary=ol(summary))
+    return assembled(
+        ReasoningStep, at=record.recorded_at, id=record.id, phase=phase, summary=ol(summary)
+    )

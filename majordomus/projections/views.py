@@ -25,7 +25,7 @@ from majordomus.ledger.record import (
     Stance,
     StoredConclusion,
 )
-from majordomus.projections.derived import DERIVED, Derived
+from majordomus.projections.derived import DERIVED, Derived, assembled
 from majordomus.projections.standing import AssessmentStanding, standing_of
 from majordomus.wire import OMIT
 
@@ -87,7 +87,8 @@ def assessment_view(record: ReasoningRecord, relations: Relations) -> Assessment
     body = record.body
     assert isinstance(body, AssessmentInput)
     conclusion = relations.standing_conclusion(record.id)
-    return AssessmentView(
+    return assembled(
+        AssessmentView,
         id=record.id,
         task=record.task,
         subject=body.subject,
@@ -101,7 +102,8 @@ def assessment_view(record: ReasoningRecord, relations: Relations) -> Assessment
 def consultation_view(record: ReasoningRecord) -> ConsultationView:
     body = record.body
     assert isinstance(body, ConsultationInput)
-    return ConsultationView(
+    return assembled(
+        ConsultationView,
         id=record.id,
         plan=body.plan,
         advisor=body.advisor,
@@ -120,7 +122,8 @@ def disagreement_view(record: ReasoningRecord, relations: Relations) -> Disagree
     if resolution is not None:
         assert isinstance(resolution.body, ResolutionInput)
         favours = resolution.body.favours
-    return DisagreementView(
+    return assembled(
+        DisagreementView,
         id=record.id,
         assessment=body.assessment,
         discriminating_question=body.discriminating_question,
@@ -133,7 +136,8 @@ def conclusion_view(record: ReasoningRecord, relations: Relations) -> Conclusion
     body = record.body
     assert isinstance(body, StoredConclusion)
     passed, failed = relations.validations(record.id)
-    return ConclusionView(
+    return assembled(
+        ConclusionView,
         id=record.id,
         assessment=body.assessment,
         decision=body.decision,

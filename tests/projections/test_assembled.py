@@ -1,0 +1,61 @@
+"""Derived values are assembled from validated values without a second validation
+(majordomus/projections/derived.py): each is exactly what the validating constructor
+builds from the same values, field types included."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from majordomus.ledger.store import Store
+from majordomus.projections.derived import Derived, assembled
+from majordomus.projections.state import derive
+from majordomus.projections.timeline import ReasoningStep
+from majordomus.synthetic import synthetic_ledger
+
+
+def fields_of(value: Derived) -> dict[str, Any]:
+    return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}  # type: ignore[arg-type]
+
+
+def test_every_derived_value_is_what_validation_would_build(tmp_path: Path) -> None:
+    synthetic_ledger(tmp_path, 64)
+    state = derive(Store(tmp_path).load(), None)
+    derived: list[Derived] = [
+        *state.timeline,
+        *state.assessments,
+        *state.consultations,
+        *state.disagreements,
+        *state.conclusions,
+    ]
+    assert {type(value).__name__ for value in derived} == {
+        "ReasoningStep",
+        "AssessmentView",
+        "ConsultationView",
+        "DisagreementView",
+        "ConclusionView",
+    }
+    for value in derived:
+        values = fields_of(value)
+        validated = type(value)(**values)
+        assert validated == value
+        assert {k: type(v) for k, v in fields_of(validated).items()} == {
+            k: type(v) for k, v in values.items()
+        }
+        assert validated.wire() == value.wire()
+
+
+def test_a_missing_or_unknown_field_is_refused() -> None:
+    with pytest.raises(TypeError):
+        assembled(ReasoningStep, at="2026-01-01T00:00:00.000Z", id="a", phase="local")
+    with pytest.raises(AttributeError):
+        assembled(
+            ReasoningStep,
+            at="2026-01-01T00:00:00.000Z",
+            id="a",
+            phase="local",
+            summary_typo="x",
+        )
