@@ -15,7 +15,9 @@ control characters are made visible instead of reaching a terminal.
 * `json_safe(text)` — those escapes alone, for JSON text whose strings are already redacted.
 
 Cheap when there is nothing to do: an ASCII text is checked for controls with one
-`bytes.translate`, and redaction skips every shape whose literal is absent.
+`bytes.translate`, and redaction skips every shape whose literal is absent; JSON bytes
+(`clean_json_bytes`) are looked at as bytes first and decoded only when something in them
+may need cleaning.
 """
 
 from __future__ import annotations
