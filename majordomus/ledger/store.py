@@ -90,14 +90,19 @@ def _canonical(found: list[Placed], *, by_path: bool = True) -> list[Placed]:
         ident = natural_key(p.record.id)
         return (ident, natural_key(p.path)) if by_path else (ident,)
 
-    if not all(_WRITTEN_STAMP.fullmatch(p.record.recorded_at) for p in found):
+    stamps = [p.record.recorded_at for p in found]
+    if not all(map(_WRITTEN_STAMP.fullmatch, stamps)):
         return sorted(found, key=lambda p: (natural_key(p.record.recorded_at), *tie(p)))
-    ordered = sorted(found, key=lambda p: p.record.recorded_at)
+    # positions sorted by stamp (stable, as sorting the files themselves would be)
+    order = sorted(range(len(found)), key=stamps.__getitem__)
+    ordered = [found[i] for i in order]
+    if len(set(stamps)) == len(stamps):
+        return ordered
+    stamps = [stamps[i] for i in order]
     start = 0
     while start < len(ordered):
-        stamp = ordered[start].record.recorded_at
         end = start + 1
-        while end < len(ordered) and ordered[end].record.recorded_at == stamp:
+        while end < len(ordered) and stamps[end] == stamps[start]:
             end += 1
         if end - start > 1:
             ordered[start:end] = sorted(ordered[start:end], key=tie)

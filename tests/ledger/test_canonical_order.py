@@ -1,0 +1,64 @@
+"""The canonical order of record files (majordomus/ledger/store.py): by `recorded_at`, then
+id, then path, each in natural order, whether or not stamps are shared or hand-written."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from majordomus.ledger.loaded import Placed
+from majordomus.ledger.record import ReasoningRecord
+from majordomus.ledger.store import _canonical
+from majordomus.order import natural_key
+
+
+def record(ident: str, stamp: str) -> ReasoningRecord:
+    return ReasoningRecord.model_validate(
+        {
+            "schema": "majordomus/reasoning-record",
+            "version": 1,
+            "id": ident,
+            "task": "t",
+            "recorded_at": stamp,
+            "body": {"kind": "assessment", "subject": "s"},
+        }
+    )
+
+
+def reference(found: list[Placed]) -> list[Placed]:
+    return sorted(
+        found,
+        key=lambda p: (
+            natural_key(p.record.recorded_at),
+            natural_key(p.record.id),
+            natural_key(p.path),
+        ),
+    )
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("hand_written", [False, True])
+def test_files_sort_by_stamp_then_id_then_path(seed: int, hand_written: bool) -> None:
+    rng = random.Random(seed)
+    stamps = [f"2026-10-01T00:00:{s:02}.{ms:03}Z" for s in range(3) for ms in (0, 5, 10)]
+    if hand_written:
+        stamps.append("2026-10-01T00:00:01Z")
+    found = []
+    for n in range(60):
+        ident = f"a-{rng.randrange(12)}"
+        stamp = rng.choice(stamps)
+        folder = rng.choice(["t", "other", "t2"])
+        found.append(Placed(f"{folder}/{ident}-{n % 3}.json", record(ident, stamp)))
+    rng.shuffle(found)
+    assert _canonical(list(found)) == reference(found)
+
+
+def test_unique_written_stamps_sort_as_plain_strings() -> None:
+    found = [
+        Placed(f"t/r{n}.json", record(f"r{n}", f"2026-10-01T00:{n // 60:02}:{n % 60:02}.000Z"))
+        for n in range(100)
+    ]
+    shuffled = list(found)
+    random.Random(1).shuffle(shuffled)
+    assert _canonical(shuffled) == found
