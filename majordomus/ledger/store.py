@@ -113,13 +113,21 @@ def _canonical(found: list[Placed], *, by_path: bool = True) -> list[Placed]:
 def _assemble(found: list[Placed], unreadable: list[str]) -> Loaded:
     """Files in canonical order (ties by path), and each id's first record alone in `records`."""
     placed = _canonical(found)
-    records: list[ReasoningRecord] = []
-    seen: set[str] = set()
-    for entry in placed:
-        if entry.record.id not in seen:
-            seen.add(entry.record.id)
-            records.append(entry.record)
+    records = [entry.record for entry in placed]
+    if len({record.id for record in records}) < len(records):
+        records = _first_of_each_id(records)
     return Loaded(records=records, unreadable=unreadable, placed=placed)
+
+
+def _first_of_each_id(records: list[ReasoningRecord]) -> list[ReasoningRecord]:
+    """The records in order, each id's first alone (a store holding one id twice)."""
+    kept: list[ReasoningRecord] = []
+    seen: set[str] = set()
+    for record in records:
+        if record.id not in seen:
+            seen.add(record.id)
+            kept.append(record)
+    return kept
 
 
 def record_bytes(record: ReasoningRecord) -> bytes:
