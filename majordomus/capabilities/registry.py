@@ -264,7 +264,10 @@ class Registry:
     first time it is asked for. `routes` answers what is exposed where without any load."""
 
     def __init__(
-        self, routes: Iterable[Route], declarations: Declarations, index_fingerprint: str
+        self,
+        routes: Iterable[Route],
+        declarations: Declarations,
+        index_fingerprint: str | Callable[[], str],
     ) -> None:
         self.routes = {r.id: r for r in sorted(routes, key=lambda r: r.id)}
         self._declarations = declarations
@@ -276,7 +279,32 @@ class Registry:
         )
         self.by_route = _Lookup(self, {r.http: r.id for r in self.routes.values() if r.http})
         self.by_cli = _Lookup(self, {r.cli: r.id for r in self.routes.values() if r.cli})
-        self.index_fingerprint = index_fingerprint
+        self._index_fingerprint = index_fingerprint
+
+    @property
+    def index_fingerprint(self) -> str:
+        """The index's fingerprint, computed when first asked: a re-index that nobody asks
+        for it after does not hash the whole layer's content."""
+        given = self._index_fingerprint
+        if not isinstance(given, str):
+            given = self._index_fingerprint = given()
+        return given
+
+    def owners(self) -> tuple[Mapping[Any, str], ...]:
+        """Each surface's names → the id that owns it, in the order of `checks.SURFACES`."""
+        return tuple(
+            lookup._ids for lookup in (self.by_tool, self.by_resource, self.by_route, self.by_cli)
+        )
+
+    def object_routes(self) -> dict[int, Route]:
+        """Each indexed object's route by the object's `id()`: a later registry over an
+        index that kept the same object reuses its route (the route holds the object, so
+        the `id()` stays its own while this registry lives)."""
+        cached = self.__dict__.get("_object_routes")
+        if cached is None:
+            cached = {id(r.source): r for r in self.routes.values() if r.source is not None}
+            self.__dict__["_object_routes"] = cached
+        return cached
 
     def _load(self, module_id: str) -> None:
         if module_id in self._loaded_modules:
@@ -398,6 +426,16 @@ def declarative_route(obj: LayerObject) -> Route:
         resource=(obj.uri, obj.identity),
         source=obj,
     )
+
+
+def object_routes(objects: Iterable[LayerObject], previous: Registry | None) -> list[Route]:
+    """`declarative_route` of each object, taken from `previous` for an object it routed."""
+    known = {} if previous is None else previous.object_routes()
+    out = []
+    for obj in objects:
+        route = known.get(id(obj))
+        out.append(declarative_route(obj) if route is None or route.source is not obj else route)
+    return out
 
 
 def descriptor_digest(cap: Capability) -> str:

@@ -122,7 +122,7 @@ class Workspace:
             return False
         try:
             baseline, built = self._build()
-            registry = self._registry_of(built.index)
+            registry = self._registry_of(built.index, self.__dict__.get("registry"))
         except Exception as exc:
             log.error("the layer changed and could not be read again: %s", exc)
             self.watch.rebase()
@@ -159,10 +159,12 @@ class Workspace:
     def registry(self) -> Registry:
         return self._registry_of(self.index)
 
-    def _registry_of(self, index: Index) -> Registry:
+    def _registry_of(self, index: Index, previous: Registry | None = None) -> Registry:
+        """The registry over `index`; given the one over the index before, what it checked
+        of the objects both hold is not checked again."""
         from majordomus.capabilities.builtin import builtin_registry
 
-        return builtin_registry(index)
+        return builtin_registry(index, previous)
 
     @cached_property
     def executor(self) -> Executor:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from majordomus.capabilities.builtin import builtin_tools
+from majordomus.capabilities.builtin import builtin_registry, builtin_tools
 from majordomus.capabilities.workspace import Workspace
 from majordomus.layer import index as index_module
 from majordomus.layer.index import build_index
@@ -111,6 +111,7 @@ def test_each_re_index_answers_what_a_build_from_scratch_answers(
         repo.commit()
         ctx = Workspace(root, discovery=discovery)
         assert answer(ctx.index) == answer(build_index(root, discovery, mcp_tools=builtin_tools()))
+        ctx.registry  # noqa: B018 - the next registry reuses this one's routes
         for name, step in STEPS:
             step(root)
             if stage and "FIFO" not in name:
@@ -118,6 +119,10 @@ def test_each_re_index_answers_what_a_build_from_scratch_answers(
             assert ctx.refresh(), name
             fresh = build_index(root, discovery, mcp_tools=builtin_tools())
             assert answer(ctx.index) == answer(fresh), name
+            registry = builtin_registry(fresh)
+            assert list(ctx.registry.routes.items()) == list(registry.routes.items()), name
+            assert ctx.registry.owners() == registry.owners(), name
+            assert ctx.registry.fingerprint == registry.fingerprint, name
             assert not ctx.refresh(), name
 
 
