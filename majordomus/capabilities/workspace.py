@@ -105,10 +105,10 @@ class Workspace:
         return baseline, built
 
     @staticmethod
-    def _watch(baseline: Baseline, built: Built) -> Watch:
+    def _watch(baseline: Baseline, built: Built, previous: Watch | None = None) -> Watch:
         from majordomus.layer.freshness import Watch
 
-        return Watch(baseline, built)
+        return Watch(baseline, built, previous)
 
     def refresh(self) -> bool:
         """Read the layer again if it changed since the index was read; True when it did.
@@ -130,7 +130,7 @@ class Workspace:
             self.stale = True
             return False
         self._built = built
-        self.watch = self._watch(baseline, built)
+        self.watch = self._watch(baseline, built, self.watch)
         # Swapped in one step each: a request still running keeps a whole index, old or new.
         self.__dict__.pop("sqlite", None)
         self.__dict__["index"] = built.index
