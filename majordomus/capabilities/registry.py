@@ -334,7 +334,13 @@ class Registry:
 
     @property
     def builtin(self) -> list[Capability]:
-        return [c for c in self if not c.declarative]
+        """The built-in capabilities, in id order; no object kind's declarations are built."""
+        out = []
+        for route in self.routes.values():
+            if not route.declarative:
+                self._load(route.module)
+                out.append(self._loaded[route.id])
+        return out
 
     def writer_tools(self) -> list[str]:
         """The MCP tools that write the repository, in order (read from the routes alone)."""
@@ -371,6 +377,13 @@ class Registry:
         page ships one, checked by `generate --check`), so the fingerprint builds no schema."""
         self.__dict__["_descriptor_digests"] = dict(digests)
         self.__dict__.pop("_fingerprint", None)
+
+    def inherit(self, previous: Registry) -> None:
+        """Keep what `previous` verified and digested of the built-in declarations, which a
+        re-index leaves as they were (a process imports each namespace once)."""
+        for name in ("_verified", "_descriptor_digests"):
+            if name in previous.__dict__:
+                self.__dict__[name] = previous.__dict__[name]
 
     def verify(self) -> None:
         """Load every declaration and run the type checks; raise with every error.

@@ -164,7 +164,10 @@ class Workspace:
         of the objects both hold is not checked again."""
         from majordomus.capabilities.builtin import builtin_registry
 
-        return builtin_registry(index, previous)
+        registry = builtin_registry(index, previous)
+        if previous is not None:
+            registry.inherit(previous)
+        return registry
 
     @cached_property
     def executor(self) -> Executor:

@@ -100,3 +100,17 @@ def test_a_reused_route_is_only_that_of_the_same_object() -> None:
         other = builtin_registry(repo.index(), first)
         declarative = [i for i, r in other.routes.items() if r.declarative]
         assert declarative and all(other.routes[i] is not first.routes[i] for i in declarative)
+
+
+def test_verifying_builds_no_object_declaration_and_a_re_index_keeps_the_verdict() -> None:
+    with SyntheticRepository.new(Shape(rules=3, prompts=1, documents=1)) as repo:
+        index = repo.index()
+        first = builtin_registry(index)
+        first.verify()
+        kinds = set(index.kinds)
+        assert not kinds & first._loaded_modules
+        again = builtin_registry(index, first)
+        again.inherit(first)
+        assert again.__dict__.get("_verified")
+        again.verify()
+        assert not again._loaded_modules
