@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from majordomus.collector import paused
 from majordomus.layer.coverage import uncovered_sections
-from majordomus.layer.discovery import Discovered, discover
+from majordomus.layer.discovery import Listed, discover, discover_again, discover_listed
 from majordomus.layer.freshness import git_dir
 from majordomus.layer.git import GitError, PendingGitState
 from majordomus.layer.kinds import load_kinds
@@ -186,7 +186,7 @@ class Snapshot:
     relations: Relations
     #: The `vcs` discovery and the stamp of the git index it was listed from: the same git
     #: index lists the same files (git replaces the file on every write).
-    listed: tuple[Stamp, list[Discovered], list[Diagnostic]] | None = None
+    listed: tuple[Stamp, Listed] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +245,8 @@ def _build(
         reuse = None
     kept = {} if reuse is None else reuse.files
     kinds = load_kinds()
-    pending = PendingGitState(layer.root)  # `git status` works while the files are read
+    # `git status` works while the files are read; a re-index reads few: asked when read
+    pending = PendingGitState(layer.root, status_now=reuse is None)
     if discovery == "vcs" and not pending.available:
         raise GitError(
             f"git is not usable at {layer.root}: {pending.reason}; "
@@ -255,17 +256,14 @@ def _build(
     excluded: list[ExcludedObject] = []
     files: dict[str, Kept] = {}
     same = reuse is not None  # no file changed what relations read
-    found: list[Discovered] | None = None
-    diagnostics: list[Diagnostic]
     with _tree(layer.root) as tree:
-        listed = _git_index_stamp(layer.root) if discovery == "vcs" else None
-        if reuse is not None and reuse.listed is not None and reuse.listed[0] == listed:
-            found, diagnostics = reuse.listed[1], list(reuse.listed[2])
-        if found is None:
+        listing = _listing(layer, discovery, tree, None if reuse is None else reuse.listed)
+        if listing is None:
             found, diagnostics = discover(
                 layer.root, layer.manifest, layer.sources, discovery, tree
             )
-        listing = None if listed is None else (listed, found, list(diagnostics))
+        else:
+            found, diagnostics = listing[1].files, list(listing[1].findings)
         diagnostics.extend(uncovered_sections(layer.manifest, layer.sources, tree))
         reader = LayerReader(root=layer.root, manifest=layer.manifest, kinds=kinds, tree=tree)
         for rel, source, entry in found:
@@ -321,6 +319,26 @@ def _build(
         _log_diagnostic(diagnostic)
     _log_summary(index)
     return Built(index, Snapshot(layer, tools, files, relations, listing))
+
+
+def _listing(
+    layer: Layer, discovery: Discovery, tree: Tree, before: tuple[Stamp, Listed] | None
+) -> tuple[Stamp, Listed] | None:
+    """The `vcs` discovery and the stamp of the git index it was listed from (None in
+    `filesystem` mode, or without a git index): the one before while the git index is the
+    same file, else listed again (`discover_again` reuses what still holds)."""
+    if discovery != "vcs":
+        return None
+    stamp = _git_index_stamp(layer.root)
+    if stamp is None:
+        return None
+    if before is None:
+        listed = discover_listed(layer.root, layer.manifest, layer.sources, discovery, tree)
+    elif before[0] == stamp:
+        listed = before[1]
+    else:
+        listed = discover_again(layer.root, layer.manifest, layer.sources, before[1])
+    return stamp, listed
 
 
 def _git_index_stamp(root: Path) -> Stamp | None:

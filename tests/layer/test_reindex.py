@@ -13,6 +13,7 @@ import pytest
 
 from majordomus.capabilities.builtin import builtin_registry, builtin_tools
 from majordomus.capabilities.workspace import Workspace
+from majordomus.layer import git as git_module
 from majordomus.layer import index as index_module
 from majordomus.layer.index import build_index
 from majordomus.layer.model import Discovery, Index
@@ -144,3 +145,27 @@ def test_a_re_index_reads_only_the_changed_file(monkeypatch: pytest.MonkeyPatch)
         assert ctx.refresh()
         assert read == [rule_path(3)]
         assert ctx.index.by_path[rule_path(3)].content.endswith("changed\n")
+
+
+def test_a_re_index_asks_git_status_only_when_the_working_tree_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with SyntheticRepository.new(Shape(rules=5, prompts=0, documents=0)) as repo:
+        repo.commit()
+        ctx = Workspace(repo.root)
+        ctx.index  # noqa: B018
+        started: list[Path] = []
+        real = git_module._start_status
+
+        def counting(root: Path) -> Any:
+            started.append(root)
+            return real(root)
+
+        monkeypatch.setattr(git_module, "_start_status", counting)
+        repo.touch_rule(1, "changed")
+        assert ctx.refresh()
+        assert started == []
+        assert ctx.index.git.working_tree == "dirty"
+        assert len(started) == 1
+        fresh = build_index(repo.root, mcp_tools=builtin_tools())
+        assert fresh.git.to_json() == ctx.index.git.to_json()
