@@ -269,17 +269,68 @@ class Registry:
         declarations: Declarations,
         index_fingerprint: str | Callable[[], str],
     ) -> None:
-        self.routes = {r.id: r for r in sorted(routes, key=lambda r: r.id)}
+        ordered = {r.id: r for r in sorted(routes, key=lambda r: r.id)}
+        owners = (
+            {r.tool: r.id for r in ordered.values() if r.tool},
+            {r.resource[0]: r.id for r in ordered.values() if r.resource},
+            {r.http: r.id for r in ordered.values() if r.http},
+            {r.cli: r.id for r in ordered.values() if r.cli},
+        )
+        self._adopt(ordered, declarations, index_fingerprint, owners)
+
+    def _adopt(
+        self,
+        routes: dict[str, Route],
+        declarations: Declarations,
+        index_fingerprint: str | Callable[[], str],
+        owners: tuple[dict[Any, str], ...],
+    ) -> None:
+        """Take routes already in id order and each surface's names (`owners()`)."""
+        self.routes = routes
         self._declarations = declarations
         self._loaded: dict[str, Capability] = {}
         self._loaded_modules: set[str] = set()
-        self.by_tool = _Lookup(self, {r.tool: r.id for r in self.routes.values() if r.tool})
-        self.by_resource = _Lookup(
-            self, {r.resource[0]: r.id for r in self.routes.values() if r.resource}
+        self.by_tool, self.by_resource, self.by_route, self.by_cli = (
+            _Lookup(self, ids) for ids in owners
         )
-        self.by_route = _Lookup(self, {r.http: r.id for r in self.routes.values() if r.http})
-        self.by_cli = _Lookup(self, {r.cli: r.id for r in self.routes.values() if r.cli})
         self._index_fingerprint = index_fingerprint
+
+    @classmethod
+    def swapped(
+        cls,
+        previous: Registry,
+        builtin: Sequence[Route],
+        objects: Sequence[LayerObject],
+        declarations: Declarations,
+        index_fingerprint: str | Callable[[], str],
+    ) -> Registry | None:
+        """The registry of `builtin` and a route per object, made from `previous` (the
+        registry of the same built-in routes over the index before) when every object is
+        one `previous` routed or new with a route equal to that of one no longer there (a
+        file read again whose objects kept their names): every id and name stays where it
+        was, so there is nothing to check or order again. None in any other case."""
+        known = previous.object_routes()
+        if len(objects) != len(known) or len(previous.routes) != len(builtin) + len(known):
+            return None
+        if any(previous.routes.get(route.id) is not route for route in builtin):
+            return None
+        fresh = [obj for obj in objects if getattr(known.get(id(obj)), "source", None) is not obj]
+        routes = dict(previous.routes)
+        by_object = dict(known)
+        if fresh:
+            present = {id(obj) for obj in objects}
+            for obj in fresh:
+                new = declarative_route(obj)
+                old = routes.get(new.id)
+                if old is None or old != new or old.source is None or id(old.source) in present:
+                    return None
+                routes[new.id] = new
+                del by_object[id(old.source)]
+                by_object[id(obj)] = new
+        registry = cls.__new__(cls)
+        registry._adopt(routes, declarations, index_fingerprint, previous.owners())
+        registry.__dict__["_object_routes"] = by_object
+        return registry
 
     @property
     def index_fingerprint(self) -> str:
@@ -290,7 +341,7 @@ class Registry:
             given = self._index_fingerprint = given()
         return given
 
-    def owners(self) -> tuple[Mapping[Any, str], ...]:
+    def owners(self) -> tuple[dict[Any, str], ...]:
         """Each surface's names → the id that owns it, in the order of `checks.SURFACES`."""
         return tuple(
             lookup._ids for lookup in (self.by_tool, self.by_resource, self.by_route, self.by_cli)

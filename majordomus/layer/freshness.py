@@ -129,8 +129,8 @@ class Watch:
         )
         self._suspect_files(stamps, low, fresh)
         self.suspect = self.suspect or bool(self._suspects)
-        files = list(stamps.items())
-        self._files = files
+        self._stamps = stamps
+        self._files = list(stamps.items())
         self._cursor = 0
         self._always = self._unwatched_keys()
 
@@ -182,8 +182,9 @@ class Watch:
         base = self._base
         self._fixed = [(path, _key(path)) for path, _ in self._fixed]
         self._files = [(rel, _key(base + rel)) for rel, _ in self._files]
+        self._stamps = dict(self._files)
         self._always = self._unwatched_keys()
-        self.__dict__.pop("_by_path", None)
+        self.__dict__.pop("_fixed_keys", None)
         self._suspects.clear()
         self._pending.clear()
         self.suspect = False
@@ -235,24 +236,25 @@ class Watch:
         return moved or bool(self._pending)
 
     @cached_property
-    def _by_path(self) -> dict[str, tuple[str | None, Key]]:
-        """Every checked path → (its layer file's root-relative path or None, its key)."""
-        out: dict[str, tuple[str | None, Key]] = {path: (None, key) for path, key in self._fixed}
-        base = self._base
-        for rel, key in self._files:
-            out[base + rel] = (rel, key)
-        return out
+    def _fixed_keys(self) -> dict[str, Key]:
+        return dict(self._fixed)
 
     def _named(self, touched: set[str]) -> bool:
         """The `stat` check of what the events named (and of their directories), and of
         what is not watched."""
-        by_path = self._by_path
+        fixed, stamps, base = self._fixed_keys, self._stamps, self._base
         moved = False
         for path in touched | {path.rpartition(os.sep)[0] for path in touched}:
-            known = by_path.get(path)
-            if known is None:
+            rel = None
+            if path in fixed:
+                key = fixed[path]
+            elif path.startswith(base):
+                rel = path[len(base) :].replace(os.sep, "/")
+                if rel not in stamps:
+                    continue
+                key = stamps[rel]
+            else:
                 continue
-            rel, key = known
             if _key(path) != key:
                 moved = True
                 if rel is not None:
@@ -294,7 +296,7 @@ class Watch:
                 rel, key = self._files[(self._cursor + step) % total]
                 if _key(base + rel) != key:
                     out.add(rel)
-        folders = {path for path, key in self._fixed if _key(path) != key}
+        folders = {path for path, key in self._fixed if path in self._folders and _key(path) != key}
         if folders:
             inodes: dict[str, dict[str, int]] = {}
             for folder in folders:

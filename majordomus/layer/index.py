@@ -165,11 +165,12 @@ def _log_summary(index: Index) -> None:
 
 class Kept(NamedTuple):
     """One file as a build read it: the class that claimed it, its git index entry, what it
-    yielded."""
+    yielded, and which of its objects have a name (`drop_unnamable` over them)."""
 
     source: str
     entry: str | None
     read: FileRead
+    named: tuple[list[LayerObject], list[Diagnostic]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +267,7 @@ def _build(
             found, diagnostics = listing[1].files, list(listing[1].findings)
         diagnostics.extend(uncovered_sections(layer.manifest, layer.sources, tree))
         reader = LayerReader(root=layer.root, manifest=layer.manifest, kinds=kinds, tree=tree)
+        unnamed: list[Diagnostic] = []
         for rel, source, entry in found:
             before = kept.get(rel)
             if (
@@ -277,18 +279,20 @@ def _build(
                 and (before.read.objects or not before.read.findings)
                 and rel not in moved
             ):
-                read = before.read
+                file = before
             else:
                 read = read_entry(rel, source, reader)
                 same = same and before is not None and _relational(before.read) == _relational(read)
-            files[rel] = Kept(source.id, entry, read)
-            objects.extend(read.objects)
+                file = Kept(source.id, entry, read, drop_unnamable(read.objects))
+            files[rel] = file
+            objects.extend(file.named[0])
+            unnamed.extend(file.named[1])
+            read = file.read
             diagnostics.extend(read.findings)
             if read.excluded is not None:
                 excluded.append(ExcludedObject(*read.excluded, rel, read.findings[0].code))
     same = same and len(files) == len(kept)
     git = pending.result()
-    objects, unnamed = drop_unnamable(objects)
     diagnostics.extend(unnamed)
     read_objects, (objects, duplicates) = objects, drop_duplicates(objects)
     diagnostics.extend(duplicates)

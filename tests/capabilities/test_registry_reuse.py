@@ -9,7 +9,7 @@ import pytest
 
 from majordomus.capabilities.builtin import builtin_registry, builtin_routes
 from majordomus.capabilities.checks import RegistryError, check_routes, routes_still_pass
-from majordomus.capabilities.registry import Registry, Route
+from majordomus.capabilities.registry import Registry, Route, declarative_route
 from majordomus.synthetic import Shape, SyntheticRepository
 
 TOOL = next(r for r in builtin_routes() if r.tool is not None)
@@ -114,3 +114,40 @@ def test_verifying_builds_no_object_declaration_and_a_re_index_keeps_the_verdict
         assert again.__dict__.get("_verified")
         again.verify()
         assert not again._loaded_modules
+
+
+def _objects_after(change: str) -> tuple[Registry, list]:
+    """A registry over a small layer, and the objects of the layer after `change`."""
+    with SyntheticRepository.new(Shape(rules=4, prompts=0, documents=0)) as repo:
+        index = repo.index()
+        first = builtin_registry(index)
+        objects = list(index.objects)
+        rules = [i for i, obj in enumerate(objects) if obj.kind == "rule"]
+        if change == "an edit":
+            objects[rules[1]] = replace(objects[rules[1]], content="edited")
+        elif change == "a new object":
+            objects.append(replace(objects[rules[1]], identity="project.extra"))
+        elif change == "a renamed object":
+            objects[rules[1]] = replace(objects[rules[1]], identity="project.renamed")
+        elif change == "a twin":
+            objects[rules[2]] = replace(objects[rules[1]])
+        return first, objects
+
+
+@pytest.mark.parametrize(
+    ("change", "swapped"),
+    [("an edit", True), ("a new object", False), ("a renamed object", False), ("a twin", False)],
+)
+def test_a_registry_is_swapped_only_when_every_name_stays(change: str, swapped: bool) -> None:
+    first, objects = _objects_after(change)
+    again = Registry.swapped(first, builtin_routes(), objects, _Nothing(), "")
+    assert (again is not None) == swapped
+    if again is not None:
+        fresh = registry([*builtin_routes(), *(declarative_route(obj) for obj in objects)])
+        assert list(again.routes.items()) == list(fresh.routes.items())
+        assert again.owners() == fresh.owners()
+        assert all(again.routes[i].source is obj for i, obj in _ids(objects))
+
+
+def _ids(objects: list) -> list[tuple[str, object]]:
+    return [(f"{obj.kind}.{obj.identity}", obj) for obj in objects]
