@@ -137,9 +137,17 @@ def builtin_registry(index: Index | None = None, previous: Registry | None = Non
     (no namespace imported until a capability is asked for), or raise with every error.
 
     Given the registry of an earlier index (a re-index), the routes of the objects it kept
-    are reused and only the new ones are checked (`routes_still_pass`)."""
+    are reused and only the new ones are checked (`routes_still_pass`), or nothing at all
+    when the new objects only took the places of old ones (`Registry.swapped`)."""
     errors: list[RegistryError] = []
     routes = builtin_routes()
+    fingerprint: Callable[[], str] = (lambda: index.fingerprint) if index is not None else str
+    if index is not None and previous is not None:
+        again = Registry.swapped(
+            previous, routes, index.objects, _Namespaces(index, routes), fingerprint
+        )
+        if again is not None:
+            return again
     check_modules(list(NAMESPACES), list(index.kinds) if index is not None else [], errors)
     pending = list(routes)
     if index is not None:
@@ -148,7 +156,6 @@ def builtin_registry(index: Index | None = None, previous: Registry | None = Non
         check_routes(pending, errors)
     if errors:
         raise RegistryBuildFailed(errors)
-    fingerprint: Callable[[], str] = (lambda: index.fingerprint) if index is not None else str
     return Registry(pending, _Namespaces(index, routes), fingerprint)
 
 
