@@ -13,14 +13,21 @@ from __future__ import annotations
 
 import logging
 import os
+from bisect import bisect_left
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from majordomus.collector import paused
 from majordomus.layer.coverage import uncovered_sections
-from majordomus.layer.discovery import Listed, discover, discover_again, discover_listed
+from majordomus.layer.discovery import (
+    Discovered,
+    Listed,
+    discover,
+    discover_again,
+    discover_listed,
+)
 from majordomus.layer.freshness import git_dir
 from majordomus.layer.git import GitError, PendingGitState
 from majordomus.layer.kinds import load_kinds
@@ -165,12 +172,29 @@ def _log_summary(index: Index) -> None:
 
 class Kept(NamedTuple):
     """One file as a build read it: the class that claimed it, its git index entry, what it
-    yielded, and which of its objects have a name (`drop_unnamable` over them)."""
+    yielded, and which of its objects have a name (`drop_unnamable` over them).
+
+    `reusable`: a later build may keep this read while the file's stat, class and entry
+    stay (a read with a stamp, nothing excluded, and not only findings); `plain`: it has no
+    finding, unnamed object or exclusion, so it adds nothing but its objects."""
 
     source: str
     entry: str | None
     read: FileRead
     named: tuple[list[LayerObject], list[Diagnostic]]
+    reusable: bool
+    plain: bool
+
+
+def _kept(source: str, entry: str | None, read: FileRead) -> Kept:
+    named = drop_unnamable(read.objects)
+    reusable = (
+        read.stamp is not None
+        and read.excluded is None
+        and (bool(read.objects) or not read.findings)
+    )
+    plain = not read.findings and not named[1] and read.excluded is None
+    return Kept(source, entry, read, named, reusable, plain)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +212,9 @@ class Snapshot:
     #: The `vcs` discovery and the stamp of the git index it was listed from: the same git
     #: index lists the same files (git replaces the file on every write).
     listed: tuple[Stamp, Listed] | None = None
+    #: The index's objects (URI order), and whether no URI was claimed twice.
+    objects: list[LayerObject] = field(default_factory=list)
+    unique: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,10 +280,6 @@ def _build(
             f"git is not usable at {layer.root}: {pending.reason}; "
             "use --discovery filesystem to read the work tree instead"
         )
-    objects: list[LayerObject] = []
-    excluded: list[ExcludedObject] = []
-    files: dict[str, Kept] = {}
-    same = reuse is not None  # no file changed what relations read
     with _tree(layer.root) as tree:
         listing = _listing(layer, discovery, tree, None if reuse is None else reuse.listed)
         if listing is None:
@@ -267,41 +290,20 @@ def _build(
             found, diagnostics = listing[1].files, list(listing[1].findings)
         diagnostics.extend(uncovered_sections(layer.manifest, layer.sources, tree))
         reader = LayerReader(root=layer.root, manifest=layer.manifest, kinds=kinds, tree=tree)
-        unnamed: list[Diagnostic] = []
-        for rel, source, entry in found:
-            before = kept.get(rel)
-            if (
-                before is not None
-                and before.source == source.id
-                and before.entry == entry
-                and before.read.stamp is not None
-                and before.read.excluded is None
-                and (before.read.objects or not before.read.findings)
-                and rel not in moved
-            ):
-                file = before
-            else:
-                read = read_entry(rel, source, reader)
-                same = same and before is not None and _relational(before.read) == _relational(read)
-                file = Kept(source.id, entry, read, drop_unnamable(read.objects))
-            files[rel] = file
-            objects.extend(file.named[0])
-            unnamed.extend(file.named[1])
-            read = file.read
-            diagnostics.extend(read.findings)
-            if read.excluded is not None:
-                excluded.append(ExcludedObject(*read.excluded, rel, read.findings[0].code))
-    same = same and len(files) == len(kept)
+        done = _read_files(found, kept, moved, reader, diagnostics)
+    same = reuse is not None and done.same and len(done.files) == len(kept)
     git = pending.result()
-    diagnostics.extend(unnamed)
-    read_objects, (objects, duplicates) = objects, drop_duplicates(objects)
+    diagnostics.extend(done.unnamed)
+    excluded = done.excluded
+    objects, duplicates = _unique(done, reuse)
     diagnostics.extend(duplicates)
-    kept_ids = {id(obj) for obj in objects}
-    excluded.extend(
-        ExcludedObject(obj.kind, obj.identity, obj.provenance.path, "duplicate_identity")
-        for obj in read_objects
-        if id(obj) not in kept_ids
-    )
+    if duplicates:
+        kept_ids = {id(obj) for obj in objects}
+        excluded.extend(
+            ExcludedObject(obj.kind, obj.identity, obj.provenance.path, "duplicate_identity")
+            for obj in done.objects
+            if id(obj) not in kept_ids
+        )
     if same and reuse is not None:
         relations = reuse.relations
     else:
@@ -322,7 +324,90 @@ def _build(
     for diagnostic in diagnostics:
         _log_diagnostic(diagnostic)
     _log_summary(index)
-    return Built(index, Snapshot(layer, tools, files, relations, listing))
+    snapshot = Snapshot(layer, tools, done.files, relations, listing, objects, not duplicates)
+    return Built(index, snapshot)
+
+
+class _Read(NamedTuple):
+    """What the files of one build yielded, in discovery order."""
+
+    files: dict[str, Kept]
+    objects: list[LayerObject]
+    unnamed: list[Diagnostic]
+    excluded: list[ExcludedObject]
+    #: No file read again changed what relations read, and none was new.
+    same: bool
+    #: Some file had no earlier read.
+    new: bool
+    #: Each file read again that an earlier build had read: (then, now).
+    again: list[tuple[Kept, Kept]]
+
+
+def _read_files(
+    found: list[Discovered],
+    kept: Mapping[str, Kept],
+    moved: Collection[str],
+    reader: LayerReader,
+    diagnostics: list[Diagnostic],
+) -> _Read:
+    """Read each file, or keep its earlier read (see `build`); its findings go to
+    `diagnostics`."""
+    objects: list[LayerObject] = []
+    unnamed: list[Diagnostic] = []
+    excluded: list[ExcludedObject] = []
+    files: dict[str, Kept] = {}
+    again: list[tuple[Kept, Kept]] = []
+    same, new = True, False
+    add = objects.extend
+    for rel, source, entry in found:
+        before = kept.get(rel)
+        if (
+            before is not None
+            and before.entry == entry
+            and before.reusable
+            and before.source == source.id
+            and rel not in moved
+        ):
+            file = before
+        else:
+            file = _kept(source.id, entry, read_entry(rel, source, reader))
+            if before is None:
+                same, new = False, True
+            else:
+                same = same and _relational(before.read) == _relational(file.read)
+                again.append((before, file))
+        files[rel] = file
+        add(file.named[0])
+        if not file.plain:
+            unnamed.extend(file.named[1])
+            read = file.read
+            diagnostics.extend(read.findings)
+            if read.excluded is not None:
+                excluded.append(ExcludedObject(*read.excluded, rel, read.findings[0].code))
+    return _Read(files, objects, unnamed, excluded, same, new, again)
+
+
+def _uri(obj: LayerObject) -> str:
+    return obj.uri
+
+
+def _unique(done: _Read, reuse: Snapshot | None) -> tuple[list[LayerObject], list[Diagnostic]]:
+    """`drop_duplicates` of what was read; without sorting again when the build before had
+    no duplicate and each file read again yields objects of the same URIs, in the same
+    order, as before (its objects then take the places of the old ones)."""
+    if reuse is None or not reuse.unique or done.new or len(done.files) != len(reuse.files):
+        return drop_duplicates(done.objects)
+    objects = list(reuse.objects)
+    for before, now in done.again:
+        old, new = before.named[0], now.named[0]
+        if len(old) != len(new):
+            return drop_duplicates(done.objects)
+        for was, obj in zip(old, new, strict=True):
+            place = bisect_left(objects, was.uri, key=_uri)
+            if obj.uri != was.uri or place == len(objects) or objects[place] is not was:
+                return drop_duplicates(done.objects)
+            objects[place] = obj
+    return objects, []
 
 
 def _listing(

@@ -169,3 +169,30 @@ def test_a_re_index_asks_git_status_only_when_the_working_tree_is_read(
         assert len(started) == 1
         fresh = build_index(repo.root, mcp_tools=builtin_tools())
         assert fresh.git.to_json() == ctx.index.git.to_json()
+
+
+def test_an_edit_that_keeps_every_uri_keeps_the_order_without_sorting_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with SyntheticRepository.new(Shape(rules=20, prompts=1, documents=1)) as repo:
+        repo.commit()
+        ctx = Workspace(repo.root)
+        ctx.index  # noqa: B018
+        sorts: list[int] = []
+        real = index_module.drop_duplicates
+
+        def counting(objects: Any) -> Any:
+            sorts.append(len(objects))
+            return real(objects)
+
+        monkeypatch.setattr(index_module, "drop_duplicates", counting)
+        repo.touch_rule(7, "changed")
+        assert ctx.refresh()
+        assert sorts == []
+        assert answer(ctx.index) == answer(build_index(repo.root, mcp_tools=builtin_tools()))
+        sorts.clear()
+        _write(repo.root, f"{RULE_DIR}/zz.v1.md", rule("zz"))
+        git(repo.root, "add", "-A")
+        assert ctx.refresh()
+        assert sorts == [len(ctx.index.objects)]
+        assert answer(ctx.index) == answer(build_index(repo.root, mcp_tools=builtin_tools()))
