@@ -314,7 +314,8 @@ class Registry:
             return None
         if any(previous.routes.get(route.id) is not route for route in builtin):
             return None
-        fresh = [obj for obj in objects if getattr(known.get(id(obj)), "source", None) is not obj]
+        # a route keeps its object alive, so an `id()` it is known by is that object's
+        fresh = [obj for obj in objects if id(obj) not in known]
         routes = dict(previous.routes)
         by_object = dict(known)
         if fresh:
@@ -497,8 +498,8 @@ def object_routes(objects: Iterable[LayerObject], previous: Registry | None) -> 
     known = {} if previous is None else previous.object_routes()
     out = []
     for obj in objects:
-        route = known.get(id(obj))
-        out.append(declarative_route(obj) if route is None or route.source is not obj else route)
+        route = known.get(id(obj))  # the route keeps its object, so the `id()` is its own
+        out.append(declarative_route(obj) if route is None else route)
     return out
 
 

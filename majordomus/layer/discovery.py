@@ -234,6 +234,15 @@ class Listed(NamedTuple):
     files: list[Discovered]
     findings: list[Diagnostic]
     entries: dict[str, str]
+    #: Each discovered path's place in `files`, once a re-index needed it.
+    places: dict[str, int] | None = None
+
+    def at(self) -> dict[str, int]:
+        return self.places if self.places is not None else places(self.files)
+
+
+def places(files: list[Discovered]) -> dict[str, int]:
+    return {found.path: place for place, found in enumerate(files)}
 
 
 def discover(
@@ -269,12 +278,14 @@ def discover_again(
     if union is None or union.keys() != previous.entries.keys():
         return discover_listed(root, manifest, sources, "vcs")
     if union == previous.entries:
-        return Listed(previous.files, previous.findings, union)
-    files = [
-        found if found.entry == union[found.path] else found._replace(entry=union[found.path])
-        for found in previous.files
-    ]
-    return Listed(files, previous.findings, union)
+        return Listed(previous.files, previous.findings, union, previous.places)
+    at = previous.at()
+    files = list(previous.files)
+    for path, entry in union.items() - previous.entries.items():
+        place = at.get(path)
+        if place is not None:
+            files[place] = files[place]._replace(entry=entry)
+    return Listed(files, previous.findings, union, at)
 
 
 def discover_listed(

