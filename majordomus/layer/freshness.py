@@ -18,8 +18,10 @@ files) are watched with inotify (`majordomus.layer.inotify`) from the first chec
 the watch is handed from one index to the next: a check whose queue is empty makes no
 `stat` call at all, one with events `stat`s only what they name (so a file rewritten in
 place is seen at the next check, not within a slice's turn), and anything the events cannot
-vouch for (setting up, a directory that cannot be watched, a queue overflow, a watched
-directory gone) is checked by `stat` as above, everything at once.
+vouch for is checked by `stat`: everything at once when setting up and after a queue
+overflow or a watched directory gone; at every check what is in a directory that cannot be
+watched (one on a network or FUSE file system, whose changes may not pass through this
+kernel).
 
 What git sees is stated before the index is read, so a commit made while it is read makes
 the next check report a change; a file or directory whose change time falls inside the read
@@ -126,7 +128,6 @@ class Watch:
         self._folders = folders
         self._notifier: Notifier | None = None
         self._tried = False
-        self._always: list[tuple[str, Key]] = []
         self._unwatched: set[str] = set()
         self._pending: set[str] = set()
         fresh: set[str] = set()
@@ -145,7 +146,6 @@ class Watch:
         self._stamps = stamps
         self._files = list(stamps.items())
         self._cursor = 0
-        self._always = self._unwatched_keys()
 
     def _suspect_files(self, stamps: dict[str, Key], low: int, fresh: set[str]) -> None:
         """Stat what was not read (its key stands for it from now on) and suspect what may
@@ -177,17 +177,8 @@ class Watch:
         fresh = {folder for folder in wanted if folder not in notifier.watched}
         failed = set(notifier.watch(wanted))
         self._unwatched = failed
+        self.__dict__.pop("_always_keys", None)
         return fresh - failed
-
-    def _unwatched_keys(self) -> list[tuple[str, Key]]:
-        failed = self._unwatched
-        if not failed:
-            return []
-        return [
-            (path, key)
-            for path, key in self._fixed
-            if path in failed or path.rpartition(os.sep)[0] in failed
-        ]
 
     def rebase(self) -> None:
         """Take the current stats as the signature (after a re-index that failed, so the
@@ -196,8 +187,8 @@ class Watch:
         self._fixed = [(path, _key(path)) for path, _ in self._fixed]
         self._files = [(rel, _key(base + rel)) for rel, _ in self._files]
         self._stamps = dict(self._files)
-        self._always = self._unwatched_keys()
         self.__dict__.pop("_fixed_keys", None)
+        self.__dict__.pop("_always_keys", None)
         self._suspects.clear()
         self._pending.clear()
         self.suspect = False
@@ -223,9 +214,11 @@ class Watch:
         touched = notifier.drain()
         if notifier.lost:
             return self._notify()
-        if touched is None and not self._always:
-            return False
-        return self._named(touched or set())
+        if touched is not None and self._named(touched):
+            return True
+        if any(_key(path) != key for path, key in self._always()):
+            return True
+        return bool(self._unwatched & self._folders) and self._sliced()
 
     def _notify(self) -> bool:
         """Set up (again) the inotify watch and check everything once, which covers what
@@ -237,7 +230,6 @@ class Watch:
         if self._notifier is None:
             return self._sliced()
         self._watch_folders()
-        self._always = self._unwatched_keys()
         moved = False
         for path, key in self._fixed:
             if _key(path) != key:
@@ -252,9 +244,23 @@ class Watch:
     def _fixed_keys(self) -> dict[str, Key]:
         return dict(self._fixed)
 
+    def _always(self) -> list[tuple[str, Key]]:
+        """What a check `stat`s besides events: the fixed paths in a folder that is not
+        watched (the reflog before the first commit makes its folder). A layer folder that
+        is not watched makes every check the `stat` check of the fixed set and the slice."""
+        cached = self.__dict__.get("_always_keys")
+        if cached is None:
+            failed = self._unwatched
+            cached = [
+                (path, key)
+                for path, key in self._fixed
+                if failed and (path in failed or path.rpartition(os.sep)[0] in failed)
+            ]
+            self.__dict__["_always_keys"] = cached
+        return cached
+
     def _named(self, touched: set[str]) -> bool:
-        """The `stat` check of what the events named (and of their directories), and of
-        what is not watched."""
+        """The `stat` check of what the events named, and of their directories."""
         fixed, stamps, base = self._fixed_keys, self._stamps, self._base
         moved = False
         for path in touched | {path.rpartition(os.sep)[0] for path in touched}:
@@ -272,9 +278,6 @@ class Watch:
                 moved = True
                 if rel is not None:
                     self._pending.add(rel)
-        for path, key in self._always:
-            if _key(path) != key:
-                moved = True
         return moved
 
     def _sliced(self) -> bool:
@@ -303,7 +306,7 @@ class Watch:
         slice reaches it."""
         base = self._base
         out = self._suspects | self._pending
-        if self._notifier is None:
+        if self._notifier is None or self._unwatched & self._folders:
             total = len(self._files)
             for step in range(min(SLICE, total)):
                 rel, key = self._files[(self._cursor + step) % total]

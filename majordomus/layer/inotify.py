@@ -4,9 +4,9 @@ The freshness check of a long-lived server (`majordomus.layer.freshness`) asks b
 answer; with a watch on each directory it would otherwise `stat`, the kernel queues an event
 inside the writer's own system call, so an edit that finished before the question is in the
 queue when it is read, and a question with an empty queue costs one non-blocking `read`.
-No dependency: libc's three calls through ctypes. Anything unusual (not Linux, no libc, the
-instance or watch limit reached, a queue overflow) is reported, never hidden, so the caller
-falls back to its `stat` check.
+No dependency: libc's calls through ctypes. Anything unusual (not Linux, no libc, a network
+or FUSE file system, the instance or watch limit reached, a queue overflow) is reported,
+never hidden, so the caller falls back to its `stat` check.
 """
 
 from __future__ import annotations
@@ -45,6 +45,24 @@ _MASK = (
 _LOST = _OVERFLOW | _IGNORED | _DELETE_SELF | _MOVE_SELF
 _HEADER = struct.Struct("iIII")
 _BUFFER = 64 * 1024
+#: `statfs` magic numbers of the file systems whose every change passes through this
+#: kernel (ext2-4, XFS, Btrfs, tmpfs, overlayfs, ZFS, F2FS, bcachefs). A network or FUSE
+#: mount (NFS, SMB, sshfs, a container's view of a host folder) may change under it
+#: unseen, so only these are watched and anything else keeps the `stat` check.
+_LOCAL_FILE_SYSTEMS = frozenset(
+    {
+        0xEF53,
+        0x58465342,
+        0x9123683E,
+        0x01021994,
+        0x794C7630,
+        0x2FC12FC1,
+        0xF2F52010,
+        0xCA451A4E,
+    }
+)
+#: Larger than `struct statfs` on every Linux ABI; its first field is `f_type`.
+_STATFS_SIZE = 256
 
 
 def _libc() -> ctypes.CDLL | None:
@@ -54,9 +72,19 @@ def _libc() -> ctypes.CDLL | None:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
         libc.inotify_init1.argtypes = [ctypes.c_int]
         libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
+        libc.statfs.argtypes = [ctypes.c_char_p, ctypes.c_void_p]
     except (OSError, AttributeError):
         return None
     return libc
+
+
+def _local(libc: ctypes.CDLL, path: str) -> bool:
+    """Whether `path` is on a file system every change to which this kernel sees."""
+    buffer = ctypes.create_string_buffer(_STATFS_SIZE)
+    if libc.statfs(os.fsencode(path), buffer) != 0:
+        return False
+    kind = ctypes.c_long.from_buffer(buffer).value & 0xFFFFFFFF
+    return kind in _LOCAL_FILE_SYSTEMS
 
 
 class Notifier:
@@ -71,6 +99,7 @@ class Notifier:
         self._libc = libc
         self._folders: dict[int, str] = {}
         self.watched: set[str] = set()
+        self._devices: dict[int, bool] = {}
         self.lost = False
         self._closer = weakref.finalize(self, os.close, fd)
 
@@ -86,10 +115,14 @@ class Notifier:
         return cls(fd, libc)
 
     def watch(self, folders: Iterable[str]) -> list[str]:
-        """Watch each folder not watched yet; the ones that could not be watched."""
+        """Watch each folder not watched yet; the ones that could not be watched (gone,
+        or on a file system whose changes this kernel may not see)."""
         failed = []
         for folder in folders:
             if folder in self.watched:
+                continue
+            if not self._on_local(folder):
+                failed.append(folder)
                 continue
             wd = self._libc.inotify_add_watch(self._fd, os.fsencode(folder), _MASK)
             if wd < 0:
@@ -98,6 +131,16 @@ class Notifier:
             self._folders[wd] = folder
             self.watched.add(folder)
         return failed
+
+    def _on_local(self, folder: str) -> bool:
+        try:
+            device = os.stat(folder).st_dev
+        except OSError:
+            return False
+        local = self._devices.get(device)
+        if local is None:
+            local = self._devices[device] = _local(self._libc, folder)
+        return local
 
     def drain(self) -> set[str] | None:
         """The paths (folder, or folder + os.sep + name) an event named since the last call;

@@ -14,7 +14,7 @@ import pytest
 
 from majordomus.capabilities.builtin import builtin_tools
 from majordomus.capabilities.workspace import Workspace
-from majordomus.layer import freshness
+from majordomus.layer import freshness, inotify
 from majordomus.layer.index import build_index
 from majordomus.layer.inotify import Notifier
 from majordomus.layer.model import Discovery
@@ -220,3 +220,60 @@ def test_a_folder_that_cannot_be_watched_is_stated_at_every_check(
         (repo.root / f"{RULE_DIR}/extra.v1.md").write_text(rule("extra"))
         assert ctx.refresh()
         assert "majordomus://rule/project.extra@1" in ctx.index.by_uri
+
+
+@linux_only
+def test_the_first_commit_is_seen_though_the_reflog_folder_did_not_exist() -> None:
+    with SyntheticRepository.new(Shape(rules=3, prompts=0, documents=0)) as repo:
+        repo.git_init()
+        git(repo.root, "add", "-A")
+        assert not (repo.root / ".git/logs").exists()
+        ctx = Workspace(repo.root)
+        assert ctx.index.git.head is None
+        assert not ctx.refresh()
+        assert ctx.watch is not None and ctx.watch.notified
+        assert [ctx.refresh() for _ in range(3)] == [False] * 3
+        git(repo.root, "commit", "-qm", "first")
+        assert ctx.refresh()
+        assert ctx.index.git.head is not None
+
+
+@linux_only
+def test_a_layer_on_a_file_system_inotify_cannot_vouch_for_keeps_the_stat_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(inotify, "_local", lambda libc, path: False)
+    with SyntheticRepository.new(Shape(rules=10, prompts=0, documents=0)) as repo:
+        repo.commit()
+        ctx = Workspace(repo.root)
+        ctx.index  # noqa: B018
+        assert not ctx.refresh()
+        repo.touch_rule(4, "edited in place")
+        assert ctx.refresh()
+        assert ctx.index.by_path[rule_path(4)].content.endswith("edited in place\n")
+        _new_folder(repo.root / f"{RULE_DIR}/sub")
+        git(repo.root, "add", "-A")
+        assert ctx.refresh() and not ctx.refresh()
+
+
+@linux_only
+def test_a_fixed_path_in_a_folder_that_cannot_be_watched_is_stated_at_every_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with SyntheticRepository.new(Shape(rules=3, prompts=0, documents=0)) as repo:
+        repo.commit()
+        logs = str(repo.root / ".git/logs")
+        real = Notifier.watch
+
+        def failing(self: Notifier, folders: list[str]) -> list[str]:
+            return [*real(self, [f for f in folders if f != logs]), logs]
+
+        monkeypatch.setattr(Notifier, "watch", failing)
+        ctx = Workspace(repo.root)
+        ctx.index  # noqa: B018
+        assert not ctx.refresh()
+        index_key = os.stat(repo.root / ".git/index").st_mtime_ns
+        git(repo.root, "commit", "-q", "--allow-empty", "-m", "HEAD moves, the index stays")
+        assert os.stat(repo.root / ".git/index").st_mtime_ns == index_key
+        assert ctx.refresh()
+        assert ctx.index.git.head == git(repo.root, "rev-parse", "HEAD").strip()
