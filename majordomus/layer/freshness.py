@@ -140,6 +140,8 @@ class Watch:
         self._fixed += stated
         self.suspect = any(
             key is not None and low <= max(key[0], key[1]) <= high for _, key in stated
+        ) or any(  # what git sees, in a folder watched only now, moved since it was stated
+            _key(path) != key for path, key in baseline.fixed if path.rpartition(os.sep)[0] in fresh
         )
         self._suspect_files(stamps, low, fresh)
         self.suspect = self.suspect or bool(self._suspects)

@@ -277,3 +277,27 @@ def test_a_fixed_path_in_a_folder_that_cannot_be_watched_is_stated_at_every_chec
         assert os.stat(repo.root / ".git/index").st_mtime_ns == index_key
         assert ctx.refresh()
         assert ctx.index.git.head == git(repo.root, "rev-parse", "HEAD").strip()
+
+
+@linux_only
+def test_a_head_move_before_its_folder_is_watched_is_seen(monkeypatch: pytest.MonkeyPatch) -> None:
+    with SyntheticRepository.new(Shape(rules=3, prompts=0, documents=0)) as repo:
+        repo.git_init()
+        git(repo.root, "add", "-A")
+        ctx = Workspace(repo.root)
+        ctx.index  # noqa: B018
+        assert not ctx.refresh()
+        logs = str(repo.root / ".git/logs")
+        real = Notifier.watch
+
+        def moving(self: Notifier, folders: list[str]) -> list[str]:
+            if logs in folders and logs not in self.watched:
+                git(repo.root, "commit", "-q", "--allow-empty", "-m", "while not watched")
+            return real(self, folders)
+
+        monkeypatch.setattr(Notifier, "watch", moving)
+        git(repo.root, "commit", "-qm", "first")
+        assert ctx.refresh()
+        assert ctx.refresh()  # the commit made before the reflog's folder was watched
+        assert ctx.index.git.head == git(repo.root, "rev-parse", "HEAD").strip()
+        assert not ctx.refresh()
