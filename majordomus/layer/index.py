@@ -1,9 +1,10 @@
 """Building the `Index` of a layer (docs/layer.md up to the index).
 
 Owns the start-up sequence up to a built index: root, manifest, sources, kind schema, git
-state, enumeration, reading, `duplicate_identity`, ordering, relations, and the log lines
-(each diagnostic at debug, one summary line with the counts); and what a re-index reuses
-of the build before it (`Snapshot`: each file's read, the vcs listing, the relations).
+state, enumeration, reading (`majordomus.layer.reading`: the files, `unnamable_object`,
+`duplicate_identity` and the URI order), relations, and the log lines (each diagnostic at
+debug, one summary line with the counts); and what a re-index reuses of the build before
+it (`Snapshot`: each file's read, the vcs listing, the objects, the relations).
 Fatal problems raise `majordomus.errors.Fatal` subclasses; everything else becomes a
 diagnostic. Reads the layer and asks git; never writes. Logs through the `majordomus`
 logger only; handlers are the CLI's business.
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import os
-from bisect import bisect_left
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +22,6 @@ from typing import Any, NamedTuple
 from majordomus.collector import paused
 from majordomus.layer.coverage import uncovered_sections
 from majordomus.layer.discovery import (
-    Discovered,
     Listed,
     discover,
     discover_again,
@@ -40,11 +39,11 @@ from majordomus.layer.model import (
     Manifest,
     SourceClass,
 )
-from majordomus.layer.reader import FileRead, LayerReader, Stamp, read_entry
-from majordomus.layer.relations import NAMING_KINDS, ExcludedObject, Relations, derive_relations
+from majordomus.layer.reader import LayerReader, Stamp
+from majordomus.layer.reading import Kept, read_files, sorted_unique
+from majordomus.layer.relations import ExcludedObject, Relations, derive_relations
 from majordomus.layer.root import LayerIOError, find_root
 from majordomus.layer.sources import read_sources
-from majordomus.layer.uris import unnamable
 from majordomus.safefs import Tree, Unsafe
 
 log = logging.getLogger("majordomus")
@@ -74,63 +73,6 @@ def _tree(root: Path) -> Tree:
         return Tree(root)
     except Unsafe as exc:
         raise LayerIOError(f"cannot read the repository: {exc.message}") from None
-
-
-def _claimant(obj: LayerObject) -> str:
-    member = obj.provenance.member
-    return obj.provenance.path if member is None else f"{obj.provenance.path} ({member})"
-
-
-def drop_duplicates(objects: list[LayerObject]) -> tuple[list[LayerObject], list[Diagnostic]]:
-    """Exclude every claimant of a URI claimed twice or more; sort by URI.
-
-    One `duplicate_identity` error per claimant: URI order, then claimant (file) order.
-    """
-    groups: dict[str, list[LayerObject]] = {}
-    for obj in objects:
-        groups.setdefault(obj.uri, []).append(obj)
-    kept: list[LayerObject] = []
-    findings: list[Diagnostic] = []
-    for uri in sorted(groups):
-        claimants = groups[uri]
-        if len(claimants) == 1:
-            kept.append(claimants[0])
-            continue
-        named = " and ".join(_claimant(obj) for obj in claimants)
-        for obj in claimants:
-            findings.append(
-                Diagnostic(
-                    severity="error",
-                    code="duplicate_identity",
-                    path=obj.provenance.path,
-                    message=f"{uri} is claimed by {named}; all of them are excluded",
-                )
-            )
-    return kept, findings
-
-
-def drop_unnamable(objects: list[LayerObject]) -> tuple[list[LayerObject], list[Diagnostic]]:
-    """Exclude every object whose identity cannot name it, one `unnamable_object` error each.
-
-    A URI percent-encodes any identity, but the capability id holds it verbatim, so an empty
-    identity or one with a control character names nothing; the rest of the layer is served.
-    """
-    kept: list[LayerObject] = []
-    findings: list[Diagnostic] = []
-    for obj in objects:
-        reason = unnamable(obj.identity)
-        if reason is None:
-            kept.append(obj)
-            continue
-        findings.append(
-            Diagnostic(
-                severity="error",
-                code="unnamable_object",
-                path=obj.provenance.path,
-                message=f"a {obj.kind} object is excluded: {reason}",
-            )
-        )
-    return kept, findings
 
 
 def _log_diagnostic(diagnostic: Diagnostic) -> None:
@@ -168,33 +110,6 @@ def _log_summary(index: Index) -> None:
             "state": index.state,
         },
     )
-
-
-class Kept(NamedTuple):
-    """One file as a build read it: the class that claimed it, its git index entry, what it
-    yielded, and which of its objects have a name (`drop_unnamable` over them).
-
-    `reusable`: a later build may keep this read while the file's stat, class and entry
-    stay (a read with a stamp, nothing excluded, and not only findings); `plain`: it has no
-    finding, unnamed object or exclusion, so it adds nothing but its objects."""
-
-    source: str
-    entry: str | None
-    read: FileRead
-    named: tuple[list[LayerObject], list[Diagnostic]]
-    reusable: bool
-    plain: bool
-
-
-def _kept(source: str, entry: str | None, read: FileRead) -> Kept:
-    named = drop_unnamable(read.objects)
-    reusable = (
-        read.stamp is not None
-        and read.excluded is None
-        and (bool(read.objects) or not read.findings)
-    )
-    plain = not read.findings and not named[1] and read.excluded is None
-    return Kept(source, entry, read, named, reusable, plain)
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,12 +205,12 @@ def _build(
             found, diagnostics = listing[1].files, list(listing[1].findings)
         diagnostics.extend(uncovered_sections(layer.manifest, layer.sources, tree))
         reader = LayerReader(root=layer.root, manifest=layer.manifest, kinds=kinds, tree=tree)
-        done = _read_files(found, kept, moved, reader, diagnostics)
+        done = read_files(found, kept, moved, reader, diagnostics)
     same = reuse is not None and done.same and len(done.files) == len(kept)
     git = pending.result()
     diagnostics.extend(done.unnamed)
     excluded = done.excluded
-    objects, duplicates = _unique(done, reuse)
+    objects, duplicates = sorted_unique(done, reuse)
     diagnostics.extend(duplicates)
     if duplicates:
         kept_ids = {id(obj) for obj in objects}
@@ -328,88 +243,6 @@ def _build(
     return Built(index, snapshot)
 
 
-class _Read(NamedTuple):
-    """What the files of one build yielded, in discovery order."""
-
-    files: dict[str, Kept]
-    unnamed: list[Diagnostic]
-    excluded: list[ExcludedObject]
-    #: No file read again changed what relations read, and none was new.
-    same: bool
-    #: Some file had no earlier read.
-    new: bool
-    #: Each file read again that an earlier build had read: (then, now).
-    again: list[tuple[Kept, Kept]]
-
-    def objects(self) -> list[LayerObject]:
-        """Every named object, in discovery order."""
-        return [obj for file in self.files.values() for obj in file.named[0]]
-
-
-def _read_files(
-    found: list[Discovered],
-    kept: Mapping[str, Kept],
-    moved: Collection[str],
-    reader: LayerReader,
-    diagnostics: list[Diagnostic],
-) -> _Read:
-    """Read each file, or keep its earlier read (see `build`); its findings go to
-    `diagnostics`."""
-    unnamed: list[Diagnostic] = []
-    excluded: list[ExcludedObject] = []
-    files: dict[str, Kept] = {}
-    again: list[tuple[Kept, Kept]] = []
-    same, new = True, False
-    for rel, source, entry in found:
-        before = kept.get(rel)
-        if (
-            before is not None
-            and before.entry == entry
-            and before.reusable
-            and before.source == source.id
-            and rel not in moved
-        ):
-            file = before
-        else:
-            file = _kept(source.id, entry, read_entry(rel, source, reader))
-            if before is None:
-                same, new = False, True
-            else:
-                same = same and _relational(before.read) == _relational(file.read)
-                again.append((before, file))
-        files[rel] = file
-        if not file.plain:
-            unnamed.extend(file.named[1])
-            read = file.read
-            diagnostics.extend(read.findings)
-            if read.excluded is not None:
-                excluded.append(ExcludedObject(*read.excluded, rel, read.findings[0].code))
-    return _Read(files, unnamed, excluded, same, new, again)
-
-
-def _uri(obj: LayerObject) -> str:
-    return obj.uri
-
-
-def _unique(done: _Read, reuse: Snapshot | None) -> tuple[list[LayerObject], list[Diagnostic]]:
-    """`drop_duplicates` of what was read; without sorting again when the build before had
-    no duplicate and each file read again yields objects of the same URIs, in the same
-    order, as before (its objects then take the places of the old ones)."""
-    if reuse is None or not reuse.unique or done.new or len(done.files) != len(reuse.files):
-        return drop_duplicates(done.objects())
-    objects = list(reuse.objects)
-    for before, now in done.again:
-        old, new = before.named[0], now.named[0]
-        if len(old) != len(new):
-            return drop_duplicates(done.objects())
-        for was, obj in zip(old, new, strict=True):
-            place = bisect_left(objects, was.uri, key=_uri)
-            if obj.uri != was.uri or place == len(objects) or objects[place] is not was:
-                return drop_duplicates(done.objects())
-            objects[place] = obj
-    return objects, []
-
-
 def _listing(
     layer: Layer, discovery: Discovery, tree: Tree, before: tuple[Stamp, Listed] | None
 ) -> tuple[Stamp, Listed] | None:
@@ -440,22 +273,6 @@ def _git_index_stamp(root: Path) -> Stamp | None:
     except OSError:
         return None
     return (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
-
-
-def _relational(read: FileRead) -> list[Any]:
-    """What relations read of a file's objects: names, paths, metadata, and the text of the
-    kinds whose text names other objects; plus how an excluded file is named."""
-    return [
-        (
-            obj.uri,
-            obj.kind,
-            obj.identity,
-            obj.provenance.path,
-            obj.metadata,
-            (obj.body, obj.content) if obj.kind in NAMING_KINDS else None,
-        )
-        for obj in read.objects
-    ] + [read.excluded, read.findings[0].code if read.findings else None]
 
 
 def repository_json(index: Index) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import pytest
 from majordomus.capabilities.builtin import builtin_registry, builtin_tools
 from majordomus.capabilities.workspace import Workspace
 from majordomus.layer import git as git_module
-from majordomus.layer import index as index_module
+from majordomus.layer import reading as reading_module
 from majordomus.layer.index import build_index
 from majordomus.layer.model import Discovery, Index
 from majordomus.synthetic import Shape, SyntheticRepository, rule_path
@@ -133,13 +133,13 @@ def test_a_re_index_reads_only_the_changed_file(monkeypatch: pytest.MonkeyPatch)
         ctx = Workspace(repo.root)
         ctx.index  # noqa: B018
         read: list[str] = []
-        real = index_module.read_entry
+        real = reading_module.read_entry
 
         def counting(rel: str, *args: Any) -> Any:
             read.append(rel)
             return real(rel, *args)
 
-        monkeypatch.setattr(index_module, "read_entry", counting)
+        monkeypatch.setattr(reading_module, "read_entry", counting)
         repo.touch_rule(3, "changed")
         git(repo.root, "add", "-A")
         assert ctx.refresh()
@@ -179,13 +179,13 @@ def test_an_edit_that_keeps_every_uri_keeps_the_order_without_sorting_again(
         ctx = Workspace(repo.root)
         ctx.index  # noqa: B018
         sorts: list[int] = []
-        real = index_module.drop_duplicates
+        real = reading_module.drop_duplicates
 
         def counting(objects: Any) -> Any:
             sorts.append(len(objects))
             return real(objects)
 
-        monkeypatch.setattr(index_module, "drop_duplicates", counting)
+        monkeypatch.setattr(reading_module, "drop_duplicates", counting)
         repo.touch_rule(7, "changed")
         assert ctx.refresh()
         assert sorts == []
