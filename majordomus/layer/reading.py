@@ -95,15 +95,22 @@ class Kept(NamedTuple):
     plain: bool
 
 
+#: The findings of a file whose objects all have a name (shared: only ever read).
+_NONE: list[Diagnostic] = []
+
+
 def keep(source: str, entry: str | None, read: FileRead) -> Kept:
-    named = drop_unnamable(read.objects)
-    reusable = (
-        read.stamp is not None
-        and read.excluded is None
-        and (bool(read.objects) or not read.findings)
-    )
-    plain = not read.findings and not named[1] and read.excluded is None
-    return Kept(source, entry, read, named, reusable, plain)
+    """A file's read as the build keeps it (a cold build keeps every file: kept cheap)."""
+    objects, findings, excluded = read.objects, read.findings, read.excluded
+    named = (objects, _NONE)
+    for obj in objects:
+        if unnamable(obj.identity) is not None:
+            named = drop_unnamable(objects)
+            break
+    if findings or excluded is not None or named[1]:
+        reusable = read.stamp is not None and excluded is None and bool(objects)
+        return Kept(source, entry, read, named, reusable, False)
+    return Kept(source, entry, read, named, read.stamp is not None, True)
 
 
 class Reading(NamedTuple):
