@@ -113,7 +113,8 @@ class Workspace:
     def refresh(self) -> bool:
         """Read the layer again if it changed since the index was read; True when it did.
 
-        Cheap when nothing changed (a few `stat` calls); after a change only the files that
+        Cheap when nothing changed (an empty inotify queue, or a few `stat` calls where
+        there is none); after a change only the files that
         moved are read again. A re-index that fails (git gone, a strict refusal, a registry
         that does not build) keeps the last index, sets `stale` and is tried again after the
         next change.

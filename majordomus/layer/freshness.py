@@ -1,7 +1,7 @@
 """Whether the layer on disk is still the one an index was read from, asked cheaply.
 
-A long-lived server asks before every answer, so the question costs a few `stat` calls,
-never a read or a git process:
+A long-lived server asks before every answer, so the question costs at most a few `stat`
+calls, never a read or a git process. Without inotify, what it `stat`s:
 
 * what every change git sees touches: the git index (`git add`, `commit`, `checkout`,
   `reset`) and HEAD's reflog (a commit, a branch switch), in `vcs` discovery;
