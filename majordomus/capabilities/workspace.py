@@ -114,10 +114,9 @@ class Workspace:
         """Read the layer again if it changed since the index was read; True when it did.
 
         Cheap when nothing changed (an empty inotify queue, or a few `stat` calls where
-        there is none); after a change only the files that
-        moved are read again. A re-index that fails (git gone, a strict refusal, a registry
-        that does not build) keeps the last index, sets `stale` and is tried again after the
-        next change.
+        there is none); after a change only the files that moved are read again. A
+        re-index that fails (git gone, a strict refusal, a registry that does not build)
+        keeps the last index, sets `stale` and is tried again after the next change.
         """
         if self.watch is None or "index" not in self.__dict__ or not self.watch.changed():
             return False
