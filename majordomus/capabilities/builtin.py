@@ -22,6 +22,7 @@ from majordomus.capabilities.checks import (
     check_declaration,
     check_modules,
     check_routes,
+    routes_still_pass,
 )
 from majordomus.capabilities.registry import (
     Capability,
@@ -29,7 +30,7 @@ from majordomus.capabilities.registry import (
     Registry,
     Route,
     declarative_resource,
-    declarative_route,
+    object_routes,
 )
 
 if TYPE_CHECKING:
@@ -131,19 +132,30 @@ class _Namespaces:
 STALE = "its route differs from its declaration; run `majordomus generate all`"
 
 
-def builtin_registry(index: Index | None = None) -> Registry:
+def builtin_registry(index: Index | None = None, previous: Registry | None = None) -> Registry:
     """The built-in capabilities and a resource per object of `index`, built from the routes
-    (no namespace imported until a capability is asked for), or raise with every error."""
+    (no namespace imported until a capability is asked for), or raise with every error.
+
+    Given the registry of an earlier index (a re-index), the routes of the objects it kept
+    are reused and only the new ones are checked (`routes_still_pass`), or nothing at all
+    when the new objects only took the places of old ones (`Registry.swapped`)."""
     errors: list[RegistryError] = []
     routes = builtin_routes()
+    fingerprint: Callable[[], str] = (lambda: index.fingerprint) if index is not None else str
+    if index is not None and previous is not None:
+        again = Registry.swapped(
+            previous, routes, index.objects, _Namespaces(index, routes), fingerprint
+        )
+        if again is not None:
+            return again
     check_modules(list(NAMESPACES), list(index.kinds) if index is not None else [], errors)
     pending = list(routes)
     if index is not None:
-        pending.extend(declarative_route(obj) for obj in index.objects)
-    check_routes(pending, errors)
+        pending.extend(object_routes(index.objects, previous))
+    if previous is None or not routes_still_pass(previous.routes, previous.owners(), pending):
+        check_routes(pending, errors)
     if errors:
         raise RegistryBuildFailed(errors)
-    fingerprint = index.fingerprint if index is not None else ""
     return Registry(pending, _Namespaces(index, routes), fingerprint)
 
 

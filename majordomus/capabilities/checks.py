@@ -13,7 +13,7 @@ import json
 import re
 import typing
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -182,6 +182,54 @@ def check_routes(routed: Sequence[Route | Capability], errors: list[RegistryErro
         lambda v: "CLI path '" + " ".join(v) + "'",
         errors,
     )
+
+
+#: The names `check_routes` gives one owner each besides the id, in the order of
+#: `Registry.owners()`: MCP tool, MCP resource URI, HTTP route, CLI path.
+SURFACES: tuple[Callable[[Route | Capability], Any], ...] = (
+    lambda c: c.tool,
+    lambda c: c.resource[0] if c.resource else None,
+    lambda c: c.http,
+    lambda c: c.cli,
+)
+
+
+def routes_still_pass(
+    previous: Mapping[str, Route],
+    owners: Sequence[Mapping[Any, str]],
+    routed: Sequence[Route],
+) -> bool:
+    """Whether `routed` passes `check_routes`, known by checking only what is new in it.
+
+    `previous` holds routes (by id) that passed together, `owners` their names per surface
+    (`SURFACES`). A route found unchanged in `previous` passed its own checks, and two of
+    them cannot clash, so each route not there is checked alone and its names against the
+    rest. False means "not certain": `check_routes` then finds and words every error, so a
+    re-index reports what a build from scratch reports."""
+    by_id = {r.id: r for r in routed}
+    if len(by_id) != len(routed):
+        return False
+    added = [r for r in routed if previous.get(r.id) is not r]
+    errors: list[RegistryError] = []
+    for cap in added:
+        _check_id(cap, errors)
+        _check_exposure(cap, errors)
+        _check_route_shape(cap, errors)
+    if errors:
+        return False
+    for key, owner in zip(SURFACES, owners, strict=True):
+        claimed: set[Any] = set()
+        for cap in added:
+            value = key(cap)
+            if value is None:
+                continue
+            if value in claimed:
+                return False
+            claimed.add(value)
+            holder = owner.get(value)
+            if holder is not None and holder != cap.id and by_id.get(holder) is previous[holder]:
+                return False
+    return True
 
 
 def check_declaration(cap: Capability, errors: list[RegistryError]) -> None:

@@ -264,19 +264,99 @@ class Registry:
     first time it is asked for. `routes` answers what is exposed where without any load."""
 
     def __init__(
-        self, routes: Iterable[Route], declarations: Declarations, index_fingerprint: str
+        self,
+        routes: Iterable[Route],
+        declarations: Declarations,
+        index_fingerprint: str | Callable[[], str],
     ) -> None:
-        self.routes = {r.id: r for r in sorted(routes, key=lambda r: r.id)}
+        ordered = {r.id: r for r in sorted(routes, key=lambda r: r.id)}
+        owners = (
+            {r.tool: r.id for r in ordered.values() if r.tool},
+            {r.resource[0]: r.id for r in ordered.values() if r.resource},
+            {r.http: r.id for r in ordered.values() if r.http},
+            {r.cli: r.id for r in ordered.values() if r.cli},
+        )
+        self._adopt(ordered, declarations, index_fingerprint, owners)
+
+    def _adopt(
+        self,
+        routes: dict[str, Route],
+        declarations: Declarations,
+        index_fingerprint: str | Callable[[], str],
+        owners: tuple[dict[Any, str], ...],
+    ) -> None:
+        """Take routes already in id order and each surface's names (`owners()`)."""
+        self.routes = routes
         self._declarations = declarations
         self._loaded: dict[str, Capability] = {}
         self._loaded_modules: set[str] = set()
-        self.by_tool = _Lookup(self, {r.tool: r.id for r in self.routes.values() if r.tool})
-        self.by_resource = _Lookup(
-            self, {r.resource[0]: r.id for r in self.routes.values() if r.resource}
+        self.by_tool, self.by_resource, self.by_route, self.by_cli = (
+            _Lookup(self, ids) for ids in owners
         )
-        self.by_route = _Lookup(self, {r.http: r.id for r in self.routes.values() if r.http})
-        self.by_cli = _Lookup(self, {r.cli: r.id for r in self.routes.values() if r.cli})
-        self.index_fingerprint = index_fingerprint
+        self._index_fingerprint = index_fingerprint
+
+    @classmethod
+    def swapped(
+        cls,
+        previous: Registry,
+        builtin: Sequence[Route],
+        objects: Sequence[LayerObject],
+        declarations: Declarations,
+        index_fingerprint: str | Callable[[], str],
+    ) -> Registry | None:
+        """The registry of `builtin` and a route per object, made from `previous` (the
+        registry of the same built-in routes over the index before) when every object is
+        one `previous` routed or new with a route equal to that of one no longer there (a
+        file read again whose objects kept their names): every id and name stays where it
+        was, so there is nothing to check or order again. None in any other case."""
+        known = previous.object_routes()
+        if len(objects) != len(known) or len(previous.routes) != len(builtin) + len(known):
+            return None
+        if any(previous.routes.get(route.id) is not route for route in builtin):
+            return None
+        # a route keeps its object alive, so an `id()` it is known by is that object's
+        fresh = [obj for obj in objects if id(obj) not in known]
+        routes = dict(previous.routes)
+        by_object = dict(known)
+        if fresh:
+            present = {id(obj) for obj in objects}
+            for obj in fresh:
+                new = declarative_route(obj)
+                old = routes.get(new.id)
+                if old is None or old != new or old.source is None or id(old.source) in present:
+                    return None
+                routes[new.id] = new
+                del by_object[id(old.source)]
+                by_object[id(obj)] = new
+        registry = cls.__new__(cls)
+        registry._adopt(routes, declarations, index_fingerprint, previous.owners())
+        registry.__dict__["_object_routes"] = by_object
+        return registry
+
+    @property
+    def index_fingerprint(self) -> str:
+        """The index's fingerprint, computed when first asked: a re-index that nobody asks
+        for it after does not hash the whole layer's content."""
+        given = self._index_fingerprint
+        if not isinstance(given, str):
+            given = self._index_fingerprint = given()
+        return given
+
+    def owners(self) -> tuple[dict[Any, str], ...]:
+        """Each surface's names → the id that owns it, in the order of `checks.SURFACES`."""
+        return tuple(
+            lookup._ids for lookup in (self.by_tool, self.by_resource, self.by_route, self.by_cli)
+        )
+
+    def object_routes(self) -> dict[int, Route]:
+        """Each indexed object's route by the object's `id()`: a later registry over an
+        index that kept the same object reuses its route (the route holds the object, so
+        the `id()` stays its own while this registry lives)."""
+        cached = self.__dict__.get("_object_routes")
+        if cached is None:
+            cached = {id(r.source): r for r in self.routes.values() if r.source is not None}
+            self.__dict__["_object_routes"] = cached
+        return cached
 
     def _load(self, module_id: str) -> None:
         if module_id in self._loaded_modules:
@@ -306,7 +386,13 @@ class Registry:
 
     @property
     def builtin(self) -> list[Capability]:
-        return [c for c in self if not c.declarative]
+        """The built-in capabilities, in id order; no object kind's declarations are built."""
+        out = []
+        for route in self.routes.values():
+            if not route.declarative:
+                self._load(route.module)
+                out.append(self._loaded[route.id])
+        return out
 
     def writer_tools(self) -> list[str]:
         """The MCP tools that write the repository, in order (read from the routes alone)."""
@@ -343,6 +429,13 @@ class Registry:
         page ships one, checked by `generate --check`), so the fingerprint builds no schema."""
         self.__dict__["_descriptor_digests"] = dict(digests)
         self.__dict__.pop("_fingerprint", None)
+
+    def inherit(self, previous: Registry) -> None:
+        """Keep what `previous` verified and digested of the built-in declarations, which a
+        re-index leaves as they were (a process imports each namespace once)."""
+        for name in ("_verified", "_descriptor_digests"):
+            if name in previous.__dict__:
+                self.__dict__[name] = previous.__dict__[name]
 
     def verify(self) -> None:
         """Load every declaration and run the type checks; raise with every error.
@@ -398,6 +491,16 @@ def declarative_route(obj: LayerObject) -> Route:
         resource=(obj.uri, obj.identity),
         source=obj,
     )
+
+
+def object_routes(objects: Iterable[LayerObject], previous: Registry | None) -> list[Route]:
+    """`declarative_route` of each object, taken from `previous` for an object it routed."""
+    known = {} if previous is None else previous.object_routes()
+    out = []
+    for obj in objects:
+        route = known.get(id(obj))  # the route keeps its object, so the `id()` is its own
+        out.append(declarative_route(obj) if route is None else route)
+    return out
 
 
 def descriptor_digest(cap: Capability) -> str:

@@ -105,24 +105,24 @@ class Workspace:
         return baseline, built
 
     @staticmethod
-    def _watch(baseline: Baseline, built: Built) -> Watch:
+    def _watch(baseline: Baseline, built: Built, previous: Watch | None = None) -> Watch:
         from majordomus.layer.freshness import Watch
 
-        return Watch(baseline, built)
+        return Watch(baseline, built, previous)
 
     def refresh(self) -> bool:
         """Read the layer again if it changed since the index was read; True when it did.
 
-        Cheap when nothing changed (a few `stat` calls); after a change only the files that
-        moved are read again. A re-index that fails (git gone, a strict refusal, a registry
-        that does not build) keeps the last index, sets `stale` and is tried again after the
-        next change.
+        Cheap when nothing changed (an empty inotify queue, or a few `stat` calls where
+        there is none); after a change only the files that moved are read again. A
+        re-index that fails (git gone, a strict refusal, a registry that does not build)
+        keeps the last index, sets `stale` and is tried again after the next change.
         """
         if self.watch is None or "index" not in self.__dict__ or not self.watch.changed():
             return False
         try:
             baseline, built = self._build()
-            registry = self._registry_of(built.index)
+            registry = self._registry_of(built.index, self.__dict__.get("registry"))
         except Exception as exc:
             log.error("the layer changed and could not be read again: %s", exc)
             self.watch.rebase()
@@ -130,7 +130,7 @@ class Workspace:
             self.stale = True
             return False
         self._built = built
-        self.watch = self._watch(baseline, built)
+        self.watch = self._watch(baseline, built, self.watch)
         # Swapped in one step each: a request still running keeps a whole index, old or new.
         self.__dict__.pop("sqlite", None)
         self.__dict__["index"] = built.index
@@ -159,10 +159,15 @@ class Workspace:
     def registry(self) -> Registry:
         return self._registry_of(self.index)
 
-    def _registry_of(self, index: Index) -> Registry:
+    def _registry_of(self, index: Index, previous: Registry | None = None) -> Registry:
+        """The registry over `index`; given the one over the index before, what it checked
+        of the objects both hold is not checked again."""
         from majordomus.capabilities.builtin import builtin_registry
 
-        return builtin_registry(index)
+        registry = builtin_registry(index, previous)
+        if previous is not None:
+            registry.inherit(previous)
+        return registry
 
     @cached_property
     def executor(self) -> Executor:

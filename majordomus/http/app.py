@@ -62,7 +62,7 @@ class Routes:
         self.registry = ctx.registry
         self.registry.verify()
         self.executor = ctx.executor
-        self.info = pages.server_index(ctx.index)
+        self._info: pages.ServerIndex | None = None
         self.api = pages.api_index(self.registry)
         self.command_lock = anyio.Lock()
         self._openapi: str | None = None
@@ -78,7 +78,16 @@ class Routes:
             self._openapi = None
         elif self.ctx.stale == was_stale:
             return
-        self.info = pages.server_index(self.ctx.index, stale=self.ctx.stale)
+        self._info = None
+
+    @property
+    def info(self) -> pages.ServerIndex:
+        """The JSON index of the index served, built when `/` first asks for it after a
+        change: it shows the working tree, which asks `git status` over the whole work tree,
+        and a request after a re-index should not wait for that unless it is `/`."""
+        if self._info is None:
+            self._info = pages.server_index(self.ctx.index, stale=self.ctx.stale)
+        return self._info
 
     def openapi_text(self) -> str:
         """Built on first request and kept; a failed build is an internal error each time."""

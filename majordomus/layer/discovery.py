@@ -1,7 +1,8 @@
 """Enumerating the files of each source class.
 
 Two enumerations: `vcs` (the contract: `git ls-files` with the class's pathspec verbatim,
-one call per class) and `filesystem` (a convenience: a walk of the work tree with the same
+one call per class; a re-index asks once for all classes and reuses the attribution while
+the paths are the same) and `filesystem` (a convenience: a walk of the work tree with the same
 glob semantics). Owns the `claimed_twice` and `required_source_empty` findings. Reads
 directory listings only, each directory reached from the root without following a symlink
 at any component; opens no file.
@@ -16,7 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from majordomus.layer.git import Listing
+from majordomus.layer.git import GitError, Listing
 from majordomus.layer.model import Diagnostic, Discovery, Manifest, SourceClass
 from majordomus.layer.root import LayerIOError
 from majordomus.layer.sources import GLOB_MAGIC
@@ -227,6 +228,23 @@ def class_entries(
     return sorted(kept), entries
 
 
+class Listed(NamedTuple):
+    """A `vcs` discovery and every path its listings held, with its git index entry."""
+
+    files: list[Discovered]
+    findings: list[Diagnostic]
+    entries: dict[str, str]
+    #: Each discovered path's place in `files`, once a re-index needed it.
+    places: dict[str, int] | None = None
+
+    def at(self) -> dict[str, int]:
+        return self.places if self.places is not None else places(self.files)
+
+
+def places(files: list[Discovered]) -> dict[str, int]:
+    return {found.path: place for place, found in enumerate(files)}
+
+
 def discover(
     root: Path,
     manifest: Manifest,
@@ -239,14 +257,56 @@ def discover(
     `tree` holds the root's open directories for the filesystem walk (the reader reuses
     them); vcs listings are read through it when the files are read.
     """
+    found = discover_listed(root, manifest, sources, mode, tree)
+    return found.files, found.findings
+
+
+def discover_again(
+    root: Path, manifest: Manifest, sources: list[SourceClass], previous: Listed
+) -> Listed:
+    """The `vcs` discovery of the same classes after the git index changed.
+
+    One `ls-files` with every class's pathspec (each verbatim) lists the paths any class
+    matches. When they are the paths the listings of `previous` held, each class matches
+    what it matched then, so its discovery stands with the new index entries; otherwise,
+    or when git fails, every class is listed again on its own, as in a first discovery.
+    """
+    try:
+        union = Listing(root, *(source.pathspec for source in sources)).entries()
+    except GitError:
+        union = None
+    if union is None or union.keys() != previous.entries.keys():
+        return discover_listed(root, manifest, sources, "vcs")
+    if union == previous.entries:
+        return Listed(previous.files, previous.findings, union, previous.places)
+    at = previous.at()
+    files = list(previous.files)
+    for path, entry in union.items() - previous.entries.items():
+        place = at.get(path)
+        if place is not None:
+            files[place] = files[place]._replace(entry=entry)
+    return Listed(files, previous.findings, union, at)
+
+
+def discover_listed(
+    root: Path,
+    manifest: Manifest,
+    sources: list[SourceClass],
+    mode: Discovery,
+    tree: Tree | None = None,
+) -> Listed:
+    """`discover`, with every path the listings held (none in `filesystem` mode)."""
     local_dir = ".ai/" + manifest.local_path
     claimed: dict[str, str] = {}
     files: list[Discovered] = []
     findings: list[Diagnostic] = []
+    union: dict[str, str] = {}
     # every class's listing runs at once; each is collected, and may fail, in class order
     listings = [Listing(root, s.pathspec) if mode == "vcs" else None for s in sources]
     for source, listing in zip(sources, listings, strict=True):
         paths, entries = class_entries(root, source, local_dir, listing, tree)
+        if entries is not None:
+            union.update(entries)
         log.debug(
             "class %s (kind %s): %d file(s)",
             source.id,
@@ -278,4 +338,4 @@ def discover(
                     f"'{source.pathspec}' matches no file",
                 )
             )
-    return files, findings
+    return Listed(files, findings, union)

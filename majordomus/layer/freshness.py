@@ -1,7 +1,7 @@
 """Whether the layer on disk is still the one an index was read from, asked cheaply.
 
-A long-lived server asks before every answer, so the question costs a few `stat` calls,
-never a read or a git process:
+A long-lived server asks before every answer, so the question costs at most a few `stat`
+calls, never a read or a git process. Without inotify, what it `stat`s:
 
 * what every change git sees touches: the git index (`git add`, `commit`, `checkout`,
   `reset`) and HEAD's reflog (a commit, a branch switch), in `vcs` discovery;
@@ -13,6 +13,16 @@ never a read or a git process:
   stat, so it is seen within `ceil(files / SLICE)` checks (at the next one on a layer of
   up to `SLICE` files).
 
+On Linux the same directories (and those of the git index, the reflog and the configuration
+files) are watched with inotify (`majordomus.layer.inotify`) from the first check on, and
+the watch is handed from one index to the next: a check whose queue is empty makes no
+`stat` call at all, one with events `stat`s only what they name (so a file rewritten in
+place is seen at the next check, not within a slice's turn), and anything the events cannot
+vouch for is checked by `stat`: everything at once when setting up and after a queue
+overflow or a watched directory gone; at every check what is in a directory that cannot be
+watched (one on a network or FUSE file system, whose changes may not pass through this
+kernel).
+
 What git sees is stated before the index is read, so a commit made while it is read makes
 the next check report a change; a file or directory whose change time falls inside the read
 is treated the same way.
@@ -22,10 +32,12 @@ from __future__ import annotations
 
 import os
 import time
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from majordomus import safefs
+from majordomus.layer.inotify import Notifier
 from majordomus.layer.model import Discovery
 from majordomus.safefs import CONFIG_LIMIT
 
@@ -83,9 +95,13 @@ class Baseline:
 
 class Watch:
     """The signature of one index; `changed()` answers whether the layer moved since, and
-    `moved()` which files a re-index must read again."""
+    `moved()` which files a re-index must read again. Given the watch of the index before,
+    it takes over that watch's inotify instance, so no event between the two is lost."""
 
-    def __init__(self, baseline: Baseline, built: Built) -> None:
+    _stamps: dict[str, Key]
+    _layer_folders: frozenset[str]
+
+    def __init__(self, baseline: Baseline, built: Built, previous: Watch | None = None) -> None:
         root = baseline.root
         index = built.index
         self._fixed = list(baseline.fixed)
@@ -98,28 +114,73 @@ class Watch:
                 stamps[diagnostic.path] = None
         base = str(root) + os.sep
         self._base = base
-        folders = {base + ".ai"}
-        for parent in {rel.rpartition("/")[0] for rel in stamps}:
-            while parent:
-                folders.add(base + parent)
-                parent = parent.rpartition("/")[0]
+        if (
+            previous is not None
+            and previous._base == base
+            and stamps.keys() == previous._stamps.keys()
+        ):
+            folders = set(previous._layer_folders)  # the same files live in the same folders
+        else:
+            folders = _folders(base, stamps)
+        self._layer_folders = frozenset(folders)
         if baseline.discovery == "filesystem":
             folders.update(_ai_folders(root))
+        self._folders = folders
+        self._notifier: Notifier | None = None
+        self._tried = False
+        self._unwatched: set[str] = set()
+        self._pending: set[str] = set()
+        fresh: set[str] = set()
+        if previous is not None and previous._notifier is not None:
+            self._notifier, previous._notifier = previous._notifier, None
+            self._tried = True
+            fresh = self._watch_folders()
         low, high = baseline.started_ns, time.time_ns()
         stated = [(path, _key(path)) for path in sorted(folders)]
         self._fixed += stated
         self.suspect = any(
             key is not None and low <= max(key[0], key[1]) <= high for _, key in stated
+        ) or any(  # what git sees, in a folder watched only now, moved since it was stated
+            _key(path) != key for path, key in baseline.fixed if path.rpartition(os.sep)[0] in fresh
         )
+        self._suspect_files(stamps, low, fresh)
+        self.suspect = self.suspect or bool(self._suspects)
+        self._stamps = stamps
+        self._files = list(stamps.items())
+        self._cursor = 0
+
+    def _suspect_files(self, stamps: dict[str, Key], low: int, fresh: set[str]) -> None:
+        """Stat what was not read (its key stands for it from now on) and suspect what may
+        have changed unseen: a file read while it changed (`low` is the build's start, and
+        every read ended before the folders were stated), or one in a folder watched only
+        now whose stat moved since its read."""
+        base = self._base
         for rel, key in stamps.items():
             if key is None:
                 stamps[rel] = _key(base + rel)
-            elif key[0] >= low or key[1] >= low:
-                self._suspects.add(rel)  # read while it changed: `high` is past every read
-        self.suspect = self.suspect or bool(self._suspects)
-        files = list(stamps.items())
-        self._files = files
-        self._cursor = 0
+            elif (
+                key[0] >= low
+                or key[1] >= low
+                or (
+                    fresh
+                    and (base + rel).rpartition(os.sep)[0] in fresh
+                    and _key(base + rel) != key
+                )
+            ):
+                self._suspects.add(rel)
+
+    def _watch_folders(self) -> set[str]:
+        """Watch every directory whose change the check must see; those newly watched.
+        What cannot be watched is `stat`ed at every check instead (`_always`)."""
+        notifier = self._notifier
+        assert notifier is not None
+        parents = {path.rpartition(os.sep)[0] for path, _ in self._fixed}
+        wanted = sorted(self._folders | parents)
+        fresh = {folder for folder in wanted if folder not in notifier.watched}
+        failed = set(notifier.watch(wanted))
+        self._unwatched = failed
+        self.__dict__.pop("_always_keys", None)
+        return fresh - failed
 
     def rebase(self) -> None:
         """Take the current stats as the signature (after a re-index that failed, so the
@@ -127,17 +188,102 @@ class Watch:
         base = self._base
         self._fixed = [(path, _key(path)) for path, _ in self._fixed]
         self._files = [(rel, _key(base + rel)) for rel, _ in self._files]
+        self._stamps = dict(self._files)
+        self.__dict__.pop("_fixed_keys", None)
+        self.__dict__.pop("_always_keys", None)
         self._suspects.clear()
+        self._pending.clear()
         self.suspect = False
 
     @property
     def files(self) -> int:
         return len(self._files)
 
+    @property
+    def notified(self) -> bool:
+        """True while inotify events stand in for the `stat` check."""
+        return self._notifier is not None
+
     def changed(self) -> bool:
         """True when the layer may differ from the index: a stat moved, or one was suspect."""
         if self.suspect:
             return True
+        notifier = self._notifier
+        if notifier is None:
+            if self._tried:
+                return self._sliced()
+            return self._notify()
+        touched = notifier.drain()
+        if notifier.lost:
+            return self._notify()
+        if touched is not None and self._named(touched):
+            return True
+        if any(_key(path) != key for path, key in self._always()):
+            return True
+        return bool(self._unwatched & self._folders) and self._sliced()
+
+    def _notify(self) -> bool:
+        """Set up (again) the inotify watch and check everything once, which covers what
+        happened before the watches stood; without inotify, the `stat` check from now on."""
+        if self._notifier is not None:
+            self._notifier.close()
+        self._notifier = Notifier.open()
+        self._tried = True
+        if self._notifier is None:
+            return self._sliced()
+        self._watch_folders()
+        moved = False
+        for path, key in self._fixed:
+            if _key(path) != key:
+                moved = True
+        base = self._base
+        for rel, key in self._files:
+            if _key(base + rel) != key:
+                self._pending.add(rel)
+        return moved or bool(self._pending)
+
+    @cached_property
+    def _fixed_keys(self) -> dict[str, Key]:
+        return dict(self._fixed)
+
+    def _always(self) -> list[tuple[str, Key]]:
+        """What a check `stat`s besides events: the fixed paths in a folder that is not
+        watched (the reflog before the first commit makes its folder). A layer folder that
+        is not watched makes every check the `stat` check of the fixed set and the slice."""
+        cached = self.__dict__.get("_always_keys")
+        if cached is None:
+            failed = self._unwatched
+            cached = [
+                (path, key)
+                for path, key in self._fixed
+                if failed and (path in failed or path.rpartition(os.sep)[0] in failed)
+            ]
+            self.__dict__["_always_keys"] = cached
+        return cached
+
+    def _named(self, touched: set[str]) -> bool:
+        """The `stat` check of what the events named, and of their directories."""
+        fixed, stamps, base = self._fixed_keys, self._stamps, self._base
+        moved = False
+        for path in touched | {path.rpartition(os.sep)[0] for path in touched}:
+            rel = None
+            if path in fixed:
+                key = fixed[path]
+            elif path.startswith(base):
+                rel = path[len(base) :].replace(os.sep, "/")
+                if rel not in stamps:
+                    continue
+                key = stamps[rel]
+            else:
+                continue
+            if _key(path) != key:
+                moved = True
+                if rel is not None:
+                    self._pending.add(rel)
+        return moved
+
+    def _sliced(self) -> bool:
+        """The `stat` check without events: the fixed set and the next slice of files."""
         for path, key in self._fixed:
             if _key(path) != key:
                 return True
@@ -155,18 +301,20 @@ class Watch:
 
     def moved(self) -> set[str]:
         """The layer files (root-relative) a re-index must read again, as far as this watch
-        saw: those changed while the index was read, those of the current slice whose stat
-        moved, and those of a moved directory that were replaced or removed (a save by
-        rename, a delete). A file rewritten in place elsewhere is seen, as by `changed()`,
-        when the slice reaches it."""
+        saw: those changed while the index was read, those whose stat moved where the last
+        check looked (the current slice, or what inotify events named), and those of a moved
+        directory that were replaced or removed (a save by rename, a delete). Without
+        inotify a file rewritten in place elsewhere is seen, as by `changed()`, when the
+        slice reaches it."""
         base = self._base
-        out = set(self._suspects)
-        total = len(self._files)
-        for step in range(min(SLICE, total)):
-            rel, key = self._files[(self._cursor + step) % total]
-            if _key(base + rel) != key:
-                out.add(rel)
-        folders = {path for path, key in self._fixed if _key(path) != key}
+        out = self._suspects | self._pending
+        if self._notifier is None or self._unwatched & self._folders:
+            total = len(self._files)
+            for step in range(min(SLICE, total)):
+                rel, key = self._files[(self._cursor + step) % total]
+                if _key(base + rel) != key:
+                    out.add(rel)
+        folders = {path for path, key in self._fixed if path in self._folders and _key(path) != key}
         if folders:
             inodes: dict[str, dict[str, int]] = {}
             for folder in folders:
@@ -181,6 +329,16 @@ class Watch:
                 if names is not None and (key is None or names.get(name) != key[3]):
                     out.add(rel)
         return out
+
+
+def _folders(base: str, stamps: dict[str, Key]) -> set[str]:
+    """`.ai` and every directory holding a layer file, up to the root."""
+    folders = {base + ".ai"}
+    for parent in {rel.rpartition("/")[0] for rel in stamps}:
+        while parent:
+            folders.add(base + parent)
+            parent = parent.rpartition("/")[0]
+    return folders
 
 
 def _ai_folders(root: Path) -> list[str]:

@@ -140,11 +140,12 @@ def working_tree(root: Path) -> WorkingTree:
 
 class Listing:
     """`ls-files -s` started now and collected later (see `_Started`): each path with the
-    index entry it stands for, so that a re-index sees a staged change to a file."""
+    index entry it stands for, so that a re-index sees a staged change to a file. Given
+    several pathspecs (each verbatim), the paths any of them matches."""
 
-    def __init__(self, root: Path, pathspec: str) -> None:
-        self.pathspec = pathspec
-        self.started = _Started(root, ("ls-files", "-s", "-z", "--", pathspec), ())
+    def __init__(self, root: Path, pathspec: str, *more: str) -> None:
+        self.pathspec = " ".join((pathspec, *more))
+        self.started = _Started(root, ("ls-files", "-s", "-z", "--", pathspec, *more), ())
 
     def entries(self) -> dict[str, str]:
         """Path → its index entry (`<mode> <blob> <stage>`, one per stage of a conflict), in
@@ -180,11 +181,15 @@ def _entries(out: bytes) -> dict[str, str]:
                 shown = raw.partition(b"\t")[2].decode("utf-8", "replace")
                 raise GitError(f"git ls-files listed a path that is not UTF-8: {shown}") from None
         raise
-    found: dict[str, str] = {}
-    for entry in text.split("\0"):
-        if not entry:
-            continue
-        stage, _, path = entry.partition("\t")
+    lines = text.split("\0")
+    if lines and not lines[-1]:
+        lines.pop()
+    parts = [line.partition("\t") for line in lines]
+    found = {path: stage for stage, _, path in parts}
+    if len(found) == len(parts):
+        return found
+    found = {}  # a conflict lists a path once per stage: its entries are joined
+    for stage, _, path in parts:
         if path in found:
             found[path] += " " + stage
         else:
@@ -203,16 +208,20 @@ class PendingGitState:
     """`git_state` whose `status` runs in the background until `result()` collects it.
 
     `available` and `reason` are known at once (the quick questions are answered here).
+    With `status_now` false `status` starts only when the working tree is first asked for:
+    a re-index reads a few files, so nothing runs beside it, and a server that never shows
+    the working tree never pays for a `status` over the whole work tree.
     """
 
-    def __init__(self, root: Path) -> None:
-        # all four questions at once; answers are read, and failures raised, in order
+    def __init__(self, root: Path, *, status_now: bool = True) -> None:
+        # all the questions at once; answers are read, and failures raised, in order
         top, head, branch = (
             _Started(root, _TOPLEVEL, ()),
             _Started(root, _HEAD, (1,)),
             _Started(root, _BRANCH, (1,)),
         )
-        self._status: _Started | None = _start_status(root)
+        self._root = root
+        self._status: _Started | None = _start_status(root) if status_now else None
         self.reason: str | None = None
         try:
             self._top = _toplevel(root, top)
@@ -221,7 +230,8 @@ class PendingGitState:
         except GitError as exc:
             self.reason = exc.message
             for started in (head, branch, self._status):
-                _reap(started)
+                if started is not None:
+                    _reap(started)
             self._status = None
 
     @property
@@ -231,14 +241,13 @@ class PendingGitState:
     def result(self) -> GitState:
         if self.reason is not None:
             return GitState.unavailable(self.reason)
-        status = self._status
-        assert status is not None
+        status, root = self._status, self._root
         return GitState(
             state="available",
             toplevel=self._top,
             head=self._head,
             branch=self._branch,
-            ask=lambda: _status(status),
+            ask=lambda: _status(status if status is not None else _start_status(root)),
         )
 
 

@@ -1,9 +1,10 @@
 """Building the `Index` of a layer (docs/layer.md up to the index).
 
 Owns the start-up sequence up to a built index: root, manifest, sources, kind schema, git
-state, enumeration, reading, `duplicate_identity`, ordering, relations, and the log lines
-(each diagnostic at debug, one summary line with the counts); and what a re-index reuses
-of the build before it (`Snapshot`: each file's read, the vcs listing, the relations).
+state, enumeration, reading (`majordomus.layer.reading`: the files, `unnamable_object`,
+`duplicate_identity` and the URI order), relations, and the log lines (each diagnostic at
+debug, one summary line with the counts); and what a re-index reuses of the build before
+it (`Snapshot`: each file's read, the vcs listing, the objects, the relations).
 Fatal problems raise `majordomus.errors.Fatal` subclasses; everything else becomes a
 diagnostic. Reads the layer and asks git; never writes. Logs through the `majordomus`
 logger only; handlers are the CLI's business.
@@ -14,13 +15,18 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from majordomus.collector import paused
 from majordomus.layer.coverage import uncovered_sections
-from majordomus.layer.discovery import Discovered, discover
+from majordomus.layer.discovery import (
+    Listed,
+    discover,
+    discover_again,
+    discover_listed,
+)
 from majordomus.layer.freshness import git_dir
 from majordomus.layer.git import GitError, PendingGitState
 from majordomus.layer.kinds import load_kinds
@@ -33,11 +39,11 @@ from majordomus.layer.model import (
     Manifest,
     SourceClass,
 )
-from majordomus.layer.reader import FileRead, LayerReader, Stamp, read_entry
-from majordomus.layer.relations import NAMING_KINDS, ExcludedObject, Relations, derive_relations
+from majordomus.layer.reader import LayerReader, Stamp
+from majordomus.layer.reading import Kept, read_files, sorted_unique
+from majordomus.layer.relations import ExcludedObject, Relations, derive_relations
 from majordomus.layer.root import LayerIOError, find_root
 from majordomus.layer.sources import read_sources
-from majordomus.layer.uris import unnamable
 from majordomus.safefs import Tree, Unsafe
 
 log = logging.getLogger("majordomus")
@@ -67,63 +73,6 @@ def _tree(root: Path) -> Tree:
         return Tree(root)
     except Unsafe as exc:
         raise LayerIOError(f"cannot read the repository: {exc.message}") from None
-
-
-def _claimant(obj: LayerObject) -> str:
-    member = obj.provenance.member
-    return obj.provenance.path if member is None else f"{obj.provenance.path} ({member})"
-
-
-def drop_duplicates(objects: list[LayerObject]) -> tuple[list[LayerObject], list[Diagnostic]]:
-    """Exclude every claimant of a URI claimed twice or more; sort by URI.
-
-    One `duplicate_identity` error per claimant: URI order, then claimant (file) order.
-    """
-    groups: dict[str, list[LayerObject]] = {}
-    for obj in objects:
-        groups.setdefault(obj.uri, []).append(obj)
-    kept: list[LayerObject] = []
-    findings: list[Diagnostic] = []
-    for uri in sorted(groups):
-        claimants = groups[uri]
-        if len(claimants) == 1:
-            kept.append(claimants[0])
-            continue
-        named = " and ".join(_claimant(obj) for obj in claimants)
-        for obj in claimants:
-            findings.append(
-                Diagnostic(
-                    severity="error",
-                    code="duplicate_identity",
-                    path=obj.provenance.path,
-                    message=f"{uri} is claimed by {named}; all of them are excluded",
-                )
-            )
-    return kept, findings
-
-
-def drop_unnamable(objects: list[LayerObject]) -> tuple[list[LayerObject], list[Diagnostic]]:
-    """Exclude every object whose identity cannot name it, one `unnamable_object` error each.
-
-    A URI percent-encodes any identity, but the capability id holds it verbatim, so an empty
-    identity or one with a control character names nothing; the rest of the layer is served.
-    """
-    kept: list[LayerObject] = []
-    findings: list[Diagnostic] = []
-    for obj in objects:
-        reason = unnamable(obj.identity)
-        if reason is None:
-            kept.append(obj)
-            continue
-        findings.append(
-            Diagnostic(
-                severity="error",
-                code="unnamable_object",
-                path=obj.provenance.path,
-                message=f"a {obj.kind} object is excluded: {reason}",
-            )
-        )
-    return kept, findings
 
 
 def _log_diagnostic(diagnostic: Diagnostic) -> None:
@@ -163,15 +112,6 @@ def _log_summary(index: Index) -> None:
     )
 
 
-class Kept(NamedTuple):
-    """One file as a build read it: the class that claimed it, its git index entry, what it
-    yielded."""
-
-    source: str
-    entry: str | None
-    read: FileRead
-
-
 @dataclass(frozen=True, slots=True)
 class Snapshot:
     """What a build keeps so that the next one re-reads only what changed.
@@ -186,7 +126,10 @@ class Snapshot:
     relations: Relations
     #: The `vcs` discovery and the stamp of the git index it was listed from: the same git
     #: index lists the same files (git replaces the file on every write).
-    listed: tuple[Stamp, list[Discovered], list[Diagnostic]] | None = None
+    listed: tuple[Stamp, Listed] | None = None
+    #: The index's objects (URI order), and whether no URI was claimed twice.
+    objects: list[LayerObject] = field(default_factory=list)
+    unique: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,61 +188,37 @@ def _build(
         reuse = None
     kept = {} if reuse is None else reuse.files
     kinds = load_kinds()
-    pending = PendingGitState(layer.root)  # `git status` works while the files are read
+    # `git status` works while the files are read; a re-index reads few: asked when read
+    pending = PendingGitState(layer.root, status_now=reuse is None)
     if discovery == "vcs" and not pending.available:
         raise GitError(
             f"git is not usable at {layer.root}: {pending.reason}; "
             "use --discovery filesystem to read the work tree instead"
         )
-    objects: list[LayerObject] = []
-    excluded: list[ExcludedObject] = []
-    files: dict[str, Kept] = {}
-    same = reuse is not None  # no file changed what relations read
-    found: list[Discovered] | None = None
-    diagnostics: list[Diagnostic]
     with _tree(layer.root) as tree:
-        listed = _git_index_stamp(layer.root) if discovery == "vcs" else None
-        if reuse is not None and reuse.listed is not None and reuse.listed[0] == listed:
-            found, diagnostics = reuse.listed[1], list(reuse.listed[2])
-        if found is None:
+        listing = _listing(layer, discovery, tree, None if reuse is None else reuse.listed)
+        if listing is None:
             found, diagnostics = discover(
                 layer.root, layer.manifest, layer.sources, discovery, tree
             )
-        listing = None if listed is None else (listed, found, list(diagnostics))
+        else:
+            found, diagnostics = listing[1].files, list(listing[1].findings)
         diagnostics.extend(uncovered_sections(layer.manifest, layer.sources, tree))
         reader = LayerReader(root=layer.root, manifest=layer.manifest, kinds=kinds, tree=tree)
-        for rel, source, entry in found:
-            before = kept.get(rel)
-            if (
-                before is not None
-                and before.source == source.id
-                and before.entry == entry
-                and before.read.stamp is not None
-                and before.read.excluded is None
-                and (before.read.objects or not before.read.findings)
-                and rel not in moved
-            ):
-                read = before.read
-            else:
-                read = read_entry(rel, source, reader)
-                same = same and before is not None and _relational(before.read) == _relational(read)
-            files[rel] = Kept(source.id, entry, read)
-            objects.extend(read.objects)
-            diagnostics.extend(read.findings)
-            if read.excluded is not None:
-                excluded.append(ExcludedObject(*read.excluded, rel, read.findings[0].code))
-    same = same and len(files) == len(kept)
+        done = read_files(found, kept, moved, reader, diagnostics)
+    same = reuse is not None and done.same and len(done.files) == len(kept)
     git = pending.result()
-    objects, unnamed = drop_unnamable(objects)
-    diagnostics.extend(unnamed)
-    read_objects, (objects, duplicates) = objects, drop_duplicates(objects)
+    diagnostics.extend(done.unnamed)
+    excluded = done.excluded
+    objects, duplicates = sorted_unique(done, reuse)
     diagnostics.extend(duplicates)
-    kept_ids = {id(obj) for obj in objects}
-    excluded.extend(
-        ExcludedObject(obj.kind, obj.identity, obj.provenance.path, "duplicate_identity")
-        for obj in read_objects
-        if id(obj) not in kept_ids
-    )
+    if duplicates:
+        kept_ids = {id(obj) for obj in objects}
+        excluded.extend(
+            ExcludedObject(obj.kind, obj.identity, obj.provenance.path, "duplicate_identity")
+            for obj in done.objects()
+            if id(obj) not in kept_ids
+        )
     if same and reuse is not None:
         relations = reuse.relations
     else:
@@ -320,7 +239,28 @@ def _build(
     for diagnostic in diagnostics:
         _log_diagnostic(diagnostic)
     _log_summary(index)
-    return Built(index, Snapshot(layer, tools, files, relations, listing))
+    snapshot = Snapshot(layer, tools, done.files, relations, listing, objects, not duplicates)
+    return Built(index, snapshot)
+
+
+def _listing(
+    layer: Layer, discovery: Discovery, tree: Tree, before: tuple[Stamp, Listed] | None
+) -> tuple[Stamp, Listed] | None:
+    """The `vcs` discovery and the stamp of the git index it was listed from (None in
+    `filesystem` mode, or without a git index): the one before while the git index is the
+    same file, else listed again (`discover_again` reuses what still holds)."""
+    if discovery != "vcs":
+        return None
+    stamp = _git_index_stamp(layer.root)
+    if stamp is None:
+        return None
+    if before is None:
+        listed = discover_listed(layer.root, layer.manifest, layer.sources, discovery, tree)
+    elif before[0] == stamp:
+        listed = before[1]
+    else:
+        listed = discover_again(layer.root, layer.manifest, layer.sources, before[1])
+    return stamp, listed
 
 
 def _git_index_stamp(root: Path) -> Stamp | None:
@@ -333,22 +273,6 @@ def _git_index_stamp(root: Path) -> Stamp | None:
     except OSError:
         return None
     return (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
-
-
-def _relational(read: FileRead) -> list[Any]:
-    """What relations read of a file's objects: names, paths, metadata, and the text of the
-    kinds whose text names other objects; plus how an excluded file is named."""
-    return [
-        (
-            obj.uri,
-            obj.kind,
-            obj.identity,
-            obj.provenance.path,
-            obj.metadata,
-            (obj.body, obj.content) if obj.kind in NAMING_KINDS else None,
-        )
-        for obj in read.objects
-    ] + [read.excluded, read.findings[0].code if read.findings else None]
 
 
 def repository_json(index: Index) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from majordomus.errors import EXIT_REFUSED
 from majordomus.layer import git as gitmod
 from majordomus.layer.git import (
     GitError,
+    _entries,
     current_branch,
     git_state,
     head,
@@ -144,3 +145,19 @@ def test_no_other_layer_module_runs_a_process() -> None:
         if p.name != "git.py" and re.search(r"\bsubprocess\b|os\.system|os\.popen", p.read_text())
     ]
     assert offenders == []
+
+
+def test_a_conflicted_path_is_listed_once_with_every_stage() -> None:
+    out = (
+        b"100644 aaa 1\tdocs/a.md\x00100644 bbb 2\tdocs/a.md\x00100644 ccc 3\tdocs/a.md\x00"
+        b"100644 ddd 0\tdocs/b.md\x00"
+    )
+    assert _entries(out) == {
+        "docs/a.md": "100644 aaa 1 100644 bbb 2 100644 ccc 3",
+        "docs/b.md": "100644 ddd 0",
+    }
+    assert list(_entries(b"100644 ddd 0\tdocs/b.md\x00100644 eee 0\tdocs/c.md\x00")) == [
+        "docs/b.md",
+        "docs/c.md",
+    ]
+    assert _entries(b"") == {}

@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from majordomus.capabilities.builtin import builtin_tools
+from majordomus.capabilities.builtin import builtin_registry, builtin_tools
 from majordomus.capabilities.workspace import Workspace
-from majordomus.layer import index as index_module
+from majordomus.layer import git as git_module
+from majordomus.layer import reading as reading_module
 from majordomus.layer.index import build_index
 from majordomus.layer.model import Discovery, Index
 from majordomus.synthetic import Shape, SyntheticRepository, rule_path
@@ -111,6 +112,7 @@ def test_each_re_index_answers_what_a_build_from_scratch_answers(
         repo.commit()
         ctx = Workspace(root, discovery=discovery)
         assert answer(ctx.index) == answer(build_index(root, discovery, mcp_tools=builtin_tools()))
+        ctx.registry  # noqa: B018 - the next registry reuses this one's routes
         for name, step in STEPS:
             step(root)
             if stage and "FIFO" not in name:
@@ -118,6 +120,10 @@ def test_each_re_index_answers_what_a_build_from_scratch_answers(
             assert ctx.refresh(), name
             fresh = build_index(root, discovery, mcp_tools=builtin_tools())
             assert answer(ctx.index) == answer(fresh), name
+            registry = builtin_registry(fresh)
+            assert list(ctx.registry.routes.items()) == list(registry.routes.items()), name
+            assert ctx.registry.owners() == registry.owners(), name
+            assert ctx.registry.fingerprint == registry.fingerprint, name
             assert not ctx.refresh(), name
 
 
@@ -127,15 +133,66 @@ def test_a_re_index_reads_only_the_changed_file(monkeypatch: pytest.MonkeyPatch)
         ctx = Workspace(repo.root)
         ctx.index  # noqa: B018
         read: list[str] = []
-        real = index_module.read_entry
+        real = reading_module.read_entry
 
         def counting(rel: str, *args: Any) -> Any:
             read.append(rel)
             return real(rel, *args)
 
-        monkeypatch.setattr(index_module, "read_entry", counting)
+        monkeypatch.setattr(reading_module, "read_entry", counting)
         repo.touch_rule(3, "changed")
         git(repo.root, "add", "-A")
         assert ctx.refresh()
         assert read == [rule_path(3)]
         assert ctx.index.by_path[rule_path(3)].content.endswith("changed\n")
+
+
+def test_a_re_index_asks_git_status_only_when_the_working_tree_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with SyntheticRepository.new(Shape(rules=5, prompts=0, documents=0)) as repo:
+        repo.commit()
+        ctx = Workspace(repo.root)
+        ctx.index  # noqa: B018
+        started: list[Path] = []
+        real = git_module._start_status
+
+        def counting(root: Path) -> Any:
+            started.append(root)
+            return real(root)
+
+        monkeypatch.setattr(git_module, "_start_status", counting)
+        repo.touch_rule(1, "changed")
+        assert ctx.refresh()
+        assert started == []
+        assert ctx.index.git.working_tree == "dirty"
+        assert len(started) == 1
+        fresh = build_index(repo.root, mcp_tools=builtin_tools())
+        assert fresh.git.to_json() == ctx.index.git.to_json()
+
+
+def test_an_edit_that_keeps_every_uri_keeps_the_order_without_sorting_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with SyntheticRepository.new(Shape(rules=20, prompts=1, documents=1)) as repo:
+        repo.commit()
+        ctx = Workspace(repo.root)
+        ctx.index  # noqa: B018
+        sorts: list[int] = []
+        real = reading_module.drop_duplicates
+
+        def counting(objects: Any) -> Any:
+            sorts.append(len(objects))
+            return real(objects)
+
+        monkeypatch.setattr(reading_module, "drop_duplicates", counting)
+        repo.touch_rule(7, "changed")
+        assert ctx.refresh()
+        assert sorts == []
+        assert answer(ctx.index) == answer(build_index(repo.root, mcp_tools=builtin_tools()))
+        sorts.clear()
+        _write(repo.root, f"{RULE_DIR}/zz.v1.md", rule("zz"))
+        git(repo.root, "add", "-A")
+        assert ctx.refresh()
+        assert sorts == [len(ctx.index.objects)]
+        assert answer(ctx.index) == answer(build_index(repo.root, mcp_tools=builtin_tools()))

@@ -1,0 +1,213 @@
+"""Reading the discovered files into the index's objects (docs/layer.md up to the index).
+
+Each file's read, or the earlier build's read of it kept (`Kept`, `read_files`), the objects
+whose identity names them (`drop_unnamable`), and one claimant per URI in URI order
+(`drop_duplicates`, or `sorted_unique` reusing the earlier order when an edit kept every
+URI). Split from `majordomus.layer.index`, which runs the build around it.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Collection, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from majordomus.layer.discovery import Discovered
+from majordomus.layer.model import Diagnostic, LayerObject
+from majordomus.layer.reader import FileRead, LayerReader, read_entry
+from majordomus.layer.relations import NAMING_KINDS, ExcludedObject
+from majordomus.layer.uris import unnamable
+
+if TYPE_CHECKING:
+    from majordomus.layer.index import Snapshot
+
+
+def _claimant(obj: LayerObject) -> str:
+    member = obj.provenance.member
+    return obj.provenance.path if member is None else f"{obj.provenance.path} ({member})"
+
+
+def drop_duplicates(objects: list[LayerObject]) -> tuple[list[LayerObject], list[Diagnostic]]:
+    """Exclude every claimant of a URI claimed twice or more; sort by URI.
+
+    One `duplicate_identity` error per claimant: URI order, then claimant (file) order.
+    """
+    groups: dict[str, list[LayerObject]] = {}
+    for obj in objects:
+        groups.setdefault(obj.uri, []).append(obj)
+    kept: list[LayerObject] = []
+    findings: list[Diagnostic] = []
+    for uri in sorted(groups):
+        claimants = groups[uri]
+        if len(claimants) == 1:
+            kept.append(claimants[0])
+            continue
+        named = " and ".join(_claimant(obj) for obj in claimants)
+        for obj in claimants:
+            findings.append(
+                Diagnostic(
+                    severity="error",
+                    code="duplicate_identity",
+                    path=obj.provenance.path,
+                    message=f"{uri} is claimed by {named}; all of them are excluded",
+                )
+            )
+    return kept, findings
+
+
+def drop_unnamable(objects: list[LayerObject]) -> tuple[list[LayerObject], list[Diagnostic]]:
+    """Exclude every object whose identity cannot name it, one `unnamable_object` error each.
+
+    A URI percent-encodes any identity, but the capability id holds it verbatim, so an empty
+    identity or one with a control character names nothing; the rest of the layer is served.
+    """
+    kept: list[LayerObject] = []
+    findings: list[Diagnostic] = []
+    for obj in objects:
+        reason = unnamable(obj.identity)
+        if reason is None:
+            kept.append(obj)
+            continue
+        findings.append(
+            Diagnostic(
+                severity="error",
+                code="unnamable_object",
+                path=obj.provenance.path,
+                message=f"a {obj.kind} object is excluded: {reason}",
+            )
+        )
+    return kept, findings
+
+
+class Kept(NamedTuple):
+    """One file as a build read it: the class that claimed it, its git index entry, what it
+    yielded, and which of its objects have a name (`drop_unnamable` over them).
+
+    `reusable`: a later build may keep this read while the file's stat, class and entry
+    stay (a read with a stamp, nothing excluded, and not only findings); `plain`: it has no
+    finding, unnamed object or exclusion, so it adds nothing but its objects."""
+
+    source: str
+    entry: str | None
+    read: FileRead
+    named: tuple[list[LayerObject], list[Diagnostic]]
+    reusable: bool
+    plain: bool
+
+
+#: The findings of a file whose objects all have a name (shared: only ever read).
+_NONE: list[Diagnostic] = []
+
+
+def keep(source: str, entry: str | None, read: FileRead) -> Kept:
+    """A file's read as the build keeps it (a cold build keeps every file: kept cheap)."""
+    objects, findings, excluded = read.objects, read.findings, read.excluded
+    named = (objects, _NONE)
+    for obj in objects:
+        if unnamable(obj.identity) is not None:
+            named = drop_unnamable(objects)
+            break
+    if findings or excluded is not None or named[1]:
+        reusable = read.stamp is not None and excluded is None and bool(objects)
+        return Kept(source, entry, read, named, reusable, False)
+    return Kept(source, entry, read, named, read.stamp is not None, True)
+
+
+class Reading(NamedTuple):
+    """What the files of one build yielded, in discovery order."""
+
+    files: dict[str, Kept]
+    unnamed: list[Diagnostic]
+    excluded: list[ExcludedObject]
+    #: No file read again changed what relations read, and none was new.
+    same: bool
+    #: Some file had no earlier read.
+    new: bool
+    #: Each file read again that an earlier build had read: (then, now).
+    again: list[tuple[Kept, Kept]]
+
+    def objects(self) -> list[LayerObject]:
+        """Every named object, in discovery order."""
+        return [obj for file in self.files.values() for obj in file.named[0]]
+
+
+def read_files(
+    found: list[Discovered],
+    kept: Mapping[str, Kept],
+    moved: Collection[str],
+    reader: LayerReader,
+    diagnostics: list[Diagnostic],
+) -> Reading:
+    """Read each file, or keep its earlier read (see `build`); its findings go to
+    `diagnostics`."""
+    unnamed: list[Diagnostic] = []
+    excluded: list[ExcludedObject] = []
+    files: dict[str, Kept] = {}
+    again: list[tuple[Kept, Kept]] = []
+    same, new = True, False
+    for rel, source, entry in found:
+        before = kept.get(rel)
+        if (
+            before is not None
+            and before.entry == entry
+            and before.reusable
+            and before.source == source.id
+            and rel not in moved
+        ):
+            file = before
+        else:
+            file = keep(source.id, entry, read_entry(rel, source, reader))
+            if before is None:
+                same, new = False, True
+            else:
+                same = same and relational(before.read) == relational(file.read)
+                again.append((before, file))
+        files[rel] = file
+        if not file.plain:
+            unnamed.extend(file.named[1])
+            read = file.read
+            diagnostics.extend(read.findings)
+            if read.excluded is not None:
+                excluded.append(ExcludedObject(*read.excluded, rel, read.findings[0].code))
+    return Reading(files, unnamed, excluded, same, new, again)
+
+
+def _uri(obj: LayerObject) -> str:
+    return obj.uri
+
+
+def sorted_unique(
+    done: Reading, reuse: Snapshot | None
+) -> tuple[list[LayerObject], list[Diagnostic]]:
+    """`drop_duplicates` of what was read; without sorting again when the build before had
+    no duplicate and each file read again yields objects of the same URIs, in the same
+    order, as before (its objects then take the places of the old ones)."""
+    if reuse is None or not reuse.unique or done.new or len(done.files) != len(reuse.files):
+        return drop_duplicates(done.objects())
+    objects = list(reuse.objects)
+    for before, now in done.again:
+        old, new = before.named[0], now.named[0]
+        if len(old) != len(new):
+            return drop_duplicates(done.objects())
+        for was, obj in zip(old, new, strict=True):
+            place = bisect_left(objects, was.uri, key=_uri)
+            if obj.uri != was.uri or place == len(objects) or objects[place] is not was:
+                return drop_duplicates(done.objects())
+            objects[place] = obj
+    return objects, []
+
+
+def relational(read: FileRead) -> list[Any]:
+    """What relations read of a file's objects: names, paths, metadata, and the text of the
+    kinds whose text names other objects; plus how an excluded file is named."""
+    return [
+        (
+            obj.uri,
+            obj.kind,
+            obj.identity,
+            obj.provenance.path,
+            obj.metadata,
+            (obj.body, obj.content) if obj.kind in NAMING_KINDS else None,
+        )
+        for obj in read.objects
+    ] + [read.excluded, read.findings[0].code if read.findings else None]
