@@ -16,14 +16,16 @@ behind a step its call does not need.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import IO, TYPE_CHECKING
 
+from majordomus.mcp import helper
 from majordomus.mcp.framing import OutputClosed, encode, write
 from majordomus.pipes import silence
 
@@ -81,13 +83,18 @@ class Turns:
             self._cond.notify_all()
 
 
-def run(server: Server, inp: IO[bytes], out: IO[bytes]) -> int:
+def run(
+    server: Server, inp: Iterable[bytes], out: IO[bytes], *, answered_before: bool = False
+) -> int:
     """Serve until EOF (exit 0), a closed output (exit 0) or another I/O failure (13).
 
     The background thread starts its work once the first answer is written (the handshake
-    stays as short as it was)."""
+    stays as short as it was), or at once when the helper answered the handshake
+    (`answered_before`)."""
     turns = Turns()
     answered = threading.Event()
+    if answered_before:
+        answered.set()
     # When a line was last read or answered: the loop writes it and the background thread
     # only reads it, so no line wakes that thread.
     heard = [time.monotonic()]
@@ -185,11 +192,18 @@ def serve(ctx: Workspace, *, read_only: bool) -> int:
     """
     from majordomus.mcp.server import Server
 
+    protocol_in = sys.stdin.buffer
     protocol_out = sys.stdout.buffer
     saved = sys.stdout
     sys.stdout = sys.stderr
     try:
+        if not helper.usable(ctx, protocol_in, protocol_out):
+            return Server(ctx, read_only=read_only).run(protocol_in, protocol_out)
+        started = helper.start(ctx, read_only, protocol_out)
+        helper.prepare(started, read_only)
+        helper.adopt(ctx, started)
         server = Server(ctx, read_only=read_only)
-        return server.run(sys.stdin.buffer, protocol_out)
+        inp = itertools.chain(started.first_lines(protocol_in), protocol_in)
+        return run(server, inp, protocol_out, answered_before=started.answered)
     finally:
         sys.stdout = saved
