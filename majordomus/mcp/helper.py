@@ -21,11 +21,11 @@ helper writes stdout until it has reported, and the server reads stdin only afte
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import logging
 import os
-import pickle
 import struct
 import threading
 from collections.abc import Callable, Iterator
@@ -102,12 +102,14 @@ class Helper:
             finally:
                 self.reported.set()
                 self.delivered.set()
-                os.waitpid(self._pid, 0)
+                _reap(self._pid)
 
     def build(self) -> tuple[Any, Any] | None:
         """The helper's (baseline, build), or None when it sent none or it does not load."""
         if not self._build:
             return None
+        import pickle
+
         try:
             pair: tuple[Any, Any] = pickle.loads(self._build)
         except Exception as exc:
@@ -132,6 +134,12 @@ class Helper:
     @property
     def answered(self) -> bool:
         return self.kind == ANSWERED
+
+
+def _reap(pid: int) -> None:
+    """Wait for the helper's exit (a process that ignores SIGCHLD has no child to wait for)."""
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
 
 
 def start(ctx: Workspace, read_only: bool, out: IO[bytes]) -> Helper:
@@ -177,6 +185,8 @@ def _help(ctx: Workspace, read_only: bool, out: IO[bytes], fd: int) -> None:
         for answer in lines:
             write(out, answer)
     _send(fd, kind + _LENGTH.pack(len(line)) + line)
+    import pickle
+
     try:
         data = pickle.dumps(built, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:
