@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import json
 import logging
 import os
 import struct
@@ -211,8 +212,6 @@ def _read_line() -> bytes:
 
 def _is_initialize(line: bytes) -> bool:
     """A single `initialize` request: the one message whose answer changes no state."""
-    import json
-
     try:
         message = json.loads(line)
     except ValueError:
