@@ -27,6 +27,7 @@ import importlib
 import json
 import logging
 import os
+import stat
 import struct
 import threading
 from collections.abc import Callable, Iterator
@@ -53,14 +54,18 @@ MAX_HANDSHAKE = 1 << 16
 
 
 def usable(ctx: Workspace, inp: IO[bytes], out: IO[bytes]) -> bool:
-    """Whether this session may start with a helper: a process that can fork, serving real
-    file descriptors (not a test's buffers), whose workspace has not read the layer yet."""
+    """Whether this session may start with a helper: a process that can fork, whose
+    workspace has not read the layer yet, serving a client process over a pipe or a socket
+    (not a file, a terminal or a test's buffers: there nobody waits on the first answer)."""
     if not hasattr(os, "fork") or "index" in ctx.__dict__:
         return False
     try:
-        return inp.fileno() == 0 and out.fileno() >= 0
+        if inp.fileno() != 0 or out.fileno() < 0:
+            return False
+        mode = os.fstat(0).st_mode
     except (AttributeError, OSError, ValueError):
         return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 class Helper:

@@ -7,12 +7,14 @@ from __future__ import annotations
 import io
 import json
 import pickle
+import subprocess
 from pathlib import Path
 from typing import Any
 
 from majordomus.capabilities.workspace import Workspace
 from majordomus.mcp import helper
 from majordomus.mcp.server import Server
+from tests.conftest import MAJORDOMUS, command_env
 
 INITIALIZE = {
     "jsonrpc": "2.0",
@@ -96,3 +98,20 @@ def test_no_helper_for_buffers_or_a_workspace_that_read_the_layer(layer_repo: Pa
     assert not helper.usable(ctx, io.BytesIO(), io.BytesIO())
     ctx.index  # noqa: B018
     assert not helper.usable(ctx, io.BytesIO(), io.BytesIO())
+
+
+def test_no_helper_when_no_client_waits_on_a_pipe(layer_repo: Path, tmp_path: Path) -> None:
+    messages = tmp_path / "messages.jsonl"
+    messages.write_text(json.dumps(INITIALIZE) + "\n" + json.dumps(INITIALIZED) + "\n")
+    with messages.open("rb") as given:
+        done = subprocess.run(
+            [MAJORDOMUS, "mcp"],
+            cwd=layer_repo,
+            stdin=given,
+            capture_output=True,
+            env=command_env({"MAJORDOMUS_LOG": "debug"}),
+            timeout=120,
+        )
+    assert done.returncode == 0, done.stderr
+    assert b"helper:" not in done.stderr
+    assert done.stdout.decode() == in_process(layer_repo, [INITIALIZE, INITIALIZED])
