@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
+import types
 
 SERVERS = ("mcp", "serve")
 
@@ -26,6 +27,10 @@ def is_server(args: list[str]) -> bool:
 
 #: pydantic's own switch: "__all__" loads no plugin of the `pydantic` entry-point group.
 PLUGINS_VARIABLE = "PYDANTIC_DISABLE_PLUGINS"
+#: The switch's values with which pydantic looks for no plugin at all.
+NO_PLUGINS = ("__all__", "1", "true")
+#: pydantic's plugin loader: it imports `importlib.metadata` before it reads the switch.
+PLUGIN_LOADER = "pydantic.plugin._loader"
 
 
 def without_pydantic_plugins() -> None:
@@ -36,8 +41,21 @@ def without_pydantic_plugins() -> None:
     on the first validation (20-60 ms, a third of a small command), and a plugin sees every
     value validated, records included, before their secrets are redacted. A library caller
     (`majordomus.Repository`) keeps its process's own setting.
+
+    With every plugin off, pydantic's loader is stood in for by one that finds none: the
+    real one imports `importlib.metadata` and the email package behind it (10-25 ms of the
+    first validation) only to read the switch and return nothing.
     """
     os.environ.setdefault(PLUGINS_VARIABLE, "__all__")
+    if os.environ[PLUGINS_VARIABLE] in NO_PLUGINS and PLUGIN_LOADER not in sys.modules:
+        sys.modules[PLUGIN_LOADER] = _no_plugin_loader()
+
+
+def _no_plugin_loader() -> types.ModuleType:
+    """A stand-in for pydantic's plugin loader that finds no plugin (its one function)."""
+    loader = types.ModuleType(PLUGIN_LOADER, "pydantic's plugin loader, every plugin off.")
+    loader.get_plugins = tuple  # type: ignore[attr-defined]
+    return loader
 
 
 def console() -> None:
