@@ -89,8 +89,9 @@ def run(
     """Serve until EOF (exit 0), a closed output (exit 0) or another I/O failure (13).
 
     The background thread starts its work once the first answer is written (the handshake
-    stays as short as it was), or at once when the helper answered the handshake
-    (`answered_before`)."""
+    stays as short as it was). When the helper answered the handshake (`answered_before`),
+    the server prepared while it did (`majordomus.mcp.helper`): the background thread only
+    warms up once the client is quiet."""
     turns = Turns()
     answered = threading.Event()
     if answered_before:
@@ -101,7 +102,7 @@ def run(
     stop = threading.Event()
     background = threading.Thread(
         target=_background,
-        args=(server, out, turns, answered, heard, stop),
+        args=(server, out, turns, answered, heard, stop, not answered_before),
         name="majordomus-background",
         daemon=True,
     )
@@ -141,9 +142,11 @@ def _background(
     answered: threading.Event,
     heard: list[float],
     stop: threading.Event,
+    eager: bool,
 ) -> None:
     answered.wait()
-    _warm(server.eager_steps(), turns, stop)
+    if eager:
+        _warm(server.eager_steps(), turns, stop)
     while not stop.is_set():
         left = heard[0] + QUIET_SECONDS - time.monotonic()
         if left <= 0:
