@@ -15,7 +15,11 @@ from __future__ import annotations
 
 import os
 import sys
-import types
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import types
+    from importlib.machinery import ModuleSpec
 
 SERVERS = ("mcp", "serve")
 
@@ -48,14 +52,25 @@ def without_pydantic_plugins() -> None:
     """
     os.environ.setdefault(PLUGINS_VARIABLE, "__all__")
     if os.environ[PLUGINS_VARIABLE] in NO_PLUGINS and PLUGIN_LOADER not in sys.modules:
-        sys.modules[PLUGIN_LOADER] = _no_plugin_loader()
+        sys.meta_path.insert(0, NoPluginLoader())
 
 
-def _no_plugin_loader() -> types.ModuleType:
-    """A stand-in for pydantic's plugin loader that finds no plugin (its one function)."""
-    loader = types.ModuleType(PLUGIN_LOADER, "pydantic's plugin loader, every plugin off.")
-    loader.get_plugins = tuple  # type: ignore[attr-defined]
-    return loader
+class NoPluginLoader:
+    """Finds pydantic's plugin loader, when pydantic imports it, as a stand-in whose one
+    function finds no plugin; every other import is left to the usual finders."""
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> ModuleSpec | None:
+        if name != PLUGIN_LOADER:
+            return None
+        from importlib.machinery import ModuleSpec
+
+        return ModuleSpec(name, self)  # type: ignore[arg-type]
+
+    def create_module(self, spec: ModuleSpec) -> None:
+        return None  # the default module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        module.get_plugins = tuple  # type: ignore[attr-defined]
 
 
 def console() -> None:
