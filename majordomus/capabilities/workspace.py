@@ -74,21 +74,10 @@ class Workspace:
         return self._read_index()
 
     def _read_index(self) -> Index:
-        return self.read_layer()[1].index
-
-    def read_layer(self) -> tuple[Baseline, Built]:
-        """Build the index now and serve it; the build and its freshness baseline, which
-        another process may `adopt` (the MCP server's helper, `majordomus.mcp.helper`)."""
         baseline, built = self._build()
-        self.adopt(baseline, built)
-        return baseline, built
-
-    def adopt(self, baseline: Baseline, built: Built) -> None:
-        """Serve a build as if this workspace had read it (its freshness baseline included:
-        the next `refresh` compares the layer with what that build saw)."""
         self._built = built
         self.watch = self._watch(baseline, built)
-        self.__dict__["index"] = built.index
+        return built.index
 
     def _build(self) -> tuple[Baseline, Built]:
         """Build the index: from scratch the first time; after a change, reusing what the

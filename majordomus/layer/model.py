@@ -175,10 +175,6 @@ class GitState:
     def _fields(self) -> tuple[Any, ...]:
         return (self.state, self.toplevel, self.head, self.branch, self.working_tree, self.reason)
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled answered: the working tree state is asked here, where git runs."""
-        return (GitState, self._fields())
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GitState):
             return NotImplemented

@@ -16,16 +16,14 @@ behind a step its call does not need.
 
 from __future__ import annotations
 
-import itertools
 import logging
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import IO, TYPE_CHECKING
 
-from majordomus.mcp import helper
 from majordomus.mcp.framing import OutputClosed, encode, write
 from majordomus.pipes import silence
 
@@ -83,26 +81,20 @@ class Turns:
             self._cond.notify_all()
 
 
-def run(
-    server: Server, inp: Iterable[bytes], out: IO[bytes], *, answered_before: bool = False
-) -> int:
+def run(server: Server, inp: IO[bytes], out: IO[bytes]) -> int:
     """Serve until EOF (exit 0), a closed output (exit 0) or another I/O failure (13).
 
     The background thread starts its work once the first answer is written (the handshake
-    stays as short as it was). When the helper answered the handshake (`answered_before`),
-    the server prepared while it did (`majordomus.mcp.helper`): the background thread only
-    warms up once the client is quiet."""
+    stays as short as it was)."""
     turns = Turns()
     answered = threading.Event()
-    if answered_before:
-        answered.set()
     # When a line was last read or answered: the loop writes it and the background thread
     # only reads it, so no line wakes that thread.
     heard = [time.monotonic()]
     stop = threading.Event()
     background = threading.Thread(
         target=_background,
-        args=(server, out, turns, answered, heard, stop, not answered_before),
+        args=(server, out, turns, answered, heard, stop),
         name="majordomus-background",
         daemon=True,
     )
@@ -142,11 +134,9 @@ def _background(
     answered: threading.Event,
     heard: list[float],
     stop: threading.Event,
-    eager: bool,
 ) -> None:
     answered.wait()
-    if eager:
-        _warm(server.eager_steps(), turns, stop)
+    _warm(server.eager_steps(), turns, stop)
     while not stop.is_set():
         left = heard[0] + QUIET_SECONDS - time.monotonic()
         if left <= 0:
@@ -195,18 +185,11 @@ def serve(ctx: Workspace, *, read_only: bool) -> int:
     """
     from majordomus.mcp.server import Server
 
-    protocol_in = sys.stdin.buffer
     protocol_out = sys.stdout.buffer
     saved = sys.stdout
     sys.stdout = sys.stderr
     try:
-        if not helper.usable(ctx, protocol_in, protocol_out):
-            return Server(ctx, read_only=read_only).run(protocol_in, protocol_out)
-        started = helper.start(ctx, read_only, protocol_out)
-        helper.prepare(started, read_only)
-        helper.adopt(ctx, started)
         server = Server(ctx, read_only=read_only)
-        inp = itertools.chain(started.first_lines(protocol_in), protocol_in)
-        return run(server, inp, protocol_out, answered_before=started.answered)
+        return server.run(sys.stdin.buffer, protocol_out)
     finally:
         sys.stdout = saved
