@@ -15,7 +15,11 @@ from __future__ import annotations
 
 import os
 import sys
-from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import types
+    from importlib.machinery import ModuleSpec
 
 SERVERS = ("mcp", "serve")
 
@@ -27,9 +31,9 @@ def is_server(args: list[str]) -> bool:
 
 #: pydantic's own switch: "__all__" loads no plugin of the `pydantic` entry-point group.
 PLUGINS_VARIABLE = "PYDANTIC_DISABLE_PLUGINS"
-#: The values of that switch with which pydantic looks for no plugin at all.
-ALL_PLUGINS_DISABLED = ("__all__", "1", "true")
-#: The module pydantic imports, on the first validator it builds, to find plugins.
+#: The switch's values with which pydantic looks for no plugin at all.
+NO_PLUGINS = ("__all__", "1", "true")
+#: pydantic's plugin loader: it imports `importlib.metadata` before it reads the switch.
 PLUGIN_LOADER = "pydantic.plugin._loader"
 
 
@@ -41,26 +45,32 @@ def without_pydantic_plugins() -> None:
     on the first validation (20-60 ms, a third of a small command), and a plugin sees every
     value validated, records included, before their secrets are redacted. A library caller
     (`majordomus.Repository`) keeps its process's own setting.
+
+    With every plugin off, pydantic's loader is stood in for by one that finds none: the
+    real one imports `importlib.metadata` and the email package behind it (10-25 ms of the
+    first validation) only to read the switch and return nothing.
     """
     os.environ.setdefault(PLUGINS_VARIABLE, "__all__")
+    if os.environ[PLUGINS_VARIABLE] in NO_PLUGINS and PLUGIN_LOADER not in sys.modules:
+        sys.meta_path.insert(0, NoPluginLoader())
 
 
-def without_plugin_discovery() -> None:
-    """When every plugin is disabled, pydantic's plugin loader stands replaced by one that
-    answers as it would then (no plugin) without importing what finding plugins needs:
-    `importlib.metadata` with email, zipfile and csv, about 10 ms of a one-shot command.
-    A long-lived server keeps the real one: importing it is paid once there."""
-    if (
-        os.environ.get(PLUGINS_VARIABLE) in ALL_PLUGINS_DISABLED
-        and PLUGIN_LOADER not in sys.modules
-    ):
-        loader = ModuleType(PLUGIN_LOADER)
-        vars(loader)["get_plugins"] = _no_plugins
-        sys.modules[PLUGIN_LOADER] = loader
+class NoPluginLoader:
+    """Finds pydantic's plugin loader, when pydantic imports it, as a stand-in whose one
+    function finds no plugin; every other import is left to the usual finders."""
 
+    def find_spec(self, name: str, path: object = None, target: object = None) -> ModuleSpec | None:
+        if name != PLUGIN_LOADER:
+            return None
+        from importlib.machinery import ModuleSpec
 
-def _no_plugins() -> tuple[()]:
-    return ()
+        return ModuleSpec(name, self)  # type: ignore[arg-type]
+
+    def create_module(self, spec: ModuleSpec) -> None:
+        return None  # the default module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        module.get_plugins = tuple  # type: ignore[attr-defined]
 
 
 def console() -> None:
@@ -88,8 +98,6 @@ def main(argv: list[str] | None = None) -> int:
         without_pydantic_plugins()
         if not is_server(args):
             from majordomus import collector
-
-            without_plugin_discovery()
 
             collector.off_for_process()
     if args == ["mcp"]:

@@ -57,12 +57,12 @@ def _tool_ids(entries: list[dict[str, Any]]) -> dict[str, str]:
 
 def tool_entries(registry: Registry, read_only: bool) -> list[dict[str, Any]] | None:
     """The shipped, redacted `tools/list` entries when they list exactly this registry's
-    tools (a check by name and id, which builds no schema), else None."""
+    tools (a check of the routes' names and ids, which loads no declaration), else None."""
     page = shipped()
     if page is None:
         return None
     entries: list[dict[str, Any]] = page["tools"]
-    declared = {cap.tool: cap.id for cap in registry if cap.tool is not None}
+    declared = {r.tool: r.id for r in registry.routes.values() if r.tool is not None}
     if _tool_ids(entries) != declared:
         return None
     if read_only:

@@ -8,6 +8,7 @@ on (DEL, C1 controls, bidi overrides, line separators), wherever it sits in the 
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import IO, Any
 
@@ -45,11 +46,21 @@ def encode(message: Any) -> str:
     return json_safe(dump(message))
 
 
+#: Results up to this many characters keep their cleaned text: the same answer asked again
+#: (a client polling one object) is not scanned for secrets again.
+REMEMBERED_CHARS = 16384
+
+
+@functools.lru_cache(maxsize=256)
+def _cleaned(text: str) -> str:
+    return clean_json(text, dump)
+
+
 def redacted(value: Any) -> tuple[str, Any]:
     """A result as it may leave the process, as JSON text and as a value: the value itself
     when its text needed no cleaning, else the value of the cleaned text."""
     text = dump(value)
-    cleaned = clean_json(text, dump)
+    cleaned = _cleaned(text) if len(text) <= REMEMBERED_CHARS else clean_json(text, dump)
     return cleaned, value if cleaned == text else json.loads(cleaned)
 
 

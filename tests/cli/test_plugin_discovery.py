@@ -1,15 +1,16 @@
-"""With every pydantic plugin disabled, a one-shot command does not import what finding
+"""With every pydantic plugin disabled, a command does not import what finding
 plugins needs (majordomus/cli/entry.py): the answer is the same, the start shorter."""
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from majordomus.cli.entry import PLUGIN_LOADER, without_plugin_discovery
+from majordomus.cli.entry import PLUGIN_LOADER, NoPluginLoader, without_pydantic_plugins
 from majordomus.synthetic import SyntheticRepository, synthetic_ledger
 from tests.test_startup import imported
 
@@ -24,8 +25,10 @@ def test_reasoning_status_imports_no_distribution_metadata(tmp_path: Path) -> No
 
 
 @pytest.fixture
-def no_loader() -> Iterator[None]:
-    """pydantic's plugin loader not imported yet; whatever was there is back afterwards."""
+def no_loader(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """pydantic's plugin loader not imported yet and the import finders as they were; whatever
+    was there is back afterwards."""
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
     saved = sys.modules.pop(PLUGIN_LOADER, None)
     yield
     sys.modules.pop(PLUGIN_LOADER, None)
@@ -36,12 +39,12 @@ def no_loader() -> Iterator[None]:
 @pytest.mark.usefixtures("no_loader")
 def test_the_stand_in_loader_answers_no_plugin(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    without_plugin_discovery()
-    assert list(sys.modules[PLUGIN_LOADER].get_plugins()) == []
+    without_pydantic_plugins()
+    assert list(importlib.import_module(PLUGIN_LOADER).get_plugins()) == []
 
 
 @pytest.mark.usefixtures("no_loader")
 def test_a_named_plugin_setting_keeps_the_real_loader(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYDANTIC_DISABLE_PLUGINS", "some-plugin")
-    without_plugin_discovery()
-    assert PLUGIN_LOADER not in sys.modules
+    without_pydantic_plugins()
+    assert not any(isinstance(finder, NoPluginLoader) for finder in sys.meta_path)

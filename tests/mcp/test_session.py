@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from majordomus.capabilities.workspace import Workspace
-from majordomus.mcp.framing import encode
+from majordomus.mcp.framing import REMEMBERED_CHARS, encode
 from majordomus.mcp.results import tool_result
 from majordomus.mcp.server import Server
 from majordomus.mcp.session import Turns
@@ -89,6 +89,14 @@ def test_a_tool_result_carries_the_same_redacted_value_twice() -> None:
     assert SECRET not in text and "[redacted:" in text
     assert json.loads(text) == result["structuredContent"]
     assert result["isError"] is False
+
+
+def test_a_remembered_result_is_redacted_again_as_it_was_first() -> None:
+    value = {"title": f"key {SECRET}", "n": 2}
+    first, again = tool_result(value), tool_result(dict(value))
+    assert first == again and SECRET not in first["content"][0]["text"]
+    large = {"title": f"key {SECRET}", "pad": "x" * REMEMBERED_CHARS}
+    assert SECRET not in tool_result(large)["content"][0]["text"]
 
 
 def test_a_line_separator_is_escaped_wherever_it_sits() -> None:
