@@ -12,8 +12,10 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from majordomus.errors import ProtocolFailure
+from majordomus.layer.yaml import key_paths
 
 _MEMO_LIMIT = 65536
 
@@ -43,16 +45,28 @@ class AllowList:
         Verdicts are memoised per path: the same keys recur in every file of a kind.
         """
         verdicts = self.verdicts
+        return [p for p in key_paths if not verdicts.get(p, False) and not self._allows(p)]
+
+    def unknown_in(self, mapping: dict[str, Any]) -> list[str]:
+        """`unknown(key_paths(mapping))`, without listing the paths of top-level leaves
+        (nearly every key of a front matter): their verdicts are looked up as they come."""
+        verdicts = self.verdicts
         out: list[str] = []
-        for path in key_paths:
-            allowed = verdicts.get(path)
-            if allowed is None:
-                allowed = self.matcher.search(path) is not None
-                if len(verdicts) < _MEMO_LIMIT:
-                    verdicts[path] = allowed
-            if not allowed:
-                out.append(path)
+        for key, child in mapping.items():
+            if (type(child) is dict or type(child) is list) and child:
+                out.extend(self.unknown(key_paths({key: child})))
+            elif not verdicts.get(key, False) and not self._allows(key):
+                out.append(key)
         return out
+
+    def _allows(self, path: str) -> bool:
+        """Whether a pattern matches `path`; the verdict is remembered (up to a bound)."""
+        allowed = self.verdicts.get(path)
+        if allowed is None:
+            allowed = self.matcher.search(path) is not None
+            if len(self.verdicts) < _MEMO_LIMIT:
+                self.verdicts[path] = allowed
+        return allowed
 
     def message(self, unknown: list[str]) -> str:
         return f"key(s) not allowed here (see {self.display}): {', '.join(unknown)}"
