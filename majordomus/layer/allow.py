@@ -1,9 +1,10 @@
 """Allow-lists: which metadata key paths a kind admits.
 
 Owns loading the shipped lists (package data `data/allow/<name>.txt`) and matching flattened
-key paths against them. Each list is compiled once into a single alternation, so checking a
-file costs one regex search per key path. A pattern that does not compile is a fatal
-kind-schema error (exit 13): the lists ship with the executable, so it is a build defect.
+key paths against them. Each list is compiled once, on first use, into a single alternation,
+so checking a file costs one regex search per key path. A pattern that does not compile is a
+fatal error (exit 13) where its list is compiled: the lists ship with the executable, so it is
+a build defect, and a test compiles every one of them.
 """
 
 from __future__ import annotations
@@ -30,8 +31,18 @@ class AllowList:
 
     name: str
     patterns: tuple[str, ...]
-    matcher: re.Pattern[str]
+    #: The line of each pattern in the list's text, to name one that does not compile.
+    lines: tuple[int, ...] = field(default=(), compare=False, repr=False)
     verdicts: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
+    _compiled: list[re.Pattern[str]] = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def matcher(self) -> re.Pattern[str]:
+        """The alternation of the patterns, compiled on first use: a process pays only for
+        the lists of the kinds it meets (compiling is most of loading a list)."""
+        if not self._compiled:
+            self._compiled.append(_compile(self.name, self.patterns, self.lines))
+        return self._compiled[0]
 
     @property
     def display(self) -> str:
@@ -73,22 +84,33 @@ class AllowList:
 
 
 def parse_allow_list(name: str, text: str) -> AllowList:
-    """Patterns from list text: trimmed lines, blank and `#` lines ignored.
+    """Patterns from list text: trimmed lines, blank and `#` lines ignored; compiled now, so
+    a pattern that does not compile raises `AllowListError` here."""
+    allow = _read_list(name, text)
+    allow.matcher  # noqa: B018 - compiled for its refusal
+    return allow
 
-    The alternation is compiled first; only when it fails is each pattern compiled alone,
-    to name the line that does not compile (one compilation per list, not per pattern).
-    """
-    lines: list[tuple[int, str]] = []
+
+def _read_list(name: str, text: str) -> AllowList:
+    """The list `text` holds, not compiled yet (`AllowList.matcher`)."""
+    numbers: list[int] = []
+    patterns: list[str] = []
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.strip()
         if line and not line.startswith("#"):
-            lines.append((number, line))
-    patterns = tuple(line for _, line in lines)
+            numbers.append(number)
+            patterns.append(line)
+    return AllowList(name=name, patterns=tuple(patterns), lines=tuple(numbers))
+
+
+def _compile(name: str, patterns: tuple[str, ...], lines: tuple[int, ...]) -> re.Pattern[str]:
+    """The alternation of `patterns`; only when it fails is each pattern compiled alone, to
+    name the line that does not compile (one compilation per list, not per pattern)."""
     joined = "|".join(f"(?:{p})" for p in patterns) if patterns else r"(?!)"
     try:
-        matcher = re.compile(joined)
+        return re.compile(joined)
     except re.error:
-        for number, line in lines:
+        for number, line in zip(lines, patterns, strict=True):
             try:
                 re.compile(line)
             except re.error as exc:
@@ -96,7 +118,6 @@ def parse_allow_list(name: str, text: str) -> AllowList:
                     f"allow-list {name}.txt line {number}: pattern {line!r} does not compile: {exc}"
                 ) from exc
         raise
-    return AllowList(name=name, patterns=patterns, matcher=matcher)
 
 
 @cache
@@ -110,10 +131,11 @@ def available() -> frozenset[str]:
 
 @cache
 def load_allow_list(name: str) -> AllowList:
-    """The shipped list `name`, compiled once per process."""
+    """The shipped list `name`, read once per process and compiled on first use (every
+    shipped list compiles: tests/layer/test_kinds.py)."""
     source = resources.files("majordomus.layer") / "data" / "allow" / f"{name}.txt"
     try:
         text = source.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise AllowListError(f"allow-list {name}.txt cannot be read: {exc}") from exc
-    return parse_allow_list(name, text)
+    return _read_list(name, text)

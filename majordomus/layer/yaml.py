@@ -30,7 +30,6 @@ _KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t](.*))?", re.DOTALL)
 #: A top-level `key: value` line whose value, after the spaces, is not empty (see `_flat`),
 #: found after its newline: searched in `"\n" + text`, a literal lead the engine skips to.
 _FLAT_LINE = re.compile(r"\n([A-Za-z_][A-Za-z0-9_-]*): +([^ \n][^\n]*)")
-_INTEGER = re.compile(r"-?[0-9]+")
 _I64_MIN = -(2**63)
 _I64_MAX = 2**63 - 1
 _INTEGER_LEAD = frozenset("-0123456789")
@@ -73,10 +72,12 @@ def _scalar(s: str) -> Any:
         return True
     if s == "false":
         return False
-    if s and s[0] in _INTEGER_LEAD and _INTEGER.fullmatch(s):
-        number = int(s)
-        if _I64_MIN <= number <= _I64_MAX:
-            return number
+    if s and s[0] in _INTEGER_LEAD:
+        digits = s[1:] if s[0] == "-" else s
+        if digits.isascii() and digits.isdigit():  # `-?[0-9]+`, without compiling a pattern
+            number = int(s)
+            if _I64_MIN <= number <= _I64_MAX:
+                return number
     return s
 
 
