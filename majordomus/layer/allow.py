@@ -19,6 +19,7 @@ from majordomus.errors import ProtocolFailure
 from majordomus.layer.yaml import key_paths
 
 _MEMO_LIMIT = 65536
+_CONTAINERS = frozenset({dict, list})
 
 
 class AllowListError(ProtocolFailure):
@@ -60,12 +61,17 @@ class AllowList:
 
     def unknown_in(self, mapping: dict[str, Any]) -> list[str]:
         """`unknown(key_paths(mapping))`, without listing the paths of top-level leaves
-        (nearly every key of a front matter): their verdicts are looked up as they come."""
+        (nearly every key of a front matter): their verdicts are looked up as they come;
+        a list of scalars has its `key.<index>` paths spelt here."""
         verdicts = self.verdicts
         out: list[str] = []
         for key, child in mapping.items():
             if (type(child) is dict or type(child) is list) and child:
-                out.extend(self.unknown(key_paths({key: child})))
+                if type(child) is list and _CONTAINERS.isdisjoint(map(type, child)):
+                    paths = [f"{key}.{index}" for index in range(len(child))]
+                else:
+                    paths = key_paths({key: child})
+                out.extend(self.unknown(paths))
             elif not verdicts.get(key, False) and not self._allows(key):
                 out.append(key)
         return out

@@ -303,6 +303,15 @@ def _untrimmed(text: str) -> bool:
     )
 
 
+def _filled_lines(text: str) -> int:
+    """How many lines of `text` are not empty; counted without splitting when no line but
+    the one after a final newline can be."""
+    if "\n\n" in text or text[:1] == "\n" or not text:
+        lines = text.split("\n")
+        return len(lines) - lines.count("")
+    return text.count("\n") + (text[-1] != "\n")
+
+
 def _flat(text: str) -> dict[str, Any] | None:
     """The mapping of a flat document, or None when `text` is anything else.
 
@@ -315,8 +324,7 @@ def _flat(text: str) -> dict[str, Any] | None:
     if "\t" in text or "\r" in text:
         return None
     pairs = _FLAT_LINE.findall("\n" + text)
-    lines = text.split("\n")
-    if len(pairs) != len(lines) - lines.count(""):
+    if len(pairs) != _filled_lines(text):
         return None
     return _flat_untrimmed(pairs) if _untrimmed(text) else _flat_trimmed(pairs)
 
