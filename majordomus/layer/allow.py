@@ -1,9 +1,10 @@
 """Allow-lists: which metadata key paths a kind admits.
 
 Owns loading the shipped lists (package data `data/allow/<name>.txt`) and matching flattened
-key paths against them. Each list is compiled once into a single alternation, so checking a
-file costs one regex search per key path. A pattern that does not compile is a fatal
-kind-schema error (exit 13): the lists ship with the executable, so it is a build defect.
+key paths against them. Each list is compiled once, on first use, into a single alternation,
+so checking a file costs one regex search per key path. A pattern that does not compile is a
+fatal error (exit 13) where its list is compiled: the lists ship with the executable, so it is
+a build defect, and a test compiles every one of them.
 """
 
 from __future__ import annotations
@@ -12,10 +13,13 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from majordomus.errors import ProtocolFailure
+from majordomus.layer.yaml import key_paths
 
 _MEMO_LIMIT = 65536
+_CONTAINERS = frozenset({dict, list})
 
 
 class AllowListError(ProtocolFailure):
@@ -28,8 +32,18 @@ class AllowList:
 
     name: str
     patterns: tuple[str, ...]
-    matcher: re.Pattern[str]
+    #: The line of each pattern in the list's text, to name one that does not compile.
+    lines: tuple[int, ...] = field(default=(), compare=False, repr=False)
     verdicts: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
+    _compiled: list[re.Pattern[str]] = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def matcher(self) -> re.Pattern[str]:
+        """The alternation of the patterns, compiled on first use: a process pays only for
+        the lists of the kinds it meets (compiling is most of loading a list)."""
+        if not self._compiled:
+            self._compiled.append(_compile(self.name, self.patterns, self.lines))
+        return self._compiled[0]
 
     @property
     def display(self) -> str:
@@ -43,38 +57,66 @@ class AllowList:
         Verdicts are memoised per path: the same keys recur in every file of a kind.
         """
         verdicts = self.verdicts
+        return [p for p in key_paths if not verdicts.get(p, False) and not self._allows(p)]
+
+    def unknown_in(self, mapping: dict[str, Any]) -> list[str]:
+        """`unknown(key_paths(mapping))`, without listing the paths of top-level leaves
+        (nearly every key of a front matter): their verdicts are looked up as they come;
+        a list of scalars has its `key.<index>` paths spelt here."""
+        verdicts = self.verdicts
         out: list[str] = []
-        for path in key_paths:
-            allowed = verdicts.get(path)
-            if allowed is None:
-                allowed = self.matcher.search(path) is not None
-                if len(verdicts) < _MEMO_LIMIT:
-                    verdicts[path] = allowed
-            if not allowed:
-                out.append(path)
+        for key, child in mapping.items():
+            if (type(child) is dict or type(child) is list) and child:
+                if type(child) is list and _CONTAINERS.isdisjoint(map(type, child)):
+                    paths = [f"{key}.{index}" for index in range(len(child))]
+                else:
+                    paths = key_paths({key: child})
+                out.extend(self.unknown(paths))
+            elif not verdicts.get(key, False) and not self._allows(key):
+                out.append(key)
         return out
+
+    def _allows(self, path: str) -> bool:
+        """Whether a pattern matches `path`; the verdict is remembered (up to a bound)."""
+        allowed = self.verdicts.get(path)
+        if allowed is None:
+            allowed = self.matcher.search(path) is not None
+            if len(self.verdicts) < _MEMO_LIMIT:
+                self.verdicts[path] = allowed
+        return allowed
 
     def message(self, unknown: list[str]) -> str:
         return f"key(s) not allowed here (see {self.display}): {', '.join(unknown)}"
 
 
 def parse_allow_list(name: str, text: str) -> AllowList:
-    """Patterns from list text: trimmed lines, blank and `#` lines ignored.
+    """Patterns from list text: trimmed lines, blank and `#` lines ignored; compiled now, so
+    a pattern that does not compile raises `AllowListError` here."""
+    allow = _read_list(name, text)
+    allow.matcher  # noqa: B018 - compiled for its refusal
+    return allow
 
-    The alternation is compiled first; only when it fails is each pattern compiled alone,
-    to name the line that does not compile (one compilation per list, not per pattern).
-    """
-    lines: list[tuple[int, str]] = []
+
+def _read_list(name: str, text: str) -> AllowList:
+    """The list `text` holds, not compiled yet (`AllowList.matcher`)."""
+    numbers: list[int] = []
+    patterns: list[str] = []
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.strip()
         if line and not line.startswith("#"):
-            lines.append((number, line))
-    patterns = tuple(line for _, line in lines)
+            numbers.append(number)
+            patterns.append(line)
+    return AllowList(name=name, patterns=tuple(patterns), lines=tuple(numbers))
+
+
+def _compile(name: str, patterns: tuple[str, ...], lines: tuple[int, ...]) -> re.Pattern[str]:
+    """The alternation of `patterns`; only when it fails is each pattern compiled alone, to
+    name the line that does not compile (one compilation per list, not per pattern)."""
     joined = "|".join(f"(?:{p})" for p in patterns) if patterns else r"(?!)"
     try:
-        matcher = re.compile(joined)
+        return re.compile(joined)
     except re.error:
-        for number, line in lines:
+        for number, line in zip(lines, patterns, strict=True):
             try:
                 re.compile(line)
             except re.error as exc:
@@ -82,7 +124,6 @@ def parse_allow_list(name: str, text: str) -> AllowList:
                     f"allow-list {name}.txt line {number}: pattern {line!r} does not compile: {exc}"
                 ) from exc
         raise
-    return AllowList(name=name, patterns=patterns, matcher=matcher)
 
 
 @cache
@@ -96,10 +137,11 @@ def available() -> frozenset[str]:
 
 @cache
 def load_allow_list(name: str) -> AllowList:
-    """The shipped list `name`, compiled once per process."""
+    """The shipped list `name`, read once per process and compiled on first use (every
+    shipped list compiles: tests/layer/test_kinds.py)."""
     source = resources.files("majordomus.layer") / "data" / "allow" / f"{name}.txt"
     try:
         text = source.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise AllowListError(f"allow-list {name}.txt cannot be read: {exc}") from exc
-    return parse_allow_list(name, text)
+    return _read_list(name, text)

@@ -23,7 +23,7 @@ Discovery = Literal["vcs", "filesystem"]
 SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Provenance:
     """Where an object came from; computed, never authored."""
 
@@ -33,6 +33,24 @@ class Provenance:
     bytes: int
     section: str | None = None
     member: str | None = None
+
+    def __init__(
+        self,
+        path: str,
+        directory: str,
+        source_class: str,
+        bytes: int,
+        section: str | None = None,
+        member: str | None = None,
+    ) -> None:
+        """Each slot set through its descriptor: a frozen dataclass's own `__init__` goes
+        through `object.__setattr__` per field, the larger part of reading a file's object."""
+        _p_path(self, path)
+        _p_directory(self, directory)
+        _p_source_class(self, source_class)
+        _p_bytes(self, bytes)
+        _p_section(self, section)
+        _p_member(self, member)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -48,7 +66,7 @@ class Provenance:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class LayerObject:
     """One declared object of the layer: `majordomus://<kind>/<identity>`."""
 
@@ -64,8 +82,29 @@ class LayerObject:
     #: The canonical URI, encoded once: it is read far more often than objects are made.
     uri: str = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "uri", object_uri(self.kind, self.identity))
+    def __init__(
+        self,
+        kind: str,
+        identity: str,
+        title: str | None,
+        description: str | None,
+        metadata: dict[str, Any],
+        content: str,
+        body: str,
+        media_type: str,
+        provenance: Provenance,
+    ) -> None:
+        """Set as `Provenance` sets its slots."""
+        _o_kind(self, kind)
+        _o_identity(self, identity)
+        _o_title(self, title)
+        _o_description(self, description)
+        _o_metadata(self, metadata)
+        _o_content(self, content)
+        _o_body(self, body)
+        _o_media_type(self, media_type)
+        _o_provenance(self, provenance)
+        _o_uri(self, object_uri(kind, identity))
 
     @property
     def path(self) -> str:
@@ -95,6 +134,21 @@ class LayerObject:
             "media_type": self.media_type,
             "content": self.content,
         }
+
+
+#: The slot setters the two `__init__`s above call (a frozen class refuses `setattr`).
+_p_path, _p_directory, _p_source_class, _p_bytes, _p_section, _p_member = (
+    getattr(Provenance, name).__set__
+    for name in ("path", "directory", "source_class", "bytes", "section", "member")
+)
+_o_kind, _o_identity, _o_title, _o_description, _o_metadata = (
+    getattr(LayerObject, name).__set__
+    for name in ("kind", "identity", "title", "description", "metadata")
+)
+_o_content, _o_body, _o_media_type, _o_provenance, _o_uri = (
+    getattr(LayerObject, name).__set__
+    for name in ("content", "body", "media_type", "provenance", "uri")
+)
 
 
 @dataclass(frozen=True, slots=True)

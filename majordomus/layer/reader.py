@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from majordomus.layer.frontmatter import FrontMatterError, split
 from majordomus.layer.kinds import MEMBER_MEDIA_TYPE, KindSchema, KindSpec
 from majordomus.layer.model import Diagnostic, LayerObject, Manifest, Provenance, SourceClass
-from majordomus.layer.yaml import YamlError, key_paths, parse, render_scalar
+from majordomus.layer.yaml import YamlError, parse, render_scalar
 from majordomus.safefs import Tree, Unsafe
 
 SIZE_LIMIT = 4 * 1024 * 1024
@@ -83,7 +83,8 @@ def identity_of(spec: KindSpec, metadata: dict[str, Any], rel: str) -> str:
     for field in spec.identity:
         if field not in metadata:
             raise ValueError(f"identity field '{field}' is missing")
-        text = render_scalar(metadata[field])
+        value = metadata[field]
+        text = value if type(value) is str else render_scalar(value)
         if text is None:
             raise ValueError(f"identity field '{field}' is not a scalar")
         if not text:
@@ -278,7 +279,7 @@ def _read(
     spec, metadata, body = _metadata(spec, text, reader)
     if metadata:
         if spec.allow is not None:
-            unknown = spec.allow.unknown(key_paths(metadata))
+            unknown = spec.allow.unknown_in(metadata)
             if unknown:
                 raise Excluded("unknown_key", spec.allow.message(unknown))
         declared = metadata.get("kind")
@@ -288,7 +289,8 @@ def _read(
                 f"declares kind '{declared}' but was discovered by class '{source.id}' "
                 f"as '{spec.name}'",
             )
-    check_version(spec, metadata)
+    if spec.version_field is not None:
+        check_version(spec, metadata)
     directory = rel.rpartition("/")[0] or "."
     section = reader.section_of(rel, directory)
     if spec.members is not None:

@@ -27,9 +27,9 @@ _WS = (
     "\u200a\u2028\u2029\u202f\u205f\u3000"
 )
 _KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t](.*))?", re.DOTALL)
-#: A top-level `key: value` line whose value, after the spaces, is not empty (see `_flat`).
-_FLAT_LINE = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*): +([^ \n].*)$", re.MULTILINE)
-_INTEGER = re.compile(r"-?[0-9]+")
+#: A top-level `key: value` line whose value, after the spaces, is not empty (see `_flat`),
+#: found after its newline: searched in `"\n" + text`, a literal lead the engine skips to.
+_FLAT_LINE = re.compile(r"\n([A-Za-z_][A-Za-z0-9_-]*): +([^ \n][^\n]*)")
 _I64_MIN = -(2**63)
 _I64_MAX = 2**63 - 1
 _INTEGER_LEAD = frozenset("-0123456789")
@@ -72,10 +72,12 @@ def _scalar(s: str) -> Any:
         return True
     if s == "false":
         return False
-    if s and s[0] in _INTEGER_LEAD and _INTEGER.fullmatch(s):
-        number = int(s)
-        if _I64_MIN <= number <= _I64_MAX:
-            return number
+    if s and s[0] in _INTEGER_LEAD:
+        digits = s[1:] if s[0] == "-" else s
+        if digits.isascii() and digits.isdigit():  # `-?[0-9]+`, without compiling a pattern
+            number = int(s)
+            if _I64_MIN <= number <= _I64_MAX:
+                return number
     return s
 
 
@@ -271,6 +273,45 @@ def build(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return root
 
 
+#: Typed values of flat documents by their text: the same few (`1`, `[]`, `[tag]`) recur in
+#: every file of a layer. Bounded; a list is copied out, as every document owns its values.
+_TYPED: dict[str, Any] = {}
+_TYPED_LIMIT = 4096
+
+
+def _typed(raw: str) -> Any:
+    """`_inline` or `_scalar` of a trimmed value with a typed lead, memoised."""
+    found = _TYPED.get(raw)
+    if found is None:
+        found = _inline(raw) if raw[0] == "[" and raw[-1] == "]" else _scalar(raw)
+        if len(_TYPED) < _TYPED_LIMIT:
+            _TYPED[raw] = found
+    return list(found) if type(found) is list else found
+
+
+def _untrimmed(text: str) -> bool:
+    """Whether no value of a flat `text` holds a comment or anything the trim would remove:
+    ASCII, whose only white space besides the space, tab, CR and LF is VT and FF, and no
+    space before a line's end. Then each value `_FLAT_LINE` finds is its text as written."""
+    return (
+        text.isascii()
+        and " #" not in text
+        and " \n" not in text
+        and text[-1:] != " "
+        and "\v" not in text
+        and "\f" not in text
+    )
+
+
+def _filled_lines(text: str) -> int:
+    """How many lines of `text` are not empty; counted without splitting when no line but
+    the one after a final newline can be."""
+    if "\n\n" in text or text[:1] == "\n" or not text:
+        lines = text.split("\n")
+        return len(lines) - lines.count("")
+    return text.count("\n") + (text[-1] != "\n")
+
+
 def _flat(text: str) -> dict[str, Any] | None:
     """The mapping of a flat document, or None when `text` is anything else.
 
@@ -282,10 +323,27 @@ def _flat(text: str) -> dict[str, Any] | None:
     """
     if "\t" in text or "\r" in text:
         return None
-    pairs = _FLAT_LINE.findall(text)
-    lines = text.split("\n")
-    if len(pairs) != len(lines) - lines.count(""):
+    pairs = _FLAT_LINE.findall("\n" + text)
+    if len(pairs) != _filled_lines(text):
         return None
+    return _flat_untrimmed(pairs) if _untrimmed(text) else _flat_trimmed(pairs)
+
+
+def _flat_untrimmed(pairs: list[tuple[str, str]]) -> dict[str, Any] | None:
+    """`_flat_trimmed` of values that need no trim and hold no comment (`_untrimmed`)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        return None  # a key given twice is not flat
+    for key, raw in pairs:
+        if raw[0] in _TYPED_LEAD:
+            if raw[0] in _REFUSED_LEAD:
+                return None
+            out[key] = _typed(raw)
+    return out
+
+
+def _flat_trimmed(pairs: list[tuple[str, str]]) -> dict[str, Any] | None:
+    """The mapping of a flat document's (key, value as written) pairs, or None."""
     out: dict[str, Any] = {}
     for key, raw in pairs:
         value = raw.strip(_WS)

@@ -128,6 +128,7 @@ def test_every_list_compiles_and_is_well_formed() -> None:
         lines = [ln.strip() for ln in text.split("\n") if ln.strip()]
         assert all(ln.startswith(("#", "^")) for ln in lines), name
         assert load_allow_list(name).patterns
+        assert load_allow_list(name).matcher.pattern  # compiled on first use: it compiles
 
 
 def test_every_kind_that_validates_has_a_list_and_the_session_list_is_session_record() -> None:
