@@ -19,7 +19,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.processes import load_average
+from benchmarks.processes import bytecode_compiled, load_average
 from benchmarks.scale import _commit, mcp_rows, prepare
 from benchmarks.scale_table import Table, render
 
@@ -34,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="mcp-rows-") as scratch:
         work = args.work or Path(scratch)
         layer = prepare(work, [args.mcp_rules], [])[f"layer-{args.mcp_rules}"]
+        bytecode_compiled()
         before = load_average()
         table = Table()
         mcp_rows(table, layer, args.mcp_rules, args.samples, args.calls)

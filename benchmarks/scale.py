@@ -39,6 +39,7 @@ from benchmarks.processes import (
     WARMUP,
     Pair,
     Sample,
+    bytecode_compiled,
     environment,
     load_average,
     paired,
@@ -351,6 +352,7 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     extra_ledgers = [] if args.quick else [n for n in (1000,) if n != args.records]
     ledgers = [args.records] + ([args.rss_records] if args.rss_records else [])
     inputs = prepare(work, [args.mcp_rules, args.rules, *extra_layers], ledgers + extra_ledgers)
+    bytecode_compiled()
     small, layer = inputs[f"layer-{args.mcp_rules}"], inputs[f"layer-{args.rules}"]
     ledger = inputs[f"ledger-{args.records}"]
     load_before = load_average()
