@@ -104,6 +104,10 @@ def test_mcp_as_a_client_launches_it_starts_without_click(tmp_path: Path) -> Non
     # client asks for a listing or a call
     assert not any(m.split(".")[0] in ("pydantic", "pydantic_core") for m in modules)
     assert "majordomus.capabilities.reasoning" not in modules
+    # nor what only a digest or a libc look-up needs: OpenSSL's binding, `ldconfig -p`
+    # through subprocess' helpers, the resource readers with zipfile
+    for absent in ("hashlib", "ctypes.util", "tempfile", "zipfile", "importlib.readers"):
+        assert absent not in modules, absent
 
 
 def test_every_module_with_a_command_has_its_views() -> None:

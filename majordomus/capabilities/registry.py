@@ -18,7 +18,6 @@ this file despite its length; the checks themselves live in `checks.py`.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -410,6 +409,8 @@ class Registry:
         if cached is not None:
             return cached
         known = self.__dict__.get("_descriptor_digests", {})
+        import hashlib  # here: OpenSSL's binding costs a start that asks for no digest
+
         digest = hashlib.sha256(self.index_fingerprint.encode())
         for route in self.routes.values():
             digest.update(route.id.encode())
@@ -505,6 +506,8 @@ def object_routes(objects: Iterable[LayerObject], previous: Registry | None) -> 
 
 def descriptor_digest(cap: Capability) -> str:
     """SHA-256 of a built-in capability's descriptor, schemas included."""
+    import hashlib
+
     from majordomus.capabilities.describe import descriptor_json
     from majordomus.wire import dumps_compact
 

@@ -12,12 +12,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from majordomus.errors import ProtocolFailure
 from majordomus.layer.yaml import key_paths
 
+#: The shipped lists, beside this module (as `importlib.resources` finds them for an installed
+#: package, without importing its readers and zipfile on every start).
+_LISTS = Path(__file__).with_name("data") / "allow"
 _MEMO_LIMIT = 65536
 _CONTAINERS = frozenset({dict, list})
 
@@ -129,9 +132,8 @@ def _compile(name: str, patterns: tuple[str, ...], lines: tuple[int, ...]) -> re
 @cache
 def available() -> frozenset[str]:
     """Names of the shipped lists, listed once per process."""
-    folder = resources.files("majordomus.layer") / "data" / "allow"
     return frozenset(
-        entry.name.removesuffix(".txt") for entry in folder.iterdir() if entry.name.endswith(".txt")
+        entry.name.removesuffix(".txt") for entry in _LISTS.iterdir() if entry.name.endswith(".txt")
     )
 
 
@@ -139,7 +141,7 @@ def available() -> frozenset[str]:
 def load_allow_list(name: str) -> AllowList:
     """The shipped list `name`, read once per process and compiled on first use (every
     shipped list compiles: tests/layer/test_kinds.py)."""
-    source = resources.files("majordomus.layer") / "data" / "allow" / f"{name}.txt"
+    source = _LISTS / f"{name}.txt"
     try:
         text = source.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

@@ -12,7 +12,6 @@ never hidden, so the caller falls back to its `stat` check.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import struct
 import sys
@@ -69,13 +68,24 @@ def _libc() -> ctypes.CDLL | None:
     if not sys.platform.startswith("linux"):
         return None
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc = _load_libc()
         libc.inotify_init1.argtypes = [ctypes.c_int]
         libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
         libc.statfs.argtypes = [ctypes.c_char_p, ctypes.c_void_p]
     except (OSError, AttributeError):
         return None
     return libc
+
+
+def _load_libc() -> ctypes.CDLL:
+    """glibc's libc by its usual name; only where that fails is it looked up with
+    `ctypes.util.find_library`, which imports subprocess and runs `ldconfig -p`."""
+    try:
+        return ctypes.CDLL("libc.so.6", use_errno=True)
+    except OSError:
+        from ctypes.util import find_library
+
+        return ctypes.CDLL(find_library("c") or "libc.so.6", use_errno=True)
 
 
 def _local(libc: ctypes.CDLL, path: str) -> bool:

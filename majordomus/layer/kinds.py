@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any, Literal
 
 from majordomus.errors import ProtocolFailure
@@ -165,7 +165,7 @@ def parse_kinds(text: str, source: str = "kinds.yaml") -> KindSchema:
 @cache
 def load_kinds() -> KindSchema:
     """The shipped kind schema, read once per process."""
-    source = resources.files("majordomus.layer") / "data" / "kinds.yaml"
+    source = Path(__file__).with_name("data") / "kinds.yaml"
     try:
         text = source.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

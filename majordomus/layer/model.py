@@ -7,7 +7,6 @@ them in wire models.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -382,6 +381,8 @@ class Index:
     @cached_property
     def fingerprint(self) -> str:
         """SHA-256 over path, NUL, content, LF per object in URI order."""
+        import hashlib  # here: OpenSSL's binding costs a start that asks for no digest
+
         digest = hashlib.sha256()
         for obj in self.objects:
             digest.update(obj.provenance.path.encode())
