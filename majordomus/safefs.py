@@ -19,7 +19,6 @@ sides share the descriptor walk and the refusals, and are audited as one file.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import os
 import stat
@@ -401,7 +400,10 @@ def fsync_directory(fd: int) -> None:
 
 @cache
 def _renameat2() -> Callable[..., int] | None:
-    """libc's `renameat2`, when this platform's C library has it (Linux, glibc 2.28+)."""
+    """libc's `renameat2`, when this platform's C library has it (Linux, glibc 2.28+); ctypes
+    is imported here, by the first write, not by every command that reads."""
+    import ctypes
+
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         function = libc.renameat2
@@ -426,7 +428,9 @@ def _publish_renameat2(dir_fd: int, temporary: str, name: str) -> bool:
     result = function(dir_fd, os.fsencode(temporary), dir_fd, os.fsencode(name), _RENAME_NOREPLACE)
     if result == 0:
         return True
-    code = ctypes.get_errno()
+    from ctypes import get_errno
+
+    code = get_errno()
     if code == errno.EEXIST:
         raise FileExistsError(code, os.strerror(code), name)
     if code in _UNSUPPORTED_CALL:

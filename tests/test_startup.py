@@ -77,6 +77,10 @@ def test_reasoning_status_imports_only_the_ledger_side(ledger_repo: Path) -> Non
         assert not any(m == absent or m.startswith(absent + ".") for m in modules), absent
     assert "majordomus.cli.views.devcontext" not in modules
     assert "majordomus.cli.commands.serve" not in modules
+    # a reading command loads no libc binding (only a write's no-replace rename does) and
+    # reads shipped files without the resource readers
+    for absent in ("ctypes", "importlib.resources", "zipfile", "tempfile"):
+        assert absent not in modules, absent
 
 
 def test_objects_list_imports_no_sqlite_and_no_http(tmp_path: Path) -> None:

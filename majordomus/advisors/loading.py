@@ -10,7 +10,6 @@ never an absolute path.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import TypeVar
 
@@ -89,7 +88,9 @@ def load_references() -> References:
 
 
 def _packaged(name: str) -> str:
-    return resources.files("majordomus.advisors").joinpath("data", name).read_text("utf-8")
+    """A shipped catalogue file, beside this module (where `importlib.resources` finds it in an
+    installed package, without importing its readers, tempfile and zipfile)."""
+    return Path(__file__).with_name("data").joinpath(name).read_text("utf-8")
 
 
 def _parse(text: str, model: type[M]) -> M | str:
