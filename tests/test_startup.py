@@ -88,6 +88,10 @@ def test_objects_list_imports_no_sqlite_and_no_http(tmp_path: Path) -> None:
     modules = imported(["objects", "list"], root)
     assert heavy(modules) == []
     assert not any(m.startswith("majordomus.http") for m in modules)
+    # the inotify watch is a server's: a one-shot command never opens it, nor reads shipped
+    # files through the resource readers
+    for absent in ("majordomus.layer.inotify", "ctypes", "importlib.readers", "zipfile"):
+        assert absent not in modules, absent
 
 
 def test_mcp_inspect_builds_no_other_command(tmp_path: Path) -> None:

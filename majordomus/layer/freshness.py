@@ -37,12 +37,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from majordomus import safefs
-from majordomus.layer.inotify import Notifier
 from majordomus.layer.model import Discovery
 from majordomus.safefs import CONFIG_LIMIT
 
 if TYPE_CHECKING:
     from majordomus.layer.index import Built
+    from majordomus.layer.inotify import Notifier
 
 #: Layer files stat'ed per check, besides the fixed set.
 SLICE = 64
@@ -224,7 +224,10 @@ class Watch:
 
     def _notify(self) -> bool:
         """Set up (again) the inotify watch and check everything once, which covers what
-        happened before the watches stood; without inotify, the `stat` check from now on."""
+        happened before the watches stood; without inotify, the `stat` check from now on.
+        The inotify binding (ctypes) is imported here: a one-shot command never asks."""
+        from majordomus.layer.inotify import Notifier
+
         if self._notifier is not None:
             self._notifier.close()
         self._notifier = Notifier.open()
