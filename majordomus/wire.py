@@ -4,7 +4,8 @@
   alias. A field annotated `Annotated[T, OMIT]` is dropped from JSON when it is None or an
   empty list / mapping ("omit∅" in the specs).
 * `StrictInput` — a request shape: unknown keys are refused, so a misspelt field is an
-  error rather than a silently dropped claim.
+  error rather than a silently dropped claim. `Empty` is the one without a field, here so
+  that a namespace taking it does not import another namespace's models.
 
 `defer_build` keeps import cheap: a model's validator is built on first use.
 """
@@ -41,6 +42,10 @@ class Wire(BaseModel):
 
 class StrictInput(Wire):
     model_config = ConfigDict(extra="forbid")
+
+
+class Empty(StrictInput):
+    """No input: the capability answers about the repository as it is."""
 
 
 def _spelled_apart(data: bytes) -> bool:

@@ -34,12 +34,13 @@ PROBE = (
 )
 
 
-def imported(args: list[str], cwd: Path) -> set[str]:
-    """The modules a process running `majordomus <args>` in `cwd` had imported at its end."""
+def imported(args: list[str], cwd: Path, feed: str | None = None) -> set[str]:
+    """The modules a process running `majordomus <args>` in `cwd` (reading `feed`, else
+    nothing) had imported at its end."""
     done = subprocess.run(
         [sys.executable, "-c", PROBE, *args],
         cwd=cwd,
-        stdin=subprocess.DEVNULL,
+        input=feed or "",
         capture_output=True,
         text=True,
         timeout=120,
@@ -115,6 +116,44 @@ def test_mcp_as_a_client_launches_it_starts_without_click(tmp_path: Path) -> Non
     # nor what only a digest or a libc look-up needs: OpenSSL's binding, `ldconfig -p`
     # through subprocess' helpers, the resource readers with zipfile
     for absent in ("hashlib", "ctypes.util", "tempfile", "zipfile", "importlib.readers"):
+        assert absent not in modules, absent
+
+
+def _session(*calls: tuple[str, dict[str, object]]) -> str:
+    """An MCP client's lines: the handshake, then one `tools/call` per (tool, arguments)."""
+    messages: list[dict[str, object]] = [
+        {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "startup", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    ]
+    for number, (tool, arguments) in enumerate(calls, start=1):
+        params = {"name": tool, "arguments": arguments}
+        messages.append({"jsonrpc": "2.0", "id": number, "method": "tools/call", "params": params})
+    return "".join(json.dumps(m) + "\n" for m in messages)
+
+
+def test_mcp_handshake_takes_no_digest_and_no_libc_look_up(tmp_path: Path) -> None:
+    root = make_git_repo(tmp_path / "repo", FIXTURES / "layers" / "healthy")
+    modules = imported(["mcp"], root, _session())
+    assert "majordomus.layer.inotify" in modules  # the watch stands
+    assert not any(m.split(".")[0] in ("pydantic", "pydantic_core") for m in modules)
+    for absent in ("hashlib", "ctypes.util", "tempfile", "zipfile", "importlib.readers"):
+        assert absent not in modules, absent
+
+
+def test_mcp_devcontext_call_imports_no_core_models(tmp_path: Path) -> None:
+    root = make_git_repo(tmp_path / "repo", FIXTURES / "layers" / "healthy")
+    modules = imported(["mcp"], root, _session(("majordomus_devcontext", {"intent": "logging"})))
+    assert "majordomus.capabilities.devcontext" in modules
+    for absent in ("majordomus.capabilities.core", "majordomus.capabilities.reasoning"):
         assert absent not in modules, absent
 
 

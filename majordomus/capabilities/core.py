@@ -17,15 +17,11 @@ from majordomus import __version__
 from majordomus.capabilities.describe import descriptor_json
 from majordomus.capabilities.registry import VERIFIED, Capability, Module, process_cache
 from majordomus.errors import InvalidInput, NotFound, Refused
-from majordomus.wire import OMIT, StrictInput, Wire, dumps_pretty
+from majordomus.wire import OMIT, Empty, StrictInput, Wire, dumps_pretty
 
 if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
     from majordomus.layer.model import GitState, LayerObject
-
-
-class Empty(StrictInput):
-    """No input: the capability answers about the repository as it is."""
 
 
 # -- repository.info ---------------------------------------------------------------------------

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from majordomus.capabilities.core import Empty
 from majordomus.capabilities.registry import VERIFIED, Capability, Module, process_cache
 from majordomus.devcontext import (
     CompiledContext,
@@ -23,6 +22,7 @@ from majordomus.devcontext import (
     policy,
 )
 from majordomus.layer.shortid import SCHEME, expand
+from majordomus.wire import Empty
 
 if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
