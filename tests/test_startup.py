@@ -91,7 +91,13 @@ def test_objects_list_imports_no_sqlite_and_no_http(tmp_path: Path) -> None:
     assert not any(m.startswith("majordomus.http") for m in modules)
     # the inotify watch is a server's: a one-shot command never opens it, nor reads shipped
     # files through the resource readers
-    for absent in ("majordomus.layer.inotify", "ctypes", "importlib.readers", "zipfile"):
+    for absent in (
+        "majordomus.layer.inotify",
+        "ctypes",
+        "importlib.readers",
+        "zipfile",
+        "majordomus.capabilities.describe",
+    ):
         assert absent not in modules, absent
 
 
@@ -154,6 +160,23 @@ def test_mcp_devcontext_call_imports_no_core_models(tmp_path: Path) -> None:
     modules = imported(["mcp"], root, _session(("majordomus_devcontext", {"intent": "logging"})))
     assert "majordomus.capabilities.devcontext" in modules
     for absent in ("majordomus.capabilities.core", "majordomus.capabilities.reasoning"):
+        assert absent not in modules, absent
+
+
+def test_mcp_get_call_imports_only_the_core_namespace(tmp_path: Path) -> None:
+    root = make_git_repo(tmp_path / "repo", FIXTURES / "layers" / "healthy")
+    feed = _session(("majordomus_get", {"uri": "majordomus://adr/adr-0001"}))
+    listing = {"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": {}}
+    modules = imported(["mcp"], root, feed + json.dumps(listing) + "\n")
+    assert "majordomus.capabilities.core" in modules
+    for absent in (
+        "majordomus.capabilities.describe",
+        "majordomus.capabilities.reasoning",
+        "majordomus.capabilities.devcontext",
+        "majordomus.advisors",
+        "majordomus.projections",
+        "majordomus.devcontext",
+    ):
         assert absent not in modules, absent
 
 

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field
 
 from majordomus import __version__
-from majordomus.capabilities.describe import descriptor_json
 from majordomus.capabilities.registry import VERIFIED, Capability, Module, process_cache
 from majordomus.errors import InvalidInput, NotFound, Refused
 from majordomus.wire import OMIT, Empty, StrictInput, Wire, dumps_pretty
@@ -421,6 +420,8 @@ def capabilities_list(ctx: Workspace, request: CapabilitiesInput) -> CapabilityL
         raise InvalidInput(f"kind '{request.kind}' is not query, command or resource")
     if request.exposure is not None and request.exposure not in ("mcp", "http", "cli"):
         raise InvalidInput(f"exposure '{request.exposure}' is not mcp, http or cli")
+    from majordomus.capabilities.describe import descriptor_json  # only these two handlers
+
     registry = ctx.registry
     rows = [
         CapabilitySummary(**descriptor_json(cap, with_schemas=False))
@@ -432,6 +433,8 @@ def capabilities_list(ctx: Workspace, request: CapabilitiesInput) -> CapabilityL
 
 
 def capabilities_describe(ctx: Workspace, request: DescribeInput) -> CapabilityDescriptor:
+    from majordomus.capabilities.describe import descriptor_json
+
     cap = ctx.registry.get(request.id)
     if cap is None:
         raise NotFound(f"unknown capability: {request.id}")
