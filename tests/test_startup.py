@@ -151,7 +151,7 @@ def test_mcp_handshake_takes_no_digest_and_no_libc_look_up(tmp_path: Path) -> No
     modules = imported(["mcp"], root, _session())
     assert "majordomus.layer.inotify" in modules  # the watch stands
     assert not any(m.split(".")[0] in ("pydantic", "pydantic_core") for m in modules)
-    for absent in ("hashlib", "ctypes.util", "tempfile", "zipfile", "importlib.readers"):
+    for absent in ("hashlib", "ctypes.util", "tempfile", "zipfile", "importlib.readers", "base64"):
         assert absent not in modules, absent
 
 

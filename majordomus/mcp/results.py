@@ -7,7 +7,6 @@ with an opaque cursor naming the list and where the next page starts.
 
 from __future__ import annotations
 
-import base64
 import binascii
 from typing import Any
 
@@ -47,7 +46,10 @@ def page(name: str, entries: list[Any], offset: int) -> dict[str, Any]:
 
 
 def cursor(name: str, offset: int) -> str:
-    """An opaque cursor: which list and where the next page starts."""
+    """An opaque cursor: which list and where the next page starts (base64 is imported by
+    the first list long enough to page, not by every start)."""
+    import base64
+
     return base64.urlsafe_b64encode(f"{name}:{offset}".encode()).decode().rstrip("=")
 
 
@@ -56,6 +58,8 @@ def offset_of(name: str, given: Any) -> int:
     if given is None:
         return 0
     if isinstance(given, str) and len(given) <= 64:
+        import base64
+
         try:
             text = base64.urlsafe_b64decode(given + "=" * (-len(given) % 4)).decode()
         except (binascii.Error, UnicodeDecodeError, ValueError):
