@@ -79,7 +79,7 @@ def _libc() -> ctypes.CDLL | None:
 
 def _load_libc() -> ctypes.CDLL:
     """glibc's libc by its usual name; only where that fails is it looked up with
-    `ctypes.util.find_library`, which imports subprocess and runs `ldconfig -p`."""
+    `ctypes.util.find_library`, which starts `ldconfig -p` as a child process."""
     try:
         return ctypes.CDLL("libc.so.6", use_errno=True)
     except OSError:
