@@ -34,11 +34,37 @@ PROBE = (
 )
 
 
-def imported(args: list[str], cwd: Path, feed: str | None = None) -> set[str]:
+#: Probes for an MCP session: the modules imported when the main thread wrote its first
+#: answer, or its last one, not at the end, where the background thread's work after an
+#: answer would race with the session's end of input.
+ANSWERS_PROBE = (
+    "import json, sys, threading\n"
+    "from majordomus.mcp import framing\n"
+    "seen = []\n"
+    "real = framing.write\n"
+    "def write(out, line):\n"
+    "    if threading.current_thread() is threading.main_thread():\n"
+    "        seen.append(sorted(sys.modules))\n"
+    "    real(out, line)\n"
+    "framing.write = write\n"
+    "from majordomus.cli.entry import main\n"
+    "sys.argv = ['majordomus', *sys.argv[1:]]\n"
+    "code = main()\n"
+    "sys.stdout.flush()\n"
+    "sys.stderr.write('\\nMODULES ' + json.dumps(seen[{pick}]) + '\\n')\n"
+    "sys.exit(code)\n"
+)
+FIRST_ANSWER_PROBE = ANSWERS_PROBE.replace("{pick}", "0")
+LAST_ANSWER_PROBE = ANSWERS_PROBE.replace("{pick}", "-1")
+
+
+def imported(
+    args: list[str], cwd: Path, feed: str | None = None, *, probe: str = PROBE
+) -> set[str]:
     """The modules a process running `majordomus <args>` in `cwd` (reading `feed`, else
-    nothing) had imported at its end."""
+    nothing) had imported at its end (or when `probe` says)."""
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, *args],
+        [sys.executable, "-c", probe, *args],
         cwd=cwd,
         input=feed or "",
         capture_output=True,
@@ -148,7 +174,7 @@ def _session(*calls: tuple[str, dict[str, object]]) -> str:
 
 def test_mcp_handshake_takes_no_digest_and_no_libc_look_up(tmp_path: Path) -> None:
     root = make_git_repo(tmp_path / "repo", FIXTURES / "layers" / "healthy")
-    modules = imported(["mcp"], root, _session())
+    modules = imported(["mcp"], root, _session(), probe=FIRST_ANSWER_PROBE)
     assert "majordomus.layer.inotify" in modules  # the watch stands
     assert not any(m.split(".")[0] in ("pydantic", "pydantic_core") for m in modules)
     for absent in ("hashlib", "ctypes.util", "tempfile", "zipfile", "importlib.readers", "base64"):
@@ -157,7 +183,8 @@ def test_mcp_handshake_takes_no_digest_and_no_libc_look_up(tmp_path: Path) -> No
 
 def test_mcp_devcontext_call_imports_no_core_models(tmp_path: Path) -> None:
     root = make_git_repo(tmp_path / "repo", FIXTURES / "layers" / "healthy")
-    modules = imported(["mcp"], root, _session(("majordomus_devcontext", {"intent": "logging"})))
+    feed = _session(("majordomus_devcontext", {"intent": "logging"}))
+    modules = imported(["mcp"], root, feed, probe=LAST_ANSWER_PROBE)
     assert "majordomus.capabilities.devcontext" in modules
     for absent in ("majordomus.capabilities.core", "majordomus.capabilities.reasoning"):
         assert absent not in modules, absent
@@ -167,7 +194,7 @@ def test_mcp_get_call_imports_only_the_core_namespace(tmp_path: Path) -> None:
     root = make_git_repo(tmp_path / "repo", FIXTURES / "layers" / "healthy")
     feed = _session(("majordomus_get", {"uri": "majordomus://adr/adr-0001"}))
     listing = {"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": {}}
-    modules = imported(["mcp"], root, feed + json.dumps(listing) + "\n")
+    modules = imported(["mcp"], root, feed + json.dumps(listing) + "\n", probe=LAST_ANSWER_PROBE)
     assert "majordomus.capabilities.core" in modules
     for absent in (
         "majordomus.capabilities.describe",
