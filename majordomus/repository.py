@@ -86,7 +86,8 @@ class Repository:
     def info(self) -> RepositoryReport:
         """The resource `majordomus://repository`: the root, the layer, git state, the kinds
         present and every diagnostic of the index."""
-        from majordomus.capabilities.core import Empty, repository_info
+        from majordomus.capabilities.core import repository_info
+        from majordomus.wire import Empty
 
         return repository_info(self.workspace, Empty())
 
