@@ -12,7 +12,7 @@ two could differ, and then the capability answers.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -87,29 +87,56 @@ def _plain_text(value: str) -> bool:
     return True
 
 
-def plain(value: Any, depth: int = 0) -> bool:
-    """Whether `value` is JSON as it is: exactly str, bool, None, a bounded int, a finite
-    float, a list or a string-keyed dict of such, not deeply nested. A model dumps such a
-    value unchanged; anything else (a date, a tuple, a str subclass) it converts."""
+def _always(_value: Any) -> bool:
+    return True
+
+
+#: Each scalar type a model dumps as it is, with what its value must be for that.
+_SCALARS: dict[type, Callable[[Any], bool]] = {
+    str: _plain_text,
+    bool: _always,
+    type(None): _always,
+    int: lambda value: -_INT_BOUND < value < _INT_BOUND,
+    float: math.isfinite,
+}
+
+
+class NotPlain(Exception):
+    """A value a model would convert on its way to JSON."""
+
+
+def json_copy(value: Any, depth: int = 0) -> Any:
+    """A copy of `value` when it is JSON as it is: exactly str, bool, None, a bounded int, a
+    finite float, a list or a string-keyed dict of such, not deeply nested; a model dumps
+    such a value unchanged. Anything else (a date, a tuple, a str subclass) it converts, so
+    that raises `NotPlain`. A copy: an answer never shares a list or dict with the index."""
     kind = type(value)
-    if kind is str:
-        return _plain_text(value)
-    if value is None or kind is bool:
-        return True
-    if kind is int:
-        return -_INT_BOUND < value < _INT_BOUND
-    if kind is float:
-        return math.isfinite(value)
+    scalar = _SCALARS.get(kind)
+    if scalar is not None:
+        if not scalar(value):
+            raise NotPlain
+        return value
     if depth >= _PLAIN_DEPTH:
-        return False
+        raise NotPlain
     if kind is list:
-        return all(plain(item, depth + 1) for item in value)
+        return [json_copy(item, depth + 1) for item in value]
     if kind is dict:
-        return all(
-            type(key) is str and _plain_text(key) and plain(item, depth + 1)
-            for key, item in value.items()
-        )
-    return False
+        out = {}
+        for key, item in value.items():
+            if type(key) is not str or not _plain_text(key):
+                raise NotPlain
+            out[key] = json_copy(item, depth + 1)
+        return out
+    raise NotPlain
+
+
+def plain(value: Any) -> bool:
+    """Whether `value` is JSON as it is (`json_copy`)."""
+    try:
+        json_copy(value)
+    except NotPlain:
+        return False
+    return True
 
 
 def summary_json(obj: LayerObject, snippet: str | None) -> dict[str, Any] | None:
@@ -118,7 +145,10 @@ def summary_json(obj: LayerObject, snippet: str | None) -> dict[str, Any] | None
     out = obj.summary_json()
     if snippet is not None:
         out["snippet"] = snippet
-    return out if all(plain(v) for v in out.values()) else None
+    try:
+        return json_copy(out)  # type: ignore[no-any-return]
+    except NotPlain:
+        return None
 
 
 def object_view_json(obj: LayerObject) -> dict[str, Any] | None:
@@ -139,7 +169,10 @@ def object_view_json(obj: LayerObject) -> dict[str, Any] | None:
     out["provenance"] = data["provenance"]
     out["media_type"] = data["media_type"]
     out["content"] = data["content"]
-    return out if plain(out) else None
+    try:
+        return json_copy(out)  # type: ignore[no-any-return]
+    except NotPlain:
+        return None
 
 
 def get_json(ctx: Workspace, uri: str) -> dict[str, Any] | None:

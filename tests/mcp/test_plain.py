@@ -281,3 +281,11 @@ def test_a_first_get_or_search_imports_no_pydantic(
     modules = json.loads(done.stderr.rsplit("MODULES ", 1)[1])
     assert not any(m.split(".")[0] in ("pydantic", "pydantic_core") for m in modules)
     assert "majordomus.capabilities.core" not in modules
+
+
+def test_an_answer_shares_nothing_with_the_index(layers: list[Path]) -> None:
+    ctx = Workspace(layers[0])
+    obj = next(o for o in ctx.index.objects if o.metadata)
+    got = objects_json.get_json(ctx, obj.uri)
+    assert got is not None and got["metadata"] == obj.metadata
+    assert got["metadata"] is not obj.metadata
