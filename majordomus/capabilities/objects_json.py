@@ -190,18 +190,18 @@ def get_json(ctx: Workspace, uri: str) -> dict[str, Any] | None:
 
 
 def search_json(
-    ctx: Workspace, query: str, kind: str | None, limit: int | None
+    ctx: Workspace, query: str, kind: str | None, limit: int | None, *, narrow: bool
 ) -> dict[str, Any] | None:
-    """`objects.search`'s answer, looking at every object (building the SQLite copy costs
-    a one-off search more than it saves); None for a request it refuses (a blank query, a
-    kind the index has none of, a negative limit) or a hit whose values are not plain."""
+    """`objects.search`'s answer (`narrow` as for `search_hits`); None for a request it
+    refuses (a blank query, a kind the index has none of, a negative limit) or a hit whose
+    values are not plain."""
     if not query.strip() or (kind is not None and kind not in ctx.index.kinds):
         return None
     if limit is not None and limit < 0:
         return None
     bounded = search_limit(limit)
     hits = []
-    for obj, snippet in search_hits(ctx, query.lower(), kind, bounded, narrow=False):
+    for obj, snippet in search_hits(ctx, query.lower(), kind, bounded, narrow=narrow):
         hit = summary_json(obj, snippet)
         if hit is None:
             return None

@@ -16,6 +16,7 @@ either way.
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -64,14 +65,21 @@ def _get(ctx: Workspace, arguments: dict[str, Any]) -> Any:
 
 
 def _search(ctx: Workspace, arguments: dict[str, Any]) -> Any:
-    """Until the executor is built: from then on its process cache and the index's SQLite
-    copy answer a repeated or a narrow search sooner than a look at every object."""
+    """Until the executor is built (its process cache answers a repeated search). A
+    workspace's first search looks at every object, which costs less than building the
+    index's SQLite copy; every later one narrows with the copy, as the executor does."""
     from majordomus.capabilities.objects_json import search_json
 
     if "executor" in vars(ctx):
         return None
-    return search_json(ctx, arguments["query"], arguments.get("kind"), arguments.get("limit"))
+    narrow = ctx in _searched
+    _searched.add(ctx)
+    query, kind, limit = arguments["query"], arguments.get("kind"), arguments.get("limit")
+    return search_json(ctx, query, kind, limit, narrow=narrow)
 
+
+#: The workspaces that searched once already.
+_searched: weakref.WeakSet[Workspace] = weakref.WeakSet()
 
 #: The capabilities answered here, by id.
 ANSWERS: dict[str, Answer] = {"objects.get": _get, "objects.search": _search}
