@@ -192,7 +192,8 @@ def test_mcp_devcontext_call_imports_no_core_models(tmp_path: Path) -> None:
 
 def test_mcp_get_call_imports_only_the_core_namespace(tmp_path: Path) -> None:
     root = make_git_repo(tmp_path / "repo", FIXTURES / "layers" / "healthy")
-    feed = _session(("majordomus_get", {"uri": "majordomus://adr/adr-0001"}))
+    # a query resource: an object's get is answered without any namespace (tests/mcp)
+    feed = _session(("majordomus_get", {"uri": "majordomus://repository"}))
     listing = {"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": {}}
     modules = imported(["mcp"], root, feed + json.dumps(listing) + "\n", probe=LAST_ANSWER_PROBE)
     assert "majordomus.capabilities.core" in modules

@@ -4,7 +4,8 @@ Each section holds one capability module: its wire shapes, handlers, benchmark c
 declarations, so a capability reads top to bottom in one place (the file is one namespace of
 four small modules, hence its length). Handlers are plain functions over pydantic models;
 they raise capability errors and never print. Resource resolution (`objects.get`, MCP
-`resources/read`) lives here, once.
+`resources/read`) lives here, once; what a search finds is `majordomus.capabilities.objects_json`'s,
+which also answers an MCP session's first get or search without pydantic.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field
 
 from majordomus import __version__
+from majordomus.capabilities.objects_json import search_hits, search_limit
+from majordomus.capabilities.objects_json import search_text as search_text
 from majordomus.capabilities.registry import VERIFIED, Capability, Module, process_cache
 from majordomus.errors import InvalidInput, NotFound, Refused
 from majordomus.wire import OMIT, Empty, StrictInput, Wire, dumps_pretty
@@ -230,45 +233,17 @@ def objects_get(ctx: Workspace, request: GetInput) -> ResourceView:
     return resolve_resource(ctx, expand(ctx.index.objects, request.uri))
 
 
-def _first_matching_line(content: str, needle: str) -> str | None:
-    for line in content.split("\n"):
-        if needle in line.lower():
-            return line.strip()[:200]
-    return None
-
-
-def search_text(obj: LayerObject) -> str:
-    """Every text `objects.search` looks in, lowered as it lowers them (line by line)."""
-    lines = "\n".join(line.lower() for line in obj.content.split("\n"))
-    names = "\n".join(t.lower() for t in (obj.identity, obj.title, obj.description) if t)
-    return f"{lines}\n{names}"
-
-
 def objects_search(ctx: Workspace, request: SearchInput) -> SearchResult:
     if not request.query.strip():
         raise Refused("argument 'query' is required and must not be blank")
     _check_kind(ctx, request.kind)
     if request.limit is not None and request.limit < 0:
         raise InvalidInput("limit: must not be negative")
-    limit = 20 if request.limit is None else min(200, max(1, request.limit))
-    needle = request.query.lower()
-    # the SQLite copy only narrows; the rule below decides every hit
-    sqlite = ctx.sqlite
-    candidates = sqlite.matching("search", [needle], search_text) if sqlite else None
-    hits: list[ObjectSummary] = []
-    for obj in ctx.index.objects:
-        if len(hits) >= limit:
-            break
-        if request.kind is not None and obj.kind != request.kind:
-            continue
-        if candidates is not None and obj.uri not in candidates:
-            continue
-        snippet = _first_matching_line(obj.content, needle)
-        named = any(
-            needle in text.lower() for text in (obj.identity, obj.title, obj.description) if text
-        )
-        if snippet is not None or named:
-            hits.append(_summary(obj, snippet))
+    limit = search_limit(request.limit)
+    hits = [
+        _summary(obj, snippet)
+        for obj, snippet in search_hits(ctx, request.query.lower(), request.kind, limit)
+    ]
     return SearchResult(query=request.query, count=len(hits), limit=limit, hits=hits)
 
 

@@ -5,7 +5,8 @@ No MCP library. Framing and the redaction of what is written live in
 session loop (one writer, the idle check and the warm-up) in `majordomus.mcp.session`. Tools
 and resources are projections of the registry (`majordomus.mcp.listing`), prompts and
 completions of the index (`majordomus.mcp.prompts`); every tool call goes through the one
-executor.
+executor, but for a get or search with provably valid arguments, which `majordomus.mcp.plain`
+answers with the same JSON without pydantic.
 
 Before each input line the context checks whether the layer changed and re-indexes if it did;
 the lists are then computed again, `notifications/*/list_changed` go out for those that moved
@@ -25,7 +26,7 @@ from majordomus import __version__
 from majordomus.capabilities.registry import RegistryBuildFailed
 from majordomus.egress import excerpt
 from majordomus.errors import CapabilityError, Internal, NotFound
-from majordomus.mcp import catalog
+from majordomus.mcp import catalog, plain
 from majordomus.mcp.dispatch import Dispatcher
 from majordomus.mcp.framing import (
     INVALID_PARAMS,
@@ -99,6 +100,9 @@ class Server(Dispatcher):
         self.read_only = read_only
         ctx.registry  # noqa: B018 - built before anything is served
         self._adopted: object = None
+        #: The registry whose tools the shipped catalog was last compared with, and whether
+        #: it describes them (a plain answer is given only for a catalogued tool).
+        self._catalogued: tuple[object, bool] = (None, False)
         self.instructions = self._instructions()
         self._lists: dict[str, list[dict[str, Any]]] = {}
         #: Lists whose entries are redacted already (the shipped tools page).
@@ -160,26 +164,32 @@ class Server(Dispatcher):
         if catalog.tool_entries(registry, read_only=False) is not None:
             registry.adopt_descriptor_digests(catalog.descriptor_digests())
 
+    def _plain_id(self, name: str) -> str | None:
+        """The capability id of tool `name` when the shipped catalog describes this
+        registry's tools (so its input schema is the one `majordomus.mcp.plain` proves
+        arguments by), read from the routes without loading a declaration."""
+        registry = self.registry
+        seen, catalogued = self._catalogued
+        if seen is not registry:
+            catalogued = catalog.tool_entries(registry, read_only=False) is not None
+            self._catalogued = (registry, catalogued)
+        tools: dict[str, str] = registry.owners()[0]
+        return tools.get(name) if catalogued else None
+
     def _tool(self, name: str) -> Any:
         cap = self.registry.by_tool.get(name)
         if cap is None or (self.read_only and cap.kind == "command"):
             return None
         return cap
 
-    def eager_steps(self) -> Iterator[Callable[[], object]]:
-        """What every call needs, for the session to run while the client reads the
-        handshake's answer: the shipped descriptor digests adopted, the executor (pydantic and
-        the wire models)."""
-        yield self._adopt_digests
-        yield functools.partial(getattr, self.ctx, "executor")
-
     def warm_steps(self) -> Iterator[Callable[[], object]]:
         """What the first list or call would do, in short steps, for the session to run while
-        the client is quiet: the shipped digests adopted, the first page of tools read, the
-        registry's fingerprint (the process cache's key), each handler imported and its models
-        made ready, the SQLite library loaded."""
+        the client is quiet: the shipped digests adopted, the executor (pydantic and the wire
+        models), the first page of tools read, the registry's fingerprint (the process cache's
+        key), each handler imported and its models made ready, the SQLite library loaded."""
         registry = self.registry
         yield self._adopt_digests
+        yield functools.partial(getattr, self.ctx, "executor")
         yield functools.partial(self._page, "tools", {})
         yield functools.partial(getattr, registry, "fingerprint")
         for cap in list(registry.builtin):
@@ -382,6 +392,11 @@ class Server(Dispatcher):
             arguments = {}
         if not isinstance(arguments, dict):
             raise RpcError(INVALID_PARAMS, "params.arguments must be an object")
+        capability_id = self._plain_id(name)
+        if capability_id is not None:
+            output = plain.answer(self.ctx, capability_id, name, arguments)
+            if output is not None:
+                return tool_result(output)
         cap = self._tool(name)
         if cap is None:
             raise RpcError(INVALID_PARAMS, f"unknown tool: {excerpt(name)}")

@@ -5,13 +5,13 @@ Only the loop's thread writes stdout, and the background thread (idle check) wri
 inside its turn; nothing but one compact JSON value per line ever reaches it (a stray `print`
 lands on stderr). Logs go to stderr.
 
-Turns: answers and background work never run at once, and a waiting answer goes first. Right
-after the handshake the background thread does what every call needs (`Server.eager_steps`),
-while the client reads the answer; then, once the client is quiet (no line read or answered
-for `QUIET_SECONDS`), in short steps, what a later list or call would otherwise do
+Turns: answers and background work never run at once, and a waiting answer goes first. Once
+the client is quiet after the first answer (no line read or answered for `QUIET_SECONDS`), the
+background thread does, in short steps, what a later list or call would otherwise do
 (`Server.warm_steps`); then it checks every `IDLE_CHECK_SECONDS` whether the layer changed, so
 a change is announced unasked. A client that calls right after the handshake never waits
-behind a step its call does not need.
+behind a step: its call may need none (`majordomus.mcp.plain` answers a first get or search
+without pydantic), and on two cores a step run beside it would only slow it.
 """
 
 from __future__ import annotations
@@ -136,7 +136,6 @@ def _background(
     stop: threading.Event,
 ) -> None:
     answered.wait()
-    _warm(server.eager_steps(), turns, stop)
     while not stop.is_set():
         left = heard[0] + QUIET_SECONDS - time.monotonic()
         if left <= 0:

@@ -1,0 +1,130 @@
+"""Tool calls answered without pydantic: `majordomus_get` (always) and `majordomus_search`
+(until the executor is built) when their arguments are provably valid, so a session's first
+call costs neither importing pydantic nor building a model.
+
+The proof is conservative and generated: each tool's input schema as `tools.json` ships it
+(`majordomus generate` writes it from the input model; `generate --check` fails when it is
+stale), read for the few keywords understood here; a schema holding anything else proves
+nothing. Arguments pass when they are exactly the properties' JSON types (a `null`, a huge
+integer or a lone surrogate does not), name no unknown property and give every required
+one. Everything else, and every call whose answer the plain value cannot give
+(`majordomus.capabilities.objects_json`), goes to the executor: every refusal still comes
+from the models' validation and the capability itself, and an answer is the same JSON
+either way.
+"""
+
+from __future__ import annotations
+
+import functools
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from majordomus.mcp import catalog
+
+if TYPE_CHECKING:
+    from majordomus.capabilities.workspace import Workspace
+
+Check = Callable[[Any], bool]
+Answer = Callable[["Workspace", dict[str, Any]], Any]
+
+#: Integers every validator takes as they are (JSON's safe range).
+_INT_BOUND = 2**53
+#: The keywords an input schema may hold and still prove arguments valid.
+_OBJECT = frozenset(
+    {"type", "title", "description", "properties", "required", "additionalProperties"}
+)
+#: The keywords a property schema may hold and still prove a value valid.
+_DOCUMENTING = frozenset({"type", "title", "description"})
+
+
+def _text(value: Any) -> bool:
+    if type(value) is not str:
+        return False
+    if value.isascii():
+        return True
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _integer(value: Any) -> bool:
+    return type(value) is int and -_INT_BOUND <= value <= _INT_BOUND
+
+
+#: The JSON types a value is proved against.
+_TYPES: dict[str, Check] = {"string": _text, "integer": _integer}
+
+
+def _get(ctx: Workspace, arguments: dict[str, Any]) -> Any:
+    from majordomus.capabilities.objects_json import get_json
+
+    return get_json(ctx, arguments["uri"])
+
+
+def _search(ctx: Workspace, arguments: dict[str, Any]) -> Any:
+    """Until the executor is built (its process cache answers a repeated search). A
+    workspace's first search looks at every object, which costs less than building the
+    index's SQLite copy; every later one narrows with the copy, as the executor does."""
+    from majordomus.capabilities.objects_json import search_json
+
+    if "executor" in vars(ctx):
+        return None
+    narrow = ctx in _searched
+    _searched.add(ctx)
+    query, kind, limit = arguments["query"], arguments.get("kind"), arguments.get("limit")
+    return search_json(ctx, query, kind, limit, narrow=narrow)
+
+
+#: The workspaces that searched once already.
+_searched: weakref.WeakSet[Workspace] = weakref.WeakSet()
+
+#: The capabilities answered here, by id.
+ANSWERS: dict[str, Answer] = {"objects.get": _get, "objects.search": _search}
+
+
+@functools.cache
+def _schema_check(tool: str) -> tuple[dict[str, Check], frozenset[str]] | None:
+    """A check per property and the required ones, from the shipped input schema of `tool`,
+    or None when the schema holds more than these checks prove."""
+    page = catalog.shipped()
+    entry = next((e for e in page["tools"] if e["name"] == tool), None) if page else None
+    if entry is None:
+        return None
+    schema = entry["inputSchema"]
+    if schema.get("type") != "object" or schema.get("additionalProperties") is not False:
+        return None
+    if set(schema) - _OBJECT:
+        return None
+    checks: dict[str, Check] = {}
+    for name, prop in schema.get("properties", {}).items():
+        check = _TYPES.get(prop.get("type"))
+        if check is None or set(prop) - _DOCUMENTING:
+            return None
+        checks[name] = check
+    return checks, frozenset(schema.get("required", ()))
+
+
+def proved(tool: str, arguments: dict[str, Any]) -> bool:
+    """Whether `arguments` are valid for `tool` by its shipped schema alone."""
+    known = _schema_check(tool)
+    if known is None:
+        return False
+    checks, required = known
+    if not required.issubset(arguments):
+        return False
+    for name, value in arguments.items():
+        check = checks.get(name)
+        if check is None or not check(value):
+            return False
+    return True
+
+
+def answer(ctx: Workspace, capability_id: str, tool: str, arguments: dict[str, Any]) -> Any:
+    """The tool's answer as a JSON value, or None when the executor must answer."""
+    plain_answer = ANSWERS.get(capability_id)
+    if plain_answer is None or not proved(tool, arguments):
+        return None
+    return plain_answer(ctx, arguments)
