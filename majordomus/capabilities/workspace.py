@@ -54,6 +54,8 @@ class Workspace:
         self.stale = False
         #: How many times the index was read again since the first; moves with each re-index.
         self.generation = 0
+        #: Whether a build from scratch starts `git status` beside the reading.
+        self._status_now = True
 
     @classmethod
     def from_index(cls, index: Index, *, environ: Mapping[str, str] | None = None) -> Workspace:
@@ -72,6 +74,17 @@ class Workspace:
     @cached_property
     def index(self) -> Index:
         return self._read_index()
+
+    def index_without_status(self) -> Index:
+        """`index`, for an answer that shows no working-tree state: a build this starts
+        asks `git status` (which stats every tracked file) only when the state is read."""
+        if "index" in self.__dict__:
+            return self.index
+        self._status_now = False
+        try:
+            return self.index
+        finally:
+            self._status_now = True
 
     def _read_index(self) -> Index:
         baseline, built = self._build()
@@ -95,6 +108,7 @@ class Workspace:
             mcp_tools=builtin_tools(),
             reuse=None if last is None else last.snapshot,
             moved=moved,
+            status_now=self._status_now,
         )
         index = built.index
         if self.strict and index.error_count:

@@ -220,12 +220,14 @@ def class_entries(
                     f"a path that is not UTF-8 matches class '{source.id}': {shown}"
                 ) from exc
     inside = local_dir + "/"
-    kept = {
+    # each path comes once (a listing's keys, a walk's finds), a listing's already sorted
+    kept = [
         rel
         for rel in listed
         if not (rel.startswith(inside) or rel == local_dir) and not _escapes(rel)
-    }
-    return sorted(kept), entries
+    ]
+    kept.sort()
+    return kept, entries
 
 
 class Listed(NamedTuple):

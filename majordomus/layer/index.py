@@ -161,6 +161,7 @@ def build(
     mcp_tools: Mapping[str, str] | None = None,
     reuse: Snapshot | None = None,
     moved: Collection[str] = (),
+    status_now: bool = True,
 ) -> Built:
     """`build_index`, and its snapshot; given the snapshot of an earlier build, a file is
     read again only when it is new, its class or git index entry changed, its path is in
@@ -168,11 +169,14 @@ def build(
     file changed on disk since that build (`majordomus.layer.freshness.Watch.moved`), the
     index is the one a build from scratch answers.
 
+    A build from scratch starts `git status` beside the reading, unless `status_now` is
+    false: then, as in a re-index, it runs only when the working tree is first asked for.
+
     The cyclic collector is paused for the build: it allocates tens of thousands of
     long-lived objects and frees nothing.
     """
     with paused():
-        return _build(root, discovery, mcp_tools, reuse, moved)
+        return _build(root, discovery, mcp_tools, reuse, moved, status_now)
 
 
 def _build(
@@ -181,6 +185,7 @@ def _build(
     mcp_tools: Mapping[str, str] | None,
     reuse: Snapshot | None,
     moved: Collection[str],
+    status_now: bool,
 ) -> Built:
     layer = open_layer(root)
     tools = None if mcp_tools is None else dict(mcp_tools)
@@ -189,7 +194,7 @@ def _build(
     kept = {} if reuse is None else reuse.files
     kinds = load_kinds()
     # `git status` works while the files are read; a re-index reads few: asked when read
-    pending = PendingGitState(layer.root, status_now=reuse is None)
+    pending = PendingGitState(layer.root, status_now=status_now and reuse is None)
     if discovery == "vcs" and not pending.available:
         raise GitError(
             f"git is not usable at {layer.root}: {pending.reason}; "

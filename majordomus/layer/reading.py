@@ -27,18 +27,30 @@ def _claimant(obj: LayerObject) -> str:
     return obj.provenance.path if member is None else f"{obj.provenance.path} ({member})"
 
 
+def _uri(obj: LayerObject) -> str:
+    return obj.uri
+
+
 def drop_duplicates(objects: list[LayerObject]) -> tuple[list[LayerObject], list[Diagnostic]]:
     """Exclude every claimant of a URI claimed twice or more; sort by URI.
 
-    One `duplicate_identity` error per claimant: URI order, then claimant (file) order.
+    One `duplicate_identity` error per claimant: URI order, then claimant (file) order. The
+    sort is stable, so the claimants of one URI stay in file order, side by side.
     """
-    groups: dict[str, list[LayerObject]] = {}
-    for obj in objects:
-        groups.setdefault(obj.uri, []).append(obj)
+    ordered = sorted(objects, key=_uri)
+    uris = [obj.uri for obj in ordered]
+    if len(set(uris)) == len(uris):
+        return ordered, []
     kept: list[LayerObject] = []
     findings: list[Diagnostic] = []
-    for uri in sorted(groups):
-        claimants = groups[uri]
+    start = 0
+    while start < len(ordered):
+        uri = uris[start]
+        end = start + 1
+        while end < len(ordered) and uris[end] == uri:
+            end += 1
+        claimants = ordered[start:end]
+        start = end
         if len(claimants) == 1:
             kept.append(claimants[0])
             continue
@@ -170,10 +182,6 @@ def read_files(
             if read.excluded is not None:
                 excluded.append(ExcludedObject(*read.excluded, rel, read.findings[0].code))
     return Reading(files, unnamed, excluded, same, new, again)
-
-
-def _uri(obj: LayerObject) -> str:
-    return obj.uri
 
 
 def sorted_unique(

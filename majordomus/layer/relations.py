@@ -7,7 +7,7 @@ with their correction texts, and the `unresolved_reference` warnings. Pure: work
 objects already read; no disk, no git. Hub and registry edges (`is_a`, `composes`,
 `projects`) are not derived here: they belong to whoever composes the graph.
 
-Just over 400 lines on purpose: the relation table, the resolver it names and the correction
+About 450 lines on purpose: the relation table, the resolver it names and the correction
 texts the resolver gives are one concern, read together.
 """
 
@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
+from typing import Any, NamedTuple
 
 from majordomus.layer.model import (
     Diagnostic,
@@ -94,8 +95,23 @@ def mcp_correction(ref: str) -> str:
     )
 
 
+class _Lookups(NamedTuple):
+    """The objects by kind, identity, identity stem, path, declared ADR id and URI."""
+
+    kinds: set[str]
+    by_identity: dict[tuple[str, str], str]
+    by_stem: dict[tuple[str, str], str]
+    by_path: dict[str, str]
+    adr_ids: dict[str, str]
+    by_uri: set[str]
+
+
 class _Resolver:
-    """Lookups over the index objects (URI order) and the external nodes made on the way."""
+    """Lookups over the index objects (URI order) and the external nodes made on the way.
+
+    The lookups over the objects are built on first use: a layer whose objects reference
+    nothing (every `depends_on` empty, no naming kind) never needs them.
+    """
 
     def __init__(
         self,
@@ -103,29 +119,54 @@ class _Resolver:
         mcp_tools: Mapping[str, str] | None,
         excluded: list[ExcludedObject] | None = None,
     ) -> None:
+        self.objects = objects
         self.mcp_tools = mcp_tools or {}
         self.excluded: dict[tuple[str, str], ExcludedObject] = {}
         for item in excluded or ():
             self.excluded.setdefault((item.kind, item.identity), item)
             self.excluded.setdefault((item.kind, item.identity.partition("@")[0]), item)
         self.external: dict[str, ExternalNode] = {}
-        self.kinds: set[str] = set()
-        self.by_identity: dict[tuple[str, str], str] = {}
-        self.by_stem: dict[tuple[str, str], str] = {}
-        self.by_path: dict[str, str] = {}
-        self.adr_ids: dict[str, str] = {}
-        self.by_uri: set[str] = set()
-        for obj in objects:
-            self.by_uri.add(obj.uri)
+
+    @cached_property
+    def _lookups(self) -> _Lookups:
+        found = _Lookups(set(), {}, {}, {}, {}, set())
+        kinds, by_identity, by_stem, by_path, adr_ids, by_uri = found
+        for obj in self.objects:
             uri = obj.uri
-            self.kinds.add(obj.kind)
-            self.by_identity[(obj.kind, obj.identity)] = uri
-            self.by_stem.setdefault((obj.kind, obj.identity.partition("@")[0]), uri)
-            self.by_path.setdefault(obj.provenance.path, uri)
+            by_uri.add(uri)
+            kinds.add(obj.kind)
+            by_identity[(obj.kind, obj.identity)] = uri
+            by_stem.setdefault((obj.kind, obj.identity.partition("@")[0]), uri)
+            by_path.setdefault(obj.provenance.path, uri)
             if obj.kind == "adr":
                 declared = render_scalar(obj.metadata.get("id"))
                 if declared is not None:
-                    self.adr_ids.setdefault(declared, uri)
+                    adr_ids.setdefault(declared, uri)
+        return found
+
+    @cached_property
+    def kinds(self) -> set[str]:
+        return self._lookups.kinds
+
+    @cached_property
+    def by_identity(self) -> dict[tuple[str, str], str]:
+        return self._lookups.by_identity
+
+    @cached_property
+    def by_stem(self) -> dict[tuple[str, str], str]:
+        return self._lookups.by_stem
+
+    @cached_property
+    def by_path(self) -> dict[str, str]:
+        return self._lookups.by_path
+
+    @cached_property
+    def adr_ids(self) -> dict[str, str]:
+        return self._lookups.adr_ids
+
+    @cached_property
+    def by_uri(self) -> set[str]:
+        return self._lookups.by_uri
 
     def named(self, word: str) -> str | None:
         """The object a word of text names: an issue id, a rule id (with or without its
@@ -306,6 +347,7 @@ def _rules() -> dict[str, tuple[_Rule, ...]]:
 RELATION_TABLE = _rules()
 TRACKS = _Rule("tracks", "tracks", lambda r: r.path, "a file or an indexed object, by path")
 RULES_OF = {kind: (*rules, TRACKS) for kind, rules in RELATION_TABLE.items()}
+_TRACKS_FIELD = frozenset({TRACKS.field})
 
 
 def references(value: Any) -> Iterator[str]:
@@ -374,15 +416,17 @@ def derive_relations(
         for kind, rules in RULES_OF.items()
     }
     only_tracks = ((TRACKS, TRACKS.resolve(resolver)),)
+    fields = {kind: frozenset(rule.field for rule, _ in pairs) for kind, pairs in bound.items()}
     for obj in objects:
         metadata = obj.metadata
-        if not metadata:
+        if not metadata or fields.get(obj.kind, _TRACKS_FIELD).isdisjoint(metadata):
             continue
         uri = obj.uri
         for rule, resolve in bound.get(obj.kind, only_tracks):
-            if rule.field not in metadata:
-                continue
-            for ref in references(metadata[rule.field]):
+            value = metadata.get(rule.field, NONE_MARKER)
+            if value == NONE_MARKER or value == []:
+                continue  # absent, `-` or an empty list: no reference
+            for ref in references(value):
                 try:
                     target = resolve(ref)
                 except _Missing as missing:

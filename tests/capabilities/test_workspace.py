@@ -12,6 +12,7 @@ import pytest
 from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import ContractUnmet
 from majordomus.layer.index import build_index
+from tests.conftest import make_git_repo
 
 PLANNED = Path(__file__).resolve().parents[2] / "fixtures" / "layers" / "planned"
 RULE = ".ai/repo/rules/project/alpha.v1.md"
@@ -108,3 +109,18 @@ def test_a_change_that_cannot_be_read_keeps_the_last_index_and_says_stale(layer:
     (layer / RULE).write_text((PLANNED / RULE).read_text(encoding="utf-8"), encoding="utf-8")
     assert ctx.refresh() is True
     assert not ctx.stale and ctx.generation == 1
+
+
+@pytest.mark.parametrize("dirty", [False, True])
+def test_an_index_built_without_status_still_answers_the_working_tree(
+    tmp_path: Path, dirty: bool
+) -> None:
+    root = make_git_repo(tmp_path / "repo", PLANNED)
+    if dirty:
+        (root / RULE).write_text((root / RULE).read_text() + "\nmore\n")
+    ctx = Workspace(root)
+    index = ctx.index_without_status()
+    assert index is ctx.index
+    assert ctx._status_now  # only that one build went without
+    assert index.git.working_tree == ("dirty" if dirty else "clean")
+    assert Workspace(root).index.git.to_json() == index.git.to_json()
