@@ -110,6 +110,8 @@ def test_reasoning_status_imports_only_the_ledger_side(ledger_repo: Path) -> Non
     # reads shipped files without the resource readers
     for absent in ("ctypes", "importlib.resources", "zipfile", "tempfile"):
         assert absent not in modules, absent
+    # completing a value is not running a command
+    assert "click.shell_completion" not in modules
 
 
 def test_objects_list_imports_no_sqlite_and_no_http(tmp_path: Path) -> None:
@@ -125,6 +127,7 @@ def test_objects_list_imports_no_sqlite_and_no_http(tmp_path: Path) -> None:
         "importlib.readers",
         "zipfile",
         "majordomus.capabilities.describe",
+        "click.shell_completion",
     ):
         assert absent not in modules, absent
     # nor the ledger's side: its capabilities, views, records, projections or advisors, nor
