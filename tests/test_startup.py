@@ -95,6 +95,8 @@ def test_version_imports_neither_click_nor_pydantic(tmp_path: Path) -> None:
     assert ours == ["majordomus", "majordomus.cli", "majordomus.cli.entry"]
     assert not {"click", "pydantic", "pydantic_core"} & modules
     assert heavy(modules) == []
+    # the package names its public types for the type checker only
+    assert "typing" not in modules
 
 
 def test_reasoning_status_imports_only_the_ledger_side(ledger_repo: Path) -> None:
