@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 
 from majordomus.capabilities.builtin import builtin_modules
@@ -94,6 +95,8 @@ def test_version_imports_neither_click_nor_pydantic(tmp_path: Path) -> None:
     assert ours == ["majordomus", "majordomus.cli", "majordomus.cli.entry"]
     assert not {"click", "pydantic", "pydantic_core"} & modules
     assert heavy(modules) == []
+    # the package names its public types for the type checker only
+    assert "typing" not in modules
 
 
 def test_reasoning_status_imports_only_the_ledger_side(ledger_repo: Path) -> None:
@@ -103,11 +106,14 @@ def test_reasoning_status_imports_only_the_ledger_side(ledger_repo: Path) -> Non
     for absent in ("majordomus.devcontext", "majordomus.http", "majordomus.mcp"):
         assert not any(m == absent or m.startswith(absent + ".") for m in modules), absent
     assert "majordomus.cli.views.devcontext" not in modules
-    assert "majordomus.cli.commands.serve" not in modules
+    # nor another command's file, not even a sibling's under `reasoning`
+    assert not any(m.startswith("majordomus.cli.commands.") for m in modules)
     # a reading command loads no libc binding (only a write's no-replace rename does) and
     # reads shipped files without the resource readers
     for absent in ("ctypes", "importlib.resources", "zipfile", "tempfile"):
         assert absent not in modules, absent
+    # completing a value is not running a command
+    assert "click.shell_completion" not in modules
 
 
 def test_objects_list_imports_no_sqlite_and_no_http(tmp_path: Path) -> None:
@@ -123,8 +129,21 @@ def test_objects_list_imports_no_sqlite_and_no_http(tmp_path: Path) -> None:
         "importlib.readers",
         "zipfile",
         "majordomus.capabilities.describe",
+        "click.shell_completion",
     ):
         assert absent not in modules, absent
+    # nor the ledger's side: its capabilities, views, records, projections or advisors, nor
+    # any process command's file
+    for prefix in (
+        "majordomus.capabilities.reasoning",
+        "majordomus.cli.views.reasoning",
+        "majordomus.ledger.record",
+        "majordomus.ledger.store",
+        "majordomus.projections",
+        "majordomus.advisors",
+        "majordomus.cli.commands.",
+    ):
+        assert not any(m.startswith(prefix) for m in modules), prefix
 
 
 def test_mcp_inspect_builds_no_other_command(tmp_path: Path) -> None:
@@ -213,12 +232,30 @@ def test_every_module_with_a_command_has_its_views() -> None:
     assert with_cli <= set(VIEWS_OF)
 
 
+def _shape(command: click.Command | None) -> object:
+    """A command as the user meets it: its kind, help, options, and each subcommand's shape,
+    reached the way a command line reaches it (`get_command`, so a lazy group builds it)."""
+    assert command is not None
+    params = [(type(p).__name__, p.name, tuple(p.opts)) for p in command.params]
+    below: dict[str, object] = {}
+    if isinstance(command, click.Group):
+        for name in command.list_commands(None):  # type: ignore[arg-type]
+            below[name] = _shape(command.get_command(None, name))  # type: ignore[arg-type]
+    return (type(command).__name__, command.help, command.short_help, params, below)
+
+
 def test_the_lazy_tree_resolves_to_the_whole_tree() -> None:
     whole = build_cli()
     lazy = lazy_cli()
     assert lazy.list_commands(None) == whole.list_commands(None)  # type: ignore[arg-type]
-    for word in whole.list_commands(None):  # type: ignore[arg-type]
-        eager, built = whole.get_command(None, word), lazy.get_command(None, word)
-        assert built is not None and type(built) is type(eager)
-        if hasattr(eager, "commands"):
-            assert sorted(built.commands) == sorted(eager.commands)  # type: ignore[union-attr]
+    assert _shape(lazy) == _shape(whole)
+
+
+def test_a_subcommand_builds_no_sibling() -> None:
+    """Resolving `objects list` builds neither `objects get` nor another word."""
+    lazy = lazy_cli()
+    objects = lazy.get_command(None, "objects")  # type: ignore[arg-type]
+    assert isinstance(objects, click.Group)
+    assert objects.get_command(None, "list") is not None  # type: ignore[arg-type]
+    assert sorted(objects.commands) == ["list"]
+    assert sorted(lazy.commands) == ["objects"]

@@ -29,7 +29,7 @@ VALUES = st.recursive(
 )
 
 
-@settings(max_examples=2000)
+@settings(max_examples=2000, deadline=None)
 @given(VALUES)
 def test_the_bytes_are_those_of_json(value: Any) -> None:
     assert dumps_pretty(value) == json.dumps(value, ensure_ascii=False, indent=2)

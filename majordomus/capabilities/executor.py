@@ -11,7 +11,6 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
@@ -35,23 +34,24 @@ if TYPE_CHECKING:
 log = logging.getLogger("majordomus")
 
 
-@dataclass
 class Counters:
-    executions: int = 0
-    handler_invocations: int = 0
-    cache_hits: int = 0
-    cache_misses: int = 0
-    cache_evictions: int = 0
+    """What an executor did, for the health report and the tests. A plain class, as is the
+    cache below: a dataclass costs every process's start a compile of each method it writes."""
+
+    def __init__(self) -> None:
+        self.executions = 0
+        self.handler_invocations = 0
+        self.cache_hits = 0
+        self.cache_misses = 0
+        self.cache_evictions = 0
 
 
-@dataclass
 class ProcessCache:
     """Per-capability insertion-ordered FIFO with an optional TTL, in memory only."""
 
-    counters: Counters
-    entries: dict[str, OrderedDict[tuple[str, str], tuple[float, Any]]] = field(
-        default_factory=dict
-    )
+    def __init__(self, counters: Counters) -> None:
+        self.counters = counters
+        self.entries: dict[str, OrderedDict[tuple[str, str], tuple[float, Any]]] = {}
 
     def lookup(self, cap: Capability, key: tuple[str, str]) -> tuple[bool, Any]:
         bucket = self.entries.get(cap.id)

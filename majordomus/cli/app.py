@@ -1,22 +1,24 @@
 """The click application: groups from the registry's CLI words plus the process commands.
 
-The tree is lazy: a top-level word's commands are built (and its capability module, views and
-command files imported) only when that word is invoked, so `reasoning status` never imports
-the context compiler or the HTTP server. Listing the tree (`--help`) builds all of it.
+The tree is lazy at both levels: a top-level word is built when it is invoked, and under it
+only the subcommand asked for (its capability module and views, or its command file), so
+`reasoning status` never imports the context compiler, the HTTP server or `reasoning
+export`'s file. Listing the tree (`--help`, completion) builds what it lists.
 Parsing and rendering only; every answer comes from a capability or a library function.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from majordomus import __version__
 from majordomus.cli import errors, logs
-from majordomus.cli.commands import PROCESS_COMMANDS, process_commands
+from majordomus.cli.commands import PROCESS_COMMANDS
 from majordomus.cli.entry import is_server
 from majordomus.cli.settings import shared_params
 from majordomus.cli.views import views_of
@@ -49,25 +51,37 @@ class Group(click.Group):
         return sorted(self.commands)
 
 
-def _group(name: str) -> Group:
-    return Group(
-        name=name,
-        help=GROUP_HELP.get(name),
-        params=shared_params(),
-        no_args_is_help=True,
-    )
+#: A command's words below the group that holds it, and the function that builds it.
+Entry = tuple[tuple[str, ...], Callable[[], click.Command]]
 
 
-def _attach(root: Group, words: Sequence[str], command: click.Command) -> None:
-    parent: click.Group = root
-    for word in words[:-1]:
-        child = parent.commands.get(word)
-        if child is None:
-            child = _group(word)
-            parent.add_command(child, word)
-        assert isinstance(child, click.Group)
-        parent = child
-    parent.add_command(command, words[-1])
+class Word(Group):
+    """A group whose subcommands are built the first time each is asked for."""
+
+    def __init__(self, name: str, entries: Sequence[Entry]) -> None:
+        super().__init__(
+            name=name, help=GROUP_HELP.get(name), params=shared_params(), no_args_is_help=True
+        )
+        self._entries = entries
+
+    def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
+        if name not in self.commands:
+            below = [(words, build) for words, build in self._entries if words[0] == name]
+            if below:
+                self.add_command(_command_at(name, below), name)
+        return self.commands.get(name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(self.commands) | {words[0] for words, _ in self._entries})
+
+
+def _command_at(name: str, entries: Sequence[Entry]) -> click.Command:
+    """What `name` stands for, given the entries whose words start with it: the one command
+    named by `name` alone, else a group of the rest."""
+    for words, build in entries:
+        if len(words) == 1:
+            return build()
+    return Word(name, [(words[1:], build) for words, build in entries])
 
 
 class Root(Group):
@@ -90,10 +104,16 @@ class Root(Group):
             return 0
 
     def load_all(self) -> Root:
-        """Build every word's commands (what listing the tree does anyway)."""
+        """Build every command of the tree (what listing the tree does anyway)."""
         for word in sorted(top_words()):
-            self.get_command(None, word)
+            _build_all(self.get_command(None, word))
         return self
+
+
+def _build_all(command: click.Command | None) -> None:
+    if isinstance(command, Word):
+        for name in command.list_commands(None):  # type: ignore[arg-type]
+            _build_all(command.get_command(None, name))
 
 
 def _routes() -> list[Route]:
@@ -108,19 +128,25 @@ def top_words() -> set[str]:
 
 
 def _load_word(root: Root, word: str) -> None:
-    """Attach the capabilities whose CLI path starts with `word` (importing only the
-    namespaces that declare them and their views), then its process commands."""
+    """Attach `word`: the capabilities whose CLI path starts with it, then its process
+    commands, each built (its namespace, views or command file imported) on use."""
+    entries: list[Entry] = [
+        (route.cli, partial(_capability_command, route))
+        for route in _routes()
+        if route.cli is not None and route.cli[0] == word
+    ]
+    entries.extend((words, build) for words, build in PROCESS_COMMANDS.items() if words[0] == word)
+    root.add_command(_command_at(word, entries), word)
+
+
+def _capability_command(route: Route) -> click.Command:
+    """The command of one capability: only the namespace declaring it and its views are
+    imported."""
     from majordomus.capabilities.builtin import builtin_module
     from majordomus.cli.capability_commands import capability_command
 
-    routes = [r for r in _routes() if r.cli is not None and r.cli[0] == word]
-    for module_id in dict.fromkeys(r.module for r in routes):
-        views = views_of(module_id)
-        for cap in builtin_module(module_id).composed():
-            if cap.cli is not None and cap.cli[0] == word:
-                _attach(root, cap.cli, capability_command(cap, views.get(cap.id)))
-    for words, command in process_commands(word):
-        _attach(root, words, command)
+    cap = next(c for c in builtin_module(route.module).composed() if c.id == route.id)
+    return capability_command(cap, views_of(route.module).get(cap.id))
 
 
 def lazy_cli() -> Root:

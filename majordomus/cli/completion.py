@@ -4,17 +4,21 @@ Click completes commands and options by itself (`_MAJORDOMUS_COMPLETE=bash_sourc
 prints the script; README "Shell completion"). These completers add the values a word of
 this program takes, read from the layer found from `--repo` (or the current directory). A
 layer that cannot be read completes nothing: completion never prints an error.
+Click's completion module is imported when a value is completed, not by every command that
+declares a completer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from click.shell_completion import CompletionItem
 
-Completer = Callable[[click.Context, click.Parameter, str], list[CompletionItem]]
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
+
+Completer = Callable[[click.Context, click.Parameter, str], "list[CompletionItem]"]
 
 
 def _objects(ctx: click.Context) -> list[Any]:
@@ -31,6 +35,8 @@ def _objects(ctx: click.Context) -> list[Any]:
 def complete_kind(
     _ctx: click.Context, _param: click.Parameter, incomplete: str
 ) -> list[CompletionItem]:
+    from click.shell_completion import CompletionItem
+
     from majordomus.layer.kinds import load_kinds
 
     return [CompletionItem(k) for k in sorted(load_kinds().kinds) if k.startswith(incomplete)]
@@ -39,6 +45,8 @@ def complete_kind(
 def complete_uri(
     ctx: click.Context, _param: click.Parameter, incomplete: str
 ) -> list[CompletionItem]:
+    from click.shell_completion import CompletionItem
+
     return [CompletionItem(o.uri) for o in _objects(ctx) if o.uri.startswith(incomplete)]
 
 
@@ -48,6 +56,8 @@ def ids_of(kind: str) -> Completer:
     def complete(
         ctx: click.Context, _param: click.Parameter, incomplete: str
     ) -> list[CompletionItem]:
+        from click.shell_completion import CompletionItem
+
         return [
             CompletionItem(o.identity, help=o.title)
             for o in _objects(ctx)

@@ -5,7 +5,6 @@ wins."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -16,12 +15,15 @@ from majordomus.capabilities.workspace import Workspace
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-@dataclass
 class Settings:
-    repo: Path | None = None
-    discovery: str = "vcs"
-    strict: bool = False
-    format: str = "text"
+    """The shared options as given (a plain class: a dataclass costs every command's start a
+    compile of each method it writes)."""
+
+    def __init__(self) -> None:
+        self.repo: Path | None = None
+        self.discovery = "vcs"
+        self.strict = False
+        self.format = "text"
 
     def context(self, *, read_only: bool = False) -> Workspace:
         return Workspace(

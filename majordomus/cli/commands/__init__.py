@@ -99,12 +99,3 @@ PROCESS_COMMANDS: dict[tuple[str, ...], Callable[[], click.Command]] = {
     ("new",): _new,
     ("help",): _help,
 }
-
-
-def process_commands(first_word: str | None = None) -> list[tuple[tuple[str, ...], click.Command]]:
-    """Every process command, or only those whose first word is `first_word`."""
-    return [
-        (words, build())
-        for words, build in PROCESS_COMMANDS.items()
-        if first_word is None or words[0] == first_word
-    ]
