@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from majordomus.devcontext.model import (
-    DEFAULT_BUDGET_TOKENS,
-    DEFAULT_FLOOR,
-    DEFAULT_MAX_DEPTH,
-    CompileInput,
-    Seed,
-)
+from majordomus.devcontext import shapes
 from majordomus.devcontext.relevance import number
+from majordomus.devcontext.shapes import Seed
+from majordomus.devcontext.vocabulary import DEFAULT_BUDGET_TOKENS, DEFAULT_FLOOR, DEFAULT_MAX_DEPTH
 from majordomus.errors import InvalidInput, NotFound
 from majordomus.layer.model import Index
+
+if TYPE_CHECKING:
+    from majordomus.devcontext.model import CompileInput
 
 STOP_WORDS = frozenset(
     (
@@ -46,7 +46,7 @@ class Request:
     all_blocking_rules: bool
 
 
-def resolve(index: Index, given: CompileInput) -> Request:
+def resolve(index: Index, given: CompileInput | shapes.Request) -> Request:
     """Check `given` in the order of docs/devcontext.md and resolve its seeds against `index`."""
     if given.budget_tokens == 0:
         raise InvalidInput("a budget of zero tokens buys nothing; leave it out for the default")
