@@ -17,6 +17,7 @@ from majordomus.devcontext.shapes import Seed
 from majordomus.devcontext.vocabulary import DEFAULT_BUDGET_TOKENS, DEFAULT_FLOOR, DEFAULT_MAX_DEPTH
 from majordomus.errors import InvalidInput, NotFound
 from majordomus.layer.model import Index
+from majordomus.layer.shortid import SCHEME, expand
 
 if TYPE_CHECKING:
     from majordomus.devcontext.model import CompileInput
@@ -130,6 +131,15 @@ def intent_terms(intent: str) -> list[str]:
                 words.add(word)
         piece = []
     return sorted(words)
+
+
+def expanded_uris(index: Index, uris: list[str]) -> list[str] | None:
+    """`uris` with each short id (`adr-0001`, `rule/project.no-secrets`) read as the URI it
+    names, as everywhere a URI is taken (an ambiguous one is refused listing candidates);
+    None when every one is a URI already."""
+    if all(uri.startswith(SCHEME) for uri in uris):
+        return None
+    return [expand(index.objects, uri) for uri in uris]
 
 
 def is_under(under: str, path: str) -> bool:
