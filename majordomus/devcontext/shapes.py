@@ -24,7 +24,7 @@ from majordomus.devcontext.vocabulary import (
 from majordomus.order import OrderKey
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class Request:
     """A compile request (`DevContextInput`'s fields), for a caller that proved its values
     valid without the model (`majordomus.mcp.plain`)."""
@@ -41,7 +41,7 @@ class Request:
     bundle: bool = False
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True, repr=False)
 class Route:
     selector: Selector
     reason: str
@@ -52,7 +52,7 @@ class Route:
     weight: float
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class EntryProvenance:
     path: str
     directory: str
@@ -61,7 +61,7 @@ class EntryProvenance:
     bytes: int
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class ContextEntry:
     uri: str
     kind: str
@@ -80,7 +80,7 @@ class ContextEntry:
     facts: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class Excluded:
     uri: str
     kind: str | None = None
@@ -94,7 +94,7 @@ class Excluded:
         return OrderKey(label=self.reason.value, identity=self.uri, rank=self.tier.rank)
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class Deduplicated:
     kept: str
     dropped: list[str]
@@ -106,7 +106,7 @@ class Deduplicated:
         return OrderKey(label=self.kept, identity=self.kept, group=self.key)
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class Conflict:
     current: str
     against: str
@@ -117,7 +117,7 @@ class Conflict:
         return OrderKey(label=self.current, identity=self.against, group=self.kind)
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class TierSpend:
     tier: Tier
     meaning: str
@@ -127,7 +127,7 @@ class TierSpend:
     required: int
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class Budget:
     limit_tokens: int
     used_tokens: int
@@ -138,7 +138,7 @@ class Budget:
     tiers: list[TierSpend]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class Seed:
     uri: str
     kind: str
@@ -146,7 +146,7 @@ class Seed:
     resolved: str | None = None
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class CommitReference:
     commit: str
     named_by: str
@@ -156,7 +156,7 @@ class CommitReference:
         return OrderKey(label=self.commit, identity=self.named_by)
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class GitContext:
     branch: str | None = None
     head: str | None = None
@@ -164,7 +164,7 @@ class GitContext:
     commits: list[CommitReference] = field(default_factory=list)
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True, repr=False)
 class Diagnostic:
     severity: str
     code: str
@@ -172,7 +172,7 @@ class Diagnostic:
     message: str
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class CompiledContext:
     schema_: int = SCHEMA_VERSION
     fingerprint: str

@@ -129,10 +129,12 @@ _searched: weakref.WeakSet[Workspace] = weakref.WeakSet()
 
 
 def _compile(ctx: Workspace, arguments: dict[str, Any]) -> Any:
-    """Until the executor is built (its process cache answers a repeated request). Anything
-    the compile raises, a refusal included, is the executor's to give."""
+    """Until the executor is built (its process cache answers a repeated request). The
+    intent looks at every object rather than building the index's SQLite copy to narrow
+    with (the same answer, and cheaper once). Anything the compile raises, a refusal
+    included, is the executor's to give."""
     from majordomus.capabilities.objects_json import plain
-    from majordomus.devcontext.compiler import compile_plain
+    from majordomus.devcontext.compiler import CompileSources, compile_plain
     from majordomus.devcontext.inputs import expanded_uris
     from majordomus.devcontext.shapes import Request, wire_json
 
@@ -146,7 +148,7 @@ def _compile(ctx: Workspace, arguments: dict[str, Any]) -> Any:
         uris = expanded_uris(ctx.index, request.uris)
         if uris is not None:
             request.uris = uris
-        answer = wire_json(compile_plain(ctx, request))
+        answer = wire_json(compile_plain(CompileSources.for_checkout(ctx.index), request))
     except Exception:
         return None
     return answer if plain(answer) else None
