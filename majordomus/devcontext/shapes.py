@@ -43,6 +43,8 @@ class Request:
 
 @dataclass(slots=True, kw_only=True, repr=False)
 class Route:
+    """One way an entry was reached (`model.Route`)."""
+
     selector: Selector
     reason: str
     via: str | None = None
@@ -54,6 +56,8 @@ class Route:
 
 @dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class EntryProvenance:
+    """Where a selected thing lives (`model.EntryProvenance`)."""
+
     path: str
     directory: str
     source_class: str
@@ -63,6 +67,8 @@ class EntryProvenance:
 
 @dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class ContextEntry:
+    """One selected thing (`model.ContextEntry`)."""
+
     uri: str
     kind: str
     title: str | None = None
@@ -82,6 +88,8 @@ class ContextEntry:
 
 @dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class Excluded:
+    """One thing reached and not given (`model.Excluded`)."""
+
     uri: str
     kind: str | None = None
     tier: Tier
@@ -96,6 +104,8 @@ class Excluded:
 
 @dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class Deduplicated:
+    """Two names of one thing, collapsed (`model.Deduplicated`)."""
+
     kept: str
     dropped: list[str]
     key: str
@@ -108,6 +118,8 @@ class Deduplicated:
 
 @dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class Conflict:
+    """Two entries that cannot both hold (`model.Conflict`)."""
+
     current: str
     against: str
     kind: str
@@ -119,6 +131,8 @@ class Conflict:
 
 @dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class TierSpend:
+    """What one tier took from the pot (`model.TierSpend`)."""
+
     tier: Tier
     meaning: str
     selected: int
@@ -129,6 +143,8 @@ class TierSpend:
 
 @dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class Budget:
+    """The budget and what became of it (`model.Budget`)."""
+
     limit_tokens: int
     used_tokens: int
     required_tokens: int
@@ -140,6 +156,8 @@ class Budget:
 
 @dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class Seed:
+    """One starting point as resolved (`model.Seed`)."""
+
     uri: str
     kind: str
     from_: str
@@ -148,6 +166,8 @@ class Seed:
 
 @dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class CommitReference:
+    """A commit the selection's evidence names (`model.CommitReference`)."""
+
     commit: str
     named_by: str
     covers: str | None = None
@@ -158,6 +178,8 @@ class CommitReference:
 
 @dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class GitContext:
+    """What git says about the checkout (`model.GitContext`)."""
+
     branch: str | None = None
     head: str | None = None
     working_tree: str
@@ -166,6 +188,8 @@ class GitContext:
 
 @dataclass(slots=True, kw_only=True, repr=False)
 class Diagnostic:
+    """A finding about the compilation (`model.Diagnostic`)."""
+
     severity: str
     code: str
     path: str | None = None
@@ -174,6 +198,8 @@ class Diagnostic:
 
 @dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class CompiledContext:
+    """The answer of `devcontext.compile` (`model.CompiledContext`)."""
+
     schema_: int = SCHEMA_VERSION
     fingerprint: str
     git: GitContext
