@@ -21,7 +21,8 @@ from majordomus.devcontext import (
     explain,
     policy,
 )
-from majordomus.layer.shortid import SCHEME, expand
+from majordomus.devcontext.inputs import expanded_uris
+from majordomus.layer.shortid import expand
 from majordomus.wire import Empty
 
 if TYPE_CHECKING:
@@ -36,10 +37,8 @@ _Request = TypeVar("_Request", bound=CompileInput)
 def _seeded(ctx: Workspace, request: _Request) -> _Request:
     """A short id among `uris` (`adr-0001`, `rule/project.no-secrets`) seeds with the object
     it names, as everywhere a URI is taken (an ambiguous one is refused listing candidates)."""
-    if all(uri.startswith(SCHEME) for uri in request.uris):
-        return request
-    uris = [expand(ctx.index.objects, uri) for uri in request.uris]
-    return request.model_copy(update={"uris": uris})
+    uris = expanded_uris(ctx.index, request.uris)
+    return request if uris is None else request.model_copy(update={"uris": uris})
 
 
 def compile_context(ctx: Workspace, request: CompileInput) -> CompiledContext:

@@ -17,20 +17,6 @@ from dataclasses import dataclass
 
 from majordomus.devcontext.bundle import section, section_bytes
 from majordomus.devcontext.candidates import Band, Candidate
-from majordomus.devcontext.model import (
-    BYTES_PER_TOKEN,
-    STALE_STATUSES,
-    Budget,
-    CommitReference,
-    Conflict,
-    ContextEntry,
-    Deduplicated,
-    Diagnostic,
-    Excluded,
-    ExclusionReason,
-    Tier,
-    tokens_for,
-)
 from majordomus.devcontext.relevance import (
     below_floor_detail,
     best_first,
@@ -44,6 +30,22 @@ from majordomus.devcontext.rows import (
     tier_rows,
 )
 from majordomus.devcontext.select import Dangling, SizeOf
+from majordomus.devcontext.shapes import (
+    Budget,
+    CommitReference,
+    Conflict,
+    ContextEntry,
+    Deduplicated,
+    Diagnostic,
+    Excluded,
+)
+from majordomus.devcontext.vocabulary import (
+    BYTES_PER_TOKEN,
+    STALE_STATUSES,
+    ExclusionReason,
+    Tier,
+    tokens_for,
+)
 from majordomus.order import canonical, canonical_strings
 
 _SPECIFICITY = {"file": 0, "document": 1}

@@ -14,8 +14,9 @@ from enum import IntEnum
 from typing import Any
 
 from majordomus.devcontext.graph import Graph
-from majordomus.devcontext.model import Route, Tier
 from majordomus.devcontext.relevance import number
+from majordomus.devcontext.shapes import Route
+from majordomus.devcontext.vocabulary import Tier
 from majordomus.layer.model import LayerObject
 
 

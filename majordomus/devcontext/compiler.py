@@ -15,11 +15,13 @@ from majordomus.devcontext.budget import spend
 from majordomus.devcontext.bundle import frame_reserve, render
 from majordomus.devcontext.graph import Graph
 from majordomus.devcontext.inputs import resolve
-from majordomus.devcontext.model import CompiledContext, CompileInput, GitContext
 from majordomus.devcontext.select import ContinuityProvider, SizeOf, select
+from majordomus.devcontext.shapes import CompiledContext as PlainCompiled
+from majordomus.devcontext.shapes import GitContext, Request, wire_json
 from majordomus.layer.model import Index
 
 if TYPE_CHECKING:
+    from majordomus.devcontext.model import CompiledContext, CompileInput
     from majordomus.layer.sqlite_index import SqliteIndex
 
 
@@ -75,10 +77,19 @@ def sources_of(ctx: Any) -> CompileSources:
 
 
 def compile_context(ctx: Any, request: CompileInput | None = None) -> CompiledContext:
-    """The context a session should be given for `request`, under one token budget."""
+    """The context a session should be given for `request`, under one token budget: the
+    plain answer (`compile_plain`) validated into the wire model."""
+    from majordomus.devcontext.model import CompiledContext, CompileInput
+
+    given = request if request is not None else CompileInput()
+    return CompiledContext.model_validate(wire_json(compile_plain(ctx, given)))
+
+
+def compile_plain(ctx: Any, given: CompileInput | Request) -> PlainCompiled:
+    """The compiled context as plain data (`majordomus.devcontext.shapes`): what
+    `compile_context` answers, without a pydantic model on the way."""
     source = sources_of(ctx)
     index = source.index
-    given = request if request is not None else CompileInput()
     wanted = resolve(index, given)
     selection = select(source, wanted)
     spent = spend(
@@ -102,7 +113,7 @@ def compile_context(ctx: Any, request: CompileInput | None = None) -> CompiledCo
         git_context = GitContext(
             working_tree=f"unavailable: {git.reason or ''}", commits=spent.commits
         )
-    compiled = CompiledContext(
+    compiled = PlainCompiled(
         fingerprint=index.fingerprint,
         git=git_context,
         seeds=wanted.seeds,

@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from majordomus.devcontext.model import (
-    DEFAULT_BUDGET_TOKENS,
-    DEFAULT_FLOOR,
-    DEFAULT_MAX_DEPTH,
-    CompileInput,
-    Seed,
-)
+from majordomus.devcontext import shapes
 from majordomus.devcontext.relevance import number
+from majordomus.devcontext.shapes import Seed
+from majordomus.devcontext.vocabulary import DEFAULT_BUDGET_TOKENS, DEFAULT_FLOOR, DEFAULT_MAX_DEPTH
 from majordomus.errors import InvalidInput, NotFound
 from majordomus.layer.model import Index
+from majordomus.layer.shortid import SCHEME, expand
+
+if TYPE_CHECKING:
+    from majordomus.devcontext.model import CompileInput
 
 STOP_WORDS = frozenset(
     (
@@ -46,7 +47,7 @@ class Request:
     all_blocking_rules: bool
 
 
-def resolve(index: Index, given: CompileInput) -> Request:
+def resolve(index: Index, given: CompileInput | shapes.Request) -> Request:
     """Check `given` in the order of docs/devcontext.md and resolve its seeds against `index`."""
     if given.budget_tokens == 0:
         raise InvalidInput("a budget of zero tokens buys nothing; leave it out for the default")
@@ -130,6 +131,15 @@ def intent_terms(intent: str) -> list[str]:
                 words.add(word)
         piece = []
     return sorted(words)
+
+
+def expanded_uris(index: Index, uris: list[str]) -> list[str] | None:
+    """`uris` with each short id (`adr-0001`, `rule/project.no-secrets`) read as the URI it
+    names, as everywhere a URI is taken (an ambiguous one is refused listing candidates);
+    None when every one is a URI already."""
+    if all(uri.startswith(SCHEME) for uri in uris):
+        return None
+    return [expand(index.objects, uri) for uri in uris]
 
 
 def is_under(under: str, path: str) -> bool:

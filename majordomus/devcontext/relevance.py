@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable
 from decimal import Decimal
 
-from majordomus.devcontext.model import Route
+from majordomus.devcontext.shapes import Route
 
 
 def round3(value: float) -> float:

@@ -22,22 +22,20 @@ from majordomus.devcontext.candidates import Band, Candidate, Candidates, scalar
 from majordomus.devcontext.continuity import RECORD_FIELDS
 from majordomus.devcontext.edges import followed
 from majordomus.devcontext.inputs import Request, is_under
-from majordomus.devcontext.model import (
-    Diagnostic,
-    Excluded,
-    ExclusionReason,
-    Route,
-    Selector,
-    Tier,
-    tier_for_kind,
-    tokens_for,
-)
 from majordomus.devcontext.relevance import below_floor_detail
 from majordomus.devcontext.scope import (
     REFERRING_KINDS,
     governed_paths,
     overlapping,
     referenced_paths,
+)
+from majordomus.devcontext.shapes import Diagnostic, Excluded, Route
+from majordomus.devcontext.vocabulary import (
+    ExclusionReason,
+    Selector,
+    Tier,
+    tier_for_kind,
+    tokens_for,
 )
 from majordomus.layer.model import LayerObject
 from majordomus.order import canonical_strings

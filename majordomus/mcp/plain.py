@@ -1,6 +1,6 @@
-"""Tool calls answered without pydantic: `majordomus_get` (always) and `majordomus_search`
-(until the executor is built) when their arguments are provably valid, so a session's first
-call costs neither importing pydantic nor building a model.
+"""Tool calls answered without pydantic: `majordomus_get` (always), `majordomus_search` and
+`majordomus_devcontext` (until the executor is built) when their arguments are provably
+valid, so a session's first call costs neither importing pydantic nor building a model.
 
 The proof is conservative and generated: each tool's input schema as `tools.json` ships it
 (`majordomus generate` writes it from the input model; `generate --check` fails when it is
@@ -8,14 +8,15 @@ stale), read for the few keywords understood here; a schema holding anything els
 nothing. Arguments pass when they are exactly the properties' JSON types (a `null`, a huge
 integer or a lone surrogate does not), name no unknown property and give every required
 one. Everything else, and every call whose answer the plain value cannot give
-(`majordomus.capabilities.objects_json`), goes to the executor: every refusal still comes
-from the models' validation and the capability itself, and an answer is the same JSON
-either way.
+(`majordomus.capabilities.objects_json`, `majordomus.devcontext.shapes`), goes to the
+executor: every refusal still comes from the models' validation and the capability itself,
+and an answer is the same JSON either way.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -34,8 +35,9 @@ _INT_BOUND = 2**53
 _OBJECT = frozenset(
     {"type", "title", "description", "properties", "required", "additionalProperties"}
 )
-#: The keywords a property schema may hold and still prove a value valid.
-_DOCUMENTING = frozenset({"type", "title", "description"})
+#: The keywords a property schema may hold and still prove a value valid: documentation,
+#: and the default the model and the plain request agree on (tests/mcp/test_plain.py).
+_DOCUMENTING = frozenset({"type", "title", "description", "default"})
 
 
 def _text(value: Any) -> bool:
@@ -54,8 +56,52 @@ def _integer(value: Any) -> bool:
     return type(value) is int and -_INT_BOUND <= value <= _INT_BOUND
 
 
+def _boolean(value: Any) -> bool:
+    return type(value) is bool
+
+
+def _number(value: Any) -> bool:
+    """A finite float, or an integer a float holds exactly (the model takes it as a float)."""
+    if type(value) is float:
+        return math.isfinite(value)
+    return _integer(value)
+
+
 #: The JSON types a value is proved against.
-_TYPES: dict[str, Check] = {"string": _text, "integer": _integer}
+_TYPES: dict[str, Check] = {
+    "string": _text,
+    "integer": _integer,
+    "number": _number,
+    "boolean": _boolean,
+}
+
+
+def _at_least(check: Check, minimum: Any) -> Check | None:
+    if not _integer(minimum):
+        return None
+    return lambda value: check(value) and value >= minimum
+
+
+def _strings(value: Any) -> bool:
+    return type(value) is list and all(_text(item) for item in value)
+
+
+def _property_check(prop: dict[str, Any]) -> Check | None:
+    """The check of one property's schema, or None when it holds more than is proved here:
+    a scalar type (an integer may carry a `minimum`) or an array of strings."""
+    kind = prop.get("type")
+    if kind == "array":
+        if set(prop) - _DOCUMENTING - {"items"} or prop.get("items") != {"type": "string"}:
+            return None
+        return _strings
+    check = _TYPES.get(kind) if isinstance(kind, str) else None
+    if check is None:
+        return None
+    if "minimum" in prop:
+        if kind != "integer" or set(prop) - _DOCUMENTING - {"minimum"}:
+            return None
+        return _at_least(check, prop["minimum"])
+    return None if set(prop) - _DOCUMENTING else check
 
 
 def _get(ctx: Workspace, arguments: dict[str, Any]) -> Any:
@@ -81,8 +127,39 @@ def _search(ctx: Workspace, arguments: dict[str, Any]) -> Any:
 #: The workspaces that searched once already.
 _searched: weakref.WeakSet[Workspace] = weakref.WeakSet()
 
+
+def _compile(ctx: Workspace, arguments: dict[str, Any]) -> Any:
+    """Until the executor is built (its process cache answers a repeated request). The
+    intent looks at every object rather than building the index's SQLite copy to narrow
+    with (the same answer, and cheaper once). Anything the compile raises, a refusal
+    included, is the executor's to give."""
+    from majordomus.capabilities.objects_json import plain
+    from majordomus.devcontext.compiler import CompileSources, compile_plain
+    from majordomus.devcontext.inputs import expanded_uris
+    from majordomus.devcontext.shapes import Request, wire_json
+
+    if "executor" in vars(ctx):
+        return None
+    given = dict(arguments)
+    if "floor" in given:
+        given["floor"] = float(given["floor"])
+    try:
+        request = Request(**given)
+        uris = expanded_uris(ctx.index, request.uris)
+        if uris is not None:
+            request.uris = uris
+        answer = wire_json(compile_plain(CompileSources.for_checkout(ctx.index), request))
+    except Exception:
+        return None
+    return answer if plain(answer) else None
+
+
 #: The capabilities answered here, by id.
-ANSWERS: dict[str, Answer] = {"objects.get": _get, "objects.search": _search}
+ANSWERS: dict[str, Answer] = {
+    "objects.get": _get,
+    "objects.search": _search,
+    "devcontext.compile": _compile,
+}
 
 
 @functools.cache
@@ -100,8 +177,8 @@ def _schema_check(tool: str) -> tuple[dict[str, Check], frozenset[str]] | None:
         return None
     checks: dict[str, Check] = {}
     for name, prop in schema.get("properties", {}).items():
-        check = _TYPES.get(prop.get("type"))
-        if check is None or set(prop) - _DOCUMENTING:
+        check = _property_check(prop)
+        if check is None:
             return None
         checks[name] = check
     return checks, frozenset(schema.get("required", ()))

@@ -1,7 +1,7 @@
 """The MCP answers given without pydantic (`majordomus.mcp.plain`): the same JSON as the
-executor's, to the byte, for every object and many searches of several layers; every call
-it cannot prove valid, and every refusal, left to the executor; and a session whose first
-call is such a get or search imports no pydantic."""
+executor's, to the byte, for every object, many searches and many compiles of several
+layers; every call it cannot prove valid, and every refusal, left to the executor; and a
+session whose first call is such a get, search or compile imports no pydantic."""
 
 from __future__ import annotations
 
@@ -117,6 +117,61 @@ def test_every_search_gets_the_executors_answer(layers: list[Path]) -> None:
             _same(got, full)
 
 
+#: Compiles compared on every layer (with the layer's issues, milestones and some objects).
+COMPILES: list[dict[str, Any]] = [
+    {},
+    {"intent": "the context a session is given and the budget it costs"},
+    {"intent": "rule secrets budget tokens", "budget_tokens": 300},
+    {"intent": "rule", "bundle": True},
+    {"intent": "gämma → rule", "bundle": True, "budget_tokens": 2000},
+    {"intent": "claims odd", "floor": 0, "max_depth": 1},
+    {"intent": "adr decision", "floor": 1.0, "max_depth": 0},
+    {"paths": [".ai/repo/rules", "./docs/"], "intent": "tests"},
+    {"all_blocking_rules": True, "budget_tokens": 10, "bundle": True},
+    {"budget_tokens": 1, "bundle": False},
+    {"uris": ["adr-0001"]},
+    {"budget_tokens": 0},
+    {"floor": 1.5},
+    {"issue": "  "},
+    {"milestone": "no-such"},
+    {"paths": ["../outside"]},
+    {"uris": ["majordomus://rule/nothing-like-this@1"]},
+]
+
+
+def _compiles(ctx: Workspace) -> list[dict[str, Any]]:
+    named = [
+        {obj.kind: name}
+        for obj in ctx.index.objects
+        if obj.kind in ("issue", "milestone")
+        for name in (obj.identity, obj.uri)
+    ]
+    seeded = [{"uris": [obj.uri], "bundle": True} for obj in ctx.index.objects[::9]]
+    return [*COMPILES, *named, *seeded]
+
+
+def test_every_compile_gets_the_executors_answer(layers: list[Path]) -> None:
+    """The executor narrows the intent with the SQLite copy, the plain compile does not;
+    each request the executor refuses is left to it."""
+    from majordomus.errors import CapabilityError
+
+    answered = 0
+    for root in layers:
+        alone, full = Workspace(root), Workspace(root)
+        for arguments in _compiles(full):
+            assert plain.proved("majordomus_devcontext", arguments), arguments
+            got = plain.answer(alone, "devcontext.compile", "majordomus_devcontext", arguments)
+            try:
+                expected = full.executor.call("devcontext.compile", arguments, observe=True)
+            except CapabilityError:
+                assert got is None, arguments
+                continue
+            _same(got, expected)
+            answered += 1
+        assert "executor" not in vars(alone)
+    assert answered > 80
+
+
 def _answer(server: Server, message: dict[str, Any]) -> str:
     lines = server.answer_lines(json.dumps(message).encode())
     assert len(lines) == 1
@@ -142,20 +197,36 @@ UNPROVED = [
     ("majordomus_search", {"query": "rule", "limit": 2**60}),
     ("majordomus_search", {"query": "rule", "kind": None}),
     ("majordomus_search", {"kind": "rule"}),
+    ("majordomus_devcontext", {"intent": None}),
+    ("majordomus_devcontext", {"budget_tokens": -1}),
+    ("majordomus_devcontext", {"budget_tokens": 1.0}),
+    ("majordomus_devcontext", {"max_depth": True}),
+    ("majordomus_devcontext", {"floor": "0.5"}),
+    ("majordomus_devcontext", {"floor": math.nan}),
+    ("majordomus_devcontext", {"floor": 2**60}),
+    ("majordomus_devcontext", {"paths": "src"}),
+    ("majordomus_devcontext", {"paths": ["src", 1]}),
+    ("majordomus_devcontext", {"uris": ("adr-0001",)}),
+    ("majordomus_devcontext", {"bundle": 1}),
+    ("majordomus_devcontext", {"intent": "x", "uri": "adr-0001"}),
 ]
-#: Calls proved valid: the first four answered without the executor, the others (a query
+#: Calls proved valid: the first five answered without the executor, the others (a query
 #: resource, what is not found or refused) left to it.
 PROVED = [
     ("majordomus_get", {"uri": "majordomus://adr/adr-0001"}),
     ("majordomus_get", {"uri": "adr-0001"}),
     ("majordomus_search", {"query": "rule"}),
     ("majordomus_search", {"query": "rule", "kind": "rule", "limit": 1}),
+    ("majordomus_devcontext", {"intent": "rule", "floor": 1, "paths": [], "bundle": True}),
     ("majordomus_get", {"uri": "majordomus://repository"}),
     ("majordomus_get", {"uri": "majordomus://adr/no-such"}),
     ("majordomus_get", {"uri": "no-such"}),
     ("majordomus_search", {"query": "   "}),
     ("majordomus_search", {"query": "rule", "limit": -1}),
     ("majordomus_search", {"query": "rule", "kind": "no-such-kind"}),
+    ("majordomus_devcontext", {"budget_tokens": 0}),
+    ("majordomus_devcontext", {"issue": "no-such"}),
+    ("majordomus_devcontext", {"intent": "rule"}),
 ]
 
 
@@ -177,9 +248,9 @@ def test_the_session_answers_alike_with_and_without_it(
     root = layers[0]
     calls = [_call(i, tool, arguments) for i, (tool, arguments) in enumerate(PROVED + UNPROVED)]
     with_plain = Server(Workspace(root), read_only=False)
-    plain_lines = [_answer(with_plain, call) for call in calls[:4]]
+    plain_lines = [_answer(with_plain, call) for call in calls[:5]]
     assert "executor" not in vars(with_plain.ctx)
-    plain_lines += [_answer(with_plain, call) for call in calls[4:]]
+    plain_lines += [_answer(with_plain, call) for call in calls[5:]]
     monkeypatch.setattr(plain, "ANSWERS", {})
     without = Server(Workspace(root), read_only=False)
     assert plain_lines == [_answer(without, call) for call in calls]
@@ -188,8 +259,9 @@ def test_the_session_answers_alike_with_and_without_it(
 def test_the_inputs_it_proves_for_have_no_validator_the_schema_misses() -> None:
     """The schema proves only types: the input models must hold no validator of their own."""
     from majordomus.capabilities.core import GetInput, SearchInput
+    from majordomus.devcontext.model import DevContextInput
 
-    for model in (GetInput, SearchInput):
+    for model in (GetInput, SearchInput, DevContextInput):
         decorators = model.__pydantic_decorators__
         assert not decorators.field_validators and not decorators.model_validators
         assert not hasattr(model, "from_json_value")
@@ -248,9 +320,11 @@ PROBE = (
         ("majordomus_get", {"uri": "majordomus://adr/adr-0001"}),
         ("majordomus_get", {"uri": "adr-0001"}),
         ("majordomus_search", {"query": "rule", "kind": "rule", "limit": 3}),
+        ("majordomus_devcontext", {"intent": "the budget a session is given"}),
+        ("majordomus_devcontext", {"uris": ["adr-0001"], "bundle": True, "floor": 0}),
     ],
 )
-def test_a_first_get_or_search_imports_no_pydantic(
+def test_a_first_get_search_or_compile_imports_no_pydantic(
     layers: list[Path], tool: str, arguments: dict[str, Any]
 ) -> None:
     initialize = {
