@@ -28,9 +28,6 @@ from majordomus.ledger.secret_shapes import (
 if TYPE_CHECKING:
     from majordomus.ledger.record import ReasoningBody
 
-#: ASCII-only lower-casing keeps every offset (`str.lower` lengthens a dotted capital I).
-_ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
-
 
 def _split_gate(gate: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if ANY_CASE not in gate:
@@ -80,10 +77,27 @@ class _Shape:
         return "".join((*pieces, text[done:])) if pieces else text
 
 
+#: The characters outside ASCII that `str.lower` turns into ASCII: the Kelvin sign becomes
+#: `k`, and the dotted capital I becomes two characters (`i` and a combining dot).
+_KELVIN = "\u212a"
+_DOTTED_I = "\u0130"
+
+
 def _lowered(text: str) -> str:
-    """`text` lower-cased with every offset kept."""
-    lowered = text.lower()
-    return lowered if len(lowered) == len(text) else text.translate(_ASCII_LOWER)
+    """`text` lower-cased with every offset kept, as key words are looked for in it.
+
+    `str.lower` where that keeps every offset, else ASCII letters alone lower-cased. The
+    key words are ASCII, so what they match depends only on which characters are ASCII
+    and which: lower-casing ASCII letters through the UTF-8 bytes (at C speed, where
+    `str.lower` of a text that is not ASCII walks it code point by code point) and then the
+    Kelvin sign, the one character outside ASCII that `str.lower` maps into it in place,
+    finds the same words at the same places."""
+    if text.isascii():
+        return text.lower()
+    lowered = text.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
+    if _KELVIN in lowered and _DOTTED_I not in text:
+        return lowered.replace(_KELVIN, "k")
+    return lowered
 
 
 #: Characters of ordinary text and JSON, the most frequent first. A literal is looked for

@@ -204,3 +204,34 @@ def test_the_prefilter_never_misses_a_literal_a_text_holds() -> None:
         }, text
     plain = "the quick brown fox: a rule, a title and an id (r-12) over example.org/a"
     assert not _EXACT.found(plain) and not _ANY_CASE.found(plain, lower=True)
+
+
+def test_key_words_are_found_where_full_lower_casing_finds_them() -> None:
+    """The lower-cased text key words are looked for in is made through the UTF-8 bytes;
+    every shape's key words are found at exactly the places `str.lower` (ASCII letters only
+    when that would move an offset) puts them, whatever the text holds outside ASCII."""
+    import random
+
+    from majordomus.ledger.redaction import _COMPILED, _lowered
+
+    def reference(text: str) -> str:
+        lowered = text.lower()
+        if len(lowered) == len(text):
+            return lowered
+        return text.translate({code: code + 32 for code in range(ord("A"), ord("Z") + 1)})
+
+    anchors = [shape.anchor for shape in _COMPILED if shape.anchor is not None]
+    words = ["password", "Pass", "KEY", "ey", "api_", "Token", "secret", "aws", "heroku", "curl"]
+    others = ["\u212a", "\u0130", "É", "é", "ß", "\udc80", "→", "\U0001f600", " ", "=", "x", "1"]
+    chooser = random.Random(7)
+    for _ in range(600):
+        text = "".join(
+            chooser.choice(words if chooser.random() < 0.4 else others)
+            for _ in range(chooser.randint(1, 12))
+        )
+        fast, slow = _lowered(text), reference(text)
+        assert len(fast) == len(text), text
+        for anchor in anchors:
+            assert [m.span() for m in re.finditer(anchor, fast)] == [
+                m.span() for m in re.finditer(anchor, slow)
+            ], (anchor, text)
