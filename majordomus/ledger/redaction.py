@@ -100,9 +100,10 @@ def _lowered(text: str) -> str:
     return lowered
 
 
-#: Characters of ordinary text and JSON, the most frequent first. A literal is looked for
-#: from its rarest character (the first one not listed, else the one listed last).
-_FREQUENT = ' \n"etaoinsrhldcu0123456789-/:,._mfpgywbvk(){}[]='
+#: Characters of ordinary text and JSON, the most frequent first (`:` among the first: every
+#: member of pretty-printed JSON has one). A literal is looked for from its rarest character
+#: (the first one not listed, else the one listed last).
+_FREQUENT = ' \n":etaoinsrhldcu0123456789-/,._mfpgywbvk(){}[]='
 
 
 def _bare(literal: str) -> str:
