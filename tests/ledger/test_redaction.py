@@ -235,3 +235,42 @@ def test_key_words_are_found_where_full_lower_casing_finds_them() -> None:
             assert [m.span() for m in re.finditer(anchor, fast)] == [
                 m.span() for m in re.finditer(anchor, slow)
             ], (anchor, text)
+
+
+def test_narrowed_key_word_anchors_redact_as_all_the_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shape gated by whole key words alone looks only for the words a text holds; what
+    it replaces is what looking for all of them replaces, whatever else the text holds."""
+    import random
+
+    from majordomus.ledger import redaction
+
+    narrowed = [shape for shape in redaction._COMPILED if shape.words is not None]
+    assert [shape.marker for shape in narrowed] == ["[redacted:secret-assignment]"]
+    pieces = [
+        *narrowed[0].words,
+        *(word.upper() for word in narrowed[0].words),
+        "db_",
+        "x.",
+        "=",
+        ": ",
+        '"',
+        "\\n",
+        "\u212a",
+        "ey",
+        "\u0130",
+        "é",
+        "hunter2hunter2",
+        " ",
+        "api_",
+        "s3cr3tv4lue",
+        "\n",
+    ]
+    chooser = random.Random(11)
+    texts = [
+        "".join(chooser.choice(pieces) for _ in range(chooser.randint(1, 14))) for _ in range(1500)
+    ]
+    narrowed_results = [redaction.redact_secrets(text) for text in texts]
+    for shape in narrowed:
+        monkeypatch.setattr(shape, "words", None)
+    assert [redaction.redact_secrets(text) for text in texts] == narrowed_results
+    assert any("[redacted:secret-assignment]" in result for result in narrowed_results)
