@@ -14,14 +14,11 @@ from majordomus.ledger.record import ConsultationInput
 
 
 def history(loaded: Loaded) -> list[Outcome]:
-    """One outcome per consultation record, in record order."""
+    """One outcome per consultation record, in record order (the consultations the
+    records' `Relations` lists, so the state derived next reads the records no second time)."""
     outcomes: list[Outcome] = []
-    for record in loaded.records:
+    for record in loaded.relations().consultations:
         body = record.body
-        # by `kind`, the tag that chose the body's type (one string comparison per record,
-        # where a pydantic class check is several times slower)
-        if body.kind != "consultation":
-            continue
         assert isinstance(body, ConsultationInput)
         at = epoch_seconds(record.recorded_at)
         if at is None:

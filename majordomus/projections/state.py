@@ -13,7 +13,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from majordomus.ledger.loaded import Loaded, Relations
+from majordomus.ledger.loaded import Loaded
 from majordomus.ledger.record import ConsultationInput
 from majordomus.projections.explain import ReasoningExplanation, explain
 from majordomus.projections.report import render_markdown
@@ -72,7 +72,7 @@ def derive(loaded: Loaded, task: str | None) -> ReasoningState:
 
     One pass over the reported records builds the timeline, the views and what the totals
     count: at 10k records each further pass costs milliseconds in memory traffic alone."""
-    relations = Relations(loaded.records)
+    relations = loaded.relations()
     timeline: list[ReasoningStep] = []
     assessments: list[AssessmentView] = []
     consultations: list[ConsultationView] = []
