@@ -29,6 +29,7 @@ from majordomus.advisors.policy import (
 from majordomus.advisors.situation import AdvisorSituation, resolve_advisors
 from majordomus.capabilities.registry import EXPERIMENTAL, Capability, Module
 from majordomus.errors import InvalidInput, NotFound, Refused
+from majordomus.ledger.loaded import Relations
 from majordomus.ledger.record import (
     ReasoningInput,
     ReasoningRecord,
@@ -71,6 +72,8 @@ class ReasoningSituation:
     store: Store
     loaded: Loaded
     advisors: AdvisorSituation
+    #: The lookups over `loaded.records`, indexed once for the history and the state.
+    relations: Relations
 
     @property
     def mode(self) -> ModeResolution:
@@ -94,11 +97,12 @@ def reasoning_situation(ctx: Workspace, as_of: str | None = None) -> ReasoningSi
         if moment is None:
             raise InvalidInput(f"as_of: {moment_problem(as_of)}")
         loaded, now = recorded_by(loaded, moment), epoch_of(moment)
+    relations = Relations(loaded.records)
     try:
-        advisors = resolve_advisors(ctx.root, ctx.environ, history(loaded), now=now)
+        advisors = resolve_advisors(ctx.root, ctx.environ, history(loaded, relations), now=now)
     except CatalogueError as exc:
         raise Refused(exc.message) from None
-    return ReasoningSituation(store=store, loaded=loaded, advisors=advisors)
+    return ReasoningSituation(store=store, loaded=loaded, advisors=advisors, relations=relations)
 
 
 # -- reasoning.advisors ------------------------------------------------------------------------
@@ -352,7 +356,7 @@ class ReasoningStatus(Wire):
 def reasoning_status(ctx: Workspace, request: ReasoningStatusInput) -> ReasoningStatus:
     situation = reasoning_situation(ctx, request.as_of)
     task = request.task if request.task is not None else situation.store.current_task()
-    state = derive(situation.loaded, None if task == ALL_TASKS else task)
+    state = derive(situation.loaded, None if task == ALL_TASKS else task, situation.relations)
     return ReasoningStatus(
         mode=situation.mode,
         advisors_available=situation.advisors.available(),

@@ -62,15 +62,6 @@ class Loaded:
     records: list[ReasoningRecord] = field(default_factory=list)
     unreadable: list[str] = field(default_factory=list)
     placed: list[Placed] = field(default_factory=list)
-    _relations: Relations | None = field(default=None, init=False, repr=False, compare=False)
-
-    def relations(self) -> Relations:
-        """The lookups over `records`, indexed on first use and kept: a replay's projections
-        (the consultation history, the state) share one pass over the records. Records
-        are never changed once loaded; a `Loaded` built otherwise needs `Relations` of its own."""
-        if self._relations is None:
-            self._relations = Relations(self.records)
-        return self._relations
 
     def get(self, record_id: str) -> ReasoningRecord | None:
         """The first record with this id."""

@@ -13,7 +13,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from majordomus.ledger.loaded import Loaded
+from majordomus.ledger.loaded import Loaded, Relations
 from majordomus.ledger.record import ConsultationInput
 from majordomus.projections.explain import ReasoningExplanation, explain
 from majordomus.projections.report import render_markdown
@@ -67,12 +67,14 @@ class ReasoningState(Wire):
     unreadable: Annotated[list[str], OMIT] = Field(default_factory=list)
 
 
-def derive(loaded: Loaded, task: str | None) -> ReasoningState:
-    """The state of `task` (every task when None), replayed from the loaded records alone.
+def derive(loaded: Loaded, task: str | None, relations: Relations | None = None) -> ReasoningState:
+    """The state of `task` (every task when None), replayed from the loaded records alone;
+    `relations` are theirs when the caller indexed them already.
 
     One pass over the reported records builds the timeline, the views and what the totals
     count: at 10k records each further pass costs milliseconds in memory traffic alone."""
-    relations = loaded.relations()
+    if relations is None:
+        relations = Relations(loaded.records)
     timeline: list[ReasoningStep] = []
     assessments: list[AssessmentView] = []
     consultations: list[ConsultationView] = []
