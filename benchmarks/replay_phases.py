@@ -8,7 +8,8 @@ phase, the median and the minimum of `--samples` repetitions in this one process
 one warm-up that builds every validator and serializer:
 
 * `load` — `Store.load()`: every record file read, validated, placed in canonical order;
-* `situation` — the advisors resolved against the consultation history of those records;
+* `situation` — the records indexed (`Relations`, shared with the state), the advisors
+  resolved against their consultation history;
 * `derive` — the state of the task (every task with `--task all`) and its Markdown report;
 * `serialise` — the pretty JSON of the answer, in the parts the command writes;
 * `egress` — those parts through the egress filter, as the command sends them.
@@ -35,10 +36,11 @@ if __package__ in (None, ""):
 
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
-from majordomus.advisors.situation import resolve_advisors
+from majordomus.advisors.situation import AdvisorSituation, resolve_advisors
 from majordomus.capabilities.reasoning import ReasoningStatus
 from majordomus.capabilities.workspace import Workspace
 from majordomus.egress import clean_json_bytes
+from majordomus.ledger.loaded import Relations
 from majordomus.ledger.store import Store
 from majordomus.projections.history import history
 from majordomus.projections.state import ALL_TASKS, derive, render_markdown
@@ -62,13 +64,16 @@ def one_pass(root: Path, task: str | None) -> dict[str, float]:
     workspace = Workspace(root)
     store = Store(root)
     spent["load"], loaded = _cpu_ms(store.load)
-    spent["situation"], advisors = _cpu_ms(
-        lambda: resolve_advisors(root, workspace.environ, history(loaded))
-    )
+
+    def situation() -> tuple[Relations, AdvisorSituation]:
+        relations = Relations(loaded.records)
+        return relations, resolve_advisors(root, workspace.environ, history(loaded, relations))
+
+    spent["situation"], (relations, advisors) = _cpu_ms(situation)
     chosen = store.current_task() if task is None else task
 
     def derived() -> ReasoningStatus:
-        state = derive(loaded, None if chosen == ALL_TASKS else chosen)
+        state = derive(loaded, None if chosen == ALL_TASKS else chosen, relations)
         return ReasoningStatus(
             mode=advisors.mode,
             advisors_available=advisors.available(),

@@ -40,9 +40,13 @@ _UNSAFE_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u206
 #: encodings that start with the one lead byte common in ordinary text (`—`, `→`, `…`).
 _UNSAFE_JSON_LEADS = b"\x7f\xc2\xd8\xe2"
 _OTHER_BYTES = bytes(b for b in range(256) if b not in _UNSAFE_JSON_LEADS)
-_UNSAFE_JSON_E2 = tuple(
-    char.encode("utf-8")
-    for char in "\u200e\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+#: One scan for all of them, stopping only at their common lead byte (a search per encoding
+#: would walk a large answer once for each).
+_UNSAFE_JSON_E2 = re.compile(
+    b"|".join(
+        re.escape(char.encode("utf-8"))
+        for char in "\u200e\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+    )
 )
 
 _PRINTABLE = bytes(range(0x20, 0x7F))
@@ -146,7 +150,7 @@ def _json_safe_already(data: bytes) -> bool:
     leads = data.translate(None, _OTHER_BYTES)
     if leads.count(b"\xe2") != len(leads):
         return False
-    return not any(encoded in data for encoded in _UNSAFE_JSON_E2)
+    return _UNSAFE_JSON_E2.search(data) is None
 
 
 def clean_json_bytes(data: bytes, dumps: Callable[[Any], str]) -> bytes:
@@ -156,8 +160,12 @@ def clean_json_bytes(data: bytes, dumps: Callable[[Any], str]) -> bytes:
     of the characters `json_safe` escapes, the text would come back unchanged, so it is
     never decoded (the usual case, and most of a large answer's cost otherwise)."""
     candidates = Candidates(data)
-    if candidates.none() and _json_safe_already(data):
+    safe = _json_safe_already(data)
+    if candidates.none() and safe:
         return data
     text = data.decode("utf-8", "surrogateescape")
+    if safe and redact_secrets(text, candidates) == text:
+        # a literal was there but no secret: `clean_json` would give the text back
+        return data
     cleaned = clean_json(text, dumps, candidates)
     return data if cleaned == text else cleaned.encode("utf-8", "surrogateescape")

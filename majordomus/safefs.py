@@ -106,6 +106,12 @@ def _read_flags() -> int:
     return os.O_RDONLY | _flag("O_NOFOLLOW") | _flag("O_NONBLOCK") | getattr(os, "O_CLOEXEC", 0)
 
 
+def read_flags() -> int:
+    """The flags a file is opened with to be read (`read_open` then reads it): no link
+    followed, a FIFO never waited on. For a caller reading many files of one directory."""
+    return _read_flags()
+
+
 def _write_flags() -> int:
     return os.O_WRONLY | os.O_CREAT | os.O_EXCL | _flag("O_NOFOLLOW") | getattr(os, "O_CLOEXEC", 0)
 

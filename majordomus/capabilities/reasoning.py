@@ -29,6 +29,7 @@ from majordomus.advisors.policy import (
 from majordomus.advisors.situation import AdvisorSituation, resolve_advisors
 from majordomus.capabilities.registry import EXPERIMENTAL, Capability, Module
 from majordomus.errors import InvalidInput, NotFound, Refused
+from majordomus.ledger.loaded import Relations
 from majordomus.ledger.record import (
     ReasoningInput,
     ReasoningRecord,
@@ -71,17 +72,23 @@ class ReasoningSituation:
     store: Store
     loaded: Loaded
     advisors: AdvisorSituation
+    #: The lookups over `loaded.records` when asked for (`indexed`): the history and the
+    #: state then share one pass over the records.
+    relations: Relations | None = None
 
     @property
     def mode(self) -> ModeResolution:
         return self.advisors.mode
 
 
-def reasoning_situation(ctx: Workspace, as_of: str | None = None) -> ReasoningSituation:
+def reasoning_situation(
+    ctx: Workspace, as_of: str | None = None, *, indexed: bool = False
+) -> ReasoningSituation:
     """Resolve the situation; an invalid catalogue is refused naming the file it came from.
 
     With `as_of` (an RFC 3339 time) only the records recorded at or before that moment are
     replayed and circuits are evaluated at it: the state a handover saw, by the same path.
+    `indexed` keeps the records' `Relations` for a caller that derives the state.
     """
     from majordomus.ledger.store import Store
     from majordomus.projections.history import history
@@ -94,11 +101,12 @@ def reasoning_situation(ctx: Workspace, as_of: str | None = None) -> ReasoningSi
         if moment is None:
             raise InvalidInput(f"as_of: {moment_problem(as_of)}")
         loaded, now = recorded_by(loaded, moment), epoch_of(moment)
+    relations = Relations(loaded.records) if indexed else None
     try:
-        advisors = resolve_advisors(ctx.root, ctx.environ, history(loaded), now=now)
+        advisors = resolve_advisors(ctx.root, ctx.environ, history(loaded, relations), now=now)
     except CatalogueError as exc:
         raise Refused(exc.message) from None
-    return ReasoningSituation(store=store, loaded=loaded, advisors=advisors)
+    return ReasoningSituation(store=store, loaded=loaded, advisors=advisors, relations=relations)
 
 
 # -- reasoning.advisors ------------------------------------------------------------------------
@@ -350,16 +358,26 @@ class ReasoningStatus(Wire):
 
 
 def reasoning_status(ctx: Workspace, request: ReasoningStatusInput) -> ReasoningStatus:
-    situation = reasoning_situation(ctx, request.as_of)
-    task = request.task if request.task is not None else situation.store.current_task()
-    state = derive(situation.loaded, None if task == ALL_TASKS else task)
+    state, advisors = _status_state(ctx, request)
     return ReasoningStatus(
-        mode=situation.mode,
-        advisors_available=situation.advisors.available(),
-        advisors_unavailable=situation.advisors.unavailable(),
+        mode=advisors.mode,
+        advisors_available=advisors.available(),
+        advisors_unavailable=advisors.unavailable(),
         state=state,
         report=render_markdown(state),
     )
+
+
+def _status_state(
+    ctx: Workspace, request: ReasoningStatusInput
+) -> tuple[ReasoningState, AdvisorSituation]:
+    """The state and the advisors of a status; the records and their index are let go on
+    return, before the report and the answer are built beside the state (the peak memory
+    of a large replay)."""
+    situation = reasoning_situation(ctx, request.as_of, indexed=True)
+    task = request.task if request.task is not None else situation.store.current_task()
+    state = derive(situation.loaded, None if task == ALL_TASKS else task, situation.relations)
+    return state, situation.advisors
 
 
 def _status_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:

@@ -92,6 +92,7 @@ class Relations:
         self.conclusions: dict[str, list[ReasoningRecord]] = {}
         self.passed: dict[str, int] = {}
         self.failed: dict[str, int] = {}
+        self.consultations: list[ReasoningRecord] = []
         for record in records:
             self.by_id.setdefault(record.id, record)
             self._index(record)
@@ -121,6 +122,8 @@ class Relations:
             self.planned.add(body.assessment)
         elif kind == "assessment":
             self.assessments.append(record)
+        elif kind == "consultation":
+            self.consultations.append(record)
 
     def get(self, record_id: str) -> ReasoningRecord | None:
         """The first record with this id."""

@@ -23,13 +23,11 @@ from majordomus.ledger.secret_shapes import (
     SHAPES,
     WORD_END,
     Source,
+    words_anchor,
 )
 
 if TYPE_CHECKING:
     from majordomus.ledger.record import ReasoningBody
-
-#: ASCII-only lower-casing keeps every offset (`str.lower` lengthens a dotted capital I).
-_ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
 
 
 def _split_gate(gate: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -42,7 +40,17 @@ def _split_gate(gate: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]
 class _Shape:
     """One shape with its gate, its anchor and its marker; compiled on first need."""
 
-    __slots__ = ("anchor", "any_case", "exact", "keep", "marker", "pattern", "source")
+    __slots__ = (
+        "anchor",
+        "any_case",
+        "exact",
+        "keep",
+        "marker",
+        "narrowed",
+        "pattern",
+        "source",
+        "words",
+    )
 
     def __init__(self, name: str, source: Source) -> None:
         self.source = source
@@ -51,6 +59,8 @@ class _Shape:
         self.anchor = ANCHORS.get(name)
         self.marker = f"[redacted:{name}]"
         self.keep = "(?P<keep>" in source.pattern
+        self.words = _gate_words(self.exact, self.any_case, self.anchor)
+        self.narrowed: dict[tuple[str, ...], re.Pattern[str]] = {}
 
     def replace(self, match: re.Match[str]) -> str:
         return (match.group("keep") or "") + self.marker if self.keep else self.marker
@@ -60,15 +70,16 @@ class _Shape:
             self.pattern = re.compile(self.source.pattern, self.source.flags)
         return self.pattern
 
-    def sub(self, text: str, lowered: str | None) -> str:
+    def sub(self, text: str, lowered: str | None, any_case: frozenset[str] = frozenset()) -> str:
         """The text with every match replaced; an anchored shape looks for its key words in
-        `lowered`, which is `_lowered(text)`."""
+        `lowered`, which is `_lowered(text)`, and `any_case` are the case-insensitive
+        literals the text holds (`Candidates`), when known."""
         pattern = self.compiled()
         if self.anchor is None or lowered is None:
             return pattern.sub(self.replace, text)
         pieces: list[str] = []
         done = 0
-        for hit in re.finditer(self.anchor, lowered):
+        for hit in self._anchor(text, any_case).finditer(lowered):
             start = hit.start()
             if start < done:
                 continue
@@ -79,16 +90,61 @@ class _Shape:
             done = match.end()
         return "".join((*pieces, text[done:])) if pieces else text
 
+    def _anchor(self, text: str, any_case: frozenset[str]) -> re.Pattern[str]:
+        """Where the key words may start. A shape gated by whole key words alone looks only
+        for those the text holds: a word it does not hold never starts a hit, so the hits,
+        their order and their ends are those of all the words (a Kelvin sign, which
+        lower-cases to a `k` the literal scan of the bytes does not see, keeps them all)."""
+        assert self.anchor is not None
+        held: tuple[str, ...] | None = None
+        if self.words is not None and any_case and _KELVIN not in text:
+            held = tuple(word for word in self.words if word + WORD_END in any_case)
+        if not held or held == self.words:
+            return re.compile(self.anchor)
+        found = self.narrowed.get(held)
+        if found is None:
+            found = self.narrowed[held] = re.compile(words_anchor(held))
+        return found
+
+
+#: The characters outside ASCII that `str.lower` turns into ASCII: the Kelvin sign becomes
+#: `k`, and the dotted capital I becomes two characters (`i` and a combining dot).
+_KELVIN = "\u212a"
+_DOTTED_I = "\u0130"
+
+
+def _gate_words(
+    exact: tuple[str, ...], any_case: tuple[str, ...], anchor: str | None
+) -> tuple[str, ...] | None:
+    """The key words of a shape gated by whole key words alone and anchored at any of them
+    (`words_anchor`), in order; None for any other shape."""
+    if exact or not any_case or not all(literal.endswith(WORD_END) for literal in any_case):
+        return None
+    words = tuple(literal.removesuffix(WORD_END) for literal in any_case)
+    return words if anchor == words_anchor(words) else None
+
 
 def _lowered(text: str) -> str:
-    """`text` lower-cased with every offset kept."""
-    lowered = text.lower()
-    return lowered if len(lowered) == len(text) else text.translate(_ASCII_LOWER)
+    """`text` lower-cased with every offset kept, as key words are looked for in it.
+
+    `str.lower` where that keeps every offset, else ASCII letters alone lower-cased. The
+    key words are ASCII, so what they match depends only on which characters are ASCII
+    and which: lower-casing ASCII letters through the UTF-8 bytes (at C speed, where
+    `str.lower` of a text that is not ASCII walks it code point by code point) and then the
+    Kelvin sign, the one character outside ASCII that `str.lower` maps into it in place,
+    finds the same words at the same places."""
+    if text.isascii():
+        return text.lower()
+    lowered = text.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
+    if _KELVIN in lowered and _DOTTED_I not in text:
+        return lowered.replace(_KELVIN, "k")
+    return lowered
 
 
-#: Characters of ordinary text and JSON, the most frequent first. A literal is looked for
-#: from its rarest character (the first one not listed, else the one listed last).
-_FREQUENT = ' \n"etaoinsrhldcu0123456789-/:,._mfpgywbvk(){}[]='
+#: Characters of ordinary text and JSON, the most frequent first (`:` among the first: every
+#: member of pretty-printed JSON has one). A literal is looked for from its rarest character
+#: (the first one not listed, else the one listed last).
+_FREQUENT = ' \n":etaoinsrhldcu0123456789-/,._mfpgywbvk(){}[]='
 
 
 def _bare(literal: str) -> str:
@@ -249,7 +305,7 @@ def redact_secrets(text: str, candidates: Candidates | None = None) -> str:
             continue
         if lowered is None and shape.anchor is not None:
             lowered = _lowered(text)
-        replaced = shape.sub(text, lowered)
+        replaced = shape.sub(text, lowered, any_case)
         if replaced != text:
             # What a replacement adds is its marker: no case-sensitive literal but the
             # marker itself holds `[` or `]`, so none can span its edges. A key word next

@@ -257,6 +257,17 @@ SHAPE_NAMES: tuple[str, ...] = tuple(name for name, _ in SHAPES)
 ANY_CASE = ""
 #: Ends a literal that counts only where no letter or digit follows it (a whole key word).
 WORD_END = "$"
+
+#: The key words a secret assignment is named by, whole words in any case.
+_SECRET_WORDS = ("password", "passwd", "passphrase", "pass", "pwd", "secret", "token", "key")
+
+
+def words_anchor(words: tuple[str, ...]) -> str:
+    """The anchor of a shape gated by whole key words alone: any of them, in their order,
+    where no letter or digit follows (what `WORD_END` means in a gate)."""
+    return "(?:" + "|".join(words) + ")(?![a-z0-9])"
+
+
 GATES: dict[str, tuple[str, ...]] = {
     "anthropic-key": ("sk-ant-",),
     "openai-key": ("sk-",),
@@ -318,11 +329,7 @@ GATES: dict[str, tuple[str, ...]] = {
     "azure-client-secret": ("Q~",),
     "azure-storage-key": (ANY_CASE, "accountkey", "sharedaccess"),
     "curl-credentials": ("curl",),
-    "secret-assignment": (
-        ANY_CASE,
-        *(f"{word}{WORD_END}" for word in ("password", "passwd", "passphrase", "pass", "pwd")),
-        *(f"{word}{WORD_END}" for word in ("secret", "token", "key")),
-    ),
+    "secret-assignment": (ANY_CASE, *(f"{word}{WORD_END}" for word in _SECRET_WORDS)),
 }
 
 #: For the shapes whose pattern cannot start with a literal (a key word in any case), the
@@ -336,5 +343,5 @@ ANCHORS: dict[str, str] = {
     "age-secret-key": "age-secret-key-1",
     "azure-storage-key": "accountkey|sharedaccess",
     "curl-credentials": "curl",
-    "secret-assignment": "(?:password|passwd|passphrase|pass|pwd|secret|token|key)(?![a-z0-9])",
+    "secret-assignment": words_anchor(_SECRET_WORDS),
 }

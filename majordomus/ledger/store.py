@@ -16,7 +16,7 @@ import json
 import os
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -77,8 +77,11 @@ def canonical_order(records: list[ReasoningRecord]) -> list[ReasoningRecord]:
     return [p.record for p in _canonical([Placed("", r) for r in records], by_path=False)]
 
 
-def _canonical(found: list[Placed], *, by_path: bool = True) -> list[Placed]:
+def _canonical(
+    found: list[Placed], *, by_path: bool = True, stamps: list[str] | None = None
+) -> list[Placed]:
     """Files by `recorded_at`, then id, both in natural order, then (`by_path`) by path.
+    `stamps` are the files' `recorded_at` in order, when the caller collected them already.
 
     When every stamp has the writer's fixed shape, natural order and code-point order agree
     on them (equal-length digit runs in the same places), so the stamps sort as plain
@@ -90,7 +93,8 @@ def _canonical(found: list[Placed], *, by_path: bool = True) -> list[Placed]:
         ident = natural_key(p.record.id)
         return (ident, natural_key(p.path)) if by_path else (ident,)
 
-    stamps = [p.record.recorded_at for p in found]
+    if stamps is None:
+        stamps = [p.record.recorded_at for p in found]
     if not all(map(_WRITTEN_STAMP.fullmatch, stamps)):
         return sorted(found, key=lambda p: (natural_key(p.record.recorded_at), *tie(p)))
     # positions sorted by stamp (stable, as sorting the files themselves would be)
@@ -110,11 +114,12 @@ def _canonical(found: list[Placed], *, by_path: bool = True) -> list[Placed]:
     return ordered
 
 
-def _assemble(found: list[Placed], unreadable: list[str]) -> Loaded:
-    """Files in canonical order (ties by path), and each id's first record alone in `records`."""
-    placed = _canonical(found)
+def _assemble(found: list[Placed], stamps: list[str], ids: int, unreadable: list[str]) -> Loaded:
+    """Files in canonical order (ties by path), and each id's first record alone in `records`;
+    `stamps` are the files' `recorded_at` in order, `ids` how many ids they hold."""
+    placed = _canonical(found, stamps=stamps)
     records = [entry.record for entry in placed]
-    if len({record.id for record in records}) < len(records):
+    if ids < len(records):
         records = _first_of_each_id(records)
     return Loaded(records=records, unreadable=unreadable, placed=placed)
 
@@ -128,6 +133,40 @@ def _first_of_each_id(records: list[ReasoningRecord]) -> list[ReasoningRecord]:
             seen.add(record.id)
             kept.append(record)
     return kept
+
+
+def _read_in(directory: int, name: str, flags: int) -> bytes | None:
+    """The bytes of record file `name` in `directory` (a descriptor `safefs.Tree` opened
+    without following a link at any component), or None when it cannot be read.
+
+    Read as `safefs.Tree.read` reads: only a regular file, never through a symlink and
+    never past `RECORD_FILE_LIMIT`, so a link, a FIFO, a device or a directory under a
+    `.json` name is unreadable, never followed, waited on or read without end."""
+    try:
+        fd = os.open(name, flags, dir_fd=directory)
+    except (OSError, ValueError):
+        return None
+    try:
+        return safefs.read_open(fd, RECORD_FILE_LIMIT)
+    except safefs.Unsafe:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _parsed(
+    data: bytes | None, validate: Callable[[bytes], ReasoningRecord]
+) -> ReasoningRecord | None:
+    """The record these bytes hold, or None when they hold none of this schema and version."""
+    if data is None:
+        return None
+    try:
+        record = validate(data)
+    except ValidationError:
+        return None
+    if record.schema_ != RECORD_SCHEMA or record.version != RECORD_VERSION:
+        return None
+    return record
 
 
 def record_bytes(record: ReasoningRecord) -> bytes:
@@ -219,13 +258,23 @@ class Store:
             return self._load_tasks(tree, tasks)
 
     def _load_tasks(self, tree: safefs.Tree, tasks: list[str]) -> Loaded:
+        """Every task directory's record files, read as `_read` reads one.
+
+        One loop over a directory's names with its descriptor and the bound validator in
+        hand: at 10k records each call level saved per file is milliseconds of a replay."""
         found: list[Placed] = []
+        # what ordering and the duplicate check need, taken while each record is at hand
+        stamps: list[str] = []
+        ids: set[str] = set()
         unreadable: list[str] = []
         shared = SharedFieldsSets()
         adopt = shared.adopt
+        flags = safefs.read_flags()
+        validate = ReasoningRecord.__pydantic_validator__.validate_json
         for task in tasks:
             try:
-                names = [e.name for e in os.scandir(tree.directory(f"{STATE_DIR}/{task}"))]
+                directory = tree.directory(f"{STATE_DIR}/{task}")
+                names = [e.name for e in os.scandir(directory)]
             except (safefs.Unsafe, OSError):
                 continue
             folder = f"{task}/"
@@ -233,7 +282,7 @@ class Store:
                 # `Path.suffix == ".json"`: the name ends so and is not `.json` itself
                 if not name.endswith(".json") or name == ".json":
                     continue
-                record = self._read(tree, f"{STATE_DIR}/{folder}{name}")
+                record = _parsed(_read_in(directory, name, flags), validate)
                 if record is None:
                     unreadable.append(folder + name)
                     continue
@@ -245,29 +294,10 @@ class Store:
                 for evidence in body.__dict__.get("evidence", ()):
                     adopt(evidence)
                 found.append(Placed(folder + name, record))
+                stamps.append(record.recorded_at)
+                ids.add(record.id)
         unreadable.sort(key=natural_key)
-        return _assemble(found, unreadable)
-
-    @staticmethod
-    def _read(tree: safefs.Tree, rel: str) -> ReasoningRecord | None:
-        """The record at `rel`, or None when it cannot be read, parsed, or is foreign.
-
-        Read through `tree` (`majordomus.safefs`): only a regular file, never through a
-        symlink at any component and never past `RECORD_FILE_LIMIT`, so a link, a FIFO, a
-        device or a directory under a `.json` name is unreadable, never followed, waited on
-        or read without end.
-        """
-        try:
-            data = tree.read(rel, RECORD_FILE_LIMIT)
-        except safefs.Unsafe:
-            return None
-        try:
-            record = ReasoningRecord.model_validate_json(data)
-        except ValidationError:
-            return None
-        if record.schema_ != RECORD_SCHEMA or record.version != RECORD_VERSION:
-            return None
-        return record
+        return _assemble(found, stamps, len(ids), unreadable)
 
     def write(self, record: ReasoningRecord) -> Path:
         """Write one stamped record atomically and return its path; never overwrites.

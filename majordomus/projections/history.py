@@ -9,19 +9,23 @@ from __future__ import annotations
 
 from majordomus.advisors.outcomes import Outcome
 from majordomus.clock import epoch_seconds
-from majordomus.ledger.loaded import Loaded
+from majordomus.ledger.loaded import Loaded, Relations
 from majordomus.ledger.record import ConsultationInput
 
 
-def history(loaded: Loaded) -> list[Outcome]:
-    """One outcome per consultation record, in record order."""
+def history(loaded: Loaded, relations: Relations | None = None) -> list[Outcome]:
+    """One outcome per consultation record, in record order.
+
+    `relations`, when the caller indexed the same records already, lists the consultations:
+    the records are then not walked a second time (at 10k records, milliseconds)."""
+    consultations = (
+        relations.consultations
+        if relations is not None
+        else [r for r in loaded.records if r.body.kind == "consultation"]
+    )
     outcomes: list[Outcome] = []
-    for record in loaded.records:
+    for record in consultations:
         body = record.body
-        # by `kind`, the tag that chose the body's type (one string comparison per record,
-        # where a pydantic class check is several times slower)
-        if body.kind != "consultation":
-            continue
         assert isinstance(body, ConsultationInput)
         at = epoch_seconds(record.recorded_at)
         if at is None:

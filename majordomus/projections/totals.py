@@ -26,18 +26,27 @@ class ReasoningTotals(Wire):
 
 
 def totals_of(records: Iterable[ReasoningRecord]) -> ReasoningTotals:
-    """Count records and consultations, distinct reviewers, and the reported token sums.
-
-    Counted in locals and built once (a model's attribute assignment costs a call each).
-    """
-    count = completed = failed = input_tokens = output_tokens = 0
-    reviewers: set[str] = set()
+    """Count records and consultations, distinct reviewers, and the reported token sums."""
+    count = 0
+    consultations: list[ConsultationInput] = []
     for record in records:
         count += 1
         body = record.body
-        if body.kind != "consultation":
-            continue
-        assert isinstance(body, ConsultationInput)
+        if body.kind == "consultation":
+            assert isinstance(body, ConsultationInput)
+            consultations.append(body)
+    return totals_over(count, consultations)
+
+
+def totals_over(count: int, consultations: Iterable[ConsultationInput]) -> ReasoningTotals:
+    """The totals of `count` records whose consultations are `consultations`: for a caller
+    that has gone over the records already (a replay visits each record once).
+
+    Counted in locals and built once (a model's attribute assignment costs a call each).
+    """
+    completed = failed = input_tokens = output_tokens = 0
+    reviewers: set[str] = set()
+    for body in consultations:
         if body.status is ConsultationStatus.COMPLETED:
             completed += 1
             reviewers.add(body.advisor)

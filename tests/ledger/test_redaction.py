@@ -204,3 +204,73 @@ def test_the_prefilter_never_misses_a_literal_a_text_holds() -> None:
         }, text
     plain = "the quick brown fox: a rule, a title and an id (r-12) over example.org/a"
     assert not _EXACT.found(plain) and not _ANY_CASE.found(plain, lower=True)
+
+
+def test_key_words_are_found_where_full_lower_casing_finds_them() -> None:
+    """The lower-cased text key words are looked for in is made through the UTF-8 bytes;
+    every shape's key words are found at exactly the places `str.lower` (ASCII letters only
+    when that would move an offset) puts them, whatever the text holds outside ASCII."""
+    import random
+
+    from majordomus.ledger.redaction import _COMPILED, _lowered
+
+    def reference(text: str) -> str:
+        lowered = text.lower()
+        if len(lowered) == len(text):
+            return lowered
+        return text.translate({code: code + 32 for code in range(ord("A"), ord("Z") + 1)})
+
+    anchors = [shape.anchor for shape in _COMPILED if shape.anchor is not None]
+    words = ["password", "Pass", "KEY", "ey", "api_", "Token", "secret", "aws", "heroku", "curl"]
+    others = ["\u212a", "\u0130", "É", "é", "ß", "\udc80", "→", "\U0001f600", " ", "=", "x", "1"]
+    chooser = random.Random(7)
+    for _ in range(600):
+        text = "".join(
+            chooser.choice(words if chooser.random() < 0.4 else others)
+            for _ in range(chooser.randint(1, 12))
+        )
+        fast, slow = _lowered(text), reference(text)
+        assert len(fast) == len(text), text
+        for anchor in anchors:
+            assert [m.span() for m in re.finditer(anchor, fast)] == [
+                m.span() for m in re.finditer(anchor, slow)
+            ], (anchor, text)
+
+
+def test_narrowed_key_word_anchors_redact_as_all_the_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shape gated by whole key words alone looks only for the words a text holds; what
+    it replaces is what looking for all of them replaces, whatever else the text holds."""
+    import random
+
+    from majordomus.ledger import redaction
+
+    narrowed = [shape for shape in redaction._COMPILED if shape.words is not None]
+    assert [shape.marker for shape in narrowed] == ["[redacted:secret-assignment]"]
+    pieces = [
+        *narrowed[0].words,
+        *(word.upper() for word in narrowed[0].words),
+        "db_",
+        "x.",
+        "=",
+        ": ",
+        '"',
+        "\\n",
+        "\u212a",
+        "ey",
+        "\u0130",
+        "é",
+        "hunter2hunter2",
+        " ",
+        "api_",
+        "s3cr3tv4lue",
+        "\n",
+    ]
+    chooser = random.Random(11)
+    texts = [
+        "".join(chooser.choice(pieces) for _ in range(chooser.randint(1, 14))) for _ in range(1500)
+    ]
+    narrowed_results = [redaction.redact_secrets(text) for text in texts]
+    for shape in narrowed:
+        monkeypatch.setattr(shape, "words", None)
+    assert [redaction.redact_secrets(text) for text in texts] == narrowed_results
+    assert any("[redacted:secret-assignment]" in result for result in narrowed_results)

@@ -266,3 +266,25 @@ def test_eight_processes_recording_at_once_write_distinct_files(tmp_path):
     assert len({r.id for r in loaded.records}) == 400
     subjects = {r.body.subject for r in loaded.records}
     assert subjects == {f"worker {w} record {n}" for w in range(8) for n in range(50)}
+
+
+def test_load_lists_what_is_not_a_regular_record_file_as_unreadable(tmp_path, monkeypatch):
+    """A FIFO, a directory, a symlink (to a valid record) and a file over the size cap under
+    `.json` names are each unreadable: never waited on, followed or read past the cap."""
+    import os
+
+    from majordomus.ledger import store as store_module
+
+    record = json.dumps(stored("real", "2026-10-01T00:00:00.000Z"))
+    target = put(tmp_path, "t/real.json", record)
+    folder = target.parent
+    os.mkfifo(folder / "fifo.json")
+    (folder / "dir.json").mkdir()
+    (folder / "link.json").symlink_to(target)
+    put(
+        tmp_path, "t/large.json", json.dumps(stored("large", "2026-10-01T00:00:01.000Z")) + " " * 64
+    )
+    monkeypatch.setattr(store_module, "RECORD_FILE_LIMIT", len(record) + 32)
+    loaded = Store(tmp_path).load()
+    assert [r.id for r in loaded.records] == ["real"]
+    assert loaded.unreadable == ["t/dir.json", "t/fifo.json", "t/large.json", "t/link.json"]
