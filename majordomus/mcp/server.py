@@ -98,6 +98,9 @@ class Server(Dispatcher):
     def __init__(self, ctx: Workspace, *, read_only: bool) -> None:
         self.ctx = ctx
         self.read_only = read_only
+        # no `git status` at start: it stats every tracked file, and an answer that shows the
+        # working tree asks for it when first read
+        ctx.index_without_status()
         ctx.registry  # noqa: B018 - built before anything is served
         self._adopted: object = None
         #: The registry whose tools the shipped catalog was last compared with, and whether

@@ -259,3 +259,27 @@ def test_stray_prints_land_on_stderr(ctx: Workspace, monkeypatch, capfd) -> None
         '{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"params.name is required"}}\n'
     )
     assert "a stray line" in captured.err
+
+
+def test_a_server_starts_no_git_status_and_reads_the_working_tree_when_asked(
+    layer_repo: Path, monkeypatch
+) -> None:
+    """`git status` stats every tracked file, so the server asks it only when an answer shows
+    the working tree, and then sees the tree as it is at that moment."""
+    from majordomus.layer import git
+
+    asked: list[Path] = []
+    started = git._start_status
+
+    def counted(root: Path) -> Any:
+        asked.append(root)
+        return started(root)
+
+    monkeypatch.setattr(git, "_start_status", counted)
+    srv = Server(Workspace(layer_repo), read_only=False)
+    assert asked == []
+    (layer_repo / "README.md").write_text("changed after the server started\n")
+    response = answer(srv, req(1, "resources/read", {"uri": "majordomus://repository"}))
+    [content] = response["result"]["contents"]
+    assert json.loads(content["text"])["repository"]["git"]["working_tree"] == "dirty"
+    assert len(asked) == 1
