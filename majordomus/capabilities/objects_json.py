@@ -76,7 +76,7 @@ def search_hits(
             yield obj, snippet
 
 
-def _plain_text(value: str) -> bool:
+def plain_text(value: str) -> bool:
     """A string every serialiser writes alike: valid Unicode (no lone surrogate)."""
     if value.isascii():
         return True
@@ -93,7 +93,7 @@ def _always(_value: Any) -> bool:
 
 #: Each scalar type a model dumps as it is, with what its value must be for that.
 _SCALARS: dict[type, Callable[[Any], bool]] = {
-    str: _plain_text,
+    str: plain_text,
     bool: _always,
     type(None): _always,
     int: lambda value: -_INT_BOUND < value < _INT_BOUND,
@@ -123,7 +123,7 @@ def json_copy(value: Any, depth: int = 0) -> Any:
     if kind is dict:
         out = {}
         for key, item in value.items():
-            if type(key) is not str or not _plain_text(key):
+            if type(key) is not str or not plain_text(key):
                 raise NotPlain
             out[key] = json_copy(item, depth + 1)
         return out

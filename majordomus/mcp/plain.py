@@ -21,6 +21,7 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from majordomus.capabilities.objects_json import plain_text
 from majordomus.mcp import catalog
 
 if TYPE_CHECKING:
@@ -41,15 +42,7 @@ _DOCUMENTING = frozenset({"type", "title", "description", "default"})
 
 
 def _text(value: Any) -> bool:
-    if type(value) is not str:
-        return False
-    if value.isascii():
-        return True
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+    return type(value) is str and plain_text(value)
 
 
 def _integer(value: Any) -> bool:

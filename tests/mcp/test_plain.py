@@ -24,6 +24,7 @@ from majordomus.mcp.server import Server
 from majordomus.synthetic import Shape, SyntheticRepository
 from majordomus.wire import dumps_compact
 from tests.conftest import FIXTURES, make_git_repo
+from tests.test_startup import LAST_ANSWER_PROBE
 
 #: An object whose text the answers must carry alike: non-ASCII, a bidi override, terminal
 #: escapes, a secret (the front matter's keys are the rule kind's own).
@@ -295,25 +296,6 @@ def test_deep_values_are_left_to_the_models() -> None:
     assert objects_json.plain({"a": [1, 2.5, None, True, "é", {"b": []}]})
 
 
-PROBE = (
-    "import json, sys, threading\n"
-    "from majordomus.mcp import framing\n"
-    "seen = []\n"
-    "real = framing.write\n"
-    "def write(out, line):\n"
-    "    if threading.current_thread() is threading.main_thread():\n"
-    "        seen.append(sorted(sys.modules))\n"
-    "    real(out, line)\n"
-    "framing.write = write\n"
-    "from majordomus.cli.entry import main\n"
-    "sys.argv = ['majordomus', 'mcp']\n"
-    "code = main()\n"
-    "sys.stdout.flush()\n"
-    "sys.stderr.write('\\nMODULES ' + json.dumps(seen[-1]) + '\\n')\n"
-    "sys.exit(code)\n"
-)
-
-
 @pytest.mark.parametrize(
     ("tool", "arguments"),
     [
@@ -342,7 +324,7 @@ def test_a_first_get_search_or_compile_imports_no_pydantic(
         )
     )
     done = subprocess.run(
-        [sys.executable, "-c", PROBE],
+        [sys.executable, "-c", LAST_ANSWER_PROBE, "mcp"],
         cwd=layers[0],
         input=feed,
         capture_output=True,
