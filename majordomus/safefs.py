@@ -106,12 +106,6 @@ def _read_flags() -> int:
     return os.O_RDONLY | _flag("O_NOFOLLOW") | _flag("O_NONBLOCK") | getattr(os, "O_CLOEXEC", 0)
 
 
-def read_flags() -> int:
-    """The flags a file is opened with to be read (`read_open` then reads it): no link
-    followed, a FIFO never waited on. For a caller reading many files of one directory."""
-    return _read_flags()
-
-
 def _write_flags() -> int:
     return os.O_WRONLY | os.O_CREAT | os.O_EXCL | _flag("O_NOFOLLOW") | getattr(os, "O_CLOEXEC", 0)
 
@@ -292,6 +286,11 @@ class Tree:
         if name in ("", ".", ".."):
             raise Unsafe("unreadable", rel, "is not a plain path below the repository root")
         return _read_at(self.directory(directory), name, limit, rel, self._read_flags)
+
+    def read_in(self, directory: int, name: str, limit: int) -> bytes:
+        """`read` of the file `name` in `directory`, a descriptor `directory()` returned: a
+        reader of many files of one directory walks its path once. Raises `Unsafe`."""
+        return _read_at(directory, name, limit, name, self._read_flags)[0]
 
     def lstat(self, rel: str) -> os.stat_result:
         """What `rel` is, without following a link at any component; raises `Unsafe`."""

@@ -135,25 +135,6 @@ def _first_of_each_id(records: list[ReasoningRecord]) -> list[ReasoningRecord]:
     return kept
 
 
-def _read_in(directory: int, name: str, flags: int) -> bytes | None:
-    """The bytes of record file `name` in `directory` (a descriptor `safefs.Tree` opened
-    without following a link at any component), or None when it cannot be read.
-
-    Read as `safefs.Tree.read` reads: only a regular file, never through a symlink and
-    never past `RECORD_FILE_LIMIT`, so a link, a FIFO, a device or a directory under a
-    `.json` name is unreadable, never followed, waited on or read without end."""
-    try:
-        fd = os.open(name, flags, dir_fd=directory)
-    except (OSError, ValueError):
-        return None
-    try:
-        return safefs.read_open(fd, RECORD_FILE_LIMIT)
-    except safefs.Unsafe:
-        return None
-    finally:
-        os.close(fd)
-
-
 def _parsed(
     data: bytes | None, validate: Callable[[bytes], ReasoningRecord]
 ) -> ReasoningRecord | None:
@@ -258,7 +239,9 @@ class Store:
             return self._load_tasks(tree, tasks)
 
     def _load_tasks(self, tree: safefs.Tree, tasks: list[str]) -> Loaded:
-        """Every task directory's record files, read as `_read` reads one.
+        """Every task directory's record files, each read through the tree (`Tree.read_in`:
+        a regular file, no link followed, at most `RECORD_FILE_LIMIT` bytes); one that cannot
+        be read or holds no record is listed as unreadable.
 
         One loop over a directory's names with its descriptor and the bound validator in
         hand: at 10k records each call level saved per file is milliseconds of a replay."""
@@ -269,7 +252,6 @@ class Store:
         unreadable: list[str] = []
         shared = SharedFieldsSets()
         adopt = shared.adopt
-        flags = safefs.read_flags()
         validate = ReasoningRecord.__pydantic_validator__.validate_json
         for task in tasks:
             try:
@@ -282,7 +264,11 @@ class Store:
                 # `Path.suffix == ".json"`: the name ends so and is not `.json` itself
                 if not name.endswith(".json") or name == ".json":
                     continue
-                record = _parsed(_read_in(directory, name, flags), validate)
+                try:
+                    data: bytes | None = tree.read_in(directory, name, RECORD_FILE_LIMIT)
+                except safefs.Unsafe:
+                    data = None
+                record = _parsed(data, validate)
                 if record is None:
                     unreadable.append(folder + name)
                     continue
