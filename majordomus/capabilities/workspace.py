@@ -54,8 +54,6 @@ class Workspace:
         self.stale = False
         #: How many times the index was read again since the first; moves with each re-index.
         self.generation = 0
-        #: Whether a build from scratch starts `git status` beside the reading.
-        self._status_now = True
 
     @classmethod
     def from_index(cls, index: Index, *, environ: Mapping[str, str] | None = None) -> Workspace:
@@ -73,28 +71,25 @@ class Workspace:
 
     @cached_property
     def index(self) -> Index:
-        return self._read_index()
+        return self._read_index(status_now=True)
 
     def index_without_status(self) -> Index:
         """`index`, for an answer that shows no working-tree state: a build this starts
         asks `git status` (which stats every tracked file) only when the state is read."""
-        if "index" in self.__dict__:
-            return self.index
-        self._status_now = False
-        try:
-            return self.index
-        finally:
-            self._status_now = True
+        if "index" not in self.__dict__:
+            self.__dict__["index"] = self._read_index(status_now=False)
+        return self.index
 
-    def _read_index(self) -> Index:
-        baseline, built = self._build()
+    def _read_index(self, *, status_now: bool) -> Index:
+        baseline, built = self._build(status_now=status_now)
         self._built = built
         self.watch = self._watch(baseline, built)
         return built.index
 
-    def _build(self) -> tuple[Baseline, Built]:
+    def _build(self, *, status_now: bool) -> tuple[Baseline, Built]:
         """Build the index: from scratch the first time; after a change, reusing what the
-        last build read of every file the watch did not see move (`majordomus.layer.index`)."""
+        last build read of every file the watch did not see move (`majordomus.layer.index`);
+        `status_now`: whether a build from scratch starts `git status` beside the reading."""
         from majordomus.capabilities.builtin import builtin_tools
         from majordomus.layer.freshness import Baseline
         from majordomus.layer.index import build
@@ -108,7 +103,7 @@ class Workspace:
             mcp_tools=builtin_tools(),
             reuse=None if last is None else last.snapshot,
             moved=moved,
-            status_now=self._status_now,
+            status_now=status_now,
         )
         index = built.index
         if self.strict and index.error_count:
@@ -135,7 +130,7 @@ class Workspace:
         if self.watch is None or "index" not in self.__dict__ or not self.watch.changed():
             return False
         try:
-            baseline, built = self._build()
+            baseline, built = self._build(status_now=True)
             registry = self._registry_of(built.index, self.__dict__.get("registry"))
         except Exception as exc:
             log.error("the layer changed and could not be read again: %s", exc)

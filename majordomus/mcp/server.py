@@ -5,8 +5,8 @@ No MCP library. Framing and the redaction of what is written live in
 session loop (one writer, the idle check and the warm-up) in `majordomus.mcp.session`. Tools
 and resources are projections of the registry (`majordomus.mcp.listing`), prompts and
 completions of the index (`majordomus.mcp.prompts`); every tool call goes through the one
-executor, but for a get or search with provably valid arguments, which `majordomus.mcp.plain`
-answers with the same JSON without pydantic.
+executor, but for a get, search or context compile with provably valid arguments, which
+`majordomus.mcp.plain` answers with the same JSON without pydantic.
 
 Before each input line the context checks whether the layer changed and re-indexes if it did;
 the lists are then computed again, `notifications/*/list_changed` go out for those that moved
