@@ -133,6 +133,26 @@ def _start_status(root: Path) -> _Started:
     return _Started(root, ("--no-optional-locks", "status", "--porcelain"), ())
 
 
+class _StatusQuestion:
+    """The working tree of one build: `git status` started at most once, by `start` (which
+    does not wait) or by the first call, which collects the answer."""
+
+    __slots__ = ("_root", "_started")
+
+    def __init__(self, root: Path, started: _Started | None) -> None:
+        self._root = root
+        self._started = started
+
+    def start(self) -> None:
+        if self._started is None:
+            self._started = _start_status(self._root)
+
+    def __call__(self) -> WorkingTree:
+        self.start()
+        assert self._started is not None
+        return _status(self._started)
+
+
 def working_tree(root: Path) -> WorkingTree:
     """`git --no-optional-locks status --porcelain`: clean, dirty, or unknown on failure."""
     return _status(_start_status(root))
@@ -241,13 +261,14 @@ class PendingGitState:
     def result(self) -> GitState:
         if self.reason is not None:
             return GitState.unavailable(self.reason)
-        status, root = self._status, self._root
+        question = _StatusQuestion(self._root, self._status)
         return GitState(
             state="available",
             toplevel=self._top,
             head=self._head,
             branch=self._branch,
-            ask=lambda: _status(status if status is not None else _start_status(root)),
+            ask=question,
+            start=question.start,
         )
 
 
