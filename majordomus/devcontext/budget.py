@@ -13,8 +13,6 @@ best as one sequence.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from majordomus.devcontext.bundle import section, section_bytes
 from majordomus.devcontext.candidates import Band, Candidate
 from majordomus.devcontext.relevance import (
@@ -84,17 +82,37 @@ def allowance_of(promised: int) -> int:
     return int(promised * BEYOND_SHARE / (1 - BEYOND_SHARE))
 
 
-@dataclass
 class Spent:
     """The answer's lists, in their final order."""
 
-    selected: list[ContextEntry]
-    excluded: list[Excluded]
-    deduplicated: list[Deduplicated]
-    conflicts: list[Conflict]
-    budget: Budget
-    diagnostics: list[Diagnostic]
-    commits: list[CommitReference]
+    __slots__ = (
+        "budget",
+        "commits",
+        "conflicts",
+        "deduplicated",
+        "diagnostics",
+        "excluded",
+        "selected",
+    )
+
+    def __init__(
+        self,
+        *,
+        selected: list[ContextEntry],
+        excluded: list[Excluded],
+        deduplicated: list[Deduplicated],
+        conflicts: list[Conflict],
+        budget: Budget,
+        diagnostics: list[Diagnostic],
+        commits: list[CommitReference],
+    ) -> None:
+        self.selected = selected
+        self.excluded = excluded
+        self.deduplicated = deduplicated
+        self.conflicts = conflicts
+        self.budget = budget
+        self.diagnostics = diagnostics
+        self.commits = commits
 
 
 class _Spend:

@@ -9,7 +9,6 @@ collapse to one discovery. Pure: no I/O.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
@@ -90,23 +89,54 @@ def version_of(obj: LayerObject) -> str | None:
     return None
 
 
-@dataclass
 class Candidate:
     """One identifier some selector reached, with every way it was reached."""
 
-    uri: str
-    kind: str
-    title: str | None
-    tier: Tier
-    relevance: float
-    depth: int
-    discovered_by: list[Route]
-    obj: LayerObject | None = None
-    path: str | None = None
-    status: str | None = None
-    facts: dict[str, str] = field(default_factory=dict)
-    band: int = Band.REST
-    binding: bool = False
+    __slots__ = (
+        "band",
+        "binding",
+        "depth",
+        "discovered_by",
+        "facts",
+        "kind",
+        "obj",
+        "path",
+        "relevance",
+        "status",
+        "tier",
+        "title",
+        "uri",
+    )
+
+    def __init__(
+        self,
+        uri: str,
+        kind: str,
+        title: str | None,
+        tier: Tier,
+        relevance: float,
+        depth: int,
+        discovered_by: list[Route],
+        obj: LayerObject | None = None,
+        path: str | None = None,
+        status: str | None = None,
+        facts: dict[str, str] | None = None,
+        band: int = Band.REST,
+        binding: bool = False,
+    ) -> None:
+        self.uri = uri
+        self.kind = kind
+        self.title = title
+        self.tier = tier
+        self.relevance = relevance
+        self.depth = depth
+        self.discovered_by = discovered_by
+        self.obj = obj
+        self.path = path
+        self.status = status
+        self.facts: dict[str, str] = {} if facts is None else facts
+        self.band = band
+        self.binding = binding
 
     def merge(
         self,

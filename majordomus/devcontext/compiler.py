@@ -8,7 +8,6 @@ request give an equal answer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from majordomus.devcontext.budget import spend
@@ -29,18 +28,27 @@ def _no_size(_path: str) -> int | None:
     return None
 
 
-@dataclass(frozen=True)
 class CompileSources:
     """The sources a compile reads: the index, and two injected readers of what it does not hold.
 
     A bare `Index` passed to `compile_context` is read as `CompileSources(index)`: no local
     records and no sizes for graph-only names. `for_checkout` wires the readers of a real checkout.
+    Never changed once made.
     """
 
-    index: Index
-    continuity: ContinuityProvider | None = None
-    size_of: SizeOf = _no_size
-    sqlite: SqliteIndex | None = None
+    __slots__ = ("continuity", "index", "size_of", "sqlite")
+
+    def __init__(
+        self,
+        index: Index,
+        continuity: ContinuityProvider | None = None,
+        size_of: SizeOf = _no_size,
+        sqlite: SqliteIndex | None = None,
+    ) -> None:
+        self.index = index
+        self.continuity = continuity
+        self.size_of = size_of
+        self.sqlite = sqlite
 
     @classmethod
     def for_checkout(cls, index: Index, sqlite: SqliteIndex | None = None) -> CompileSources:

@@ -12,7 +12,6 @@ Pure: no I/O.
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass, field
 from functools import cached_property
 
 from majordomus.devcontext.edges import followed
@@ -24,26 +23,36 @@ HUB_KIND = "kind"
 _ARRANGED: dict[int, tuple[weakref.ref[Index], Graph]] = {}
 
 
-@dataclass(frozen=True, slots=True)
 class Node:
-    """One node: an object, a kind hub or an external name."""
+    """One node: an object, a kind hub or an external name; never changed once made."""
 
-    id: str
-    kind: str
-    label: str
-    source: str | None = None
-    status: str | None = None
-    obj: LayerObject | None = None
+    __slots__ = ("id", "kind", "label", "obj", "source", "status")
+
+    def __init__(
+        self,
+        id: str,
+        kind: str,
+        label: str,
+        source: str | None = None,
+        status: str | None = None,
+        obj: LayerObject | None = None,
+    ) -> None:
+        self.id = id
+        self.kind = kind
+        self.label = label
+        self.source = source
+        self.status = status
+        self.obj = obj
 
 
-@dataclass
 class Graph:
     """Nodes by id, the sorted edge list, and adjacency over the edge kinds the walk follows."""
 
-    nodes: dict[str, Node]
-    edges: list[Edge]
-    out: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
-    into: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    def __init__(self, nodes: dict[str, Node], edges: list[Edge]) -> None:
+        self.nodes = nodes
+        self.edges = edges
+        self.out: dict[str, list[tuple[str, str]]] = {}
+        self.into: dict[str, list[tuple[str, str]]] = {}
 
     @classmethod
     def of(cls, index: Index) -> Graph:

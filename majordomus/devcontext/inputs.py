@@ -8,7 +8,6 @@ seeds, and the intent's terms. The first failure wins and is raised as `InvalidI
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from majordomus.devcontext import shapes
@@ -33,18 +32,41 @@ PATH_KIND = "path"
 INTENT_KIND = "intent"
 
 
-@dataclass(frozen=True)
 class Request:
-    """What the selectors work from: seeds, the named paths, the terms and the limits."""
+    """What the selectors work from: seeds, the named paths, the terms and the limits;
+    never changed once resolved."""
 
-    seeds: list[Seed]
-    object_seeds: list[str]
-    paths: frozenset[str]
-    terms: list[str]
-    limit: int
-    max_depth: int
-    floor: float
-    all_blocking_rules: bool
+    __slots__ = (
+        "all_blocking_rules",
+        "floor",
+        "limit",
+        "max_depth",
+        "object_seeds",
+        "paths",
+        "seeds",
+        "terms",
+    )
+
+    def __init__(
+        self,
+        *,
+        seeds: list[Seed],
+        object_seeds: list[str],
+        paths: frozenset[str],
+        terms: list[str],
+        limit: int,
+        max_depth: int,
+        floor: float,
+        all_blocking_rules: bool,
+    ) -> None:
+        self.seeds = seeds
+        self.object_seeds = object_seeds
+        self.paths = paths
+        self.terms = terms
+        self.limit = limit
+        self.max_depth = max_depth
+        self.floor = floor
+        self.all_blocking_rules = all_blocking_rules
 
 
 def resolve(index: Index, given: CompileInput | shapes.Request) -> Request:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from decimal import Decimal
 
 from majordomus.devcontext.shapes import Route
 
@@ -29,6 +28,8 @@ def number(value: float) -> str:
         return str(int(value))
     text = repr(value)
     if "e" in text or "E" in text:
+        from decimal import Decimal  # here: rare, and its import costs a compile a millisecond
+
         text = format(Decimal(text), "f")
     return text
 

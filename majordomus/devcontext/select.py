@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from majordomus.devcontext.candidates import Band, Candidate, Candidates, scalar_text
@@ -59,23 +58,33 @@ OVER_MILESTONE_SCOPE = 0.6
 GOVERNS_SCOPE = 0.85
 
 
-@dataclass(frozen=True)
 class Dangling:
     """A reference a reached object names and the index does not hold."""
 
-    reference: str
-    declared_in: str
-    detail: str
+    __slots__ = ("declared_in", "detail", "reference")
+
+    def __init__(self, reference: str, declared_in: str, detail: str) -> None:
+        self.reference = reference
+        self.declared_in = declared_in
+        self.detail = detail
 
 
-@dataclass
 class Selection:
     """What the selectors produced, before anything is spent."""
 
-    candidates: Candidates
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    unresolved: list[Dangling] = field(default_factory=list)
-    unreached: list[Excluded] = field(default_factory=list)
+    __slots__ = ("candidates", "diagnostics", "unreached", "unresolved")
+
+    def __init__(
+        self,
+        candidates: Candidates,
+        diagnostics: list[Diagnostic],
+        unresolved: list[Dangling],
+        unreached: list[Excluded],
+    ) -> None:
+        self.candidates = candidates
+        self.diagnostics = diagnostics
+        self.unresolved = unresolved
+        self.unreached = unreached
 
 
 class _Selector:

@@ -1,4 +1,4 @@
-"""The compiler's answer as plain data: a slotted dataclass per wire model of
+"""The compiler's answer as plain data: a slotted class per wire model of
 `majordomus.devcontext.model`, and `wire_json`, the JSON value the model dumps to.
 
 The compiler builds these, never the pydantic models, so an MCP session's first compile
@@ -8,11 +8,15 @@ under the same names, and `wire_json` writes them as the model dumps them: the m
 order, aliases (`from`, `schema`), enum values, floats as floats, OMIT fields left out when
 None or empty. tests/devcontext/test_shapes.py holds each twin to its model field by field
 and every answer to the model's own dump, byte for byte.
+
+The twins are written out, not made by `dataclasses`: creating a dataclass at import runs
+its generated methods through `exec`, a few hundred microseconds a class, and this module is
+imported by the first compile of an MCP session. Over 400 lines for that reason: one short
+class per wire model, beside the table that writes them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from majordomus.devcontext.vocabulary import (
@@ -24,193 +28,390 @@ from majordomus.devcontext.vocabulary import (
 from majordomus.order import OrderKey
 
 
-@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class Request:
     """A compile request (`DevContextInput`'s fields), for a caller that proved its values
     valid without the model (`majordomus.mcp.plain`)."""
 
-    issue: str | None = None
-    milestone: str | None = None
-    intent: str | None = None
-    paths: list[str] = field(default_factory=list)
-    uris: list[str] = field(default_factory=list)
-    budget_tokens: int | None = None
-    max_depth: int | None = None
-    floor: float | None = None
-    all_blocking_rules: bool | None = None
-    bundle: bool = False
+    __slots__ = (
+        "all_blocking_rules",
+        "budget_tokens",
+        "bundle",
+        "floor",
+        "intent",
+        "issue",
+        "max_depth",
+        "milestone",
+        "paths",
+        "uris",
+    )
+
+    def __init__(
+        self,
+        *,
+        issue: str | None = None,
+        milestone: str | None = None,
+        intent: str | None = None,
+        paths: list[str] | None = None,
+        uris: list[str] | None = None,
+        budget_tokens: int | None = None,
+        max_depth: int | None = None,
+        floor: float | None = None,
+        all_blocking_rules: bool | None = None,
+        bundle: bool = False,
+    ) -> None:
+        self.issue = issue
+        self.milestone = milestone
+        self.intent = intent
+        self.paths: list[str] = [] if paths is None else paths
+        self.uris: list[str] = [] if uris is None else uris
+        self.budget_tokens = budget_tokens
+        self.max_depth = max_depth
+        self.floor = floor
+        self.all_blocking_rules = all_blocking_rules
+        self.bundle = bundle
 
 
-@dataclass(slots=True, kw_only=True, repr=False)
 class Route:
-    """One way an entry was reached (`model.Route`)."""
+    """One way an entry was reached (`model.Route`); equal when every field is."""
 
-    selector: Selector
-    reason: str
-    via: str | None = None
-    edge: str | None = None
-    depth: int
-    confidence: float
-    weight: float
+    __slots__ = ("confidence", "depth", "edge", "reason", "selector", "via", "weight")
+
+    def __init__(
+        self,
+        *,
+        selector: Selector,
+        reason: str,
+        via: str | None = None,
+        edge: str | None = None,
+        depth: int,
+        confidence: float,
+        weight: float,
+    ) -> None:
+        self.selector = selector
+        self.reason = reason
+        self.via = via
+        self.edge = edge
+        self.depth = depth
+        self.confidence = confidence
+        self.weight = weight
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (
+            self.selector,
+            self.reason,
+            self.via,
+            self.edge,
+            self.depth,
+            self.confidence,
+            self.weight,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Route):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: equal by value, so not hashable
 
 
-@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class EntryProvenance:
     """Where a selected thing lives (`model.EntryProvenance`)."""
 
-    path: str
-    directory: str
-    source_class: str
-    section: str | None = None
-    bytes: int
+    __slots__ = ("bytes", "directory", "path", "section", "source_class")
+
+    def __init__(
+        self,
+        *,
+        path: str,
+        directory: str,
+        source_class: str,
+        section: str | None = None,
+        bytes: int,
+    ) -> None:
+        self.path = path
+        self.directory = directory
+        self.source_class = source_class
+        self.section = section
+        self.bytes = bytes
 
 
-@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class ContextEntry:
     """One selected thing (`model.ContextEntry`)."""
 
-    uri: str
-    kind: str
-    title: str | None = None
-    provenance: EntryProvenance
-    tier: Tier
-    relevance: float
-    confidence: float
-    discovered_by: list[Route]
-    depth: int
-    cost_tokens: int
-    cost_bytes: int
-    version: str | None = None
-    status: str | None = None
-    required: bool
-    facts: dict[str, str] = field(default_factory=dict)
+    __slots__ = (
+        "confidence",
+        "cost_bytes",
+        "cost_tokens",
+        "depth",
+        "discovered_by",
+        "facts",
+        "kind",
+        "provenance",
+        "relevance",
+        "required",
+        "status",
+        "tier",
+        "title",
+        "uri",
+        "version",
+    )
+
+    def __init__(
+        self,
+        *,
+        uri: str,
+        kind: str,
+        title: str | None = None,
+        provenance: EntryProvenance,
+        tier: Tier,
+        relevance: float,
+        confidence: float,
+        discovered_by: list[Route],
+        depth: int,
+        cost_tokens: int,
+        cost_bytes: int,
+        version: str | None = None,
+        status: str | None = None,
+        required: bool,
+        facts: dict[str, str] | None = None,
+    ) -> None:
+        self.uri = uri
+        self.kind = kind
+        self.title = title
+        self.provenance = provenance
+        self.tier = tier
+        self.relevance = relevance
+        self.confidence = confidence
+        self.discovered_by = discovered_by
+        self.depth = depth
+        self.cost_tokens = cost_tokens
+        self.cost_bytes = cost_bytes
+        self.version = version
+        self.status = status
+        self.required = required
+        self.facts: dict[str, str] = {} if facts is None else facts
 
 
-@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class Excluded:
     """One thing reached and not given (`model.Excluded`)."""
 
-    uri: str
-    kind: str | None = None
-    tier: Tier
-    reason: ExclusionReason
-    detail: str
-    cost_tokens: int
-    relevance: float
+    __slots__ = ("cost_tokens", "detail", "kind", "reason", "relevance", "tier", "uri")
+
+    def __init__(
+        self,
+        *,
+        uri: str,
+        kind: str | None = None,
+        tier: Tier,
+        reason: ExclusionReason,
+        detail: str,
+        cost_tokens: int,
+        relevance: float,
+    ) -> None:
+        self.uri = uri
+        self.kind = kind
+        self.tier = tier
+        self.reason = reason
+        self.detail = detail
+        self.cost_tokens = cost_tokens
+        self.relevance = relevance
 
     def order_key(self) -> OrderKey:
         return OrderKey(label=self.reason.value, identity=self.uri, rank=self.tier.rank)
 
 
-@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class Deduplicated:
     """Two names of one thing, collapsed (`model.Deduplicated`)."""
 
-    kept: str
-    dropped: list[str]
-    key: str
-    detail: str
-    paths: int
+    __slots__ = ("detail", "dropped", "kept", "key", "paths")
+
+    def __init__(self, *, kept: str, dropped: list[str], key: str, detail: str, paths: int) -> None:
+        self.kept = kept
+        self.dropped = dropped
+        self.key = key
+        self.detail = detail
+        self.paths = paths
 
     def order_key(self) -> OrderKey:
         return OrderKey(label=self.kept, identity=self.kept, group=self.key)
 
 
-@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class Conflict:
     """Two entries that cannot both hold (`model.Conflict`)."""
 
-    current: str
-    against: str
-    kind: str
-    detail: str
+    __slots__ = ("against", "current", "detail", "kind")
+
+    def __init__(self, *, current: str, against: str, kind: str, detail: str) -> None:
+        self.current = current
+        self.against = against
+        self.kind = kind
+        self.detail = detail
 
     def order_key(self) -> OrderKey:
         return OrderKey(label=self.current, identity=self.against, group=self.kind)
 
 
-@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class TierSpend:
     """What one tier took from the pot (`model.TierSpend`)."""
 
-    tier: Tier
-    meaning: str
-    selected: int
-    excluded: int
-    tokens: int
-    required: int
+    __slots__ = ("excluded", "meaning", "required", "selected", "tier", "tokens")
+
+    def __init__(
+        self, *, tier: Tier, meaning: str, selected: int, excluded: int, tokens: int, required: int
+    ) -> None:
+        self.tier = tier
+        self.meaning = meaning
+        self.selected = selected
+        self.excluded = excluded
+        self.tokens = tokens
+        self.required = required
 
 
-@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class Budget:
     """The budget and what became of it (`model.Budget`)."""
 
-    limit_tokens: int
-    used_tokens: int
-    required_tokens: int
-    remaining_tokens: int
-    over_budget: bool
-    bytes_per_token: int
-    tiers: list[TierSpend]
+    __slots__ = (
+        "bytes_per_token",
+        "limit_tokens",
+        "over_budget",
+        "remaining_tokens",
+        "required_tokens",
+        "tiers",
+        "used_tokens",
+    )
+
+    def __init__(
+        self,
+        *,
+        limit_tokens: int,
+        used_tokens: int,
+        required_tokens: int,
+        remaining_tokens: int,
+        over_budget: bool,
+        bytes_per_token: int,
+        tiers: list[TierSpend],
+    ) -> None:
+        self.limit_tokens = limit_tokens
+        self.used_tokens = used_tokens
+        self.required_tokens = required_tokens
+        self.remaining_tokens = remaining_tokens
+        self.over_budget = over_budget
+        self.bytes_per_token = bytes_per_token
+        self.tiers = tiers
 
 
-@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class Seed:
     """One starting point as resolved (`model.Seed`)."""
 
-    uri: str
-    kind: str
-    from_: str
-    resolved: str | None = None
+    __slots__ = ("from_", "kind", "resolved", "uri")
+
+    def __init__(self, *, uri: str, kind: str, from_: str, resolved: str | None = None) -> None:
+        self.uri = uri
+        self.kind = kind
+        self.from_ = from_
+        self.resolved = resolved
 
 
-@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class CommitReference:
     """A commit the selection's evidence names (`model.CommitReference`)."""
 
-    commit: str
-    named_by: str
-    covers: str | None = None
+    __slots__ = ("commit", "covers", "named_by")
+
+    def __init__(self, *, commit: str, named_by: str, covers: str | None = None) -> None:
+        self.commit = commit
+        self.named_by = named_by
+        self.covers = covers
 
     def order_key(self) -> OrderKey:
         return OrderKey(label=self.commit, identity=self.named_by)
 
 
-@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class GitContext:
     """What git says about the checkout (`model.GitContext`)."""
 
-    branch: str | None = None
-    head: str | None = None
-    working_tree: str
-    commits: list[CommitReference] = field(default_factory=list)
+    __slots__ = ("branch", "commits", "head", "working_tree")
+
+    def __init__(
+        self,
+        *,
+        branch: str | None = None,
+        head: str | None = None,
+        working_tree: str,
+        commits: list[CommitReference] | None = None,
+    ) -> None:
+        self.branch = branch
+        self.head = head
+        self.working_tree = working_tree
+        self.commits: list[CommitReference] = [] if commits is None else commits
 
 
-@dataclass(slots=True, kw_only=True, repr=False)
 class Diagnostic:
-    """A finding about the compilation (`model.Diagnostic`)."""
+    """A finding about the compilation (`model.Diagnostic`); equal when every field is."""
 
-    severity: str
-    code: str
-    path: str | None = None
-    message: str
+    __slots__ = ("code", "message", "path", "severity")
+
+    def __init__(self, *, severity: str, code: str, path: str | None = None, message: str) -> None:
+        self.severity = severity
+        self.code = code
+        self.path = path
+        self.message = message
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Diagnostic):
+            return NotImplemented
+        return (self.severity, self.code, self.path, self.message) == (
+            other.severity,
+            other.code,
+            other.path,
+            other.message,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: equal by value, so not hashable
 
 
-@dataclass(slots=True, kw_only=True, repr=False, eq=False)
 class CompiledContext:
     """The answer of `devcontext.compile` (`model.CompiledContext`)."""
 
-    schema_: int = SCHEMA_VERSION
-    fingerprint: str
-    git: GitContext
-    seeds: list[Seed]
-    selected: list[ContextEntry]
-    excluded: list[Excluded]
-    deduplicated: list[Deduplicated]
-    conflicts: list[Conflict]
-    budget: Budget
-    diagnostics: list[Diagnostic]
-    bundle: str | None = None
+    __slots__ = (
+        "budget",
+        "bundle",
+        "conflicts",
+        "deduplicated",
+        "diagnostics",
+        "excluded",
+        "fingerprint",
+        "git",
+        "schema_",
+        "seeds",
+        "selected",
+    )
+
+    def __init__(
+        self,
+        *,
+        schema_: int = SCHEMA_VERSION,
+        fingerprint: str,
+        git: GitContext,
+        seeds: list[Seed],
+        selected: list[ContextEntry],
+        excluded: list[Excluded],
+        deduplicated: list[Deduplicated],
+        conflicts: list[Conflict],
+        budget: Budget,
+        diagnostics: list[Diagnostic],
+        bundle: str | None = None,
+    ) -> None:
+        self.schema_ = schema_
+        self.fingerprint = fingerprint
+        self.git = git
+        self.seeds = seeds
+        self.selected = selected
+        self.excluded = excluded
+        self.deduplicated = deduplicated
+        self.conflicts = conflicts
+        self.budget = budget
+        self.diagnostics = diagnostics
+        self.bundle = bundle
 
 
 #: How each field is written: as it is, a float, an enum's value, one nested shape or a

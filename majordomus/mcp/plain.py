@@ -122,17 +122,31 @@ _searched: weakref.WeakSet[Workspace] = weakref.WeakSet()
 
 
 def _compile(ctx: Workspace, arguments: dict[str, Any]) -> Any:
-    """Until the executor is built (its process cache answers a repeated request). The
-    intent looks at every object rather than building the index's SQLite copy to narrow
-    with (the same answer, and cheaper once). Anything the compile raises, a refusal
-    included, is the executor's to give."""
+    """Until the executor is built (its process cache answers a repeated request).
+
+    The answer shows the working tree, and a session's index is built without asking git
+    for it: `git status` is started first, so git answers on the other core while the
+    compiler is imported and run, and it is collected however the compile ends (a refused
+    one too: no child outlives the call)."""
+    if "executor" in vars(ctx):
+        return None
+    git = ctx.index.git
+    git.ask_early()
+    try:
+        return _compiled(ctx, arguments)
+    finally:
+        git.working_tree  # noqa: B018 - collected, its process reaped
+
+
+def _compiled(ctx: Workspace, arguments: dict[str, Any]) -> Any:
+    """The compile's plain answer, or None. The intent looks at every object rather than
+    building the index's SQLite copy to narrow with (the same answer, and cheaper once).
+    Anything the compile raises, a refusal included, is the executor's to give."""
     from majordomus.capabilities.objects_json import plain
     from majordomus.devcontext.compiler import CompileSources, compile_plain
     from majordomus.devcontext.inputs import expanded_uris
     from majordomus.devcontext.shapes import Request, wire_json
 
-    if "executor" in vars(ctx):
-        return None
     given = dict(arguments)
     if "floor" in given:
         given["floor"] = float(given["floor"])

@@ -4,7 +4,7 @@ the compiler load without pydantic."""
 
 from __future__ import annotations
 
-import dataclasses
+import inspect
 import subprocess
 import sys
 import types
@@ -50,6 +50,22 @@ def _how(annotation: Any) -> str:
     return "as-is"
 
 
+def _parameters(twin: type) -> dict[str, inspect.Parameter]:
+    """A twin's fields as its constructor takes them: by keyword, in the model's order."""
+    parameters = dict(inspect.signature(twin).parameters)
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in parameters.values())
+    return parameters
+
+
+def _required(made: Any) -> dict[str, Any]:
+    """The required fields of a twin as `made` holds them."""
+    return {
+        name: getattr(made, name)
+        for name, p in _parameters(type(made)).items()
+        if p.default is p.empty
+    }
+
+
 def test_every_output_model_has_a_twin() -> None:
     assert {twin.__name__ for twin, _ in TWINS} == {
         "Route",
@@ -73,17 +89,18 @@ def test_a_twin_has_its_models_fields(twin: type, wire_model: type[BaseModel]) -
     """Same names in the same order, same defaults, and written as the model writes them:
     key (alias), omitted when empty exactly where the model omits, float, enum or nested."""
     fields = wire_model.model_fields
-    plain_fields = {f.name: f for f in dataclasses.fields(twin)}
+    plain_fields = _parameters(twin)
     assert list(plain_fields) == list(fields)
+    assert sorted(twin.__slots__) == sorted(fields)
+    made = twin(**{name: object() for name, p in plain_fields.items() if p.default is p.empty})
     for name, info in fields.items():
-        default = plain_fields[name].default
-        factory = plain_fields[name].default_factory
         if info.is_required():
-            assert default is dataclasses.MISSING and factory is dataclasses.MISSING, name
+            assert plain_fields[name].default is inspect.Parameter.empty, name
         elif info.default_factory is not None:
-            assert factory is not dataclasses.MISSING and factory() == info.default_factory(), name  # type: ignore[call-arg,misc]
+            assert getattr(made, name) == info.default_factory(), name  # type: ignore[call-arg]
+            assert getattr(made, name) is not getattr(twin(**_required(made)), name), name
         else:
-            assert default == info.default, name
+            assert getattr(made, name) == info.default, name
     rows = shapes.WIRE[twin.__name__]
     assert [attr for attr, *_ in rows] == list(fields)
     for attr, key, how, omit in rows:
@@ -95,8 +112,7 @@ def test_a_twin_has_its_models_fields(twin: type, wire_model: type[BaseModel]) -
 
 def test_the_plain_request_has_the_inputs_fields_and_defaults() -> None:
     fields = model.DevContextInput.model_fields
-    plain = {f.name: f for f in dataclasses.fields(shapes.Request)}
-    assert list(plain) == list(fields)
+    assert list(_parameters(shapes.Request)) == list(fields)
     given = shapes.Request()
     for name in fields:
         assert getattr(given, name) == getattr(CompileInput(), name), name
