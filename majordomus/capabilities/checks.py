@@ -8,14 +8,14 @@ in `Registry.verify()`. Every check appends to a list, so every error is reporte
 
 from __future__ import annotations
 
-import inspect
 import json
 import re
 import typing
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from majordomus.capabilities.frozen import Frozen
 
 if TYPE_CHECKING:
     from majordomus.capabilities.registry import Capability, Route
@@ -37,12 +37,16 @@ _SPACE_OR_CONTROL = re.compile(r"[\s\x00-\x1f\x7f]")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
-@dataclass(frozen=True)
-class RegistryError:
+class RegistryError(Frozen):
     """One declaration problem; `code` is the snake_case word of docs/generated/capabilities.md"""
 
+    FIELDS = COMPARED = ("code", "message")
+    __slots__ = FIELDS
     code: str
     message: str
+
+    def __init__(self, code: str, message: str) -> None:
+        self._set(code=code, message=message)
 
 
 class RegistryBuildFailed(Exception):
@@ -284,6 +288,8 @@ def signature_problem(cap: Capability) -> str | None:
         hints = typing.get_type_hints(cap.handler, localns={"Workspace": Workspace})
     except (NameError, TypeError) as exc:
         return f"its annotations do not resolve: {exc}"
+    import inspect  # here: only a check that loads the declarations needs it
+
     names = list(inspect.signature(cap.handler).parameters)
     if len(names) != 2:
         return f"a handler takes (ctx, request), not {len(names)} parameter(s)"

@@ -19,7 +19,6 @@ this file despite its length; the checks themselves live in `checks.py`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from majordomus.capabilities.checks import (
@@ -32,6 +31,7 @@ from majordomus.capabilities.checks import (
     check_routes,
     check_types,
 )
+from majordomus.capabilities.frozen import Frozen
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -48,12 +48,16 @@ Cases = Callable[["Workspace"], list[tuple[str, dict[str, Any]]]]
 Handler = Callable[["Workspace", Any], "BaseModel"]
 
 
-@dataclass(frozen=True)
-class CachePolicy:
+class CachePolicy(Frozen):
     """`max_entries == 0` means disabled; a TTL of None lives as long as the process."""
 
-    max_entries: int = 0
-    ttl_seconds: int | None = None
+    FIELDS = COMPARED = ("max_entries", "ttl_seconds")
+    __slots__ = FIELDS
+    max_entries: int
+    ttl_seconds: int | None
+
+    def __init__(self, max_entries: int = 0, ttl_seconds: int | None = None) -> None:
+        self._set(max_entries=max_entries, ttl_seconds=ttl_seconds)
 
     @property
     def enabled(self) -> bool:
@@ -75,20 +79,46 @@ def process_cache(max_entries: int, ttl_seconds: int | None = None) -> CachePoli
     return CachePolicy(max_entries, ttl_seconds)
 
 
-@dataclass(frozen=True)
-class Route:
+class Route(Frozen):
     """A capability's identity and exposure: what a surface routes by, and what the registry
-    checks, without importing the types behind it."""
+    checks, without importing the types behind it. Equal by every field but `source`."""
 
+    COMPARED = ("id", "module", "kind", "writes_repository", "tool", "resource", "http", "cli")
+    FIELDS = (*COMPARED, "source")
+    __slots__ = FIELDS
     id: str
     module: str
-    kind: Kind = "query"
-    writes_repository: bool = False
-    tool: str | None = None
-    resource: tuple[str, str] | None = None
-    http: tuple[str, str] | None = None
-    cli: tuple[str, ...] | None = None
-    source: LayerObject | None = field(default=None, compare=False)
+    kind: Kind
+    writes_repository: bool
+    tool: str | None
+    resource: tuple[str, str] | None
+    http: tuple[str, str] | None
+    cli: tuple[str, ...] | None
+    source: LayerObject | None
+
+    def __init__(
+        self,
+        id: str,
+        module: str,
+        kind: Kind = "query",
+        writes_repository: bool = False,
+        tool: str | None = None,
+        resource: tuple[str, str] | None = None,
+        http: tuple[str, str] | None = None,
+        cli: tuple[str, ...] | None = None,
+        source: LayerObject | None = None,
+    ) -> None:
+        self._set(
+            id=id,
+            module=module,
+            kind=kind,
+            writes_repository=writes_repository,
+            tool=tool,
+            resource=resource,
+            http=http,
+            cli=cli,
+            source=source,
+        )
 
     @property
     def declarative(self) -> bool:
@@ -101,30 +131,99 @@ class Route:
         return "repository_mutation" if self.writes_repository else "process_state"
 
 
-@dataclass(frozen=True)
-class Capability:
-    """One declaration: identity, exposure on every surface, types, policies and handler."""
+class Capability(Frozen):
+    """One declaration: identity, exposure on every surface, types, policies and handler.
+    Equal by every field but `source`."""
 
+    COMPARED = (
+        "id",
+        "title",
+        "description",
+        "input",
+        "output",
+        "handler",
+        "kind",
+        "tool",
+        "resource",
+        "http",
+        "cli",
+        "stability",
+        "tags",
+        "cache",
+        "waived",
+        "cases",
+        "writes_repository",
+        "cancellable",
+        "module",
+    )
+    FIELDS = (*COMPARED, "source")
+    __slots__ = FIELDS
     id: str
     title: str
     description: str
     input: type[BaseModel]
     output: type[BaseModel]
-    handler: Handler | None = None
-    kind: Kind = "query"
-    tool: str | None = None
-    resource: tuple[str, str] | None = None
-    http: tuple[str, str] | None = None
-    cli: tuple[str, ...] | None = None
-    stability: str = "implemented"
-    tags: tuple[str, ...] = ()
-    cache: CachePolicy = NO_CACHE
-    waived: str | None = None
-    cases: Cases | None = None
-    writes_repository: bool = False
-    cancellable: bool = False
-    module: str = ""
-    source: LayerObject | None = field(default=None, compare=False)
+    handler: Handler | None
+    kind: Kind
+    tool: str | None
+    resource: tuple[str, str] | None
+    http: tuple[str, str] | None
+    cli: tuple[str, ...] | None
+    stability: str
+    tags: tuple[str, ...]
+    cache: CachePolicy
+    waived: str | None
+    cases: Cases | None
+    writes_repository: bool
+    cancellable: bool
+    module: str
+    source: LayerObject | None
+
+    def __init__(
+        self,
+        id: str,
+        title: str,
+        description: str,
+        input: type[BaseModel],
+        output: type[BaseModel],
+        handler: Handler | None = None,
+        kind: Kind = "query",
+        tool: str | None = None,
+        resource: tuple[str, str] | None = None,
+        http: tuple[str, str] | None = None,
+        cli: tuple[str, ...] | None = None,
+        stability: str = "implemented",
+        tags: tuple[str, ...] = (),
+        cache: CachePolicy = NO_CACHE,
+        waived: str | None = None,
+        cases: Cases | None = None,
+        writes_repository: bool = False,
+        cancellable: bool = False,
+        module: str = "",
+        source: LayerObject | None = None,
+    ) -> None:
+        self._set(
+            id=id,
+            title=title,
+            description=description,
+            input=input,
+            output=output,
+            handler=handler,
+            kind=kind,
+            tool=tool,
+            resource=resource,
+            http=http,
+            cli=cli,
+            stability=stability,
+            tags=tags,
+            cache=cache,
+            waived=waived,
+            cases=cases,
+            writes_repository=writes_repository,
+            cancellable=cancellable,
+            module=module,
+            source=source,
+        )
 
     @property
     def route(self) -> Route:
@@ -209,18 +308,35 @@ class Capability:
         return [("default", {})]
 
 
-@dataclass(frozen=True)
-class Module:
+class Module(Frozen):
     """A group of capabilities under one namespace; stamps its id on each."""
 
+    FIELDS = COMPARED = ("id", "title", "description", "stability", "capabilities")
+    __slots__ = FIELDS
     id: str
     title: str
     description: str
     stability: str
     capabilities: tuple[Capability, ...]
 
+    def __init__(
+        self,
+        id: str,
+        title: str,
+        description: str,
+        stability: str,
+        capabilities: tuple[Capability, ...],
+    ) -> None:
+        self._set(
+            id=id,
+            title=title,
+            description=description,
+            stability=stability,
+            capabilities=capabilities,
+        )
+
     def composed(self) -> list[Capability]:
-        return [replace(cap, module=self.id) for cap in self.capabilities]
+        return [cap.replace(module=self.id) for cap in self.capabilities]
 
 
 class Declarations(Protocol):

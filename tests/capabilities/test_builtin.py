@@ -7,7 +7,6 @@ import json
 import subprocess
 import sys
 import typing
-from dataclasses import replace
 
 import pytest
 
@@ -61,7 +60,7 @@ def test_a_stale_route_is_refused_when_its_namespace_loads(monkeypatch) -> None:
     from majordomus.capabilities import routes
 
     stale = tuple(
-        replace(r, tool="majordomus_renamed") if r.id == "reasoning.plan" else r
+        r.replace(tool="majordomus_renamed") if r.id == "reasoning.plan" else r
         for r in routes.ROUTES
     )
     monkeypatch.setattr(routes, "ROUTES", stale)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from majordomus.capabilities.builtin import builtin_modules
@@ -34,7 +32,7 @@ def cap(**changes) -> Capability:
         http=("GET", "/api/v1/demo/thing"),
         cli=("demo", "thing"),
     )
-    return replace(base, **changes)
+    return base.replace(**changes)
 
 
 def module(*caps: Capability, id: str = "demo") -> Module:

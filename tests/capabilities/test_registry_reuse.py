@@ -34,7 +34,7 @@ def errors_of(routes: list[Route]) -> list[RegistryError]:
 
 
 def demo(name: str, **changes: object) -> Route:
-    return replace(Route(id=f"demo.{name}", module="demo", tool=f"demo_{name}"), **changes)
+    return Route(id=f"demo.{name}", module="demo", tool=f"demo_{name}").replace(**changes)
 
 
 BASE = [demo("a"), demo("b"), TOOL]

@@ -1,0 +1,54 @@
+"""`Frozen`: the base of the registry's value objects (a capability, its route, its cache
+policy, its module, a declaration problem): set once, equal and hashed by their compared
+fields, copied with changes by `replace`.
+
+Written out rather than made by `dataclasses`: creating a dataclass at import runs its
+generated methods through `exec`, and the registry is imported by every start, the MCP
+handshake among them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Self
+
+
+class Frozen:
+    """A value object whose fields are its `__slots__`, in `FIELDS` order; `COMPARED` are
+    those equality and the hash look at (all but a back-reference such as `source`)."""
+
+    __slots__ = ()
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+    COMPARED: ClassVar[tuple[str, ...]] = ()
+
+    def _set(self, **values: Any) -> None:
+        """Every field's first and only value (from `__init__`)."""
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot assign {name}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot delete {name}")
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.COMPARED)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Frozen)
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.COMPARED)
+        return f"{type(self).__name__}({shown})"
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with `changes` (field name → new value)."""
+        values = {name: getattr(self, name) for name in self.FIELDS}
+        values.update(changes)
+        return type(self)(**values)
