@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from majordomus.capabilities.frozen import Frozen
+from majordomus.capabilities.frozen import Frozen, set_field
 
 if TYPE_CHECKING:
     from majordomus.capabilities.registry import Capability, Route
@@ -46,7 +46,8 @@ class RegistryError(Frozen):
     message: str
 
     def __init__(self, code: str, message: str) -> None:
-        self._set(code=code, message=message)
+        set_field(self, "code", code)
+        set_field(self, "message", message)
 
 
 class RegistryBuildFailed(Exception):

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Self
 
+#: How an `__init__` sets each field once (assigning raises): `set_field(self, "name", value)`,
+#: one call a field, as fast as a frozen dataclass's own `__init__`.
+set_field = object.__setattr__
+
 
 class Frozen:
     """A value object whose fields are its `__slots__`, in `FIELDS` order; `COMPARED` are
@@ -19,11 +23,6 @@ class Frozen:
     __slots__ = ()
     FIELDS: ClassVar[tuple[str, ...]] = ()
     COMPARED: ClassVar[tuple[str, ...]] = ()
-
-    def _set(self, **values: Any) -> None:
-        """Every field's first and only value (from `__init__`)."""
-        for name, value in values.items():
-            object.__setattr__(self, name, value)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable: cannot assign {name}")

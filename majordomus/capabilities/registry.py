@@ -31,7 +31,7 @@ from majordomus.capabilities.checks import (
     check_routes,
     check_types,
 )
-from majordomus.capabilities.frozen import Frozen
+from majordomus.capabilities.frozen import Frozen, set_field
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -57,7 +57,8 @@ class CachePolicy(Frozen):
     ttl_seconds: int | None
 
     def __init__(self, max_entries: int = 0, ttl_seconds: int | None = None) -> None:
-        self._set(max_entries=max_entries, ttl_seconds=ttl_seconds)
+        set_field(self, "max_entries", max_entries)
+        set_field(self, "ttl_seconds", ttl_seconds)
 
     @property
     def enabled(self) -> bool:
@@ -108,17 +109,15 @@ class Route(Frozen):
         cli: tuple[str, ...] | None = None,
         source: LayerObject | None = None,
     ) -> None:
-        self._set(
-            id=id,
-            module=module,
-            kind=kind,
-            writes_repository=writes_repository,
-            tool=tool,
-            resource=resource,
-            http=http,
-            cli=cli,
-            source=source,
-        )
+        set_field(self, "id", id)
+        set_field(self, "module", module)
+        set_field(self, "kind", kind)
+        set_field(self, "writes_repository", writes_repository)
+        set_field(self, "tool", tool)
+        set_field(self, "resource", resource)
+        set_field(self, "http", http)
+        set_field(self, "cli", cli)
+        set_field(self, "source", source)
 
     @property
     def declarative(self) -> bool:
@@ -202,28 +201,26 @@ class Capability(Frozen):
         module: str = "",
         source: LayerObject | None = None,
     ) -> None:
-        self._set(
-            id=id,
-            title=title,
-            description=description,
-            input=input,
-            output=output,
-            handler=handler,
-            kind=kind,
-            tool=tool,
-            resource=resource,
-            http=http,
-            cli=cli,
-            stability=stability,
-            tags=tags,
-            cache=cache,
-            waived=waived,
-            cases=cases,
-            writes_repository=writes_repository,
-            cancellable=cancellable,
-            module=module,
-            source=source,
-        )
+        set_field(self, "id", id)
+        set_field(self, "title", title)
+        set_field(self, "description", description)
+        set_field(self, "input", input)
+        set_field(self, "output", output)
+        set_field(self, "handler", handler)
+        set_field(self, "kind", kind)
+        set_field(self, "tool", tool)
+        set_field(self, "resource", resource)
+        set_field(self, "http", http)
+        set_field(self, "cli", cli)
+        set_field(self, "stability", stability)
+        set_field(self, "tags", tags)
+        set_field(self, "cache", cache)
+        set_field(self, "waived", waived)
+        set_field(self, "cases", cases)
+        set_field(self, "writes_repository", writes_repository)
+        set_field(self, "cancellable", cancellable)
+        set_field(self, "module", module)
+        set_field(self, "source", source)
 
     @property
     def route(self) -> Route:
@@ -327,13 +324,11 @@ class Module(Frozen):
         stability: str,
         capabilities: tuple[Capability, ...],
     ) -> None:
-        self._set(
-            id=id,
-            title=title,
-            description=description,
-            stability=stability,
-            capabilities=capabilities,
-        )
+        set_field(self, "id", id)
+        set_field(self, "title", title)
+        set_field(self, "description", description)
+        set_field(self, "stability", stability)
+        set_field(self, "capabilities", capabilities)
 
     def composed(self) -> list[Capability]:
         return [cap.replace(module=self.id) for cap in self.capabilities]
