@@ -170,13 +170,7 @@ def build_cli() -> Root:
 
 
 def run(args: list[str]) -> int:
-    """Parse, dispatch, and turn every failure into one line and an exit code. A command
-    line `majordomus.cli.plain` reads is answered there, without pydantic."""
-    from majordomus.cli.plain import answer
-
-    code = answer(args)
-    if code is not None:
-        return code
+    """Parse, dispatch, and turn every failure into one line and an exit code."""
     logs.configure(server=is_server(args))
     try:
         result: Any = lazy_cli().main(args, prog_name="majordomus", standalone_mode=False)

@@ -144,7 +144,6 @@ def answer(args: list[str]) -> int | None:
     if request is None:
         return None
     from majordomus.cli import logs
-    from majordomus.cli.errors import exit_code_for
     from majordomus.pipes import silence
 
     logs.configure(server=False)
@@ -156,6 +155,8 @@ def answer(args: list[str]) -> int | None:
         silence(sys.stdout)
         return 0
     except Exception as exc:
+        from majordomus.cli.errors import exit_code_for
+
         return exit_code_for(exc)
 
 
