@@ -248,10 +248,20 @@ def _pretty_items(items: list[Any]) -> bytes:
     by the encoder `json` itself uses; any other list is left to `json`."""
     if not all(type(row) is dict and tuple(row) == SUMMARY_KEYS for row in items):
         return _pretty(items)
-    rows = [
-        _SUMMARY_ROW % tuple("null" if value is None else _quoted(value) for value in row.values())
-        for row in items
-    ]
+    rows = []
+    for row in items:
+        title, description = row["title"], row["description"]
+        rows.append(
+            _SUMMARY_ROW
+            % (
+                _quoted(row["uri"]),
+                _quoted(row["kind"]),
+                _quoted(row["identity"]),
+                "null" if title is None else _quoted(title),
+                "null" if description is None else _quoted(description),
+                _quoted(row["path"]),
+            )
+        )
     return ("[\n" + ",\n".join(rows) + "\n]").encode("utf-8")
 
 
