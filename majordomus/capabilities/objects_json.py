@@ -45,15 +45,14 @@ def check_kind(ctx: Workspace, kind: str | None) -> None:
         )
 
 
-def list_rows(ctx: Workspace, kind: str | None, tag: str | None) -> list[dict[str, Any]]:
-    """The rows of `objects.list` (each an `ObjectSummary` as it dumps, when its values are
-    plain: `summary_plain`). The rows show no working-tree state, so a build this starts
-    runs no `git status`."""
+def listed(ctx: Workspace, kind: str | None, tag: str | None) -> list[LayerObject]:
+    """The objects `objects.list` answers, in index order. The rows show no working-tree
+    state, so a build this starts runs no `git status`."""
     objects = ctx.index_without_status().objects
     check_kind(ctx, kind)
     if kind is None and tag is None:
-        return [obj.summary_json() for obj in objects]
-    rows = []
+        return objects
+    out = []
     for obj in objects:
         if kind is not None and obj.kind != kind:
             continue
@@ -61,17 +60,14 @@ def list_rows(ctx: Workspace, kind: str | None, tag: str | None) -> list[dict[st
             tags = obj.metadata.get("tags")
             if not isinstance(tags, list) or tag not in tags:
                 continue
-        rows.append(obj.summary_json())
-    return rows
+        out.append(obj)
+    return out
 
 
-def summary_plain(row: dict[str, Any]) -> bool:
-    """Whether a summary row without a snippet is JSON as it is: its values are exact
-    strings (valid Unicode) or None, as `json_copy` would find, without the copy."""
-    for value in row.values():
-        if value is not None and (type(value) is not str or not plain_text(value)):
-            return False
-    return True
+def list_rows(ctx: Workspace, kind: str | None, tag: str | None) -> list[dict[str, Any]]:
+    """The rows of `objects.list`: each `ObjectSummary` as it dumps, when its values are
+    plain."""
+    return [obj.summary_json() for obj in listed(ctx, kind, tag)]
 
 
 def first_matching_line(content: str, needle: str) -> str | None:

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator
 from json.encoder import encode_basestring as _quoted
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
+    from majordomus.layer.model import LayerObject
 
 #: The words of the command answered here.
 WORDS = ("objects", "list")
@@ -49,6 +49,7 @@ OPTIONS = {"--kind": "kind", "--tag": "tag"}
 LONG = 256
 BATCH = 1024
 _MARKER = "@@part-0@@"
+_QUOTED_MARKER = json.dumps(_MARKER).encode("ascii")
 
 
 class Request:
@@ -161,7 +162,7 @@ def answer(args: list[str]) -> int | None:
 
 
 def _answer(request: Request) -> int:
-    from majordomus.capabilities.objects_json import list_rows, summary_plain
+    from majordomus.capabilities.objects_json import listed
     from majordomus.capabilities.workspace import Workspace
     from majordomus.errors import CapabilityError, Fatal, Internal
 
@@ -172,21 +173,25 @@ def _answer(request: Request) -> int:
         watch=False,
     )
     try:
-        rows = list_rows(ctx, request.kind, request.tag)
+        objects = listed(ctx, request.kind, request.tag)
     except (CapabilityError, Fatal):
         raise
     except Exception as exc:
         raise Internal(f"{CAPABILITY} failed: {exc}") from exc
-    if not all(summary_plain(row) for row in rows):
-        return _by_capability(ctx, request)
     if request.format == "json":
+        parts = json_answer(objects)
+        if parts is None:
+            return _by_capability(ctx, request)
         stdout = sys.stdout.buffer
-        for part in json_parts({"count": len(rows), "objects": rows}, "objects", _clean_json):
+        for part in parts:
             stdout.write(part)
         stdout.write(b"\n")
         stdout.flush()
-    else:
-        _write_text(list_text({"objects": rows}))
+        return 0
+    rows = [obj.summary_json() for obj in objects]
+    if not plain_rows(rows):
+        return _by_capability(ctx, request)
+    _write_text(list_text({"objects": rows}))
     return 0
 
 
@@ -237,55 +242,66 @@ def _pretty(value: Any) -> bytes:
     return _indented(value).encode("utf-8")
 
 
+def plain_rows(rows: list[dict[str, Any]]) -> bool:
+    """Whether every value of these summary rows is a string every serialiser writes alike
+    (valid Unicode) or None: what the model would take and dump unchanged."""
+    try:
+        "\n".join([value for row in rows for value in row.values() if value is not None]).encode()
+    except (TypeError, UnicodeEncodeError):
+        return False
+    return True
+
+
 #: The keys of a summary row, in the order its model dumps them.
 SUMMARY_KEYS = ("uri", "kind", "identity", "title", "description", "path")
 _SUMMARY_ROW = "  {\n" + ",\n".join(f'    "{key}": %s' for key in SUMMARY_KEYS) + "\n  }"
 
 
-def _pretty_items(items: list[Any]) -> bytes:
-    """`_pretty(items)`: `json` indents in pure Python, so a list of summary rows (plain
-    strings or None, `summary_plain`) is written here from a template, each string quoted
-    by the encoder `json` itself uses; any other list is left to `json`."""
-    if not all(type(row) is dict and tuple(row) == SUMMARY_KEYS for row in items):
-        return _pretty(items)
+def _pretty_batch(objects: list[LayerObject]) -> bytes:
+    """`_pretty` of these objects' summary rows: `json` indents in pure Python, so the rows
+    are written here from a template, each string quoted by the encoder `json` itself uses.
+    A value that is not a string (TypeError) or not valid Unicode (UnicodeEncodeError) is
+    not written: the model would not take it as it is."""
     rows = []
-    for row in items:
-        title, description = row["title"], row["description"]
+    for obj in objects:
+        title, description = obj.title, obj.description
         rows.append(
             _SUMMARY_ROW
             % (
-                _quoted(row["uri"]),
-                _quoted(row["kind"]),
-                _quoted(row["identity"]),
+                _quoted(obj.uri),
+                _quoted(obj.kind),
+                _quoted(obj.identity),
                 "null" if title is None else _quoted(title),
                 "null" if description is None else _quoted(description),
-                _quoted(row["path"]),
+                _quoted(obj.provenance.path),
             )
         )
     return ("[\n" + ",\n".join(rows) + "\n]").encode("utf-8")
 
 
-def json_parts(
-    value: dict[str, Any], long: str, clean: Callable[[bytes], bytes]
-) -> Iterator[bytes]:
-    """`clean` of `value`'s 2-space indented JSON, written as `majordomus.wire_parts` writes
-    a model whose list field `long` holds more than `LONG` items: the rest of the value with
-    a marker in the list's place, then the items in batches, each cleaned whole."""
-    items = value[long]
-    if len(items) <= LONG:
-        yield clean(_pretty(value))
-        return
-    text = clean(_pretty({**value, long: [_MARKER]}))
-    marker = json.dumps(_MARKER).encode("ascii")
-    if text.count(marker) != 1:
-        yield clean(_pretty(value))  # some value spells the marker: the whole text at once
-        return
-    where = text.index(marker)
+def json_answer(objects: list[LayerObject]) -> list[bytes] | None:
+    """The `--format json` answer of `objects list` in parts, as `majordomus.wire_parts`
+    writes the `ObjectList` model: up to `LONG` rows the whole text, cleaned at once; more,
+    the text with a marker in the list's place, then the rows in batches of `BATCH`, each
+    cleaned on its own and indented into place. None when a value is not plain."""
+    if len(objects) <= LONG:
+        rows = [obj.summary_json() for obj in objects]
+        if not plain_rows(rows):
+            return None
+        return [_clean_json(_pretty({"count": len(rows), "objects": rows}))]
+    try:
+        batches = [
+            _pretty_batch(objects[start : start + BATCH]) for start in range(0, len(objects), BATCH)
+        ]
+    except (TypeError, UnicodeEncodeError):
+        return None
+    text = _clean_json(_pretty({"count": len(objects), "objects": [_MARKER]}))
+    where = text.index(_QUOTED_MARKER)  # the skeleton holds no other text that could spell it
     indent = text[text.rindex(b"\n", 0, where) + 1 : where]
-    yield text[:where]
     deeper = b"\n" + indent[2:]
-    for start in range(0, len(items), BATCH):
-        batch = clean(_pretty_items(items[start : start + BATCH]))
-        inner = batch[4:-2].replace(b"\n", deeper)
-        yield inner if start == 0 else b",\n" + indent + inner
-    yield text[where + len(marker) :]
+    parts = [text[:where]]
+    for number, batch in enumerate(batches):
+        inner = _clean_json(batch)[4:-2].replace(b"\n", deeper)
+        parts.append(inner if number == 0 else b",\n" + indent + inner)
+    parts.append(text[where + len(_QUOTED_MARKER) :])
+    return parts

@@ -16,6 +16,7 @@ from majordomus.capabilities import core
 from majordomus.cli import plain
 from majordomus.cli.app import lazy_cli
 from majordomus.cli.plain import read_request
+from majordomus.layer.model import LayerObject, Provenance
 from majordomus.wire_parts import BATCH, LONG, pretty_parts
 from tests.conftest import FIXTURES, MAJORDOMUS, command_env, git, make_git_repo
 
@@ -221,27 +222,38 @@ def test_a_value_no_model_dumps_as_it_is_is_the_capabilitys(tmp_path: Path) -> N
     assert b"Lone" in outputs[0][1]
 
 
-def test_rows_are_the_models(tmp_path: Path) -> None:
+def _objects(count: int) -> list[LayerObject]:
+    out = []
+    for n in range(count):
+        title = None if n % 3 else f"T\u00e9 {n} ghp_{'a' * 36}"
+        description = "\u2028 line" if n % 5 == 0 else None
+        where = Provenance(f"p/{n}.md", "p", "rules", 10)
+        out.append(LayerObject("rule", f"r{n}", title, description, {}, "c", "c", "t", where))
+    return out
+
+
+@pytest.mark.parametrize("count", [0, 3, LONG, LONG + 1, BATCH * 2 + 7])
+def test_rows_are_the_models(count: int) -> None:
     """The parts of a list are `wire_parts.pretty_parts` of the model, cleaning included."""
-    rows = [
-        {
-            "uri": f"majordomus://rule/r{n}",
-            "kind": "rule",
-            "identity": f"r{n}",
-            "title": None if n % 3 else f"T\u00e9 {n} ghp_{'a' * 36}",
-            "description": "\u2028 line" if n % 5 == 0 else None,
-            "path": f"p/{n}.md",
-        }
-        for n in range(LONG * 5)
-    ]
-    value = {"count": len(rows), "objects": rows}
-    model = core.ObjectList.model_validate(value)
+    objects = _objects(count)
+    rows = [obj.summary_json() for obj in objects]
+    model = core.ObjectList.model_validate({"count": count, "objects": rows})
     from majordomus.cli.capability_commands import _clean_json
 
     expected = b"".join(pretty_parts(model, _clean_json))
-    got = b"".join(plain.json_parts(value, "objects", plain._clean_json))
-    assert got == expected
-    assert json.loads(got)["count"] == len(rows)
+    parts = plain.json_answer(objects)
+    assert parts is not None
+    assert b"".join(parts) == expected
+    assert json.loads(expected)["count"] == count
+
+
+def test_a_value_that_is_not_plain_is_not_answered() -> None:
+    for count in (3, LONG + 1):
+        objects = _objects(count)
+        where = objects[-1].provenance
+        objects[-1] = LayerObject("rule", "x", "lone \ud800", None, {}, "c", "c", "t", where)
+        assert plain.json_answer(objects) is None
+        assert not plain.plain_rows([obj.summary_json() for obj in objects])
 
 
 @pytest.mark.parametrize("fmt", ["json", "text"])
