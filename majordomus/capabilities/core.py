@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field
 
 from majordomus import __version__
-from majordomus.capabilities.objects_json import search_hits, search_limit
+from majordomus.capabilities.objects_json import check_kind, list_rows, search_hits, search_limit
 from majordomus.capabilities.objects_json import search_text as search_text
 from majordomus.capabilities.registry import VERIFIED, Capability, Module, process_cache
 from majordomus.errors import InvalidInput, NotFound, Refused
@@ -161,41 +161,13 @@ class SearchResult(Wire):
     hits: list[ObjectSummary]
 
 
-def _check_kind(ctx: Workspace, kind: str | None) -> None:
-    """A declared kind the index holds nothing of is an empty answer; an undeclared one is
-    refused, listing the declared kinds."""
-    if kind is None or kind in ctx.index.kinds:
-        return
-    from majordomus.layer.kinds import load_kinds
-
-    declared = sorted(load_kinds().kinds)
-    if kind not in declared:
-        raise InvalidInput(
-            f"kind '{kind}' is not among the kinds this repository has: {', '.join(declared)}"
-        )
-
-
 def _summary(obj: LayerObject, snippet: str | None = None) -> ObjectSummary:
     return ObjectSummary(**obj.summary_json(), snippet=snippet)
 
 
 def objects_list(ctx: Workspace, request: ListInput) -> ObjectList:
-    """Every row validated in one call: a model built per object costs twice as much. The
-    rows show no working-tree state, so a build this starts runs no `git status`."""
-    objects = ctx.index_without_status().objects
-    _check_kind(ctx, request.kind)
-    if request.kind is None and request.tag is None:
-        rows = [obj.summary_json() for obj in objects]
-    else:
-        rows = []
-        for obj in objects:
-            if request.kind is not None and obj.kind != request.kind:
-                continue
-            if request.tag is not None:
-                tags = obj.metadata.get("tags")
-                if not isinstance(tags, list) or request.tag not in tags:
-                    continue
-            rows.append(obj.summary_json())
+    """Every row validated in one call: a model built per object costs twice as much."""
+    rows = list_rows(ctx, request.kind, request.tag)
     return ObjectList.model_validate({"count": len(rows), "objects": rows})
 
 
@@ -241,7 +213,7 @@ def objects_get(ctx: Workspace, request: GetInput) -> ResourceView:
 def objects_search(ctx: Workspace, request: SearchInput) -> SearchResult:
     if not request.query.strip():
         raise Refused("argument 'query' is required and must not be blank")
-    _check_kind(ctx, request.kind)
+    check_kind(ctx, request.kind)
     if request.limit is not None and request.limit < 0:
         raise InvalidInput("limit: must not be negative")
     limit = search_limit(request.limit)

@@ -1,10 +1,11 @@
-"""What `objects.get` and `objects.search` find, and their answers as plain JSON values,
-without pydantic.
+"""What `objects.list`, `objects.get` and `objects.search` find, and their answers as plain
+JSON values, without pydantic.
 
 The capabilities themselves (`majordomus.capabilities.core`) validate through their models
 and build their answers from the same finding here. An MCP session's first call is answered
-from these values alone when its arguments are provably valid (`majordomus.mcp.plain`), so
-importing pydantic and building the models is not on its way: each value below is the one
+from these values alone when its arguments are provably valid (`majordomus.mcp.plain`), and
+so is the command line's `objects list` (`majordomus.cli.plain`), so importing pydantic and
+building the models is not on their way: each value below is the one
 the capability's answer model dumps to (field order, omitted fields), or None wherever the
 two could differ, and then the capability answers.
 """
@@ -27,6 +28,46 @@ MAX_LIMIT = 200
 _PLAIN_DEPTH = 64
 #: Integers a JSON value carries as-is through every serialiser.
 _INT_BOUND = 2**63
+
+
+def check_kind(ctx: Workspace, kind: str | None) -> None:
+    """A declared kind the index holds nothing of is an empty answer; an undeclared one is
+    refused, listing the declared kinds."""
+    if kind is None or kind in ctx.index.kinds:
+        return
+    from majordomus.errors import InvalidInput
+    from majordomus.layer.kinds import load_kinds
+
+    declared = sorted(load_kinds().kinds)
+    if kind not in declared:
+        raise InvalidInput(
+            f"kind '{kind}' is not among the kinds this repository has: {', '.join(declared)}"
+        )
+
+
+def listed(ctx: Workspace, kind: str | None, tag: str | None) -> list[LayerObject]:
+    """The objects `objects.list` answers, in index order. The rows show no working-tree
+    state, so a build this starts runs no `git status`."""
+    objects = ctx.index_without_status().objects
+    check_kind(ctx, kind)
+    if kind is None and tag is None:
+        return objects
+    out = []
+    for obj in objects:
+        if kind is not None and obj.kind != kind:
+            continue
+        if tag is not None:
+            tags = obj.metadata.get("tags")
+            if not isinstance(tags, list) or tag not in tags:
+                continue
+        out.append(obj)
+    return out
+
+
+def list_rows(ctx: Workspace, kind: str | None, tag: str | None) -> list[dict[str, Any]]:
+    """The rows of `objects.list`: each `ObjectSummary` as it dumps, when its values are
+    plain."""
+    return [obj.summary_json() for obj in listed(ctx, kind, tag)]
 
 
 def first_matching_line(content: str, needle: str) -> str | None:

@@ -40,12 +40,16 @@ class Workspace:
         strict: bool = False,
         read_only: bool = False,
         environ: Mapping[str, str] | None = None,
+        watch: bool = True,
     ) -> None:
         self.start = start
         self.discovery: Discovery = discovery
         self.strict = strict
         self.read_only = read_only
         self.environ: Mapping[str, str] = dict(os.environ if environ is None else environ)
+        #: Whether the index is watched for `refresh()`: a one-shot command answers once and
+        #: need not state the layer's folders and files after reading them.
+        self.watching = watch
         self.watch: Watch | None = None
         #: The last build and what the next one may reuse of it (None before the first).
         self._built: Built | None = None
@@ -83,10 +87,10 @@ class Workspace:
     def _read_index(self, *, status_now: bool) -> Index:
         baseline, built = self._build(status_now=status_now)
         self._built = built
-        self.watch = self._watch(baseline, built)
+        self.watch = None if baseline is None else self._watch(baseline, built)
         return built.index
 
-    def _build(self, *, status_now: bool) -> tuple[Baseline, Built]:
+    def _build(self, *, status_now: bool) -> tuple[Baseline | None, Built]:
         """Build the index: from scratch the first time; after a change, reusing what the
         last build read of every file the watch did not see move (`majordomus.layer.index`);
         `status_now`: whether a build from scratch starts `git status` beside the reading."""
@@ -94,7 +98,7 @@ class Workspace:
         from majordomus.layer.freshness import Baseline
         from majordomus.layer.index import build
 
-        baseline = Baseline(self.root, self.discovery)
+        baseline = Baseline(self.root, self.discovery) if self.watching else None
         last = self._built
         moved = self.watch.moved() if last is not None and self.watch is not None else ()
         built = build(
@@ -131,6 +135,7 @@ class Workspace:
             return False
         try:
             baseline, built = self._build(status_now=True)
+            assert baseline is not None  # a workspace without a watch never gets here
             registry = self._registry_of(built.index, self.__dict__.get("registry"))
         except Exception as exc:
             log.error("the layer changed and could not be read again: %s", exc)

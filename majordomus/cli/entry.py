@@ -102,6 +102,11 @@ def main(argv: list[str] | None = None) -> int:
             collector.off_for_process()
     if args == ["mcp"]:
         return serve_mcp()
+    from majordomus.cli.plain import answer
+
+    code = answer(args)
+    if code is not None:
+        return code
     from majordomus.cli.app import run
 
     return run(args)

@@ -25,12 +25,15 @@ class Settings:
         self.strict = False
         self.format = "text"
 
-    def context(self, *, read_only: bool = False) -> Workspace:
+    def context(self, *, read_only: bool = False, serving: bool = False) -> Workspace:
+        """The workspace of the command; `serving`: a server's, which refreshes its index
+        before each answer (a one-shot command's index is not watched)."""
         return Workspace(
             self.repo,
             discovery=self.discovery,  # type: ignore[arg-type]
             strict=self.strict,
             read_only=read_only,
+            watch=serving,
         )
 
 

@@ -13,7 +13,6 @@ with the executable, so it is a build defect, and a test compiles every one of t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -33,19 +32,34 @@ class AllowListError(ProtocolFailure):
     """A shipped allow-list is missing or holds a pattern that does not compile (exit 13)."""
 
 
-@dataclass(frozen=True, slots=True)
 class AllowList:
-    """One list: its name, its patterns as written, and their compiled alternation."""
+    """One list: its name, its patterns as written, and their compiled alternation.
 
-    name: str
-    patterns: tuple[str, ...]
-    #: The line of each pattern in the list's text, to name one that does not compile.
-    lines: tuple[int, ...] = field(default=(), compare=False, repr=False)
-    verdicts: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
-    _compiled: list[re.Pattern[str]] = field(default_factory=list, compare=False, repr=False)
-    _spelled: list[tuple[frozenset[str], frozenset[str]]] = field(
-        default_factory=list, compare=False, repr=False
-    )
+    A plain slotted class (a dataclass costs every process's start the compile of the
+    methods it writes); two lists are equal when their names and patterns are.
+    """
+
+    __slots__ = ("_compiled", "_spelled", "lines", "name", "patterns", "verdicts")
+
+    def __init__(self, name: str, patterns: tuple[str, ...], lines: tuple[int, ...] = ()) -> None:
+        self.name = name
+        self.patterns = patterns
+        #: The line of each pattern in the list's text, to name one that does not compile.
+        self.lines = lines
+        self.verdicts: dict[str, bool] = {}
+        self._compiled: list[re.Pattern[str]] = []
+        self._spelled: list[tuple[frozenset[str], frozenset[str]]] = []
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AllowList):
+            return NotImplemented
+        return (self.name, self.patterns) == (other.name, other.patterns)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.patterns))
+
+    def __repr__(self) -> str:
+        return f"AllowList(name={self.name!r}, patterns={self.patterns!r})"
 
     @property
     def literals(self) -> frozenset[str]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -112,32 +111,47 @@ def _log_summary(index: Index) -> None:
     )
 
 
-@dataclass(frozen=True, slots=True)
 class Snapshot:
     """What a build keeps so that the next one re-reads only what changed.
 
     `files` holds every file read, by path; `relations` the derivation over the objects,
     which holds as long as no object changes what relations read (`_relational`).
+    `listed`: the `vcs` discovery and the stamp of the git index it was listed from (the
+    same git index lists the same files: git replaces the file on every write); `objects`:
+    the index's objects (URI order), and `unique`: whether no URI was claimed twice.
+    A plain slotted class, as `Built` is: only read, never compared, and a dataclass costs
+    every process's start the compile of the methods it writes.
     """
 
-    layer: Layer
-    mcp_tools: dict[str, str] | None
-    files: dict[str, Kept]
-    relations: Relations
-    #: The `vcs` discovery and the stamp of the git index it was listed from: the same git
-    #: index lists the same files (git replaces the file on every write).
-    listed: tuple[Stamp, Listed] | None = None
-    #: The index's objects (URI order), and whether no URI was claimed twice.
-    objects: list[LayerObject] = field(default_factory=list)
-    unique: bool = False
+    __slots__ = ("files", "layer", "listed", "mcp_tools", "objects", "relations", "unique")
+
+    def __init__(
+        self,
+        layer: Layer,
+        mcp_tools: dict[str, str] | None,
+        files: dict[str, Kept],
+        relations: Relations,
+        listed: tuple[Stamp, Listed] | None = None,
+        objects: list[LayerObject] | None = None,
+        unique: bool = False,
+    ) -> None:
+        self.layer = layer
+        self.mcp_tools = mcp_tools
+        self.files = files
+        self.relations = relations
+        self.listed = listed
+        self.objects: list[LayerObject] = [] if objects is None else objects
+        self.unique = unique
 
 
-@dataclass(frozen=True, slots=True)
 class Built:
     """An index and what the next build may reuse of it."""
 
-    index: Index
-    snapshot: Snapshot
+    __slots__ = ("index", "snapshot")
+
+    def __init__(self, index: Index, snapshot: Snapshot) -> None:
+        self.index = index
+        self.snapshot = snapshot
 
 
 def build_index(

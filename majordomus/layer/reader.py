@@ -79,6 +79,12 @@ def identity_of(spec: KindSpec, metadata: dict[str, Any], rel: str) -> str:
     """
     if not spec.identity:
         return rel
+    if len(spec.identity) == 1:
+        # one field, the usual case: the identity is its text (no list to join)
+        field = spec.identity[0]
+        value = metadata.get(field)
+        if type(value) is str and value and _BAD_IDENTITY.search(value) is None:
+            return value
     parts = []
     for field in spec.identity:
         if field not in metadata:
@@ -132,8 +138,10 @@ def check_version(spec: KindSpec, metadata: dict[str, Any]) -> None:
     field = spec.version_field
     if field is None:
         return
-    integers_only = all(type(v) is int for v in spec.supported)
     value = metadata.get(field)
+    if type(value) is int and value >= 0 and value in spec.supported:
+        return  # a supported integer version, the usual case: nothing below refuses it
+    integers_only = all(type(v) is int for v in spec.supported)
     if field not in metadata or (integers_only and (type(value) is not int or value < 0)):
         wanted = f"integer '{field}'" if integers_only else f"'{field}'"
         raise Excluded("missing_field", f"no {wanted}")

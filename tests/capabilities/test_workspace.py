@@ -123,3 +123,23 @@ def test_an_index_built_without_status_still_answers_the_working_tree(
     assert index is ctx.index
     assert index.git.working_tree == ("dirty" if dirty else "clean")
     assert Workspace(root).index.git.to_json() == index.git.to_json()
+
+
+def test_a_one_shot_workspace_is_not_watched(layer: Path) -> None:
+    """Only a workspace that refreshes states the layer after reading it: a one-shot
+    command's index has no watch, and `refresh` has nothing to compare."""
+    ctx = Workspace(layer, discovery="filesystem", watch=False)
+    assert ctx.index.objects
+    assert ctx.watch is None
+    (layer / RULE).write_text((layer / RULE).read_text() + "\nmore\n")
+    assert ctx.refresh() is False
+    watched = Workspace(layer, discovery="filesystem")
+    assert watched.index.objects and watched.watch is not None
+
+
+def test_the_command_line_watches_only_its_servers() -> None:
+    from majordomus.cli.settings import Settings
+
+    chosen = Settings()
+    assert not chosen.context().watching
+    assert chosen.context(serving=True).watching

@@ -26,7 +26,7 @@ def command() -> click.Command:
 
         quiet_by_default()
         chosen = settings()
-        ctx = Workspace(chosen.repo, discovery=chosen.discovery)  # type: ignore[arg-type]
+        ctx = Workspace(chosen.repo, discovery=chosen.discovery, watch=False)  # type: ignore[arg-type]
         info = ctx.executor.call("repository.info", {})
         diagnostics = info["diagnostics"]
         if chosen.format == "json":

@@ -26,7 +26,7 @@ def command() -> click.Command:
         """Serve the capabilities over HTTP, with OpenAPI at /openapi.json and Swagger UI."""
         from majordomus.http.server import serve as run_server
 
-        code = run_server(settings().context(), host, port, fallback=fallback)
+        code = run_server(settings().context(serving=True), host, port, fallback=fallback)
         click.get_current_context().exit(code)
 
     return with_shared(serve)

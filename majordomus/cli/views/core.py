@@ -5,17 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from majordomus.capabilities import core
+from majordomus.cli.plain import list_text
 from majordomus.cli.views import CliView, Params, lines
 
 
-def _object_rows(objects: list[dict[str, Any]]) -> list[str]:
-    width = max((len(o["uri"]) for o in objects), default=0)
-    return [f"{o['uri']:<{width}}  {o['title'] or ''}".rstrip() for o in objects]
-
-
 def objects_list(out: Any, _: Params) -> str:
-    """One row per object; an empty answer says `count 0` rather than nothing."""
-    return lines(*_object_rows(out["objects"])) if out["objects"] else lines("count 0")
+    """`majordomus.cli.plain.list_text`: the plain path answers without this module."""
+    return list_text(out)
 
 
 def objects_get(out: Any, _: Params) -> str:

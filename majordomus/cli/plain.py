@@ -1,0 +1,307 @@
+"""`objects list` answered without pydantic: the command line read here, the rows written
+from the index's plain values.
+
+The rows of `objects list` are the index's own strings, so building and serialising the
+`ObjectList` model adds nothing to the answer but the cost of importing pydantic and of
+validating every row. A command line this module can read exactly as click would (the
+options `OPTIONS` names, each in its place, no help, no positional argument, no value that
+looks like an option) is answered here; anything else returns None and takes the click
+path, which words every usage error. The option table is the one the click command of the
+capability declares: tests/cli/test_plain.py builds that command from the input model and
+compares, and proves the answers (bytes, stderr and exit code) the same on both paths.
+
+A row holding a value a model would convert (a lone surrogate) is answered by the
+capability itself, over the index already built.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from json.encoder import encode_basestring as _quoted
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from majordomus.capabilities.workspace import Workspace
+    from majordomus.layer.model import LayerObject
+
+#: The words of the command answered here.
+WORDS = ("objects", "list")
+#: The capability behind it.
+CAPABILITY = "objects.list"
+
+#: The options every level of the command line takes (`majordomus.cli.settings`), with the
+#: values a choice admits (None: any text).
+SHARED: dict[str, tuple[str, ...] | None] = {
+    "--repo": None,
+    "--discovery": ("vcs", "filesystem"),
+    "--format": ("text", "json"),
+    "--log-level": ("trace", "debug", "info", "warn", "error", "off"),
+}
+#: The flags every level takes, by spelling, and the setting each stands for.
+SHARED_FLAGS = {"--strict": "strict", "--quiet": "quiet", "-q": "quiet"}
+#: The options of `objects list` itself: its input fields, each an optional text.
+OPTIONS = {"--kind": "kind", "--tag": "tag"}
+
+#: A list longer than this is written in batches of `BATCH` items, each cleaned on its own,
+#: exactly as `majordomus.wire_parts` writes a model's (a test holds the two equal).
+LONG = 256
+BATCH = 1024
+_MARKER = "@@part-0@@"
+_QUOTED_MARKER = json.dumps(_MARKER).encode("ascii")
+
+
+class Request:
+    """A command line read: the settings, the filters and the logging options in the order
+    click would apply them."""
+
+    __slots__ = ("discovery", "format", "kind", "logging", "repo", "strict", "tag")
+
+    def __init__(self) -> None:
+        self.repo: Path | None = None
+        self.discovery = "vcs"
+        self.strict = False
+        self.format = "text"
+        self.kind: str | None = None
+        self.tag: str | None = None
+        #: `--log-level` values and `--quiet` ("off"), as their callbacks run.
+        self.logging: list[str] = []
+
+
+def _split(token: str) -> tuple[str, str | None]:
+    if token.startswith("--") and "=" in token:
+        name, _, value = token.partition("=")
+        return name, value
+    return token, None
+
+
+def _read_level(tokens: list[str], own: dict[str, str]) -> dict[str, str] | None:
+    """One level's options (`own`: its fields besides the shared ones), each by its first
+    appearance (the order in which click runs their callbacks) with its last value; None
+    when something is not what this module reads."""
+    values: dict[str, str] = {}
+    at = 0
+    while at < len(tokens):
+        name, value = _split(tokens[at])
+        at += 1
+        if name in SHARED_FLAGS and value is None:
+            values.setdefault(SHARED_FLAGS[name], "on")
+            continue
+        if name not in SHARED and name not in own:
+            return None
+        if value is None:
+            if at == len(tokens):
+                return None
+            value = tokens[at]
+            at += 1
+        choices = SHARED.get(name)
+        if not value or value.startswith("-") or (choices and value not in choices):
+            return None
+        values[own.get(name, name)] = value
+    return values
+
+
+def _apply(values: dict[str, str], request: Request) -> None:
+    for key, value in values.items():
+        if key == "quiet":
+            request.logging.append("off")
+        elif key == "--log-level":
+            request.logging.append(value)
+        elif key == "strict":
+            request.strict = True
+        elif key == "--repo":
+            request.repo = Path(value)
+        else:
+            setattr(request, key.removeprefix("--"), value)
+
+
+def read_request(args: list[str]) -> Request | None:
+    """The request `args` make when they are `[shared] objects [shared] list [options]`
+    exactly as click reads them; None for anything else."""
+    try:
+        first = args.index(WORDS[0])
+        second = args.index(WORDS[1], first + 1)
+    except ValueError:
+        return None
+    request = Request()
+    none: dict[str, str] = {}
+    levels = (
+        (args[:first], none),
+        (args[first + 1 : second], none),
+        (args[second + 1 :], OPTIONS),
+    )
+    for tokens, own in levels:
+        values = _read_level(tokens, own)
+        if values is None:
+            return None
+        _apply(values, request)
+    return request
+
+
+def answer(args: list[str]) -> int | None:
+    """The exit code of `args` answered here, or None when the click path must answer."""
+    request = read_request(args)
+    if request is None:
+        return None
+    from majordomus.cli import logs
+    from majordomus.pipes import silence
+
+    logs.configure(server=False)
+    for level in request.logging:
+        logs.set_level(level)
+    try:
+        return _answer(request)
+    except BrokenPipeError:
+        silence(sys.stdout)
+        return 0
+    except Exception as exc:
+        from majordomus.cli.errors import exit_code_for
+
+        return exit_code_for(exc)
+
+
+def _answer(request: Request) -> int:
+    from majordomus.capabilities.objects_json import listed
+    from majordomus.capabilities.workspace import Workspace
+    from majordomus.errors import CapabilityError, Fatal, Internal
+
+    ctx = Workspace(
+        request.repo,
+        discovery=request.discovery,  # type: ignore[arg-type]
+        strict=request.strict,
+        watch=False,
+    )
+    try:
+        objects = listed(ctx, request.kind, request.tag)
+    except (CapabilityError, Fatal):
+        raise
+    except Exception as exc:
+        raise Internal(f"{CAPABILITY} failed: {exc}") from exc
+    if request.format == "json":
+        parts = json_answer(objects)
+        if parts is None:
+            return _by_capability(ctx, request)
+        stdout = sys.stdout.buffer
+        for part in parts:
+            stdout.write(part)
+        stdout.write(b"\n")
+        stdout.flush()
+        return 0
+    rows = [obj.summary_json() for obj in objects]
+    if not plain_rows(rows):
+        return _by_capability(ctx, request)
+    _write_text(list_text({"objects": rows}))
+    return 0
+
+
+def _by_capability(ctx: Workspace, request: Request) -> int:
+    """The answer of the capability itself (the click path's), over `ctx`'s index."""
+    from majordomus.capabilities.builtin import builtin_module
+
+    cap = next(c for c in builtin_module("objects").composed() if c.id == CAPABILITY)
+    raw = {key: value for key, value in (("kind", request.kind), ("tag", request.tag)) if value}
+    if request.format == "json":
+        stdout = sys.stdout.buffer
+        for part in ctx.executor.run_json_parts(cap, raw, _clean_json):
+            stdout.write(part)
+        stdout.write(b"\n")
+        stdout.flush()
+    else:
+        _write_text(list_text(ctx.executor.run(cap, raw, observe=True)))
+    return 0
+
+
+def _write_text(text: str) -> None:
+    from majordomus.egress import clean
+
+    sys.stdout.write(clean(text))
+    sys.stdout.flush()
+
+
+def list_text(out: Any) -> str:
+    """One row per object; an empty answer says `count 0` rather than nothing."""
+    objects = out["objects"]
+    if not objects:
+        return "count 0\n"
+    width = max(len(o["uri"]) for o in objects)
+    return "".join(f"{o['uri']:<{width}}  {o['title'] or ''}".rstrip() + "\n" for o in objects)
+
+
+def _indented(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+def _clean_json(data: bytes) -> bytes:
+    from majordomus.egress import clean_json_bytes
+
+    return clean_json_bytes(data, _indented)
+
+
+def _pretty(value: Any) -> bytes:
+    return _indented(value).encode("utf-8")
+
+
+def plain_rows(rows: list[dict[str, Any]]) -> bool:
+    """Whether every value of these summary rows is a string every serialiser writes alike
+    (valid Unicode) or None: what the model would take and dump unchanged."""
+    try:
+        "\n".join([value for row in rows for value in row.values() if value is not None]).encode()
+    except (TypeError, UnicodeEncodeError):
+        return False
+    return True
+
+
+#: The keys of a summary row, in the order its model dumps them.
+SUMMARY_KEYS = ("uri", "kind", "identity", "title", "description", "path")
+_SUMMARY_ROW = "  {\n" + ",\n".join(f'    "{key}": %s' for key in SUMMARY_KEYS) + "\n  }"
+
+
+def _pretty_batch(objects: list[LayerObject]) -> bytes:
+    """`_pretty` of these objects' summary rows: `json` indents in pure Python, so the rows
+    are written here from a template, each string quoted by the encoder `json` itself uses.
+    A value that is not a string (TypeError) or not valid Unicode (UnicodeEncodeError) is
+    not written: the model would not take it as it is."""
+    rows = []
+    for obj in objects:
+        title, description = obj.title, obj.description
+        rows.append(
+            _SUMMARY_ROW
+            % (
+                _quoted(obj.uri),
+                _quoted(obj.kind),
+                _quoted(obj.identity),
+                "null" if title is None else _quoted(title),
+                "null" if description is None else _quoted(description),
+                _quoted(obj.provenance.path),
+            )
+        )
+    return ("[\n" + ",\n".join(rows) + "\n]").encode("utf-8")
+
+
+def json_answer(objects: list[LayerObject]) -> list[bytes] | None:
+    """The `--format json` answer of `objects list` in parts, as `majordomus.wire_parts`
+    writes the `ObjectList` model: up to `LONG` rows the whole text, cleaned at once; more,
+    the text with a marker in the list's place, then the rows in batches of `BATCH`, each
+    cleaned on its own and indented into place. None when a value is not plain."""
+    if len(objects) <= LONG:
+        rows = [obj.summary_json() for obj in objects]
+        if not plain_rows(rows):
+            return None
+        return [_clean_json(_pretty({"count": len(rows), "objects": rows}))]
+    try:
+        batches = [
+            _pretty_batch(objects[start : start + BATCH]) for start in range(0, len(objects), BATCH)
+        ]
+    except (TypeError, UnicodeEncodeError):
+        return None
+    text = _clean_json(_pretty({"count": len(objects), "objects": [_MARKER]}))
+    where = text.index(_QUOTED_MARKER)  # the skeleton holds no other text that could spell it
+    indent = text[text.rindex(b"\n", 0, where) + 1 : where]
+    deeper = b"\n" + indent[2:]
+    parts = [text[:where]]
+    for number, batch in enumerate(batches):
+        inner = _clean_json(batch)[4:-2].replace(b"\n", deeper)
+        parts.append(inner if number == 0 else b",\n" + indent + inner)
+    parts.append(text[where + len(_QUOTED_MARKER) :])
+    return parts
