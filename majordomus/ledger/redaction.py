@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from majordomus.errors import Refused
 from majordomus.ledger.secret_shapes import (
+    ALSO,
     ANCHORS,
     ANY_CASE,
     GATES,
@@ -41,6 +42,7 @@ class _Shape:
     """One shape with its gate, its anchor and its marker; compiled on first need."""
 
     __slots__ = (
+        "also",
         "anchor",
         "any_case",
         "exact",
@@ -56,6 +58,7 @@ class _Shape:
         self.source = source
         self.pattern: re.Pattern[str] | None = None
         self.exact, self.any_case = _split_gate(GATES[name])
+        self.also = tuple(literal.encode("ascii") for literal in ALSO.get(name, ()))
         self.anchor = ANCHORS.get(name)
         self.marker = f"[redacted:{name}]"
         self.keep = "(?P<keep>" in source.pattern
@@ -141,10 +144,21 @@ def _lowered(text: str) -> str:
     return lowered
 
 
-#: Characters of ordinary text and JSON, the most frequent first (`:` among the first: every
-#: member of pretty-printed JSON has one). A literal is looked for from its rarest character
-#: (the first one not listed, else the one listed last).
-_FREQUENT = ' \n":etaoinsrhldcu0123456789-/,._mfpgywbvk(){}[]='
+#: Printable ASCII, the most frequent first, as counted over what the filter mostly reads:
+#: the JSON of `reasoning status` and `objects list` (stamps and ids put `T` and `Z` among
+#: the common letters) and ordinary prose. The scan stops wherever a literal may have its
+#: pivot, and each stop costs about as much as reading fifty bytes, so a literal is looked
+#: for from its rarest character (a key word's in either case), and the bytes the scan
+#: stops at most are tried first.
+_FREQUENT = (
+    ' e"trasino\nd0luc:1p2,m-h/.69548b37fyjvgkTAwRZ{}_@=E()DxPOICSzNMqBUFHGYL;KQJ[]WVX+?$><'
+    "'*\\&#~`|%!"
+)
+
+
+def _rarity(char: str) -> int:
+    """How rare a character is (higher is rarer); a character not listed is rarest."""
+    return _FREQUENT.find(char) % (len(_FREQUENT) + 1)
 
 
 def _bare(literal: str) -> str:
@@ -157,91 +171,125 @@ def _word_end(literal: str) -> str:
     return "(?![a-z0-9])" if literal.endswith(WORD_END) else ""
 
 
-def _pivot(literal: str) -> int:
-    """Where the scan looks for `literal`: at its rarest character."""
+def _pivot(literal: str, any_case: bool = False) -> int:
+    """Where the scan looks for `literal`: at its rarest character (a key word's in its
+    more frequent case, since the scan stops at both)."""
     bare = _bare(literal)
-    rank = [_FREQUENT.find(char) % (len(_FREQUENT) + 1) for char in bare]
+    if any_case:
+        rank = [min(_rarity(char), _rarity(char.upper())) for char in bare]
+    else:
+        rank = [_rarity(char) for char in bare]
     return min(range(len(bare)), key=lambda at: (-rank[at], at))
 
 
 class _Prefilter:
-    """Which of a set of ASCII literals a text holds, in one scan of its UTF-8 bytes.
+    """Which gate literals a text holds, the case-sensitive ones and the key words in any
+    case, in one scan of its UTF-8 bytes.
 
     One alternation finds each literal from its rarest character (`_pivot`): the rest of
     the literal (its tail), factored by common prefixes, then a look behind for the part
-    before the pivot. The scan stops only where a literal may have its pivot, not at every
-    common letter. Where a match could stand for several literals (tails that share a
-    start), each is checked in place; where another tail may start inside a match (which
-    the scan steps over), the alternation is tried there too. Compiled on first use.
+    before the pivot. A key word is spelt in character classes (`[kK]`), except for its
+    first character, which starts two branches (`k…`, `K…`): every branch then starts with
+    one byte, so the scan stops only where a literal may have its pivot, not at every common
+    letter (a branch starting with a class would make it try every position). Where a match
+    could stand for several literals (tails sharing a start, in either set), each is taken;
+    where another tail may start inside a match (which the scan steps over), so is it.
+    What is found may be more than the text holds, never less. Compiled on first use.
     """
 
-    __slots__ = ("_covered", "_pattern", "_tails", "literals")
+    __slots__ = ("_covered", "_pattern", "_tails", "any_case", "exact")
 
-    def __init__(self, literals: set[str]) -> None:
-        self.literals = tuple(sorted(literals))
-        self._tails = {literal: _bare(literal)[_pivot(literal) :] for literal in self.literals}
+    def __init__(self, exact: set[str], any_case: set[str]) -> None:
+        self.exact = tuple(sorted(exact))
+        self.any_case = tuple(sorted(any_case))
+        self._tails = (
+            {literal: _bare(literal)[_pivot(literal) :] for literal in self.exact},
+            {literal: _bare(literal)[_pivot(literal, True) :] for literal in self.any_case},
+        )
         self._pattern: re.Pattern[bytes] | None = None
-        self._covered: dict[bytes, frozenset[str]] = {}
+        self._covered: dict[bytes, tuple[frozenset[str], frozenset[str]]] = {}
 
-    def found(self, text: str, *, lower: bool = False) -> frozenset[str]:
-        data = text.encode("utf-8", "surrogatepass")
-        return self.found_in(data.lower() if lower else data)
+    def found(self, text: str) -> tuple[frozenset[str], frozenset[str]]:
+        """The case-sensitive literals and the key words (lower case) `text` may hold."""
+        return self.found_in(text.encode("utf-8", "surrogatepass"))
 
-    def found_in(self, data: bytes) -> frozenset[str]:
-        """`found` over a text's UTF-8 bytes (lower-cased first for the key words: ASCII
-        letters only, no other character lowers to one). The literals are ASCII, so bytes
-        outside ASCII, well-formed or not, only ever stand next to a match."""
+    def found_in(self, data: bytes) -> tuple[frozenset[str], frozenset[str]]:
+        """`found` over a text's UTF-8 bytes. The literals are ASCII and a key word's
+        classes hold ASCII letters alone (what `bytes.lower` folds), so bytes outside ASCII,
+        well-formed or not, only ever stand next to a match."""
         if self._pattern is None:
-            self._pattern = re.compile(_alternation(self.literals).encode("ascii"))
-        held: frozenset[str] = frozenset()
+            self._pattern = re.compile(_alternation(self.exact, self.any_case).encode("ascii"))
+        exact: frozenset[str] = frozenset()
+        any_case: frozenset[str] = frozenset()
         for hit in set(self._pattern.findall(data)):
             covered = self._covered.get(hit)
             if covered is None:
                 covered = self._covered[hit] = self._covering(hit.decode("ascii"))
-            held |= covered
-        return held
+            exact |= covered[0]
+            any_case |= covered[1]
+        return exact, any_case
 
-    def _covering(self, hit: str) -> frozenset[str]:
-        """The literals a matched tail may stand for: those whose tail starts it, and those
-        whose tail may start inside it (where the scan, resuming after it, did not look)."""
-        return frozenset(
-            literal
-            for literal, tail in self._tails.items()
-            if hit.startswith(tail)
-            or any(
-                tail.startswith(hit[at:]) or hit[at:].startswith(tail) for at in range(1, len(hit))
-            )
-        )
+    def _covering(self, hit: str) -> tuple[frozenset[str], frozenset[str]]:
+        """The literals of each set a matched tail may stand for: those whose tail starts
+        where it starts or inside it, and agrees with it there (a key word lower-cased)."""
+        exact, any_case = self._tails
+        return _agreeing(exact, hit), _agreeing(any_case, hit.lower())
 
 
-def _alternation(literals: tuple[str, ...]) -> str:
-    """A regular expression matching, at each place one of `literals` has its rarest
-    character, the longest tail there whose literal is whole."""
+def _agreeing(tails: dict[str, str], hit: str) -> frozenset[str]:
+    """The literals whose tail, started at some offset of `hit`, agrees with the rest of it."""
+    return frozenset(
+        literal
+        for literal, tail in tails.items()
+        if any(tail.startswith(hit[at:]) or hit[at:].startswith(tail) for at in range(len(hit)))
+    )
+
+
+def _any_case(chars: str) -> str:
+    """A key word's characters as a pattern matching them in any case."""
+    return "".join(f"[{c}{c.upper()}]" if c.islower() else re.escape(c) for c in chars)
+
+
+def _alternation(exact: tuple[str, ...], any_case: tuple[str, ...]) -> str:
+    """A regular expression matching, at each place one of the literals has its rarest
+    character, the longest tail there whose literal is whole (see `_Prefilter`)."""
     trie: dict[str, Any] = {}
-    for literal in literals:
-        node = trie
-        for char in _bare(literal)[_pivot(literal) :]:
-            node = node.setdefault(char, {})
-        node.setdefault("", []).append(literal)
 
-    def emit(node: dict[str, Any]) -> str:
-        branches = [re.escape(char) + emit(node[char]) for char in sorted(node) if char]
+    def add(units: list[str], end: str) -> None:
+        node = trie
+        for unit in units:
+            node = node.setdefault(unit, {})
+        node.setdefault("", []).append(end)
+
+    for literal in exact:
+        bare, pivot = _bare(literal), _pivot(literal)
+        behind = f"(?<={re.escape(bare)})" if pivot else ""
+        add([re.escape(c) for c in bare[pivot:]], behind + _word_end(literal))
+    for literal in any_case:
+        bare, pivot = _bare(literal), _pivot(literal, True)
+        behind = f"(?<={_any_case(bare)})" if pivot else ""
+        end = behind + _word_end(literal).replace("a-z", "a-zA-Z")
+        tail = bare[pivot:]
+        rest = [_any_case(c) for c in tail[1:]]
+        for first in dict.fromkeys((tail[0], tail[0].upper())):
+            add([re.escape(first), *rest], end)
+
+    def emit(node: dict[str, Any], units: list[str]) -> str:
+        branches = [unit + emit(node[unit], sorted(node[unit])) for unit in units if unit]
         ends = node.get("", [])
         if ends:
-            behind = [
-                (f"(?<={re.escape(_bare(literal))})" if _pivot(literal) else "")
-                + _word_end(literal)
-                for literal in ends
-            ]
-            branches += [""] if "" in behind else behind
+            branches += [""] if "" in ends else sorted(set(ends))
         return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
-    return emit(trie)
+    # each first unit is one character, escaped: the most frequent are tried first
+    return emit(trie, sorted(trie, key=lambda unit: (_rarity(unit[-1]), unit)))
 
 
 _COMPILED: tuple[_Shape, ...] = tuple(_Shape(name, source) for name, source in SHAPES)
-_EXACT = _Prefilter({literal for shape in _COMPILED for literal in shape.exact})
-_ANY_CASE = _Prefilter({literal for shape in _COMPILED for literal in shape.any_case})
+_LITERALS = _Prefilter(
+    {literal for shape in _COMPILED for literal in shape.exact},
+    {literal for shape in _COMPILED for literal in shape.any_case},
+)
 
 _MARKER = re.compile(r"\[redacted:([a-z-]+)\]")
 
@@ -277,18 +325,22 @@ class Candidates:
     """The literals of the secret shapes that one text holds, from one scan of its bytes:
     a text holding none of any shape's literals needs no redaction at all."""
 
-    __slots__ = ("any_case", "exact")
+    __slots__ = ("any_case", "data", "exact")
 
     def __init__(self, data: bytes) -> None:
-        self.exact = _EXACT.found_in(data)
-        self.any_case = _ANY_CASE.found_in(data.lower())
+        self.data = data
+        self.exact, self.any_case = _LITERALS.found_in(data)
+
+    def admits(self, shape: _Shape) -> bool:
+        """Whether `shape` may match: the text holds one of its gate's literals and every
+        literal a match of it always holds (a `bytes` search each, stopping at the first)."""
+        if self.exact.isdisjoint(shape.exact) and self.any_case.isdisjoint(shape.any_case):
+            return False
+        return all(literal in self.data for literal in shape.also)
 
     def none(self) -> bool:
-        """Whether no shape can match: every shape's literals are absent."""
-        return not any(
-            not (self.exact.isdisjoint(shape.exact) and self.any_case.isdisjoint(shape.any_case))
-            for shape in _COMPILED
-        )
+        """Whether no shape can match."""
+        return not any(map(self.admits, _COMPILED))
 
 
 def redact_secrets(text: str, candidates: Candidates | None = None) -> str:
@@ -298,21 +350,19 @@ def redact_secrets(text: str, candidates: Candidates | None = None) -> str:
     found once by a caller that already holds them."""
     if candidates is None:
         candidates = Candidates(text.encode("utf-8", "surrogatepass"))
-    exact, any_case = candidates.exact, candidates.any_case
     lowered: str | None = None
     for shape in _COMPILED:
-        if exact.isdisjoint(shape.exact) and any_case.isdisjoint(shape.any_case):
+        if not candidates.admits(shape):
             continue
         if lowered is None and shape.anchor is not None:
             lowered = _lowered(text)
-        replaced = shape.sub(text, lowered, any_case)
+        replaced = shape.sub(text, lowered, candidates.any_case)
         if replaced != text:
-            # What a replacement adds is its marker: no case-sensitive literal but the
-            # marker itself holds `[` or `]`, so none can span its edges. A key word next
-            # to a marker may have become a whole word, so those are looked for again.
+            # A replacement adds its marker (a literal of a later shape), and a key word
+            # next to a marker may have become a whole word: the literals are looked for
+            # again in the text as it now is.
             text, lowered = replaced, None
-            exact |= _EXACT.found(shape.marker)
-            any_case = _ANY_CASE.found(text, lower=True)
+            candidates = Candidates(text.encode("utf-8", "surrogatepass"))
     return text
 
 
