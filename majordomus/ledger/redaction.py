@@ -182,6 +182,11 @@ def _pivot(literal: str, any_case: bool = False) -> int:
     return min(range(len(bare)), key=lambda at: (-rank[at], at))
 
 
+#: How many bytes a process searches literal by literal before it compiles the one scan
+#: (`_Prefilter.found_in`): about what compiling costs.
+_RENTED_BYTES = 128 * 1024
+
+
 class _Prefilter:
     """Which gate literals a text holds, the case-sensitive ones and the key words in any
     case, in one scan of its UTF-8 bytes.
@@ -194,10 +199,11 @@ class _Prefilter:
     letter (a branch starting with a class would make it try every position). Where a match
     could stand for several literals (tails sharing a start, in either set), each is taken;
     where another tail may start inside a match (which the scan steps over), so is it.
-    What is found may be more than the text holds, never less. Compiled on first use.
+    What is found may be more than the text holds, never less. Compiled only once a
+    process has searched `_RENTED_BYTES` literal by literal (`found_in`).
     """
 
-    __slots__ = ("_covered", "_pattern", "_tails", "any_case", "exact")
+    __slots__ = ("_bare", "_covered", "_pattern", "_rented", "_tails", "any_case", "exact")
 
     def __init__(self, exact: set[str], any_case: set[str]) -> None:
         self.exact = tuple(sorted(exact))
@@ -206,8 +212,13 @@ class _Prefilter:
             {literal: _bare(literal)[_pivot(literal) :] for literal in self.exact},
             {literal: _bare(literal)[_pivot(literal, True) :] for literal in self.any_case},
         )
+        self._bare = (
+            [(literal, _bare(literal).encode("ascii")) for literal in self.exact],
+            [(literal, _bare(literal).encode("ascii")) for literal in self.any_case],
+        )
         self._pattern: re.Pattern[bytes] | None = None
         self._covered: dict[bytes, tuple[frozenset[str], frozenset[str]]] = {}
+        self._rented = 0
 
     def found(self, text: str) -> tuple[frozenset[str], frozenset[str]]:
         """The case-sensitive literals and the key words (lower case) `text` may hold."""
@@ -216,8 +227,16 @@ class _Prefilter:
     def found_in(self, data: bytes) -> tuple[frozenset[str], frozenset[str]]:
         """`found` over a text's UTF-8 bytes. The literals are ASCII and a key word's
         classes hold ASCII letters alone (what `bytes.lower` folds), so bytes outside ASCII,
-        well-formed or not, only ever stand next to a match."""
+        well-formed or not, only ever stand next to a match.
+
+        Until a process has searched `_RENTED_BYTES` this way, a text is searched literal by
+        literal instead (a `bytes` search each, several times slower per byte than the one
+        scan, but nothing to compile, which costs as much as searching that many bytes):
+        a command that filters only small answers never compiles the alternation."""
         if self._pattern is None:
+            if self._rented + len(data) <= _RENTED_BYTES:
+                self._rented += len(data)
+                return self._each(data)
             self._pattern = re.compile(_alternation(self.exact, self.any_case).encode("ascii"))
         exact: frozenset[str] = frozenset()
         any_case: frozenset[str] = frozenset()
@@ -229,11 +248,37 @@ class _Prefilter:
             any_case |= covered[1]
         return exact, any_case
 
+    def _each(self, data: bytes) -> tuple[frozenset[str], frozenset[str]]:
+        """The literals `data` holds (a key word in any case), each looked for alone."""
+        exact, any_case = self._bare
+        lowered = data.lower()
+        return (
+            frozenset(literal for literal, bare in exact if _holds(data, literal, bare)),
+            frozenset(literal for literal, bare in any_case if _holds(lowered, literal, bare)),
+        )
+
     def _covering(self, hit: str) -> tuple[frozenset[str], frozenset[str]]:
         """The literals of each set a matched tail may stand for: those whose tail starts
         where it starts or inside it, and agrees with it there (a key word lower-cased)."""
         exact, any_case = self._tails
         return _agreeing(exact, hit), _agreeing(any_case, hit.lower())
+
+
+#: What may not follow a literal ending in `WORD_END`, in lower-cased bytes.
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def _holds(data: bytes, literal: str, bare: bytes) -> bool:
+    """Whether `data` holds `bare`, followed by no letter or digit if `literal` says so."""
+    if not literal.endswith(WORD_END):
+        return bare in data
+    at = data.find(bare)
+    while at >= 0:
+        end = at + len(bare)
+        if end == len(data) or data[end] not in _WORD_BYTES:
+            return True
+        at = data.find(bare, at + 1)
+    return False
 
 
 def _agreeing(tails: dict[str, str], hit: str) -> frozenset[str]:

@@ -178,14 +178,21 @@ def test_a_redacted_form_that_no_longer_parses_is_refused_and_never_written():
     assert secret not in str(refused.value)
 
 
-def test_the_prefilter_never_misses_a_literal_a_text_holds() -> None:
+@pytest.mark.parametrize("rented", [0, 1 << 40], ids=["one scan", "literal by literal"])
+def test_the_prefilter_never_misses_a_literal_a_text_holds(
+    rented: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """One scan stands for a scan per literal: overlapping, nested and case-folded literals
-    are all found, whichever set they belong to (a text without any is passed over whole)."""
+    are all found, whichever set they belong to (a text without any is passed over whole);
+    so does the search literal by literal that a process starts with."""
     import random
 
-    from majordomus.ledger.redaction import _LITERALS, WORD_END
+    from majordomus.ledger import redaction
+    from majordomus.ledger.redaction import WORD_END
 
-    literals = _LITERALS.exact + _LITERALS.any_case
+    monkeypatch.setattr(redaction, "_RENTED_BYTES", rented)
+    scan = redaction._Prefilter(set(redaction._LITERALS.exact), set(redaction._LITERALS.any_case))
+    literals = scan.exact + scan.any_case
     chooser = random.Random(18)
     for _ in range(2000):
         pieces = [
@@ -194,17 +201,17 @@ def test_the_prefilter_never_misses_a_literal_a_text_holds() -> None:
         glue = ["", " ", "x", "A", "-", "é", "K", "1", "_"]
         text = "".join(piece + chooser.choice(glue) for piece in pieces)
         text = text.upper() if chooser.random() < 0.2 else text
-        exact, any_case = _LITERALS.found(text)
-        assert exact >= {lit for lit in _LITERALS.exact if lit in text}, text
+        exact, any_case = scan.found(text)
+        assert exact >= {lit for lit in scan.exact if lit in text}, text
         lowered = text.encode("utf-8", "surrogatepass").lower().decode("latin-1")
         assert any_case >= {
             lit
-            for lit in _LITERALS.any_case
+            for lit in scan.any_case
             if re.search(re.escape(lit.removesuffix(WORD_END)) + "(?![a-z0-9])", lowered)
             or (not lit.endswith(WORD_END) and lit in lowered)
         }, text
     plain = "the quick brown fox: a rule, a title and an id (r-12) over example.org/a"
-    assert _LITERALS.found(plain) == (frozenset(), frozenset())
+    assert scan.found(plain) == (frozenset(), frozenset())
 
 
 def test_key_words_are_found_where_full_lower_casing_finds_them() -> None:
