@@ -11,7 +11,6 @@ file, hence its length).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -70,16 +69,26 @@ if TYPE_CHECKING:
 KEPT_RECORDS = 20_000
 
 
-@dataclass(frozen=True)
 class ReasoningSituation:
-    """What every reasoning capability knows about one request."""
+    """What every reasoning capability knows about one request; `relations` are the lookups
+    over `loaded.records` when asked for (`indexed`): the history and the state then share
+    one pass over the records. A plain slotted class: a dataclass costs every process's
+    start about half a millisecond."""
 
-    store: Store
-    loaded: Loaded
-    advisors: AdvisorSituation
-    #: The lookups over `loaded.records` when asked for (`indexed`): the history and the
-    #: state then share one pass over the records.
-    relations: Relations | None = None
+    __slots__ = ("advisors", "loaded", "relations", "store")
+
+    def __init__(
+        self,
+        *,
+        store: Store,
+        loaded: Loaded,
+        advisors: AdvisorSituation,
+        relations: Relations | None = None,
+    ) -> None:
+        self.store = store
+        self.loaded = loaded
+        self.advisors = advisors
+        self.relations = relations
 
     @property
     def mode(self) -> ModeResolution:
