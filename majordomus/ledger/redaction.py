@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from majordomus.errors import Refused
@@ -73,17 +74,18 @@ class _Shape:
             self.pattern = re.compile(self.source.pattern, self.source.flags)
         return self.pattern
 
-    def sub(self, text: str, lowered: str | None, any_case: frozenset[str] = frozenset()) -> str:
-        """The text with every match replaced; an anchored shape looks for its key words in
-        `lowered`, which is `_lowered(text)`, and `any_case` are the case-insensitive
+    def sub(
+        self, text: str, key_words: _KeyWords | None, any_case: frozenset[str] = frozenset()
+    ) -> str:
+        """The text with every match replaced; an anchored shape is tried where `key_words`
+        (those of `text`) finds its key words, and `any_case` are the case-insensitive
         literals the text holds (`Candidates`), when known."""
         pattern = self.compiled()
-        if self.anchor is None or lowered is None:
+        if self.anchor is None or key_words is None:
             return pattern.sub(self.replace, text)
         pieces: list[str] = []
         done = 0
-        for hit in self._anchor(text, any_case).finditer(lowered):
-            start = hit.start()
+        for start in key_words.starts(self._anchor(text, any_case)):
             if start < done:
                 continue
             match = pattern.match(text, start)
@@ -114,6 +116,59 @@ class _Shape:
 #: `k`, and the dotted capital I becomes two characters (`i` and a combining dot).
 _KELVIN = "\u212a"
 _DOTTED_I = "\u0130"
+_KELVIN_UTF8 = _KELVIN.encode("utf-8")
+#: Every byte but those that continue a UTF-8 sequence (deleted, the rest are counted).
+_NOT_CONTINUATION = bytes(b for b in range(256) if not 0x80 <= b <= 0xBF)
+#: What a bytes pattern would read differently from a str pattern (classes and boundaries).
+_UNICODE_ESCAPE = re.compile(r"\\[wWsSdDbB]")
+_AS_BYTES: dict[str, re.Pattern[bytes] | None] = {}
+
+
+def _as_bytes(anchor: re.Pattern[str]) -> re.Pattern[bytes] | None:
+    """The anchor as a bytes pattern matching ASCII words alike; None when it uses a class or
+    a boundary, which a bytes pattern reads differently."""
+    source = anchor.pattern
+    if source not in _AS_BYTES:
+        plain = source.isascii() and _UNICODE_ESCAPE.search(source) is None
+        _AS_BYTES[source] = re.compile(source.encode("ascii")) if plain else None
+    return _AS_BYTES[source]
+
+
+class _KeyWords:
+    """Where key words start in one text, looked for in it lower-cased with every offset
+    kept (`_lowered`).
+
+    When the caller holds the text's exact UTF-8 bytes and they hold no Kelvin sign (the
+    one character outside ASCII that lower-cases to a key word's letter), the words are
+    looked for in those bytes lower-cased (ASCII letters alone, at C speed) and each byte
+    offset becomes the text's: the bytes before it less the continuation bytes among them.
+    That spares a large text not in ASCII its decoded lower-cased copy. Otherwise, and for
+    an anchor a bytes pattern would read differently, in `_lowered(text)`."""
+
+    __slots__ = ("_data", "_lowered", "_text")
+
+    def __init__(self, text: str, data: bytes | None) -> None:
+        self._text = text
+        usable = data is not None and not text.isascii() and _KELVIN_UTF8 not in data
+        self._data = data.lower() if usable and data is not None else None
+        self._lowered: str | None = None
+
+    def starts(self, anchor: re.Pattern[str]) -> Iterator[int]:
+        """The offsets in the text where `anchor` matches its lower-cased form, in order."""
+        as_bytes = _as_bytes(anchor) if self._data is not None else None
+        if self._data is None or as_bytes is None:
+            if self._lowered is None:
+                self._lowered = _lowered(self._text)
+            for hit in anchor.finditer(self._lowered):
+                yield hit.start()
+            return
+        data = self._data
+        continuing = before = 0
+        for found in as_bytes.finditer(data):
+            at = found.start()
+            continuing += len(data[before:at].translate(None, _NOT_CONTINUATION))
+            before = at
+            yield at - continuing
 
 
 def _gate_words(
@@ -368,12 +423,17 @@ def strip_controls(text: str) -> str:
 
 class Candidates:
     """The literals of the secret shapes that one text holds, from one scan of its bytes:
-    a text holding none of any shape's literals needs no redaction at all."""
+    a text holding none of any shape's literals needs no redaction at all.
 
-    __slots__ = ("any_case", "data", "exact")
+    `utf8` says the bytes are exactly the text's UTF-8 (surrogates passed through), which
+    lets key words be looked for in them (`_KeyWords`); a caller holding bytes it decoded
+    leniently leaves it False."""
 
-    def __init__(self, data: bytes) -> None:
+    __slots__ = ("any_case", "data", "exact", "utf8")
+
+    def __init__(self, data: bytes, *, utf8: bool = False) -> None:
         self.data = data
+        self.utf8 = utf8
         self.exact, self.any_case = _LITERALS.found_in(data)
 
     def admits(self, shape: _Shape) -> bool:
@@ -394,20 +454,20 @@ def redact_secrets(text: str, candidates: Candidates | None = None) -> str:
     `candidates`, when given, are those of this very text (`Candidates` of its UTF-8 bytes),
     found once by a caller that already holds them."""
     if candidates is None:
-        candidates = Candidates(text.encode("utf-8", "surrogatepass"))
-    lowered: str | None = None
+        candidates = Candidates(text.encode("utf-8", "surrogatepass"), utf8=True)
+    key_words: _KeyWords | None = None
     for shape in _COMPILED:
         if not candidates.admits(shape):
             continue
-        if lowered is None and shape.anchor is not None:
-            lowered = _lowered(text)
-        replaced = shape.sub(text, lowered, candidates.any_case)
+        if key_words is None and shape.anchor is not None:
+            key_words = _KeyWords(text, candidates.data if candidates.utf8 else None)
+        replaced = shape.sub(text, key_words, candidates.any_case)
         if replaced != text:
             # A replacement adds its marker (a literal of a later shape), and a key word
             # next to a marker may have become a whole word: the literals are looked for
             # again in the text as it now is.
-            text, lowered = replaced, None
-            candidates = Candidates(text.encode("utf-8", "surrogatepass"))
+            text, key_words = replaced, None
+            candidates = Candidates(text.encode("utf-8", "surrogatepass"), utf8=True)
     return text
 
 

@@ -245,6 +245,30 @@ def test_key_words_are_found_where_full_lower_casing_finds_them() -> None:
             ], (anchor, text)
 
 
+def test_key_words_found_in_the_bytes_start_where_they_start_in_the_text() -> None:
+    """Key words looked for in a text's UTF-8 bytes (lower-cased) are placed at the text's
+    own offsets: the same starts as in its lower-cased copy, whatever it holds outside
+    ASCII, lone surrogates and the Kelvin sign included."""
+    import random
+
+    from majordomus.ledger.redaction import _COMPILED, _KeyWords, _lowered
+
+    anchors = [re.compile(shape.anchor) for shape in _COMPILED if shape.anchor is not None]
+    words = ["password", "Pass", "KEY", "ey", "api_", "Token", "secret", "aws", "heroku", "curl"]
+    others = ["\u212a", "\u0130", "É", "é", "ß", "\udc80", "→", "\U0001f600", " ", "=", "x", "1"]
+    chooser = random.Random(11)
+    for _ in range(600):
+        text = "".join(
+            chooser.choice(words if chooser.random() < 0.4 else others)
+            for _ in range(chooser.randint(1, 12))
+        )
+        key_words = _KeyWords(text, text.encode("utf-8", "surrogatepass"))
+        for anchor in anchors:
+            assert list(key_words.starts(anchor)) == [
+                m.start() for m in anchor.finditer(_lowered(text))
+            ], (anchor.pattern, text)
+
+
 def test_narrowed_key_word_anchors_redact_as_all_the_words(monkeypatch: pytest.MonkeyPatch) -> None:
     """A shape gated by whole key words alone looks only for the words a text holds; what
     it replaces is what looking for all of them replaces, whatever else the text holds."""
