@@ -120,7 +120,7 @@ _KELVIN_UTF8 = _KELVIN.encode("utf-8")
 #: Every byte but those that continue a UTF-8 sequence (deleted, the rest are counted).
 _NOT_CONTINUATION = bytes(b for b in range(256) if not 0x80 <= b <= 0xBF)
 #: What a bytes pattern would read differently from a str pattern (classes and boundaries).
-_UNICODE_ESCAPE = re.compile(r"\\[wWsSdDbB]")
+_UNICODE_ESCAPES = tuple(f"\\{letter}" for letter in "wWsSdDbB")
 _AS_BYTES: dict[str, re.Pattern[bytes] | None] = {}
 
 
@@ -129,7 +129,7 @@ def _as_bytes(anchor: re.Pattern[str]) -> re.Pattern[bytes] | None:
     a boundary, which a bytes pattern reads differently."""
     source = anchor.pattern
     if source not in _AS_BYTES:
-        plain = source.isascii() and _UNICODE_ESCAPE.search(source) is None
+        plain = source.isascii() and not any(escape in source for escape in _UNICODE_ESCAPES)
         _AS_BYTES[source] = re.compile(source.encode("ascii")) if plain else None
     return _AS_BYTES[source]
 
@@ -263,10 +263,7 @@ class _Prefilter:
     def __init__(self, exact: set[str], any_case: set[str]) -> None:
         self.exact = tuple(sorted(exact))
         self.any_case = tuple(sorted(any_case))
-        self._tails = (
-            {literal: _bare(literal)[_pivot(literal) :] for literal in self.exact},
-            {literal: _bare(literal)[_pivot(literal, True) :] for literal in self.any_case},
-        )
+        self._tails: tuple[dict[str, str], dict[str, str]] = ({}, {})
         self._bare = (
             [(literal, _bare(literal).encode("ascii")) for literal in self.exact],
             [(literal, _bare(literal).encode("ascii")) for literal in self.any_case],
@@ -293,6 +290,10 @@ class _Prefilter:
                 self._rented += len(data)
                 return self._each(data)
             self._pattern = re.compile(_alternation(self.exact, self.any_case).encode("ascii"))
+            self._tails = (
+                {literal: _bare(literal)[_pivot(literal) :] for literal in self.exact},
+                {literal: _bare(literal)[_pivot(literal, True) :] for literal in self.any_case},
+            )
         exact: frozenset[str] = frozenset()
         any_case: frozenset[str] = frozenset()
         for hit in set(self._pattern.findall(data)):
