@@ -39,6 +39,8 @@ def paused() -> Iterator[None]:
 
 #: What a one-shot process was done with, held until it exits; None in any other process.
 _kept: list[object] | None = None
+#: How much of it there is, in the callers' own unit (record files, for a replay).
+_weight = 0
 
 
 def off_for_process() -> None:
@@ -50,8 +52,13 @@ def off_for_process() -> None:
         _kept = []
 
 
-def keep_until_exit(value: object) -> None:
+def keep_until_exit(value: object, *, weight: int = 1, at_most: int | None = None) -> None:
     """In a one-shot process, hold `value` until the exit, which frees nothing; elsewhere
-    (a server, a library caller) let it go as usual."""
-    if _kept is not None:
-        _kept.append(value)
+    (a server, a library caller) let it go as usual. With `at_most`, a value is held only
+    while all that is held weighs no more than that, so a command that replays several
+    times holds a bounded amount, not one replay per call."""
+    global _weight
+    if _kept is None or (at_most is not None and _weight + weight > at_most):
+        return
+    _kept.append(value)
+    _weight += weight

@@ -64,8 +64,8 @@ if TYPE_CHECKING:
 
 # -- the situation -----------------------------------------------------------------------------
 
-#: The most record files whose situation a one-shot command keeps to its exit rather than
-#: free (about 20 ms at 10k records).
+#: The most record files whose situations a one-shot command keeps to its exit rather than
+#: free (about 20 ms at 10k records), all its replays together.
 KEPT_RECORDS = 20_000
 
 
@@ -104,8 +104,8 @@ def reasoning_situation(
     replayed and circuits are evaluated at it: the state a handover saw, by the same path.
     `indexed` keeps the records' `Relations` for a caller that derives the state.
 
-    A one-shot command keeps the situation of a store of at most `KEPT_RECORDS` files to its
-    exit (`collector.keep_until_exit`), where nothing is freed, instead of freeing every
+    A one-shot command keeps its situations, up to `KEPT_RECORDS` record files in all, to
+    its exit (`collector.keep_until_exit`), where nothing is freed, instead of freeing every
     record one object at a time when its handler returns; a larger store's records are let
     go as soon as the caller is done with them (their memory counts more).
     """
@@ -128,8 +128,7 @@ def reasoning_situation(
     situation = ReasoningSituation(
         store=store, loaded=loaded, advisors=advisors, relations=relations
     )
-    if len(loaded.placed) <= KEPT_RECORDS:
-        collector.keep_until_exit(situation)
+    collector.keep_until_exit(situation, weight=len(loaded.placed), at_most=KEPT_RECORDS)
     return situation
 
 
