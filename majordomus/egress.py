@@ -163,7 +163,11 @@ def clean_json_bytes(data: bytes, dumps: Callable[[Any], str]) -> bytes:
     safe = _json_safe_already(data)
     if candidates.none() and safe:
         return data
-    text = data.decode("utf-8", "surrogateescape")
+    try:
+        text = data.decode("utf-8")
+        candidates.utf8 = True
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", "surrogateescape")
     if safe and redact_secrets(text, candidates) == text:
         # a literal was there but no secret: `clean_json` would give the text back
         return data

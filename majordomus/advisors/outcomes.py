@@ -7,7 +7,6 @@ ledger replays its consultation records into `Outcome`s; nothing here reads reco
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
 
@@ -34,21 +33,45 @@ _TRANSIENT = frozenset(
 )
 
 
-@dataclass(frozen=True)
 class Outcome:
     """One recorded consultation outcome: which record, which advisor, how, and when.
 
     `at` is the epoch second of the record's `recorded_at`; `retry_after` comes from the
     consultation's `retry_after_seconds`. `status` accepts any enum or string carrying a
     consultation word, so a caller's own enum with the same words is converted here.
+    A plain slotted class (equal when every field is): a replay builds one per
+    consultation, and a dataclass costs every process's start about half a millisecond.
     """
 
-    id: str
-    advisor: str
-    status: ConsultationStatus
-    at: int
-    retry_after: int | None = None
+    __slots__ = ("advisor", "at", "id", "retry_after", "status")
 
-    def __post_init__(self) -> None:
-        word = getattr(self.status, "value", self.status)
-        object.__setattr__(self, "status", ConsultationStatus(word))
+    def __init__(
+        self,
+        id: str,
+        advisor: str,
+        status: ConsultationStatus | str,
+        at: int,
+        retry_after: int | None = None,
+    ) -> None:
+        self.id = id
+        self.advisor = advisor
+        self.status = ConsultationStatus(getattr(status, "value", status))
+        self.at = at
+        self.retry_after = retry_after
+
+    def _fields(self) -> tuple[object, ...]:
+        return self.id, self.advisor, self.status, self.at, self.retry_after
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Outcome):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (
+            f"Outcome(id={self.id!r}, advisor={self.advisor!r}, status={self.status!r}, "
+            f"at={self.at!r}, retry_after={self.retry_after!r})"
+        )

@@ -12,7 +12,6 @@ no clock.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 from majordomus.ledger.record import (
     AssessmentInput,
@@ -32,14 +31,29 @@ def subject_key(subject: str) -> str:
     return " ".join(subject.split()).lower()
 
 
-@dataclass(frozen=True, slots=True)
 class Placed:
     """A readable record file: its path relative to the store (`<task>/<name>.json`).
 
-    Slotted: a replay holds one per record file."""
+    A plain slotted class: a replay holds and builds one per record file, and a dataclass
+    would cost every process's start half a millisecond more. Equal when path and record are.
+    """
 
-    path: str
-    record: ReasoningRecord
+    __slots__ = ("path", "record")
+
+    def __init__(self, path: str, record: ReasoningRecord) -> None:
+        self.path = path
+        self.record = record
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Placed):
+            return NotImplemented
+        return self.path == other.path and self.record == other.record
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.record))
+
+    def __repr__(self) -> str:
+        return f"Placed(path={self.path!r}, record={self.record!r})"
 
     @property
     def folder(self) -> str:
@@ -50,18 +64,43 @@ class Placed:
         return self.path.rsplit("/", 1)[-1]
 
 
-@dataclass
 class Loaded:
     """Readable records (canonical order when loaded) and the store paths that did not parse.
 
     An id names one record: when several files hold one id, `records` keeps the first in
     canonical order (then by path), so nothing is counted twice; `placed` lists every
-    readable file with its record, duplicates included, for `check` to report.
+    readable file with its record, duplicates included, for `check` to report. Equal when
+    all three are; a plain class (a dataclass costs every process's start more).
     """
 
-    records: list[ReasoningRecord] = field(default_factory=list)
-    unreadable: list[str] = field(default_factory=list)
-    placed: list[Placed] = field(default_factory=list)
+    __slots__ = ("placed", "records", "unreadable")
+
+    def __init__(
+        self,
+        records: list[ReasoningRecord] | None = None,
+        unreadable: list[str] | None = None,
+        placed: list[Placed] | None = None,
+    ) -> None:
+        self.records: list[ReasoningRecord] = [] if records is None else records
+        self.unreadable: list[str] = [] if unreadable is None else unreadable
+        self.placed: list[Placed] = [] if placed is None else placed
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Loaded):
+            return NotImplemented
+        return (self.records, self.unreadable, self.placed) == (
+            other.records,
+            other.unreadable,
+            other.placed,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
+
+    def __repr__(self) -> str:
+        return (
+            f"Loaded(records={self.records!r}, unreadable={self.unreadable!r}, "
+            f"placed={self.placed!r})"
+        )
 
     def get(self, record_id: str) -> ReasoningRecord | None:
         """The first record with this id."""

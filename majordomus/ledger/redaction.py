@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from majordomus.errors import Refused
 from majordomus.ledger.secret_shapes import (
+    ALSO,
     ANCHORS,
     ANY_CASE,
     GATES,
@@ -41,6 +43,7 @@ class _Shape:
     """One shape with its gate, its anchor and its marker; compiled on first need."""
 
     __slots__ = (
+        "also",
         "anchor",
         "any_case",
         "exact",
@@ -56,6 +59,7 @@ class _Shape:
         self.source = source
         self.pattern: re.Pattern[str] | None = None
         self.exact, self.any_case = _split_gate(GATES[name])
+        self.also = tuple(literal.encode("ascii") for literal in ALSO.get(name, ()))
         self.anchor = ANCHORS.get(name)
         self.marker = f"[redacted:{name}]"
         self.keep = "(?P<keep>" in source.pattern
@@ -70,17 +74,18 @@ class _Shape:
             self.pattern = re.compile(self.source.pattern, self.source.flags)
         return self.pattern
 
-    def sub(self, text: str, lowered: str | None, any_case: frozenset[str] = frozenset()) -> str:
-        """The text with every match replaced; an anchored shape looks for its key words in
-        `lowered`, which is `_lowered(text)`, and `any_case` are the case-insensitive
+    def sub(
+        self, text: str, key_words: _KeyWords | None, any_case: frozenset[str] = frozenset()
+    ) -> str:
+        """The text with every match replaced; an anchored shape is tried where `key_words`
+        (those of `text`) finds its key words, and `any_case` are the case-insensitive
         literals the text holds (`Candidates`), when known."""
         pattern = self.compiled()
-        if self.anchor is None or lowered is None:
+        if self.anchor is None or key_words is None:
             return pattern.sub(self.replace, text)
         pieces: list[str] = []
         done = 0
-        for hit in self._anchor(text, any_case).finditer(lowered):
-            start = hit.start()
+        for start in key_words.starts(self._anchor(text, any_case)):
             if start < done:
                 continue
             match = pattern.match(text, start)
@@ -111,6 +116,59 @@ class _Shape:
 #: `k`, and the dotted capital I becomes two characters (`i` and a combining dot).
 _KELVIN = "\u212a"
 _DOTTED_I = "\u0130"
+_KELVIN_UTF8 = _KELVIN.encode("utf-8")
+#: Every byte but those that continue a UTF-8 sequence (deleted, the rest are counted).
+_NOT_CONTINUATION = bytes(b for b in range(256) if not 0x80 <= b <= 0xBF)
+#: What a bytes pattern would read differently from a str pattern (classes and boundaries).
+_UNICODE_ESCAPES = tuple(f"\\{letter}" for letter in "wWsSdDbB")
+_AS_BYTES: dict[str, re.Pattern[bytes] | None] = {}
+
+
+def _as_bytes(anchor: re.Pattern[str]) -> re.Pattern[bytes] | None:
+    """The anchor as a bytes pattern matching ASCII words alike; None when it uses a class or
+    a boundary, which a bytes pattern reads differently."""
+    source = anchor.pattern
+    if source not in _AS_BYTES:
+        plain = source.isascii() and not any(escape in source for escape in _UNICODE_ESCAPES)
+        _AS_BYTES[source] = re.compile(source.encode("ascii")) if plain else None
+    return _AS_BYTES[source]
+
+
+class _KeyWords:
+    """Where key words start in one text, looked for in it lower-cased with every offset
+    kept (`_lowered`).
+
+    When the caller holds the text's exact UTF-8 bytes and they hold no Kelvin sign (the
+    one character outside ASCII that lower-cases to a key word's letter), the words are
+    looked for in those bytes lower-cased (ASCII letters alone, at C speed) and each byte
+    offset becomes the text's: the bytes before it less the continuation bytes among them.
+    That spares a large text not in ASCII its decoded lower-cased copy. Otherwise, and for
+    an anchor a bytes pattern would read differently, in `_lowered(text)`."""
+
+    __slots__ = ("_data", "_lowered", "_text")
+
+    def __init__(self, text: str, data: bytes | None) -> None:
+        self._text = text
+        usable = data is not None and not text.isascii() and _KELVIN_UTF8 not in data
+        self._data = data.lower() if usable and data is not None else None
+        self._lowered: str | None = None
+
+    def starts(self, anchor: re.Pattern[str]) -> Iterator[int]:
+        """The offsets in the text where `anchor` matches its lower-cased form, in order."""
+        as_bytes = _as_bytes(anchor) if self._data is not None else None
+        if self._data is None or as_bytes is None:
+            if self._lowered is None:
+                self._lowered = _lowered(self._text)
+            for hit in anchor.finditer(self._lowered):
+                yield hit.start()
+            return
+        data = self._data
+        continuing = before = 0
+        for found in as_bytes.finditer(data):
+            at = found.start()
+            continuing += len(data[before:at].translate(None, _NOT_CONTINUATION))
+            before = at
+            yield at - continuing
 
 
 def _gate_words(
@@ -141,10 +199,21 @@ def _lowered(text: str) -> str:
     return lowered
 
 
-#: Characters of ordinary text and JSON, the most frequent first (`:` among the first: every
-#: member of pretty-printed JSON has one). A literal is looked for from its rarest character
-#: (the first one not listed, else the one listed last).
-_FREQUENT = ' \n":etaoinsrhldcu0123456789-/,._mfpgywbvk(){}[]='
+#: Printable ASCII, the most frequent first, as counted over what the filter mostly reads:
+#: the JSON of `reasoning status` and `objects list` (stamps and ids put `T` and `Z` among
+#: the common letters) and ordinary prose. The scan stops wherever a literal may have its
+#: pivot, and each stop costs about as much as reading fifty bytes, so a literal is looked
+#: for from its rarest character (a key word's in either case), and the bytes the scan
+#: stops at most are tried first.
+_FREQUENT = (
+    ' e"trasino\nd0luc:1p2,m-h/.69548b37fyjvgkTAwRZ{}_@=E()DxPOICSzNMqBUFHGYL;KQJ[]WVX+?$><'
+    "'*\\&#~`|%!"
+)
+
+
+def _rarity(char: str) -> int:
+    """How rare a character is (higher is rarer); a character not listed is rarest."""
+    return _FREQUENT.find(char) % (len(_FREQUENT) + 1)
 
 
 def _bare(literal: str) -> str:
@@ -157,91 +226,171 @@ def _word_end(literal: str) -> str:
     return "(?![a-z0-9])" if literal.endswith(WORD_END) else ""
 
 
-def _pivot(literal: str) -> int:
-    """Where the scan looks for `literal`: at its rarest character."""
+def _pivot(literal: str, any_case: bool = False) -> int:
+    """Where the scan looks for `literal`: at its rarest character (a key word's in its
+    more frequent case, since the scan stops at both)."""
     bare = _bare(literal)
-    rank = [_FREQUENT.find(char) % (len(_FREQUENT) + 1) for char in bare]
+    if any_case:
+        rank = [min(_rarity(char), _rarity(char.upper())) for char in bare]
+    else:
+        rank = [_rarity(char) for char in bare]
     return min(range(len(bare)), key=lambda at: (-rank[at], at))
 
 
+#: How many bytes a process searches literal by literal before it compiles the one scan
+#: (`_Prefilter.found_in`): about what compiling costs.
+_RENTED_BYTES = 128 * 1024
+
+
 class _Prefilter:
-    """Which of a set of ASCII literals a text holds, in one scan of its UTF-8 bytes.
+    """Which gate literals a text holds, the case-sensitive ones and the key words in any
+    case, in one scan of its UTF-8 bytes.
 
     One alternation finds each literal from its rarest character (`_pivot`): the rest of
     the literal (its tail), factored by common prefixes, then a look behind for the part
-    before the pivot. The scan stops only where a literal may have its pivot, not at every
-    common letter. Where a match could stand for several literals (tails that share a
-    start), each is checked in place; where another tail may start inside a match (which
-    the scan steps over), the alternation is tried there too. Compiled on first use.
+    before the pivot. A key word is spelt in character classes (`[kK]`), except for its
+    first character, which starts two branches (`k…`, `K…`): every branch then starts with
+    one byte, so the scan stops only where a literal may have its pivot, not at every common
+    letter (a branch starting with a class would make it try every position). Where a match
+    could stand for several literals (tails sharing a start, in either set), each is taken;
+    where another tail may start inside a match (which the scan steps over), so is it.
+    What is found may be more than the text holds, never less. Compiled only once a
+    process has searched `_RENTED_BYTES` literal by literal (`found_in`).
     """
 
-    __slots__ = ("_covered", "_pattern", "_tails", "literals")
+    __slots__ = ("_bare", "_covered", "_pattern", "_rented", "_tails", "any_case", "exact")
 
-    def __init__(self, literals: set[str]) -> None:
-        self.literals = tuple(sorted(literals))
-        self._tails = {literal: _bare(literal)[_pivot(literal) :] for literal in self.literals}
+    def __init__(self, exact: set[str], any_case: set[str]) -> None:
+        self.exact = tuple(sorted(exact))
+        self.any_case = tuple(sorted(any_case))
+        self._tails: tuple[dict[str, str], dict[str, str]] = ({}, {})
+        self._bare = (
+            [(literal, _bare(literal).encode("ascii")) for literal in self.exact],
+            [(literal, _bare(literal).encode("ascii")) for literal in self.any_case],
+        )
         self._pattern: re.Pattern[bytes] | None = None
-        self._covered: dict[bytes, frozenset[str]] = {}
+        self._covered: dict[bytes, tuple[frozenset[str], frozenset[str]]] = {}
+        self._rented = 0
 
-    def found(self, text: str, *, lower: bool = False) -> frozenset[str]:
-        data = text.encode("utf-8", "surrogatepass")
-        return self.found_in(data.lower() if lower else data)
+    def found(self, text: str) -> tuple[frozenset[str], frozenset[str]]:
+        """The case-sensitive literals and the key words (lower case) `text` may hold."""
+        return self.found_in(text.encode("utf-8", "surrogatepass"))
 
-    def found_in(self, data: bytes) -> frozenset[str]:
-        """`found` over a text's UTF-8 bytes (lower-cased first for the key words: ASCII
-        letters only, no other character lowers to one). The literals are ASCII, so bytes
-        outside ASCII, well-formed or not, only ever stand next to a match."""
+    def found_in(self, data: bytes) -> tuple[frozenset[str], frozenset[str]]:
+        """`found` over a text's UTF-8 bytes. The literals are ASCII and a key word's
+        classes hold ASCII letters alone (what `bytes.lower` folds), so bytes outside ASCII,
+        well-formed or not, only ever stand next to a match.
+
+        Until a process has searched `_RENTED_BYTES` this way, a text is searched literal by
+        literal instead (a `bytes` search each, several times slower per byte than the one
+        scan, but nothing to compile, which costs as much as searching that many bytes):
+        a command that filters only small answers never compiles the alternation."""
         if self._pattern is None:
-            self._pattern = re.compile(_alternation(self.literals).encode("ascii"))
-        held: frozenset[str] = frozenset()
+            if self._rented + len(data) <= _RENTED_BYTES:
+                self._rented += len(data)
+                return self._each(data)
+            self._pattern = re.compile(_alternation(self.exact, self.any_case).encode("ascii"))
+            self._tails = (
+                {literal: _bare(literal)[_pivot(literal) :] for literal in self.exact},
+                {literal: _bare(literal)[_pivot(literal, True) :] for literal in self.any_case},
+            )
+        exact: frozenset[str] = frozenset()
+        any_case: frozenset[str] = frozenset()
         for hit in set(self._pattern.findall(data)):
             covered = self._covered.get(hit)
             if covered is None:
                 covered = self._covered[hit] = self._covering(hit.decode("ascii"))
-            held |= covered
-        return held
+            exact |= covered[0]
+            any_case |= covered[1]
+        return exact, any_case
 
-    def _covering(self, hit: str) -> frozenset[str]:
-        """The literals a matched tail may stand for: those whose tail starts it, and those
-        whose tail may start inside it (where the scan, resuming after it, did not look)."""
-        return frozenset(
-            literal
-            for literal, tail in self._tails.items()
-            if hit.startswith(tail)
-            or any(
-                tail.startswith(hit[at:]) or hit[at:].startswith(tail) for at in range(1, len(hit))
-            )
+    def _each(self, data: bytes) -> tuple[frozenset[str], frozenset[str]]:
+        """The literals `data` holds (a key word in any case), each looked for alone."""
+        exact, any_case = self._bare
+        lowered = data.lower()
+        return (
+            frozenset(literal for literal, bare in exact if _holds(data, literal, bare)),
+            frozenset(literal for literal, bare in any_case if _holds(lowered, literal, bare)),
         )
 
+    def _covering(self, hit: str) -> tuple[frozenset[str], frozenset[str]]:
+        """The literals of each set a matched tail may stand for: those whose tail starts
+        where it starts or inside it, and agrees with it there (a key word lower-cased)."""
+        exact, any_case = self._tails
+        return _agreeing(exact, hit), _agreeing(any_case, hit.lower())
 
-def _alternation(literals: tuple[str, ...]) -> str:
-    """A regular expression matching, at each place one of `literals` has its rarest
-    character, the longest tail there whose literal is whole."""
+
+#: What may not follow a literal ending in `WORD_END`, in lower-cased bytes.
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def _holds(data: bytes, literal: str, bare: bytes) -> bool:
+    """Whether `data` holds `bare`, followed by no letter or digit if `literal` says so."""
+    if not literal.endswith(WORD_END):
+        return bare in data
+    at = data.find(bare)
+    while at >= 0:
+        end = at + len(bare)
+        if end == len(data) or data[end] not in _WORD_BYTES:
+            return True
+        at = data.find(bare, at + 1)
+    return False
+
+
+def _agreeing(tails: dict[str, str], hit: str) -> frozenset[str]:
+    """The literals whose tail, started at some offset of `hit`, agrees with the rest of it."""
+    return frozenset(
+        literal
+        for literal, tail in tails.items()
+        if any(tail.startswith(hit[at:]) or hit[at:].startswith(tail) for at in range(len(hit)))
+    )
+
+
+def _any_case(chars: str) -> str:
+    """A key word's characters as a pattern matching them in any case."""
+    return "".join(f"[{c}{c.upper()}]" if c.islower() else re.escape(c) for c in chars)
+
+
+def _alternation(exact: tuple[str, ...], any_case: tuple[str, ...]) -> str:
+    """A regular expression matching, at each place one of the literals has its rarest
+    character, the longest tail there whose literal is whole (see `_Prefilter`)."""
     trie: dict[str, Any] = {}
-    for literal in literals:
-        node = trie
-        for char in _bare(literal)[_pivot(literal) :]:
-            node = node.setdefault(char, {})
-        node.setdefault("", []).append(literal)
 
-    def emit(node: dict[str, Any]) -> str:
-        branches = [re.escape(char) + emit(node[char]) for char in sorted(node) if char]
+    def add(units: list[str], end: str) -> None:
+        node = trie
+        for unit in units:
+            node = node.setdefault(unit, {})
+        node.setdefault("", []).append(end)
+
+    for literal in exact:
+        bare, pivot = _bare(literal), _pivot(literal)
+        behind = f"(?<={re.escape(bare)})" if pivot else ""
+        add([re.escape(c) for c in bare[pivot:]], behind + _word_end(literal))
+    for literal in any_case:
+        bare, pivot = _bare(literal), _pivot(literal, True)
+        behind = f"(?<={_any_case(bare)})" if pivot else ""
+        end = behind + _word_end(literal).replace("a-z", "a-zA-Z")
+        tail = bare[pivot:]
+        rest = [_any_case(c) for c in tail[1:]]
+        for first in dict.fromkeys((tail[0], tail[0].upper())):
+            add([re.escape(first), *rest], end)
+
+    def emit(node: dict[str, Any], units: list[str]) -> str:
+        branches = [unit + emit(node[unit], sorted(node[unit])) for unit in units if unit]
         ends = node.get("", [])
         if ends:
-            behind = [
-                (f"(?<={re.escape(_bare(literal))})" if _pivot(literal) else "")
-                + _word_end(literal)
-                for literal in ends
-            ]
-            branches += [""] if "" in behind else behind
+            branches += [""] if "" in ends else sorted(set(ends))
         return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
-    return emit(trie)
+    # each first unit is one character, escaped: the most frequent are tried first
+    return emit(trie, sorted(trie, key=lambda unit: (_rarity(unit[-1]), unit)))
 
 
 _COMPILED: tuple[_Shape, ...] = tuple(_Shape(name, source) for name, source in SHAPES)
-_EXACT = _Prefilter({literal for shape in _COMPILED for literal in shape.exact})
-_ANY_CASE = _Prefilter({literal for shape in _COMPILED for literal in shape.any_case})
+_LITERALS = _Prefilter(
+    {literal for shape in _COMPILED for literal in shape.exact},
+    {literal for shape in _COMPILED for literal in shape.any_case},
+)
 
 _MARKER = re.compile(r"\[redacted:([a-z-]+)\]")
 
@@ -275,20 +424,29 @@ def strip_controls(text: str) -> str:
 
 class Candidates:
     """The literals of the secret shapes that one text holds, from one scan of its bytes:
-    a text holding none of any shape's literals needs no redaction at all."""
+    a text holding none of any shape's literals needs no redaction at all.
 
-    __slots__ = ("any_case", "exact")
+    `utf8` says the bytes are exactly the text's UTF-8 (surrogates passed through), which
+    lets key words be looked for in them (`_KeyWords`); a caller holding bytes it decoded
+    leniently leaves it False."""
 
-    def __init__(self, data: bytes) -> None:
-        self.exact = _EXACT.found_in(data)
-        self.any_case = _ANY_CASE.found_in(data.lower())
+    __slots__ = ("any_case", "data", "exact", "utf8")
+
+    def __init__(self, data: bytes, *, utf8: bool = False) -> None:
+        self.data = data
+        self.utf8 = utf8
+        self.exact, self.any_case = _LITERALS.found_in(data)
+
+    def admits(self, shape: _Shape) -> bool:
+        """Whether `shape` may match: the text holds one of its gate's literals and every
+        literal a match of it always holds (a `bytes` search each, stopping at the first)."""
+        if self.exact.isdisjoint(shape.exact) and self.any_case.isdisjoint(shape.any_case):
+            return False
+        return all(literal in self.data for literal in shape.also)
 
     def none(self) -> bool:
-        """Whether no shape can match: every shape's literals are absent."""
-        return not any(
-            not (self.exact.isdisjoint(shape.exact) and self.any_case.isdisjoint(shape.any_case))
-            for shape in _COMPILED
-        )
+        """Whether no shape can match."""
+        return not any(map(self.admits, _COMPILED))
 
 
 def redact_secrets(text: str, candidates: Candidates | None = None) -> str:
@@ -297,22 +455,20 @@ def redact_secrets(text: str, candidates: Candidates | None = None) -> str:
     `candidates`, when given, are those of this very text (`Candidates` of its UTF-8 bytes),
     found once by a caller that already holds them."""
     if candidates is None:
-        candidates = Candidates(text.encode("utf-8", "surrogatepass"))
-    exact, any_case = candidates.exact, candidates.any_case
-    lowered: str | None = None
+        candidates = Candidates(text.encode("utf-8", "surrogatepass"), utf8=True)
+    key_words: _KeyWords | None = None
     for shape in _COMPILED:
-        if exact.isdisjoint(shape.exact) and any_case.isdisjoint(shape.any_case):
+        if not candidates.admits(shape):
             continue
-        if lowered is None and shape.anchor is not None:
-            lowered = _lowered(text)
-        replaced = shape.sub(text, lowered, any_case)
+        if key_words is None and shape.anchor is not None:
+            key_words = _KeyWords(text, candidates.data if candidates.utf8 else None)
+        replaced = shape.sub(text, key_words, candidates.any_case)
         if replaced != text:
-            # What a replacement adds is its marker: no case-sensitive literal but the
-            # marker itself holds `[` or `]`, so none can span its edges. A key word next
-            # to a marker may have become a whole word, so those are looked for again.
-            text, lowered = replaced, None
-            exact |= _EXACT.found(shape.marker)
-            any_case = _ANY_CASE.found(text, lower=True)
+            # A replacement adds its marker (a literal of a later shape), and a key word
+            # next to a marker may have become a whole word: the literals are looked for
+            # again in the text as it now is.
+            text, key_words = replaced, None
+            candidates = Candidates(text.encode("utf-8", "surrogatepass"), utf8=True)
     return text
 
 

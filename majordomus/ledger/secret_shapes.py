@@ -278,7 +278,7 @@ GATES: dict[str, tuple[str, ...]] = {
     "slack-token": ("xox",),
     "stripe-key": ("k_live_", "k_test_"),
     "private-key-header": ("-----BEGIN",),
-    "bearer-token": ("earer ",),
+    "bearer-token": ("Bearer ", "bearer "),
     "assignment": (
         ANY_CASE,
         *(
@@ -330,6 +330,16 @@ GATES: dict[str, tuple[str, ...]] = {
     "azure-storage-key": (ANY_CASE, "accountkey", "sharedaccess"),
     "curl-credentials": ("curl",),
     "secret-assignment": (ANY_CASE, *(f"{word}{WORD_END}" for word in _SECRET_WORDS)),
+}
+
+#: Literals every match of a shape holds beside its gate's, all of them: looked for (one
+#: `bytes` search each) only in a text that passed the gate, so a shape whose gate literal
+#: is common in answers (`://` in every `majordomus://` URI) is not run over a text that
+#: cannot hold a match (credentials in a URL end at an `@`).
+ALSO: dict[str, tuple[str, ...]] = {
+    "url-credentials": ("@",),
+    "curl-credentials": ("-u",),
+    "azure-storage-key": ("=",),
 }
 
 #: For the shapes whose pattern cannot start with a literal (a key word in any case), the

@@ -178,32 +178,40 @@ def test_a_redacted_form_that_no_longer_parses_is_refused_and_never_written():
     assert secret not in str(refused.value)
 
 
-def test_the_prefilter_never_misses_a_literal_a_text_holds() -> None:
+@pytest.mark.parametrize("rented", [0, 1 << 40], ids=["one scan", "literal by literal"])
+def test_the_prefilter_never_misses_a_literal_a_text_holds(
+    rented: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """One scan stands for a scan per literal: overlapping, nested and case-folded literals
-    are all found (a text without any is passed over whole)."""
+    are all found, whichever set they belong to (a text without any is passed over whole);
+    so does the search literal by literal that a process starts with."""
     import random
 
-    from majordomus.ledger.redaction import _ANY_CASE, _EXACT, WORD_END
+    from majordomus.ledger import redaction
+    from majordomus.ledger.redaction import WORD_END
 
-    literals = _EXACT.literals + _ANY_CASE.literals
+    monkeypatch.setattr(redaction, "_RENTED_BYTES", rented)
+    scan = redaction._Prefilter(set(redaction._LITERALS.exact), set(redaction._LITERALS.any_case))
+    literals = scan.exact + scan.any_case
     chooser = random.Random(18)
-    for _ in range(400):
+    for _ in range(2000):
         pieces = [
             chooser.choice(literals)[: chooser.randint(1, 12)] for _ in range(chooser.randint(1, 8))
         ]
         glue = ["", " ", "x", "A", "-", "é", "K", "1", "_"]
         text = "".join(piece + chooser.choice(glue) for piece in pieces)
         text = text.upper() if chooser.random() < 0.2 else text
-        assert _EXACT.found(text) >= {lit for lit in _EXACT.literals if lit in text}, text
+        exact, any_case = scan.found(text)
+        assert exact >= {lit for lit in scan.exact if lit in text}, text
         lowered = text.encode("utf-8", "surrogatepass").lower().decode("latin-1")
-        assert _ANY_CASE.found(text, lower=True) >= {
+        assert any_case >= {
             lit
-            for lit in _ANY_CASE.literals
+            for lit in scan.any_case
             if re.search(re.escape(lit.removesuffix(WORD_END)) + "(?![a-z0-9])", lowered)
             or (not lit.endswith(WORD_END) and lit in lowered)
         }, text
     plain = "the quick brown fox: a rule, a title and an id (r-12) over example.org/a"
-    assert not _EXACT.found(plain) and not _ANY_CASE.found(plain, lower=True)
+    assert scan.found(plain) == (frozenset(), frozenset())
 
 
 def test_key_words_are_found_where_full_lower_casing_finds_them() -> None:
@@ -235,6 +243,30 @@ def test_key_words_are_found_where_full_lower_casing_finds_them() -> None:
             assert [m.span() for m in re.finditer(anchor, fast)] == [
                 m.span() for m in re.finditer(anchor, slow)
             ], (anchor, text)
+
+
+def test_key_words_found_in_the_bytes_start_where_they_start_in_the_text() -> None:
+    """Key words looked for in a text's UTF-8 bytes (lower-cased) are placed at the text's
+    own offsets: the same starts as in its lower-cased copy, whatever it holds outside
+    ASCII, lone surrogates and the Kelvin sign included."""
+    import random
+
+    from majordomus.ledger.redaction import _COMPILED, _KeyWords, _lowered
+
+    anchors = [re.compile(shape.anchor) for shape in _COMPILED if shape.anchor is not None]
+    words = ["password", "Pass", "KEY", "ey", "api_", "Token", "secret", "aws", "heroku", "curl"]
+    others = ["\u212a", "\u0130", "É", "é", "ß", "\udc80", "→", "\U0001f600", " ", "=", "x", "1"]
+    chooser = random.Random(11)
+    for _ in range(600):
+        text = "".join(
+            chooser.choice(words if chooser.random() < 0.4 else others)
+            for _ in range(chooser.randint(1, 12))
+        )
+        key_words = _KeyWords(text, text.encode("utf-8", "surrogatepass"))
+        for anchor in anchors:
+            assert list(key_words.starts(anchor)) == [
+                m.start() for m in anchor.finditer(_lowered(text))
+            ], (anchor.pattern, text)
 
 
 def test_narrowed_key_word_anchors_redact_as_all_the_words(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,55 @@
+"""The collector switches: what a one-shot process keeps to its exit, and what others free."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+PROGRAM = """
+import gc, sys, weakref
+from majordomus import collector
+class Held: pass
+if sys.argv[1] == "one-shot":
+    collector.off_for_process()
+value = Held()
+ref = weakref.ref(value)
+collector.keep_until_exit(value)
+del value
+print(ref() is not None, gc.isenabled())
+"""
+
+
+def _run(mode: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", PROGRAM, mode], capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+def test_a_one_shot_process_keeps_what_it_is_done_with_until_its_exit() -> None:
+    assert _run("one-shot") == "True False"
+
+
+def test_any_other_process_lets_it_go_at_once() -> None:
+    assert _run("server") == "False True"
+
+
+BOUNDED = """
+import weakref
+from majordomus import collector
+class Held: pass
+collector.off_for_process()
+values = [Held() for _ in range(3)]
+refs = [weakref.ref(v) for v in values]
+for value in values:
+    collector.keep_until_exit(value, weight=4, at_most=10)
+del values, value
+print([ref() is not None for ref in refs])
+"""
+
+
+def test_what_is_kept_is_bounded_by_its_weight() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", BOUNDED], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "[True, True, False]"
