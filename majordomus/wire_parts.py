@@ -19,15 +19,10 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
+from majordomus.json_parts import BATCH, LONG, MARKER, indent_at, spliced_items
 from majordomus.wire import _fast, _indented, dumps_model_pretty_bytes
 
-#: A list longer than this is written in batches; shorter ones stay in the skeleton.
-LONG = 256
-#: Items serialised and cleaned together: large enough that the filter's fixed cost per
-#: call does not count, small enough that a batch's copies stay a few hundred kilobytes.
-BATCH = 1024
-
-_MARKER = "@@part-{}@@"
+__all__ = ["BATCH", "LONG", "pretty_parts"]
 
 
 _ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
@@ -60,7 +55,7 @@ def _hollow(model: BaseModel, long: list[tuple[list[Any], TypeAdapter[Any]]]) ->
             and not info.exclude
             and not any(name in d.info.fields for d in decorators.field_serializers.values())
         ):
-            update[name] = [_MARKER.format(len(long))]
+            update[name] = [MARKER.format(len(long))]
             long.append((value, _serializer(info.annotation)))
         elif isinstance(value, BaseModel):
             hollow = _hollow(value, long)
@@ -88,18 +83,6 @@ def _pretty_hollow(hollow: BaseModel) -> bytes:
     return _indented(value).encode("utf-8")
 
 
-def _items(
-    items: list[Any], adapter: TypeAdapter[Any], indent: bytes, clean: Callable[[bytes], bytes]
-) -> Iterator[bytes]:
-    """The items at `indent`, separated as `json.dumps(indent=2)` separates them."""
-    deeper = b"\n" + indent[2:]
-    for start in range(0, len(items), BATCH):
-        text = clean(_pretty_items(items[start : start + BATCH], adapter))
-        # `[\n  <item>,\n  <item>\n]`: the items without the brackets and the first indent
-        inner = text[4:-2].replace(b"\n", deeper)
-        yield inner if start == 0 else b",\n" + indent + inner
-
-
 def pretty_parts(model: BaseModel, clean: Callable[[bytes], bytes]) -> Iterator[bytes]:
     """`clean(dumps_model_pretty_bytes(model))` in parts (see the module's docstring)."""
     long: list[tuple[list[Any], TypeAdapter[Any]]] = []
@@ -108,7 +91,7 @@ def pretty_parts(model: BaseModel, clean: Callable[[bytes], bytes]) -> Iterator[
         yield clean(dumps_model_pretty_bytes(model))
         return
     text = clean(_pretty_hollow(hollow))
-    quoted = [json.dumps(_MARKER.format(i)).encode("ascii") for i in range(len(long))]
+    quoted = [json.dumps(MARKER.format(i)).encode("ascii") for i in range(len(long))]
     if any(text.count(marker) != 1 for marker in quoted):
         # some value spells a marker: the whole text at once instead
         yield clean(dumps_model_pretty_bytes(model))
@@ -116,8 +99,11 @@ def pretty_parts(model: BaseModel, clean: Callable[[bytes], bytes]) -> Iterator[
     at = 0
     for (items, adapter), marker in zip(long, quoted, strict=True):
         where = text.index(marker, at)
-        indent = text[text.rindex(b"\n", 0, where) + 1 : where]
         yield text[at:where]
-        yield from _items(items, adapter, indent, clean)
+        batches = (
+            _pretty_items(items[start : start + BATCH], adapter)
+            for start in range(0, len(items), BATCH)
+        )
+        yield from spliced_items(batches, indent_at(text, where), clean)
         at = where + len(marker)
     yield text[at:]

@@ -22,6 +22,8 @@ from json.encoder import encode_basestring as _quoted
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from majordomus.json_parts import BATCH, LONG, MARKER, indent_at, spliced_items
+
 if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
     from majordomus.layer.model import LayerObject
@@ -44,12 +46,8 @@ SHARED_FLAGS = {"--strict": "strict", "--quiet": "quiet", "-q": "quiet"}
 #: The options of `objects list` itself: its input fields, each an optional text.
 OPTIONS = {"--kind": "kind", "--tag": "tag"}
 
-#: A list longer than this is written in batches of `BATCH` items, each cleaned on its own,
-#: exactly as `majordomus.wire_parts` writes a model's (a test holds the two equal).
-LONG = 256
-BATCH = 1024
-_MARKER = "@@part-0@@"
-_QUOTED_MARKER = json.dumps(_MARKER).encode("ascii")
+#: The skeleton's stand-in for the rows when they are written in batches.
+_QUOTED_MARKER = json.dumps(MARKER.format(0)).encode("ascii")
 
 
 class Request:
@@ -295,13 +293,10 @@ def json_answer(objects: list[LayerObject]) -> list[bytes] | None:
         ]
     except (TypeError, UnicodeEncodeError):
         return None
-    text = _clean_json(_pretty({"count": len(objects), "objects": [_MARKER]}))
+    text = _clean_json(_pretty({"count": len(objects), "objects": [MARKER.format(0)]}))
     where = text.index(_QUOTED_MARKER)  # the skeleton holds no other text that could spell it
-    indent = text[text.rindex(b"\n", 0, where) + 1 : where]
-    deeper = b"\n" + indent[2:]
-    parts = [text[:where]]
-    for number, batch in enumerate(batches):
-        inner = _clean_json(batch)[4:-2].replace(b"\n", deeper)
-        parts.append(inner if number == 0 else b",\n" + indent + inner)
-    parts.append(text[where + len(_QUOTED_MARKER) :])
-    return parts
+    return [
+        text[:where],
+        *spliced_items(batches, indent_at(text, where), _clean_json),
+        text[where + len(_QUOTED_MARKER) :],
+    ]
