@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from majordomus.values import Value
+
 
 class ConsultationStatus(StrEnum):
     """Only `completed` carries advice; every other word is a degradation."""
@@ -33,7 +35,7 @@ _TRANSIENT = frozenset(
 )
 
 
-class Outcome:
+class Outcome(Value):
     """One recorded consultation outcome: which record, which advisor, how, and when.
 
     `at` is the epoch second of the record's `recorded_at`; `retry_after` comes from the
@@ -44,6 +46,7 @@ class Outcome:
     """
 
     __slots__ = ("advisor", "at", "id", "retry_after", "status")
+    COMPARED = ("id", "advisor", "status", "at", "retry_after")
 
     def __init__(
         self,
@@ -58,20 +61,3 @@ class Outcome:
         self.status = ConsultationStatus(getattr(status, "value", status))
         self.at = at
         self.retry_after = retry_after
-
-    def _fields(self) -> tuple[object, ...]:
-        return self.id, self.advisor, self.status, self.at, self.retry_after
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Outcome):
-            return NotImplemented
-        return self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        return (
-            f"Outcome(id={self.id!r}, advisor={self.advisor!r}, status={self.status!r}, "
-            f"at={self.at!r}, retry_after={self.retry_after!r})"
-        )

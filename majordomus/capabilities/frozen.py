@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Self
 
+from majordomus.values import Value
+
 #: How an `__init__` sets each field once (assigning raises): `set_field(self, "name", value)`,
 #: one call a field, as fast as a frozen dataclass's own `__init__`.
 set_field = object.__setattr__
 
 
-class Frozen:
+class Frozen(Value):
     """A value object whose fields are its `__slots__`, in `FIELDS` order; `COMPARED` are
     those equality and the hash look at (all but a back-reference such as `source`)."""
 
@@ -29,22 +31,6 @@ class Frozen:
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable: cannot delete {name}")
-
-    def _key(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.COMPARED)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        assert isinstance(other, Frozen)
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.COMPARED)
-        return f"{type(self).__name__}({shown})"
 
     def replace(self, **changes: Any) -> Self:
         """A copy with `changes` (field name → new value)."""

@@ -20,6 +20,7 @@ from typing import Any
 from majordomus.errors import ProtocolFailure
 from majordomus.layer.allow_literals import INDEX, spelled, spelled_path
 from majordomus.layer.yaml import key_paths
+from majordomus.values import Value
 
 #: The shipped lists, beside this module (as `importlib.resources` finds them for an installed
 #: package, without importing its readers and zipfile on every start).
@@ -32,7 +33,7 @@ class AllowListError(ProtocolFailure):
     """A shipped allow-list is missing or holds a pattern that does not compile (exit 13)."""
 
 
-class AllowList:
+class AllowList(Value):
     """One list: its name, its patterns as written, and their compiled alternation.
 
     A plain slotted class (a dataclass costs every process's start the compile of the
@@ -40,6 +41,7 @@ class AllowList:
     """
 
     __slots__ = ("_compiled", "_spelled", "lines", "name", "patterns", "verdicts")
+    COMPARED = ("name", "patterns")
 
     def __init__(self, name: str, patterns: tuple[str, ...], lines: tuple[int, ...] = ()) -> None:
         self.name = name
@@ -49,17 +51,6 @@ class AllowList:
         self.verdicts: dict[str, bool] = {}
         self._compiled: list[re.Pattern[str]] = []
         self._spelled: list[tuple[frozenset[str], frozenset[str]]] = []
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, AllowList):
-            return NotImplemented
-        return (self.name, self.patterns) == (other.name, other.patterns)
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.patterns))
-
-    def __repr__(self) -> str:
-        return f"AllowList(name={self.name!r}, patterns={self.patterns!r})"
 
     @property
     def literals(self) -> frozenset[str]:

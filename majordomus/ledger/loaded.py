@@ -24,6 +24,7 @@ from majordomus.ledger.record import (
     ValidationInput,
     ValidationOutcome,
 )
+from majordomus.values import Value
 
 
 def subject_key(subject: str) -> str:
@@ -31,7 +32,7 @@ def subject_key(subject: str) -> str:
     return " ".join(subject.split()).lower()
 
 
-class Placed:
+class Placed(Value):
     """A readable record file: its path relative to the store (`<task>/<name>.json`).
 
     A plain slotted class: a replay holds and builds one per record file, and a dataclass
@@ -39,21 +40,11 @@ class Placed:
     """
 
     __slots__ = ("path", "record")
+    COMPARED = ("path", "record")
 
     def __init__(self, path: str, record: ReasoningRecord) -> None:
         self.path = path
         self.record = record
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Placed):
-            return NotImplemented
-        return self.path == other.path and self.record == other.record
-
-    def __hash__(self) -> int:
-        return hash((self.path, self.record))
-
-    def __repr__(self) -> str:
-        return f"Placed(path={self.path!r}, record={self.record!r})"
 
     @property
     def folder(self) -> str:
@@ -64,7 +55,7 @@ class Placed:
         return self.path.rsplit("/", 1)[-1]
 
 
-class Loaded:
+class Loaded(Value):
     """Readable records (canonical order when loaded) and the store paths that did not parse.
 
     An id names one record: when several files hold one id, `records` keeps the first in
@@ -74,6 +65,7 @@ class Loaded:
     """
 
     __slots__ = ("placed", "records", "unreadable")
+    COMPARED = ("records", "unreadable", "placed")
 
     def __init__(
         self,
@@ -85,22 +77,7 @@ class Loaded:
         self.unreadable: list[str] = [] if unreadable is None else unreadable
         self.placed: list[Placed] = [] if placed is None else placed
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Loaded):
-            return NotImplemented
-        return (self.records, self.unreadable, self.placed) == (
-            other.records,
-            other.unreadable,
-            other.placed,
-        )
-
     __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
-
-    def __repr__(self) -> str:
-        return (
-            f"Loaded(records={self.records!r}, unreadable={self.unreadable!r}, "
-            f"placed={self.placed!r})"
-        )
 
     def get(self, record_id: str) -> ReasoningRecord | None:
         """The first record with this id."""
