@@ -83,7 +83,8 @@ set_field = object.__setattr__
 
 
 class Frozen(Value):
-    """A value object whose fields are its `__slots__`, in `FIELDS` order; `COMPARED` are
+    """A value object set once by its `__init__`, whose parameters are `FIELDS` (slots; a
+    slot derived from them, such as a layer object's `uri`, is not one); `COMPARED` are
     those equality and the hash look at (all but a back-reference such as `source`)."""
 
     __slots__ = ()
