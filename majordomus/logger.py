@@ -14,6 +14,7 @@ level) asks for.
 from __future__ import annotations
 
 import sys
+from _thread import RLock
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -27,21 +28,26 @@ DEBUG, INFO, WARNING, ERROR, CRITICAL = 10, 20, 30, 40, 50
 _ROOT_LEVEL = WARNING
 
 _steps: list[Callable[[logging.Logger], None]] = []
+_lock = RLock()
 #: The level the kept steps set (0: none set, the root's applies); the real logger once made.
 _kept: dict[str, Any] = {"level": 0, "real": None}
 
 
 def real() -> logging.Logger:
-    """The `majordomus` logger of `logging`, the kept steps done on it first."""
+    """The `majordomus` logger of `logging`, the kept steps done on it first (once, under
+    the lock: a server's threads may log first together)."""
     made: logging.Logger | None = _kept["real"]
     if made is None:
-        import logging
+        with _lock:
+            made = _kept["real"]
+            if made is None:
+                import logging
 
-        made = logging.getLogger(NAME)
-        for step in _steps:
-            step(made)
-        _steps.clear()
-        _kept["real"] = made
+                made = logging.getLogger(NAME)
+                for step in _steps:
+                    step(made)
+                _steps.clear()
+                _kept["real"] = made
     return made
 
 
@@ -54,12 +60,13 @@ def _live() -> bool:
 def setup(step: Callable[[logging.Logger], None], level: int | None = None) -> None:
     """Do `step` on the real logger, now if it is live, else when it is first needed;
     `level` is the level `step` sets on it, if it sets one."""
-    if _live():
-        step(real())
-        return
-    _steps.append(step)
-    if level is not None:
-        _kept["level"] = level
+    with _lock:
+        if not _live():
+            _steps.append(step)
+            if level is not None:
+                _kept["level"] = level
+            return
+    step(real())
 
 
 def _dropped(level: int) -> bool:

@@ -69,3 +69,17 @@ def test_nothing_to_say_imports_no_logging() -> None:
     assert _stderr(SCENARIOS["a one-shot command with nothing to say"], False) == (
         "LOGGING False\n"
     )
+
+
+def test_threads_logging_first_together_make_one_handler() -> None:
+    scenario = (
+        "import threading\nfrom majordomus.logger import real\nlogs.configure(server=False)\n"
+        "start = threading.Barrier(8)\n"
+        "def first(n):\n    start.wait()\n    log.warning('thread %d', n)\n"
+        "threads = [threading.Thread(target=first, args=(n,)) for n in range(8)]\n"
+        "for t in threads: t.start()\nfor t in threads: t.join()\n"
+        "sys.stderr.write('HANDLERS %d\\n' % len(real().handlers))\n"
+    )
+    lines = _stderr(scenario, logging_first=False).splitlines()
+    assert sorted(lines[:-2]) == [f"majordomus[WARN] thread {n}" for n in range(8)]
+    assert lines[-2:] == ["HANDLERS 1", "LOGGING True"]
