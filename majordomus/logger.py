@@ -82,28 +82,30 @@ class _Log:
 
     def log(self, level: int, msg: str, *args: Any, **kwargs: Any) -> None:
         if not _dropped(level):
-            kwargs["stacklevel"] = kwargs.get("stacklevel", 1) + 1
-            real().log(level, msg, *args, **kwargs)
+            _emit(level, msg, args, kwargs)
 
     def debug(self, msg: str, *args: Any, **kwargs: Any) -> None:
         if not _dropped(DEBUG):
-            kwargs["stacklevel"] = kwargs.get("stacklevel", 1) + 1
-            real().log(DEBUG, msg, *args, **kwargs)
+            _emit(DEBUG, msg, args, kwargs)
 
     def info(self, msg: str, *args: Any, **kwargs: Any) -> None:
         if not _dropped(INFO):
-            kwargs["stacklevel"] = kwargs.get("stacklevel", 1) + 1
-            real().log(INFO, msg, *args, **kwargs)
+            _emit(INFO, msg, args, kwargs)
 
     def warning(self, msg: str, *args: Any, **kwargs: Any) -> None:
         if not _dropped(WARNING):
-            kwargs["stacklevel"] = kwargs.get("stacklevel", 1) + 1
-            real().log(WARNING, msg, *args, **kwargs)
+            _emit(WARNING, msg, args, kwargs)
 
     def error(self, msg: str, *args: Any, **kwargs: Any) -> None:
         if not _dropped(ERROR):
-            kwargs["stacklevel"] = kwargs.get("stacklevel", 1) + 1
-            real().log(ERROR, msg, *args, **kwargs)
+            _emit(ERROR, msg, args, kwargs)
+
+
+def _emit(level: int, msg: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """The record made by the real logger, its origin the caller of `_Log`'s method (two
+    frames up from here)."""
+    kwargs["stacklevel"] = kwargs.get("stacklevel", 1) + 2
+    real().log(level, msg, *args, **kwargs)
 
 
 #: The logger the modules log through: `from majordomus.logger import log`.
