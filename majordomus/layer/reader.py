@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 from majordomus.layer.frontmatter import FrontMatterError, split
 from majordomus.layer.kinds import MEMBER_MEDIA_TYPE, KindSchema, KindSpec
 from majordomus.layer.model import Diagnostic, LayerObject, Manifest, Provenance, SourceClass
+from majordomus.layer.simple import Plan, plan_of
 from majordomus.layer.yaml import YamlError, parse, render_scalar
 from majordomus.safefs import Tree, Unsafe
 
@@ -33,7 +34,7 @@ class LayerReader:
     Also memoises the section of each directory, so the per-file path stays lean.
     """
 
-    __slots__ = ("_by_directory", "_by_file", "kinds", "manifest", "root", "tree")
+    __slots__ = ("_by_directory", "_by_file", "kinds", "manifest", "plans", "root", "tree")
 
     def __init__(
         self, root: Path, manifest: Manifest, kinds: KindSchema, tree: Tree | None = None
@@ -46,6 +47,8 @@ class LayerReader:
         for name, path in manifest.sections.items():
             self._by_file.setdefault(".ai/" + path, name)
         self._by_directory: dict[str, str | None] = {".": None}
+        #: Each kind's `majordomus.layer.simple` plan, made when a file of it is first read.
+        self.plans: dict[str, Plan | None] = {}
 
     def section_of(self, rel: str, directory: str) -> str | None:
         """`manifest.section_of(rel)`: an exact file section wins, else the
@@ -280,10 +283,12 @@ def _spec(source: SourceClass, reader: LayerReader) -> KindSpec:
     return spec
 
 
-def _read(
-    rel: str, source: SourceClass, reader: LayerReader, spec: KindSpec, data: bytes
-) -> tuple[list[LayerObject], list[Diagnostic]]:
-    text = _decode(data)
+def _checked(
+    spec: KindSpec, text: str, reader: LayerReader, source: SourceClass
+) -> tuple[KindSpec, dict[str, Any], str]:
+    """Steps 3 to 5 in full: (possibly switched kind, metadata, body) once the allow-list,
+    kind and version checks pass; raises `Excluded`. `majordomus.layer.simple` answers the
+    same for the common shape of file."""
     spec, metadata, body = _metadata(spec, text, reader)
     if metadata:
         if spec.allow is not None:
@@ -299,6 +304,22 @@ def _read(
             )
     if spec.version_field is not None:
         check_version(spec, metadata)
+    return spec, metadata, body
+
+
+def _read(
+    rel: str, source: SourceClass, reader: LayerReader, spec: KindSpec, data: bytes
+) -> tuple[list[LayerObject], list[Diagnostic]]:
+    text = _decode(data)
+    try:
+        plan = reader.plans[spec.name]
+    except KeyError:
+        plan = reader.plans[spec.name] = plan_of(spec)
+    simple = None if plan is None else plan.read(text)
+    if simple is None:
+        spec, metadata, body = _checked(spec, text, reader, source)
+    else:
+        metadata, body = simple
     directory = rel.rpartition("/")[0] or "."
     section = reader.section_of(rel, directory)
     if spec.members is not None:

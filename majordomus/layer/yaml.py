@@ -356,6 +356,37 @@ def _flat_trimmed(pairs: list[tuple[str, str]]) -> dict[str, Any] | None:
     return out if len(out) == len(pairs) else None  # a key given twice is not flat
 
 
+def parse_plain(text: str, names: frozenset[str]) -> tuple[dict[str, Any], list[str]] | None:
+    """`parse(text)` of a plain front matter, and its keys whose value is a list with
+    items; None for any other text, which is left to `parse`.
+
+    Plain: ASCII, each line a top-level `key: value` (one space after the colon) whose
+    key is one of `names` (each a valid key name), and nothing `_untrimmed` rules out.
+    That is a flat document `_flat_untrimmed` reads; here it is read with string methods
+    and one loop, as the regular expression of `_flat` costs more than the rest of reading
+    a file.
+    """
+    if text[-1:] != "\n" or ":  " in text or "\t" in text or "\r" in text or not _untrimmed(text):
+        return None
+    out: dict[str, Any] = {}
+    lists: list[str] = []
+    lines = text[:-1].split("\n")
+    for line in lines:
+        key, _, raw = line.partition(": ")
+        lead = raw[:1]
+        if lead in _TYPED_LEAD:
+            if lead in _REFUSED_LEAD:
+                return None
+            value = out[key] = _typed(raw)
+            if type(value) is list and value:
+                lists.append(key)
+        else:
+            out[key] = raw
+    if len(out) != len(lines) or not out.keys() <= names or "" in out.values():
+        return None  # a key given twice, a key not named, or a line without a value
+    return out, lists
+
+
 def parse(text: str) -> dict[str, Any]:
     """The mapping `text` describes; scalars are str, int or bool; raises `YamlError`."""
     flat = _flat(text)
