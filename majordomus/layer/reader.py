@@ -24,6 +24,8 @@ from majordomus.safefs import Tree, Unsafe
 SIZE_LIMIT = 4 * 1024 * 1024
 HEADING = "@heading"
 _BAD_IDENTITY = re.compile(r"[/@\s]")
+#: `_BAD_IDENTITY` but for the `@`, over fields already joined with it.
+_SLASH_OR_SPACE = re.compile(r"[/\s]")
 
 
 class LayerReader:
@@ -88,6 +90,10 @@ def identity_of(spec: KindSpec, metadata: dict[str, Any], rel: str) -> str:
         value = metadata.get(field)
         if type(value) is str and value and _BAD_IDENTITY.search(value) is None:
             return value
+    else:
+        joined = _joined(spec.identity, metadata)
+        if joined is not None:
+            return joined
     parts = []
     for field in spec.identity:
         if field not in metadata:
@@ -104,6 +110,25 @@ def identity_of(spec: KindSpec, metadata: dict[str, Any], rel: str) -> str:
             )
         parts.append(text)
     return "@".join(parts)
+
+
+def _joined(fields: tuple[str, ...], metadata: dict[str, Any]) -> str | None:
+    """The identity of several fields when each is a non-empty string or an integer and
+    none holds a `/`, `@` or white space, the usual case; else None (`identity_of` words
+    why)."""
+    texts: list[str] = []
+    for field in fields:
+        value = metadata.get(field)
+        if type(value) is int:
+            texts.append(str(value))
+        elif type(value) is str and value:
+            texts.append(value)
+        else:
+            return None
+    joined = "@".join(texts)
+    if joined.count("@") == len(texts) - 1 and _SLASH_OR_SPACE.search(joined) is None:
+        return joined
+    return None
 
 
 def heading_of(body: str) -> str | None:
@@ -134,6 +159,21 @@ def description_of(spec: KindSpec, metadata: dict[str, Any]) -> str | None:
     if spec.description is None:
         return None
     return render_scalar(metadata.get(spec.description))
+
+
+def _texts(spec: KindSpec, metadata: dict[str, Any], body: str) -> tuple[str | None, str | None]:
+    """`title_of` and `description_of` in one call, a string field read in place."""
+    title = spec.title
+    if title is not None:
+        title = metadata.get(title) if title != HEADING else heading_of(body)
+        if title is not None and type(title) is not str:
+            title = render_scalar(title)
+    description = spec.description
+    if description is not None:
+        description = metadata.get(description)
+        if type(description) is not str:
+            description = render_scalar(description)
+    return title, description
 
 
 def check_version(spec: KindSpec, metadata: dict[str, Any]) -> None:
@@ -310,7 +350,10 @@ def _checked(
 def _read(
     rel: str, source: SourceClass, reader: LayerReader, spec: KindSpec, data: bytes
 ) -> tuple[list[LayerObject], list[Diagnostic]]:
-    text = _decode(data)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = _decode(data)  # raises `Excluded`, naming the first bad byte
     try:
         plan = reader.plans[spec.name]
     except KeyError:
@@ -334,11 +377,12 @@ def _read(
         identity = identity_of(spec, metadata, rel)
     except ValueError as exc:
         raise Excluded("missing_field", str(exc)) from exc
+    title, description = _texts(spec, metadata, body)
     obj = LayerObject(
         spec.name,
         identity,
-        title_of(spec, metadata, body),
-        description_of(spec, metadata),
+        title,
+        description,
         metadata,
         text,
         body,
@@ -348,18 +392,26 @@ def _read(
     return [obj], []
 
 
+#: A `FileRead` made without its Python-level `__new__` (the per-file path makes one per file).
+_new = tuple.__new__
+
+
 def read_entry(rel: str, source: SourceClass, reader: LayerReader) -> FileRead:
     """What one discovered file yields (see `FileRead`); the file is read once."""
     stamp = None
     try:
-        spec = _spec(source, reader)
-        data, stamp = _load(reader.tree, rel)
+        spec = reader.kinds.kinds.get(source.kind) or _spec(source, reader)
+        try:
+            data, info = reader.tree.read_stat(rel, SIZE_LIMIT)
+        except Unsafe as exc:
+            raise Excluded(_CODES.get(exc.code, exc.code), exc.about(rel)) from None
+        stamp = (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
         objects, findings = _read(rel, source, reader, spec, data)
     except Excluded as exc:
         named = None if stamp is None else _identity(rel, spec, reader, data)
         return FileRead([], [Diagnostic("error", exc.code, exc.message, rel)], named, stamp)
     if objects or not findings:
-        return FileRead(objects, findings, None, stamp)
+        return _new(FileRead, (objects, findings, None, stamp))
     return FileRead(objects, findings, _identity(rel, spec, reader, data), stamp)
 
 
