@@ -140,7 +140,7 @@ def _lines(kind: str) -> st.SearchStrategy[list[str]]:
     )
 
 
-@settings(max_examples=4000, deadline=None)
+@settings(max_examples=2000, deadline=None)
 @given(
     data=st.data(),
     kind=st.sampled_from(PLANNED),
