@@ -222,7 +222,8 @@ def class_entries(
     kept = [
         rel
         for rel in listed
-        if not (rel.startswith(inside) or rel == local_dir) and not _escapes(rel)
+        if not (rel.startswith(inside) or rel == local_dir or rel.startswith("/"))
+        and not (".." in rel and _escapes(rel))
     ]
     kept.sort()
     return kept, entries
@@ -288,6 +289,10 @@ def discover_again(
     return Listed(files, previous.findings, union, at)
 
 
+#: A `Discovered` made without its Python-level `__new__` (one per file listed).
+_new = tuple.__new__
+
+
 def discover_listed(
     root: Path,
     manifest: Manifest,
@@ -328,7 +333,7 @@ def discover_listed(
                 )
                 continue
             claimed[rel] = source.id
-            files.append(Discovered(rel, source, None if entries is None else entries[rel]))
+            files.append(_new(Discovered, (rel, source, None if entries is None else entries[rel])))
         if source.required and not paths:
             findings.append(
                 Diagnostic(

@@ -72,6 +72,7 @@ class KindSpec:
         "format",
         "front_matter",
         "identity",
+        "media_type",
         "members",
         "name",
         "supported",
@@ -106,10 +107,7 @@ class KindSpec:
         self.version_field = version_field
         self.supported = supported
         self.members = members
-
-    @property
-    def media_type(self) -> str:
-        return MEDIA_TYPES[self.format]
+        self.media_type = MEDIA_TYPES[format]
 
 
 class KindSchema:

@@ -17,12 +17,15 @@ from typing import Any, NamedTuple
 from majordomus.layer.frontmatter import FrontMatterError, split
 from majordomus.layer.kinds import MEMBER_MEDIA_TYPE, KindSchema, KindSpec
 from majordomus.layer.model import Diagnostic, LayerObject, Manifest, Provenance, SourceClass
+from majordomus.layer.simple import Plan, plan_of
 from majordomus.layer.yaml import YamlError, parse, render_scalar
 from majordomus.safefs import Tree, Unsafe
 
 SIZE_LIMIT = 4 * 1024 * 1024
 HEADING = "@heading"
 _BAD_IDENTITY = re.compile(r"[/@\s]")
+#: `_BAD_IDENTITY` but for the `@`, over fields already joined with it.
+_SLASH_OR_SPACE = re.compile(r"[/\s]")
 
 
 class LayerReader:
@@ -33,7 +36,7 @@ class LayerReader:
     Also memoises the section of each directory, so the per-file path stays lean.
     """
 
-    __slots__ = ("_by_directory", "_by_file", "kinds", "manifest", "root", "tree")
+    __slots__ = ("_by_directory", "_by_file", "kinds", "manifest", "plans", "root", "tree")
 
     def __init__(
         self, root: Path, manifest: Manifest, kinds: KindSchema, tree: Tree | None = None
@@ -46,6 +49,8 @@ class LayerReader:
         for name, path in manifest.sections.items():
             self._by_file.setdefault(".ai/" + path, name)
         self._by_directory: dict[str, str | None] = {".": None}
+        #: Each kind's `majordomus.layer.simple` plan, made when a file of it is first read.
+        self.plans: dict[str, Plan | None] = {}
 
     def section_of(self, rel: str, directory: str) -> str | None:
         """`manifest.section_of(rel)`: an exact file section wins, else the
@@ -85,6 +90,10 @@ def identity_of(spec: KindSpec, metadata: dict[str, Any], rel: str) -> str:
         value = metadata.get(field)
         if type(value) is str and value and _BAD_IDENTITY.search(value) is None:
             return value
+    else:
+        joined = _joined(spec.identity, metadata)
+        if joined is not None:
+            return joined
     parts = []
     for field in spec.identity:
         if field not in metadata:
@@ -101,6 +110,25 @@ def identity_of(spec: KindSpec, metadata: dict[str, Any], rel: str) -> str:
             )
         parts.append(text)
     return "@".join(parts)
+
+
+def _joined(fields: tuple[str, ...], metadata: dict[str, Any]) -> str | None:
+    """The identity of several fields when each is a non-empty string or an integer and
+    none holds a `/`, `@` or white space, the usual case; else None (`identity_of` words
+    why)."""
+    texts: list[str] = []
+    for field in fields:
+        value = metadata.get(field)
+        if type(value) is int:
+            texts.append(str(value))
+        elif type(value) is str and value:
+            texts.append(value)
+        else:
+            return None
+    joined = "@".join(texts)
+    if joined.count("@") == len(texts) - 1 and _SLASH_OR_SPACE.search(joined) is None:
+        return joined
+    return None
 
 
 def heading_of(body: str) -> str | None:
@@ -131,6 +159,21 @@ def description_of(spec: KindSpec, metadata: dict[str, Any]) -> str | None:
     if spec.description is None:
         return None
     return render_scalar(metadata.get(spec.description))
+
+
+def _texts(spec: KindSpec, metadata: dict[str, Any], body: str) -> tuple[str | None, str | None]:
+    """`title_of` and `description_of` in one call, a string field read in place."""
+    title = spec.title
+    if title is not None:
+        title = metadata.get(title) if title != HEADING else heading_of(body)
+        if title is not None and type(title) is not str:
+            title = render_scalar(title)
+    description = spec.description
+    if description is not None:
+        description = metadata.get(description)
+        if type(description) is not str:
+            description = render_scalar(description)
+    return title, description
 
 
 def check_version(spec: KindSpec, metadata: dict[str, Any]) -> None:
@@ -280,10 +323,12 @@ def _spec(source: SourceClass, reader: LayerReader) -> KindSpec:
     return spec
 
 
-def _read(
-    rel: str, source: SourceClass, reader: LayerReader, spec: KindSpec, data: bytes
-) -> tuple[list[LayerObject], list[Diagnostic]]:
-    text = _decode(data)
+def _checked(
+    spec: KindSpec, text: str, reader: LayerReader, source: SourceClass
+) -> tuple[KindSpec, dict[str, Any], str]:
+    """Steps 3 to 5 in full: (possibly switched kind, metadata, body) once the allow-list,
+    kind and version checks pass; raises `Excluded`. `majordomus.layer.simple` answers the
+    same for the common shape of file."""
     spec, metadata, body = _metadata(spec, text, reader)
     if metadata:
         if spec.allow is not None:
@@ -299,6 +344,25 @@ def _read(
             )
     if spec.version_field is not None:
         check_version(spec, metadata)
+    return spec, metadata, body
+
+
+def _read(
+    rel: str, source: SourceClass, reader: LayerReader, spec: KindSpec, data: bytes
+) -> tuple[list[LayerObject], list[Diagnostic]]:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = _decode(data)  # raises `Excluded`, naming the first bad byte
+    try:
+        plan = reader.plans[spec.name]
+    except KeyError:
+        plan = reader.plans[spec.name] = plan_of(spec)
+    simple = None if plan is None else plan.read(text)
+    if simple is None:
+        spec, metadata, body = _checked(spec, text, reader, source)
+    else:
+        metadata, body = simple
     directory = rel.rpartition("/")[0] or "."
     section = reader.section_of(rel, directory)
     if spec.members is not None:
@@ -313,11 +377,12 @@ def _read(
         identity = identity_of(spec, metadata, rel)
     except ValueError as exc:
         raise Excluded("missing_field", str(exc)) from exc
+    title, description = _texts(spec, metadata, body)
     obj = LayerObject(
         spec.name,
         identity,
-        title_of(spec, metadata, body),
-        description_of(spec, metadata),
+        title,
+        description,
         metadata,
         text,
         body,
@@ -327,18 +392,26 @@ def _read(
     return [obj], []
 
 
+#: A `FileRead` made without its Python-level `__new__` (the per-file path makes one per file).
+_new = tuple.__new__
+
+
 def read_entry(rel: str, source: SourceClass, reader: LayerReader) -> FileRead:
     """What one discovered file yields (see `FileRead`); the file is read once."""
     stamp = None
     try:
-        spec = _spec(source, reader)
-        data, stamp = _load(reader.tree, rel)
+        spec = reader.kinds.kinds.get(source.kind) or _spec(source, reader)
+        try:
+            data, info = reader.tree.read_stat(rel, SIZE_LIMIT)
+        except Unsafe as exc:
+            raise Excluded(_CODES.get(exc.code, exc.code), exc.about(rel)) from None
+        stamp = (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
         objects, findings = _read(rel, source, reader, spec, data)
     except Excluded as exc:
         named = None if stamp is None else _identity(rel, spec, reader, data)
         return FileRead([], [Diagnostic("error", exc.code, exc.message, rel)], named, stamp)
     if objects or not findings:
-        return FileRead(objects, findings, None, stamp)
+        return _new(FileRead, (objects, findings, None, stamp))
     return FileRead(objects, findings, _identity(rel, spec, reader, data), stamp)
 
 

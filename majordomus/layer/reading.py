@@ -109,6 +109,8 @@ class Kept(NamedTuple):
 
 #: The findings of a file whose objects all have a name (shared: only ever read).
 _NONE: list[Diagnostic] = []
+#: A `Kept` made without its Python-level `__new__` (a cold build makes one per file).
+_new = tuple.__new__
 
 
 def keep(source: str, entry: str | None, read: FileRead) -> Kept:
@@ -122,7 +124,7 @@ def keep(source: str, entry: str | None, read: FileRead) -> Kept:
     if findings or excluded is not None or named[1]:
         reusable = read.stamp is not None and excluded is None and bool(objects)
         return Kept(source, entry, read, named, reusable, False)
-    return Kept(source, entry, read, named, read.stamp is not None, True)
+    return _new(Kept, (source, entry, read, named, read.stamp is not None, True))
 
 
 class Reading(NamedTuple):
