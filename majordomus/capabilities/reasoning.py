@@ -381,7 +381,14 @@ class ReasoningStatus(Wire):
 
 
 def reasoning_status(ctx: Workspace, request: ReasoningStatusInput) -> ReasoningStatus:
-    state, advisors = _status_state(ctx, request)
+    return status_of(ctx, request.task, request.as_of)
+
+
+def status_of(ctx: Workspace, task: str | None, as_of: str | None) -> ReasoningStatus:
+    """The status of `task` as of `as_of`, values an input already admitted: what the
+    handler answers, and what the command line's plain path (`majordomus.cli.plain_reasoning`)
+    asks for without building the input."""
+    state, advisors = _status_state(ctx, task, as_of)
     return ReasoningStatus(
         mode=advisors.mode,
         advisors_available=advisors.available(),
@@ -392,13 +399,14 @@ def reasoning_status(ctx: Workspace, request: ReasoningStatusInput) -> Reasoning
 
 
 def _status_state(
-    ctx: Workspace, request: ReasoningStatusInput
+    ctx: Workspace, task: str | None, as_of: str | None
 ) -> tuple[ReasoningState, AdvisorSituation]:
     """The state and the advisors of a status; the records and their index are let go on
     return, before the report and the answer are built beside the state (the peak memory
     of a large replay; a smaller one a one-shot command keeps, see `reasoning_situation`)."""
-    situation = reasoning_situation(ctx, request.as_of, indexed=True)
-    task = request.task if request.task is not None else situation.store.current_task()
+    situation = reasoning_situation(ctx, as_of, indexed=True)
+    if task is None:
+        task = situation.store.current_task()
     state = derive(situation.loaded, None if task == ALL_TASKS else task, situation.relations)
     return state, situation.advisors
 
