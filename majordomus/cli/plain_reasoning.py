@@ -152,7 +152,7 @@ def answer(args: list[str]) -> int | None:
 def _answer(request: Request) -> int:
     """What the capability's command does with `--format json` (`capability_commands`):
     the handler's failures worded as the executor words them, the answer in parts."""
-    from majordomus.capabilities.reasoning import status_of
+    from majordomus.capabilities.reasoning_status import status_of
     from majordomus.capabilities.workspace import Workspace
     from majordomus.errors import CapabilityError, Fatal, Internal
     from majordomus.wire_parts import pretty_parts
