@@ -27,7 +27,6 @@ together by the demo, the benchmarks and the tests.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import os
 import subprocess
@@ -240,7 +239,7 @@ class SyntheticRepository:
         from majordomus.layer.index import build_index
 
         index = build_index(self._root, "filesystem")
-        return dataclasses.replace(index, git=GitState.unavailable(UNAVAILABLE_REASON))
+        return index.replace(git=GitState.unavailable(UNAVAILABLE_REASON))
 
     def context(self) -> Workspace:
         """The capability context over `index()`: what the Python API takes."""

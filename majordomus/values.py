@@ -1,16 +1,18 @@
-"""`Value`: equality, hash and repr by named fields, for the plain slotted classes that
-stand where dataclasses stood (a dataclass compiles its generated methods when its module is
-imported, which every process's start pays).
+"""The bases of the plain slotted classes that stand where dataclasses stood (a dataclass
+compiles its generated methods when its module is imported, which every process's start pays):
+`Value` (equality, hash and repr by named fields), `Ordered` (sorting by them) and `Frozen`
+(set once, copied with changes by `replace`).
 
-A subclass names the fields that make it equal in `COMPARED`; the hash and the repr follow
-them. A mutable one sets `__hash__ = None`, as a dataclass that is not frozen has no hash.
+A subclass names the fields that make it equal in `COMPARED`; the hash, the repr and the order
+follow them. A mutable one sets `__hash__ = None`, as a dataclass that is not frozen has no
+hash.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 
 def _no_fields(_: object) -> tuple[()]:
@@ -42,3 +44,70 @@ class Value:
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.COMPARED)
         return f"{type(self).__name__}({shown})"
+
+
+class Ordered(Value):
+    """Ordered as the tuples of its `COMPARED` fields are, against its own class only (what
+    `order=True` gave a dataclass)."""
+
+    __slots__ = ()
+
+    def __lt__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        compared = type(self)._compared
+        return bool(compared(self) < compared(other))
+
+    def __le__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        compared = type(self)._compared
+        return bool(compared(self) <= compared(other))
+
+    def __gt__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        compared = type(self)._compared
+        return bool(compared(self) > compared(other))
+
+    def __ge__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        compared = type(self)._compared
+        return bool(compared(self) >= compared(other))
+
+
+#: How an `__init__` sets each field once (assigning raises): `set_field(self, "name", value)`,
+#: one call a field, as fast as a frozen dataclass's own `__init__`.
+set_field = object.__setattr__
+
+
+class Frozen(Value):
+    """A value object set once by its `__init__`, whose parameters are `FIELDS` (slots; a
+    slot derived from them, such as a layer object's `uri`, is not one); `COMPARED` are
+    those equality and the hash look at (all but a back-reference such as `source`)."""
+
+    __slots__ = ()
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+    COMPARED: ClassVar[tuple[str, ...]] = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot assign {name}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot delete {name}")
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with `changes` (field name → new value)."""
+        values = {name: getattr(self, name) for name in self.FIELDS}
+        values.update(changes)
+        return type(self)(**values)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied as its class and fields, made again by its `__init__` (the
+        default would set the slots one by one, which `__setattr__` refuses)."""
+        return _made_again, (type(self), tuple(getattr(self, name) for name in self.FIELDS))
+
+
+def _made_again(cls: type[Frozen], values: tuple[Any, ...]) -> Frozen:
+    return cls(**dict(zip(cls.FIELDS, values, strict=True)))

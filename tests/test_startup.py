@@ -140,6 +140,9 @@ def test_objects_list_imports_no_sqlite_and_no_http(tmp_path: Path) -> None:
         "zipfile",
         "majordomus.capabilities.describe",
         "click.shell_completion",
+        # nor what a command with nothing to log, or no dataclass, needs
+        "logging",
+        "dataclasses",
     ):
         assert absent not in modules, absent
     # nor the ledger's side: its capabilities, views, records, projections or advisors, nor
@@ -178,6 +181,8 @@ def test_mcp_as_a_client_launches_it_starts_without_click(tmp_path: Path) -> Non
     # through subprocess' helpers, the resource readers with zipfile
     for absent in ("hashlib", "ctypes.util", "tempfile", "zipfile", "importlib.readers"):
         assert absent not in modules, absent
+    # the layer's model is made of plain classes
+    assert "dataclasses" not in modules
 
 
 def _session(*calls: tuple[str, dict[str, object]]) -> str:

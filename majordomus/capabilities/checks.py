@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from majordomus.capabilities.frozen import Frozen, set_field
+from majordomus.values import Frozen, set_field
 
 if TYPE_CHECKING:
     from majordomus.capabilities.registry import Capability, Route

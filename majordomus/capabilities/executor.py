@@ -7,7 +7,6 @@ A cached answer is the same value a computed one would be; errors are never cach
 
 from __future__ import annotations
 
-import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -25,13 +24,12 @@ from majordomus.errors import (
     describe_validation,
 )
 from majordomus.limits import MAX_JSON_DEPTH
+from majordomus.logger import log
 from majordomus.wire import dumps_canonical, dumps_compact
 
 if TYPE_CHECKING:
     from majordomus.capabilities.registry import Capability
     from majordomus.capabilities.workspace import Workspace
-
-log = logging.getLogger("majordomus")
 
 
 class Counters:

@@ -31,7 +31,7 @@ from majordomus.capabilities.checks import (
     check_routes,
     check_types,
 )
-from majordomus.capabilities.frozen import Frozen, set_field
+from majordomus.values import Frozen, set_field
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

@@ -9,7 +9,6 @@ answer: a cheap check (`majordomus.layer.freshness`) and, when the layer moved, 
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Mapping
 from functools import cached_property
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from majordomus.errors import ContractUnmet
+from majordomus.logger import log
 
 if TYPE_CHECKING:
     from majordomus.capabilities.executor import Executor
@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     from majordomus.layer.index import Built
     from majordomus.layer.model import Discovery, GitState, Index
     from majordomus.layer.sqlite_index import SqliteIndex
-
-log = logging.getLogger("majordomus")
 
 
 class Workspace:

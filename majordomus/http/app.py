@@ -11,7 +11,6 @@ reads it again only when it did.
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -30,12 +29,12 @@ from majordomus.http.guards import check_caller
 from majordomus.http.middleware import BODY_LIMIT, MAX_IN_FLIGHT, Guard, client_of
 from majordomus.http.openapi import OpenApiError, build_openapi, render
 from majordomus.http.responses import error_response, json_response
+from majordomus.logger import log
 
 if TYPE_CHECKING:
     from majordomus.capabilities.registry import Capability
     from majordomus.capabilities.workspace import Workspace
 
-log = logging.getLogger("majordomus")
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 

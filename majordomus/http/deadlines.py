@@ -14,18 +14,17 @@ application then sees `http.disconnect` and runs nothing (see `majordomus.http.m
 from __future__ import annotations
 
 import asyncio
-import logging
 import os
 from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from majordomus.logger import log
+
 HEADER_TIMEOUT = 10.0
 BODY_TIMEOUT = 30.0
 ENV_READ_TIMEOUT = "MAJORDOMUS_HTTP_READ_TIMEOUT"
-
-log = logging.getLogger("majordomus")
 
 
 def read_timeouts() -> tuple[float, float]:

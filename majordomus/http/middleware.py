@@ -9,7 +9,6 @@ the layer changed.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
 
@@ -17,11 +16,11 @@ from majordomus.http.errors import HttpError
 from majordomus.http.guards import check_request
 from majordomus.http.responses import error_response
 from majordomus.limits import MAX_BODY_BYTES
+from majordomus.logger import log
 
 if TYPE_CHECKING:
     from majordomus.http.app import Routes
 
-log = logging.getLogger("majordomus")
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

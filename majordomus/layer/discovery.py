@@ -10,7 +10,6 @@ at any component; opens no file.
 
 from __future__ import annotations
 
-import logging
 import re
 import stat
 from collections.abc import Callable, Iterator
@@ -21,9 +20,8 @@ from majordomus.layer.git import GitError, Listing
 from majordomus.layer.model import Diagnostic, Discovery, Manifest, SourceClass
 from majordomus.layer.root import LayerIOError
 from majordomus.layer.sources import GLOB_MAGIC
+from majordomus.logger import log
 from majordomus.safefs import Tree, Unsafe
-
-log = logging.getLogger("majordomus")
 
 
 class Discovered(NamedTuple):

@@ -17,14 +17,14 @@ Switched off with `MAJORDOMUS_SQLITE=0` (read by `enabled`).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
+
+from majordomus.logger import log
 
 if TYPE_CHECKING:
     from majordomus.layer.model import Index, LayerObject
 
-log = logging.getLogger("majordomus")
 
 SWITCH = "MAJORDOMUS_SQLITE"
 TRIGRAM = "trigram case_sensitive 1"

@@ -9,7 +9,6 @@ Methods return JSON values; `handle_line` serialises the whole answer once
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +16,7 @@ from majordomus.bounded_json import IntegerTooLarge, LargeInt
 from majordomus.egress import excerpt
 from majordomus.errors import CapabilityError, Fatal
 from majordomus.limits import MAX_INT_DIGITS
+from majordomus.logger import log
 from majordomus.mcp.framing import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -31,8 +31,6 @@ from majordomus.mcp.framing import (
     holds_large_int,
     success,
 )
-
-log = logging.getLogger("majordomus")
 
 Answer = dict[str, Any] | list[dict[str, Any]]
 Method = Callable[[dict[str, Any]], Any]

@@ -18,7 +18,6 @@ controls escaped); a name the client sent is quoted as a short excerpt.
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
@@ -26,6 +25,7 @@ from majordomus import __version__
 from majordomus.capabilities.registry import RegistryBuildFailed
 from majordomus.egress import excerpt
 from majordomus.errors import CapabilityError, Internal, NotFound
+from majordomus.logger import log
 from majordomus.mcp import catalog, plain
 from majordomus.mcp.dispatch import Dispatcher
 from majordomus.mcp.framing import (
@@ -43,7 +43,6 @@ if TYPE_CHECKING:
 
 __all__ = ["EXIT_IO", "EXIT_OK", "Server", "serve"]
 
-log = logging.getLogger("majordomus")
 
 #: Versions echoed when a client asks for them; the last is what the official SDK client offers.
 PROTOCOL_VERSIONS = ("2025-06-18", "2025-03-26", "2024-11-05", "2025-11-25")

@@ -16,7 +16,6 @@ context compile without pydantic), and on two cores a step run beside it would o
 
 from __future__ import annotations
 
-import logging
 import sys
 import threading
 import time
@@ -24,6 +23,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import IO, TYPE_CHECKING
 
+from majordomus.logger import log
 from majordomus.mcp.framing import OutputClosed, encode, write
 from majordomus.pipes import silence
 
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
     from majordomus.mcp.server import Server
 
-log = logging.getLogger("majordomus")
 
 EXIT_OK = 0
 EXIT_IO = 13

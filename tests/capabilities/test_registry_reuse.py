@@ -3,8 +3,6 @@ refuses) exactly as a registry built from scratch."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from majordomus.capabilities.builtin import builtin_registry, builtin_routes
@@ -124,13 +122,13 @@ def _objects_after(change: str) -> tuple[Registry, list]:
         objects = list(index.objects)
         rules = [i for i, obj in enumerate(objects) if obj.kind == "rule"]
         if change == "an edit":
-            objects[rules[1]] = replace(objects[rules[1]], content="edited")
+            objects[rules[1]] = objects[rules[1]].replace(content="edited")
         elif change == "a new object":
-            objects.append(replace(objects[rules[1]], identity="project.extra"))
+            objects.append(objects[rules[1]].replace(identity="project.extra"))
         elif change == "a renamed object":
-            objects[rules[1]] = replace(objects[rules[1]], identity="project.renamed")
+            objects[rules[1]] = objects[rules[1]].replace(identity="project.renamed")
         elif change == "a twin":
-            objects[rules[2]] = replace(objects[rules[1]])
+            objects[rules[2]] = objects[rules[1]].replace()
         return first, objects
 
 

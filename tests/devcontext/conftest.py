@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -21,7 +20,7 @@ MASTER = GitState(
 
 def planned_index(root: Path = PLANNED) -> Index:
     """The layer at `root` read from the work tree, git reported as `MASTER`."""
-    return dataclasses.replace(build_index(root, "filesystem"), git=MASTER)
+    return build_index(root, "filesystem").replace(git=MASTER)
 
 
 @pytest.fixture(scope="session")

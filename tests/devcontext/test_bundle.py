@@ -3,7 +3,6 @@ by its identifier and why it is in, within the budget; on the Python API, MCP an
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -24,7 +23,7 @@ LEDGERLY = FIXTURES / "layers" / "ledgerly"
 
 @pytest.fixture(scope="module")
 def ledgerly() -> Index:
-    return dataclasses.replace(build_index(LEDGERLY, "filesystem"), git=MASTER)
+    return build_index(LEDGERLY, "filesystem").replace(git=MASTER)
 
 
 @pytest.mark.parametrize("limit", [3_000, 8_000, 24_000])

@@ -4,7 +4,6 @@ when asked, and the same answer for the same index and request."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from types import SimpleNamespace
 from typing import Any
@@ -79,7 +78,7 @@ def test_the_answer_carries_the_index_fingerprint_and_git_state(planned: Index) 
 
 
 def test_without_git_the_answer_says_why(planned: Index) -> None:
-    no_git = dataclasses.replace(planned, git=GitState.unavailable("no repository here"))
+    no_git = planned.replace(git=GitState.unavailable("no repository here"))
     git = compile_context(no_git, CompileInput(issue="I0001")).git
     assert git.working_tree == "unavailable: no repository here"
     assert git.branch is None and git.head is None

@@ -5,7 +5,6 @@ first; a partial intent match never required. docs/devcontext.md is the contract
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,7 +29,7 @@ def u(kind: str, identity: str) -> str:
 
 @pytest.fixture(scope="module")
 def ledgerly() -> Index:
-    return dataclasses.replace(build_index(LEDGERLY, "filesystem"), git=MASTER)
+    return build_index(LEDGERLY, "filesystem").replace(git=MASTER)
 
 
 def entry(compiled: CompiledContext, uri: str) -> ContextEntry:

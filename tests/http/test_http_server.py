@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 
 from majordomus.capabilities.workspace import Workspace
-from majordomus.cli.logs import _Format
+from majordomus.cli.log_lines import LineFormat
 from majordomus.http.openapi import build_openapi
 from majordomus.http.server import route_uvicorn_logs
 from tests.conftest import git, make_git_repo, run_majordomus
@@ -154,7 +154,7 @@ def test_uvicorn_lines_pass_our_filter() -> None:
     saved = (list(ours.handlers), ours.level)
     sink = io.StringIO()
     handler = logging.StreamHandler(sink)
-    handler.setFormatter(_Format())
+    handler.setFormatter(LineFormat())
     ours.handlers = [handler]
     ours.setLevel(logging.INFO)
     try:

@@ -8,7 +8,6 @@ synthetic layer. The copy must also really be in use, and find exactly what `in`
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -64,7 +63,7 @@ def layer(request: pytest.FixtureRequest) -> Iterator[tuple[Workspace, Workspace
             yield Workspace.from_index(index, environ={}), Workspace.from_index(index, environ=OFF)
         return
     root = FIXTURES / "layers" / request.param
-    index = dataclasses.replace(build_index(root, "filesystem"), git=GIT)
+    index = build_index(root, "filesystem").replace(git=GIT)
     yield Workspace.from_index(index, environ={}), Workspace.from_index(index, environ=OFF)
 
 
