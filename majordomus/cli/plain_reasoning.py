@@ -168,9 +168,9 @@ def _answer(request: Request) -> int:
     except (CapabilityError, Fatal):
         raise
     except Exception as exc:
-        import logging
+        from majordomus.logger import log
 
-        logging.getLogger("majordomus").debug("capability %s failed", CAPABILITY, exc_info=True)
+        log.debug("capability %s failed", CAPABILITY, exc_info=True)
         raise Internal(f"{CAPABILITY} failed: {exc}") from exc
     stdout = sys.stdout.buffer
     for part in pretty_parts(status, _clean_json):
