@@ -50,3 +50,19 @@ def test_records_and_bodies_refuse_assignment() -> None:
         record.id = "a-2"  # type: ignore[misc]
     with pytest.raises(ValidationError):
         record.body.subject = "other"  # type: ignore[union-attr, misc]
+
+
+def test_adopting_many_at_once_is_adopting_each() -> None:
+    """`adopt_all` (the loader's one call per record) shares as `adopt` does, and refuses a
+    model that is not frozen the same way."""
+    shared = SharedFieldsSets()
+    first, second = _record("a-1"), _record("a-2")
+    shared.adopt_all((first, first.body, second, second.body))
+    assert first.__pydantic_fields_set__ is second.__pydantic_fields_set__
+    assert first.body.__pydantic_fields_set__ is second.body.__pydantic_fields_set__
+
+    class Loose(Wire):
+        name: str = ""
+
+    with pytest.raises(TypeError, match="not frozen"):
+        shared.adopt_all((_record("a-3"), Loose(name="x")))

@@ -114,6 +114,16 @@ def test_reasoning_status_imports_only_the_ledger_side(ledger_repo: Path) -> Non
         assert absent not in modules, absent
     # completing a value is not running a command
     assert "click.shell_completion" not in modules
+    # answered by the plain path (`cli/plain_reasoning.py`): no click, and none of the other
+    # reasoning capabilities' shapes
+    for absent in (
+        "click",
+        "majordomus.cli.app",
+        "majordomus.capabilities.reasoning",
+        "majordomus.projections.handover",
+        "majordomus.projections.check",
+    ):
+        assert absent not in modules, absent
 
 
 def test_objects_list_imports_no_sqlite_and_no_http(tmp_path: Path) -> None:

@@ -1,12 +1,14 @@
 """The `reasoning` module, organised by capability.
 
 The situation is resolved once per request and shared by every reasoning
-capability that reads: the advisor catalogue in force, the mode, the record store and its
-records, the consultation history replayed from them, and every advisor's state now; the
-one that writes calls the ledger service (`majordomus.ledger.service`). None of these
-capabilities contacts an advisor; each section below holds one capability's wire shapes,
-handler, benchmark cases and declaration (seven capabilities read top to bottom in one
-file, hence its length).
+capability that reads (`majordomus.capabilities.reasoning_situation`): the advisor catalogue
+in force, the mode, the record store and its records, the consultation history replayed from
+them, and every advisor's state now; the one that writes calls the ledger service
+(`majordomus.ledger.service`). None of these capabilities contacts an advisor; each section
+below holds one capability's wire shapes, handler, benchmark cases and declaration (seven
+capabilities read top to bottom in one file, hence its length), except the answer of
+`reasoning.status`, which lives in `majordomus.capabilities.reasoning_status` so that the
+command line's plain path imports it alone.
 """
 
 from __future__ import annotations
@@ -16,9 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field, ValidationError
 
-from majordomus import collector
 from majordomus.advisors.availability import AdvisorState, ModeResolution
-from majordomus.advisors.loading import CatalogueError
 from majordomus.advisors.policy import (
     Materiality,
     PlanRequest,
@@ -26,10 +26,11 @@ from majordomus.advisors.policy import (
     ReviewPlan,
     plan,
 )
-from majordomus.advisors.situation import AdvisorSituation, resolve_advisors
+from majordomus.advisors.situation import AdvisorSituation
+from majordomus.capabilities.reasoning_situation import reasoning_situation
+from majordomus.capabilities.reasoning_status import ReasoningStatus, status_of
 from majordomus.capabilities.registry import EXPERIMENTAL, Capability, Module
-from majordomus.errors import InvalidInput, NotFound, Refused
-from majordomus.ledger.loaded import Relations
+from majordomus.errors import InvalidInput, NotFound
 from majordomus.ledger.record import (
     ReasoningInput,
     ReasoningRecord,
@@ -38,98 +39,17 @@ from majordomus.ledger.record import (
 from majordomus.projections.check import CHECKS, ReasoningFinding
 from majordomus.projections.check import run as run_checks
 from majordomus.projections.handover import GitPosition, Handover, handover
-from majordomus.projections.moment import (
-    AsOf,
-    epoch_of,
-    moment_problem,
-    parse_moment,
-    recorded_by,
-)
+from majordomus.projections.moment import AsOf
 from majordomus.projections.state import (
     ALL_TASKS,
     ReasoningExplanation,
-    ReasoningState,
     ReasoningStep,
-    derive,
     explain,
-    render_markdown,
 )
 from majordomus.wire import OMIT, StrictInput, Wire
 
 if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
-    from majordomus.ledger.loaded import Loaded
-    from majordomus.ledger.store import Store
-
-
-# -- the situation -----------------------------------------------------------------------------
-
-#: The most record files whose situations a one-shot command keeps to its exit rather than
-#: free (about 20 ms at 10k records), all its replays together.
-KEPT_RECORDS = 20_000
-
-
-class ReasoningSituation:
-    """What every reasoning capability knows about one request; `relations` are the lookups
-    over `loaded.records` when asked for (`indexed`): the history and the state then share
-    one pass over the records. A plain slotted class: a dataclass costs every process's
-    start about half a millisecond."""
-
-    __slots__ = ("advisors", "loaded", "relations", "store")
-
-    def __init__(
-        self,
-        *,
-        store: Store,
-        loaded: Loaded,
-        advisors: AdvisorSituation,
-        relations: Relations | None = None,
-    ) -> None:
-        self.store = store
-        self.loaded = loaded
-        self.advisors = advisors
-        self.relations = relations
-
-    @property
-    def mode(self) -> ModeResolution:
-        return self.advisors.mode
-
-
-def reasoning_situation(
-    ctx: Workspace, as_of: str | None = None, *, indexed: bool = False
-) -> ReasoningSituation:
-    """Resolve the situation; an invalid catalogue is refused naming the file it came from.
-
-    With `as_of` (an RFC 3339 time) only the records recorded at or before that moment are
-    replayed and circuits are evaluated at it: the state a handover saw, by the same path.
-    `indexed` keeps the records' `Relations` for a caller that derives the state.
-
-    A one-shot command keeps its situations, up to `KEPT_RECORDS` record files in all, to
-    its exit (`collector.keep_until_exit`), where nothing is freed, instead of freeing every
-    record one object at a time when its handler returns; a larger store's records are let
-    go as soon as the caller is done with them (their memory counts more).
-    """
-    from majordomus.ledger.store import Store
-    from majordomus.projections.history import history
-
-    store = Store(ctx.root)
-    loaded = store.load()
-    now = None
-    if as_of is not None:
-        moment = parse_moment(as_of)
-        if moment is None:
-            raise InvalidInput(f"as_of: {moment_problem(as_of)}")
-        loaded, now = recorded_by(loaded, moment), epoch_of(moment)
-    relations = Relations(loaded.records) if indexed else None
-    try:
-        advisors = resolve_advisors(ctx.root, ctx.environ, history(loaded, relations), now=now)
-    except CatalogueError as exc:
-        raise Refused(exc.message) from None
-    situation = ReasoningSituation(
-        store=store, loaded=loaded, advisors=advisors, relations=relations
-    )
-    collector.keep_until_exit(situation, weight=len(loaded.placed), at_most=KEPT_RECORDS)
-    return situation
 
 
 # -- reasoning.advisors ------------------------------------------------------------------------
@@ -369,38 +289,8 @@ class ReasoningStatusInput(StrictInput):
     as_of: AsOf = None
 
 
-class ReasoningStatus(Wire):
-    """The mode in force, the advisor counts, the state the records derive, and that state
-    rendered as the Markdown a handover carries."""
-
-    mode: ModeResolution
-    advisors_available: int
-    advisors_unavailable: int
-    state: ReasoningState
-    report: str
-
-
 def reasoning_status(ctx: Workspace, request: ReasoningStatusInput) -> ReasoningStatus:
-    state, advisors = _status_state(ctx, request)
-    return ReasoningStatus(
-        mode=advisors.mode,
-        advisors_available=advisors.available(),
-        advisors_unavailable=advisors.unavailable(),
-        state=state,
-        report=render_markdown(state),
-    )
-
-
-def _status_state(
-    ctx: Workspace, request: ReasoningStatusInput
-) -> tuple[ReasoningState, AdvisorSituation]:
-    """The state and the advisors of a status; the records and their index are let go on
-    return, before the report and the answer are built beside the state (the peak memory
-    of a large replay; a smaller one a one-shot command keeps, see `reasoning_situation`)."""
-    situation = reasoning_situation(ctx, request.as_of, indexed=True)
-    task = request.task if request.task is not None else situation.store.current_task()
-    state = derive(situation.loaded, None if task == ALL_TASKS else task, situation.relations)
-    return state, situation.advisors
+    return status_of(ctx, request.task, request.as_of)
 
 
 def _status_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:

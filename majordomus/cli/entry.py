@@ -102,11 +102,12 @@ def main(argv: list[str] | None = None) -> int:
             collector.off_for_process()
     if args == ["mcp"]:
         return serve_mcp()
-    from majordomus.cli.plain import answer
+    from majordomus.cli import plain, plain_reasoning
 
-    code = answer(args)
-    if code is not None:
-        return code
+    for answer in (plain.answer, plain_reasoning.answer):
+        code = answer(args)
+        if code is not None:
+            return code
     from majordomus.cli.app import run
 
     return run(args)

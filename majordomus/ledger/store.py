@@ -268,7 +268,7 @@ class Store:
         ids: set[str] = set()
         unreadable: list[str] = []
         shared = SharedFieldsSets()
-        adopt = shared.adopt
+        adopt = shared.adopt_all
         validate = ReasoningRecord.__pydantic_validator__.validate_json
         for task in tasks:
             try:
@@ -289,13 +289,11 @@ class Store:
                 if record is None:
                     unreadable.append(folder + name)
                     continue
-                adopt(record)
                 body = record.body
-                adopt(body)
-                # the one nested shape most records hold (half of them, at 100k); read from
-                # the instance's own fields, since a missing attribute costs pydantic a raise
-                for evidence in body.__dict__.get("evidence", ()):
-                    adopt(evidence)
+                # with the one nested shape most records hold (half of them, at 100k); read
+                # from the instance's own fields, since a missing attribute costs pydantic a
+                # raise
+                adopt((record, body, *body.__dict__.get("evidence", ())))
                 found.append(Placed(folder + name, record))
                 stamps.append(record.recorded_at)
                 ids.add(record.id)

@@ -1,0 +1,187 @@
+"""`reasoning status --format json` answered without click and without building its input.
+
+The command line of a status is a few optional texts and a flag: building the click command
+tree, the command itself (from the input model) and the `ReasoningStatusInput` model adds
+nothing to the answer but the cost of a fifth of a small command's start. A command line
+this module can read exactly as click would (the options `OPTIONS` and `FLAGS` name, each in
+its place, no help, no positional argument, no value that looks like an option, an `--as-of`
+the input admits) asking for JSON is answered here with the capability's own answer
+(`status_of`), serialised in the parts the click path writes; anything else returns None and
+takes the click path, which words every usage error and renders the text views. The option
+table is the one the click command of the capability declares: tests/cli/test_plain_reasoning.py
+builds that command and compares, and proves the answers (bytes, stderr and exit code) the
+same on both paths.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from majordomus.cli.plain import SHARED, SHARED_FLAGS
+
+#: The words of the command answered here.
+WORDS = ("reasoning", "status")
+#: The capability behind it.
+CAPABILITY = "reasoning.status"
+#: The options of `reasoning status` itself taking a value: its input fields.
+OPTIONS = {"--task": "task", "--as-of": "as_of"}
+#: Its flags: `--report` (the view's, which changes the text alone).
+FLAGS = {"--report": "report"}
+
+
+class Request:
+    """A command line read: the settings, the input and the logging options in the order
+    click would apply them."""
+
+    __slots__ = ("as_of", "discovery", "format", "logging", "repo", "report", "strict", "task")
+
+    def __init__(self) -> None:
+        self.repo: Path | None = None
+        self.discovery = "vcs"
+        self.strict = False
+        self.format = "text"
+        self.task: str | None = None
+        self.as_of: str | None = None
+        self.report = False
+        #: `--log-level` values and `--quiet` ("off"), as their callbacks run.
+        self.logging: list[str] = []
+
+
+def _read_level(
+    tokens: list[str], options: dict[str, str], flags: dict[str, str]
+) -> dict[str, str] | None:
+    """One level's options (`options` and `flags`: the level's own besides the shared ones),
+    each by its first appearance (the order in which click runs their callbacks) with its
+    last value; None when something is not what this module reads."""
+    values: dict[str, str] = {}
+    at = 0
+    while at < len(tokens):
+        token = tokens[at]
+        at += 1
+        name, value = token, None
+        if token.startswith("--") and "=" in token:
+            name, _, value = token.partition("=")
+        if value is None and (name in SHARED_FLAGS or name in flags):
+            values.setdefault(SHARED_FLAGS.get(name) or flags[name], "on")
+            continue
+        if name not in SHARED and name not in options:
+            return None
+        if value is None:
+            if at == len(tokens):
+                return None
+            value = tokens[at]
+            at += 1
+        choices = SHARED.get(name)
+        if not value or value.startswith("-") or (choices and value not in choices):
+            return None
+        try:
+            value.encode("utf-8")  # a lone surrogate (undecodable argv) is the input's to word
+        except UnicodeEncodeError:
+            return None
+        values[options.get(name, name)] = value
+    return values
+
+
+def _apply(values: dict[str, str], request: Request) -> None:
+    for key, value in values.items():
+        if key == "quiet":
+            request.logging.append("off")
+        elif key == "--log-level":
+            request.logging.append(value)
+        elif key == "strict":
+            request.strict = True
+        elif key == "report":
+            request.report = True
+        elif key == "--repo":
+            request.repo = Path(value)
+        else:
+            setattr(request, key.removeprefix("--"), value)
+
+
+def read_request(args: list[str]) -> Request | None:
+    """The request `args` make when they are `[shared] reasoning [shared] status [options]`
+    exactly as click reads them, with an `--as-of` the input admits; None for anything else."""
+    try:
+        first = args.index(WORDS[0])
+        second = args.index(WORDS[1], first + 1)
+    except ValueError:
+        return None
+    request = Request()
+    none: dict[str, str] = {}
+    levels = (
+        (args[:first], none, none),
+        (args[first + 1 : second], none, none),
+        (args[second + 1 :], OPTIONS, FLAGS),
+    )
+    for tokens, options, flags in levels:
+        values = _read_level(tokens, options, flags)
+        if values is None:
+            return None
+        _apply(values, request)
+    if request.as_of is not None:
+        from majordomus.projections.moment import moment_problem
+
+        if moment_problem(request.as_of) is not None:
+            return None  # click's usage error names the flag
+    return request
+
+
+def answer(args: list[str]) -> int | None:
+    """The exit code of `args` answered here, or None when the click path must answer."""
+    request = read_request(args)
+    if request is None or request.format != "json":
+        return None
+    from majordomus.cli import logs
+    from majordomus.pipes import silence
+
+    logs.configure(server=False)
+    for level in request.logging:
+        logs.set_level(level)
+    try:
+        return _answer(request)
+    except BrokenPipeError:
+        silence(sys.stdout)
+        return 0
+    except Exception as exc:
+        from majordomus.cli.errors import exit_code_for
+
+        return exit_code_for(exc)
+
+
+def _answer(request: Request) -> int:
+    """What the capability's command does with `--format json` (`capability_commands`):
+    the handler's failures worded as the executor words them, the answer in parts."""
+    from majordomus.capabilities.reasoning_status import status_of
+    from majordomus.capabilities.workspace import Workspace
+    from majordomus.errors import CapabilityError, Fatal, Internal
+    from majordomus.wire_parts import pretty_parts
+
+    ctx = Workspace(
+        request.repo,
+        discovery=request.discovery,  # type: ignore[arg-type]
+        strict=request.strict,
+        watch=False,
+    )
+    try:
+        status = status_of(ctx, request.task, request.as_of)
+    except (CapabilityError, Fatal):
+        raise
+    except Exception as exc:
+        from majordomus.logger import log
+
+        log.debug("capability %s failed", CAPABILITY, exc_info=True)
+        raise Internal(f"{CAPABILITY} failed: {exc}") from exc
+    stdout = sys.stdout.buffer
+    for part in pretty_parts(status, _clean_json):
+        stdout.write(part)
+    stdout.write(b"\n")
+    stdout.flush()
+    return 0
+
+
+def _clean_json(data: bytes) -> bytes:
+    from majordomus.egress import clean_json_bytes
+    from majordomus.wire import dumps_pretty
+
+    return clean_json_bytes(data, dumps_pretty)
