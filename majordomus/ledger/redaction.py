@@ -237,72 +237,48 @@ def _pivot(literal: str, any_case: bool = False) -> int:
     return min(range(len(bare)), key=lambda at: (-rank[at], at))
 
 
-#: How many bytes a process searches literal by literal before it compiles the one scan
+#: How many bytes a process searches literal by literal before it compiles its scans
 #: (`_Prefilter.found_in`): about what compiling costs.
 _RENTED_BYTES = 128 * 1024
 
-#: Pivots this frequent (`_FREQUENT[:_COMMON]`, up to `g`) stop the one scan too often: a
-#: stop costs the regular-expression engine some 900 instructions, a `bytes` search about
-#: two a byte, so above ~1 stop in 400 bytes a literal is cheaper searched alone. In the
-#: 3.8 MB status answer `c`, `p` and `h` alone were 160k of the scan's 325k stops.
+#: Pivots this frequent (`_FREQUENT[:_COMMON]`, up to `g`) are in nearly every answer, and a
+#: scan for them would stop too often: the literals pivoting there are searched alone (a
+#: `bytes` search, about two instructions a byte). In the 3.8 MB status answer `c`, `p` and
+#: `h` alone were 160k of the 325k places where one scan of every literal stopped.
 _COMMON = _FREQUENT.index("k")
-
-
-def _searched_alone(literal: str, any_case: bool) -> bool:
-    """Whether `literal` (a key word if `any_case`) is looked for by a search of its own
-    rather than in the one scan: its pivot, in either case for a key word, is common."""
-    pivot = _bare(literal)[_pivot(literal, any_case)]
-    cases = (pivot, pivot.upper()) if any_case else (pivot,)
-    return min(_rarity(char) for char in cases) < _COMMON
+#: A pivot shared by more literals than this is scanned for (one pass of the engine's
+#: one-byte search, about five instructions a byte) rather than each literal searched.
+_SEARCHES_PER_PIVOT = 2
 
 
 class _Prefilter:
     """Which gate literals a text holds, the case-sensitive ones and the key words in any
-    case, in one scan of its UTF-8 bytes and a `bytes` search for each literal the scan
-    would stop too often for (`_searched_alone`).
+    case (those in its bytes lower-cased, `bytes.lower` folding ASCII alone), from a few
+    passes at C speed over its UTF-8 bytes.
 
-    One alternation finds each literal from its rarest character (`_pivot`): the rest of
-    the literal (its tail), factored by common prefixes, then a look behind for the part
-    before the pivot. A key word is spelt in character classes (`[kK]`), except for its
-    first character, which starts two branches (`k…`, `K…`): every branch then starts with
-    one byte, so the scan stops only where a literal may have its pivot, not at every common
-    letter (a branch starting with a class would make it try every position). Where a match
-    could stand for several literals (tails sharing a start, in either set), each is taken;
-    where another tail may start inside a match (which the scan steps over), so is it.
-    What is found may be more than the text holds, never less. Compiled only once a
-    process has searched `_RENTED_BYTES` literal by literal (`found_in`).
+    Each literal is looked for from its rarest character (`_pivot`). The literals that
+    share a rare pivot are found together, and only in a text holding that byte (a
+    `memchr`, a tenth of an instruction a byte where it is absent): a regular expression
+    starting with the pivot (which the engine looks for with its one-byte search, not with
+    a test of a set per byte), then the rest of each literal (its tail), factored by common
+    prefixes, and a look behind for the part before the pivot; where a match could stand
+    for several literals (tails sharing a start), each is taken, and where another tail
+    may start inside a match (which the scan steps over), so is it. A few literals sharing
+    a pivot, and those with a common pivot (`_COMMON`), are searched alone. What is found
+    may be more than the text holds, never less. Nothing is compiled until a process has
+    searched `_RENTED_BYTES` literal by literal (`found_in`).
     """
 
-    __slots__ = (
-        "_alone",
-        "_bare",
-        "_covered",
-        "_pattern",
-        "_rented",
-        "_scanned",
-        "_tails",
-        "any_case",
-        "exact",
-    )
+    __slots__ = ("_bare", "_rented", "_scans", "any_case", "exact")
 
     def __init__(self, exact: set[str], any_case: set[str]) -> None:
         self.exact = tuple(sorted(exact))
         self.any_case = tuple(sorted(any_case))
-        self._tails: tuple[dict[str, str], dict[str, str]] = ({}, {})
         self._bare = (
             [(literal, _bare(literal).encode("ascii")) for literal in self.exact],
             [(literal, _bare(literal).encode("ascii")) for literal in self.any_case],
         )
-        self._scanned = (
-            tuple(lit for lit in self.exact if not _searched_alone(lit, False)),
-            tuple(lit for lit in self.any_case if not _searched_alone(lit, True)),
-        )
-        self._alone = (
-            _alone_searches([pair for pair in self._bare[0] if pair[0] not in self._scanned[0]]),
-            _alone_searches([pair for pair in self._bare[1] if pair[0] not in self._scanned[1]]),
-        )
-        self._pattern: re.Pattern[bytes] | None = None
-        self._covered: dict[bytes, tuple[frozenset[str], frozenset[str]]] = {}
+        self._scans = (_Scan(self.exact, False), _Scan(self.any_case, True))
         self._rented = 0
 
     def found(self, text: str) -> tuple[frozenset[str], frozenset[str]]:
@@ -310,36 +286,20 @@ class _Prefilter:
         return self.found_in(text.encode("utf-8", "surrogatepass"))
 
     def found_in(self, data: bytes) -> tuple[frozenset[str], frozenset[str]]:
-        """`found` over a text's UTF-8 bytes. The literals are ASCII and a key word's
-        classes hold ASCII letters alone (what `bytes.lower` folds), so bytes outside ASCII,
-        well-formed or not, only ever stand next to a match.
+        """`found` over a text's UTF-8 bytes. The literals are ASCII and the key words are
+        looked for in the bytes lower-cased (what `bytes.lower` folds is ASCII alone), so
+        bytes outside ASCII, well-formed or not, only ever stand next to a match.
 
         Until a process has searched `_RENTED_BYTES` this way, a text is searched literal by
-        literal instead (a `bytes` search each, several times slower per byte than the one
-        scan, but nothing to compile, which costs as much as searching that many bytes):
-        a command that filters only small answers never compiles the alternation."""
-        if self._pattern is None:
-            if self._rented + len(data) <= _RENTED_BYTES:
-                self._rented += len(data)
-                return self._each(data)
-            exact_scanned, any_case_scanned = self._scanned
-            self._pattern = re.compile(
-                _alternation(exact_scanned, any_case_scanned).encode("ascii")
-            )
-            self._tails = (
-                {lit: _bare(lit)[_pivot(lit) :] for lit in exact_scanned},
-                {lit: _bare(lit)[_pivot(lit, True) :] for lit in any_case_scanned},
-            )
-        exact_alone, any_case_alone = self._alone
-        exact = _found_alone(data, exact_alone)
-        any_case = _found_alone(data.lower(), any_case_alone) if any_case_alone else frozenset()
-        for hit in set(self._pattern.findall(data)):
-            covered = self._covered.get(hit)
-            if covered is None:
-                covered = self._covered[hit] = self._covering(hit.decode("ascii"))
-            exact |= covered[0]
-            any_case |= covered[1]
-        return exact, any_case
+        literal instead (a `bytes` search each, slower per byte than the scans, but nothing
+        to compile, which costs as much as searching that many bytes): a command that
+        filters only small answers never compiles a scan."""
+        if self._rented + len(data) <= _RENTED_BYTES:
+            self._rented += len(data)
+            return self._each(data)
+        self._rented = _RENTED_BYTES
+        exact, any_case = self._scans
+        return exact.found(data), any_case.found(data.lower())
 
     def _each(self, data: bytes) -> tuple[frozenset[str], frozenset[str]]:
         """The literals `data` holds (a key word in any case), each looked for alone."""
@@ -350,11 +310,68 @@ class _Prefilter:
             frozenset(literal for literal, bare in any_case if _holds(lowered, literal, bare)),
         )
 
-    def _covering(self, hit: str) -> tuple[frozenset[str], frozenset[str]]:
-        """The literals of each set a matched tail may stand for: those whose tail starts
-        where it starts or inside it, and agrees with it there (a key word lower-cased)."""
-        exact, any_case = self._tails
-        return _agreeing(exact, hit), _agreeing(any_case, hit.lower())
+
+def _is_common(pivot: str, any_case: bool) -> bool:
+    """Whether a pivot (in either case, for a key word) is among the `_COMMON` characters."""
+    cases = (pivot, pivot.upper()) if any_case else (pivot,)
+    return min(_rarity(char) for char in cases) < _COMMON
+
+
+class _Scan:
+    """The literals of one set (the key words, lower case, in bytes lower-cased), grouped
+    by pivot as `_Prefilter` looks for them."""
+
+    __slots__ = ("_alone", "_any_case", "_covered", "_patterns", "_pivots", "_tails")
+
+    def __init__(self, literals: tuple[str, ...], any_case: bool) -> None:
+        self._any_case = any_case
+        pivots: dict[bytes, list[str]] = {}
+        for literal in literals:
+            pivot = _bare(literal)[_pivot(literal, any_case)]
+            pivots.setdefault(pivot.encode("ascii"), []).append(literal)
+        common = {pivot for pivot in pivots if _is_common(pivot.decode("ascii"), any_case)}
+        self._alone = _alone_searches(
+            [
+                (literal, _bare(literal).encode("ascii"))
+                for pivot in sorted(common)
+                for literal in pivots[pivot]
+            ]
+        )
+        self._pivots = {
+            pivot: tuple((literal, _bare(literal).encode("ascii")) for literal in found)
+            for pivot, found in sorted(pivots.items())
+            if pivot not in common
+        }
+        self._tails = {
+            literal: _bare(literal)[_pivot(literal, any_case) :]
+            for found in self._pivots.values()
+            for literal, _ in found
+        }
+        self._patterns: dict[bytes, re.Pattern[bytes]] = {}
+        self._covered: dict[bytes, frozenset[str]] = {}
+
+    def found(self, data: bytes) -> frozenset[str]:
+        """The literals `data` may hold."""
+        found = _found_alone(data, self._alone)
+        for pivot, literals in self._pivots.items():
+            if pivot not in data:
+                continue
+            if len(literals) <= _SEARCHES_PER_PIVOT:
+                found |= {literal for literal, bare in literals if _holds(data, literal, bare)}
+                continue
+            pattern = self._patterns.get(pivot)
+            if pattern is None:
+                names = tuple(literal for literal, _ in literals)
+                pattern = self._patterns[pivot] = re.compile(
+                    _alternation(names, self._any_case).encode("ascii")
+                )
+            for hit in set(pattern.findall(data)):
+                covered = self._covered.get(hit)
+                if covered is None:
+                    tails = {literal: self._tails[literal] for literal, _ in literals}
+                    covered = self._covered[hit] = _agreeing(tails, hit.decode("ascii"))
+                found |= covered
+        return found
 
 
 #: A literal searched alone, its bytes, and the shortest other such literal's bytes its own
@@ -409,44 +426,26 @@ def _agreeing(tails: dict[str, str], hit: str) -> frozenset[str]:
     )
 
 
-def _any_case(chars: str) -> str:
-    """A key word's characters as a pattern matching them in any case."""
-    return "".join(f"[{c}{c.upper()}]" if c.islower() else re.escape(c) for c in chars)
-
-
-def _alternation(exact: tuple[str, ...], any_case: tuple[str, ...]) -> str:
-    """A regular expression matching, at each place one of the literals has its rarest
-    character, the longest tail there whose literal is whole (see `_Prefilter`)."""
+def _alternation(literals: tuple[str, ...], any_case: bool) -> str:
+    """A regular expression matching, at each place one of the literals (all with the same
+    pivot) has its pivot, the longest tail there whose literal is whole (see `_Prefilter`)."""
     trie: dict[str, Any] = {}
-
-    def add(units: list[str], end: str) -> None:
+    for literal in literals:
+        bare, pivot = _bare(literal), _pivot(literal, any_case)
         node = trie
-        for unit in units:
-            node = node.setdefault(unit, {})
-        node.setdefault("", []).append(end)
-
-    for literal in exact:
-        bare, pivot = _bare(literal), _pivot(literal)
+        for char in bare[pivot:]:
+            node = node.setdefault(re.escape(char), {})
         behind = f"(?<={re.escape(bare)})" if pivot else ""
-        add([re.escape(c) for c in bare[pivot:]], behind + _word_end(literal))
-    for literal in any_case:
-        bare, pivot = _bare(literal), _pivot(literal, True)
-        behind = f"(?<={_any_case(bare)})" if pivot else ""
-        end = behind + _word_end(literal).replace("a-z", "a-zA-Z")
-        tail = bare[pivot:]
-        rest = [_any_case(c) for c in tail[1:]]
-        for first in dict.fromkeys((tail[0], tail[0].upper())):
-            add([re.escape(first), *rest], end)
+        node.setdefault("", []).append(behind + _word_end(literal))
 
-    def emit(node: dict[str, Any], units: list[str]) -> str:
-        branches = [unit + emit(node[unit], sorted(node[unit])) for unit in units if unit]
+    def emit(node: dict[str, Any]) -> str:
+        branches = [unit + emit(node[unit]) for unit in sorted(node) if unit]
         ends = node.get("", [])
         if ends:
             branches += [""] if "" in ends else sorted(set(ends))
         return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
-    # each first unit is one character, escaped: the most frequent are tried first
-    return emit(trie, sorted(trie, key=lambda unit: (_rarity(unit[-1]), unit)))
+    return emit(trie)
 
 
 _COMPILED: tuple[_Shape, ...] = tuple(_Shape(name, source) for name, source in SHAPES)
