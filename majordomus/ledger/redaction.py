@@ -278,7 +278,7 @@ class _Prefilter:
             [(literal, _bare(literal).encode("ascii")) for literal in self.exact],
             [(literal, _bare(literal).encode("ascii")) for literal in self.any_case],
         )
-        self._scans = (_Scan(self.exact, False), _Scan(self.any_case, True))
+        self._scans: tuple[_Scan, _Scan] | None = None
         self._rented = 0
 
     def found(self, text: str) -> tuple[frozenset[str], frozenset[str]]:
@@ -298,6 +298,8 @@ class _Prefilter:
             self._rented += len(data)
             return self._each(data)
         self._rented = _RENTED_BYTES
+        if self._scans is None:
+            self._scans = (_Scan(self.exact, False), _Scan(self.any_case, True))
         exact, any_case = self._scans
         return exact.found(data), any_case.found(data.lower())
 
