@@ -21,6 +21,7 @@ from majordomus.ledger.secret_shapes import (
     ANCHORS,
     ANY_CASE,
     GATES,
+    JOINTS,
     SHAPE_NAMES,
     SHAPES,
     WORD_END,
@@ -101,10 +102,12 @@ class _Shape:
         their order and their ends are those of all the words (a Kelvin sign, which
         lower-cases to a `k` the literal scan of the bytes does not see, keeps them all)."""
         assert self.anchor is not None
-        held: tuple[str, ...] | None = None
+        held: tuple[str, ...] = ()
         if self.words is not None and any_case and _KELVIN not in text:
-            held = tuple(word for word in self.words if word + WORD_END in any_case)
-        if not held or held == self.words:
+            held = tuple(
+                word for word, literals in self.words.items() if not any_case.isdisjoint(literals)
+            )
+        if not held or len(held) == len(self.words or ()):
             return re.compile(self.anchor)
         found = self.narrowed.get(held)
         if found is None:
@@ -173,13 +176,18 @@ class _KeyWords:
 
 def _gate_words(
     exact: tuple[str, ...], any_case: tuple[str, ...], anchor: str | None
-) -> tuple[str, ...] | None:
+) -> dict[str, tuple[str, ...]] | None:
     """The key words of a shape gated by whole key words alone and anchored at any of them
-    (`words_anchor`), in order; None for any other shape."""
+    (`words_anchor`), in order, each with the gate literals that stand for it (the word, or
+    the word after one of the `JOINTS` where only that spelling can start a match); None
+    for any other shape."""
     if exact or not any_case or not all(literal.endswith(WORD_END) for literal in any_case):
         return None
-    words = tuple(literal.removesuffix(WORD_END) for literal in any_case)
-    return words if anchor == words_anchor(words) else None
+    words: dict[str, tuple[str, ...]] = {}
+    for literal in any_case:
+        word = literal.removesuffix(WORD_END).lstrip(JOINTS)
+        words[word] = (*words.get(word, ()), literal)
+    return words if anchor == words_anchor(tuple(words)) else None
 
 
 def _lowered(text: str) -> str:
