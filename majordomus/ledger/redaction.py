@@ -249,32 +249,25 @@ def _pivot(literal: str, any_case: bool = False) -> int:
 #: (`_Prefilter.found_in`): about what compiling costs.
 _RENTED_BYTES = 128 * 1024
 
-#: Pivots this frequent (`_FREQUENT[:_COMMON]`, up to `g`) are in nearly every answer, and a
-#: scan for them would stop too often: the literals pivoting there are searched alone (a
-#: `bytes` search, about two instructions a byte). In the 3.8 MB status answer `c`, `p` and
-#: `h` alone were 160k of the 325k places where one scan of every literal stopped.
-_COMMON = _FREQUENT.index("k")
-#: A pivot shared by more literals than this is scanned for (one pass of the engine's
-#: one-byte search, about five instructions a byte) rather than each literal searched.
-_SEARCHES_PER_PIVOT = 2
-
 
 class _Prefilter:
     """Which gate literals a text holds, the case-sensitive ones and the key words in any
     case (those in its bytes lower-cased, `bytes.lower` folding ASCII alone), from a few
     passes at C speed over its UTF-8 bytes.
 
-    Each literal is looked for from its rarest character (`_pivot`). The literals that
-    share a rare pivot are found together, and only in a text holding that byte (a
-    `memchr`, a tenth of an instruction a byte where it is absent): a regular expression
-    starting with the pivot (which the engine looks for with its one-byte search, not with
-    a test of a set per byte), then the rest of each literal (its tail), factored by common
-    prefixes, and a look behind for the part before the pivot; where a match could stand
-    for several literals (tails sharing a start), each is taken, and where another tail
-    may start inside a match (which the scan steps over), so is it. A few literals sharing
-    a pivot, and those with a common pivot (`_COMMON`), are searched alone. What is found
-    may be more than the text holds, never less. Nothing is compiled until a process has
-    searched `_RENTED_BYTES` literal by literal (`found_in`).
+    Each literal is looked for from its rarest character (`_pivot`), and the literals that
+    share a pivot are found together, only in a text holding that byte (a `memchr`, a
+    tenth of an instruction a byte where it is absent): by a regular expression starting
+    with the pivot, which the engine looks for with its one-byte search (a tight loop, ~1 ms
+    over the 3.4 MB status answer) rather than by testing a set of bytes at every byte
+    (~8 ms, and ~60 ns at each byte of the set), then the rest of each literal (its tail),
+    factored by common prefixes, and a look behind for the part before the pivot. Where a
+    match could stand for several literals (tails sharing a start), each is taken; where
+    another tail may start inside a match (which the scan steps over), so is it. A `bytes`
+    search per literal would take fewer instructions but more time (~1.9 ms each over that
+    answer: its skip loop's branches are hard to predict). What is found may be more than
+    the text holds, never less. Nothing is compiled until a process has searched
+    `_RENTED_BYTES` literal by literal (`found_in`).
     """
 
     __slots__ = ("_bare", "_rented", "_scans", "any_case", "exact")
@@ -321,17 +314,11 @@ class _Prefilter:
         )
 
 
-def _is_common(pivot: str, any_case: bool) -> bool:
-    """Whether a pivot (in either case, for a key word) is among the `_COMMON` characters."""
-    cases = (pivot, pivot.upper()) if any_case else (pivot,)
-    return min(_rarity(char) for char in cases) < _COMMON
-
-
 class _Scan:
     """The literals of one set (the key words, lower case, in bytes lower-cased), grouped
     by pivot as `_Prefilter` looks for them."""
 
-    __slots__ = ("_alone", "_any_case", "_covered", "_patterns", "_pivots", "_tails")
+    __slots__ = ("_any_case", "_covered", "_patterns", "_pivots", "_tails")
 
     def __init__(self, literals: tuple[str, ...], any_case: bool) -> None:
         self._any_case = any_case
@@ -339,75 +326,30 @@ class _Scan:
         for literal in literals:
             pivot = _bare(literal)[_pivot(literal, any_case)]
             pivots.setdefault(pivot.encode("ascii"), []).append(literal)
-        common = {pivot for pivot in pivots if _is_common(pivot.decode("ascii"), any_case)}
-        self._alone = _alone_searches(
-            [
-                (literal, _bare(literal).encode("ascii"))
-                for pivot in sorted(common)
-                for literal in pivots[pivot]
-            ]
-        )
-        self._pivots = {
-            pivot: tuple((literal, _bare(literal).encode("ascii")) for literal in found)
-            for pivot, found in sorted(pivots.items())
-            if pivot not in common
-        }
-        self._tails = {
-            literal: _bare(literal)[_pivot(literal, any_case) :]
-            for found in self._pivots.values()
-            for literal, _ in found
-        }
+        self._pivots = {pivot: tuple(found) for pivot, found in sorted(pivots.items())}
+        self._tails = {literal: _bare(literal)[_pivot(literal, any_case) :] for literal in literals}
         self._patterns: dict[bytes, re.Pattern[bytes]] = {}
-        self._covered: dict[bytes, frozenset[str]] = {}
+        self._covered: dict[tuple[bytes, bytes], frozenset[str]] = {}
 
     def found(self, data: bytes) -> frozenset[str]:
         """The literals `data` may hold."""
-        found = _found_alone(data, self._alone)
+        found: frozenset[str] = frozenset()
         for pivot, literals in self._pivots.items():
             if pivot not in data:
                 continue
-            if len(literals) <= _SEARCHES_PER_PIVOT:
-                found |= {literal for literal, bare in literals if _holds(data, literal, bare)}
-                continue
             pattern = self._patterns.get(pivot)
             if pattern is None:
-                names = tuple(literal for literal, _ in literals)
                 pattern = self._patterns[pivot] = re.compile(
-                    _alternation(names, self._any_case).encode("ascii")
+                    _alternation(literals, self._any_case).encode("ascii")
                 )
             for hit in set(pattern.findall(data)):
-                covered = self._covered.get(hit)
+                covered = self._covered.get((pivot, hit))
                 if covered is None:
-                    tails = {literal: self._tails[literal] for literal, _ in literals}
-                    covered = self._covered[hit] = _agreeing(tails, hit.decode("ascii"))
+                    tails = {literal: self._tails[literal] for literal in literals}
+                    covered = _agreeing(tails, hit.decode("ascii"))
+                    self._covered[pivot, hit] = covered
                 found |= covered
         return found
-
-
-#: A literal searched alone, its bytes, and the shortest other such literal's bytes its own
-#: hold (None if none): where that one is absent, so is this one, unsearched.
-_Alone = tuple[str, bytes, bytes | None]
-
-
-def _alone_searches(pairs: list[tuple[str, bytes]]) -> tuple[_Alone, ...]:
-    """The literals searched alone, each with the shortest other one inside it."""
-    searches = []
-    for literal, bare in pairs:
-        inside = [other for rival, other in pairs if other in bare and rival != literal]
-        searches.append((literal, bare, min(inside, key=len) if inside else None))
-    return tuple(searches)
-
-
-def _found_alone(data: bytes, searches: tuple[_Alone, ...]) -> frozenset[str]:
-    """The literals of `searches` that `data` holds, a `bytes` search each (skipped for a
-    literal holding a shorter one `data` does not hold)."""
-    insides = {inside for _, _, inside in searches if inside is not None}
-    absent = {inside for inside in insides if inside not in data}
-    return frozenset(
-        literal
-        for literal, bare, inside in searches
-        if inside not in absent and _holds(data, literal, bare)
-    )
 
 
 #: What may not follow a literal ending in `WORD_END`, in lower-cased bytes.
