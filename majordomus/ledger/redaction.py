@@ -209,10 +209,9 @@ def _lowered(text: str) -> str:
 
 #: Printable ASCII, the most frequent first, as counted over what the filter mostly reads:
 #: the JSON of `reasoning status` and `objects list` (stamps and ids put `T` and `Z` among
-#: the common letters) and ordinary prose. The scan stops wherever a literal may have its
-#: pivot, and each stop costs about as much as reading fifty bytes, so a literal is looked
-#: for from its rarest character (a key word's in either case), and the bytes the scan
-#: stops at most are tried first.
+#: the common letters) and ordinary prose. A scan runs only over a text holding its pivot
+#: and stops at each one, a stop costing about as much as reading twenty bytes, so a
+#: literal is looked for from its rarest character (a key word's in either case).
 _FREQUENT = (
     ' e"trasino\nd0luc:1p2,m-h/.69548b37fyjvgkTAwRZ{}_@=E()DxPOICSzNMqBUFHGYL;KQJ[]WVX+?$><'
     "'*\\&#~`|%!"
