@@ -36,10 +36,10 @@ _UNSAFE_LINE = re.compile(
 )
 #: In JSON text the C0 controls are already escaped by the encoder; these are not.
 _UNSAFE_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
-#: Where those characters may be, in UTF-8: the lead bytes of their encodings, and the
-#: encodings that start with the one lead byte common in ordinary text (`—`, `→`, `…`).
-_UNSAFE_JSON_LEADS = b"\x7f\xc2\xd8\xe2"
-_OTHER_BYTES = bytes(b for b in range(256) if b not in _UNSAFE_JSON_LEADS)
+#: Where those characters may be, in UTF-8: the lead bytes of their encodings that ordinary
+#: text rarely holds (each looked for with a `memchr`), and the encodings that start with
+#: the one lead byte common in ordinary text (`—`, `→`, `…`).
+_UNSAFE_JSON_LEADS = (b"\x7f", b"\xc2", b"\xd8")
 #: One scan for all of them, stopping only at their common lead byte (a search per encoding
 #: would walk a large answer once for each).
 _UNSAFE_JSON_E2 = re.compile(
@@ -147,8 +147,7 @@ def _json_safe_already(data: bytes) -> bool:
     it may not: the text is then decoded and looked at)."""
     if data.isascii():
         return b"\x7f" not in data
-    leads = data.translate(None, _OTHER_BYTES)
-    if leads.count(b"\xe2") != len(leads):
+    if any(lead in data for lead in _UNSAFE_JSON_LEADS):
         return False
     return _UNSAFE_JSON_E2.search(data) is None
 

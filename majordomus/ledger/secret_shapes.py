@@ -260,6 +260,10 @@ WORD_END = "$"
 
 #: The key words a secret assignment is named by, whole words in any case.
 _SECRET_WORDS = ("password", "passwd", "passphrase", "pass", "pwd", "secret", "token", "key")
+#: What joins `pass` to the name before it: only `…_pass`, `….pass` and `…-pass` name a
+#: secret (`(?<=[A-Za-z0-9][_.-])(?i:pass)` in the shape), so the gate looks for those
+#: spellings and not for the word alone, which ordinary text holds (`pass: pytest …`).
+JOINTS = "_.-"
 
 
 def words_anchor(words: tuple[str, ...]) -> str:
@@ -329,7 +333,18 @@ GATES: dict[str, tuple[str, ...]] = {
     "azure-client-secret": ("Q~",),
     "azure-storage-key": (ANY_CASE, "accountkey", "sharedaccess"),
     "curl-credentials": ("curl",),
-    "secret-assignment": (ANY_CASE, *(f"{word}{WORD_END}" for word in _SECRET_WORDS)),
+    "secret-assignment": (
+        ANY_CASE,
+        *(
+            literal
+            for word in _SECRET_WORDS
+            for literal in (
+                [f"{joint}{word}{WORD_END}" for joint in JOINTS]
+                if word == "pass"
+                else [f"{word}{WORD_END}"]
+            )
+        ),
+    ),
 }
 
 #: Literals every match of a shape holds beside its gate's, all of them: looked for (one

@@ -214,6 +214,54 @@ def test_the_prefilter_never_misses_a_literal_a_text_holds(
     assert scan.found(plain) == (frozenset(), frozenset())
 
 
+def test_the_scans_redact_as_the_search_literal_by_literal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The scans a process compiles (literals grouped by pivot, a common pivot's searched
+    alone, key words in the bytes lower-cased) gate the shapes as the slow, obvious search
+    literal by literal does: whatever the text (case-folded, non-ASCII, lone surrogates,
+    JSON escapes, a secret across the 128 KB a process searches before compiling), the
+    redacted text is the same."""
+    import random
+
+    from majordomus.ledger import redaction
+    from tests.reliability.secret_samples import ORDINARY, SAMPLES
+
+    def prefilter() -> redaction._Prefilter:
+        return redaction._Prefilter(
+            set(redaction._LITERALS.exact), set(redaction._LITERALS.any_case)
+        )
+
+    literals = [
+        literal.removesuffix(redaction.WORD_END)
+        for literal in redaction._LITERALS.exact + redaction._LITERALS.any_case
+    ]
+    sources = [literals, [sample.text for sample in SAMPLES], list(ORDINARY), ["pass", "x_pass="]]
+    glue = ["", " ", "x", "A", "-", "é", "K", "1", "_", "\n", '"', "\\n", '\\"', "=", ": "]
+    glue += ["\u212a", "\u0130", "\ud800", "—", "://", "@", ".", "\x1b[31m"]
+    chooser = random.Random(2026)
+    texts = []
+    for _ in range(1500):
+        pieces = []
+        for _ in range(chooser.randint(1, 24)):
+            source = chooser.choice(sources[chooser.choice((0, 0, 1, 2, 3))])
+            piece = source[: chooser.randint(1, len(source))]
+            piece = chooser.choice((piece, piece, piece.upper(), piece.lower()))
+            pieces.append(piece + chooser.choice(glue))
+        texts.append("".join(pieces))
+    filler = "\n".join(ORDINARY) * (140_000 // len("\n".join(ORDINARY)) + 1)
+    for sample in SAMPLES[:: max(1, len(SAMPLES) // 12)]:
+        at = redaction._RENTED_BYTES - len(sample.text) // 2
+        texts.append(filler[:at] + sample.text + filler[at:])
+    monkeypatch.setattr(redaction, "_RENTED_BYTES", 1 << 40)
+    monkeypatch.setattr(redaction, "_LITERALS", prefilter())
+    expected = [redaction.redact_secrets(text) for text in texts]
+    monkeypatch.setattr(redaction, "_RENTED_BYTES", 0)
+    monkeypatch.setattr(redaction, "_LITERALS", prefilter())
+    assert [redaction.redact_secrets(text) for text in texts] == expected
+    assert sum("[redacted:" in text for text in expected) > len(texts) // 2
+
+
 def test_key_words_are_found_where_full_lower_casing_finds_them() -> None:
     """The lower-cased text key words are looked for in is made through the UTF-8 bytes;
     every shape's key words are found at exactly the places `str.lower` (ASCII letters only
