@@ -19,9 +19,9 @@ from __future__ import annotations
 import json
 import sys
 from json.encoder import encode_basestring as _quoted
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from majordomus.cli.plain_args import Settings, read_command
 from majordomus.json_parts import BATCH, LONG, MARKER, indent_at, spliced_items
 
 if TYPE_CHECKING:
@@ -33,16 +33,6 @@ WORDS = ("objects", "list")
 #: The capability behind it.
 CAPABILITY = "objects.list"
 
-#: The options every level of the command line takes (`majordomus.cli.settings`), with the
-#: values a choice admits (None: any text).
-SHARED: dict[str, tuple[str, ...] | None] = {
-    "--repo": None,
-    "--discovery": ("vcs", "filesystem"),
-    "--format": ("text", "json"),
-    "--log-level": ("trace", "debug", "info", "warn", "error", "off"),
-}
-#: The flags every level takes, by spelling, and the setting each stands for.
-SHARED_FLAGS = {"--strict": "strict", "--quiet": "quiet", "-q": "quiet"}
 #: The options of `objects list` itself: its input fields, each an optional text.
 OPTIONS = {"--kind": "kind", "--tag": "tag"}
 
@@ -50,91 +40,22 @@ OPTIONS = {"--kind": "kind", "--tag": "tag"}
 _QUOTED_MARKER = json.dumps(MARKER.format(0)).encode("ascii")
 
 
-class Request:
-    """A command line read: the settings, the filters and the logging options in the order
-    click would apply them."""
+class Request(Settings):
+    """A command line read: the shared settings and the filters."""
 
-    __slots__ = ("discovery", "format", "kind", "logging", "repo", "strict", "tag")
+    __slots__ = ("kind", "tag")
 
     def __init__(self) -> None:
-        self.repo: Path | None = None
-        self.discovery = "vcs"
-        self.strict = False
-        self.format = "text"
+        super().__init__()
         self.kind: str | None = None
         self.tag: str | None = None
-        #: `--log-level` values and `--quiet` ("off"), as their callbacks run.
-        self.logging: list[str] = []
-
-
-def _split(token: str) -> tuple[str, str | None]:
-    if token.startswith("--") and "=" in token:
-        name, _, value = token.partition("=")
-        return name, value
-    return token, None
-
-
-def _read_level(tokens: list[str], own: dict[str, str]) -> dict[str, str] | None:
-    """One level's options (`own`: its fields besides the shared ones), each by its first
-    appearance (the order in which click runs their callbacks) with its last value; None
-    when something is not what this module reads."""
-    values: dict[str, str] = {}
-    at = 0
-    while at < len(tokens):
-        name, value = _split(tokens[at])
-        at += 1
-        if name in SHARED_FLAGS and value is None:
-            values.setdefault(SHARED_FLAGS[name], "on")
-            continue
-        if name not in SHARED and name not in own:
-            return None
-        if value is None:
-            if at == len(tokens):
-                return None
-            value = tokens[at]
-            at += 1
-        choices = SHARED.get(name)
-        if not value or value.startswith("-") or (choices and value not in choices):
-            return None
-        values[own.get(name, name)] = value
-    return values
-
-
-def _apply(values: dict[str, str], request: Request) -> None:
-    for key, value in values.items():
-        if key == "quiet":
-            request.logging.append("off")
-        elif key == "--log-level":
-            request.logging.append(value)
-        elif key == "strict":
-            request.strict = True
-        elif key == "--repo":
-            request.repo = Path(value)
-        else:
-            setattr(request, key.removeprefix("--"), value)
 
 
 def read_request(args: list[str]) -> Request | None:
     """The request `args` make when they are `[shared] objects [shared] list [options]`
     exactly as click reads them; None for anything else."""
-    try:
-        first = args.index(WORDS[0])
-        second = args.index(WORDS[1], first + 1)
-    except ValueError:
-        return None
     request = Request()
-    none: dict[str, str] = {}
-    levels = (
-        (args[:first], none),
-        (args[first + 1 : second], none),
-        (args[second + 1 :], OPTIONS),
-    )
-    for tokens, own in levels:
-        values = _read_level(tokens, own)
-        if values is None:
-            return None
-        _apply(values, request)
-    return request
+    return request if read_command(args, WORDS, OPTIONS, {}, request) else None
 
 
 def answer(args: list[str]) -> int | None:

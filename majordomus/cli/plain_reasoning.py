@@ -16,9 +16,8 @@ same on both paths.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-from majordomus.cli.plain import SHARED, SHARED_FLAGS
+from majordomus.cli.plain_args import Settings, read_command
 
 #: The words of the command answered here.
 WORDS = ("reasoning", "status")
@@ -30,95 +29,24 @@ OPTIONS = {"--task": "task", "--as-of": "as_of"}
 FLAGS = {"--report": "report"}
 
 
-class Request:
-    """A command line read: the settings, the input and the logging options in the order
-    click would apply them."""
+class Request(Settings):
+    """A command line read: the shared settings, the input and the view's flag."""
 
-    __slots__ = ("as_of", "discovery", "format", "logging", "repo", "report", "strict", "task")
+    __slots__ = ("as_of", "report", "task")
 
     def __init__(self) -> None:
-        self.repo: Path | None = None
-        self.discovery = "vcs"
-        self.strict = False
-        self.format = "text"
+        super().__init__()
         self.task: str | None = None
         self.as_of: str | None = None
         self.report = False
-        #: `--log-level` values and `--quiet` ("off"), as their callbacks run.
-        self.logging: list[str] = []
-
-
-def _read_level(
-    tokens: list[str], options: dict[str, str], flags: dict[str, str]
-) -> dict[str, str] | None:
-    """One level's options (`options` and `flags`: the level's own besides the shared ones),
-    each by its first appearance (the order in which click runs their callbacks) with its
-    last value; None when something is not what this module reads."""
-    values: dict[str, str] = {}
-    at = 0
-    while at < len(tokens):
-        token = tokens[at]
-        at += 1
-        name, value = token, None
-        if token.startswith("--") and "=" in token:
-            name, _, value = token.partition("=")
-        if value is None and (name in SHARED_FLAGS or name in flags):
-            values.setdefault(SHARED_FLAGS.get(name) or flags[name], "on")
-            continue
-        if name not in SHARED and name not in options:
-            return None
-        if value is None:
-            if at == len(tokens):
-                return None
-            value = tokens[at]
-            at += 1
-        choices = SHARED.get(name)
-        if not value or value.startswith("-") or (choices and value not in choices):
-            return None
-        try:
-            value.encode("utf-8")  # a lone surrogate (undecodable argv) is the input's to word
-        except UnicodeEncodeError:
-            return None
-        values[options.get(name, name)] = value
-    return values
-
-
-def _apply(values: dict[str, str], request: Request) -> None:
-    for key, value in values.items():
-        if key == "quiet":
-            request.logging.append("off")
-        elif key == "--log-level":
-            request.logging.append(value)
-        elif key == "strict":
-            request.strict = True
-        elif key == "report":
-            request.report = True
-        elif key == "--repo":
-            request.repo = Path(value)
-        else:
-            setattr(request, key.removeprefix("--"), value)
 
 
 def read_request(args: list[str]) -> Request | None:
     """The request `args` make when they are `[shared] reasoning [shared] status [options]`
     exactly as click reads them, with an `--as-of` the input admits; None for anything else."""
-    try:
-        first = args.index(WORDS[0])
-        second = args.index(WORDS[1], first + 1)
-    except ValueError:
-        return None
     request = Request()
-    none: dict[str, str] = {}
-    levels = (
-        (args[:first], none, none),
-        (args[first + 1 : second], none, none),
-        (args[second + 1 :], OPTIONS, FLAGS),
-    )
-    for tokens, options, flags in levels:
-        values = _read_level(tokens, options, flags)
-        if values is None:
-            return None
-        _apply(values, request)
+    if not read_command(args, WORDS, OPTIONS, FLAGS, request):
+        return None
     if request.as_of is not None:
         from majordomus.projections.moment import moment_problem
 

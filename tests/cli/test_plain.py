@@ -13,7 +13,7 @@ import click
 import pytest
 
 from majordomus.capabilities import core
-from majordomus.cli import plain
+from majordomus.cli import plain, plain_args
 from majordomus.cli.app import lazy_cli
 from majordomus.cli.plain import read_request
 from majordomus.layer.model import LayerObject, Provenance
@@ -67,8 +67,8 @@ def test_the_option_table_is_the_click_commands() -> None:
                 taking[spelling] = tuple(option.type.choices)
             else:
                 taking[spelling] = None
-    assert flags == set(plain.SHARED_FLAGS)
-    assert taking == {**plain.SHARED, **dict.fromkeys(plain.OPTIONS)}
+    assert flags == set(plain_args.SHARED_FLAGS)
+    assert taking == {**plain_args.SHARED, **dict.fromkeys(plain.OPTIONS)}
     # the input fields behind the command's own options: optional texts, nothing else
     fields = core.ListInput.model_fields
     assert sorted(fields) == sorted(plain.OPTIONS.values())

@@ -16,7 +16,7 @@ import pytest
 from majordomus.capabilities.reasoning import ReasoningStatusInput
 from majordomus.cli import plain_reasoning
 from majordomus.cli.app import lazy_cli
-from majordomus.cli.plain import SHARED, SHARED_FLAGS
+from majordomus.cli.plain_args import SHARED, SHARED_FLAGS
 from majordomus.cli.plain_reasoning import read_request
 from tests.conftest import FIXTURES, MAJORDOMUS, command_env, make_git_repo
 from tests.projections.store_files import STORE, chain, current_task, put
