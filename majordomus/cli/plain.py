@@ -21,7 +21,7 @@ import sys
 from json.encoder import encode_basestring as _quoted
 from typing import TYPE_CHECKING, Any
 
-from majordomus.cli.plain_args import Settings, read_command
+from majordomus.cli.plain_args import Settings, read_command, respond
 from majordomus.json_parts import BATCH, LONG, MARKER, indent_at, spliced_items
 
 if TYPE_CHECKING:
@@ -63,21 +63,7 @@ def answer(args: list[str]) -> int | None:
     request = read_request(args)
     if request is None:
         return None
-    from majordomus.cli import logs
-    from majordomus.pipes import silence
-
-    logs.configure(server=False)
-    for level in request.logging:
-        logs.set_level(level)
-    try:
-        return _answer(request)
-    except BrokenPipeError:
-        silence(sys.stdout)
-        return 0
-    except Exception as exc:
-        from majordomus.cli.errors import exit_code_for
-
-        return exit_code_for(exc)
+    return respond(request, _answer)
 
 
 def _answer(request: Request) -> int:

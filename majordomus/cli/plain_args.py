@@ -12,7 +12,10 @@ option table with the one given here.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 #: The options every level of the command line takes, with the values a choice admits
 #: (None: any text).
@@ -24,6 +27,10 @@ SHARED: dict[str, tuple[str, ...] | None] = {
 }
 #: The flags every level takes, by spelling, and the setting each stands for.
 SHARED_FLAGS = {"--strict": "strict", "--quiet": "quiet", "-q": "quiet"}
+
+
+#: A plain path's request.
+R = TypeVar("R", bound="Settings")
 
 
 class Settings:
@@ -116,3 +123,24 @@ def _apply(values: dict[str, str], request: Settings, flags: dict[str, str]) -> 
             request.repo = Path(value)
         else:
             setattr(request, key.removeprefix("--"), value)
+
+
+def respond(request: R, answer: Callable[[R], int]) -> int:
+    """The exit code of `answer(request)` after the request's logging options, as the click
+    path sets them: a reader gone early is no failure, and any failure is rendered as the
+    command line renders it."""
+    from majordomus.cli import logs
+    from majordomus.pipes import silence
+
+    logs.configure(server=False)
+    for level in request.logging:
+        logs.set_level(level)
+    try:
+        return answer(request)
+    except BrokenPipeError:
+        silence(sys.stdout)
+        return 0
+    except Exception as exc:
+        from majordomus.cli.errors import exit_code_for
+
+        return exit_code_for(exc)

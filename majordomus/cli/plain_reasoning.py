@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sys
 
-from majordomus.cli.plain_args import Settings, read_command
+from majordomus.cli.plain_args import Settings, read_command, respond
 
 #: The words of the command answered here.
 WORDS = ("reasoning", "status")
@@ -60,21 +60,7 @@ def answer(args: list[str]) -> int | None:
     request = read_request(args)
     if request is None or request.format != "json":
         return None
-    from majordomus.cli import logs
-    from majordomus.pipes import silence
-
-    logs.configure(server=False)
-    for level in request.logging:
-        logs.set_level(level)
-    try:
-        return _answer(request)
-    except BrokenPipeError:
-        silence(sys.stdout)
-        return 0
-    except Exception as exc:
-        from majordomus.cli.errors import exit_code_for
-
-        return exit_code_for(exc)
+    return respond(request, _answer)
 
 
 def _answer(request: Request) -> int:
