@@ -21,7 +21,14 @@ import sys
 from json.encoder import encode_basestring as _quoted
 from typing import TYPE_CHECKING, Any
 
-from majordomus.cli.plain_args import Settings, read_command, respond
+from majordomus.cli.plain_args import (
+    Settings,
+    asked,
+    read_command,
+    respond,
+    workspace,
+    write_parts,
+)
 from majordomus.json_parts import BATCH, LONG, MARKER, indent_at, spliced_items
 
 if TYPE_CHECKING:
@@ -68,31 +75,14 @@ def answer(args: list[str]) -> int | None:
 
 def _answer(request: Request) -> int:
     from majordomus.capabilities.objects_json import listed
-    from majordomus.capabilities.workspace import Workspace
-    from majordomus.errors import CapabilityError, Fatal, Internal
 
-    ctx = Workspace(
-        request.repo,
-        discovery=request.discovery,  # type: ignore[arg-type]
-        strict=request.strict,
-        watch=False,
-    )
-    try:
-        objects = listed(ctx, request.kind, request.tag)
-    except (CapabilityError, Fatal):
-        raise
-    except Exception as exc:
-        raise Internal(f"{CAPABILITY} failed: {exc}") from exc
+    ctx = workspace(request)
+    objects = asked(CAPABILITY, lambda: listed(ctx, request.kind, request.tag))
     if request.format == "json":
         parts = json_answer(objects)
         if parts is None:
             return _by_capability(ctx, request)
-        stdout = sys.stdout.buffer
-        for part in parts:
-            stdout.write(part)
-        stdout.write(b"\n")
-        stdout.flush()
-        return 0
+        return write_parts(parts)
     rows = [obj.summary_json() for obj in objects]
     if not plain_rows(rows):
         return _by_capability(ctx, request)
@@ -107,13 +97,8 @@ def _by_capability(ctx: Workspace, request: Request) -> int:
     cap = next(c for c in builtin_module("objects").composed() if c.id == CAPABILITY)
     raw = {key: value for key, value in (("kind", request.kind), ("tag", request.tag)) if value}
     if request.format == "json":
-        stdout = sys.stdout.buffer
-        for part in ctx.executor.run_json_parts(cap, raw, _clean_json):
-            stdout.write(part)
-        stdout.write(b"\n")
-        stdout.flush()
-    else:
-        _write_text(list_text(ctx.executor.run(cap, raw, observe=True)))
+        return write_parts(ctx.executor.run_json_parts(cap, raw, _clean_json))
+    _write_text(list_text(ctx.executor.run(cap, raw, observe=True)))
     return 0
 
 

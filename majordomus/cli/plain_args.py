@@ -13,9 +13,12 @@ option table with the one given here.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from majordomus.capabilities.workspace import Workspace
 
 #: The options every level of the command line takes, with the values a choice admits
 #: (None: any text).
@@ -31,6 +34,8 @@ SHARED_FLAGS = {"--strict": "strict", "--quiet": "quiet", "-q": "quiet"}
 
 #: A plain path's request.
 R = TypeVar("R", bound="Settings")
+#: What a capability's function answers.
+T = TypeVar("T")
 
 
 class Settings:
@@ -144,3 +149,41 @@ def respond(request: R, answer: Callable[[R], int]) -> int:
         from majordomus.cli.errors import exit_code_for
 
         return exit_code_for(exc)
+
+
+def workspace(request: Settings) -> Workspace:
+    """The one-shot workspace the request's settings name (no freshness watch)."""
+    from majordomus.capabilities.workspace import Workspace
+
+    return Workspace(
+        request.repo,
+        discovery=request.discovery,  # type: ignore[arg-type]
+        strict=request.strict,
+        watch=False,
+    )
+
+
+def asked(capability: str, call: Callable[[], T]) -> T:
+    """`call()`, its failures worded as the executor words a handler's: a capability's own
+    error or a fatal one as raised, anything else logged and made an internal error."""
+    from majordomus.errors import CapabilityError, Fatal, Internal
+
+    try:
+        return call()
+    except (CapabilityError, Fatal):
+        raise
+    except Exception as exc:
+        from majordomus.logger import log
+
+        log.debug("capability %s failed", capability, exc_info=True)
+        raise Internal(f"{capability} failed: {exc}") from exc
+
+
+def write_parts(parts: Iterable[bytes]) -> int:
+    """A JSON answer's parts on stdout, as the click path writes them; exit code 0."""
+    stdout = sys.stdout.buffer
+    for part in parts:
+        stdout.write(part)
+    stdout.write(b"\n")
+    stdout.flush()
+    return 0

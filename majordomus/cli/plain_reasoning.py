@@ -15,9 +15,14 @@ same on both paths.
 
 from __future__ import annotations
 
-import sys
-
-from majordomus.cli.plain_args import Settings, read_command, respond
+from majordomus.cli.plain_args import (
+    Settings,
+    asked,
+    read_command,
+    respond,
+    workspace,
+    write_parts,
+)
 
 #: The words of the command answered here.
 WORDS = ("reasoning", "status")
@@ -67,31 +72,11 @@ def _answer(request: Request) -> int:
     """What the capability's command does with `--format json` (`capability_commands`):
     the handler's failures worded as the executor words them, the answer in parts."""
     from majordomus.capabilities.reasoning_status import status_of
-    from majordomus.capabilities.workspace import Workspace
-    from majordomus.errors import CapabilityError, Fatal, Internal
     from majordomus.wire_parts import pretty_parts
 
-    ctx = Workspace(
-        request.repo,
-        discovery=request.discovery,  # type: ignore[arg-type]
-        strict=request.strict,
-        watch=False,
-    )
-    try:
-        status = status_of(ctx, request.task, request.as_of)
-    except (CapabilityError, Fatal):
-        raise
-    except Exception as exc:
-        from majordomus.logger import log
-
-        log.debug("capability %s failed", CAPABILITY, exc_info=True)
-        raise Internal(f"{CAPABILITY} failed: {exc}") from exc
-    stdout = sys.stdout.buffer
-    for part in pretty_parts(status, _clean_json):
-        stdout.write(part)
-    stdout.write(b"\n")
-    stdout.flush()
-    return 0
+    ctx = workspace(request)
+    status = asked(CAPABILITY, lambda: status_of(ctx, request.task, request.as_of))
+    return write_parts(pretty_parts(status, _clean_json))
 
 
 def _clean_json(data: bytes) -> bytes:
