@@ -10,6 +10,7 @@ hash.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, ClassVar, Self
@@ -46,35 +47,27 @@ class Value:
         return f"{type(self).__name__}({shown})"
 
 
+def _ordering(compare: Callable[[Any, Any], bool]) -> Callable[[Value, object], bool]:
+    """One of `Ordered`'s comparisons: `compare` over both sides' compared fields."""
+
+    def method(self: Value, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        compared = type(self)._compared
+        return bool(compare(compared(self), compared(other)))
+
+    return method
+
+
 class Ordered(Value):
     """Ordered as the tuples of its `COMPARED` fields are, against its own class only (what
     `order=True` gave a dataclass)."""
 
     __slots__ = ()
-
-    def __lt__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        compared = type(self)._compared
-        return bool(compared(self) < compared(other))
-
-    def __le__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        compared = type(self)._compared
-        return bool(compared(self) <= compared(other))
-
-    def __gt__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        compared = type(self)._compared
-        return bool(compared(self) > compared(other))
-
-    def __ge__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        compared = type(self)._compared
-        return bool(compared(self) >= compared(other))
+    __lt__ = _ordering(operator.lt)
+    __le__ = _ordering(operator.le)
+    __gt__ = _ordering(operator.gt)
+    __ge__ = _ordering(operator.ge)
 
 
 #: How an `__init__` sets each field once (assigning raises): `set_field(self, "name", value)`,
