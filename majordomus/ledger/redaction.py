@@ -214,14 +214,16 @@ _FREQUENT = (
     ' e"trasino\nd0luc:1p2,m-h/.69548b37fyjvgkTAwRZ{}_@=E()DxPOICSzNMqBUFHGYL;KQJ[]WVX+?$><'
     "'*\\&#~`|%!"
 )
-#: The pivots of the scans (`_Prefilter`): a pass over a text costs about the same whatever
-#: its pivot byte (~1 ms over the 3.4 MB status answer), so what counts is how few pivots
-#: a large text holds, then how often it stops at them (~6.5 ns a stop, ~16 ns more for each
-#: look behind tried there). These are covers of every literal of each scan with few
-#: characters, chosen by measuring both large answers: the case-sensitive literals with an
-#: upper-case letter by rare upper-case letters (which those answers do not hold at all),
-#: the rest by eight characters in the bytes lower-cased. A literal holding none (a table
-#: grown since) is looked for from its rarest character.
+#: The pivots of the scans (`_Prefilter`). A pass costs about the same whatever its pivot
+#: byte (~1 ms over the 3.4 MB status answer, ~4 instructions a byte), so what counts is
+#: how many pivots a large text holds, then how often it stops at them (~6.5 ns a stop,
+#: ~16 ns more for each look behind tried there). Each set covers its scan's literals with
+#: few characters (every literal holds one), chosen by counting instructions over the
+#: status and `objects list` answers: seven upper-case letters for the case-sensitive
+#: literals holding one (letters those answers do not hold at all, so each pass is a
+#: `memchr`), nine characters for the rest in the bytes lower-cased (23 passes over the
+#: status answer became 9). A literal holding none (a table grown since) gets a pivot of
+#: its own, its rarest character.
 _CASED_PIVOTS = "ABGJKNQ"
 _FOLDED_PIVOTS = "./_gkpqrx"
 
@@ -260,16 +262,17 @@ class _Prefilter:
     case (those in its bytes lower-cased, `bytes.lower` folding ASCII alone), from a few
     passes at C speed over its UTF-8 bytes.
 
-    A pass looks for the literals that share a pivot character (`_pivots`), only in a text
-    holding that byte (a `memchr`, a tenth of an instruction a byte where it is absent): by
-    a regular expression starting with the pivot, which the engine looks for with its
-    one-byte search (a tight loop, ~1 ms over the 3.4 MB status answer whatever the byte)
-    rather than by testing a set of bytes at every byte (~8 ms), then the rest of each
-    literal (its tail), factored by common prefixes, and a look behind for the part before
-    the pivot. Where a match could stand for several literals (tails sharing a start), each
-    is taken; where another tail may start inside a match (which the scan steps over), so
-    is it. Since each pass costs about the same, the pivots are few characters that many
-    literals share, not each literal's rarest.
+    A pass looks for the literals that share a pivot character (`_CASED_PIVOTS`,
+    `_FOLDED_PIVOTS`), only in a text holding that byte (a `memchr`, a tenth of an
+    instruction a byte where it is absent): by a regular expression starting with the
+    pivot, which the engine looks for with its one-byte search (a tight loop, ~1 ms over
+    the 3.4 MB status answer whatever the byte) rather than by testing a set of bytes at
+    every byte (~8 ms), then the rest of each literal (its tail), factored by common
+    prefixes, and a look behind for the part before the pivot. Where a match could stand
+    for several literals (tails sharing a start), each is taken; where another tail may
+    start inside a match (which the scan steps over), so is it. Since each pass costs about
+    the same, the pivots are few characters that many literals share, not each literal's
+    rarest.
 
     Two scans: one over the bytes lower-cased for the key words and the case-sensitive
     literals without an upper-case letter (a text holding such a literal holds it
