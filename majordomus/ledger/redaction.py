@@ -216,7 +216,7 @@ _FREQUENT = (
 )
 #: The pivots of the scans (`_Prefilter`). A pass costs about the same whatever its pivot
 #: byte (~1 ms over the 3.4 MB status answer, ~4 instructions a byte), so what counts is
-#: how many pivots a large text holds, then how often it stops at them (~6.5 ns a stop,
+#: how many pivots a large text holds, then how often it stops at them (~6-15 ns a stop,
 #: ~16 ns more for each look behind tried there). Each set covers its scan's literals with
 #: few characters (every literal holds one), chosen by counting instructions over the
 #: status and `objects list` answers: seven upper-case letters for the case-sensitive
