@@ -209,13 +209,23 @@ def _lowered(text: str) -> str:
 
 #: Printable ASCII, the most frequent first, as counted over what the filter mostly reads:
 #: the JSON of `reasoning status` and `objects list` (stamps and ids put `T` and `Z` among
-#: the common letters) and ordinary prose. A scan runs only over a text holding its pivot
-#: and stops at each one, a stop costing about as much as reading twenty bytes, so a
-#: literal is looked for from its rarest character (a key word's in either case).
+#: the common letters) and ordinary prose.
 _FREQUENT = (
     ' e"trasino\nd0luc:1p2,m-h/.69548b37fyjvgkTAwRZ{}_@=E()DxPOICSzNMqBUFHGYL;KQJ[]WVX+?$><'
     "'*\\&#~`|%!"
 )
+#: The pivots of the scans (`_Prefilter`). A pass costs about the same whatever its pivot
+#: byte (~1 ms over the 3.4 MB status answer, ~4 instructions a byte), so what counts is
+#: how many pivots a large text holds, then how often it stops at them (~6-15 ns a stop,
+#: ~16 ns more for each look behind tried there). Each set covers its scan's literals with
+#: few characters (every literal holds one), chosen by counting instructions over the
+#: status and `objects list` answers: seven upper-case letters for the case-sensitive
+#: literals holding one (letters those answers do not hold at all, so each pass is a
+#: `memchr`), nine characters for the rest in the bytes lower-cased (23 passes over the
+#: status answer became 9). A literal holding none (a table grown since) gets a pivot of
+#: its own, its rarest character.
+_CASED_PIVOTS = "ABGJKNQ"
+_FOLDED_PIVOTS = "./_gkpqrx"
 
 
 def _rarity(char: str) -> int:
@@ -233,15 +243,13 @@ def _word_end(literal: str) -> str:
     return "(?![a-z0-9])" if literal.endswith(WORD_END) else ""
 
 
-def _pivot(literal: str, any_case: bool = False) -> int:
-    """Where the scan looks for `literal`: at its rarest character (a key word's in its
-    more frequent case, since the scan stops at both)."""
+def _pivot(literal: str, chosen: str) -> int:
+    """Where the scan looks for `literal`: at a `chosen` character it holds, one that is not
+    its last (a stop there would look behind at once) and is rarest, the first such; at its
+    rarest character if it holds none."""
     bare = _bare(literal)
-    if any_case:
-        rank = [min(_rarity(char), _rarity(char.upper())) for char in bare]
-    else:
-        rank = [_rarity(char) for char in bare]
-    return min(range(len(bare)), key=lambda at: (-rank[at], at))
+    held = [at for at, char in enumerate(bare) if char in chosen] or range(len(bare))
+    return min(held, key=lambda at: (at == len(bare) - 1, -_rarity(bare[at]), at))
 
 
 #: How many bytes a process searches literal by literal before it compiles its scans
@@ -254,22 +262,27 @@ class _Prefilter:
     case (those in its bytes lower-cased, `bytes.lower` folding ASCII alone), from a few
     passes at C speed over its UTF-8 bytes.
 
-    Each literal is looked for from its rarest character (`_pivot`), and the literals that
-    share a pivot are found together, only in a text holding that byte (a `memchr`, a
-    tenth of an instruction a byte where it is absent): by a regular expression starting
-    with the pivot, which the engine looks for with its one-byte search (a tight loop, ~1 ms
-    over the 3.4 MB status answer) rather than by testing a set of bytes at every byte
-    (~8 ms, and ~60 ns at each byte of the set), then the rest of each literal (its tail),
-    factored by common prefixes, and a look behind for the part before the pivot. Where a
-    match could stand for several literals (tails sharing a start), each is taken; where
-    another tail may start inside a match (which the scan steps over), so is it. A `bytes`
-    search per literal would take fewer instructions but more time (~1.9 ms each over that
-    answer: its skip loop's branches are hard to predict). What is found may be more than
-    the text holds, never less. Nothing is compiled until a process has searched
-    `_RENTED_BYTES` literal by literal (`found_in`).
+    A pass looks for the literals that share a pivot character (`_CASED_PIVOTS`,
+    `_FOLDED_PIVOTS`), only in a text holding that byte (a `memchr`, a tenth of an
+    instruction a byte where it is absent): by a regular expression starting with the
+    pivot, which the engine looks for with its one-byte search (a tight loop, ~1 ms over
+    the 3.4 MB status answer whatever the byte) rather than by testing a set of bytes at
+    every byte (~8 ms), then the rest of each literal (its tail), factored by common
+    prefixes, and a look behind for the part before the pivot. Where a match could stand
+    for several literals (tails sharing a start), each is taken; where another tail may
+    start inside a match (which the scan steps over), so is it. Since each pass costs about
+    the same, the pivots are few characters that many literals share, not each literal's
+    rarest.
+
+    Two scans: one over the bytes lower-cased for the key words and the case-sensitive
+    literals without an upper-case letter (a text holding such a literal holds it
+    lower-cased too; one found there is then looked for in the bytes themselves, a `bytes`
+    search stopping at its first), and one over the bytes for the other case-sensitive
+    literals. What is found may be more than the text holds, never less. Nothing is
+    compiled until a process has searched `_RENTED_BYTES` literal by literal (`found_in`).
     """
 
-    __slots__ = ("_bare", "_rented", "_scans", "any_case", "exact")
+    __slots__ = ("_bare", "_folded", "_rented", "_scans", "any_case", "exact")
 
     def __init__(self, exact: set[str], any_case: set[str]) -> None:
         self.exact = tuple(sorted(exact))
@@ -278,6 +291,9 @@ class _Prefilter:
             [(literal, _bare(literal).encode("ascii")) for literal in self.exact],
             [(literal, _bare(literal).encode("ascii")) for literal in self.any_case],
         )
+        self._folded = {
+            literal: literal.encode("ascii") for literal in self.exact if literal == literal.lower()
+        }
         self._scans: tuple[_Scan, _Scan] | None = None
         self._rented = 0
 
@@ -299,9 +315,15 @@ class _Prefilter:
             return self._each(data)
         self._rented = _RENTED_BYTES
         if self._scans is None:
-            self._scans = (_Scan(self.exact, False), _Scan(self.any_case, True))
-        exact, any_case = self._scans
-        return exact.found(data), any_case.found(data.lower())
+            cased = tuple(literal for literal in self.exact if literal not in self._folded)
+            folded = (*self._folded, *self.any_case)
+            self._scans = (_Scan(cased, _CASED_PIVOTS), _Scan(folded, _FOLDED_PIVOTS))
+        in_bytes, in_lowered = self._scans
+        hits = in_lowered.found(data.lower())
+        exact = in_bytes.found(data).union(
+            literal for literal, bare in self._folded.items() if literal in hits and bare in data
+        )
+        return exact, hits.intersection(self.any_case)
 
     def _each(self, data: bytes) -> tuple[frozenset[str], frozenset[str]]:
         """The literals `data` holds (a key word in any case), each looked for alone."""
@@ -314,19 +336,21 @@ class _Prefilter:
 
 
 class _Scan:
-    """The literals of one set (the key words, lower case, in bytes lower-cased), grouped
-    by pivot as `_Prefilter` looks for them."""
+    """Literals of one kind (those looked for in the bytes, or in the bytes lower-cased),
+    grouped by pivot as `_Prefilter` looks for them."""
 
-    __slots__ = ("_any_case", "_covered", "_patterns", "_pivots", "_tails")
+    __slots__ = ("_covered", "_patterns", "_pivots", "_tails")
 
-    def __init__(self, literals: tuple[str, ...], any_case: bool) -> None:
-        self._any_case = any_case
+    def __init__(self, literals: tuple[str, ...], chosen: str) -> None:
+        at = {literal: _pivot(literal, chosen) for literal in literals}
         pivots: dict[bytes, list[str]] = {}
         for literal in literals:
-            pivot = _bare(literal)[_pivot(literal, any_case)]
-            pivots.setdefault(pivot.encode("ascii"), []).append(literal)
-        self._pivots = {pivot: tuple(found) for pivot, found in sorted(pivots.items())}
-        self._tails = {literal: _bare(literal)[_pivot(literal, any_case) :] for literal in literals}
+            pivots.setdefault(_bare(literal)[at[literal]].encode("ascii"), []).append(literal)
+        self._pivots = {
+            pivot: {literal: at[literal] for literal in found}
+            for pivot, found in sorted(pivots.items())
+        }
+        self._tails = {literal: _bare(literal)[at[literal] :] for literal in literals}
         self._patterns: dict[bytes, re.Pattern[bytes]] = {}
         self._covered: dict[tuple[bytes, bytes], frozenset[str]] = {}
 
@@ -338,9 +362,7 @@ class _Scan:
                 continue
             pattern = self._patterns.get(pivot)
             if pattern is None:
-                pattern = self._patterns[pivot] = re.compile(
-                    _alternation(literals, self._any_case).encode("ascii")
-                )
+                pattern = self._patterns[pivot] = re.compile(_alternation(literals).encode("ascii"))
             for hit in set(pattern.findall(data)):
                 covered = self._covered.get((pivot, hit))
                 if covered is None:
@@ -377,26 +399,32 @@ def _agreeing(tails: dict[str, str], hit: str) -> frozenset[str]:
     )
 
 
-def _alternation(literals: tuple[str, ...], any_case: bool) -> str:
-    """A regular expression matching, at each place one of the literals (all with the same
-    pivot) has its pivot, the longest tail there whose literal is whole (see `_Prefilter`)."""
+def _alternation(literals: dict[str, int]) -> str:
+    """A regular expression matching, at each place one of the literals (each with the index
+    of its pivot, the same character for all) has its pivot, the longest tail there whose
+    literal is whole (see `_Prefilter`). Where several literals end only by looking behind,
+    one look behind at the characters before their pivots comes first: a stop where none
+    of them is costs one look behind instead of one for each."""
     trie: dict[str, Any] = {}
-    for literal in literals:
-        bare, pivot = _bare(literal), _pivot(literal, any_case)
+    for literal, pivot in literals.items():
+        bare = _bare(literal)
         node = trie
         for char in bare[pivot:]:
             node = node.setdefault(re.escape(char), {})
-        behind = f"(?<={re.escape(bare)})" if pivot else ""
-        node.setdefault("", []).append(behind + _word_end(literal))
+        node.setdefault("", []).append((bare, pivot, _word_end(literal)))
 
-    def emit(node: dict[str, Any]) -> str:
-        branches = [unit + emit(node[unit]) for unit in sorted(node) if unit]
-        ends = node.get("", [])
+    def emit(node: dict[str, Any], path: str) -> str:
+        branches = [unit + emit(node[unit], path + unit) for unit in sorted(node) if unit]
+        ends: list[tuple[str, int, str]] = node.get("", [])
+        behind = sorted({f"(?<={re.escape(bare)}){end}" if at else end for bare, at, end in ends})
+        if len(behind) > 1 and all(at for _, at, _ in ends):
+            before = "".join(sorted({re.escape(bare[at - 1]) for bare, at, _ in ends}))
+            behind = [f"(?<=[{before}]{path})(?:{'|'.join(behind)})"]
         if ends:
-            branches += [""] if "" in ends else sorted(set(ends))
+            branches += [""] if "" in behind else behind
         return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
-    return emit(trie)
+    return emit(trie, "")
 
 
 _COMPILED: tuple[_Shape, ...] = tuple(_Shape(name, source) for name, source in SHAPES)

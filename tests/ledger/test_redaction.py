@@ -4,8 +4,11 @@ the walk over a body."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from majordomus.errors import Refused
 from majordomus.ledger.record import parse_input
@@ -354,3 +357,82 @@ def test_narrowed_key_word_anchors_redact_as_all_the_words(monkeypatch: pytest.M
         monkeypatch.setattr(shape, "words", None)
     assert [redaction.redact_secrets(text) for text in texts] == narrowed_results
     assert any("[redacted:secret-assignment]" in result for result in narrowed_results)
+
+
+def _compiled_prefilter() -> Any:
+    """A prefilter past its literal-by-literal start: every non-empty text goes through the
+    compiled scans."""
+    from majordomus.ledger import redaction
+
+    scan = redaction._Prefilter(set(redaction._LITERALS.exact), set(redaction._LITERALS.any_case))
+    scan._rented = redaction._RENTED_BYTES
+    return scan
+
+
+_PREFILTER = _compiled_prefilter()
+_BARE = sorted({lit.removesuffix("$") for lit in _PREFILTER.exact + _PREFILTER.any_case})
+
+
+def _neighbours(literal: str) -> list[str]:
+    """A literal cut short at either end, and with one character changed in place."""
+    near = [literal[1:], literal[:-1]]
+    near += [literal[:at] + "#" + literal[at + 1 :] for at in range(len(literal))]
+    return [piece for piece in near if piece]
+
+
+_PIECES = st.one_of(
+    st.sampled_from(_BARE),
+    st.sampled_from(sorted({near for lit in _BARE for near in _neighbours(lit)})),
+    st.sampled_from(_BARE).flatmap(
+        lambda lit: st.lists(st.booleans(), min_size=len(lit), max_size=len(lit)).map(
+            lambda upper: "".join(c.upper() if up else c for c, up in zip(lit, upper, strict=True))
+        )
+    ),
+    st.sampled_from(["", " ", "a", "Z", "0", "_", "-", ".", "/", ":", "=", '"', "\\n", "\n"]),
+    st.sampled_from(["é", "\u212a", "\u0130", "\ud800", "\x85", "—", "\u202e", "\U0001f600"]),
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_PIECES, max_size=12))
+def test_the_compiled_scans_never_report_fewer_literals_than_a_search_of_each(
+    pieces: list[str],
+) -> None:
+    """The scans (few pivots shared by many literals, the case-sensitive literals without
+    an upper-case letter looked for in the bytes lower-cased, look-behinds filtered first)
+    report every literal a search literal by literal finds, whatever the text: the
+    literals, their neighbours and case variants, glued by boundaries and characters
+    outside ASCII."""
+    data = "".join(pieces).encode("utf-8", "surrogatepass")
+    exact, any_case = _PREFILTER.found_in(data)
+    held_exact, held_any_case = _PREFILTER._each(data)
+    assert exact >= held_exact
+    assert any_case >= held_any_case
+
+
+def test_every_literal_holds_one_of_its_scans_chosen_pivots() -> None:
+    """The pivots are covers of the table's literals (a literal holding none would be
+    looked for from a pivot of its own, a pass more over every large text that holds it)."""
+    from majordomus.ledger import redaction
+
+    for literal in _PREFILTER.exact:
+        chosen = redaction._FOLDED_PIVOTS if literal == literal.lower() else redaction._CASED_PIVOTS
+        assert set(literal) & set(chosen), literal
+    for literal in _PREFILTER.any_case:
+        assert set(literal.removesuffix("$")) & set(redaction._FOLDED_PIVOTS), literal
+
+
+def test_a_look_behind_filter_finds_what_its_look_behinds_find() -> None:
+    """Literals ending only by looking behind at one place share a look behind at the
+    characters before their pivots: it finds exactly what they alone find."""
+    from majordomus.ledger.redaction import _alternation
+
+    literals = {"hvb.": 3, "hvs.": 3, "ya29.": 4, "dp.": 2}
+    pattern = _alternation(literals)
+    assert pattern.startswith(r"\.(?<=[9bps]\.)")
+    bare = re.compile(r"\.(?:(?<=dp\.)|(?<=hvb\.)|(?<=hvs\.)|(?<=ya29\.))")
+    text = "a.b.hvb.hvs.ya29.xa29.dp.dq.p.s.9.hv.vs.. hvb.."
+    assert re.findall(pattern, text) == bare.findall(text)
+    assert [m.start() for m in re.finditer(pattern, text)] == [
+        m.start() for m in bare.finditer(text)
+    ]
