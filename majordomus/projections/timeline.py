@@ -138,8 +138,8 @@ _BY_KIND: dict[str, Callable[[Any], tuple[ReasoningPhase, str]]] = {
 }
 
 
-#: The slots of a step, set one by one as `assembled` sets them (a step per record: the
-#: keyword call `assembled` takes costs a replay milliseconds at 10k records).
+#: The slots of a step, set one by one as an `assembler` sets them, without its loop (a step
+#: per record: at 10k records each further call per step costs a replay milliseconds).
 _NEW_STEP = ReasoningStep.__new__
 _SET_AT, _SET_ID, _SET_PHASE, _SET_SUMMARY = (
     ReasoningStep.__dict__[name].__set__ for name in ("at", "id", "phase", "summary")

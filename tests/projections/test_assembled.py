@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from majordomus.ledger.store import Store
-from majordomus.projections.derived import Derived, assembled
+from majordomus.projections.derived import Derived, assembler
 from majordomus.projections.state import derive
-from majordomus.projections.timeline import ReasoningStep
+from majordomus.projections.timeline import ReasoningPhase, ReasoningStep
 from majordomus.synthetic import synthetic_ledger
 
 
@@ -48,14 +48,16 @@ def test_every_derived_value_is_what_validation_would_build(tmp_path: Path) -> N
         assert validated.wire() == value.wire()
 
 
-def test_a_missing_or_unknown_field_is_refused() -> None:
+def test_a_missing_or_extra_field_is_refused() -> None:
+    make = assembler(ReasoningStep)
     with pytest.raises(TypeError):
-        assembled(ReasoningStep, at="2026-01-01T00:00:00.000Z", id="a", phase="local")
-    with pytest.raises(AttributeError):
-        assembled(
-            ReasoningStep,
-            at="2026-01-01T00:00:00.000Z",
-            id="a",
-            phase="local",
-            summary_typo="x",
-        )
+        make("2026-01-01T00:00:00.000Z", "a", "local")
+    with pytest.raises(TypeError):
+        make("2026-01-01T00:00:00.000Z", "a", "local", "summary", "extra")
+
+
+def test_fields_are_set_in_declaration_order() -> None:
+    step = assembler(ReasoningStep)("2026-01-01T00:00:00.000Z", "a", ReasoningPhase.LOCAL, "s")
+    assert step == ReasoningStep(
+        at="2026-01-01T00:00:00.000Z", id="a", phase=ReasoningPhase.LOCAL, summary="s"
+    )
