@@ -7,16 +7,16 @@ validations decide; without a conclusion a recorded plan makes it planned. Pure.
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from majordomus.ledger.loaded import Relations
+from majordomus.projections.derived import DerivedEnum
 
 if TYPE_CHECKING:
     from majordomus.ledger.record import ReasoningRecord
 
 
-class AssessmentStanding(StrEnum):
+class AssessmentStanding(DerivedEnum):
     """From open to validated; the report lists the first three as unresolved."""
 
     OPEN = "open"

@@ -7,7 +7,6 @@ line of at most 140 characters as a whole). Pure: a step depends on its record a
 from __future__ import annotations
 
 from collections.abc import Callable
-from enum import StrEnum
 from typing import Any
 
 from pydantic.dataclasses import dataclass
@@ -26,11 +25,11 @@ from majordomus.ledger.record import (
     StoredPlan,
     ValidationInput,
 )
-from majordomus.projections.derived import DERIVED, Derived
+from majordomus.projections.derived import DERIVED, Derived, DerivedEnum
 from majordomus.projections.text import one_line as ol
 
 
-class ReasoningPhase(StrEnum):
+class ReasoningPhase(DerivedEnum):
     """What a step was in the course of the reasoning."""
 
     UNCERTAINTY = "uncertainty"

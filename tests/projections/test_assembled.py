@@ -5,6 +5,7 @@ builds from the same values, field types included."""
 from __future__ import annotations
 
 import dataclasses
+import enum
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 
 from majordomus.ledger.store import Store
 from majordomus.projections.derived import Derived, assembler
+from majordomus.projections.standing import AssessmentStanding
 from majordomus.projections.state import derive
 from majordomus.projections.timeline import ReasoningPhase, ReasoningStep
 from majordomus.synthetic import synthetic_ledger
@@ -61,3 +63,12 @@ def test_fields_are_set_in_declaration_order() -> None:
     assert step == ReasoningStep(
         at="2026-01-01T00:00:00.000Z", id="a", phase=ReasoningPhase.LOCAL, summary="s"
     )
+
+
+def test_a_derived_enum_reads_its_value_as_enum_does() -> None:
+    enum_value = enum.Enum.__dict__["value"]
+    for member in [*ReasoningPhase, *AssessmentStanding]:
+        assert member.value == enum_value.__get__(member, type(member))
+        assert type(member.value) is str
+        assert type(member)(member.value) is member
+    assert AssessmentStanding.VALIDATION_FAILED.variant == "ValidationFailed"
