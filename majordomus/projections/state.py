@@ -97,7 +97,9 @@ def derive(loaded: Loaded, task: str | None, relations: Relations | None = None)
             disagreements.append(disagreement_view(record, relations))
         elif kind == "conclusion":
             conclusions.append(conclusion_view(record, relations))
-    return ReasoningState(
+    # every value is of its field's type already (majordomus/projections/derived.py says
+    # why): built unvalidated, the state's validator is never built
+    return ReasoningState.model_construct(
         task=ALL_TASKS if task is None else task,
         assessments=assessments,
         consultations=consultations,
