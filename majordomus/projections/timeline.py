@@ -18,6 +18,7 @@ from majordomus.ledger.record import (
     AttemptInput,
     ConsultationInput,
     DisagreementInput,
+    ReasoningBody,
     ReasoningRecord,
     ResolutionInput,
     Stance,
@@ -148,7 +149,13 @@ _SET_AT, _SET_ID, _SET_PHASE, _SET_SUMMARY = (
 def step_of(record: ReasoningRecord) -> ReasoningStep:
     """The record's step: its stamp, id, phase and a summary of one line."""
     body = record.body
-    phase, summary = _BY_KIND[body.kind](body)
+    return step_for(record, body, body.kind)
+
+
+def step_for(record: ReasoningRecord, body: ReasoningBody, kind: str) -> ReasoningStep:
+    """`step_of(record)` for a caller that has read the record's body and kind already (a
+    replay: each attribute read of a record costs a pydantic model's slow path)."""
+    phase, summary = _BY_KIND[kind](body)
     step = _NEW_STEP(ReasoningStep)
     _SET_AT(step, record.recorded_at)
     _SET_ID(step, record.id)
