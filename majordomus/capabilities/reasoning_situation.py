@@ -70,7 +70,7 @@ def reasoning_situation(
     go as soon as the caller is done with them (their memory counts more).
     """
     from majordomus.ledger.store import Store
-    from majordomus.projections.history import history
+    from majordomus.projections.history import LazyHistory
 
     store = Store(ctx.root)
     loaded = store.load()
@@ -82,7 +82,7 @@ def reasoning_situation(
         loaded, now = recorded_by(loaded, moment), epoch_of(moment)
     relations = Relations(loaded.records) if indexed else None
     try:
-        advisors = resolve_advisors(ctx.root, ctx.environ, history(loaded, relations), now=now)
+        advisors = resolve_advisors(ctx.root, ctx.environ, LazyHistory(loaded, relations), now=now)
     except CatalogueError as exc:
         raise Refused(exc.message) from None
     situation = ReasoningSituation(

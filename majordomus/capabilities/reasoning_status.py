@@ -36,7 +36,8 @@ def status_of(ctx: Workspace, task: str | None, as_of: str | None) -> ReasoningS
     handler answers, and what the command line's plain path (`majordomus.cli.plain_reasoning`)
     asks for without building the input."""
     state, advisors = _status_state(ctx, task, as_of)
-    return ReasoningStatus(
+    # values of their fields' types already: built unvalidated, its validator is never built
+    return ReasoningStatus.model_construct(
         mode=advisors.mode,
         advisors_available=advisors.available(),
         advisors_unavailable=advisors.unavailable(),

@@ -7,12 +7,16 @@ validations decide; without a conclusion a recorded plan makes it planned. Pure.
 
 from __future__ import annotations
 
-from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from majordomus.ledger.loaded import Relations
+from majordomus.projections.derived import DerivedEnum
+
+if TYPE_CHECKING:
+    from majordomus.ledger.record import ReasoningRecord
 
 
-class AssessmentStanding(StrEnum):
+class AssessmentStanding(DerivedEnum):
     """From open to validated; the report lists the first three as unresolved."""
 
     OPEN = "open"
@@ -40,9 +44,16 @@ _UNRESOLVED = frozenset(
 
 def standing_of(relations: Relations, assessment_id: str) -> AssessmentStanding:
     """The standing of one assessment against every loaded record (in order)."""
+    return standing_given(relations, assessment_id, relations.standing_conclusion(assessment_id))
+
+
+def standing_given(
+    relations: Relations, assessment_id: str, conclusion: ReasoningRecord | None
+) -> AssessmentStanding:
+    """`standing_of`, for a caller that has looked up the assessment's standing conclusion
+    (`Relations.standing_conclusion`) already: a view reports it beside the standing."""
     if relations.unresolved_disagreement(assessment_id):
         return AssessmentStanding.DISPUTED
-    conclusion = relations.standing_conclusion(assessment_id)
     if conclusion is not None:
         passed, failed = relations.validations(conclusion.id)
         if failed:

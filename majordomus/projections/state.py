@@ -18,7 +18,7 @@ from majordomus.ledger.record import ConsultationInput
 from majordomus.projections.explain import ReasoningExplanation, explain
 from majordomus.projections.report import render_markdown
 from majordomus.projections.standing import AssessmentStanding
-from majordomus.projections.timeline import ReasoningPhase, ReasoningStep, step_of
+from majordomus.projections.timeline import ReasoningPhase, ReasoningStep, step_for
 from majordomus.projections.totals import ReasoningTotals, totals_over
 from majordomus.projections.views import (
     AssessmentView,
@@ -84,20 +84,22 @@ def derive(loaded: Loaded, task: str | None, relations: Relations | None = None)
     for record in loaded.records:
         if task is not None and record.task != task:
             continue
-        timeline.append(step_of(record))
         body = record.body
         kind = body.kind
+        timeline.append(step_for(record, body, kind))
         if kind == "assessment":
-            assessments.append(assessment_view(record, relations))
+            assessments.append(assessment_view(record, body, relations))
         elif kind == "consultation":
             assert isinstance(body, ConsultationInput)
-            consultations.append(consultation_view(record))
+            consultations.append(consultation_view(record, body))
             asked.append(body)
         elif kind == "disagreement":
-            disagreements.append(disagreement_view(record, relations))
+            disagreements.append(disagreement_view(record, body, relations))
         elif kind == "conclusion":
-            conclusions.append(conclusion_view(record, relations))
-    return ReasoningState(
+            conclusions.append(conclusion_view(record, body, relations))
+    # every value is of its field's type already (majordomus/projections/derived.py says
+    # why): built unvalidated, the state's validator is never built
+    return ReasoningState.model_construct(
         task=ALL_TASKS if task is None else task,
         assessments=assessments,
         consultations=consultations,

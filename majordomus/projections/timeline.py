@@ -7,7 +7,6 @@ line of at most 140 characters as a whole). Pure: a step depends on its record a
 from __future__ import annotations
 
 from collections.abc import Callable
-from enum import StrEnum
 from typing import Any
 
 from pydantic.dataclasses import dataclass
@@ -19,6 +18,7 @@ from majordomus.ledger.record import (
     AttemptInput,
     ConsultationInput,
     DisagreementInput,
+    ReasoningBody,
     ReasoningRecord,
     ResolutionInput,
     Stance,
@@ -26,11 +26,11 @@ from majordomus.ledger.record import (
     StoredPlan,
     ValidationInput,
 )
-from majordomus.projections.derived import DERIVED, Derived
+from majordomus.projections.derived import DERIVED, Derived, DerivedEnum
 from majordomus.projections.text import one_line as ol
 
 
-class ReasoningPhase(StrEnum):
+class ReasoningPhase(DerivedEnum):
     """What a step was in the course of the reasoning."""
 
     UNCERTAINTY = "uncertainty"
@@ -138,8 +138,8 @@ _BY_KIND: dict[str, Callable[[Any], tuple[ReasoningPhase, str]]] = {
 }
 
 
-#: The slots of a step, set one by one as `assembled` sets them (a step per record: the
-#: keyword call `assembled` takes costs a replay milliseconds at 10k records).
+#: The slots of a step, set one by one as an `assembler` sets them, without its loop (a step
+#: per record: at 10k records each further call per step costs a replay milliseconds).
 _NEW_STEP = ReasoningStep.__new__
 _SET_AT, _SET_ID, _SET_PHASE, _SET_SUMMARY = (
     ReasoningStep.__dict__[name].__set__ for name in ("at", "id", "phase", "summary")
@@ -149,7 +149,13 @@ _SET_AT, _SET_ID, _SET_PHASE, _SET_SUMMARY = (
 def step_of(record: ReasoningRecord) -> ReasoningStep:
     """The record's step: its stamp, id, phase and a summary of one line."""
     body = record.body
-    phase, summary = _BY_KIND[body.kind](body)
+    return step_for(record, body, body.kind)
+
+
+def step_for(record: ReasoningRecord, body: ReasoningBody, kind: str) -> ReasoningStep:
+    """`step_of(record)` for a caller that has read the record's body and kind already (a
+    replay: each attribute read of a record costs a pydantic model's slow path)."""
+    phase, summary = _BY_KIND[kind](body)
     step = _NEW_STEP(ReasoningStep)
     _SET_AT(step, record.recorded_at)
     _SET_ID(step, record.id)

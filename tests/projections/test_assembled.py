@@ -5,15 +5,17 @@ builds from the same values, field types included."""
 from __future__ import annotations
 
 import dataclasses
+import enum
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from majordomus.ledger.store import Store
-from majordomus.projections.derived import Derived, assembled
+from majordomus.projections.derived import Derived, assembler
+from majordomus.projections.standing import AssessmentStanding
 from majordomus.projections.state import derive
-from majordomus.projections.timeline import ReasoningStep
+from majordomus.projections.timeline import ReasoningPhase, ReasoningStep
 from majordomus.synthetic import synthetic_ledger
 
 
@@ -48,14 +50,25 @@ def test_every_derived_value_is_what_validation_would_build(tmp_path: Path) -> N
         assert validated.wire() == value.wire()
 
 
-def test_a_missing_or_unknown_field_is_refused() -> None:
+def test_a_missing_or_extra_field_is_refused() -> None:
+    make = assembler(ReasoningStep)
     with pytest.raises(TypeError):
-        assembled(ReasoningStep, at="2026-01-01T00:00:00.000Z", id="a", phase="local")
-    with pytest.raises(AttributeError):
-        assembled(
-            ReasoningStep,
-            at="2026-01-01T00:00:00.000Z",
-            id="a",
-            phase="local",
-            summary_typo="x",
-        )
+        make("2026-01-01T00:00:00.000Z", "a", "local")
+    with pytest.raises(TypeError):
+        make("2026-01-01T00:00:00.000Z", "a", "local", "summary", "extra")
+
+
+def test_fields_are_set_in_declaration_order() -> None:
+    step = assembler(ReasoningStep)("2026-01-01T00:00:00.000Z", "a", ReasoningPhase.LOCAL, "s")
+    assert step == ReasoningStep(
+        at="2026-01-01T00:00:00.000Z", id="a", phase=ReasoningPhase.LOCAL, summary="s"
+    )
+
+
+def test_a_derived_enum_reads_its_value_as_enum_does() -> None:
+    enum_value = enum.Enum.__dict__["value"]
+    for member in [*ReasoningPhase, *AssessmentStanding]:
+        assert member.value == enum_value.__get__(member, type(member))
+        assert type(member.value) is str
+        assert type(member)(member.value) is member
+    assert AssessmentStanding.VALIDATION_FAILED.variant == "ValidationFailed"

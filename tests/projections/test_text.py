@@ -1,6 +1,9 @@
 from __future__ import annotations
 
-from majordomus.projections.text import one_line
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from majordomus.projections.text import LINE_LIMIT, one_line
 
 
 def test_first_line_trimmed() -> None:
@@ -23,3 +26,16 @@ def test_longer_is_cut_to_140_with_an_ellipsis() -> None:
     cut = one_line("é" * 141)
     assert cut == "é" * 139 + "…"
     assert len(cut) == 140
+
+
+def _split_first_line(text: str) -> str:
+    """The cut as it was written first: the first of `split("\\n", 1)`, trimmed and cut."""
+    first = text.split("\n", 1)[0].strip()
+    return first if len(first) <= LINE_LIMIT else first[: LINE_LIMIT - 1] + "…"
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from(["a", " ", "\n", "\r", "\t", "é", "\u2028", "\x00"])))
+def test_the_same_cut_as_a_split(text: str) -> None:
+    assert one_line(text) == _split_first_line(text)
+    assert one_line(text * 40) == _split_first_line(text * 40)
