@@ -68,12 +68,14 @@ def encode(message: Any) -> str:
     """The line a message (or a batch of them) is written as.
 
     A success whose result is `Encoded` is joined from the parts `dump` would write for it
-    (a compact object is its members' texts in order), each made safe on its own:
-    `json_safe` escapes character by character, so the parts' escapes are the whole's."""
+    (a compact object is its members' texts in order; an integer's is its `str`), each
+    made safe on its own: `json_safe` escapes character by character, so the parts' escapes
+    are the whole's."""
     if type(message) is dict:
         result = message.get("result")
         if type(result) is Encoded and tuple(message) == _SUCCESS and message["jsonrpc"] == "2.0":
-            id_text = json_safe(dump(message["id"]))
+            id_ = message["id"]
+            id_text = str(id_) if type(id_) is int else json_safe(dump(id_))
             return f'{{"jsonrpc":"2.0","id":{id_text},"result":{result.text}}}'
     return json_safe(dump(message))
 

@@ -4,7 +4,7 @@ for the first such call, without looking the object up, copying, redacting or se
 again.
 
 Only answers that are a function of the index alone are kept (`majordomus.mcp.plain`'s
-`SNAPSHOT_ANSWERS`), under the tool's name and its proved arguments' JSON text. An index is
+`SNAPSHOT_ANSWERS`), under the tool's name and its proved arguments' repr. An index is
 never changed once built; a change of the layer, seen before each line, builds a new one
 (`Workspace.refresh`, docs/architecture.md), so a kept answer is the one the call would
 compute again. The store is emptied whenever the index it was filled from is not the current
@@ -22,7 +22,7 @@ MAX_ANSWER_CHARS = 65536
 
 
 class SnapshotAnswers:
-    """The kept answers of the current index, by (tool, arguments' JSON text)."""
+    """The kept answers of the current index, by (tool, arguments' repr)."""
 
     def __init__(self) -> None:
         self._index: object = None

@@ -35,7 +35,6 @@ from majordomus.mcp.framing import (
     Encoded,
     RpcError,
     clean_value,
-    dump,
     notification,
 )
 from majordomus.mcp.results import offset_of, page, tool_refusal, tool_result
@@ -423,15 +422,17 @@ class Server(Dispatcher):
         self, capability_id: str, name: str, arguments: dict[str, Any]
     ) -> dict[str, Any] | None:
         """The plain answer's tool result (`majordomus.mcp.plain`), or None for the executor.
-        One that depends on the index alone is kept for this index, under the arguments'
-        text, and given again as it was encoded (`majordomus.mcp.reuse`)."""
+        One that depends on the index alone is kept for this index, under its arguments,
+        and given again as it was encoded (`majordomus.mcp.reuse`)."""
         if capability_id not in plain.SNAPSHOT_ANSWERS:
             output = plain.answer(self.ctx, capability_id, name, arguments)
             return None if output is None else tool_result(output)
         if not plain.proved(name, arguments):
             return None
         index = self.ctx.index
-        key = (name, dump(arguments))
+        # proved arguments are strings, bounded integers, finite floats, booleans and lists
+        # of strings, whose repr tells any two apart (1, 1.0 and True included)
+        key = (name, repr(arguments))
         kept = self._answers.get(index, key)
         if kept is not None:
             return kept
