@@ -2,7 +2,7 @@
 
 Every message is built as a JSON value and serialised once, by `encode`, into the line that
 is written; a result that is `Encoded` carries its text already, which the line is joined
-from (a tool's answer given again, `majordomus.mcp.reuse`). Redaction happens before that,
+from (a tool's answer given again, `majordomus.mcp.results`). Redaction happens before that,
 on the values that carry content (`clean_value`, `error`, `notification`); `encode` escapes
 what a terminal or a bidi-aware viewer would act on (DEL, C1 controls, bidi overrides, line
 separators), wherever it sits in the line.

@@ -7,7 +7,7 @@ and resources are projections of the registry (`majordomus.mcp.listing`), prompt
 completions of the index (`majordomus.mcp.prompts`); every tool call goes through the one
 executor, but for a get, search or context compile with provably valid arguments, which
 `majordomus.mcp.plain` answers with the same JSON without pydantic; a get asked again of the
-same index is answered with the line text made the first time (`majordomus.mcp.reuse`).
+same index is answered with the line text made the first time (`majordomus.mcp.results`).
 
 Before each input line the context checks whether the layer changed and re-indexes if it did;
 the lists are then computed again, `notifications/*/list_changed` go out for those that moved
@@ -37,8 +37,7 @@ from majordomus.mcp.framing import (
     clean_value,
     notification,
 )
-from majordomus.mcp.results import offset_of, page, tool_refusal, tool_result
-from majordomus.mcp.reuse import SnapshotAnswers
+from majordomus.mcp.results import SnapshotAnswers, offset_of, page, tool_refusal, tool_result
 from majordomus.mcp.session import EXIT_IO, EXIT_OK, run, serve
 
 if TYPE_CHECKING:
@@ -423,7 +422,7 @@ class Server(Dispatcher):
     ) -> dict[str, Any] | None:
         """The plain answer's tool result (`majordomus.mcp.plain`), or None for the executor.
         One that depends on the index alone is kept for this index, under its arguments,
-        and given again as it was encoded (`majordomus.mcp.reuse`)."""
+        and given again as it was encoded (`majordomus.mcp.results`)."""
         if capability_id not in plain.SNAPSHOT_ANSWERS:
             output = plain.answer(self.ctx, capability_id, name, arguments)
             return None if output is None else tool_result(output)

@@ -1,4 +1,4 @@
-"""A get asked again of the same index (`majordomus.mcp.reuse`): the line is the one a server
+"""A get asked again of the same index (`majordomus.mcp.results`): the line is the one a server
 that computes every answer writes, to the byte, under every kind of id and for objects whose
 text is hostile; a changed layer is answered anew; the store is bounded."""
 
@@ -13,7 +13,7 @@ import pytest
 
 from majordomus.capabilities.workspace import Workspace
 from majordomus.egress import json_safe
-from majordomus.mcp import plain, reuse
+from majordomus.mcp import plain, results
 from majordomus.mcp.framing import Encoded, dump, encode, success
 from majordomus.mcp.server import Server
 from tests.conftest import FIXTURES, make_git_repo
@@ -100,13 +100,13 @@ def test_an_encoded_result_is_written_as_its_value(id_: Any) -> None:
 
 
 def test_the_kept_answers_are_bounded() -> None:
-    answers = reuse.SnapshotAnswers()
+    answers = results.SnapshotAnswers()
     index, other = object(), object()
-    for i in range(reuse.MAX_ANSWERS + 1):
+    for i in range(results.MAX_ANSWERS + 1):
         answers.keep(index, ("t", str(i)), Encoded({"i": i}))
     assert answers.get(index, ("t", "0")) is None
-    assert answers.get(index, ("t", str(reuse.MAX_ANSWERS))) == {"i": reuse.MAX_ANSWERS}
-    answers.keep(index, ("t", "long"), Encoded({"x": "y" * reuse.MAX_ANSWER_CHARS}))
+    assert answers.get(index, ("t", str(results.MAX_ANSWERS))) == {"i": results.MAX_ANSWERS}
+    answers.keep(index, ("t", "long"), Encoded({"x": "y" * results.MAX_ANSWER_CHARS}))
     assert answers.get(index, ("t", "long")) is None
     assert answers.get(other, ("t", "1")) is None
     assert answers.get(index, ("t", "1")) is None
