@@ -167,6 +167,11 @@ ANSWERS: dict[str, Answer] = {
     "objects.search": _search,
     "devcontext.compile": _compile,
 }
+#: Those whose answer to proved arguments is a function of the index alone, whatever the
+#: session did before (a search or a compile is the executor's once it is built, and a
+#: compile reads the working tree): the server gives such an answer again for the same
+#: arguments and index (`majordomus.mcp.results`).
+SNAPSHOT_ANSWERS = frozenset({"objects.get"})
 
 
 @functools.cache

@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import IO, TYPE_CHECKING
 
 from majordomus.logger import log
@@ -49,19 +49,20 @@ class Turns:
         self._cond = threading.Condition()
         self._busy = False
         self._waiting = 0
+        self._answer = _AnswerTurn(self)
 
-    @contextmanager
-    def answer(self) -> Iterator[None]:
+    def answer(self) -> AbstractContextManager[None]:
+        """An answer's turn, taken as soon as no turn is under way (one object for every
+        answer: only the loop's thread answers, once per line)."""
+        return self._answer
+
+    def _take_for_answer(self) -> None:
         with self._cond:
             self._waiting += 1
             while self._busy:
                 self._cond.wait()
             self._waiting -= 1
             self._busy = True
-        try:
-            yield
-        finally:
-            self._release()
 
     @contextmanager
     def background(self) -> Iterator[None]:
@@ -78,6 +79,21 @@ class Turns:
         with self._cond:
             self._busy = False
             self._cond.notify_all()
+
+
+class _AnswerTurn:
+    """`Turns.answer` as a plain context manager (a generator's costs more on every line)."""
+
+    __slots__ = ("_turns",)
+
+    def __init__(self, turns: Turns) -> None:
+        self._turns = turns
+
+    def __enter__(self) -> None:
+        self._turns._take_for_answer()
+
+    def __exit__(self, *_exc: object) -> None:
+        self._turns._release()
 
 
 def run(server: Server, inp: IO[bytes], out: IO[bytes]) -> int:
@@ -106,7 +122,7 @@ def run(server: Server, inp: IO[bytes], out: IO[bytes]) -> int:
                 for line in lines:
                     write(out, line)
             heard[0] = time.monotonic()
-            if lines:
+            if lines and not answered.is_set():
                 answered.set()
     except OutputClosed:
         log.info("the client closed the output; stopping")
