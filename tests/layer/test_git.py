@@ -130,9 +130,9 @@ def test_only_read_only_subcommands_are_spelled_out() -> None:
     source = Path(gitmod.__file__).read_text()
     # every command is a tuple literal given to `_Started` or a module constant holding one
     commands = re.findall(r"_Started\(\s*root,\s*([^,]+),", source)
-    assert commands and all(c.startswith("(") or re.fullmatch(r"_[A-Z]+", c) for c in commands)
+    assert commands and all(c.startswith("(") or re.fullmatch(r"_[A-Z_]+", c) for c in commands)
     spelled = set(
-        re.findall(r'(?:_Started\(\s*root,\s*|^_[A-Z]+ = )\(\s*"([^"]+)"', source, re.MULTILINE)
+        re.findall(r'(?:_Started\(\s*root,\s*|^_[A-Z_]+ = )\(\s*"([^"]+)"', source, re.MULTILINE)
     )
     assert spelled and spelled <= {"rev-parse", "symbolic-ref", "--no-optional-locks", "ls-files"}
 
