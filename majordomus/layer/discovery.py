@@ -292,7 +292,7 @@ def shared(pathspec: str) -> Shared | None:
 ClassListing = tuple[Iterable[str], Mapping[str, str]]
 
 
-class _Listings:
+class Listings:
     """The `vcs` listings of one discovery: one `ls-files` with every class's pathspec
     (verbatim), shared out among the classes `shared` takes; every other class listed
     alone. When the shared listing fails, or holds a path that is not UTF-8, every class is
@@ -303,7 +303,7 @@ class _Listings:
     """
 
     def __init__(
-        self, root: Path, sources: list[SourceClass], listed: dict[str, str] | None
+        self, root: Path, sources: list[SourceClass], listed: dict[str, str] | None = None
     ) -> None:
         self.root = root
         self.sources = sources
@@ -330,6 +330,12 @@ class _Listings:
         assert alone is not None
         entries = alone.entries()
         return entries, entries
+
+    def close(self) -> None:
+        """End every listing still running when the discovery is no longer wanted."""
+        for listing in (self.whole, *self.alone):
+            if listing is not None:
+                listing.close()
 
     def _answered(self) -> bool:
         """Whether the shared listing answered; collected on first use."""
@@ -447,19 +453,28 @@ def discover(
     return found.files, found.findings
 
 
+def listing_again(root: Path, sources: list[SourceClass]) -> Listing:
+    """The `ls-files` of every class's pathspec (each verbatim) `discover_again` reads."""
+    return Listing(root, *(source.pathspec for source in sources))
+
+
 def discover_again(
-    root: Path, manifest: Manifest, sources: list[SourceClass], previous: Listed
+    root: Path,
+    manifest: Manifest,
+    sources: list[SourceClass],
+    previous: Listed,
+    started: Listing | None = None,
 ) -> Listed:
     """The `vcs` discovery of the same classes after the git index changed.
 
-    One `ls-files` with every class's pathspec (each verbatim) lists the paths any class
-    matches. When they are the paths the listings of `previous` held, each class matches
-    what it matched then, so its discovery stands with the new index entries; otherwise
-    the classes are discovered again from that listing, as in a first discovery (or, when
-    git fails, from new listings).
+    One `ls-files` with every class's pathspec (`listing_again`, or `started` already)
+    lists the paths any class matches. When they are the paths the listings of `previous`
+    held, each class matches what it matched then, so its discovery stands with the new
+    index entries; otherwise the classes are discovered again from that listing, as in a
+    first discovery (or, when git fails, from new listings).
     """
     try:
-        union = Listing(root, *(source.pathspec for source in sources)).entries()
+        union = (started or listing_again(root, sources)).entries()
     except GitError:
         union = None
     if union is None or union.keys() != previous.entries.keys():
@@ -487,10 +502,12 @@ def discover_listed(
     tree: Tree | None = None,
     *,
     listed: dict[str, str] | None = None,
+    listings: Listings | None = None,
 ) -> Listed:
     """`discover`, with every path the listings held (none in `filesystem` mode).
 
-    `listed` is the `ls-files` of every class's pathspec when it was already asked.
+    `listed` is the `ls-files` of every class's pathspec when it was already asked;
+    `listings` the `vcs` listings when they were already started.
     """
     local_dir = ".ai/" + manifest.local_path
     claimed: dict[str, str] = {}
@@ -498,7 +515,8 @@ def discover_listed(
     findings: list[Diagnostic] = []
     held: list[Mapping[str, str]] = []
     # every listing runs at once; each class is collected, and may fail, in class order
-    listings = _Listings(root, sources, listed) if mode == "vcs" else None
+    if listings is None and mode == "vcs":
+        listings = Listings(root, sources, listed)
     for place, source in enumerate(sources):
         listing = None if listings is None else partial(listings.of, place)
         paths, entries = class_entries(root, source, local_dir, listing, tree)
