@@ -258,14 +258,16 @@ def shared(pathspec: str) -> Shared | None:
     """How a class's paths are found among the paths listed for every class, when `Glob`
     matches its pathspec exactly as git does; None: the class is listed alone.
 
-    Git matches the pattern after `:(glob)` with its wildmatch (docs/layer.md, discovery).
-    It and `Glob` agree on a pattern without `?`, `[` or `\\` (`_NOT_SHARED`), encodable as
-    UTF-8 (a `*` then matches the same run of bytes as of characters), whose segments are
-    neither empty nor `.` or `..` (git normalises those; so no leading, trailing or doubled
-    `/`), whose `**` stands as a whole segment, never the last (git's trailing `/**` needs a
-    path below it, `Glob`'s also matches the directory), and whose other segments hold at
-    most one `*` (git splits the pattern at its first wildcard, where a `**` inside a
-    segment would turn special; and one `*` keeps `Glob` linear in the path).
+    Git matches the pattern after `:(glob)` with its wildmatch (`*` and `?` within a
+    segment, `**/` over directories, `[...]` classes, `\\` escapes, byte by byte), and also
+    takes it literally, as the path or a directory above it. Wildmatch and `Glob` agree on
+    a pattern without `?`, `[` or `\\` (`_NOT_SHARED`), encodable as UTF-8 (a `*` then
+    matches the same run of bytes as of characters), whose segments are neither empty nor
+    `.` or `..` (git normalises those; so no leading, trailing or doubled `/`), whose `**`
+    stands as a whole segment, never the last (git's trailing `/**` needs a path below it,
+    `Glob`'s also matches the directory), and whose other segments hold at most one `*`
+    (git splits the pattern at its first wildcard, where a `**` inside a segment would turn
+    special; and one `*` keeps `Glob` linear in the path).
     """
     if not pathspec.startswith(GLOB_MAGIC):
         return None
