@@ -1,18 +1,22 @@
 """Enumerating the files of each source class.
 
-Two enumerations: `vcs` (the contract: `git ls-files` with the class's pathspec verbatim,
-one call per class; a re-index asks once for all classes and reuses the attribution while
-the paths are the same) and `filesystem` (a convenience: a walk of the work tree with the same
-glob semantics). Owns the `claimed_twice` and `required_source_empty` findings. Reads
+Two enumerations: `vcs` (the contract: `git ls-files` with every class's pathspec verbatim;
+one listing for all classes, shared out among them where `Glob` provably matches a pathspec
+as git does (`shared`), else one listing per class; a re-index reuses the attribution while
+the paths are the same) and `filesystem` (a convenience: a walk of the work tree with the
+same glob semantics). Owns the `claimed_twice` and `required_source_empty` findings. Reads
 directory listings only, each directory reached from the root without following a symlink
 at any component; opens no file.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import stat
-from collections.abc import Callable, Iterator
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -167,6 +171,196 @@ def walk(
     return found
 
 
+# --- one listing shared out among the classes -------------------------------------------
+
+#: Variables that change how git reads every pathspec (literally, case-insensitively...):
+#: with any of them set, each class is listed alone.
+_PATHSPEC_VARIABLES = (
+    "GIT_LITERAL_PATHSPECS",
+    "GIT_GLOB_PATHSPECS",
+    "GIT_NOGLOB_PATHSPECS",
+    "GIT_ICASE_PATHSPECS",
+)
+#: What git's wildmatch reads otherwise than `Glob`: `?` (one byte to git, one character
+#: here), bracket classes and `\` escapes; and NUL, which no argument can hold.
+_NOT_SHARED = re.compile(r"[?\[\\\0]")
+
+
+def _span(keys: list[str], prefix: str) -> list[str]:
+    """The keys (sorted) that start with `prefix`, which is empty or ends with `/`."""
+    if not prefix:
+        return keys
+    # every key starting with `prefix` sorts below `prefix` with its `/` raised to `0`
+    return keys[bisect_left(keys, prefix) : bisect_left(keys, prefix[:-1] + "0")]
+
+
+def _fits(name: str, before: str, after: str) -> bool:
+    """Whether one segment `name` matches `<before>*<after>`."""
+    return (
+        len(name) >= len(before) + len(after) and name.startswith(before) and name.endswith(after)
+    )
+
+
+class Shared:
+    """A pathspec whose paths are found among the paths listed for every class (`shared`).
+
+    `head` is its leading literal segments, each with its `/`; `star` the two sides of the
+    `*` of its last segment when that segment is all that follows `head`, or all after a
+    `**` (`deep`) that follows it; those two shapes are matched with string tests, any
+    other with `glob`.
+    """
+
+    __slots__ = ("deep", "glob", "head", "literal", "pattern", "star")
+
+    def __init__(self, pattern: str, fixed: int) -> None:
+        parts = pattern.split("/")
+        rest = parts[fixed:]
+        self.pattern = pattern
+        self.glob = Glob(pattern)
+        self.literal = not rest
+        self.head = "".join(part + "/" for part in parts[:fixed])
+        self.deep = len(rest) == 2 and rest[0] == _STAR
+        last = rest[-1] if rest else ""
+        before, _, after = last.partition("*")
+        shaped = (len(rest) == 1 or self.deep) and last.count("*") == 1
+        self.star: tuple[str, str] | None = (before, after) if shaped else None
+
+    def paths(self, keys: list[str], listed: Mapping[str, str]) -> list[str]:
+        """Of the listed paths (`keys` sorted), the ones git lists for this pathspec alone,
+        sorted: those `glob` matches, and those the pathspec names literally, as the path
+        or a directory above it (git's own rule: `docs/*.md` lists `docs/*.md/x`)."""
+        if self.literal:
+            found = [self.pattern] if self.pattern in listed else []
+        else:
+            found = self._matched(_span(keys, self.head))
+        below = _span(keys, self.pattern + "/")
+        return sorted({*found, *below}) if below else found
+
+    def _matched(self, span: list[str]) -> list[str]:
+        """The paths of `span` (those starting with `head`) that `glob` matches."""
+        if self.star is None or not span:
+            return [key for key in span if self.glob.matches(key)]
+        before, after = self.star
+        if not before:
+            # every path matches when each ends with `after` (and, but for `**`, holds no
+            # `/` past `head`): counted over one string, not tested path by path
+            text = "\0".join(span) + "\0"
+            ends = text.count(after + "\0") == len(span)
+            if ends and (self.deep or text.count("/") == len(span) * self.head.count("/")):
+                return span
+        if self.deep:
+            return [key for key in span if _fits(key[key.rfind("/") + 1 :], before, after)]
+        start = len(self.head)
+        return [key for key in span if "/" not in key[start:] and _fits(key[start:], before, after)]
+
+
+def shared(pathspec: str) -> Shared | None:
+    """How a class's paths are found among the paths listed for every class, when `Glob`
+    matches its pathspec exactly as git does; None: the class is listed alone.
+
+    Git matches the pattern after `:(glob)` with its wildmatch (`*` and `?` within a
+    segment, `**/` over directories, `[...]` classes, `\\` escapes, byte by byte), and also
+    takes it literally, as the path or a directory above it. Wildmatch and `Glob` agree on
+    a pattern without `?`, `[` or `\\` (`_NOT_SHARED`), encodable as UTF-8 (a `*` then
+    matches the same run of bytes as of characters), whose segments are neither empty nor
+    `.` or `..` (git normalises those; so no leading, trailing or doubled `/`), whose `**`
+    stands as a whole segment, never the last (git's trailing `/**` needs a path below it,
+    `Glob`'s also matches the directory), and whose other segments hold at most one `*`
+    (git splits the pattern at its first wildcard, where a `**` inside a segment would turn
+    special; and one `*` keeps `Glob` linear in the path).
+    """
+    if not pathspec.startswith(GLOB_MAGIC):
+        return None
+    pattern = pathspec[len(GLOB_MAGIC) :]
+    if _NOT_SHARED.search(pattern):
+        return None
+    try:
+        pattern.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    parts = pattern.split("/")
+    if parts[-1] == _STAR:
+        return None
+    for part in parts:
+        if part in _NOT_ENTRIES or not part or (part != _STAR and part.count("*") > 1):
+            return None
+    fixed = 0
+    while fixed < len(parts) and "*" not in parts[fixed]:
+        fixed += 1
+    return Shared(pattern, fixed)
+
+
+#: A class's listed paths in listing order, and a map holding each one's git index entry.
+ClassListing = tuple[Iterable[str], Mapping[str, str]]
+
+
+class Listings:
+    """The `vcs` listings of one discovery: one `ls-files` with every class's pathspec
+    (verbatim), shared out among the classes `shared` takes; every other class listed
+    alone. When the shared listing fails, or holds a path that is not UTF-8, every class is
+    listed alone, so each failure is the one its own listing raises, in class order.
+
+    A path outside the root (listed for another class's `..`) may be matched for a class
+    here that its own listing would not hold; discovery drops every such path.
+    """
+
+    def __init__(
+        self, root: Path, sources: list[SourceClass], listed: dict[str, str] | None = None
+    ) -> None:
+        self.root = root
+        self.sources = sources
+        ways = [None if _pathspec_variables() else shared(s.pathspec) for s in sources]
+        self.ways = ways
+        #: Every path the listings hold, once the shared listing answered.
+        self.listed = listed
+        self.keys: list[str] | None = None
+        self.whole: Listing | None = None
+        if listed is None and any(ways):
+            self.whole = Listing(root, *(source.pathspec for source in sources))
+        self.alone = [
+            Listing(root, source.pathspec) if way is None else None
+            for source, way in zip(sources, ways, strict=True)
+        ]
+
+    def of(self, place: int) -> ClassListing:
+        """The paths of class `place` in listing order, and a map holding their entries."""
+        way = self.ways[place]
+        if way is not None and self._answered():
+            assert self.keys is not None and self.listed is not None
+            return way.paths(self.keys, self.listed), self.listed
+        alone = self.alone[place]
+        assert alone is not None
+        entries = alone.entries()
+        return entries, entries
+
+    def close(self) -> None:
+        """End every listing still running when the discovery is no longer wanted."""
+        for listing in (self.whole, *self.alone):
+            if listing is not None:
+                listing.close()
+
+    def _answered(self) -> bool:
+        """Whether the shared listing answered; collected on first use."""
+        if self.whole is not None:
+            whole, self.whole = self.whole, None
+            try:
+                self.listed = whole.entries()
+            except GitError:
+                self.alone = [
+                    Listing(self.root, source.pathspec) if alone is None else alone
+                    for source, alone in zip(self.sources, self.alone, strict=True)
+                ]
+        if self.listed is None:
+            return False
+        if self.keys is None:
+            self.keys = sorted(self.listed)
+        return True
+
+
+def _pathspec_variables() -> bool:
+    return any(name in os.environ for name in _PATHSPEC_VARIABLES)
+
+
 # --- per class enumeration and the discovery findings --------------------------------------
 
 
@@ -183,13 +377,13 @@ def class_paths(
     root: Path,
     source: SourceClass,
     local_dir: str,
-    listing: Listing | None,
+    listing: Callable[[], ClassListing] | None,
     tree: Tree | None = None,
 ) -> list[str]:
     """The class's paths, sorted and unique, with the local half and escapes removed.
 
-    `listing` is the class's `ls-files` already started (vcs mode); None walks the work tree
-    (filesystem mode).
+    `listing` answers the class's `ls-files` already started (vcs mode); None walks the work
+    tree (filesystem mode).
     """
     return class_entries(root, source, local_dir, listing, tree)[0]
 
@@ -198,14 +392,13 @@ def class_entries(
     root: Path,
     source: SourceClass,
     local_dir: str,
-    listing: Listing | None,
+    listing: Callable[[], ClassListing] | None,
     tree: Tree | None = None,
-) -> tuple[list[str], dict[str, str] | None]:
-    """`class_paths`, and with a listing each path's git index entry."""
-    entries: dict[str, str] | None = None
+) -> tuple[list[str], Mapping[str, str] | None]:
+    """`class_paths`, and with a listing a map holding each path's git index entry."""
+    entries: Mapping[str, str] | None = None
     if listing is not None:
-        entries = listing.entries()
-        listed: list[str] | dict[str, str] = entries
+        listed, entries = listing()
     else:
         glob = Glob(source.pathspec.removeprefix(GLOB_MAGIC))
         listed = walk(root, glob, lambda rel: _under(rel, local_dir), tree)
@@ -262,22 +455,32 @@ def discover(
     return found.files, found.findings
 
 
+def listing_again(root: Path, sources: list[SourceClass]) -> Listing:
+    """The `ls-files` of every class's pathspec (each verbatim) `discover_again` reads."""
+    return Listing(root, *(source.pathspec for source in sources))
+
+
 def discover_again(
-    root: Path, manifest: Manifest, sources: list[SourceClass], previous: Listed
+    root: Path,
+    manifest: Manifest,
+    sources: list[SourceClass],
+    previous: Listed,
+    started: Listing | None = None,
 ) -> Listed:
     """The `vcs` discovery of the same classes after the git index changed.
 
-    One `ls-files` with every class's pathspec (each verbatim) lists the paths any class
-    matches. When they are the paths the listings of `previous` held, each class matches
-    what it matched then, so its discovery stands with the new index entries; otherwise,
-    or when git fails, every class is listed again on its own, as in a first discovery.
+    One `ls-files` with every class's pathspec (`listing_again`, or `started` already)
+    lists the paths any class matches. When they are the paths the listings of `previous`
+    held, each class matches what it matched then, so its discovery stands with the new
+    index entries; otherwise the classes are discovered again from that listing, as in a
+    first discovery (or, when git fails, from new listings).
     """
     try:
-        union = Listing(root, *(source.pathspec for source in sources)).entries()
+        union = (started or listing_again(root, sources)).entries()
     except GitError:
         union = None
     if union is None or union.keys() != previous.entries.keys():
-        return discover_listed(root, manifest, sources, "vcs")
+        return discover_listed(root, manifest, sources, "vcs", listed=union)
     if union == previous.entries:
         return Listed(previous.files, previous.findings, union, previous.places)
     at = previous.at()
@@ -299,19 +502,28 @@ def discover_listed(
     sources: list[SourceClass],
     mode: Discovery,
     tree: Tree | None = None,
+    *,
+    listed: dict[str, str] | None = None,
+    listings: Listings | None = None,
 ) -> Listed:
-    """`discover`, with every path the listings held (none in `filesystem` mode)."""
+    """`discover`, with every path the listings held (none in `filesystem` mode).
+
+    `listed` is the `ls-files` of every class's pathspec when it was already asked;
+    `listings` the `vcs` listings when they were already started.
+    """
     local_dir = ".ai/" + manifest.local_path
     claimed: dict[str, str] = {}
     files: list[Discovered] = []
     findings: list[Diagnostic] = []
-    union: dict[str, str] = {}
-    # every class's listing runs at once; each is collected, and may fail, in class order
-    listings = [Listing(root, s.pathspec) if mode == "vcs" else None for s in sources]
-    for source, listing in zip(sources, listings, strict=True):
+    held: list[Mapping[str, str]] = []
+    # every listing runs at once; each class is collected, and may fail, in class order
+    if listings is None and mode == "vcs":
+        listings = Listings(root, sources, listed)
+    for place, source in enumerate(sources):
+        listing = None if listings is None else partial(listings.of, place)
         paths, entries = class_entries(root, source, local_dir, listing, tree)
         if entries is not None:
-            union.update(entries)
+            held.append(entries)
         log.debug(
             "class %s (kind %s): %d file(s)",
             source.id,
@@ -343,4 +555,10 @@ def discover_listed(
                     f"'{source.pathspec}' matches no file",
                 )
             )
+    if listings is not None and listings.listed is not None:
+        # the shared listing holds what every listing held
+        return Listed(files, findings, listings.listed)
+    union: dict[str, str] = {}
+    for entries in held:
+        union.update(entries)
     return Listed(files, findings, union)

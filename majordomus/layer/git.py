@@ -76,6 +76,13 @@ class _Started:
         detail = reason[-1] if reason else f"exit status {self.process.returncode}"
         raise _Failed(f"git {self.args[0]} failed: {detail}")
 
+    def outcome(self) -> tuple[int, bytes] | None:
+        """The exit code and stdout bytes, whatever the code; None when git could not run."""
+        if self.process is None:
+            return None
+        stdout, _ = self.process.communicate()
+        return self.process.returncode, stdout
+
 
 def _line(out: bytes | None) -> str | None:
     if out is None:
@@ -87,6 +94,8 @@ def _line(out: bytes | None) -> str | None:
 _TOPLEVEL = ("rev-parse", "--show-toplevel")
 _HEAD = ("rev-parse", "--verify", "-q", "HEAD")
 _BRANCH = ("symbolic-ref", "-q", "--short", "HEAD")
+#: `_TOPLEVEL` and `_HEAD` asked of one process (see `_top_and_head`).
+_TOPLEVEL_AND_HEAD = ("rev-parse", "--show-toplevel", "--verify", "-q", "HEAD")
 
 
 def _toplevel(root: Path, started: _Started) -> str:
@@ -104,6 +113,28 @@ def _optional(started: _Started) -> str | None:
         return _line(started.result())
     except _Failed as exc:
         raise GitError(str(exc)) from exc
+
+
+def _top_and_head(started: _Started) -> tuple[str, str | None] | None:
+    """The answers of `_TOPLEVEL` and `_HEAD` read from one `_TOPLEVEL_AND_HEAD`, or None
+    when its answer is not one those two give asked alone (then they are asked alone).
+
+    `rev-parse` handles its arguments in order: `--show-toplevel` prints the work tree line
+    or dies (exit 128) before `--verify` looks at HEAD, which then prints the commit line
+    (exit 0) or, with `-q`, only exits 1. So exit 0 with two lines, or exit 1 with one, is
+    exactly the two answers; a failure, or a work tree path holding a newline, is not read.
+    """
+    outcome = started.outcome()
+    if outcome is None:
+        return None
+    code, out = outcome
+    lines = out.split(b"\n")
+    if lines.pop() != b"" or len(lines) != (2 if code == 0 else 1) or code not in (0, 1):
+        return None
+    top = _line(lines[0])
+    if top is None:
+        return None
+    return top, _line(lines[1]) if code == 0 else None
 
 
 def show_toplevel(root: Path) -> str:
@@ -180,6 +211,10 @@ class Listing:
         """The listing, or `GitError` exactly as `ls_files` raises it."""
         return list(self.entries())
 
+    def close(self) -> None:
+        """End the listing when its answer is no longer wanted."""
+        _reap(self.started)
+
 
 def ls_files(root: Path, pathspec: str) -> list[str]:
     """`git ls-files -z -- <pathspec>`: index entries (tracked or staged), verbatim pathspec.
@@ -225,34 +260,55 @@ def _reap(started: _Started) -> None:
 
 
 class PendingGitState:
-    """`git_state` whose `status` runs in the background until `result()` collects it.
+    """`git_state` whose questions run in the background until they are collected.
 
-    `available` and `reason` are known at once (the quick questions are answered here).
-    With `status_now` false `status` starts only when the working tree is first asked for:
-    a re-index reads a few files, so nothing runs beside it, and a server that never shows
-    the working tree never pays for a `status` over the whole work tree.
+    The quick questions (the work tree, HEAD and the branch) are collected when `available`,
+    `reason` or `result()` is first asked, so a build lists its files meanwhile; `status`
+    runs until `result()`'s working tree collects it. With `status_now` false `status`
+    starts only when the working tree is first asked for: a re-index reads a few files, so
+    nothing runs beside it, and a server that never shows the working tree never pays for a
+    `status` over the whole work tree.
     """
 
     def __init__(self, root: Path, *, status_now: bool = True) -> None:
-        # all the questions at once; answers are read, and failures raised, in order
-        top, head, branch = (
-            _Started(root, _TOPLEVEL, ()),
-            _Started(root, _HEAD, (1,)),
-            _Started(root, _BRANCH, (1,)),
-        )
+        # all the questions at once, the work tree and HEAD's commit in one process; when
+        # that answer cannot be read (`_top_and_head`) the two are asked alone, as before
         self._root = root
+        self._both: _Started | None = _Started(root, _TOPLEVEL_AND_HEAD, ())
+        self._asked_branch = _Started(root, _BRANCH, (1,))
         self._status: _Started | None = _start_status(root) if status_now else None
-        self.reason: str | None = None
+        self._reason: str | None = None
+        self._top: str | None = None
+        self._head: str | None = None
+        self._branch: str | None = None
+
+    def _collect(self) -> None:
+        """The quick answers, read (and failures raised) in order; once."""
+        both, self._both = self._both, None
+        if both is None:
+            return
+        answered = _top_and_head(both)
+        head: _Started | None = None
         try:
-            self._top = _toplevel(root, top)
-            self._head = _optional(head)
-            self._branch = _optional(branch)
+            if answered is None:
+                top, head = _Started(self._root, _TOPLEVEL, ()), _Started(self._root, _HEAD, (1,))
+                self._top = _toplevel(self._root, top)
+                self._head = _optional(head)
+            else:
+                self._top, self._head = answered
+            self._branch = _optional(self._asked_branch)
         except GitError as exc:
-            self.reason = exc.message
-            for started in (head, branch, self._status):
+            self._reason = exc.message
+            for started in (head, self._asked_branch, self._status):
                 if started is not None:
                     _reap(started)
             self._status = None
+
+    @property
+    def reason(self) -> str | None:
+        """Why git is unusable here, None when it answered."""
+        self._collect()
+        return self._reason
 
     @property
     def available(self) -> bool:

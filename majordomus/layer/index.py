@@ -21,12 +21,14 @@ from majordomus.collector import paused
 from majordomus.layer.coverage import uncovered_sections
 from majordomus.layer.discovery import (
     Listed,
+    Listings,
     discover,
     discover_again,
     discover_listed,
+    listing_again,
 )
 from majordomus.layer.freshness import git_dir
-from majordomus.layer.git import GitError, PendingGitState
+from majordomus.layer.git import GitError, Listing, PendingGitState
 from majordomus.layer.kinds import load_kinds
 from majordomus.layer.manifest import read_manifest
 from majordomus.layer.model import (
@@ -219,13 +221,17 @@ def _build(
     kinds = load_kinds()
     # `git status` works while the files are read; a re-index reads few: asked when read
     pending = PendingGitState(layer.root, status_now=status_now and reuse is None)
+    # the listings run while git's quick answers are awaited
+    started = _start_listing(layer, discovery, None if reuse is None else reuse.listed)
     if discovery == "vcs" and not pending.available:
+        if started is not None:
+            started.close()
         raise GitError(
             f"git is not usable at {layer.root}: {pending.reason}; "
             "use --discovery filesystem to read the work tree instead"
         )
     with _tree(layer.root) as tree:
-        listing = _listing(layer, discovery, tree, None if reuse is None else reuse.listed)
+        listing = None if started is None else started.listing(layer, tree)
         if listing is None:
             found, diagnostics = discover(
                 layer.root, layer.manifest, layer.sources, discovery, tree
@@ -272,24 +278,58 @@ def _build(
     return Built(index, snapshot)
 
 
-def _listing(
-    layer: Layer, discovery: Discovery, tree: Tree, before: tuple[Stamp, Listed] | None
-) -> tuple[Stamp, Listed] | None:
-    """The `vcs` discovery and the stamp of the git index it was listed from (None in
-    `filesystem` mode, or without a git index): the one before while the git index is the
-    same file, else listed again (`discover_again` reuses what still holds)."""
+class _Started:
+    """The `vcs` discovery of a build, started before git's other answers are awaited.
+
+    `stamp`: the git index's before anything was listed; `before`: the discovery of the
+    build before, which stands while the git index is the same file (`running` None), else
+    is listed again (`running`, a `discover_again` listing); without one, `running` holds
+    a first discovery's listings.
+    """
+
+    __slots__ = ("before", "running", "stamp")
+
+    def __init__(self, stamp: Stamp, before: Listed | None, running: Listings | Listing | None):
+        self.stamp = stamp
+        self.before = before
+        self.running = running
+
+    def listing(self, layer: Layer, tree: Tree) -> tuple[Stamp, Listed]:
+        """The discovery and the stamp of the git index it was listed from."""
+        running = self.running
+        if isinstance(running, Listings):
+            listed = discover_listed(
+                layer.root, layer.manifest, layer.sources, "vcs", tree, listings=running
+            )
+        else:
+            assert self.before is not None
+            listed = self.before
+            if running is not None:
+                listed = discover_again(layer.root, layer.manifest, layer.sources, listed, running)
+        return self.stamp, listed
+
+    def close(self) -> None:
+        """End the listings when the build stops before reading them."""
+        if self.running is not None:
+            self.running.close()
+
+
+def _start_listing(
+    layer: Layer, discovery: Discovery, before: tuple[Stamp, Listed] | None
+) -> _Started | None:
+    """The `vcs` discovery started (None in `filesystem` mode, or without a git index): the
+    one before while the git index is the same file, else listed again (`discover_again`
+    reuses what still holds)."""
     if discovery != "vcs":
         return None
     stamp = _git_index_stamp(layer.root)
     if stamp is None:
         return None
     if before is None:
-        listed = discover_listed(layer.root, layer.manifest, layer.sources, discovery, tree)
-    elif before[0] == stamp:
-        listed = before[1]
-    else:
-        listed = discover_again(layer.root, layer.manifest, layer.sources, before[1])
-    return stamp, listed
+        return _Started(stamp, None, Listings(layer.root, layer.sources))
+    if before[0] == stamp:
+        return _Started(stamp, before[1], None)
+    return _Started(stamp, before[1], listing_again(layer.root, layer.sources))
 
 
 def _git_index_stamp(root: Path) -> Stamp | None:

@@ -70,23 +70,29 @@ def _delete(root: Path) -> None:
     (root / "docs/sub/b.md").unlink()
 
 
-@pytest.mark.parametrize(
-    ("change", "listings"),
-    [(_edit, 1), (_new, 1 + len(CLASSES)), (_delete, 1 + len(CLASSES))],
+#: A class `shared` leaves to its own listing (`?` is one byte to git, one character to `Glob`).
+ALONE = SourceClass(
+    id="alone", kind="document", discovery="vcs", pathspec=":(glob)docs/?.md", required=False
 )
+
+
+@pytest.mark.parametrize("classes", [CLASSES, [*CLASSES, ALONE]], ids=["shared", "one-alone"])
+@pytest.mark.parametrize("change", [_edit, _new, _delete])
 def test_discovery_again_is_a_first_discovery(
-    repo: Path, monkeypatch: pytest.MonkeyPatch, change: object, listings: int
+    repo: Path, monkeypatch: pytest.MonkeyPatch, change: object, classes: list[SourceClass]
 ) -> None:
-    before = discover_listed(repo, MANIFEST, CLASSES, "vcs")
+    """The listing of every class is asked once; when the paths moved it is shared out again
+    among the classes (a class it cannot be shared with is listed alone)."""
+    before = discover_listed(repo, MANIFEST, classes, "vcs")
     assert callable(change)
     change(repo)
     git(repo, "add", "-A")
     calls = _calls(monkeypatch)
-    again = discover_again(repo, MANIFEST, CLASSES, before)
-    assert len(calls) == listings
-    assert calls[0] == tuple(c.pathspec for c in CLASSES)
+    again = discover_again(repo, MANIFEST, classes, before)
+    alone = [(ALONE.pathspec,)] if classes[-1] is ALONE and change is not _edit else []
+    assert calls == [tuple(c.pathspec for c in classes), *alone]
     monkeypatch.undo()
-    first = discover_listed(repo, MANIFEST, CLASSES, "vcs")
+    first = discover_listed(repo, MANIFEST, classes, "vcs")
     assert again[:3] == first[:3]
     assert {d.code for d in again.findings} == {"claimed_twice", "required_source_empty"}
 

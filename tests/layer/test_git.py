@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -130,9 +132,9 @@ def test_only_read_only_subcommands_are_spelled_out() -> None:
     source = Path(gitmod.__file__).read_text()
     # every command is a tuple literal given to `_Started` or a module constant holding one
     commands = re.findall(r"_Started\(\s*root,\s*([^,]+),", source)
-    assert commands and all(c.startswith("(") or re.fullmatch(r"_[A-Z]+", c) for c in commands)
+    assert commands and all(c.startswith("(") or re.fullmatch(r"_[A-Z_]+", c) for c in commands)
     spelled = set(
-        re.findall(r'(?:_Started\(\s*root,\s*|^_[A-Z]+ = )\(\s*"([^"]+)"', source, re.MULTILINE)
+        re.findall(r'(?:_Started\(\s*root,\s*|^_[A-Z_]+ = )\(\s*"([^"]+)"', source, re.MULTILINE)
     )
     assert spelled and spelled <= {"rev-parse", "symbolic-ref", "--no-optional-locks", "ls-files"}
 
@@ -161,3 +163,114 @@ def test_a_conflicted_path_is_listed_once_with_every_stage() -> None:
         "docs/c.md",
     ]
     assert _entries(b"") == {}
+
+
+def _asked_alone(root: Path) -> tuple[str | None, ...]:
+    """The git state as the three quick questions answer it asked one by one."""
+    try:
+        return ("available", show_toplevel(root), head_commit(root), current_branch(root))
+    except GitError as exc:
+        return ("unavailable", exc.message)
+
+
+def _answered(root: Path) -> tuple[str | None, ...]:
+    state = git_state(root)
+    if state.available:
+        return (state.state, state.toplevel, state.head, state.branch)
+    return (state.state, state.reason)
+
+
+#: The states where the work tree, HEAD and the branch are awkward to tell apart: the git
+#: commands that make each from a committed repository, and where it is asked from.
+_STATES: dict[str, tuple[list[tuple[str, ...]], str]] = {
+    "plain": ([], "{root}"),
+    "unborn": ([("update-ref", "-d", "HEAD")], "{root}"),
+    "detached": ([("checkout", "-q", "--detach")], "{root}"),
+    "tag-and-branch": ([("tag", "master")], "{root}"),
+    "branch-named-HEAD": ([("update-ref", "refs/heads/HEAD", "HEAD")], "{root}"),
+    "unborn-beside-branch-HEAD": (
+        [("update-ref", "refs/heads/HEAD", "HEAD"), ("symbolic-ref", "HEAD", "refs/heads/new")],
+        "{root}",
+    ),
+    "symbolic-branch": (
+        [
+            ("symbolic-ref", "refs/heads/alias", "refs/heads/master"),
+            ("symbolic-ref", "HEAD", "refs/heads/alias"),
+        ],
+        "{root}",
+    ),
+    "linked-worktree": (
+        [("worktree", "add", "-q", "{tmp}/linked", "-b", "linked")],
+        "{tmp}/linked",
+    ),
+    "subdirectory": ([("rm", "-q", "--cached", "top.md")], "{root}/docs"),
+    "bare": ([("init", "-q", "--bare", "{tmp}/bare.git")], "{tmp}/bare.git"),
+    "inside-dot-git": ([], "{root}/.git"),
+    "not-a-repository": ([], "{tmp}"),
+}
+
+
+def _made(repo: Path, tmp_path: Path, name: str) -> Path:
+    commands, where = _STATES[name]
+    for command in commands:
+        git(repo, *(arg.format(tmp=tmp_path) for arg in command))
+    return Path(where.format(root=repo, tmp=tmp_path))
+
+
+@pytest.mark.parametrize("name", list(_STATES))
+def test_the_quick_answers_are_those_of_the_questions_asked_alone(
+    repo: Path, tmp_path: Path, name: str
+) -> None:
+    """The work tree and HEAD come from one `rev-parse` (and fall back to the two questions
+    when its answer cannot be read): the state is the one the three questions give."""
+    root = _made(repo, tmp_path, name)
+    assert _answered(root) == _asked_alone(root)
+
+
+def test_a_refused_repository_is_unavailable_as_asked_alone(tmp_path: Path) -> None:
+    """`safe.directory`: a repository another user owns is refused by every question."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to hand the repository to another user")
+    root = make_git_repo(tmp_path / "theirs")
+    subprocess.run(["chown", "-R", "nobody", str(root)], check=True)
+    try:
+        assert _answered(root) == _asked_alone(root)
+        assert _answered(root)[0] == "unavailable"
+    finally:
+        subprocess.run(["chown", "-R", str(os.geteuid()), str(root)], check=True)
+
+
+def test_one_process_answers_the_work_tree_and_head(repo: Path, monkeypatch) -> None:
+    asked: list[tuple[str, ...]] = []
+    real = gitmod._Started
+
+    def spy(root: Path, args: tuple[str, ...], quiet: tuple[int, ...]) -> gitmod._Started:
+        asked.append(args)
+        return real(root, args, quiet)
+
+    monkeypatch.setattr(gitmod, "_Started", spy)
+    git_state(repo)
+    assert asked[:2] == [gitmod._TOPLEVEL_AND_HEAD, gitmod._BRANCH]
+    assert len(asked) == 3  # and `status`
+
+
+@pytest.mark.parametrize(
+    ("code", "out", "read"),
+    [
+        (0, b"/r\nabc\n", ("/r", "abc")),
+        (1, b"/r\n", ("/r", None)),
+        (0, b"/r\nx\nabc\n", None),  # a work tree whose path holds a newline
+        (1, b"/r\nx\n", None),
+        (0, b"/r\n", None),
+        (128, b"", None),
+        (0, b"/r\nabc", None),
+    ],
+)
+def test_only_an_answer_of_the_expected_shape_is_read(
+    code: int, out: bytes, read: tuple[str, str | None] | None
+) -> None:
+    class Done:
+        def outcome(self) -> tuple[int, bytes]:
+            return code, out
+
+    assert gitmod._top_and_head(Done()) == read  # type: ignore[arg-type]
