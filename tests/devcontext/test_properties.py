@@ -23,10 +23,10 @@ from majordomus.layer.model import (
     GitState,
     Index,
     LayerObject,
-    Manifest,
     Provenance,
     UnresolvedReference,
 )
+from tests.layer.support import manifest
 
 KINDS = (
     "rule",
@@ -43,14 +43,7 @@ KINDS = (
     "claim",
 )
 WORDS = ("alpha", "budget", "context", "scope", "rule", "issue", "lib", "the")
-MANIFEST = Manifest(
-    schema="ai-repository/v1",
-    repo_path="repo",
-    local_path="local",
-    local_tracked=False,
-    local_implicit_context=False,
-    sections={},
-)
+MANIFEST = manifest()
 
 
 @st.composite

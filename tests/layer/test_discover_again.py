@@ -8,19 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from majordomus.layer import discovery as discovery_module
 from majordomus.layer.discovery import discover_again, discover_listed
-from majordomus.layer.model import Manifest, SourceClass
+from majordomus.layer.model import SourceClass
 from tests.conftest import git, make_git_repo
+from tests.layer.support import listing_calls, manifest
 
-MANIFEST = Manifest(
-    schema="ai-repository/v1",
-    repo_path="repo",
-    local_path="local",
-    local_tracked=False,
-    local_implicit_context=False,
-    sections={"knowledge": "repo/knowledge"},
-)
+MANIFEST = manifest(knowledge="repo/knowledge")
 
 CLASSES = [
     SourceClass(
@@ -44,18 +37,6 @@ def repo(tmp_path: Path) -> Path:
     git(root, "add", "-A")
     git(root, "commit", "-qm", "start")
     return root
-
-
-def _calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
-    calls: list[tuple[str, ...]] = []
-    real = discovery_module.Listing
-
-    def counting(root: Path, *pathspecs: str) -> object:
-        calls.append(pathspecs)
-        return real(root, *pathspecs)
-
-    monkeypatch.setattr(discovery_module, "Listing", counting)
-    return calls
 
 
 def _edit(root: Path) -> None:
@@ -87,7 +68,7 @@ def test_discovery_again_is_a_first_discovery(
     assert callable(change)
     change(repo)
     git(repo, "add", "-A")
-    calls = _calls(monkeypatch)
+    calls = listing_calls(monkeypatch)
     again = discover_again(repo, MANIFEST, classes, before)
     alone = [(ALONE.pathspec,)] if classes[-1] is ALONE and change is not _edit else []
     assert calls == [tuple(c.pathspec for c in classes), *alone]

@@ -8,18 +8,12 @@ from pathlib import Path
 import pytest
 
 from majordomus.layer.discovery import Glob, discover, walk
-from majordomus.layer.model import Manifest, SourceClass
+from majordomus.layer.model import SourceClass
 from majordomus.safefs import Tree
 from tests.conftest import git, make_git_repo
+from tests.layer.support import manifest
 
-MANIFEST = Manifest(
-    schema="ai-repository/v1",
-    repo_path="repo",
-    local_path="local",
-    local_tracked=False,
-    local_implicit_context=False,
-    sections={"knowledge": "repo/knowledge"},
-)
+MANIFEST = manifest(knowledge="repo/knowledge")
 
 
 def _class(cid: str, pattern: str, *, kind: str = "document", required: bool = False):

@@ -21,15 +21,9 @@ from majordomus.layer.reader import (
     read_file,
     title_of,
 )
+from tests.layer.support import manifest
 
-MANIFEST = Manifest(
-    schema="ai-repository/v1",
-    repo_path="repo",
-    local_path="local",
-    local_tracked=False,
-    local_implicit_context=False,
-    sections={"rules": "repo/rules", "knowledge": "repo/knowledge"},
-)
+MANIFEST = manifest(rules="repo/rules", knowledge="repo/knowledge")
 KINDS = load_kinds()
 
 

@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from majordomus.layer import discovery as discovery_module
 from majordomus.layer.discovery import Glob, Listed, discover_listed, shared
 from majordomus.layer.git import GitError, Listing
-from majordomus.layer.model import Manifest, SourceClass
+from majordomus.layer.model import SourceClass
 from tests.conftest import GIT_ENV, git, make_git_repo
+from tests.layer.support import listing_calls, manifest
 
 PROPERTY = settings(
     derandomize=True,
@@ -27,14 +28,7 @@ PROPERTY = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 
-MANIFEST = Manifest(
-    schema="ai-repository/v1",
-    repo_path="repo",
-    local_path="local",
-    local_tracked=False,
-    local_implicit_context=False,
-    sections={"knowledge": "repo/knowledge"},
-)
+MANIFEST = manifest(knowledge="repo/knowledge")
 
 #: The blob every generated index entry names (git does not read it to list the index).
 EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
@@ -236,14 +230,7 @@ CLASSES = _classes([":(glob)docs/*.md", ":(glob)docs/**/*.md", ":(glob)none/*.md
 def test_one_listing_serves_every_shared_class(tmp_path: Path, monkeypatch) -> None:
     root = make_git_repo(tmp_path / "r", commit=False)
     _tree(root, ["docs/a.md", "docs/sub/b.md", "docs/*.md/odd.md", "other.md"])
-    calls: list[tuple[str, ...]] = []
-    real = discovery_module.Listing
-
-    def counting(where: Path, *pathspecs: str) -> Listing:
-        calls.append(pathspecs)
-        return real(where, *pathspecs)
-
-    monkeypatch.setattr(discovery_module, "Listing", counting)
+    calls = listing_calls(monkeypatch)
     found = discover_listed(root, MANIFEST, CLASSES, "vcs")
     assert calls == [tuple(c.pathspec for c in CLASSES)]
     monkeypatch.undo()
@@ -262,14 +249,7 @@ def test_pathspec_variables_list_every_class_alone(
     root = make_git_repo(tmp_path / "r", commit=False)
     _tree(root, ["docs/a.md", "DOCS/B.md"])
     monkeypatch.setenv(variable, "1")
-    calls: list[tuple[str, ...]] = []
-    real = discovery_module.Listing
-
-    def counting(where: Path, *pathspecs: str) -> Listing:
-        calls.append(pathspecs)
-        return real(where, *pathspecs)
-
-    monkeypatch.setattr(discovery_module, "Listing", counting)
+    calls = listing_calls(monkeypatch)
     found = discover_listed(root, MANIFEST, CLASSES, "vcs")
     assert calls == [(c.pathspec,) for c in CLASSES]
     monkeypatch.undo()

@@ -12,18 +12,12 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from majordomus.layer.kinds import load_kinds
-from majordomus.layer.model import Manifest, SourceClass
+from majordomus.layer.model import SourceClass
 from majordomus.layer.reader import Excluded, LayerReader, _checked, _read
 from majordomus.layer.simple import plan_of
+from tests.layer.support import manifest
 
-MANIFEST = Manifest(
-    schema="ai-repository/v1",
-    repo_path="repo",
-    local_path="local",
-    local_tracked=False,
-    local_implicit_context=False,
-    sections={"rules": "repo/rules"},
-)
+MANIFEST = manifest(rules="repo/rules")
 KINDS = load_kinds()
 #: The kinds a plan reads.
 PLANNED = sorted(name for name, spec in KINDS.kinds.items() if plan_of(spec) is not None)

@@ -8,19 +8,13 @@ from pathlib import Path
 import pytest
 
 from majordomus.layer.kinds import load_kinds
-from majordomus.layer.model import Manifest, SourceClass
+from majordomus.layer.model import SourceClass
 from majordomus.layer.reader import LayerReader, read_file
 from majordomus.layer.yaml import YamlError, YamlTooDeep, key_paths, parse
 from majordomus.limits import MAX_YAML_DEPTH
+from tests.layer.support import manifest
 
-MANIFEST = Manifest(
-    schema="ai-repository/v1",
-    repo_path="repo",
-    local_path="local",
-    local_tracked=False,
-    local_implicit_context=False,
-    sections={"rules": "repo/rules", "knowledge": "repo/knowledge"},
-)
+MANIFEST = manifest(rules="repo/rules", knowledge="repo/knowledge")
 
 
 def blocks(levels: int) -> str:
