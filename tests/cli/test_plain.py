@@ -9,15 +9,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-import click
 import pytest
 
 from majordomus.capabilities import core
 from majordomus.cli import plain, plain_args
-from majordomus.cli.app import lazy_cli
 from majordomus.cli.plain import read_request
 from majordomus.layer.model import LayerObject, Provenance
 from majordomus.wire_parts import BATCH, LONG, pretty_parts
+from tests.cli.plain_support import click_command, import_probe, option_table
 from tests.conftest import FIXTURES, MAJORDOMUS, command_env, git, make_git_repo
 
 #: The console entry point with the plain path switched off: what click answers.
@@ -31,42 +30,14 @@ CLICK_PATH = (
 )
 
 #: The plain entry point, reporting whether pydantic was imported.
-PROBE = (
-    "import sys\n"
-    "from majordomus.cli.entry import main\n"
-    "sys.argv = ['majordomus', *sys.argv[1:]]\n"
-    "code = main()\n"
-    "sys.stdout.flush()\n"
-    "sys.stderr.write('\\nPYDANTIC ' + str('pydantic' in sys.modules) + '\\n')\n"
-    "sys.exit(code)\n"
-)
-
-
-def _list_command() -> click.Command:
-    objects = lazy_cli().get_command(None, "objects")  # type: ignore[arg-type]
-    assert isinstance(objects, click.Group)
-    command = objects.get_command(None, "list")  # type: ignore[arg-type]
-    assert command is not None
-    return command
+PROBE = import_probe("pydantic")
 
 
 def test_the_option_table_is_the_click_commands() -> None:
     """What the plain path reads is what the command built from the input model declares:
     the same options, each taking one value (a choice's the same values) or none."""
-    command = _list_command()
-    options = [p for p in command.params if isinstance(p, click.Option)]
-    assert all(isinstance(p, click.Option) for p in command.params)  # no positional argument
-    taking: dict[str, tuple[str, ...] | None] = {}
-    flags: set[str] = set()
-    for option in options:
-        assert not option.multiple and option.nargs == 1 and not option.required
-        for spelling in option.opts + option.secondary_opts:
-            if option.is_flag:
-                flags.add(spelling)
-            elif isinstance(option.type, click.Choice):
-                taking[spelling] = tuple(option.type.choices)
-            else:
-                taking[spelling] = None
+    command = click_command("objects", "list")
+    taking, flags = option_table(command)
     assert flags == set(plain_args.SHARED_FLAGS)
     assert taking == {**plain_args.SHARED, **dict.fromkeys(plain.OPTIONS)}
     # the input fields behind the command's own options: optional texts, nothing else

@@ -10,14 +10,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import click
 import pytest
 
 from majordomus.capabilities.reasoning import ReasoningStatusInput
 from majordomus.cli import plain_reasoning
-from majordomus.cli.app import lazy_cli
 from majordomus.cli.plain_args import SHARED, SHARED_FLAGS
 from majordomus.cli.plain_reasoning import read_request
+from tests.cli.plain_support import click_command, import_probe, option_table
 from tests.conftest import FIXTURES, MAJORDOMUS, command_env, make_git_repo
 from tests.projections.store_files import STORE, chain, current_task, put
 
@@ -33,42 +32,14 @@ CLICK_PATH = (
 )
 
 #: The plain entry point, reporting whether click was imported.
-PROBE = (
-    "import sys\n"
-    "from majordomus.cli.entry import main\n"
-    "sys.argv = ['majordomus', *sys.argv[1:]]\n"
-    "code = main()\n"
-    "sys.stdout.flush()\n"
-    "sys.stderr.write('\\nCLICK ' + str('click' in sys.modules) + '\\n')\n"
-    "sys.exit(code)\n"
-)
-
-
-def _status_command() -> click.Command:
-    reasoning = lazy_cli().get_command(None, "reasoning")  # type: ignore[arg-type]
-    assert isinstance(reasoning, click.Group)
-    command = reasoning.get_command(None, "status")  # type: ignore[arg-type]
-    assert command is not None
-    return command
+PROBE = import_probe("click")
 
 
 def test_the_option_table_is_the_click_commands() -> None:
     """What the plain path reads is what the command built from the input model and its view
     declares: the same options, each taking one value (a choice's the same values) or none."""
-    command = _status_command()
-    assert all(isinstance(p, click.Option) for p in command.params)  # no positional argument
-    taking: dict[str, tuple[str, ...] | None] = {}
-    flags: set[str] = set()
-    for option in command.params:
-        assert isinstance(option, click.Option)
-        assert not option.multiple and option.nargs == 1 and not option.required
-        for spelling in option.opts + option.secondary_opts:
-            if option.is_flag:
-                flags.add(spelling)
-            elif isinstance(option.type, click.Choice):
-                taking[spelling] = tuple(option.type.choices)
-            else:
-                taking[spelling] = None
+    command = click_command("reasoning", "status")
+    taking, flags = option_table(command)
     assert flags == {*SHARED_FLAGS, *plain_reasoning.FLAGS}
     assert taking == {**SHARED, **dict.fromkeys(plain_reasoning.OPTIONS)}
     # the input fields behind the command's own options: optional texts, nothing else
