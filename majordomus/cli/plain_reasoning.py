@@ -15,6 +15,10 @@ same on both paths.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
 from majordomus.cli.plain_args import (
     Settings,
     asked,
@@ -32,6 +36,9 @@ CAPABILITY = "reasoning.status"
 OPTIONS = {"--task": "task", "--as-of": "as_of"}
 #: Its flags: `--report` (the view's, which changes the text alone).
 FLAGS = {"--report": "report"}
+#: `reasoning check`, and its one option (read to find the root; click answers).
+CHECK_WORDS = ("reasoning", "check")
+CHECK_OPTIONS = {"--as-of": "as_of"}
 
 
 class Request(Settings):
@@ -44,6 +51,16 @@ class Request(Settings):
         self.task: str | None = None
         self.as_of: str | None = None
         self.report = False
+
+
+class CheckRequest(Settings):
+    """A `reasoning check` command line read: the shared settings and its option."""
+
+    __slots__ = ("as_of",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.as_of: str | None = None
 
 
 def read_request(args: list[str]) -> Request | None:
@@ -61,9 +78,12 @@ def read_request(args: list[str]) -> Request | None:
 
 
 def answer(args: list[str]) -> int | None:
-    """The exit code of `args` answered here, or None when the click path must answer."""
+    """The exit code of `args` answered here, or None when the click path must answer;
+    `reasoning check` is answered by the click path with the store read ahead."""
     request = read_request(args)
-    if request is None or request.format != "json":
+    if request is None:
+        return _checked(args)
+    if request.format != "json":
         return None
     return respond(request, _answer)
 
@@ -71,12 +91,50 @@ def answer(args: list[str]) -> int | None:
 def _answer(request: Request) -> int:
     """What the capability's command does with `--format json` (`capability_commands`):
     the handler's failures worded as the executor words them, the answer in parts."""
-    from majordomus.capabilities.reasoning_status import status_of
-    from majordomus.wire_parts import pretty_parts
-
     ctx = workspace(request)
-    status = asked(CAPABILITY, lambda: status_of(ctx, request.task, request.as_of))
+    with _reading_ahead(lambda: ctx.root):
+        from majordomus.capabilities.reasoning_status import status_of
+        from majordomus.wire_parts import pretty_parts
+
+        status = asked(CAPABILITY, lambda: status_of(ctx, request.task, request.as_of))
     return write_parts(pretty_parts(status, _clean_json))
+
+
+def _checked(args: list[str]) -> int | None:
+    """`reasoning check` run by the click path while a child reads the store
+    (`majordomus.ledger.readahead`); None for any other command line."""
+    check = CheckRequest()
+    if not read_command(args, CHECK_WORDS, CHECK_OPTIONS, {}, check):
+        return None
+
+    def root() -> Path:
+        from majordomus.layer.root import find_root
+
+        return find_root(check.repo)
+
+    with _reading_ahead(root):
+        from majordomus.cli.app import run
+
+        return run(args)
+
+
+@contextmanager
+def _reading_ahead(root: Callable[[], Path]) -> Iterator[None]:
+    """The block run with the store under `root()` read ahead when that pays
+    (`readahead.start`); the child ended at the latest when the block is. A root that
+    cannot be found is left to the command to report, where it always does."""
+    from majordomus.ledger import readahead
+
+    try:
+        found = root()
+    except Exception:
+        found = None
+    if found is not None:
+        readahead.start(found)
+    try:
+        yield
+    finally:
+        readahead.discard()
 
 
 def _clean_json(data: bytes) -> bytes:

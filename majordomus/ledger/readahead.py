@@ -1,0 +1,263 @@
+"""The record store's walk, and that walk read ahead in a child process.
+
+A one-shot read-only answer (`reasoning status`, `reasoning check`) spends its first
+~150 ms importing pydantic and the record models while the second core idles, then ~50 ms
+opening and reading one small file per record. `start` spawns (never forks: a fork's
+copy-on-write faults slow the parent's imports) a child interpreter that imports only this
+module and `majordomus.safefs`, walks the store exactly as the parent would (`files`) and
+hands every file's bytes, or None for a refused one, back in one marshal in a memfd; the
+parent's `Store.load` replays them through the same validation (`taken`). Whatever goes
+wrong with the child (no such platform call, a non-zero exit, a wait past `WAIT`, output
+that does not parse) the parent reads the store itself: the answer never depends on it.
+
+The child reads the store a few milliseconds before the parent would have: the answer is
+the one the same command started that much earlier gives. Readers never wait for the
+writer lock, so no reader is promised a later snapshot than that; a writer
+(`Store.locked`) never uses a read-ahead. docs/PERFORMANCE.md, "Reading the ledger
+ahead", has the figures.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from majordomus import safefs
+
+STATE_DIR = ".ai/local/state/reasoning"
+
+#: The largest record file read back: a record is at most 1 MiB, its pretty-printed
+#: envelope a few times that at most.
+RECORD_FILE_LIMIT = 4 * 1024 * 1024
+
+#: The fewest store entries worth a child: below it the child's start (~20 ms of the other
+#: core) buys less than it costs, and pre-commit's usual store is far smaller.
+THRESHOLD = 1000
+#: The longest the parent waits for the child's next frame, in seconds, before reading
+#: the store itself.
+WAIT = 5.0
+#: Files per frame: the parent validates a frame while the child reads the next.
+FRAME = 500
+
+#: The child: the parent's package directory first on the path, then `main(root)`.
+_CHILD = (
+    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "from majordomus.ledger.readahead import main; main(sys.argv[2])"
+)
+
+
+def task_names(tree: safefs.Tree) -> list[str]:
+    """The store's task directories (no link followed); raises `Unsafe` or `OSError`."""
+    store = tree.directory(STATE_DIR)
+    return [e.name for e in os.scandir(store) if e.is_dir(follow_symlinks=False)]
+
+
+def files(tree: safefs.Tree, tasks: list[str]) -> Iterator[tuple[str, bytes | None]]:
+    """Every record file of the tasks' directories as `<task>/<name>` and its bytes, or None
+    when `Tree.read_in` refuses it (a link, not a regular file, over `RECORD_FILE_LIMIT`);
+    a directory that cannot be opened or listed is skipped."""
+    for task in tasks:
+        try:
+            directory = tree.directory(f"{STATE_DIR}/{task}")
+            names = [e.name for e in os.scandir(directory)]
+        except (safefs.Unsafe, OSError):
+            continue
+        folder = f"{task}/"
+        for name in names:
+            # `Path.suffix == ".json"`: the name ends so and is not `.json` itself
+            if not name.endswith(".json") or name == ".json":
+                continue
+            try:
+                data: bytes | None = tree.read_in(directory, name, RECORD_FILE_LIMIT)
+            except safefs.Unsafe:
+                data = None
+            yield folder + name, data
+
+
+class Failed(Exception):
+    """The read-ahead could not be used: the caller reads the store itself."""
+
+
+def main(root: str) -> None:
+    """The child: the walk of the store under `root` in frames of `FRAME` files, each a
+    marshal `(paths, datas)` appended to stdout (the memfd) and announced by its end offset
+    on stdin (a pipe), then a last frame `(encoding, root, count)`: the file system
+    encoding and the root as this process read them, for the parent to compare, and how
+    many files there were. Exits without the interpreter's teardown."""
+    sent = 0
+
+    def send(frame: object) -> None:
+        nonlocal sent
+        view = memoryview(marshal.dumps(frame))
+        sent += len(view)
+        while view:
+            view = view[os.write(1, view) :]
+        os.write(0, sent.to_bytes(8, "little"))
+
+    count = 0
+    with safefs.Tree(Path(root)) as tree:
+        paths: list[str] = []
+        datas: list[bytes | None] = []
+        for path, data in files(tree, task_names(tree)):
+            paths.append(path)
+            datas.append(data)
+            if len(paths) == FRAME:
+                send((paths, datas))
+                count += FRAME
+                paths, datas = [], []
+        if paths:
+            send((paths, datas))
+            count += len(paths)
+    send((sys.getfilesystemencoding(), root, count))
+    os._exit(0)
+
+
+class Child:
+    """A running read-ahead: its process, the pipe its frames are announced on, and the
+    memfd that holds them."""
+
+    __slots__ = ("memfd", "notices", "pid", "root")
+
+    def __init__(self, root: Path, pid: int, notices: int, memfd: int) -> None:
+        self.root = root
+        self.pid = pid
+        self.notices = notices
+        self.memfd = memfd
+
+    def walked(self) -> Iterator[tuple[str, bytes | None]]:
+        """The child's walk, frame by frame as it reads on (the parent validates one frame
+        while the child reads the next); raises `Failed` when a frame does not come within
+        `WAIT`, does not parse, the last frame does not match this process, or the child
+        does not exit 0."""
+        import select
+
+        start = count = 0
+        while True:
+            if not select.select([self.notices], [], [], WAIT)[0]:
+                raise Failed("no frame in time")
+            notice = os.read(self.notices, 8)
+            end = int.from_bytes(notice, "little")
+            if len(notice) != 8 or not start < end <= os.fstat(self.memfd).st_size:
+                raise Failed("no frame")
+            try:
+                frame = marshal.loads(os.pread(self.memfd, end - start, start))
+            except (ValueError, EOFError, TypeError):
+                raise Failed("a frame that does not parse") from None
+            start = end
+            if type(frame) is not tuple or len(frame) != 2:
+                break
+            paths, datas = frame
+            if (
+                type(paths) is not list
+                or type(datas) is not list
+                or len(paths) != len(datas)
+                or not set(map(type, paths)) <= {str}
+                or not set(map(type, datas)) <= {bytes, type(None)}
+            ):
+                raise Failed("a frame of other values")
+            count += len(paths)
+            yield from zip(paths, datas, strict=True)
+        if frame != (sys.getfilesystemencoding(), str(self.root), count):
+            raise Failed("another encoding, root or count")
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = 0
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise Failed("the child failed")
+
+    def end(self) -> None:
+        """The child killed when still running, reaped, its descriptors closed."""
+        if self.pid:
+            try:
+                os.kill(self.pid, 9)
+            except ProcessLookupError:
+                pass
+            os.waitpid(self.pid, 0)
+            self.pid = 0
+        if self.memfd >= 0:
+            os.close(self.notices)
+            os.close(self.memfd)
+            self.memfd = -1
+
+
+#: The read-ahead started and not yet ended (one per process at most).
+_pending: Child | None = None
+#: Whether it was taken (a store loads it once; a second load reads itself).
+_taken = False
+
+
+def _worth(root: Path) -> bool:
+    """Whether the store holds at least `THRESHOLD` entries: its task directories listed
+    (no stat), stopping at the threshold."""
+    count = 0
+    try:
+        with safefs.Tree(root) as tree:
+            for task in task_names(tree):
+                with os.scandir(tree.directory(f"{STATE_DIR}/{task}")) as entries:
+                    for _ in entries:
+                        count += 1
+                        if count >= THRESHOLD:
+                            return True
+    except (safefs.Unsafe, safefs.Unsupported, OSError):
+        return False
+    return False
+
+
+def start(root: Path) -> None:
+    """Spawn the read-ahead of the store under `root` when the platform can and the store
+    is large enough; otherwise nothing (the store is read as usual)."""
+    global _pending, _taken
+    if _pending is not None or not sys.executable or not _worth(root):
+        return
+    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    try:
+        memfd = os.memfd_create("majordomus-readahead", os.MFD_CLOEXEC)
+    except (AttributeError, OSError):
+        return
+    notices, announce = os.pipe()
+    try:
+        pid = os.posix_spawn(
+            sys.executable,
+            [sys.executable, "-I", "-S", "-c", _CHILD, package, str(root)],
+            os.environ,
+            file_actions=[
+                (os.POSIX_SPAWN_DUP2, announce, 0),
+                (os.POSIX_SPAWN_DUP2, memfd, 1),
+                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+            ],
+        )
+    except (AttributeError, OSError, ValueError):
+        os.close(notices)
+        os.close(memfd)
+        return
+    finally:
+        os.close(announce)
+    _pending, _taken = Child(root, pid, notices, memfd), False
+
+
+def taken(root: Path) -> Iterator[tuple[str, bytes | None]] | None:
+    """The walk the read-ahead of `root` reads, once, as it comes (`Child.walked`; the
+    child ended when it is done or dropped), or None when there is none."""
+    global _taken
+    child = _pending
+    if child is None or _taken or child.root != root:
+        return None
+    _taken = True
+    return _ended(child)
+
+
+def _ended(child: Child) -> Iterator[tuple[str, bytes | None]]:
+    try:
+        yield from child.walked()
+    finally:
+        discard()
+
+
+def discard() -> None:
+    """End the read-ahead, taken or not (a command that failed before loading the store)."""
+    global _pending
+    child, _pending = _pending, None
+    if child is not None:
+        child.end()
