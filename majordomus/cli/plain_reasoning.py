@@ -78,13 +78,17 @@ def read_request(args: list[str]) -> Request | None:
 
 
 def answer(args: list[str]) -> int | None:
-    """The exit code of `args` answered here, or None when the click path must answer;
-    `reasoning check` is answered by the click path with the store read ahead."""
+    """The exit code of `args` answered here, or None when the click path must answer
+    alone; a `reasoning check` or a status in text it can read is answered by the click
+    path with the store read ahead."""
     request = read_request(args)
     if request is None:
-        return _checked(args)
+        check = CheckRequest()
+        if not read_command(args, CHECK_WORDS, CHECK_OPTIONS, {}, check):
+            return None
+        return _clicked(args, check)
     if request.format != "json":
-        return None
+        return _clicked(args, request)
     return respond(request, _answer)
 
 
@@ -100,17 +104,14 @@ def _answer(request: Request) -> int:
     return write_parts(pretty_parts(status, _clean_json))
 
 
-def _checked(args: list[str]) -> int | None:
-    """`reasoning check` run by the click path while a child reads the store
-    (`majordomus.ledger.readahead`); None for any other command line."""
-    check = CheckRequest()
-    if not read_command(args, CHECK_WORDS, CHECK_OPTIONS, {}, check):
-        return None
+def _clicked(args: list[str], request: Settings) -> int:
+    """`args` answered by the click path while a child reads the store
+    (`majordomus.ledger.readahead`): `reasoning check`, and a status in text."""
 
     def root() -> Path:
         from majordomus.layer.root import find_root
 
-        return find_root(check.repo)
+        return find_root(request.repo)
 
     with _reading_ahead(root):
         from majordomus.cli.app import run

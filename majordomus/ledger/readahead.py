@@ -5,22 +5,25 @@ A one-shot read-only answer (`reasoning status`, `reasoning check`) spends its f
 opening and reading one small file per record. `start` spawns (never forks: a fork's
 copy-on-write faults slow the parent's imports) a child interpreter that imports only this
 module and `majordomus.safefs`, walks the store exactly as the parent would (`files`) and
-hands every file's bytes, or None for a refused one, back in one marshal in a memfd; the
-parent's `Store.load` replays them through the same validation (`taken`). Whatever goes
-wrong with the child (no such platform call, a non-zero exit, a wait past `WAIT`, output
-that does not parse) the parent reads the store itself: the answer never depends on it.
+hands every file's bytes, or None for a refused one, back in marshal frames in a memfd,
+each announced on a pipe; the parent's `Store.load` replays them through the same
+validation (`taken`), one frame while the child reads the next. Whatever goes wrong with
+the child (no such platform call, a non-zero exit, no frame within `WAIT`, a frame that
+does not parse) the parent reads the store itself from the start: the answer never
+depends on it. Small stores (under `THRESHOLD` entries) are read as usual.
 
 The child reads the store a few milliseconds before the parent would have: the answer is
 the one the same command started that much earlier gives. Readers never wait for the
 writer lock, so no reader is promised a later snapshot than that; a writer
-(`Store.locked`) never uses a read-ahead. docs/PERFORMANCE.md, "Reading the ledger
-ahead", has the figures.
+(`Store.locked`) never uses a read-ahead. docs/architecture.md, "Speed tricks", places it;
+benchmarks/RESULTS.md has the figures.
 """
 
 from __future__ import annotations
 
 import marshal
 import os
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -89,7 +92,7 @@ def main(root: str) -> None:
     many files there were. Exits without the interpreter's teardown."""
     sent = 0
 
-    def send(frame: object) -> None:
+    def send(frame: tuple[list[str], list[bytes | None]] | tuple[str, str, int]) -> None:
         nonlocal sent
         view = memoryview(marshal.dumps(frame))
         sent += len(view)
@@ -170,10 +173,7 @@ class Child:
     def end(self) -> None:
         """The child killed when still running, reaped, its descriptors closed."""
         if self.pid:
-            try:
-                os.kill(self.pid, 9)
-            except ProcessLookupError:
-                pass
+            os.kill(self.pid, signal.SIGKILL)  # never reaped yet, so still ours to kill
             os.waitpid(self.pid, 0)
             self.pid = 0
         if self.memfd >= 0:
