@@ -7,10 +7,12 @@ copy-on-write faults slow the parent's imports) a child interpreter that imports
 module and `majordomus.safefs`, walks the store exactly as the parent would (`files`) and
 hands every file's bytes, or None for a refused one, back in marshal frames in a memfd,
 each announced on a pipe; the parent's `Store.load` replays them through the same
-validation (`taken`), one frame while the child reads the next. Whatever goes wrong with
-the child (no such platform call, a non-zero exit, no frame within `WAIT`, a frame that
-does not parse) the parent reads the store itself from the start: the answer never
-depends on it. Small stores (under `THRESHOLD` entries) are read as usual.
+validation (`taken`), one frame while the child reads the next. When the parent catches up
+with a child that is behind (the other core was busy), it ends the child and reads the rest
+itself. Whatever goes wrong with the child (no such platform call, a non-zero exit, a frame
+that does not parse, a store that changed under it) the parent reads the store itself from
+the start: the answer never depends on it. Small stores (under `THRESHOLD` entries) are
+read as usual.
 
 The child reads the store a few milliseconds before the parent would have: the answer is
 the one the same command started that much earlier gives. Readers never wait for the
@@ -26,6 +28,7 @@ import os
 import signal
 import sys
 from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 
 from majordomus import safefs
@@ -39,15 +42,13 @@ RECORD_FILE_LIMIT = 4 * 1024 * 1024
 #: The fewest store entries worth a child: below it the child's start (~20 ms of the other
 #: core) buys less than it costs, and pre-commit's usual store is far smaller.
 THRESHOLD = 1000
-#: The longest the parent waits for the child's next frame, in seconds, before reading
-#: the store itself.
-WAIT = 5.0
 #: Files per frame: the parent validates a frame while the child reads the next.
 FRAME = 500
 
-#: The child: the parent's package directory first on the path, then `main(root)`.
+#: The child: the lowest priority (it takes a core no one else wants, never the parent's),
+#: the parent's package directory first on the path, then `main(root)`.
 _CHILD = (
-    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "import os, sys; os.nice(19); sys.path.insert(0, sys.argv[1]); "
     "from majordomus.ledger.readahead import main; main(sys.argv[2])"
 )
 
@@ -58,10 +59,11 @@ def task_names(tree: safefs.Tree) -> list[str]:
     return [e.name for e in os.scandir(store) if e.is_dir(follow_symlinks=False)]
 
 
-def files(tree: safefs.Tree, tasks: list[str]) -> Iterator[tuple[str, bytes | None]]:
+def files(tree: safefs.Tree, tasks: list[str], skip: int = 0) -> Iterator[tuple[str, bytes | None]]:
     """Every record file of the tasks' directories as `<task>/<name>` and its bytes, or None
     when `Tree.read_in` refuses it (a link, not a regular file, over `RECORD_FILE_LIMIT`);
-    a directory that cannot be opened or listed is skipped."""
+    a directory that cannot be opened or listed is skipped. The first `skip` files are
+    named and not read (None): another process read them."""
     for task in tasks:
         try:
             directory = tree.directory(f"{STATE_DIR}/{task}")
@@ -72,6 +74,10 @@ def files(tree: safefs.Tree, tasks: list[str]) -> Iterator[tuple[str, bytes | No
         for name in names:
             # `Path.suffix == ".json"`: the name ends so and is not `.json` itself
             if not name.endswith(".json") or name == ".json":
+                continue
+            if skip:
+                skip -= 1
+                yield folder + name, None
                 continue
             try:
                 data: bytes | None = tree.read_in(directory, name, RECORD_FILE_LIMIT)
@@ -132,15 +138,15 @@ class Child:
 
     def walked(self) -> Iterator[tuple[str, bytes | None]]:
         """The child's walk, frame by frame as it reads on (the parent validates one frame
-        while the child reads the next); raises `Failed` when a frame does not come within
-        `WAIT`, does not parse, the last frame does not match this process, or the child
-        does not exit 0."""
+        while the child reads the next). When the next frame is not there yet, the child
+        is ended and the rest of the walk read here (`_rest`). Raises `Failed` when a frame
+        does not parse, the last frame does not match this process, or the child does not
+        exit 0."""
         import select
 
-        start = count = 0
-        while True:
-            if not select.select([self.notices], [], [], WAIT)[0]:
-                raise Failed("no frame in time")
+        start = 0
+        seen: list[str] = []
+        while select.select([self.notices], [], [], 0)[0]:
             notice = os.read(self.notices, 8)
             end = int.from_bytes(notice, "little")
             if len(notice) != 8 or not start < end <= os.fstat(self.memfd).st_size:
@@ -151,7 +157,13 @@ class Child:
                 raise Failed("a frame that does not parse") from None
             start = end
             if type(frame) is not tuple or len(frame) != 2:
-                break
+                if frame != (sys.getfilesystemencoding(), str(self.root), len(seen)):
+                    raise Failed("another encoding, root or count")
+                _, status = os.waitpid(self.pid, 0)
+                self.pid = 0
+                if os.waitstatus_to_exitcode(status) != 0:
+                    raise Failed("the child failed")
+                return
             paths, datas = frame
             if (
                 type(paths) is not list
@@ -161,14 +173,24 @@ class Child:
                 or not set(map(type, datas)) <= {bytes, type(None)}
             ):
                 raise Failed("a frame of other values")
-            count += len(paths)
+            seen += paths
             yield from zip(paths, datas, strict=True)
-        if frame != (sys.getfilesystemencoding(), str(self.root), count):
-            raise Failed("another encoding, root or count")
-        _, status = os.waitpid(self.pid, 0)
-        self.pid = 0
-        if os.waitstatus_to_exitcode(status) != 0:
-            raise Failed("the child failed")
+        self.end()
+        yield from self._rest(seen)
+
+    def _rest(self, seen: list[str]) -> Iterator[tuple[str, bytes | None]]:
+        """The walk after the files the child read (`seen`), read here: the store listed
+        again, and when it still begins with those files, the others read. The files are
+        never rewritten (`Store.write`), so this is the walk of a reader that read the first
+        ones a moment earlier. Raises `Failed` when the listing changed."""
+        try:
+            with safefs.Tree(self.root) as tree:
+                walk = files(tree, task_names(tree), len(seen))
+                if [path for path, _ in islice(walk, len(seen))] != seen:
+                    raise Failed("the store changed")
+                yield from walk
+        except (safefs.Unsafe, safefs.Unsupported, OSError):
+            raise Failed("the store cannot be listed") from None
 
     def end(self) -> None:
         """The child killed when still running, reaped, its descriptors closed."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -110,22 +111,24 @@ def test_the_read_ahead_loads_what_the_store_reads(
     expected = _own_read(tmp_path)
     assert expected.records
     pid = _started(tmp_path).pid
+    os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)  # every frame sent
 
-    def unused(self: Store) -> Loaded:
+    def unused(*_: object) -> Loaded:
         raise AssertionError("the store was read again")
 
     monkeypatch.setattr(Store, "_load", unused)
+    monkeypatch.setattr(readahead.Child, "_rest", unused)
     assert Store(tmp_path).load() == expected
     assert readahead._pending is None and _reaped(pid)
 
 
 #: The child's own start, then what it does instead of (or around) its walk.
 _IMPORTED = "import sys; sys.path.insert(0, sys.argv[1]); from majordomus.ledger import readahead; "
+#: Children whose output the parent drops, reading the store itself from the start.
 FAILING = {
     "dies": "import os; os._exit(3)",
-    "stalls": "import signal; signal.pause()",
     "garbage": "import os; os.write(1, b'garbage!'); os.write(0, (8).to_bytes(8, 'little'))",
-    "beyond": "import os, signal; os.write(0, (1 << 40).to_bytes(8, 'little')); signal.pause()",
+    "beyond": "import os; os.write(0, (1 << 40).to_bytes(8, 'little'))",
     "other-root": "import os, marshal; b = marshal.dumps(('x', 'y', 0)); os.write(1, b); "
     "os.write(0, len(b).to_bytes(8, 'little'))",
     "other-values": "import os, marshal; b = marshal.dumps(([1], [b'x'])); os.write(1, b); "
@@ -133,21 +136,19 @@ FAILING = {
     # the whole walk sent, then an exit code other than 0
     "exit-1": _IMPORTED + "readahead.os._exit = lambda code: sys.exit(1); "
     "readahead.main(sys.argv[2])",
+}
+#: Children that stall: the parent reads what they did not send itself.
+STALLING = {
+    "at-once": "import signal; signal.pause()",
     # frames sent, then a stall before the last one
-    "stall-late": _IMPORTED + "readahead.sys.getfilesystemencoding = __import__('signal').pause; "
-    "readahead.main(sys.argv[2])",
+    "after-the-frames": _IMPORTED
+    + "readahead.sys.getfilesystemencoding = __import__('signal').pause; "
+    + "readahead.main(sys.argv[2])",
 }
 
 
-@pytest.mark.parametrize("failure", sorted(FAILING))
-def test_a_failing_child_gives_the_same_load(
-    tmp_path: Path, failure: str, ahead: None, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _awkward(tmp_path)
-    expected = _own_read(tmp_path)
-    monkeypatch.setattr(readahead, "WAIT", 0.5)
-    monkeypatch.setattr(readahead, "_CHILD", FAILING[failure])
-    pid = _started(tmp_path).pid
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[Store]:
+    """The store's own reads from the start, counted."""
     reads: list[Store] = []
     own_read = Store._load
 
@@ -156,8 +157,49 @@ def test_a_failing_child_gives_the_same_load(
         return own_read(self)
 
     monkeypatch.setattr(Store, "_load", counted)
+    return reads
+
+
+@pytest.mark.parametrize("failure", sorted(FAILING))
+def test_a_failing_child_gives_the_same_load(
+    tmp_path: Path, failure: str, ahead: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _awkward(tmp_path)
+    expected = _own_read(tmp_path)
+    monkeypatch.setattr(readahead, "_CHILD", FAILING[failure])
+    pid = _started(tmp_path).pid
+    os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)  # done, not reaped
+    reads = _counting(monkeypatch)
     assert Store(tmp_path).load() == expected
     assert len(reads) == 1  # the child's walk was dropped and the store read here
+    assert readahead._pending is None and _reaped(pid)
+
+
+@pytest.mark.parametrize("stall", sorted(STALLING))
+def test_a_stalling_child_is_ended_and_the_rest_read_here(
+    tmp_path: Path, stall: str, ahead: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _awkward(tmp_path)
+    expected = _own_read(tmp_path)
+    monkeypatch.setattr(readahead, "_CHILD", STALLING[stall])
+    pid = _started(tmp_path).pid
+    reads = _counting(monkeypatch)
+    assert Store(tmp_path).load() == expected
+    assert not reads
+    assert readahead._pending is None and _reaped(pid)
+
+
+def test_a_store_changed_before_the_rest_loads_as_it_is_now(
+    tmp_path: Path, ahead: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _awkward(tmp_path)
+    monkeypatch.setattr(readahead, "_CHILD", STALLING["after-the-frames"])
+    child = _started(tmp_path)
+    pid = child.pid
+    select.select([child.notices], [], [])  # a first frame sent
+    (tmp_path / STATE_DIR / "t" / "r0.json").unlink()
+    (tmp_path / STATE_DIR / "t" / "new.json").write_bytes(_record("new", "2026-10-04T00:00:00Z"))
+    assert Store(tmp_path).load() == _own_read(tmp_path)
     assert readahead._pending is None and _reaped(pid)
 
 
