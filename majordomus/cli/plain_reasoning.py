@@ -11,6 +11,10 @@ takes the click path, which words every usage error and renders the text views. 
 table is the one the click command of the capability declares: tests/cli/test_plain_reasoning.py
 builds that command and compares, and proves the answers (bytes, stderr and exit code) the
 same on both paths.
+
+Every `reasoning status` and `reasoning check` read so, whichever path answers it, has a
+large store read ahead by a child process while it imports (`majordomus.ledger.readahead`;
+tests/ledger/test_readahead.py proves the answers the same with and without).
 """
 
 from __future__ import annotations
