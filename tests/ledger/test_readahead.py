@@ -262,9 +262,17 @@ COMMANDS = [
 ]
 
 
-@pytest.mark.parametrize("store", sorted(STORES))
-def test_commands_answer_the_same_with_and_without(tmp_path: Path, store: str) -> None:
-    root = make_git_repo(tmp_path / "repo", FIXTURES / "layers" / "planned")
+@pytest.mark.parametrize(
+    ("layer", "store"),
+    [
+        ("planned", "healthy"),
+        ("planned", "awkward"),
+        ("healthy", "awkward"),
+        ("ledgerly", "awkward"),
+    ],
+)
+def test_commands_answer_the_same_with_and_without(tmp_path: Path, layer: str, store: str) -> None:
+    root = make_git_repo(tmp_path / "repo", FIXTURES / "layers" / layer)
     STORES[store](root)
     put(root, "assessment-77", "2026-10-01T09:05:00Z", {"kind": "assessment", "subject": "s"})
     env = command_env()
