@@ -17,8 +17,7 @@ read as usual.
 The child reads the store a few milliseconds before the parent would have: the answer is
 the one the same command started that much earlier gives. Readers never wait for the
 writer lock, so no reader is promised a later snapshot than that; a writer
-(`Store.locked`) never uses a read-ahead. docs/architecture.md, "Speed tricks", places it;
-benchmarks/RESULTS.md has the figures.
+(`Store.locked`) never uses a read-ahead. docs/architecture.md, "Speed tricks", places it.
 """
 
 from __future__ import annotations
@@ -233,12 +232,18 @@ def start(root: Path) -> None:
     global _pending, _taken
     if _pending is not None or not sys.executable or not _worth(root):
         return
+    if signal.getsignal(signal.SIGCHLD) == signal.SIG_IGN:
+        return  # children reaped by the kernel: the child's exit could not be checked
     package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     try:
         memfd = os.memfd_create("majordomus-readahead", os.MFD_CLOEXEC)
     except (AttributeError, OSError):
         return
-    notices, announce = os.pipe()
+    try:
+        notices, announce = os.pipe()
+    except OSError:
+        os.close(memfd)
+        return
     try:
         pid = os.posix_spawn(
             sys.executable,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import select
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -213,6 +214,17 @@ def test_an_unused_read_ahead_is_ended(tmp_path: Path, ahead: None) -> None:
 def test_a_small_store_spawns_nothing(tmp_path: Path) -> None:
     _healthy(tmp_path)
     readahead.start(tmp_path)
+    assert readahead._pending is None
+
+
+def test_no_child_when_children_are_reaped_unseen(tmp_path: Path, ahead: None) -> None:
+    """With SIGCHLD ignored the kernel reaps a child at once: its exit could not be checked."""
+    _healthy(tmp_path)
+    previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        readahead.start(tmp_path)
+    finally:
+        signal.signal(signal.SIGCHLD, previous)
     assert readahead._pending is None
 
 
