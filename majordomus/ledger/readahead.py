@@ -22,6 +22,7 @@ writer lock, so no reader is promised a later snapshot than that; a writer
 
 from __future__ import annotations
 
+import contextlib
 import marshal
 import os
 import signal
@@ -44,10 +45,9 @@ THRESHOLD = 1000
 #: Files per frame: the parent validates a frame while the child reads the next.
 FRAME = 500
 
-#: The child: the lowest priority (it takes a core no one else wants, never the parent's),
-#: the parent's package directory first on the path, then `main(root)`.
+#: The child: the parent's package directory first on the path, then `main(root)`.
 _CHILD = (
-    "import os, sys; os.nice(19); sys.path.insert(0, sys.argv[1]); "
+    "import sys; sys.path.insert(0, sys.argv[1]); "
     "from majordomus.ledger.readahead import main; main(sys.argv[2])"
 )
 
@@ -261,6 +261,10 @@ def start(root: Path) -> None:
         return
     finally:
         os.close(announce)
+    # from its start on, the child runs only on a core nobody else wants: on a busy host it
+    # takes no time from the parent, which then reads the store itself
+    with contextlib.suppress(AttributeError, OSError):
+        os.sched_setscheduler(pid, os.SCHED_IDLE, os.sched_param(0))
     _pending, _taken = Child(root, pid, notices, memfd), False
 
 

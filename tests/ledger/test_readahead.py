@@ -112,6 +112,8 @@ def test_the_read_ahead_loads_what_the_store_reads(
     expected = _own_read(tmp_path)
     assert expected.records
     pid = _started(tmp_path).pid
+    # only on a core nobody else wants
+    assert os.sched_getscheduler(pid) == os.SCHED_IDLE
     os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)  # every frame sent
 
     def unused(*_: object) -> Loaded:
