@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
-import signal
 import sys
 from collections.abc import Iterator
 from itertools import islice
@@ -194,6 +193,8 @@ class Child:
     def end(self) -> None:
         """The child killed when still running, reaped, its descriptors closed."""
         if self.pid:
+            import signal
+
             os.kill(self.pid, signal.SIGKILL)  # never reaped yet, so still ours to kill
             os.waitpid(self.pid, 0)
             self.pid = 0
@@ -232,6 +233,8 @@ def start(root: Path) -> None:
     global _pending, _taken
     if _pending is not None or not sys.executable or not _worth(root):
         return
+    import signal
+
     if signal.getsignal(signal.SIGCHLD) == signal.SIG_IGN:
         return  # children reaped by the kernel: the child's exit could not be checked
     package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
