@@ -76,11 +76,21 @@ def _healthy(root: Path) -> None:
 STORES = {"healthy": _healthy, "awkward": _awkward}
 
 
+#: The child's own start with frames of 7 files (several even for a small store), then what
+#: it does instead of (or around) its walk.
+_IMPORTED = (
+    "import sys; sys.path.insert(0, sys.argv[1]); from majordomus.ledger import readahead; "
+    "readahead.FRAME = 7; "
+)
+#: The child as it runs, with small frames.
+CHILD = _IMPORTED + "readahead.main(sys.argv[2])"
+
+
 @pytest.fixture
 def ahead(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Every store worth a read-ahead; none left behind by the test."""
+    """Every store worth a read-ahead, in small frames; none left behind by the test."""
     monkeypatch.setattr(readahead, "THRESHOLD", 1)
-    monkeypatch.setattr(readahead, "FRAME", 7)  # several frames even for a small store
+    monkeypatch.setattr(readahead, "_CHILD", CHILD)
     yield
     readahead.discard()
 
@@ -125,8 +135,6 @@ def test_the_read_ahead_loads_what_the_store_reads(
     assert readahead._pending is None and _reaped(pid)
 
 
-#: The child's own start, then what it does instead of (or around) its walk.
-_IMPORTED = "import sys; sys.path.insert(0, sys.argv[1]); from majordomus.ledger import readahead; "
 #: Children whose output the parent drops, reading the store itself from the start.
 FAILING = {
     "dies": "import os; os._exit(3)",
@@ -252,7 +260,7 @@ ENTRY = (
     "import sys\n"
     "from majordomus.ledger import readahead\n"
     "readahead.THRESHOLD = int(sys.argv.pop(1))\n"
-    "readahead.FRAME = 3\n"
+    f"readahead._CHILD = {CHILD!r}\n"
     "marker = sys.argv.pop(1)\n"
     "taken = readahead.taken\n"
     "def counted(root):\n"
