@@ -283,6 +283,7 @@ def taken(root: Path) -> Iterator[tuple[str, bytes | None]] | None:
 
 
 def _ended(child: Child) -> Iterator[tuple[str, bytes | None]]:
+    """The child's walk, the child ended however the walk stops (done, failed, dropped)."""
     try:
         yield from child.walked()
     finally:
