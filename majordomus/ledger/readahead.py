@@ -157,10 +157,12 @@ class Child:
             if type(frame) is not tuple or len(frame) != 2:
                 if frame != (sys.getfilesystemencoding(), str(self.root), len(seen)):
                     raise Failed("another encoding, root or count")
-                _, status = os.waitpid(self.pid, 0)
-                self.pid = 0
-                if os.waitstatus_to_exitcode(status) != 0:
-                    raise Failed("the child failed")
+                # its exit is checked when it happened already; never waited for (below)
+                done, status = os.waitpid(self.pid, os.WNOHANG)
+                if done:
+                    self.pid = 0
+                    if os.waitstatus_to_exitcode(status) != 0:
+                        raise Failed("the child failed")
                 return
             paths, datas = frame
             if (
@@ -191,12 +193,15 @@ class Child:
             raise Failed("the store cannot be listed") from None
 
     def end(self) -> None:
-        """The child killed when still running, reaped, its descriptors closed."""
+        """The child killed unless it exited, reaped when it is gone, its descriptors
+        closed. Never waited for: under `SCHED_IDLE` on a busy host even dying waits for an
+        idle core, and the parent would wait with it; killed, it runs no more of its code,
+        and what is left of it the system reaps when the command exits."""
         if self.pid:
             import signal
 
             os.kill(self.pid, signal.SIGKILL)  # never reaped yet, so still ours to kill
-            os.waitpid(self.pid, 0)
+            os.waitpid(self.pid, os.WNOHANG)
             self.pid = 0
         if self.memfd >= 0:
             os.close(self.notices)

@@ -99,12 +99,23 @@ def _own_read(root: Path) -> Loaded:
     return Store(root)._load()
 
 
-def _reaped(pid: int) -> bool:
+def _ended(pid: int) -> bool:
+    """Whether the child is gone: reaped by the parent, exited, or killed and not yet run to
+    its exit (the parent never waits for that); reaped here when it is not yet."""
     try:
-        os.waitpid(pid, os.WNOHANG)
+        if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG) is not None:
+            return True  # exited, reaped now
     except ChildProcessError:
-        return True
-    return False
+        return True  # reaped by the parent
+    status = Path(f"/proc/{pid}/status").read_text()
+    pending = 0
+    for line in status.splitlines():
+        if line.startswith(("SigPnd:", "ShdPnd:")):
+            pending |= int(line.split()[1], 16)
+    killed = bool(pending & 1 << (signal.SIGKILL - 1)) or "\nState:\tZ" in status
+    if killed:
+        os.waitid(os.P_PID, pid, os.WEXITED)
+    return killed
 
 
 def _started(root: Path) -> readahead.Child:
@@ -132,7 +143,7 @@ def test_the_read_ahead_loads_what_the_store_reads(
     monkeypatch.setattr(Store, "_load", unused)
     monkeypatch.setattr(readahead.Child, "_rest", unused)
     assert Store(tmp_path).load() == expected
-    assert readahead._pending is None and _reaped(pid)
+    assert readahead._pending is None and _ended(pid)
 
 
 #: Children whose output the parent drops, reading the store itself from the start.
@@ -183,7 +194,7 @@ def test_a_failing_child_gives_the_same_load(
     reads = _counting(monkeypatch)
     assert Store(tmp_path).load() == expected
     assert len(reads) == 1  # the child's walk was dropped and the store read here
-    assert readahead._pending is None and _reaped(pid)
+    assert readahead._pending is None and _ended(pid)
 
 
 @pytest.mark.parametrize("stall", sorted(STALLING))
@@ -197,7 +208,7 @@ def test_a_stalling_child_is_ended_and_the_rest_read_here(
     reads = _counting(monkeypatch)
     assert Store(tmp_path).load() == expected
     assert not reads
-    assert readahead._pending is None and _reaped(pid)
+    assert readahead._pending is None and _ended(pid)
 
 
 def test_a_store_changed_before_the_rest_loads_as_it_is_now(
@@ -211,14 +222,14 @@ def test_a_store_changed_before_the_rest_loads_as_it_is_now(
     (tmp_path / STATE_DIR / "t" / "r0.json").unlink()
     (tmp_path / STATE_DIR / "t" / "new.json").write_bytes(_record("new", "2026-10-04T00:00:00Z"))
     assert Store(tmp_path).load() == _own_read(tmp_path)
-    assert readahead._pending is None and _reaped(pid)
+    assert readahead._pending is None and _ended(pid)
 
 
 def test_an_unused_read_ahead_is_ended(tmp_path: Path, ahead: None) -> None:
     _healthy(tmp_path)
     pid = _started(tmp_path).pid
     readahead.discard()
-    assert readahead._pending is None and _reaped(pid)
+    assert readahead._pending is None and _ended(pid)
 
 
 def test_a_small_store_spawns_nothing(tmp_path: Path) -> None:
