@@ -11,9 +11,17 @@ takes the click path, which words every usage error and renders the text views. 
 table is the one the click command of the capability declares: tests/cli/test_plain_reasoning.py
 builds that command and compares, and proves the answers (bytes, stderr and exit code) the
 same on both paths.
+
+Every `reasoning status` and `reasoning check` read so, whichever path answers it, has a
+large store read ahead by a child process while it imports (`majordomus.ledger.readahead`;
+tests/ledger/test_readahead.py proves the answers the same with and without).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 from majordomus.cli.plain_args import (
     Settings,
@@ -32,6 +40,9 @@ CAPABILITY = "reasoning.status"
 OPTIONS = {"--task": "task", "--as-of": "as_of"}
 #: Its flags: `--report` (the view's, which changes the text alone).
 FLAGS = {"--report": "report"}
+#: `reasoning check`, and its one option (read to find the root; click answers).
+CHECK_WORDS = ("reasoning", "check")
+CHECK_OPTIONS = {"--as-of": "as_of"}
 
 
 class Request(Settings):
@@ -44,6 +55,16 @@ class Request(Settings):
         self.task: str | None = None
         self.as_of: str | None = None
         self.report = False
+
+
+class CheckRequest(Settings):
+    """A `reasoning check` command line read: the shared settings and its option."""
+
+    __slots__ = ("as_of",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.as_of: str | None = None
 
 
 def read_request(args: list[str]) -> Request | None:
@@ -61,22 +82,64 @@ def read_request(args: list[str]) -> Request | None:
 
 
 def answer(args: list[str]) -> int | None:
-    """The exit code of `args` answered here, or None when the click path must answer."""
+    """The exit code of `args` answered here, or None when the click path must answer
+    alone; a `reasoning check` or a status in text it can read is answered by the click
+    path with the store read ahead."""
     request = read_request(args)
-    if request is None or request.format != "json":
-        return None
+    if request is None:
+        check = CheckRequest()
+        if not read_command(args, CHECK_WORDS, CHECK_OPTIONS, {}, check):
+            return None
+        return _clicked(args, check)
+    if request.format != "json":
+        return _clicked(args, request)
     return respond(request, _answer)
 
 
 def _answer(request: Request) -> int:
     """What the capability's command does with `--format json` (`capability_commands`):
     the handler's failures worded as the executor words them, the answer in parts."""
-    from majordomus.capabilities.reasoning_status import status_of
-    from majordomus.wire_parts import pretty_parts
-
     ctx = workspace(request)
-    status = asked(CAPABILITY, lambda: status_of(ctx, request.task, request.as_of))
+    with _reading_ahead(lambda: ctx.root):
+        from majordomus.capabilities.reasoning_status import status_of
+        from majordomus.wire_parts import pretty_parts
+
+        status = asked(CAPABILITY, lambda: status_of(ctx, request.task, request.as_of))
     return write_parts(pretty_parts(status, _clean_json))
+
+
+def _clicked(args: list[str], request: Settings) -> int:
+    """`args` answered by the click path while a child reads the store
+    (`majordomus.ledger.readahead`): `reasoning check`, and a status in text."""
+
+    def root() -> Path:
+        from majordomus.layer.root import find_root
+
+        return find_root(request.repo)
+
+    with _reading_ahead(root):
+        from majordomus.cli.app import run
+
+        return run(args)
+
+
+@contextmanager
+def _reading_ahead(root: Callable[[], Path]) -> Iterator[None]:
+    """The block run with the store under `root()` read ahead when that pays
+    (`readahead.start`); the child ended at the latest when the block is. A root that
+    cannot be found is left to the command to report, where it always does."""
+    from majordomus.ledger import readahead
+
+    try:
+        found = root()
+    except Exception:
+        found = None
+    if found is not None:
+        readahead.start(found)
+    try:
+        yield
+    finally:
+        readahead.discard()
 
 
 def _clean_json(data: bytes) -> bytes:

@@ -16,7 +16,7 @@ import json
 import os
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -26,8 +26,10 @@ from majordomus import safefs
 from majordomus.collector import paused
 from majordomus.compact import SharedFieldsSets
 from majordomus.errors import Refused
+from majordomus.ledger import readahead
 from majordomus.ledger.loaded import Loaded, Placed
 from majordomus.ledger.lock import DEFAULT_WAIT, LOCK_NAME, exclusive
+from majordomus.ledger.readahead import RECORD_FILE_LIMIT, STATE_DIR, files, task_names
 from majordomus.ledger.record import (
     RECORD_SCHEMA,
     RECORD_VERSION,
@@ -39,18 +41,13 @@ from majordomus.wire import dumps_pretty
 
 __all__ = [
     "CURRENT_FILE",
+    "RECORD_FILE_LIMIT",
     "STATE_DIR",
     "UNTASKED",
     "Loaded",
     "Store",
     "record_bytes",
 ]
-
-STATE_DIR = ".ai/local/state/reasoning"
-
-#: The largest record file read back: a record is at most 1 MiB, its pretty-printed
-#: envelope a few times that at most.
-RECORD_FILE_LIMIT = 4 * 1024 * 1024
 
 #: A record id becomes `<id>.json` and `.<id>.json.tmp`: one plain name of at most 255 bytes.
 _RECORD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -222,7 +219,11 @@ class Store:
             yield Loaded()
             return
         with self.held():
-            yield self.load()
+            # read here, never taken from a read-ahead: admission needs the store as it is
+            # under the lock
+            with paused():
+                loaded = self._load()
+            yield loaded
 
     def current_task(self) -> str:
         """The current task's id from `current.yaml`, or `untasked`."""
@@ -242,26 +243,35 @@ class Store:
         return f"{shown}: {reason}"
 
     def load(self) -> Loaded:
-        """Every readable record in canonical order, and every store file that is not one."""
+        """Every readable record in canonical order, and every store file that is not one.
+
+        A read-ahead of this store (`majordomus.ledger.readahead`, started by a read-only
+        command) stands in for the reading: the same walk, read a moment earlier by a child
+        process, replayed through the same validation; if it fails at any point, the store
+        is read here from the start."""
         with paused():
+            walked = readahead.taken(self.root)
+            if walked is not None:
+                try:
+                    return self._load_files(walked)
+                except readahead.Failed:
+                    pass  # what was replayed is dropped: the store read from the start
             return self._load()
 
     def _load(self) -> Loaded:
         with safefs.Tree(self.root) as tree:
             try:
-                store = tree.directory(STATE_DIR)
-                tasks = [e.name for e in os.scandir(store) if e.is_dir(follow_symlinks=False)]
+                tasks = task_names(tree)
             except (safefs.Unsafe, OSError):
                 return Loaded()
-            return self._load_tasks(tree, tasks)
+            return self._load_files(files(tree, tasks))
 
-    def _load_tasks(self, tree: safefs.Tree, tasks: list[str]) -> Loaded:
-        """Every task directory's record files, each read through the tree (`Tree.read_in`:
-        a regular file, no link followed, at most `RECORD_FILE_LIMIT` bytes); one that cannot
-        be read or holds no record is listed as unreadable.
+    def _load_files(self, walked: Iterable[tuple[str, bytes | None]]) -> Loaded:
+        """The store from its walk (`readahead.files`: each record file's path and bytes, None
+        for one the tree refused); a file that holds no record is listed as unreadable.
 
-        One loop over a directory's names with its descriptor and the bound validator in
-        hand: at 10k records each call level saved per file is milliseconds of a replay."""
+        One loop with the bound validator in hand: at 10k records each call level saved per
+        file is milliseconds of a replay."""
         found: list[Placed] = []
         # what ordering and the duplicate check need, taken while each record is at hand
         stamps: list[str] = []
@@ -270,33 +280,19 @@ class Store:
         shared = SharedFieldsSets()
         adopt = shared.adopt_all
         validate = ReasoningRecord.__pydantic_validator__.validate_json
-        for task in tasks:
-            try:
-                directory = tree.directory(f"{STATE_DIR}/{task}")
-                names = [e.name for e in os.scandir(directory)]
-            except (safefs.Unsafe, OSError):
+        for path, data in walked:
+            record = _parsed(data, validate)
+            if record is None:
+                unreadable.append(path)
                 continue
-            folder = f"{task}/"
-            for name in names:
-                # `Path.suffix == ".json"`: the name ends so and is not `.json` itself
-                if not name.endswith(".json") or name == ".json":
-                    continue
-                try:
-                    data: bytes | None = tree.read_in(directory, name, RECORD_FILE_LIMIT)
-                except safefs.Unsafe:
-                    data = None
-                record = _parsed(data, validate)
-                if record is None:
-                    unreadable.append(folder + name)
-                    continue
-                body = record.body
-                # with the one nested shape most records hold (half of them, at 100k); read
-                # from the instance's own fields, since a missing attribute costs pydantic a
-                # raise
-                adopt((record, body, *body.__dict__.get("evidence", ())))
-                found.append(Placed(folder + name, record))
-                stamps.append(record.recorded_at)
-                ids.add(record.id)
+            body = record.body
+            # with the one nested shape most records hold (half of them, at 100k); read
+            # from the instance's own fields, since a missing attribute costs pydantic a
+            # raise
+            adopt((record, body, *body.__dict__.get("evidence", ())))
+            found.append(Placed(path, record))
+            stamps.append(record.recorded_at)
+            ids.add(record.id)
         unreadable.sort(key=natural_key)
         return _assemble(found, stamps, len(ids), unreadable)
 

@@ -49,6 +49,14 @@ def test_the_option_table_is_the_click_commands() -> None:
         assert not info.is_required()
 
 
+def test_the_check_option_table_is_the_click_commands() -> None:
+    """`reasoning check` is read only to find its root for the read-ahead; what it reads is
+    what its click command declares."""
+    taking, flags = option_table(click_command("reasoning", "check"))
+    assert flags == set(SHARED_FLAGS)
+    assert taking == {**SHARED, **dict.fromkeys(plain_reasoning.CHECK_OPTIONS)}
+
+
 def test_the_settings_as_click_applies_them() -> None:
     root = ["--format", "text", "--quiet"]
     group = ["--log-level", "info", "--quiet"]
