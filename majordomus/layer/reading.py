@@ -8,6 +8,7 @@ URI). Split from `majordomus.layer.index`, which runs the build around it.
 
 from __future__ import annotations
 
+import os
 from bisect import bisect_left
 from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -107,6 +108,9 @@ class Kept(NamedTuple):
     plain: bool
 
 
+#: Files a cold build reads before a second process pays for its start (~60 ms, ~2,000
+#: files' reading; docs/ARCHITECTURE.md, "Reading a large layer in two processes").
+SHARE_FROM = 2000
 #: The findings of a file whose objects all have a name (shared: only ever read).
 _NONE: list[Diagnostic] = []
 #: A `Kept` made without its Python-level `__new__` (a cold build makes one per file).
@@ -159,7 +163,8 @@ def read_files(
     files: dict[str, Kept] = {}
     again: list[tuple[Kept, Kept]] = []
     same, new = True, False
-    for rel, source, entry in found:
+    ahead = _read_ahead(found, kept, reader)
+    for at, (rel, source, entry) in enumerate(found):
         before = kept.get(rel)
         if (
             before is not None
@@ -170,7 +175,8 @@ def read_files(
         ):
             file = before
         else:
-            file = keep(source.id, entry, read_entry(rel, source, reader))
+            read = read_entry(rel, source, reader) if ahead is None else ahead[at]
+            file = keep(source.id, entry, read)
             if before is None:
                 same, new = False, True
             else:
@@ -184,6 +190,19 @@ def read_files(
             if read.excluded is not None:
                 excluded.append(ExcludedObject(*read.excluded, rel, read.findings[0].code))
     return Reading(files, unnamed, excluded, same, new, again)
+
+
+def _read_ahead(
+    found: list[Discovered], kept: Mapping[str, Kept], reader: LayerReader
+) -> list[FileRead] | None:
+    """Every file's read, part of them by a second process (`majordomus.layer.shared_reading`),
+    when a cold build (nothing kept) reads enough files for one to pay and a second CPU can
+    run it; else None, and `read_files` reads each file as it goes."""
+    if kept or len(found) < SHARE_FROM or len(os.sched_getaffinity(0)) < 2:
+        return None
+    from majordomus.layer.shared_reading import read_shared
+
+    return read_shared(found, reader)
 
 
 def sorted_unique(

@@ -1,0 +1,167 @@
+"""Reading a large layer's files in two processes: the build's side (docs/ARCHITECTURE.md,
+"Reading a large layer in two processes").
+
+The build reads from the front of the list while a worker (`majordomus.layer.shared_worker`)
+is handed chunks from the back, two at a time; the build takes each answer between its own
+steps and hands out the next chunk, until the two fronts meet. Whatever the worker has not
+answered when it fails to start, dies, stalls or answers garbage, the build reads itself:
+the reads, and so the index, never depend on the worker. The worker is killed and reaped
+before the reads are returned.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import subprocess
+import sys
+from pathlib import Path
+
+import majordomus
+from majordomus.layer.discovery import Discovered
+from majordomus.layer.kinds import load_kinds
+from majordomus.layer.model import SourceClass
+from majordomus.layer.reader import FileRead, LayerReader, read_entry
+from majordomus.layer.shared_wire import Broken, ready, receive, send, unpack
+
+#: Files in one chunk handed to the worker.
+CHUNK = 128
+#: Chunks the worker holds at once: it has the next while the build takes the last.
+OUTSTANDING = 2
+#: Files the build reads between two looks for an answer.
+STEP = 16
+#: Seconds without a byte of an awaited answer before the build reads the rest itself.
+PATIENCE = 5.0
+#: Room for a chunk's answer in the pipe, so the worker never waits for the build to read.
+_PIPE_SIZE = 1 << 20
+
+#: The interpreter's code: the package directory the build imported `majordomus` from goes
+#: first on the path, whatever installed it (an editable install, PYTHONPATH, a test's tree).
+_CODE = (
+    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "from majordomus.layer.shared_worker import serve; serve(int(sys.argv[2]))"
+)
+
+
+def command(root_fd: int) -> list[str]:
+    """The worker's command line (tests replace it to inject a failing worker)."""
+    package = str(Path(majordomus.__file__).resolve().parent.parent)
+    return [sys.executable, "-S", "-c", _CODE, package, str(root_fd)]
+
+
+class _Worker:
+    """A started worker: its process, the build's ends of its pipes, its chunks in hand
+    (start → end) and whether it still answers."""
+
+    __slots__ = ("answers", "held", "process", "requests")
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        assert process.stdin is not None and process.stdout is not None
+        self.process = process
+        self.requests = process.stdin.fileno()
+        self.answers = process.stdout.fileno()
+        self.held: dict[int, int] = {}
+
+    def stop(self) -> None:
+        """Kill and reap the process, close the pipes."""
+        self.process.kill()
+        self.process.wait()
+        for pipe in (self.process.stdin, self.process.stdout):
+            if pipe is not None:
+                pipe.close()
+
+
+def _start(reader: LayerReader, classes: list[SourceClass]) -> _Worker | None:
+    """A worker told the build's root, manifest and classes; None when none can start."""
+    root_fd = reader.tree.directory("")
+    try:
+        process = subprocess.Popen(
+            command(root_fd),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            pass_fds=(root_fd,),
+        )
+    except OSError:
+        return None
+    worker = _Worker(process)
+    with contextlib.suppress(OSError):
+        fcntl.fcntl(worker.answers, fcntl.F_SETPIPE_SZ, _PIPE_SIZE)
+    manifest = reader.manifest
+    config = (
+        str(reader.root),
+        tuple(getattr(manifest, name) for name in manifest.FIELDS),
+        [tuple(getattr(source, name) for name in source.FIELDS) for source in classes],
+    )
+    try:
+        send(worker.requests, config)
+    except OSError:
+        worker.stop()
+        return None
+    return worker
+
+
+def read_shared(found: list[Discovered], reader: LayerReader) -> list[FileRead]:
+    """Each file's `read_entry`, in the order of `found`, part of them read by a worker.
+
+    Only with the shipped kind schema, the one the worker loads itself; else, or when no
+    worker starts, every file is read here."""
+    classes: dict[str, tuple[int, SourceClass]] = {}
+    for item in found:
+        classes.setdefault(item.source.id, (len(classes), item.source))
+    worker = None
+    if reader.kinds is load_kinds():
+        worker = _start(reader, [source for _, source in classes.values()])
+    reads: list[FileRead | None] = [None] * len(found)
+    if worker is not None:
+        try:
+            _share(found, reader, reads, worker, {key: at for key, (at, _) in classes.items()})
+        finally:
+            worker.stop()
+    return [
+        read_entry(found[at].path, found[at].source, reader) if read is None else read
+        for at, read in enumerate(reads)
+    ]
+
+
+def _share(
+    found: list[Discovered],
+    reader: LayerReader,
+    reads: list[FileRead | None],
+    worker: _Worker,
+    classes: dict[str, int],
+) -> None:
+    """Read from the front, hand chunks out from the back, take the answers; on any failure
+    of the worker stop, leaving what it had not answered unread (None)."""
+    low, high = 0, len(found)
+    try:
+        while low < high:
+            while len(worker.held) < OUTSTANDING and high - low >= 2 * CHUNK:
+                start = high - CHUNK
+                chunk = [(rel, classes[source.id]) for rel, source, _ in found[start:high]]
+                send(worker.requests, (start, chunk))
+                worker.held[start] = high
+                high = start
+            for at in range(low, min(low + STEP, high)):
+                item = found[at]
+                reads[at] = read_entry(item.path, item.source, reader)
+            low = min(low + STEP, high)
+            while worker.held and ready(worker.answers):
+                _take(worker, reads)
+        while worker.held:
+            _take(worker, reads)
+    except (Broken, OSError):
+        return
+
+
+def _take(worker: _Worker, reads: list[FileRead | None]) -> None:
+    """One answer into `reads`; raises `Broken` when it is not one of the chunks held."""
+    answer = receive(worker.answers, PATIENCE)
+    try:
+        start, packed = answer
+        end = worker.held.pop(start)
+        if len(packed) != end - start:
+            raise Broken("a chunk of another length")
+        reads[start:end] = [unpack(read) for read in packed]
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+        raise Broken(f"not an answer: {exc}") from None
