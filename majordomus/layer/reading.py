@@ -3,7 +3,9 @@
 Each file's read, or the earlier build's read of it kept (`Kept`, `read_files`), the objects
 whose identity names them (`drop_unnamable`), and one claimant per URI in URI order
 (`drop_duplicates`, or `sorted_unique` reusing the earlier order when an edit kept every
-URI). Split from `majordomus.layer.index`, which runs the build around it.
+URI). A cold build of many files reads part of them in a second process
+(`majordomus.layer.shared_reading`). Split from `majordomus.layer.index`, which runs the
+build around it.
 """
 
 from __future__ import annotations
@@ -109,7 +111,7 @@ class Kept(NamedTuple):
 
 
 #: Files a cold build reads before a second process pays for its start (~60 ms, ~2,000
-#: files' reading; docs/ARCHITECTURE.md, "Reading a large layer in two processes").
+#: files' reading; docs/architecture.md, "Reading a large layer in two processes").
 SHARE_FROM = 2000
 #: The findings of a file whose objects all have a name (shared: only ever read).
 _NONE: list[Diagnostic] = []

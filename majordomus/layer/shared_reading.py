@@ -1,4 +1,4 @@
-"""Reading a large layer's files in two processes: the build's side (docs/ARCHITECTURE.md,
+"""Reading a large layer's files in two processes: the build's side (docs/architecture.md,
 "Reading a large layer in two processes").
 
 The build reads from the front of the list while a worker (`majordomus.layer.shared_worker`)

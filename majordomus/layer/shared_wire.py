@@ -1,5 +1,5 @@
-"""What the reading worker and the build say to each other (docs/ARCHITECTURE.md, "Reading
-a large layer in two processes").
+"""What the reading worker and the build say to each other (docs/architecture.md,
+"Reading a large layer in two processes").
 
 Frames on a pipe: a 4-byte little-endian length, then `marshal` data. A file's read travels
 as tuples of str, int, None, lists and dicts, the only values a read holds, and is made

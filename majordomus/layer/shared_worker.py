@@ -1,5 +1,5 @@
 """The reading worker: a second process that reads chunks of a layer's files for a build
-(docs/ARCHITECTURE.md, "Reading a large layer in two processes"; the build's side is
+(docs/architecture.md, "Reading a large layer in two processes"; the build's side is
 `majordomus.layer.shared_reading`).
 
 Started with `python -S -c`, it imports only the layer's reading modules. It reads through
