@@ -74,6 +74,8 @@ class _Worker:
 def _start(reader: LayerReader, classes: list[SourceClass]) -> _Worker | None:
     """A worker told the build's root, manifest and classes; None when none can start."""
     root_fd = reader.tree.directory("")
+    if not sys.executable:
+        return None  # an embedding interpreter that cannot name itself
     try:
         process = subprocess.Popen(
             command(root_fd),

@@ -246,3 +246,15 @@ def test_no_worker_for_a_rebuild(
     rule.write_text(rule.read_text() + "\nmore\n")
     build(root, reuse=before.snapshot, moved=[str(rule.relative_to(root))])
     assert len(starts) == 1
+
+
+def test_the_worker_imports_neither_pydantic_nor_click() -> None:
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import majordomus.layer.shared_worker; "
+        "print(sorted(m for m in sys.modules if m.partition('.')[0] in ('pydantic', 'click')))"
+    )
+    argv = shared_reading.command(0)
+    done = subprocess.run(
+        [*argv[:2], "-c", code, argv[4]], capture_output=True, text=True, check=True
+    )
+    assert done.stdout == "[]\n"
