@@ -133,37 +133,49 @@ def _share(
     worker: _Worker,
     classes: dict[str, int],
 ) -> None:
-    """Read from the front, hand chunks out from the back, take the answers; on any failure
-    of the worker stop, leaving what it had not answered unread (None)."""
-    low, high = 0, len(found)
+    """Read from the front, hand chunks out from the back, take the answers. Once the
+    fronts meet, read on through every file still unanswered rather than wait for the
+    worker (on a loaded host it may not run at all); an answer that comes meanwhile saves
+    the rest of its chunk. On any failure of the worker stop, leaving what it had not
+    answered unread (None)."""
+    low, high, size = 0, len(found), len(found)
+    held, met = worker.held, False
     try:
-        while low < high:
-            while len(worker.held) < OUTSTANDING and high - low >= 2 * CHUNK:
-                start = high - CHUNK
-                chunk = [(rel, classes[source.id]) for rel, source, _ in found[start:high]]
-                send(worker.requests, (start, chunk))
-                worker.held[start] = high
-                high = start
-            for at in range(low, min(low + STEP, high)):
-                item = found[at]
-                reads[at] = read_entry(item.path, item.source, reader)
-            low = min(low + STEP, high)
-            while worker.held and ready(worker.answers):
+        while low < size:
+            if not met:
+                while len(held) < OUTSTANDING and high - low >= 2 * CHUNK:
+                    start = high - CHUNK
+                    chunk = [(rel, classes[source.id]) for rel, source, _ in found[start:high]]
+                    send(worker.requests, (start, chunk))
+                    held[start] = high
+                    high = start
+                met = low >= high
+                if met:
+                    high = size
+            stop = min(low + STEP, high)
+            for at in range(low, stop):
+                if reads[at] is None:
+                    item = found[at]
+                    reads[at] = read_entry(item.path, item.source, reader)
+            low = stop
+            while held and ready(worker.answers):
                 _take(worker, reads)
-        while worker.held:
-            _take(worker, reads)
     except (Broken, OSError):
         return
 
 
 def _take(worker: _Worker, reads: list[FileRead | None]) -> None:
-    """One answer into `reads`; raises `Broken` when it is not one of the chunks held."""
+    """One answer into `reads`, but for the files the build has read itself meanwhile;
+    raises `Broken` when it is not one of the chunks held."""
     answer = receive(worker.answers, PATIENCE)
     try:
         start, packed = answer
         end = worker.held.pop(start)
         if len(packed) != end - start:
             raise Broken("a chunk of another length")
-        reads[start:end] = [unpack(read) for read in packed]
+        reads[start:end] = [
+            unpack(read) if mine is None else mine
+            for read, mine in zip(packed, reads[start:end], strict=True)
+        ]
     except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
         raise Broken(f"not an answer: {exc}") from None
