@@ -66,7 +66,9 @@ def _exactly(fd: int, size: int, timeout: float | None) -> bytes:
 
 
 def pack(read: FileRead) -> tuple[Any, ...]:
-    """A read as plain values (`unpack` makes it again)."""
+    """A read as plain values (`unpack` makes it again); an object's body, the end of its
+    content after the front matter, as where it starts in the content: a third fewer bytes
+    to send and to unmarshal."""
     objects = [
         (
             obj.kind,
@@ -74,8 +76,8 @@ def pack(read: FileRead) -> tuple[Any, ...]:
             obj.title,
             obj.description,
             obj.metadata,
-            obj.content,
-            obj.body,
+            (text := obj.content),
+            len(text) - len(body) if text.endswith(body := obj.body) else body,
             obj.media_type,
             (
                 (where := obj.provenance).path,
@@ -104,7 +106,15 @@ def unpack(packed: Any) -> FileRead:
         (
             [
                 LayerObject(
-                    kind, identity, title, about, metadata, content, body, media, Provenance(*where)
+                    kind,
+                    identity,
+                    title,
+                    about,
+                    metadata,
+                    content,
+                    content[body:] if type(body) is int else body,
+                    media,
+                    Provenance(*where),
                 )
                 for kind, identity, title, about, metadata, content, body, media, where in objects
             ],
