@@ -59,6 +59,7 @@ def shared(monkeypatch: pytest.MonkeyPatch) -> Spy:
     monkeypatch.setattr(shared_reading, "OUTSTANDING", sys.maxsize)
     monkeypatch.setattr(shared_reading, "STEP", 1)
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1})
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     spy = Spy()
     real_start, real_unpack = shared_reading._start, shared_reading.unpack
 
@@ -219,18 +220,22 @@ def starts(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     yield started
 
 
-def test_no_worker_below_the_threshold_or_on_one_cpu(
+def test_no_worker_below_the_threshold_on_one_cpu_or_a_busy_host(
     git_repo: Callable[..., Path], starts: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = git_repo("layers/healthy")
     files = len(build(root).snapshot.files)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.5, 0.0, 0.0))
     monkeypatch.setattr(reading, "SHARE_FROM", files + 1)
     build_index(root)
     monkeypatch.setattr(reading, "SHARE_FROM", files)
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0})
     build_index(root)
-    assert starts == []
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1})
+    monkeypatch.setattr(os, "getloadavg", lambda: (2.0, 0.0, 0.0))
+    build_index(root)
+    assert starts == []
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.9, 0.0, 0.0))
     build_index(root)
     assert starts == [files]
 
@@ -241,6 +246,7 @@ def test_no_worker_for_a_rebuild(
     root = git_repo("layers/healthy")
     monkeypatch.setattr(reading, "SHARE_FROM", 1)
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1})
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     before = build(root)
     rule = next(root.glob(".ai/repo/rules/**/*.md"))
     rule.write_text(rule.read_text() + "\nmore\n")
