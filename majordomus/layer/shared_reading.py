@@ -3,10 +3,11 @@
 
 The build reads from the front of the list while a worker (`majordomus.layer.shared_worker`)
 is handed chunks from the back, two at a time; the build takes each answer between its own
-steps and hands out the next chunk, until the two fronts meet. Whatever the worker has not
-answered when it fails to start, dies, stalls or answers garbage, the build reads itself:
-the reads, and so the index, never depend on the worker. The worker is killed and reaped
-before the reads are returned.
+steps and hands out the next chunk until the two fronts meet, then reads on through what is
+still unanswered rather than wait. Whatever the worker has not answered when it fails to
+start, dies, stalls, answers garbage or gets no CPU, the build reads itself: the reads, and
+so the index, never depend on the worker. The worker is killed and reaped before the reads
+are returned.
 """
 
 from __future__ import annotations
@@ -30,15 +31,19 @@ CHUNK = 128
 OUTSTANDING = 2
 #: Files the build reads between two looks for an answer.
 STEP = 16
-#: Seconds without a byte of an awaited answer before the build reads the rest itself.
+#: Seconds without a byte of an answer that began to arrive before the build gives up on
+#: the worker and reads the rest itself.
 PATIENCE = 5.0
 #: Room for a chunk's answer in the pipe, so the worker never waits for the build to read.
 _PIPE_SIZE = 1 << 20
 
-#: The interpreter's code: the package directory the build imported `majordomus` from goes
-#: first on the path, whatever installed it (an editable install, PYTHONPATH, a test's tree).
+#: The interpreter's code: `majordomus` imported from the directory the build imported it
+#: from, whatever installed it (an editable install, PYTHONPATH, a test's tree), and that
+#: directory off the path again, so that it shadows no other module. `-P`: never the working
+#: directory, a repository an attacker may have filled with modules; `-S`: no
+#: site-packages, the worker needs none.
 _CODE = (
-    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "import sys; sys.path.insert(0, sys.argv[1]); import majordomus; del sys.path[0]; "
     "from majordomus.layer.shared_worker import serve; serve(int(sys.argv[2]))"
 )
 
@@ -46,12 +51,12 @@ _CODE = (
 def command(root_fd: int) -> list[str]:
     """The worker's command line (tests replace it to inject a failing worker)."""
     package = str(Path(majordomus.__file__).resolve().parent.parent)
-    return [sys.executable, "-S", "-c", _CODE, package, str(root_fd)]
+    return [sys.executable, "-S", "-P", "-c", _CODE, package, str(root_fd)]
 
 
 class _Worker:
-    """A started worker: its process, the build's ends of its pipes, its chunks in hand
-    (start → end) and whether it still answers."""
+    """A started worker: its process, the build's ends of its pipes and its chunks in hand
+    (start → end)."""
 
     __slots__ = ("answers", "held", "process", "requests")
 

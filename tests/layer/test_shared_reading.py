@@ -254,13 +254,15 @@ def test_no_worker_for_a_rebuild(
     assert len(starts) == 1
 
 
-def test_the_worker_imports_neither_pydantic_nor_click() -> None:
+def test_the_worker_imports_neither_pydantic_nor_click_nor_from_the_working_directory(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "json.py").write_text("raise SystemExit('imported from the repository')\n")
     code = (
         "import sys; sys.path.insert(0, sys.argv[1]); import majordomus.layer.shared_worker; "
         "print(sorted(m for m in sys.modules if m.partition('.')[0] in ('pydantic', 'click')))"
     )
     argv = shared_reading.command(0)
-    done = subprocess.run(
-        [*argv[:2], "-c", code, argv[4]], capture_output=True, text=True, check=True
-    )
-    assert done.stdout == "[]\n"
+    argv[argv.index("-c") + 1] = code
+    done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (0, "[]\n")
