@@ -206,12 +206,20 @@ def _read_ahead(
     at load 2.5 on two CPUs)."""
     if kept or len(found) < SHARE_FROM:
         return None
-    cpus = len(os.sched_getaffinity(0))
+    cpus = _cpus()
     if cpus < 2 or _load() >= cpus:
         return None
     from majordomus.layer.shared_reading import read_shared
 
     return read_shared(found, reader)
+
+
+def _cpus() -> int:
+    """The CPUs this process may run on (all of them where the platform cannot tell)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
 
 
 def _load() -> float:

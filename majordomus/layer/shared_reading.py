@@ -92,8 +92,10 @@ def _start(reader: LayerReader, classes: list[SourceClass]) -> _Worker | None:
     except OSError:
         return None
     worker = _Worker(process)
-    with contextlib.suppress(OSError):
-        fcntl.fcntl(worker.answers, fcntl.F_SETPIPE_SZ, _PIPE_SIZE)
+    resize = getattr(fcntl, "F_SETPIPE_SZ", None)  # Linux only
+    if resize is not None:
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(worker.answers, resize, _PIPE_SIZE)
     manifest = reader.manifest
     config = (
         str(reader.root),
