@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from bisect import bisect_left
 from collections.abc import Collection, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from majordomus.layer.discovery import Discovered
@@ -20,9 +21,11 @@ from majordomus.layer.model import Diagnostic, LayerObject
 from majordomus.layer.reader import FileRead, LayerReader, read_entry
 from majordomus.layer.relations import NAMING_KINDS, ExcludedObject
 from majordomus.layer.uris import unnamable
+from majordomus.safefs import Unsafe, open_root
 
 if TYPE_CHECKING:
     from majordomus.layer.index import Snapshot
+    from majordomus.layer.shared_reading import Early
 
 
 def _claimant(obj: LayerObject) -> str:
@@ -157,6 +160,7 @@ def read_files(
     moved: Collection[str],
     reader: LayerReader,
     diagnostics: list[Diagnostic],
+    early: Early | None = None,
 ) -> Reading:
     """Read each file, or keep its earlier read (see `build`); its findings go to
     `diagnostics`."""
@@ -165,7 +169,7 @@ def read_files(
     files: dict[str, Kept] = {}
     again: list[tuple[Kept, Kept]] = []
     same, new = True, False
-    ahead = _read_ahead(found, kept, reader)
+    ahead = _read_ahead(found, kept, reader, early)
     for at, (rel, source, entry) in enumerate(found):
         before = kept.get(rel)
         if (
@@ -195,23 +199,51 @@ def read_files(
 
 
 def _read_ahead(
-    found: list[Discovered], kept: Mapping[str, Kept], reader: LayerReader
+    found: list[Discovered], kept: Mapping[str, Kept], reader: LayerReader, early: Early | None
 ) -> list[FileRead] | None:
     """Every file's read, part of them by a second process (`majordomus.layer.shared_reading`),
     when a cold build (nothing kept) reads enough files for one to pay and a second CPU is
-    idle to run it; else None, and `read_files` reads each file as it goes.
-
-    "Idle": the load average of the last minute below the CPUs this process may use. On a
-    busy host the worker would take its CPU from the build itself (measured: 100 ms slower
-    at load 2.5 on two CPUs)."""
-    if kept or len(found) < SHARE_FROM:
-        return None
-    cpus = _cpus()
-    if cpus < 2 or _load() >= cpus:
+    idle to run it; else None, and `read_files` reads each file as it goes. `early`: a
+    worker `forerunner` started, used when it is the build's."""
+    if kept or len(found) < SHARE_FROM or (early is None and not _idle()):
         return None
     from majordomus.layer.shared_reading import read_shared
 
-    return read_shared(found, reader)
+    return read_shared(found, reader, early)
+
+
+def forerunner(root: Path, git_index: Path) -> Early | None:
+    """A worker started while the build still lists its files, when the git index tracks
+    enough files for one to pay (its header's entry count) and a CPU is idle: its start
+    (~45 ms) then overlaps discovery. The build stops it, used or not."""
+    try:
+        with open(git_index, "rb") as index:
+            header = index.read(12)
+    except OSError:
+        return None
+    if len(header) < 12 or header[:4] != b"DIRC":
+        return None
+    if int.from_bytes(header[8:12], "big") < SHARE_FROM or not _idle():
+        return None
+    from majordomus.layer.shared_reading import Early, spawn
+
+    try:
+        root_fd = open_root(root)
+    except Unsafe:
+        return None
+    worker = spawn(root_fd)
+    if worker is None:
+        os.close(root_fd)
+        return None
+    return Early(worker, root_fd)
+
+
+def _idle() -> bool:
+    """A second CPU idle: the load average of the last minute below the CPUs this process
+    may use. On a busy host the worker would take its CPU from the build itself (measured:
+    100 ms slower at load 2.5 on two CPUs)."""
+    cpus = _cpus()
+    return cpus >= 2 and _load() < cpus
 
 
 def _cpus() -> int:

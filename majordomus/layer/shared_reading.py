@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -76,9 +77,34 @@ class _Worker:
                 pipe.close()
 
 
-def _start(reader: LayerReader, classes: list[SourceClass]) -> _Worker | None:
-    """A worker told the build's root, manifest and classes; None when none can start."""
-    root_fd = reader.tree.directory("")
+class Early:
+    """A worker started before the listing is known (`majordomus.layer.reading.forerunner`),
+    with its own descriptor of the root; used only when that is the build's root."""
+
+    __slots__ = ("root_fd", "worker")
+
+    def __init__(self, worker: _Worker, root_fd: int) -> None:
+        self.worker = worker
+        self.root_fd = root_fd
+
+    def take(self, tree_fd: int) -> _Worker | None:
+        """The worker when its root is the tree's, else None (and it is stopped)."""
+        if os.path.samestat(os.fstat(self.root_fd), os.fstat(tree_fd)):
+            return self.worker
+        self.stop()
+        return None
+
+    def stop(self) -> None:
+        """Kill and reap the worker, close the descriptor (again: nothing)."""
+        self.worker.stop()
+        if self.root_fd >= 0:
+            os.close(self.root_fd)
+            self.root_fd = -1
+
+
+def spawn(root_fd: int) -> _Worker | None:
+    """A worker reading through `root_fd`, waiting for its configuration; None when none
+    can start."""
     if not sys.executable:
         return None  # an embedding interpreter that cannot name itself
     try:
@@ -96,6 +122,18 @@ def _start(reader: LayerReader, classes: list[SourceClass]) -> _Worker | None:
     if resize is not None:
         with contextlib.suppress(OSError):
             fcntl.fcntl(worker.answers, resize, _PIPE_SIZE)
+    return worker
+
+
+def _start(reader: LayerReader, classes: list[SourceClass], early: Early | None) -> _Worker | None:
+    """A worker (the early one when it reads the build's root) told the build's root,
+    manifest and classes; None when none can start."""
+    root_fd = reader.tree.directory("")
+    worker = None if early is None else early.take(root_fd)
+    if worker is None:
+        worker = spawn(root_fd)
+    if worker is None:
+        return None
     manifest = reader.manifest
     config = (
         str(reader.root),
@@ -110,7 +148,9 @@ def _start(reader: LayerReader, classes: list[SourceClass]) -> _Worker | None:
     return worker
 
 
-def read_shared(found: list[Discovered], reader: LayerReader) -> list[FileRead]:
+def read_shared(
+    found: list[Discovered], reader: LayerReader, early: Early | None = None
+) -> list[FileRead]:
     """Each file's `read_entry`, in the order of `found`, part of them read by a worker.
 
     Only with the shipped kind schema, the one the worker loads itself; else, or when no
@@ -120,7 +160,7 @@ def read_shared(found: list[Discovered], reader: LayerReader) -> list[FileRead]:
         classes.setdefault(item.source.id, (len(classes), item.source))
     worker = None
     if reader.kinds is load_kinds():
-        worker = _start(reader, [source for _, source in classes.values()])
+        worker = _start(reader, [source for _, source in classes.values()], early)
     reads: list[FileRead | None] = [None] * len(found)
     if worker is not None:
         try:
