@@ -212,9 +212,9 @@ def starts(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     started: list[int] = []
     real = shared_reading.read_shared
 
-    def counting(found: list[Any], reader: Any) -> Any:
+    def counting(found: list[Any], reader: Any, early: Any = None) -> Any:
         started.append(len(found))
-        return real(found, reader)
+        return real(found, reader, early)
 
     monkeypatch.setattr(shared_reading, "read_shared", counting)
     yield started
@@ -266,3 +266,65 @@ def test_the_worker_imports_neither_pydantic_nor_click_nor_from_the_working_dire
     argv[argv.index("-c") + 1] = code
     done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True)
     assert (done.returncode, done.stdout) == (0, "[]\n")
+
+
+@pytest.fixture
+def spawned(monkeypatch: pytest.MonkeyPatch) -> list[subprocess.Popen[bytes]]:
+    """Every worker process started, early or not."""
+    processes: list[subprocess.Popen[bytes]] = []
+    real = shared_reading.spawn
+
+    def spawning(root_fd: int) -> Any:
+        worker = real(root_fd)
+        if worker is not None:
+            processes.append(worker.process)
+        return worker
+
+    monkeypatch.setattr(shared_reading, "spawn", spawning)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1})
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    return processes
+
+
+def test_an_early_worker_is_dismissed_when_the_layer_is_small(
+    git_repo: Callable[..., Path],
+    starts: list[int],
+    spawned: list[subprocess.Popen[bytes]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Many tracked files outside the layer start a worker while the files are listed; the
+    layer is below the threshold, so it reads nothing, is reaped, and the index is the
+    serial build's."""
+    root = git_repo("layers/healthy")
+    files = len(build(root).snapshot.files)
+    for at in range(files + 1):
+        (root / f"other-{at}.txt").write_text("not the layer\n")
+    git(root, "add", ".")
+    expected = _serial(root)
+    spawned.clear()
+    monkeypatch.setattr(reading, "SHARE_FROM", files + 1)
+    assert _rendered(build(root)) == expected
+    assert starts == []
+    assert len(spawned) == 1 and spawned[0].returncode is not None
+    monkeypatch.setattr(os, "getloadavg", lambda: (2.0, 0.0, 0.0))
+    build(root)
+    assert len(spawned) == 1
+
+
+def test_an_early_worker_of_another_root_is_not_used(
+    tmp_path: Path, spawned: list[subprocess.Popen[bytes]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index = tmp_path / "index"
+    index.write_bytes(b"DIRC" + (2).to_bytes(4, "big") + (5).to_bytes(4, "big"))
+    monkeypatch.setattr(reading, "SHARE_FROM", 5)
+    early = reading.forerunner(tmp_path, index)
+    assert early is not None
+    other = os.open(FIXTURES, os.O_RDONLY)
+    try:
+        assert early.take(other) is None
+    finally:
+        os.close(other)
+    assert spawned[0].returncode is not None and early.root_fd == -1
+    monkeypatch.setattr(reading, "SHARE_FROM", 6)
+    assert reading.forerunner(tmp_path, index) is None
+    assert len(spawned) == 1
