@@ -11,6 +11,7 @@ build around it.
 from __future__ import annotations
 
 import os
+import stat
 from bisect import bisect_left
 from collections.abc import Collection, Mapping
 from pathlib import Path
@@ -216,11 +217,16 @@ def forerunner(root: Path, git_index: Path) -> Early | None:
     """A worker started while the build still lists its files, when the git index tracks
     enough files for one to pay (its header's entry count) and a CPU is idle: its start
     (~45 ms) then overlaps discovery. The build stops it, used or not."""
-    try:
-        with open(git_index, "rb") as index:
-            header = index.read(12)
+    try:  # the repository's own file: a FIFO or device there must not block the build
+        fd = os.open(git_index, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return None
+    try:
+        header = os.read(fd, 12) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
     if len(header) < 12 or header[:4] != b"DIRC":
         return None
     if int.from_bytes(header[8:12], "big") < SHARE_FROM or not _idle():

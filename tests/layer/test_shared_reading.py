@@ -327,4 +327,7 @@ def test_an_early_worker_of_another_root_is_not_used(
     assert spawned[0].returncode is not None and early.root_fd == -1
     monkeypatch.setattr(reading, "SHARE_FROM", 6)
     assert reading.forerunner(tmp_path, index) is None
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert reading.forerunner(tmp_path, fifo) is None  # a FIFO for an index does not block
     assert len(spawned) == 1
