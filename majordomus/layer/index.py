@@ -40,7 +40,7 @@ from majordomus.layer.model import (
     SourceClass,
 )
 from majordomus.layer.reader import LayerReader, Stamp
-from majordomus.layer.reading import Kept, read_files, sorted_unique
+from majordomus.layer.reading import Kept, forerunner, read_files, sorted_unique
 from majordomus.layer.relations import ExcludedObject, Relations, derive_relations
 from majordomus.layer.root import LayerIOError, find_root
 from majordomus.layer.sources import read_sources
@@ -223,24 +223,31 @@ def _build(
     pending = PendingGitState(layer.root, status_now=status_now and reuse is None)
     # the listings run while git's quick answers are awaited
     started = _start_listing(layer, discovery, None if reuse is None else reuse.listed)
-    if discovery == "vcs" and not pending.available:
-        if started is not None:
-            started.close()
-        raise GitError(
-            f"git is not usable at {layer.root}: {pending.reason}; "
-            "use --discovery filesystem to read the work tree instead"
-        )
-    with _tree(layer.root) as tree:
-        listing = None if started is None else started.listing(layer, tree)
-        if listing is None:
-            found, diagnostics = discover(
-                layer.root, layer.manifest, layer.sources, discovery, tree
+    # a large layer's reading worker starts while the files are listed
+    index_file = _git_index(layer.root) if started is not None and reuse is None else None
+    early = None if index_file is None else forerunner(layer.root, index_file)
+    try:
+        if discovery == "vcs" and not pending.available:
+            if started is not None:
+                started.close()
+            raise GitError(
+                f"git is not usable at {layer.root}: {pending.reason}; "
+                "use --discovery filesystem to read the work tree instead"
             )
-        else:
-            found, diagnostics = listing[1].files, list(listing[1].findings)
-        diagnostics.extend(uncovered_sections(layer.manifest, layer.sources, tree))
-        reader = LayerReader(root=layer.root, manifest=layer.manifest, kinds=kinds, tree=tree)
-        done = read_files(found, kept, moved, reader, diagnostics)
+        with _tree(layer.root) as tree:
+            listing = None if started is None else started.listing(layer, tree)
+            if listing is None:
+                found, diagnostics = discover(
+                    layer.root, layer.manifest, layer.sources, discovery, tree
+                )
+            else:
+                found, diagnostics = listing[1].files, list(listing[1].findings)
+            diagnostics.extend(uncovered_sections(layer.manifest, layer.sources, tree))
+            reader = LayerReader(root=layer.root, manifest=layer.manifest, kinds=kinds, tree=tree)
+            done = read_files(found, kept, moved, reader, diagnostics, early)
+    finally:
+        if early is not None:
+            early.stop()
     same = reuse is not None and done.same and len(done.files) == len(kept)
     git = pending.result()
     diagnostics.extend(done.unnamed)
@@ -332,13 +339,19 @@ def _start_listing(
     return _Started(stamp, before[1], listing_again(layer.root, layer.sources))
 
 
+def _git_index(root: Path) -> Path | None:
+    """The git index of the work tree holding `root`, None when there is no git dir."""
+    folder = git_dir(root)
+    return None if folder is None else folder / "index"
+
+
 def _git_index_stamp(root: Path) -> Stamp | None:
     """The stamp of the git index of the work tree holding `root`, None when there is none."""
-    folder = git_dir(root)
-    if folder is None:
+    index = _git_index(root)
+    if index is None:
         return None
     try:
-        info = os.stat(folder / "index")
+        info = os.stat(index)
     except OSError:
         return None
     return (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)

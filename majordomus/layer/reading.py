@@ -3,13 +3,18 @@
 Each file's read, or the earlier build's read of it kept (`Kept`, `read_files`), the objects
 whose identity names them (`drop_unnamable`), and one claimant per URI in URI order
 (`drop_duplicates`, or `sorted_unique` reusing the earlier order when an edit kept every
-URI). Split from `majordomus.layer.index`, which runs the build around it.
+URI). A cold build of many files reads part of them in a second process
+(`majordomus.layer.shared_reading`). Split from `majordomus.layer.index`, which runs the
+build around it.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from bisect import bisect_left
 from collections.abc import Collection, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from majordomus.layer.discovery import Discovered
@@ -17,9 +22,11 @@ from majordomus.layer.model import Diagnostic, LayerObject
 from majordomus.layer.reader import FileRead, LayerReader, read_entry
 from majordomus.layer.relations import NAMING_KINDS, ExcludedObject
 from majordomus.layer.uris import unnamable
+from majordomus.safefs import Unsafe, open_root
 
 if TYPE_CHECKING:
     from majordomus.layer.index import Snapshot
+    from majordomus.layer.shared_reading import Early
 
 
 def _claimant(obj: LayerObject) -> str:
@@ -107,6 +114,9 @@ class Kept(NamedTuple):
     plain: bool
 
 
+#: Files a cold build reads before a second process pays for its start (~60 ms, ~2,000
+#: files' reading; docs/architecture.md, "Reading a large layer in two processes").
+SHARE_FROM = 2000
 #: The findings of a file whose objects all have a name (shared: only ever read).
 _NONE: list[Diagnostic] = []
 #: A `Kept` made without its Python-level `__new__` (a cold build makes one per file).
@@ -151,6 +161,7 @@ def read_files(
     moved: Collection[str],
     reader: LayerReader,
     diagnostics: list[Diagnostic],
+    early: Early | None = None,
 ) -> Reading:
     """Read each file, or keep its earlier read (see `build`); its findings go to
     `diagnostics`."""
@@ -159,7 +170,8 @@ def read_files(
     files: dict[str, Kept] = {}
     again: list[tuple[Kept, Kept]] = []
     same, new = True, False
-    for rel, source, entry in found:
+    ahead = _read_ahead(found, kept, reader, early)
+    for at, (rel, source, entry) in enumerate(found):
         before = kept.get(rel)
         if (
             before is not None
@@ -170,7 +182,8 @@ def read_files(
         ):
             file = before
         else:
-            file = keep(source.id, entry, read_entry(rel, source, reader))
+            read = read_entry(rel, source, reader) if ahead is None else ahead[at]
+            file = keep(source.id, entry, read)
             if before is None:
                 same, new = False, True
             else:
@@ -184,6 +197,75 @@ def read_files(
             if read.excluded is not None:
                 excluded.append(ExcludedObject(*read.excluded, rel, read.findings[0].code))
     return Reading(files, unnamed, excluded, same, new, again)
+
+
+def _read_ahead(
+    found: list[Discovered], kept: Mapping[str, Kept], reader: LayerReader, early: Early | None
+) -> list[FileRead] | None:
+    """Every file's read, part of them by a second process (`majordomus.layer.shared_reading`),
+    when a cold build (nothing kept) reads enough files for one to pay and a second CPU is
+    idle to run it; else None, and `read_files` reads each file as it goes. `early`: a
+    worker `forerunner` started, used when it is the build's."""
+    if kept or len(found) < SHARE_FROM or (early is None and not _idle()):
+        return None
+    from majordomus.layer.shared_reading import read_shared
+
+    return read_shared(found, reader, early)
+
+
+def forerunner(root: Path, git_index: Path) -> Early | None:
+    """A worker started while the build still lists its files, when the git index tracks
+    enough files for one to pay (its header's entry count) and a CPU is idle: its start
+    (~45 ms) then overlaps discovery. The build stops it, used or not."""
+    try:  # the repository's own file: a FIFO or device there must not block the build
+        fd = os.open(git_index, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        header = os.read(fd, 12) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if len(header) < 12 or header[:4] != b"DIRC":
+        return None
+    if int.from_bytes(header[8:12], "big") < SHARE_FROM or not _idle():
+        return None
+    from majordomus.layer.shared_reading import Early, spawn
+
+    try:
+        root_fd = open_root(root)
+    except Unsafe:
+        return None
+    worker = spawn(root_fd)
+    if worker is None:
+        os.close(root_fd)
+        return None
+    return Early(worker, root_fd)
+
+
+def _idle() -> bool:
+    """A second CPU idle: the load average of the last minute below the CPUs this process
+    may use. On a busy host the worker would take its CPU from the build itself (measured:
+    100 ms slower at load 2.5 on two CPUs)."""
+    cpus = _cpus()
+    return cpus >= 2 and _load() < cpus
+
+
+def _cpus() -> int:
+    """The CPUs this process may run on (all of them where the platform cannot tell)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def _load() -> float:
+    """The load average of the last minute; none where the platform cannot tell."""
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return 0.0
 
 
 def sorted_unique(

@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from majordomus.errors import EXIT_REFUSED
 from majordomus.layer import git as gitmod
+from majordomus.layer import shared_reading
 from majordomus.layer.git import (
     GitError,
     _entries,
@@ -140,13 +142,17 @@ def test_only_read_only_subcommands_are_spelled_out() -> None:
 
 
 def test_no_other_layer_module_runs_a_process() -> None:
+    """Only git.py runs git; the reading worker's module runs only this interpreter."""
     layer = Path(gitmod.__file__).parent
+    runners = {"git.py", "shared_reading.py"}
     offenders = [
         p.name
         for p in layer.glob("*.py")
-        if p.name != "git.py" and re.search(r"\bsubprocess\b|os\.system|os\.popen", p.read_text())
+        if p.name not in runners
+        and re.search(r"\bsubprocess\b|os\.system|os\.popen", p.read_text())
     ]
     assert offenders == []
+    assert shared_reading.command(3)[0] == sys.executable
 
 
 def test_a_conflicted_path_is_listed_once_with_every_stage() -> None:
