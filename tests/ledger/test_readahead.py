@@ -19,21 +19,12 @@ import pytest
 from majordomus.ledger import readahead
 from majordomus.ledger.store import RECORD_FILE_LIMIT, STATE_DIR, Loaded, Store
 from tests.conftest import FIXTURES, command_env, make_git_repo
+from tests.ledger.test_store import stored
 from tests.projections.store_files import chain, current_task, put
 
 
 def _record(ident: str, stamp: str, task: str = "t") -> bytes:
-    return json.dumps(
-        {
-            "schema": "majordomus/reasoning-record",
-            "version": 1,
-            "id": ident,
-            "task": task,
-            "recorded_at": stamp,
-            "body": {"kind": "attempt", "attempt": "a", "observed_failure": "f"},
-        },
-        indent=2,
-    ).encode()
+    return json.dumps(stored(ident, stamp, task), indent=2).encode()
 
 
 def _awkward(root: Path) -> None:
