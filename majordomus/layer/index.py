@@ -224,8 +224,7 @@ def _build(
     # the listings run while git's quick answers are awaited
     started = _start_listing(layer, discovery, None if reuse is None else reuse.listed)
     # a large layer's reading worker starts while the files are listed
-    index_file = _git_index(layer.root) if started is not None and reuse is None else None
-    early = None if index_file is None else forerunner(layer.root, index_file)
+    early = None if started is None or reuse is not None else forerunner(layer.root, started.index)
     try:
         if discovery == "vcs" and not pending.available:
             if started is not None:
@@ -288,15 +287,22 @@ def _build(
 class _Started:
     """The `vcs` discovery of a build, started before git's other answers are awaited.
 
-    `stamp`: the git index's before anything was listed; `before`: the discovery of the
-    build before, which stands while the git index is the same file (`running` None), else
-    is listed again (`running`, a `discover_again` listing); without one, `running` holds
-    a first discovery's listings.
+    `index`: the git index's path; `stamp`: its stamp before anything was listed;
+    `before`: the discovery of the build before, which stands while the git index is the
+    same file (`running` None), else is listed again (`running`, a `discover_again`
+    listing); without one, `running` holds a first discovery's listings.
     """
 
-    __slots__ = ("before", "running", "stamp")
+    __slots__ = ("before", "index", "running", "stamp")
 
-    def __init__(self, stamp: Stamp, before: Listed | None, running: Listings | Listing | None):
+    def __init__(
+        self,
+        index: Path,
+        stamp: Stamp,
+        before: Listed | None,
+        running: Listings | Listing | None,
+    ):
+        self.index = index
         self.stamp = stamp
         self.before = before
         self.running = running
@@ -329,27 +335,22 @@ def _start_listing(
     reuses what still holds)."""
     if discovery != "vcs":
         return None
-    stamp = _git_index_stamp(layer.root)
+    folder = git_dir(layer.root)
+    if folder is None:
+        return None
+    index = folder / "index"
+    stamp = _stamp_of(index)
     if stamp is None:
         return None
     if before is None:
-        return _Started(stamp, None, Listings(layer.root, layer.sources))
+        return _Started(index, stamp, None, Listings(layer.root, layer.sources))
     if before[0] == stamp:
-        return _Started(stamp, before[1], None)
-    return _Started(stamp, before[1], listing_again(layer.root, layer.sources))
+        return _Started(index, stamp, before[1], None)
+    return _Started(index, stamp, before[1], listing_again(layer.root, layer.sources))
 
 
-def _git_index(root: Path) -> Path | None:
-    """The git index of the work tree holding `root`, None when there is no git dir."""
-    folder = git_dir(root)
-    return None if folder is None else folder / "index"
-
-
-def _git_index_stamp(root: Path) -> Stamp | None:
-    """The stamp of the git index of the work tree holding `root`, None when there is none."""
-    index = _git_index(root)
-    if index is None:
-        return None
+def _stamp_of(index: Path) -> Stamp | None:
+    """The stamp of the git index at `index`, None when there is none."""
     try:
         info = os.stat(index)
     except OSError:
