@@ -13,7 +13,8 @@ derivation:
 
 The same process exits without the interpreter's teardown, so what a one-shot command is
 done with need not be freed either: `keep_until_exit` holds it instead (freeing a replayed
-ledger's 10k records one object at a time costs about 20 ms). A server keeps nothing.
+ledger's 10k records, or a workspace's 10k-object index, one object at a time costs about
+20 ms). A server keeps nothing.
 
 No I/O.
 """

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 PROGRAM = """
 import gc, sys, weakref
@@ -53,3 +54,32 @@ def test_what_is_kept_is_bounded_by_its_weight() -> None:
         [sys.executable, "-c", BOUNDED], capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "[True, True, False]"
+
+
+WORKSPACE = """
+import sys, weakref
+from pathlib import Path
+from majordomus import collector
+from majordomus.capabilities.workspace import Workspace
+if sys.argv[2] == "one-shot":
+    collector.off_for_process()
+ctx = Workspace(Path(sys.argv[1]), discovery="filesystem", watch=False)
+assert ctx.index.objects
+ref = weakref.ref(ctx)
+del ctx
+print(ref() is not None)
+"""
+
+
+def test_a_one_shot_process_keeps_its_workspace_once_the_index_is_built() -> None:
+    layer = Path(__file__).resolve().parent.parent / "fixtures" / "layers" / "healthy"
+    found = [
+        subprocess.run(
+            [sys.executable, "-c", WORKSPACE, str(layer), mode],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for mode in ("one-shot", "server")
+    ]
+    assert found == ["True", "False"]
