@@ -136,18 +136,22 @@ class Workspace:
         """
         if self.watch is None or "index" not in self.__dict__ or not self.watch.changed():
             return False
+        with collector.paused():  # a re-index's new objects are long-lived, its garbage few
+            return self._reindex(self.watch)
+
+    def _reindex(self, watch: Watch) -> bool:
         try:
             baseline, built = self._build(status_now=True)
             assert baseline is not None  # a workspace without a watch never gets here
             registry = self._registry_of(built.index, self.__dict__.get("registry"))
         except Exception as exc:
             log.error("the layer changed and could not be read again: %s", exc)
-            self.watch.rebase()
+            watch.rebase()
             self._built = None  # what moved before the rebase is not re-read: start afresh
             self.stale = True
             return False
         self._built = built
-        self.watch = self._watch(baseline, built, self.watch)
+        self.watch = self._watch(baseline, built, watch)
         # Swapped in one step each: a request still running keeps a whole index, old or new.
         self.__dict__.pop("sqlite", None)
         self.__dict__["index"] = built.index

@@ -143,24 +143,26 @@ class Watch:
         ) or any(  # what git sees, in a folder watched only now, moved since it was stated
             _key(path) != key for path, key in baseline.fixed if path.rpartition(os.sep)[0] in fresh
         )
-        self._suspect_files(stamps, low, fresh)
+        self._suspect_files(stamps, low, high, fresh)
         self.suspect = self.suspect or bool(self._suspects)
         self._stamps = stamps
         self._files = list(stamps.items())
         self._cursor = 0
 
-    def _suspect_files(self, stamps: dict[str, Key], low: int, fresh: set[str]) -> None:
+    def _suspect_files(self, stamps: dict[str, Key], low: int, high: int, fresh: set[str]) -> None:
         """Stat what was not read (its key stands for it from now on) and suspect what may
-        have changed unseen: a file read while it changed (`low` is the build's start, and
-        every read ended before the folders were stated), or one in a folder watched only
-        now whose stat moved since its read."""
+        have changed unseen: a file read while it changed (a modification or change time
+        from `low`, the build's start, to `high`, taken after every read ended), or one in a
+        folder watched only now whose stat moved since its read. A time after `high` is a
+        date set in the future (`touch -d`, an archive, a skewed clock), not a change during
+        the read: suspected, such a file would make every check a re-index."""
         base = self._base
         for rel, key in stamps.items():
             if key is None:
                 stamps[rel] = _key(base + rel)
             elif (
-                key[0] >= low
-                or key[1] >= low
+                low <= key[0] <= high
+                or low <= key[1] <= high
                 or (
                     fresh
                     and (base + rel).rpartition(os.sep)[0] in fresh

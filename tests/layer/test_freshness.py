@@ -5,9 +5,14 @@ within one turn of the rotating slice."""
 from __future__ import annotations
 
 import math
+import os
+import time
 from pathlib import Path
 
+import pytest
+
 from majordomus.capabilities.workspace import Workspace
+from majordomus.layer import freshness
 from majordomus.layer.freshness import SLICE, git_dir
 from majordomus.synthetic import Shape, SyntheticRepository, rule_path
 from tests.conftest import git
@@ -52,6 +57,36 @@ def test_an_edit_in_place_is_seen_within_one_turn_of_the_slice() -> None:
         assert seen.count(True) == 1
         obj = ctx.index.by_path[rule_path(rules - 1)]
         assert obj.content.endswith("edited in place\n")
+
+
+def test_a_file_changed_while_the_index_was_read_is_read_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with committed(Shape()) as repo:
+        started = freshness.Baseline.__init__
+
+        def earlier(self: freshness.Baseline, *args: object) -> None:
+            started(self, *args)  # type: ignore[arg-type]
+            self.started_ns -= 60 * 10**9  # every file of the new repository changed since
+
+        monkeypatch.setattr(freshness.Baseline, "__init__", earlier)
+        ctx = Workspace(repo.root)
+        ctx.index  # noqa: B018
+        monkeypatch.undo()
+        assert [ctx.refresh() for _ in range(3)] == [True, False, False]
+
+
+def test_a_file_dated_in_the_future_is_read_again_once_not_at_every_check() -> None:
+    with committed(Shape()) as repo:
+        path = repo.root / rule_path(0)
+        ahead = time.time() + 86_400
+        os.utime(path, (ahead, ahead))  # before the build: not a change during its read
+        ctx = Workspace(repo.root)
+        ctx.index  # noqa: B018
+        assert [ctx.refresh() for _ in range(3)] == [False] * 3
+        os.utime(path, (ahead + 1, ahead + 1))  # after it: one change, seen once
+        assert [ctx.refresh() for _ in range(3)] == [True, False, False]
+        assert ctx.generation == 1
 
 
 def test_filesystem_discovery_sees_a_new_file_in_a_watched_directory() -> None:
