@@ -157,13 +157,16 @@ class Snapshot:
 
 
 class Built:
-    """An index and what the next build may reuse of it."""
+    """An index and what the next build may reuse of it; `read_now`: the paths this build
+    read, new or again (None: it kept nothing, every file was read), which are all a
+    re-index's watch must look at again (`majordomus.layer.freshness.Watch`)."""
 
-    __slots__ = ("index", "snapshot")
+    __slots__ = ("index", "read_now", "snapshot")
 
-    def __init__(self, index: Index, snapshot: Snapshot) -> None:
+    def __init__(self, index: Index, snapshot: Snapshot, read_now: list[str] | None = None) -> None:
         self.index = index
         self.snapshot = snapshot
+        self.read_now = read_now
 
 
 def build_index(
@@ -281,7 +284,7 @@ def _build(
         _log_diagnostic(diagnostic)
     _log_summary(index)
     snapshot = Snapshot(layer, tools, done.files, relations, listing, objects, not duplicates)
-    return Built(index, snapshot)
+    return Built(index, snapshot, done.read_now)
 
 
 class _Started:

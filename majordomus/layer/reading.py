@@ -149,6 +149,8 @@ class Reading(NamedTuple):
     new: bool
     #: Each file read again that an earlier build had read: (then, now).
     again: list[tuple[Kept, Kept]]
+    #: The paths read by this build, new or again; None when nothing was kept (all read).
+    read_now: list[str] | None
 
     def objects(self) -> list[LayerObject]:
         """Every named object, in discovery order."""
@@ -170,6 +172,7 @@ def read_files(
     files: dict[str, Kept] = {}
     again: list[tuple[Kept, Kept]] = []
     same, new = True, False
+    read_now: list[str] | None = [] if kept else None
     ahead = _read_ahead(found, kept, reader, early)
     for at, (rel, source, entry) in enumerate(found):
         before = kept.get(rel)
@@ -184,6 +187,8 @@ def read_files(
         else:
             read = read_entry(rel, source, reader) if ahead is None else ahead[at]
             file = keep(source.id, entry, read)
+            if read_now is not None:
+                read_now.append(rel)
             if before is None:
                 same, new = False, True
             else:
@@ -196,7 +201,7 @@ def read_files(
             diagnostics.extend(read.findings)
             if read.excluded is not None:
                 excluded.append(ExcludedObject(*read.excluded, rel, read.findings[0].code))
-    return Reading(files, unnamed, excluded, same, new, again)
+    return Reading(files, unnamed, excluded, same, new, again, read_now)
 
 
 def _read_ahead(
