@@ -439,6 +439,9 @@ class Listed(NamedTuple):
     #: What the `ls-files` of every class's pathspec printed, when `entries` is read from
     #: it: the next listing is read against it (`Listing.entries_since`).
     out: bytes | None = None
+    #: When this discovery is the one it was read against (`discover_again`) with only
+    #: some entries changed: the places of those in `files`; None when discovered anew.
+    since: list[int] | None = None
 
     def at(self) -> dict[str, int]:
         return self.places if self.places is not None else places(self.files)
@@ -493,15 +496,17 @@ def discover_again(
         if union.keys() != previous.entries.keys():
             return discover_listed(root, manifest, sources, "vcs", listed=union, out=out)
         changed = [path for path, _ in union.items() - previous.entries.items()]
-    if not changed:
-        return Listed(previous.files, previous.findings, union, previous.places, out)
     at = previous.at()
+    if not changed:
+        return Listed(previous.files, previous.findings, union, at, out, [])
     files = list(previous.files)
+    since = []
     for path in changed:
         place = at.get(path)
         if place is not None:
             files[place] = files[place]._replace(entry=union[path])
-    return Listed(files, previous.findings, union, at, out)
+            since.append(place)
+    return Listed(files, previous.findings, union, at, out, since)
 
 
 #: A `Discovered` made without its Python-level `__new__` (one per file listed).
