@@ -15,6 +15,7 @@ from majordomus.capabilities.builtin import builtin_registry, builtin_tools
 from majordomus.capabilities.workspace import Workspace
 from majordomus.layer import git as git_module
 from majordomus.layer import reading as reading_module
+from majordomus.layer.freshness import Baseline, Watch
 from majordomus.layer.index import build_index
 from majordomus.layer.model import Discovery, Index
 from majordomus.synthetic import Shape, SyntheticRepository, rule_path
@@ -124,6 +125,10 @@ def test_each_re_index_answers_what_a_build_from_scratch_answers(
             assert list(ctx.registry.routes.items()) == list(registry.routes.items()), name
             assert ctx.registry.owners() == registry.owners(), name
             assert ctx.registry.fingerprint == registry.fingerprint, name
+            assert ctx.watch is not None and ctx._built is not None
+            # the keys a re-index's watch carried over are those a new watch states
+            anew = Watch(Baseline(root, discovery), ctx._built)
+            assert ctx.watch._stamps == anew._stamps, name
             assert not ctx.refresh(), name
 
 
