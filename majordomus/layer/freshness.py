@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -106,14 +107,21 @@ class Watch:
         index = built.index
         self._fixed = list(baseline.fixed)
         self._suspects: set[str] = set()
-        stamps: dict[str, Key] = {
-            rel: kept.read.stamp for rel, kept in built.snapshot.files.items()
-        }
-        for diagnostic in index.diagnostics:
-            if diagnostic.path and diagnostic.path not in stamps:
-                stamps[diagnostic.path] = None
         base = str(root) + os.sep
         self._base = base
+        files = built.snapshot.files
+        unread = {d.path for d in index.diagnostics if d.path and d.path not in files}
+        stamps = (
+            None
+            if previous is None or previous._base != base
+            else _carried(previous, built, unread)
+        )
+        changed: Iterable[str] | None = None  # the paths whose keys are new: all of them
+        if stamps is not None:
+            changed = [*(built.read_now or ()), *unread]
+        else:
+            stamps = {rel: kept.read.stamp for rel, kept in files.items()}
+            stamps.update(dict.fromkeys(unread))
         if (
             previous is not None
             and previous._base == base
@@ -143,21 +151,28 @@ class Watch:
         ) or any(  # what git sees, in a folder watched only now, moved since it was stated
             _key(path) != key for path, key in baseline.fixed if path.rpartition(os.sep)[0] in fresh
         )
-        self._suspect_files(stamps, low, high, fresh)
+        self._suspect_files(
+            stamps, stamps if fresh or changed is None else changed, low, high, fresh
+        )
         self.suspect = self.suspect or bool(self._suspects)
         self._stamps = stamps
         self._files = list(stamps.items())
         self._cursor = 0
 
-    def _suspect_files(self, stamps: dict[str, Key], low: int, high: int, fresh: set[str]) -> None:
-        """Stat what was not read (its key stands for it from now on) and suspect what may
-        have changed unseen: a file read while it changed (a modification or change time
-        from `low`, the build's start, to `high`, taken after every read ended), or one in a
-        folder watched only now whose stat moved since its read. A time after `high` is a
-        date set in the future (`touch -d`, an archive, a skewed clock), not a change during
-        the read: suspected, such a file would make every check a re-index."""
+    def _suspect_files(
+        self, stamps: dict[str, Key], paths: Iterable[str], low: int, high: int, fresh: set[str]
+    ) -> None:
+        """Of `paths`, stat what was not read (its key stands for it from now on) and
+        suspect what may have changed unseen: a file read while it changed (a modification
+        or change time from `low`, the build's start, to `high`, taken after every read
+        ended), or one in a folder watched only now whose stat moved since its read. A time
+        after `high` is a date set in the future (`touch -d`, an archive, a skewed clock),
+        not a change during the read: suspected, such a file would make every check a
+        re-index. A re-index passes only the paths it read, and those not read: a file it
+        kept was read before it started."""
         base = self._base
-        for rel, key in stamps.items():
+        for rel in paths:
+            key = stamps[rel]
             if key is None:
                 stamps[rel] = _key(base + rel)
             elif (
@@ -334,6 +349,23 @@ class Watch:
                 if names is not None and (key is None or names.get(name) != key[3]):
                     out.add(rel)
         return out
+
+
+def _carried(previous: Watch, built: Built, unread: set[str]) -> dict[str, Key] | None:
+    """The keys of a re-index's files as the watch before stated them, but for the files
+    the build read (`Built.read_now`) and those it could not read (`unread`, stated again);
+    None when the build read everything, or some file or unread path is gone (a key would
+    be left over): then every key is taken from the build."""
+    read_now = built.read_now
+    if read_now is None:
+        return None
+    files = built.snapshot.files
+    stamps = dict(previous._stamps)
+    for rel in read_now:
+        stamps[rel] = files[rel].read.stamp
+    stamps.update(dict.fromkeys(unread))
+    # every kept file was the previous build's, so the keys hold every file and unread path
+    return stamps if len(stamps) == len(files) + len(unread) else None
 
 
 def _folders(base: str, stamps: dict[str, Key]) -> set[str]:

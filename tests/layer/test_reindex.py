@@ -20,6 +20,7 @@ from majordomus.capabilities.workspace import Workspace
 from majordomus.layer import git as git_module
 from majordomus.layer import index as index_module
 from majordomus.layer import reading as reading_module
+from majordomus.layer.freshness import Baseline, Watch
 from majordomus.layer.git import GitError
 from majordomus.layer.index import Built, build_index
 from majordomus.layer.model import Discovery, Index
@@ -200,6 +201,10 @@ def test_each_re_index_answers_what_a_build_from_scratch_answers(
             assert list(ctx.registry.routes.items()) == list(registry.routes.items()), name
             assert ctx.registry.owners() == registry.owners(), name
             assert ctx.registry.fingerprint == registry.fingerprint, name
+            assert ctx.watch is not None and ctx._built is not None
+            # the keys a re-index's watch carried over are those a new watch states
+            anew = Watch(Baseline(root, discovery), ctx._built)
+            assert ctx.watch._stamps == anew._stamps, name
             assert not ctx.refresh(), name
 
 
@@ -329,6 +334,9 @@ def test_each_staged_re_index_is_a_build_from_scratch(twins: list[str]) -> None:
                 assert "not UTF-8" in fresh and ctx.stale, name
                 continue
             assert answer(ctx.index) == answer(fresh), name
+            assert ctx.watch is not None and ctx._built is not None
+            anew = Watch(Baseline(root, "vcs"), ctx._built)
+            assert ctx.watch._stamps == anew._stamps, name
             assert not ctx.refresh(), name
 
 
