@@ -439,8 +439,9 @@ class Listed(NamedTuple):
     #: What the `ls-files` of every class's pathspec printed, when `entries` is read from
     #: it: the next listing is read against it (`Listing.entries_since`).
     out: bytes | None = None
-    #: When this discovery is the one it was read against (`discover_again`) with only
-    #: some entries changed: the places of those in `files`; None when discovered anew.
+    #: When this discovery is the build before's with only some entries changed (read
+    #: again by `discover_again`, or kept with the git index): the places of those in
+    #: `files`; None when discovered anew.
     since: list[int] | None = None
 
     def at(self) -> dict[str, int]:
@@ -482,10 +483,12 @@ def discover_again(
     """The `vcs` discovery of the same classes after the git index changed.
 
     One `ls-files` with every class's pathspec (`listing_again`, or `started` already)
-    lists the paths any class matches. When they are the paths the listings of `previous`
-    held, each class matches what it matched then, so its discovery stands with the new
-    index entries; otherwise the classes are discovered again from that listing, as in a
-    first discovery (or, when git fails, from new listings).
+    lists the paths any class matches, read against what the one before printed (only the
+    lines that differ are parsed, `Listing.entries_since`). When they are the paths the
+    listings of `previous` held, each class matches what it matched then, so its discovery
+    stands with the new index entries (`since`: the places of those that changed);
+    otherwise the classes are discovered again from that listing, as in a first discovery
+    (or, when git fails, from new listings).
     """
     listing = started or listing_again(root, sources)
     try:

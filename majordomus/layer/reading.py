@@ -4,7 +4,8 @@ Each file's read, or the earlier build's read of it kept (`Kept`, `read_files`),
 whose identity names them (`drop_unnamable`), and one claimant per URI in URI order
 (`drop_duplicates`, or `sorted_unique` reusing the earlier order when an edit kept every
 URI). A cold build of many files reads part of them in a second process
-(`majordomus.layer.shared_reading`). Split from `majordomus.layer.index`, which runs the
+(`majordomus.layer.shared_reading`); a re-index over the earlier build's files looks only at
+those that may have changed (`Same`). Split from `majordomus.layer.index`, which runs the
 build around it.
 """
 
