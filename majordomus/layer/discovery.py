@@ -305,14 +305,20 @@ class Listings:
     """
 
     def __init__(
-        self, root: Path, sources: list[SourceClass], listed: dict[str, str] | None = None
+        self,
+        root: Path,
+        sources: list[SourceClass],
+        listed: dict[str, str] | None = None,
+        out: bytes | None = None,
     ) -> None:
         self.root = root
         self.sources = sources
         ways = [None if _pathspec_variables() else shared(s.pathspec) for s in sources]
         self.ways = ways
-        #: Every path the listings hold, once the shared listing answered.
+        #: Every path the listings hold, once the shared listing answered; `out`: what
+        #: that listing printed.
         self.listed = listed
+        self.out = out
         self.keys: list[str] | None = None
         self.whole: Listing | None = None
         if listed is None and any(ways):
@@ -344,7 +350,7 @@ class Listings:
         if self.whole is not None:
             whole, self.whole = self.whole, None
             try:
-                self.listed = whole.entries()
+                self.out, self.listed = whole.read()
             except GitError:
                 self.alone = [
                     Listing(self.root, source.pathspec) if alone is None else alone
@@ -430,6 +436,13 @@ class Listed(NamedTuple):
     entries: dict[str, str]
     #: Each discovered path's place in `files`, once a re-index needed it.
     places: dict[str, int] | None = None
+    #: What the `ls-files` of every class's pathspec printed, when `entries` is read from
+    #: it: the next listing is read against it (`Listing.entries_since`).
+    out: bytes | None = None
+    #: When this discovery is the build before's with only some entries changed (read
+    #: again by `discover_again`, or kept with the git index): the places of those in
+    #: `files`; None when discovered anew.
+    since: list[int] | None = None
 
     def at(self) -> dict[str, int]:
         return self.places if self.places is not None else places(self.files)
@@ -470,26 +483,33 @@ def discover_again(
     """The `vcs` discovery of the same classes after the git index changed.
 
     One `ls-files` with every class's pathspec (`listing_again`, or `started` already)
-    lists the paths any class matches. When they are the paths the listings of `previous`
-    held, each class matches what it matched then, so its discovery stands with the new
-    index entries; otherwise the classes are discovered again from that listing, as in a
-    first discovery (or, when git fails, from new listings).
+    lists the paths any class matches, read against what the one before printed (only the
+    lines that differ are parsed, `Listing.entries_since`). When they are the paths the
+    listings of `previous` held, each class matches what it matched then, so its discovery
+    stands with the new index entries (`since`: the places of those that changed);
+    otherwise the classes are discovered again from that listing, as in a first discovery
+    (or, when git fails, from new listings).
     """
+    listing = started or listing_again(root, sources)
     try:
-        union = (started or listing_again(root, sources)).entries()
+        out, union, changed = listing.entries_since(previous.out, previous.entries)
     except GitError:
-        union = None
-    if union is None or union.keys() != previous.entries.keys():
-        return discover_listed(root, manifest, sources, "vcs", listed=union)
-    if union == previous.entries:
-        return Listed(previous.files, previous.findings, union, previous.places)
+        return discover_listed(root, manifest, sources, "vcs")
+    if changed is None:
+        if union.keys() != previous.entries.keys():
+            return discover_listed(root, manifest, sources, "vcs", listed=union, out=out)
+        changed = [path for path, _ in union.items() - previous.entries.items()]
     at = previous.at()
+    if not changed:
+        return Listed(previous.files, previous.findings, union, at, out, [])
     files = list(previous.files)
-    for path, entry in union.items() - previous.entries.items():
+    since = []
+    for path in changed:
         place = at.get(path)
         if place is not None:
-            files[place] = files[place]._replace(entry=entry)
-    return Listed(files, previous.findings, union, at)
+            files[place] = files[place]._replace(entry=union[path])
+            since.append(place)
+    return Listed(files, previous.findings, union, at, out, since)
 
 
 #: A `Discovered` made without its Python-level `__new__` (one per file listed).
@@ -504,12 +524,13 @@ def discover_listed(
     tree: Tree | None = None,
     *,
     listed: dict[str, str] | None = None,
+    out: bytes | None = None,
     listings: Listings | None = None,
 ) -> Listed:
     """`discover`, with every path the listings held (none in `filesystem` mode).
 
-    `listed` is the `ls-files` of every class's pathspec when it was already asked;
-    `listings` the `vcs` listings when they were already started.
+    `listed` is the `ls-files` of every class's pathspec when it was already asked (`out`
+    what it printed); `listings` the `vcs` listings when they were already started.
     """
     local_dir = ".ai/" + manifest.local_path
     claimed: dict[str, str] = {}
@@ -518,7 +539,7 @@ def discover_listed(
     held: list[Mapping[str, str]] = []
     # every listing runs at once; each class is collected, and may fail, in class order
     if listings is None and mode == "vcs":
-        listings = Listings(root, sources, listed)
+        listings = Listings(root, sources, listed, out)
     for place, source in enumerate(sources):
         listing = None if listings is None else partial(listings.of, place)
         paths, entries = class_entries(root, source, local_dir, listing, tree)
@@ -557,7 +578,7 @@ def discover_listed(
             )
     if listings is not None and listings.listed is not None:
         # the shared listing holds what every listing held
-        return Listed(files, findings, listings.listed)
+        return Listed(files, findings, listings.listed, out=listings.out)
     union: dict[str, str] = {}
     for entries in held:
         union.update(entries)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import subprocess
+from itertools import compress
+from operator import ne
 from pathlib import Path
 from typing import Literal
 
@@ -201,11 +203,34 @@ class Listing:
     def entries(self) -> dict[str, str]:
         """Path → its index entry (`<mode> <blob> <stage>`, one per stage of a conflict), in
         listing order; `GitError` as `ls_files` raises it."""
+        return self.read()[1]
+
+    def read(self) -> tuple[bytes, dict[str, str]]:
+        """What git printed, and the entries it gives (`entries`)."""
+        out = self._output()
+        return out, _entries(out)
+
+    def _output(self) -> bytes:
         try:
             out = self.started.result()
         except _Failed as exc:
             raise GitError(f"{exc} (pathspec {self.pathspec})") from exc
-        return _entries(out or b"")
+        return out or b""
+
+    def entries_since(
+        self, before: bytes | None, entries: dict[str, str]
+    ) -> tuple[bytes, dict[str, str], list[str] | None]:
+        """What git printed, the entries it gives (`entries`), and the paths whose entries
+        changed since the listing that printed `before` gave `entries`, or None when the
+        paths are not all the same (then every line is read)."""
+        out = self._output()
+        if before is not None:
+            if out == before:
+                return out, entries, []
+            changed = _changed(out, before, entries)
+            if changed is not None:
+                return out, *changed
+        return out, _entries(out), None
 
     def paths(self) -> list[str]:
         """The listing, or `GitError` exactly as `ls_files` raises it."""
@@ -250,6 +275,49 @@ def _entries(out: bytes) -> dict[str, str]:
         else:
             found[path] = stage
     return found
+
+
+#: The block two listings are compared by (memcmp in C) to find where they differ.
+_BLOCK = 4096
+
+
+def _changed(
+    out: bytes, before: bytes, entries: dict[str, str]
+) -> tuple[dict[str, str], list[str]] | None:
+    """The entries of `out` and the paths whose entries changed, read from the lines that
+    differ from `before` (whose entries are `entries`), when every line of one stands at
+    the same place in the other for the same path, alone in the listing; else None.
+
+    Both outputs are compared by blocks; the lines from the first block that differs to
+    the last are read, at the same offsets in both (what precedes and follows is equal).
+    """
+    if len(out) != len(before):
+        return None
+    blocks = range(0, len(out), _BLOCK)
+    now = [out[at : at + _BLOCK] for at in blocks]
+    then = [before[at : at + _BLOCK] for at in blocks]
+    differ = list(compress(blocks, map(ne, now, then)))
+    start = out.rfind(b"\0", 0, differ[0]) + 1
+    end = out.find(b"\0", differ[-1] + _BLOCK)
+    if end < 0:
+        end = len(out)
+    lines, was = out[start:end].split(b"\0"), before[start:end].split(b"\0")
+    if len(lines) != len(was):
+        return None
+    found, changed = entries.copy(), []
+    for line, old in zip(lines, was, strict=True):
+        if line == old:
+            continue
+        try:
+            entry, _, path = line.decode("utf-8").partition("\t")
+        except UnicodeDecodeError:
+            return None
+        old_entry, _, old_path = old.decode("utf-8").partition("\t")
+        if path != old_path or entries[path] != old_entry:
+            return None
+        found[path] = entry
+        changed.append(path)
+    return found, changed
 
 
 def _reap(started: _Started) -> None:

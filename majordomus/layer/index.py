@@ -40,7 +40,7 @@ from majordomus.layer.model import (
     SourceClass,
 )
 from majordomus.layer.reader import LayerReader, Stamp
-from majordomus.layer.reading import Kept, forerunner, read_files, sorted_unique
+from majordomus.layer.reading import Kept, Same, forerunner, read_files, sorted_unique
 from majordomus.layer.relations import ExcludedObject, Relations, derive_relations
 from majordomus.layer.root import LayerIOError, find_root
 from majordomus.layer.sources import read_sources
@@ -130,12 +130,22 @@ class Snapshot:
     which holds as long as no object changes what relations read (`_relational`).
     `listed`: the `vcs` discovery and the stamp of the git index it was listed from (the
     same git index lists the same files: git replaces the file on every write); `objects`:
-    the index's objects (URI order), and `unique`: whether no URI was claimed twice.
+    the index's objects (URI order), and `unique`: whether no URI was claimed twice;
+    `noted`: the places in `files` of the files that are not plain (`Reading.noted`).
     A plain slotted class, as `Built` is: only read, never compared, and a dataclass costs
     every process's start the compile of the methods it writes.
     """
 
-    __slots__ = ("files", "layer", "listed", "mcp_tools", "objects", "relations", "unique")
+    __slots__ = (
+        "files",
+        "layer",
+        "listed",
+        "mcp_tools",
+        "noted",
+        "objects",
+        "relations",
+        "unique",
+    )
 
     def __init__(
         self,
@@ -146,6 +156,7 @@ class Snapshot:
         listed: tuple[Stamp, Listed] | None = None,
         objects: list[LayerObject] | None = None,
         unique: bool = False,
+        noted: list[int] | None = None,
     ) -> None:
         self.layer = layer
         self.mcp_tools = mcp_tools
@@ -154,6 +165,7 @@ class Snapshot:
         self.listed = listed
         self.objects: list[LayerObject] = [] if objects is None else objects
         self.unique = unique
+        self.noted: list[int] = [] if noted is None else noted
 
 
 class Built:
@@ -238,15 +250,19 @@ def _build(
             )
         with _tree(layer.root) as tree:
             listing = None if started is None else started.listing(layer, tree)
+            same_files = None
             if listing is None:
                 found, diagnostics = discover(
                     layer.root, layer.manifest, layer.sources, discovery, tree
                 )
             else:
-                found, diagnostics = listing[1].files, list(listing[1].findings)
+                listed = listing[1]
+                found, diagnostics = listed.files, list(listed.findings)
+                if reuse is not None and listed.since is not None:
+                    same_files = Same(listed.since, listed.at(), reuse.noted)
             diagnostics.extend(uncovered_sections(layer.manifest, layer.sources, tree))
             reader = LayerReader(root=layer.root, manifest=layer.manifest, kinds=kinds, tree=tree)
-            done = read_files(found, kept, moved, reader, diagnostics, early)
+            done = read_files(found, kept, moved, reader, diagnostics, early, same_files)
     finally:
         if early is not None:
             early.stop()
@@ -283,7 +299,9 @@ def _build(
     for diagnostic in diagnostics:
         _log_diagnostic(diagnostic)
     _log_summary(index)
-    snapshot = Snapshot(layer, tools, done.files, relations, listing, objects, not duplicates)
+    snapshot = Snapshot(
+        layer, tools, done.files, relations, listing, objects, not duplicates, done.noted
+    )
     return Built(index, snapshot, done.read_now)
 
 
@@ -320,7 +338,9 @@ class _Started:
         else:
             assert self.before is not None
             listed = self.before
-            if running is not None:
+            if running is None:
+                listed = listed._replace(places=listed.at(), since=[])
+            else:
                 listed = discover_again(layer.root, layer.manifest, layer.sources, listed, running)
         return self.stamp, listed
 

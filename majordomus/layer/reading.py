@@ -4,7 +4,8 @@ Each file's read, or the earlier build's read of it kept (`Kept`, `read_files`),
 whose identity names them (`drop_unnamable`), and one claimant per URI in URI order
 (`drop_duplicates`, or `sorted_unique` reusing the earlier order when an edit kept every
 URI). A cold build of many files reads part of them in a second process
-(`majordomus.layer.shared_reading`). Split from `majordomus.layer.index`, which runs the
+(`majordomus.layer.shared_reading`); a re-index over the earlier build's files looks only at
+those that may have changed (`Same`). Split from `majordomus.layer.index`, which runs the
 build around it.
 """
 
@@ -104,7 +105,8 @@ class Kept(NamedTuple):
 
     `reusable`: a later build may keep this read while the file's stat, class and entry
     stay (a read with a stamp, nothing excluded, and not only findings); `plain`: it has no
-    finding, unnamed object or exclusion, so it adds nothing but its objects."""
+    finding, unnamed object or exclusion, so it adds nothing but its objects, and is
+    reusable (a re-index looks only at the files that are not plain, `Same`)."""
 
     source: str
     entry: str | None
@@ -131,10 +133,10 @@ def keep(source: str, entry: str | None, read: FileRead) -> Kept:
         if unnamable(obj.identity) is not None:
             named = drop_unnamable(objects)
             break
-    if findings or excluded is not None or named[1]:
+    if findings or excluded is not None or named[1] or read.stamp is None:
         reusable = read.stamp is not None and excluded is None and bool(objects)
         return Kept(source, entry, read, named, reusable, False)
-    return _new(Kept, (source, entry, read, named, read.stamp is not None, True))
+    return _new(Kept, (source, entry, read, named, True, True))
 
 
 class Reading(NamedTuple):
@@ -151,10 +153,22 @@ class Reading(NamedTuple):
     again: list[tuple[Kept, Kept]]
     #: The paths read by this build, new or again; None when nothing was kept (all read).
     read_now: list[str] | None
+    #: The places of the files that are not plain (`Kept`), in discovery order.
+    noted: list[int]
 
     def objects(self) -> list[LayerObject]:
         """Every named object, in discovery order."""
         return [obj for file in self.files.values() for obj in file.named[0]]
+
+
+class Same(NamedTuple):
+    """The files of a build are the earlier build's (`kept`, in its order) but for the entries
+    at `changed` (`Listed.since`): `places` holds each one's place, `noted` the places of the
+    earlier build's files that are not plain (`Reading.noted`)."""
+
+    changed: list[int]
+    places: Mapping[str, int]
+    noted: list[int]
 
 
 def read_files(
@@ -164,9 +178,14 @@ def read_files(
     reader: LayerReader,
     diagnostics: list[Diagnostic],
     early: Early | None = None,
+    same_files: Same | None = None,
 ) -> Reading:
     """Read each file, or keep its earlier read (see `build`); its findings go to
-    `diagnostics`."""
+    `diagnostics`. With `same_files` only the files that may not be kept are looked at
+    (`_read_again`)."""
+    if same_files is not None and kept:
+        return _read_again(found, kept, moved, reader, diagnostics, same_files)
+    noted: list[int] = []
     unnamed: list[Diagnostic] = []
     excluded: list[ExcludedObject] = []
     files: dict[str, Kept] = {}
@@ -196,12 +215,70 @@ def read_files(
                 again.append((before, file))
         files[rel] = file
         if not file.plain:
-            unnamed.extend(file.named[1])
-            read = file.read
-            diagnostics.extend(read.findings)
-            if read.excluded is not None:
-                excluded.append(ExcludedObject(*read.excluded, rel, read.findings[0].code))
-    return Reading(files, unnamed, excluded, same, new, again, read_now)
+            noted.append(at)
+            _add_findings(rel, file, unnamed, diagnostics, excluded)
+    return Reading(files, unnamed, excluded, same, new, again, read_now, noted)
+
+
+def _read_again(
+    found: list[Discovered],
+    kept: Mapping[str, Kept],
+    moved: Collection[str],
+    reader: LayerReader,
+    diagnostics: list[Diagnostic],
+    same_files: Same,
+) -> Reading:
+    """`read_files` over the earlier build's files with a few entries changed: its reads
+    copied, and only the files whose entry changed, the `moved` ones and those not plain
+    looked at, in discovery order. Every other file is one `read_files` keeps: its class
+    and entry are the ones it was read with, and a plain file is reusable."""
+    files = dict(kept)
+    places = same_files.places
+    redo = {*same_files.changed, *(places[rel] for rel in moved if rel in places)}
+    redo.update(place for place in same_files.noted if not files[found[place].path].reusable)
+    again: list[tuple[Kept, Kept]] = []
+    read_now: list[str] = []
+    same = True
+    for place in sorted(redo):
+        rel, source, entry = found[place]
+        before = files[rel]
+        if (
+            before.entry == entry
+            and before.reusable
+            and before.source == source.id
+            and rel not in moved
+        ):
+            continue
+        file = keep(source.id, entry, read_entry(rel, source, reader))
+        files[rel] = file
+        read_now.append(rel)
+        same = same and relational(before.read) == relational(file.read)
+        again.append((before, file))
+    noted: list[int] = []
+    unnamed: list[Diagnostic] = []
+    excluded: list[ExcludedObject] = []
+    for place in sorted(redo.union(same_files.noted)):
+        rel = found[place].path
+        file = files[rel]
+        if not file.plain:
+            noted.append(place)
+            _add_findings(rel, file, unnamed, diagnostics, excluded)
+    return Reading(files, unnamed, excluded, same, False, again, read_now, noted)
+
+
+def _add_findings(
+    rel: str,
+    file: Kept,
+    unnamed: list[Diagnostic],
+    diagnostics: list[Diagnostic],
+    excluded: list[ExcludedObject],
+) -> None:
+    """What a file that is not plain adds beside its objects (`Reading`)."""
+    unnamed.extend(file.named[1])
+    read = file.read
+    diagnostics.extend(read.findings)
+    if read.excluded is not None:
+        excluded.append(ExcludedObject(*read.excluded, rel, read.findings[0].code))
 
 
 def _read_ahead(
