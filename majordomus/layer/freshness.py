@@ -110,7 +110,8 @@ class Watch:
         base = str(root) + os.sep
         self._base = base
         files = built.snapshot.files
-        unread = {d.path for d in index.diagnostics if d.path and d.path not in files}
+        # in the diagnostics' order (a set's would differ between processes)
+        unread = dict.fromkeys(d.path for d in index.diagnostics if d.path and d.path not in files)
         stamps = (
             None
             if previous is None or previous._base != base
@@ -121,7 +122,7 @@ class Watch:
             changed = [*(built.read_now or ()), *unread]
         else:
             stamps = {rel: kept.read.stamp for rel, kept in files.items()}
-            stamps.update(dict.fromkeys(unread))
+            stamps.update(unread)
         if (
             previous is not None
             and previous._base == base
@@ -351,7 +352,7 @@ class Watch:
         return out
 
 
-def _carried(previous: Watch, built: Built, unread: set[str]) -> dict[str, Key] | None:
+def _carried(previous: Watch, built: Built, unread: dict[str, None]) -> dict[str, Key] | None:
     """The keys of a re-index's files as the watch before stated them, but for the files
     the build read (`Built.read_now`) and those it could not read (`unread`, stated again);
     None when the build read everything, or some file or unread path is gone (a key would
@@ -363,7 +364,7 @@ def _carried(previous: Watch, built: Built, unread: set[str]) -> dict[str, Key] 
     stamps = dict(previous._stamps)
     for rel in read_now:
         stamps[rel] = files[rel].read.stamp
-    stamps.update(dict.fromkeys(unread))
+    stamps.update(unread)
     # every kept file was the previous build's, so the keys hold every file and unread path
     return stamps if len(stamps) == len(files) + len(unread) else None
 
