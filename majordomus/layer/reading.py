@@ -195,13 +195,7 @@ def read_files(
     ahead = _read_ahead(found, kept, reader, early)
     for at, (rel, source, entry) in enumerate(found):
         before = kept.get(rel)
-        if (
-            before is not None
-            and before.entry == entry
-            and before.reusable
-            and before.source == source.id
-            and rel not in moved
-        ):
+        if before is not None and _stands(before, source.id, entry, rel, moved):
             file = before
         else:
             read = read_entry(rel, source, reader) if ahead is None else ahead[at]
@@ -218,6 +212,14 @@ def read_files(
             noted.append(at)
             _add_findings(rel, file, unnamed, diagnostics, excluded)
     return Reading(files, unnamed, excluded, same, new, again, read_now, noted)
+
+
+def _stands(before: Kept, source: str, entry: str | None, rel: str, moved: Collection[str]) -> bool:
+    """Whether the earlier read of `rel` is kept: a reusable read of the same class and git
+    index entry, of a file the watch did not see move."""
+    return (
+        before.entry == entry and before.reusable and before.source == source and rel not in moved
+    )
 
 
 def _read_again(
@@ -242,12 +244,7 @@ def _read_again(
     for place in sorted(redo):
         rel, source, entry = found[place]
         before = files[rel]
-        if (
-            before.entry == entry
-            and before.reusable
-            and before.source == source.id
-            and rel not in moved
-        ):
+        if _stands(before, source.id, entry, rel, moved):
             continue
         file = keep(source.id, entry, read_entry(rel, source, reader))
         files[rel] = file
