@@ -1,14 +1,21 @@
-"""Every `git` invocation of the product.
+"""Every `git` invocation of the product, and how git is made safe to run on a stranger's
+repository (docs/RELIABILITY.md, "What git is trusted with").
 
 Read-only by construction: the only subcommands run here are `rev-parse`, `symbolic-ref`,
-`status --porcelain` (with `--no-optional-locks`, so git never refreshes `.git/index`) and
-`ls-files`. Nothing in this module may write to a repository; auditing the read-only promise
-means reading this one file. One function answers one question.
+`status --porcelain` (with `--no-optional-locks`, so git never refreshes `.git/index`),
+`config --list` and `ls-files`. Nothing in this module may write to a repository; auditing
+the read-only promise means reading this one file.
+
+Every command starts in `_argv_env`: git is told which git directory and work tree to use
+(the `.git` found above the layer root, never a directory git might take for a bare
+repository), and every setting through which a repository's config could make git run a
+program or reach the network is overridden from the command line, which git reads last.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 from itertools import compress
 from operator import ne
@@ -29,15 +36,123 @@ class _Failed(Exception):
     """A git command could not run or exited non-zero; the text says why."""
 
 
-_REDIRECTING = frozenset({"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX"})
+#: Variables that would point git at another repository, index or object store than the
+#: one `find_git_dir` names.
+_REDIRECTING = frozenset(
+    {
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_INDEX_FILE",
+        "GIT_PREFIX",
+        "GIT_COMMON_DIR",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_NAMESPACE",
+        "GIT_CEILING_DIRECTORIES",
+        "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+    }
+)
+
+#: Settings a repository's config (or a file it includes) could use to run a program or
+#: reach out, each overridden with a value that does neither. Command-line settings are
+#: read after every config file, so they win; an empty `credential.helper` empties the list.
+SAFE_SETTINGS: tuple[tuple[str, str], ...] = (
+    ("core.fsmonitor", "false"),
+    ("core.hooksPath", os.devnull),
+    ("core.sshCommand", "false"),
+    ("core.askPass", ""),
+    ("core.pager", "cat"),
+    ("core.editor", "false"),
+    ("core.gitProxy", ""),
+    ("credential.helper", ""),
+    ("diff.external", ""),
+    ("gpg.program", "false"),
+    ("protocol.allow", "never"),
+    ("safe.bareRepository", "explicit"),
+    ("submodule.recurse", "false"),
+)
+
+#: Per-driver settings that name a program (`filter.<driver>.clean`, ...); each driver the
+#: repository's config defines gets them emptied (an empty command is no command).
+_DRIVER_PROGRAMS = {
+    "filter": ("clean", "smudge", "process"),
+    "diff": ("command", "textconv"),
+}
+
+#: Seconds any git question may take; a config that includes a FIFO would otherwise hang.
+TIMEOUT = 60.0
 
 
-def _env() -> dict[str, str]:
-    """The caller's environment without variables that would point git elsewhere."""
+def find_git_dir(root: Path) -> tuple[Path, Path] | None:
+    """The git directory (a `.git` folder, or a `.git` file naming one) and its work tree:
+    the nearest `.git` at or above `root`. Git's own discovery would also take `root`
+    itself for a bare repository when it holds `HEAD`, `objects/` and `refs/`, which any
+    commit can plant; this never does."""
+    for directory in (root, *root.parents):
+        marker = directory / ".git"
+        try:
+            mode = os.lstat(marker).st_mode
+        except OSError:
+            continue
+        if stat.S_ISDIR(mode) or stat.S_ISREG(mode):
+            return marker, directory
+    return None
+
+
+def _argv_env(
+    root: Path, args: tuple[str, ...], drivers: tuple[tuple[str, str], ...] = ()
+) -> tuple[list[str], dict[str, str]]:
+    """The one way a git command is made: explicit git directory and work tree, run from
+    `root` (so paths are relative to it), with the safe settings and `drivers`' programs
+    emptied. Raises `_Failed` when there is no git directory above `root`."""
+    found = find_git_dir(root)
+    if found is None:
+        raise _Failed(f"{root} is not inside a git work tree (no .git in it or above it)")
+    git_dir, work_tree = found
+    settings = [*SAFE_SETTINGS, *((f"{driver}", "") for driver in _driver_settings(drivers))]
     env = {k: v for k, v in os.environ.items() if k not in _REDIRECTING}
+    given = _count(env.get("GIT_CONFIG_COUNT"))
+    for offset, (key, value) in enumerate(settings):
+        env[f"GIT_CONFIG_KEY_{given + offset}"] = key
+        env[f"GIT_CONFIG_VALUE_{given + offset}"] = value
+    env["GIT_CONFIG_COUNT"] = str(given + len(settings))
     env["GIT_OPTIONAL_LOCKS"] = "0"
+    env["GIT_TERMINAL_PROMPT"] = "0"
+    env["GIT_NO_LAZY_FETCH"] = "1"
+    env["GIT_PAGER"] = "cat"
     env["LC_ALL"] = "C"
-    return env
+    argv = ["git", f"--git-dir={git_dir}", f"--work-tree={work_tree}", "-C", str(root), *args]
+    return argv, env
+
+
+def _count(value: str | None) -> int:
+    """The user's own `GIT_CONFIG_COUNT` (their settings stay, ours come after them)."""
+    return int(value) if value is not None and value.isdigit() else 0
+
+
+def _driver_settings(drivers: tuple[tuple[str, str], ...]) -> list[str]:
+    """`section.driver.program` for each program setting of each driver named."""
+    return [
+        f"{section}.{name}.{program}"
+        for section, name in drivers
+        for program in _DRIVER_PROGRAMS[section]
+    ]
+
+
+def _drivers(root: Path) -> tuple[tuple[str, str], ...]:
+    """The filter and diff drivers the repository's config defines (included files too),
+    read without running anything; `status` then runs with their programs emptied."""
+    try:
+        out = _Started(root, ("config", "--null", "--name-only", "--list"), (1,)).result()
+    except _Failed:
+        return ()
+    found: set[tuple[str, str]] = set()
+    for key in (out or b"").decode("utf-8", "replace").split("\0"):
+        section, _, rest = key.partition(".")
+        name, _, program = rest.rpartition(".")
+        if section in _DRIVER_PROGRAMS and name and program in _DRIVER_PROGRAMS[section]:
+            found.add((section, name))
+    return tuple(sorted(found))
 
 
 class _Started:
@@ -48,28 +163,47 @@ class _Started:
     as asking in turn, and is raised where the caller collects it.
     """
 
-    def __init__(self, root: Path, args: tuple[str, ...], quiet_codes: tuple[int, ...]) -> None:
+    def __init__(
+        self,
+        root: Path,
+        args: tuple[str, ...],
+        quiet_codes: tuple[int, ...],
+        drivers: tuple[tuple[str, str], ...] = (),
+    ) -> None:
         self.args = args
         self.quiet_codes = quiet_codes
         self.failure: _Failed | None = None
         self.process: subprocess.Popen[bytes] | None = None
         try:
+            argv, env = _argv_env(root, args, drivers)
             self.process = subprocess.Popen(
-                ["git", "-C", str(root), *args],
+                argv,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 stdin=subprocess.DEVNULL,
-                env=_env(),
+                env=env,
             )
+        except _Failed as exc:
+            self.failure = exc
         except OSError as exc:
             self.failure = _Failed(f"cannot run git: {exc.strerror or exc}")
+
+    def _communicate(self) -> tuple[bytes, bytes]:
+        """The answer, or `_Failed` once git took longer than `TIMEOUT` (then it is killed)."""
+        assert self.process is not None
+        try:
+            return self.process.communicate(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.communicate()
+            raise _Failed(f"git {self.args[0]} took more than {TIMEOUT:.0f} s") from None
 
     def result(self) -> bytes | None:
         """Stdout bytes, None for an expected non-zero exit code; raises `_Failed`."""
         if self.process is None:
             assert self.failure is not None
             raise self.failure
-        stdout, stderr = self.process.communicate()
+        stdout, stderr = self._communicate()
         if self.process.returncode == 0:
             return stdout
         if self.process.returncode in self.quiet_codes:
@@ -82,7 +216,10 @@ class _Started:
         """The exit code and stdout bytes, whatever the code; None when git could not run."""
         if self.process is None:
             return None
-        stdout, _ = self.process.communicate()
+        try:
+            stdout, _ = self._communicate()
+        except _Failed:
+            return None
         return self.process.returncode, stdout
 
 
@@ -163,7 +300,15 @@ def _status(started: _Started) -> WorkingTree:
 
 
 def _start_status(root: Path) -> _Started:
-    return _Started(root, ("--no-optional-locks", "status", "--porcelain"), ())
+    """`status`, the one question that may run a repository's filter drivers (to hash a
+    file whose stat changed): it runs with every driver's programs emptied, and never
+    recurses into submodules, whose configs are not read here."""
+    return _Started(
+        root,
+        ("--no-optional-locks", "status", "--porcelain", "--ignore-submodules=all"),
+        (),
+        _drivers(root),
+    )
 
 
 class _StatusQuestion:

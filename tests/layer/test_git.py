@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -74,9 +75,9 @@ def test_outside_git_the_state_is_unavailable_with_a_reason(tmp_path: Path) -> N
     assert caught.value.exit_code == EXIT_REFUSED
 
 
-def test_missing_git_executable_is_unavailable(tmp_path: Path, monkeypatch) -> None:
+def test_missing_git_executable_is_unavailable(repo: Path, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
-    state = git_state(tmp_path)
+    state = git_state(repo)
     assert state.state == "unavailable"
     assert "cannot run git" in (state.reason or "")
 
@@ -138,7 +139,13 @@ def test_only_read_only_subcommands_are_spelled_out() -> None:
     spelled = set(
         re.findall(r'(?:_Started\(\s*root,\s*|^_[A-Z_]+ = )\(\s*"([^"]+)"', source, re.MULTILINE)
     )
-    assert spelled and spelled <= {"rev-parse", "symbolic-ref", "--no-optional-locks", "ls-files"}
+    assert spelled and spelled <= {
+        "rev-parse",
+        "symbolic-ref",
+        "--no-optional-locks",
+        "ls-files",
+        "config",
+    }
 
 
 def test_no_other_layer_module_runs_a_process() -> None:
@@ -233,15 +240,16 @@ def test_the_quick_answers_are_those_of_the_questions_asked_alone(
     assert _answered(root) == _asked_alone(root)
 
 
-def test_a_refused_repository_is_unavailable_as_asked_alone(tmp_path: Path) -> None:
-    """`safe.directory`: a repository another user owns is refused by every question."""
+def test_a_repository_another_user_owns_is_read_as_asked_alone(tmp_path: Path) -> None:
+    """git's `safe.directory` refusal guards discovery, which is never used here: the git
+    directory is named explicitly and nothing its config names is run, whoever owns it."""
     if os.geteuid() != 0:
         pytest.skip("needs root to hand the repository to another user")
     root = make_git_repo(tmp_path / "theirs")
     subprocess.run(["chown", "-R", "nobody", str(root)], check=True)
     try:
         assert _answered(root) == _asked_alone(root)
-        assert _answered(root)[0] == "unavailable"
+        assert _answered(root)[0] == "available"
     finally:
         subprocess.run(["chown", "-R", str(os.geteuid()), str(root)], check=True)
 
@@ -250,14 +258,14 @@ def test_one_process_answers_the_work_tree_and_head(repo: Path, monkeypatch) -> 
     asked: list[tuple[str, ...]] = []
     real = gitmod._Started
 
-    def spy(root: Path, args: tuple[str, ...], quiet: tuple[int, ...]) -> gitmod._Started:
+    def spy(root: Path, args: tuple[str, ...], *rest: Any) -> gitmod._Started:
         asked.append(args)
-        return real(root, args, quiet)
+        return real(root, args, *rest)
 
     monkeypatch.setattr(gitmod, "_Started", spy)
     git_state(repo)
     assert asked[:2] == [gitmod._TOPLEVEL_AND_HEAD, gitmod._BRANCH]
-    assert len(asked) == 3  # and `status`
+    assert len(asked) == 4  # and `config --list`, then `status`
 
 
 @pytest.mark.parametrize(
@@ -280,3 +288,29 @@ def test_only_an_answer_of_the_expected_shape_is_read(
             return code, out
 
     assert gitmod._top_and_head(Done()) == read  # type: ignore[arg-type]
+
+
+def test_every_git_command_names_its_repository_and_runs_no_program(repo: Path) -> None:
+    argv, env = gitmod._argv_env(repo, ("status",), (("filter", "lfs"),))
+    assert argv[:3] == ["git", f"--git-dir={repo / '.git'}", f"--work-tree={repo}"]
+    count = int(env["GIT_CONFIG_COUNT"])
+    settings = {env[f"GIT_CONFIG_KEY_{i}"]: env[f"GIT_CONFIG_VALUE_{i}"] for i in range(count)}
+    assert settings["core.fsmonitor"] == "false"
+    assert settings["safe.bareRepository"] == "explicit"
+    assert settings["credential.helper"] == "" and settings["filter.lfs.process"] == ""
+    assert env["GIT_TERMINAL_PROMPT"] == "0" and env["GIT_OPTIONAL_LOCKS"] == "0"
+
+
+def test_the_users_own_command_line_settings_stay(repo: Path, monkeypatch) -> None:
+    monkeypatch.setenv("GIT_CONFIG_COUNT", "1")
+    monkeypatch.setenv("GIT_CONFIG_KEY_0", "user.name")
+    monkeypatch.setenv("GIT_CONFIG_VALUE_0", "Me")
+    _, env = gitmod._argv_env(repo, ("status",))
+    assert env["GIT_CONFIG_KEY_0"] == "user.name" and env["GIT_CONFIG_KEY_1"] == "core.fsmonitor"
+
+
+def test_a_git_dir_is_found_only_as_dot_git(repo: Path) -> None:
+    sub = repo / "docs"
+    for name in ("HEAD", "objects", "refs"):  # a planted bare repository is not taken
+        (sub / name).mkdir(exist_ok=True) if name != "HEAD" else (sub / name).write_text("x")
+    assert gitmod.find_git_dir(sub) == (repo / ".git", repo)
