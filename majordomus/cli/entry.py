@@ -90,7 +90,7 @@ def console() -> None:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args in (["--version"], ["-V"]):
-        from majordomus import __version__
+        from majordomus.version import __version__
 
         sys.stdout.write(f"majordomus {__version__}\n")
         return 0
@@ -102,12 +102,6 @@ def main(argv: list[str] | None = None) -> int:
             collector.off_for_process()
     if args == ["mcp"]:
         return serve_mcp()
-    from majordomus.cli import plain, plain_reasoning
-
-    for answer in (plain.answer, plain_reasoning.answer):
-        code = answer(args)
-        if code is not None:
-            return code
     from majordomus.cli.app import run
 
     return run(args)

@@ -15,8 +15,8 @@ import importlib.util
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from majordomus import __version__
 from majordomus.order import natural_key
+from majordomus.version import __version__
 from majordomus.wire import Wire
 
 if TYPE_CHECKING:

@@ -2,12 +2,10 @@
 
 No MCP library. Framing and the redaction of what is written live in
 `majordomus.mcp.framing`, tool results and list pages in `majordomus.mcp.results`, the
-session loop (one writer, the idle check and the warm-up) in `majordomus.mcp.session`. Tools
-and resources are projections of the registry (`majordomus.mcp.listing`), prompts and
-completions of the index (`majordomus.mcp.prompts`); every tool call goes through the one
-executor, but for a get, search or context compile with provably valid arguments, which
-`majordomus.mcp.plain` answers with the same JSON without pydantic; a get asked again of the
-same index is answered with the line text made the first time (`majordomus.mcp.results`).
+session loop (one writer and the idle check) in `majordomus.mcp.session`. Tools are a
+projection of the registry, resources of the registry and the index
+(`majordomus.mcp.listing`), prompts and completions of the index (`majordomus.mcp.prompts`);
+every tool call goes through the one executor.
 
 Before each input line the context checks whether the layer changed and re-indexes if it did;
 the lists are then computed again, `notifications/*/list_changed` go out for those that moved
@@ -18,27 +16,23 @@ controls escaped); a name the client sent is quoted as a short excerpt.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
-from majordomus import __version__
-from majordomus.capabilities.registry import RegistryBuildFailed
+from majordomus.capabilities.registry import Capability, Registry
 from majordomus.egress import excerpt
 from majordomus.errors import CapabilityError, Internal, NotFound
 from majordomus.logger import log
-from majordomus.mcp import catalog, plain
 from majordomus.mcp.dispatch import Dispatcher
 from majordomus.mcp.framing import (
     INVALID_PARAMS,
     RESOURCE_NOT_FOUND,
-    Encoded,
     RpcError,
     clean_value,
     notification,
 )
-from majordomus.mcp.results import SnapshotAnswers, offset_of, page, tool_refusal, tool_result
+from majordomus.mcp.results import offset_of, page, tool_refusal, tool_result
 from majordomus.mcp.session import EXIT_IO, EXIT_OK, run, serve
+from majordomus.version import __version__
 
 if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
@@ -78,20 +72,6 @@ _LISTS = {
 _SERVER_INFO = {"name": "majordomus", "title": "Majordomus", "version": __version__}
 
 
-def _sqlite_library() -> object:
-    """sqlite3, which the index's SQLite copy (`majordomus.layer.sqlite_index`) builds with."""
-    import sqlite3
-
-    return sqlite3
-
-
-def _models_built(cap: Any) -> None:
-    """A capability's request and answer models made ready (their validators and serialisers
-    are built on first use otherwise, inside the call)."""
-    cap.input.model_rebuild()
-    cap.output.model_rebuild()
-
-
 class Server(Dispatcher):
     """One session's dispatcher over a context whose index and registry it keeps current;
     listings are computed on first request and then served from memory until a re-index."""
@@ -102,17 +82,9 @@ class Server(Dispatcher):
         # no `git status` at start: it stats every tracked file, and an answer that shows the
         # working tree asks for it when first read
         ctx.index_without_status()
-        ctx.registry  # noqa: B018 - built before anything is served
-        self._adopted: object = None
-        #: The registry whose tools the shipped catalog was last compared with, and its
-        #: tools' capability ids when the catalog describes them (a plain answer is given
-        #: only for a catalogued tool), else None.
-        self._catalogued: tuple[object, dict[str, str] | None] = (None, None)
-        self._answers = SnapshotAnswers()
+        self.registry: Registry = ctx.registry
         self.instructions = self._instructions()
         self._lists: dict[str, list[dict[str, Any]]] = {}
-        #: Lists whose entries are redacted already (the shipped tools page).
-        self._redacted: set[str] = set()
         self._pages: dict[tuple[str, int], dict[str, Any]] = {}
         self._subscribed: dict[str, str | None] = {}
         super().__init__(
@@ -131,10 +103,6 @@ class Server(Dispatcher):
                 "tools/call": self._tools_call,
             }
         )
-
-    @property
-    def registry(self) -> Any:
-        return self.ctx.registry
 
     # -- start-up facts ------------------------------------------------------------------------
 
@@ -158,51 +126,11 @@ class Server(Dispatcher):
             f"{writes}"
         )
 
-    def _adopt_digests(self) -> None:
-        """Let the registry's fingerprint (the process cache's key) take the descriptor
-        digests `tools.json` ships when it lists this registry's tools, so no schema is built
-        for it (`majordomus.mcp.catalog`); once per registry, before its first execution (not
-        in the handshake)."""
-        registry = self.registry
-        if self._adopted is registry:
-            return
-        self._adopted = registry
-        if catalog.tool_entries(registry, read_only=False) is not None:
-            registry.adopt_descriptor_digests(catalog.descriptor_digests())
-
-    def _plain_id(self, name: str) -> str | None:
-        """The capability id of tool `name` when the shipped catalog describes this
-        registry's tools (so its input schema is the one `majordomus.mcp.plain` proves
-        arguments by), read from the routes without loading a declaration."""
-        registry = self.registry
-        seen, tools = self._catalogued
-        if seen is not registry:
-            catalogued = catalog.tool_entries(registry, read_only=False) is not None
-            tools = registry.owners()[0] if catalogued else None
-            self._catalogued = (registry, tools)
-        return None if tools is None else tools.get(name)
-
-    def _tool(self, name: str) -> Any:
+    def _tool(self, name: str) -> Capability | None:
         cap = self.registry.by_tool.get(name)
         if cap is None or (self.read_only and cap.kind == "command"):
             return None
         return cap
-
-    def warm_steps(self) -> Iterator[Callable[[], object]]:
-        """What the first list or call would do, in short steps, for the session to run while
-        the client is quiet: the shipped digests adopted, the executor (pydantic and the wire
-        models), the first page of tools read, the registry's fingerprint (the process cache's
-        key), each handler imported and its models made ready, the SQLite library loaded."""
-        registry = self.registry
-        yield self._adopt_digests
-        yield functools.partial(getattr, self.ctx, "executor")
-        yield functools.partial(self._page, "tools", {})
-        yield functools.partial(getattr, registry, "fingerprint")
-        for cap in list(registry.builtin):
-            yield functools.partial(getattr, cap, "handler")
-            yield functools.partial(_models_built, cap)
-        if self.ctx.sqlite is not None:
-            yield _sqlite_library
 
     # -- live serving --------------------------------------------------------------------------
 
@@ -212,9 +140,7 @@ class Server(Dispatcher):
             return []
         before = self._lists
         self._lists = {}
-        self._answers.clear()
         self._pages = {}
-        self._redacted = set()
         self.instructions = self._instructions()
         out = [
             notification(method)
@@ -275,38 +201,21 @@ class Server(Dispatcher):
             }
         )
 
-    def _verified(self) -> None:
-        """Every declared type resolves before a list is built from the live registry (a
-        registry `tools.json` does not describe): the shipped page and a call need only what
-        they serve, and `generate --check` and the tests verify the built-in registry."""
-        try:
-            self.registry.verify()
-        except RegistryBuildFailed as failed:
-            raise Internal(f"the capability registry did not build: {failed}") from None
-
     def _list(self, name: str) -> list[dict[str, Any]]:
         """One list method's entries, computed once per index."""
         entries = self._lists.get(name)
         if entries is None:
+            from majordomus.mcp.listing import resource_entries, tool_entries
+            from majordomus.mcp.prompts import prompt_entries
+
             if name == "resourceTemplates":
                 entries = _TEMPLATES
             elif name == "tools":
-                entries = catalog.tool_entries(self.registry, self.read_only)
-                if entries is None:
-                    from majordomus.mcp.listing import tool_entries
-
-                    self._verified()
-                    entries = tool_entries(self.registry, self.read_only)
-                else:
-                    self._redacted.add(name)
+                entries = tool_entries(self.registry, self.read_only)
+            elif name == "resources":
+                entries = resource_entries(self.registry, self.ctx.index)
             else:
-                from majordomus.mcp.listing import resource_entries
-                from majordomus.mcp.prompts import prompt_entries
-
-                if name == "resources":
-                    entries = resource_entries(self.registry)
-                else:
-                    entries = prompt_entries(self.ctx)
+                entries = prompt_entries(self.ctx)
             self._lists[name] = entries
         return entries
 
@@ -315,8 +224,7 @@ class Server(Dispatcher):
         offset = offset_of(name, params.get("cursor"))
         cached = self._pages.get((name, offset))
         if cached is None:
-            listed = page(name, self._list(name), offset)
-            cached = listed if name in self._redacted else clean_value(listed)
+            cached = clean_value(page(name, self._list(name), offset))
             self._pages[(name, offset)] = cached
         return cached
 
@@ -328,7 +236,6 @@ class Server(Dispatcher):
             raise RpcError(RESOURCE_NOT_FOUND, f"resource not found: {uri}")
         from majordomus.capabilities.core import resolve_resource
 
-        self._adopt_digests()
         try:
             view = resolve_resource(self.ctx, uri)
         except NotFound:
@@ -353,7 +260,6 @@ class Server(Dispatcher):
             isinstance(v, str) for v in arguments.values()
         ):
             raise RpcError(INVALID_PARAMS, "params.arguments must map names to strings")
-        self._adopt_digests()
         try:
             return clean_value(get_prompt(self.ctx, name, arguments))
         except PromptRefused as exc:
@@ -399,48 +305,17 @@ class Server(Dispatcher):
             arguments = {}
         if not isinstance(arguments, dict):
             raise RpcError(INVALID_PARAMS, "params.arguments must be an object")
-        capability_id = self._plain_id(name)
-        if capability_id is not None:
-            result = self._plain_result(capability_id, name, arguments)
-            if result is not None:
-                return result
         cap = self._tool(name)
         if cap is None:
             raise RpcError(INVALID_PARAMS, f"unknown tool: {excerpt(name)}")
-        self._adopt_digests()
         try:
-            output = self.ctx.executor.run(cap, arguments)
+            answer = self.ctx.executor.answer(cap, arguments)
         except Internal:
             raise
         except CapabilityError as exc:
             log.debug("tool %s refused: %s", name, exc.display)
             return tool_refusal(exc)
-        return tool_result(output)
-
-    def _plain_result(
-        self, capability_id: str, name: str, arguments: dict[str, Any]
-    ) -> dict[str, Any] | None:
-        """The plain answer's tool result (`majordomus.mcp.plain`), or None for the executor.
-        One that depends on the index alone is kept for this index, under its arguments,
-        and given again as it was encoded (`majordomus.mcp.results`)."""
-        if capability_id not in plain.SNAPSHOT_ANSWERS:
-            output = plain.answer(self.ctx, capability_id, name, arguments)
-            return None if output is None else tool_result(output)
-        if not plain.proved(name, arguments):
-            return None
-        index = self.ctx.index
-        # proved arguments are strings, bounded integers, finite floats, booleans and lists
-        # of strings, whose repr tells any two apart (1, 1.0 and True included)
-        key = (name, repr(arguments))
-        kept = self._answers.get(index, key)
-        if kept is not None:
-            return kept
-        output = plain.answer(self.ctx, capability_id, name, arguments)
-        if output is None:
-            return None
-        result = Encoded(tool_result(output))
-        self._answers.keep(index, key, result)
-        return result
+        return tool_result(answer)
 
     def run(self, inp: IO[bytes], out: IO[bytes]) -> int:
         """Serve until EOF (exit 0), a closed output (exit 0) or another I/O failure (13)
