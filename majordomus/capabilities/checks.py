@@ -100,7 +100,7 @@ def _check_id(cap: Capability, errors: list[RegistryError]) -> None:
         )
 
 
-def _check_shape(cap: Capability, errors: list[RegistryError]) -> None:
+def _check_kind(cap: Capability, errors: list[RegistryError]) -> None:
     def shape(message: str) -> None:
         errors.append(RegistryError("shape", f"{cap.id}: {message}"))
 
@@ -138,7 +138,7 @@ def check_capabilities(caps: Sequence[Capability], errors: list[RegistryError]) 
     for cap in pending:
         _check_id(cap, errors)
         _check_exposure(cap, errors)
-        _check_shape(cap, errors)
+        _check_kind(cap, errors)
     _unique(pending, lambda c: c.id, "duplicate_id", lambda v: f"id '{v}'", errors)
     _unique(pending, lambda c: c.tool, "duplicate_mcp_name", lambda v: f"MCP tool '{v}'", errors)
     _unique(

@@ -222,4 +222,6 @@ def create_app(
     api.add_exception_handler(StarletteHTTPException, routing_error)
     for path, method, endpoint in routes.table():
         api.add_api_route(path, endpoint, methods=[method], include_in_schema=False)
-    return Guard(api, max_in_flight=max_in_flight, body_limit=body_limit, routes=routes)
+    return Guard(
+        api, max_in_flight=max_in_flight, body_limit=body_limit, before_each=routes.refresh
+    )

@@ -16,6 +16,7 @@ controls escaped); a name the client sent is quoted as a short excerpt.
 
 from __future__ import annotations
 
+import sys
 from typing import IO, TYPE_CHECKING, Any
 
 from majordomus.capabilities.registry import Capability, Registry
@@ -31,7 +32,7 @@ from majordomus.mcp.framing import (
     notification,
 )
 from majordomus.mcp.results import offset_of, page, tool_refusal, tool_result
-from majordomus.mcp.session import EXIT_IO, EXIT_OK, run, serve
+from majordomus.mcp.session import EXIT_IO, EXIT_OK, run
 from majordomus.version import __version__
 
 if TYPE_CHECKING:
@@ -321,3 +322,19 @@ class Server(Dispatcher):
         """Serve until EOF (exit 0), a closed output (exit 0) or another I/O failure (13)
         (`majordomus.mcp.session.run`)."""
         return run(self, inp, out)
+
+
+def serve(ctx: Workspace, *, read_only: bool) -> int:
+    """`majordomus mcp`: build the index and the registry once, then serve stdio until EOF.
+
+    Only the protocol is written to stdout: anything else printed lands on stderr. A strict
+    refusal or a registry that fails to build raises before anything is served, so stdout
+    stays empty and the CLI maps the error to its exit code.
+    """
+    protocol_out = sys.stdout.buffer
+    saved = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        return Server(ctx, read_only=read_only).run(sys.stdin.buffer, protocol_out)
+    finally:
+        sys.stdout = saved

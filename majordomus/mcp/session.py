@@ -1,5 +1,4 @@
-"""One stdio MCP session: the loop that reads lines and writes answers, the idle check, and
-`serve`, which owns stdout for the whole session.
+"""One stdio MCP session: the loop that reads lines and writes answers, and the idle check.
 
 Only the loop's thread answers; the idle check runs on a background thread every
 `IDLE_CHECK_SECONDS` once the client is initialised, so a change of the layer is announced
@@ -10,7 +9,6 @@ to stderr.
 
 from __future__ import annotations
 
-import sys
 import threading
 from typing import IO, TYPE_CHECKING
 
@@ -19,8 +17,7 @@ from majordomus.mcp.framing import OutputClosed, encode, write
 from majordomus.pipes import silence
 
 if TYPE_CHECKING:
-    from majordomus.capabilities.workspace import Workspace
-    from majordomus.mcp.server import Server
+    from majordomus.mcp.dispatch import Dispatcher
 
 
 EXIT_OK = 0
@@ -30,7 +27,7 @@ EXIT_IO = 13
 IDLE_CHECK_SECONDS = 2.0
 
 
-def run(server: Server, inp: IO[bytes], out: IO[bytes]) -> int:
+def run(server: Dispatcher, inp: IO[bytes], out: IO[bytes]) -> int:
     """Serve until EOF (exit 0), a closed output (exit 0) or another I/O failure (13)."""
     turn = threading.Lock()
     stop = threading.Event()
@@ -63,7 +60,7 @@ def run(server: Server, inp: IO[bytes], out: IO[bytes]) -> int:
 
 
 def _idle_check(
-    server: Server, out: IO[bytes], turn: threading.Lock, stop: threading.Event
+    server: Dispatcher, out: IO[bytes], turn: threading.Lock, stop: threading.Event
 ) -> None:
     while not stop.wait(IDLE_CHECK_SECONDS):
         if not server.initialized:
@@ -79,21 +76,3 @@ def _idle_check(
             except Exception as exc:
                 log.error("the idle check failed: %s: %s", type(exc).__name__, exc)
                 return
-
-
-def serve(ctx: Workspace, *, read_only: bool) -> int:
-    """`majordomus mcp`: build the index and the registry once, then serve stdio until EOF.
-
-    A strict refusal or a registry that fails to build raises before anything is served, so
-    stdout stays empty and the CLI maps the error to its exit code.
-    """
-    from majordomus.mcp.server import Server
-
-    protocol_out = sys.stdout.buffer
-    saved = sys.stdout
-    sys.stdout = sys.stderr
-    try:
-        server = Server(ctx, read_only=read_only)
-        return server.run(sys.stdin.buffer, protocol_out)
-    finally:
-        sys.stdout = saved

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from majordomus.capabilities.builtin import builtin_tools
+from majordomus.capabilities.builtin import TOOLS
 from majordomus.capabilities.workspace import Workspace
 from majordomus.layer import freshness, inotify
 from majordomus.layer.index import build_index
@@ -128,7 +128,7 @@ def test_each_change_between_two_answers_is_seen_by_the_second(
             if discovery == "filesystem" and name in GIT_ONLY:
                 continue  # nothing the filesystem discovery reads changed
             assert ctx.refresh(), name
-            fresh = build_index(root, discovery, mcp_tools=builtin_tools())
+            fresh = build_index(root, discovery, mcp_tools=TOOLS)
             assert answer(ctx.index) == answer(fresh), name
             assert not ctx.refresh(), name
 
