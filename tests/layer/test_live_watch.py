@@ -118,7 +118,7 @@ def test_each_change_between_two_answers_is_seen_by_the_second(
         root = repo.root
         repo.commit()
         ctx = Workspace(root, discovery=discovery)
-        ctx.registry  # noqa: B018
+        ctx.index  # noqa: B018
         assert not ctx.refresh()
         assert ctx.watch is not None and ctx.watch.notified == (events == "inotify")
         for name, step, staged in STEPS:
