@@ -17,18 +17,12 @@ if TYPE_CHECKING:
 
 
 def tool_annotations(cap: Capability) -> dict[str, bool]:
-    """Client hints from the execution policy."""
-    if cap.effect == "read":
-        return {
-            "readOnlyHint": True,
-            "destructiveHint": False,
-            "idempotentHint": True,
-            "openWorldHint": False,
-        }
+    """Client hints from the execution policy: a read is idempotent and never destructive."""
+    reads = cap.effect == "read"
     return {
-        "readOnlyHint": False,
+        "readOnlyHint": reads,
         "destructiveHint": cap.effect == "repository_mutation",
-        "idempotentHint": False,
+        "idempotentHint": reads,
         "openWorldHint": False,
     }
 

@@ -7,10 +7,10 @@ projection of the registry, resources of the registry and the index
 (`majordomus.mcp.listing`), prompts and completions of the index (`majordomus.mcp.prompts`);
 every tool call goes through the one executor.
 
-Before each input line the context checks whether the layer changed and re-indexes if it did;
-the lists are then computed again, `notifications/*/list_changed` go out for those that moved
-and `notifications/resources/updated` for each subscribed resource whose content moved, before
-the answer. Every result and every error message passes `majordomus.egress` (redacted,
+Before each input line the workspace checks whether the layer changed and re-indexes if it
+did; the lists are then computed again, `notifications/*/list_changed` go out for those that
+moved and `notifications/resources/updated` for each subscribed resource whose content moved,
+before the answer. Every result and every error message passes `majordomus.egress` (redacted,
 controls escaped); a name the client sent is quoted as a short excerpt.
 """
 
@@ -74,8 +74,8 @@ _SERVER_INFO = {"name": "majordomus", "title": "Majordomus", "version": __versio
 
 
 class Server(Dispatcher):
-    """One session's dispatcher over a context whose index and registry it keeps current;
-    listings are computed on first request and then served from memory until a re-index."""
+    """One session's dispatcher over a workspace whose index it keeps current; listings are
+    computed on first request and then served from memory until a re-index."""
 
     def __init__(self, ctx: Workspace, *, read_only: bool) -> None:
         self.ctx = ctx
@@ -86,7 +86,6 @@ class Server(Dispatcher):
         self.registry: Registry = ctx.registry
         self.instructions = self._instructions()
         self._lists: dict[str, list[dict[str, Any]]] = {}
-        self._pages: dict[tuple[str, int], dict[str, Any]] = {}
         self._subscribed: dict[str, str | None] = {}
         super().__init__(
             {
@@ -141,7 +140,6 @@ class Server(Dispatcher):
             return []
         before = self._lists
         self._lists = {}
-        self._pages = {}
         self.instructions = self._instructions()
         out = [
             notification(method)
@@ -165,24 +163,18 @@ class Server(Dispatcher):
             return None
 
     def _subscribe(self, params: dict[str, Any]) -> dict[str, Any]:
-        uri = self._known_uri(params)
+        uri = _uri(params)
+        if not self._served(uri):
+            raise RpcError(RESOURCE_NOT_FOUND, f"resource not found: {excerpt(uri)}")
         self._subscribed[uri] = self._content(uri)
         return {}
 
     def _unsubscribe(self, params: dict[str, Any]) -> dict[str, Any]:
-        uri = params.get("uri")
-        if not isinstance(uri, str):
-            raise RpcError(INVALID_PARAMS, "params.uri is required")
-        self._subscribed.pop(uri, None)
+        self._subscribed.pop(_uri(params), None)
         return {}
 
-    def _known_uri(self, params: dict[str, Any]) -> str:
-        uri = params.get("uri")
-        if not isinstance(uri, str):
-            raise RpcError(INVALID_PARAMS, "params.uri is required")
-        if uri not in self.ctx.index.by_uri and uri not in self.registry.by_resource:
-            raise RpcError(RESOURCE_NOT_FOUND, f"resource not found: {excerpt(uri)}")
-        return uri
+    def _served(self, uri: str) -> bool:
+        return uri in self.ctx.index.by_uri or uri in self.registry.by_resource
 
     # -- methods -------------------------------------------------------------------------------
 
@@ -221,19 +213,12 @@ class Server(Dispatcher):
         return entries
 
     def _page(self, name: str, params: dict[str, Any]) -> dict[str, Any]:
-        """One page of a list, redacted once per index."""
-        offset = offset_of(name, params.get("cursor"))
-        cached = self._pages.get((name, offset))
-        if cached is None:
-            cached = clean_value(page(name, self._list(name), offset))
-            self._pages[(name, offset)] = cached
-        return cached
+        """One page of a list, redacted."""
+        return clean_value(page(name, self._list(name), offset_of(name, params.get("cursor"))))
 
     def _resources_read(self, params: dict[str, Any]) -> Any:
-        uri = params.get("uri")
-        if not isinstance(uri, str):
-            raise RpcError(INVALID_PARAMS, "params.uri is required")
-        if uri not in self.ctx.index.by_uri and uri not in self.registry.by_resource:
+        uri = _uri(params)
+        if not self._served(uri):
             raise RpcError(RESOURCE_NOT_FOUND, f"resource not found: {uri}")
         from majordomus.capabilities.core import resolve_resource
 
@@ -251,15 +236,8 @@ class Server(Dispatcher):
     def _prompts_get(self, params: dict[str, Any]) -> Any:
         from majordomus.mcp.prompts import PromptRefused, get_prompt
 
-        name = params.get("name")
-        if not isinstance(name, str):
-            raise RpcError(INVALID_PARAMS, "params.name is required")
-        arguments = params.get("arguments")
-        if arguments is None:
-            arguments = {}
-        if not isinstance(arguments, dict) or not all(
-            isinstance(v, str) for v in arguments.values()
-        ):
+        name, arguments = _call(params, "params.arguments must map names to strings")
+        if not all(isinstance(v, str) for v in arguments.values()):
             raise RpcError(INVALID_PARAMS, "params.arguments must map names to strings")
         try:
             return clean_value(get_prompt(self.ctx, name, arguments))
@@ -298,14 +276,7 @@ class Server(Dispatcher):
         return clean_value({"completion": completion})
 
     def _tools_call(self, params: dict[str, Any]) -> dict[str, Any]:
-        name = params.get("name")
-        if not isinstance(name, str):
-            raise RpcError(INVALID_PARAMS, "params.name is required")
-        arguments = params.get("arguments")
-        if arguments is None:
-            arguments = {}
-        if not isinstance(arguments, dict):
-            raise RpcError(INVALID_PARAMS, "params.arguments must be an object")
+        name, arguments = _call(params, "params.arguments must be an object")
         cap = self._tool(name)
         if cap is None:
             raise RpcError(INVALID_PARAMS, f"unknown tool: {excerpt(name)}")
@@ -322,6 +293,25 @@ class Server(Dispatcher):
         """Serve until EOF (exit 0), a closed output (exit 0) or another I/O failure (13)
         (`majordomus.mcp.session.run`)."""
         return run(self, inp, out)
+
+
+def _uri(params: dict[str, Any]) -> str:
+    uri = params.get("uri")
+    if not isinstance(uri, str):
+        raise RpcError(INVALID_PARAMS, "params.uri is required")
+    return uri
+
+
+def _call(params: dict[str, Any], not_an_object: str) -> tuple[str, dict[str, Any]]:
+    """The name and arguments of a prompt or a tool; absent arguments are none."""
+    name, arguments = params.get("name"), params.get("arguments")
+    if not isinstance(name, str):
+        raise RpcError(INVALID_PARAMS, "params.name is required")
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict):
+        raise RpcError(INVALID_PARAMS, not_an_object)
+    return name, arguments
 
 
 def serve(ctx: Workspace, *, read_only: bool) -> int:
