@@ -110,24 +110,18 @@ def _check_kind(cap: Capability, errors: list[RegistryError]) -> None:
         shape("a command cannot be an MCP resource")
 
 
-def _unique(
-    caps: Sequence[Capability],
-    key: Callable[[Capability], Any],
-    code: str,
-    label: Callable[[Any], str],
-    errors: list[RegistryError],
-) -> None:
-    seen: dict[Any, Capability] = {}
-    for cap in caps:
-        value = key(cap)
-        if value is None:
-            continue
-        if value in seen:
-            errors.append(
-                RegistryError(code, f"{label(value)} is claimed by {seen[value].id} and {cap.id}")
-            )
-        else:
-            seen[value] = cap
+#: Each name a capability may claim, the error naming a second claim, and how it is quoted.
+_OWNED: tuple[tuple[Callable[[Capability], Any], str, Callable[[Any], str]], ...] = (
+    (lambda c: c.id, "duplicate_id", lambda v: f"id '{v}'"),
+    (lambda c: c.tool, "duplicate_mcp_name", lambda v: f"MCP tool '{v}'"),
+    (
+        lambda c: c.resource[0] if c.resource else None,
+        "duplicate_mcp_uri",
+        lambda v: f"MCP resource '{v}'",
+    ),
+    (lambda c: c.http, "duplicate_http_route", lambda v: f"route {v[0]} {v[1]}"),
+    (lambda c: c.cli, "duplicate_cli_path", lambda v: "CLI path '" + " ".join(v) + "'"),
+)
 
 
 def check_capabilities(caps: Sequence[Capability], errors: list[RegistryError]) -> None:
@@ -139,25 +133,17 @@ def check_capabilities(caps: Sequence[Capability], errors: list[RegistryError]) 
         _check_id(cap, errors)
         _check_exposure(cap, errors)
         _check_kind(cap, errors)
-    _unique(pending, lambda c: c.id, "duplicate_id", lambda v: f"id '{v}'", errors)
-    _unique(pending, lambda c: c.tool, "duplicate_mcp_name", lambda v: f"MCP tool '{v}'", errors)
-    _unique(
-        pending,
-        lambda c: c.resource[0] if c.resource else None,
-        "duplicate_mcp_uri",
-        lambda v: f"MCP resource '{v}'",
-        errors,
-    )
-    _unique(
-        pending, lambda c: c.http, "duplicate_http_route", lambda v: f"route {v[0]} {v[1]}", errors
-    )
-    _unique(
-        pending,
-        lambda c: c.cli,
-        "duplicate_cli_path",
-        lambda v: "CLI path '" + " ".join(v) + "'",
-        errors,
-    )
+    for key, code, label in _OWNED:
+        owners: dict[Any, Capability] = {}
+        for cap in pending:
+            value = key(cap)
+            if value is None:
+                continue
+            if value in owners:
+                message = f"{label(value)} is claimed by {owners[value].id} and {cap.id}"
+                errors.append(RegistryError(code, message))
+            else:
+                owners[value] = cap
 
 
 def check_declaration(cap: Capability, errors: list[RegistryError]) -> None:

@@ -93,20 +93,6 @@ class ObjectSummary(Wire):
     snippet: Annotated[str | None, OMIT] = None
 
 
-class ObjectView(Wire):
-    """One declarative object with its metadata, provenance and whole content."""
-
-    uri: str
-    kind: str
-    identity: str
-    title: str | None
-    description: str | None
-    metadata: dict[str, Any]
-    provenance: dict[str, Any]
-    media_type: str
-    content: str
-
-
 class ResourceView(Wire):
     """What a resource URI resolves to: a declarative object or a query's answer."""
 
