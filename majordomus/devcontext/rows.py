@@ -8,16 +8,17 @@ not be dropped is over the limit). Pure: reads only the candidates and entries g
 from __future__ import annotations
 
 from majordomus.devcontext.candidates import Candidate, version_of
-from majordomus.devcontext.relevance import best_first, confidence_of, round3
-from majordomus.devcontext.shapes import (
+from majordomus.devcontext.model import (
     CommitReference,
     ContextEntry,
     Diagnostic,
     EntryProvenance,
     Excluded,
+    ExclusionReason,
+    Tier,
     TierSpend,
 )
-from majordomus.devcontext.vocabulary import ExclusionReason, Tier
+from majordomus.devcontext.relevance import best_first, confidence_of, round3
 from majordomus.layer.model import SEVERITY_RANK
 
 
