@@ -8,6 +8,7 @@ seeds, and the intent's terms. The first failure wins and is raised as `InvalidI
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from majordomus.devcontext.model import (
@@ -118,19 +119,9 @@ def normalise_path(raw: str) -> str:
 
 
 def intent_terms(intent: str) -> list[str]:
-    """The distinct words of at least three characters, lowercased, without stop words."""
-    words: set[str] = set()
-    piece: list[str] = []
-    for ch in intent + " ":
-        if ch.isalnum() or ch in "-_":
-            piece.append(ch)
-            continue
-        if len(piece) >= 3:
-            word = "".join(piece).lower()
-            if word not in STOP_WORDS:
-                words.add(word)
-        piece = []
-    return sorted(words)
+    """The distinct words (letters, digits, `-`, `_`) of at least three characters,
+    lowercased, without stop words."""
+    return sorted({word.lower() for word in re.findall(r"[\w-]{3,}", intent)} - STOP_WORDS)
 
 
 def expanded_uris(index: Index, uris: list[str]) -> list[str] | None:

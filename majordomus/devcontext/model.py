@@ -64,24 +64,16 @@ class Tier(StrEnum):
         return _TIER_MEANING[self]
 
     def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Tier):
-            return NotImplemented
-        return self.rank < other.rank
+        return self.rank < other.rank if isinstance(other, Tier) else NotImplemented
 
     def __le__(self, other: object) -> bool:
-        if not isinstance(other, Tier):
-            return NotImplemented
-        return self.rank <= other.rank
+        return self.rank <= other.rank if isinstance(other, Tier) else NotImplemented
 
     def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Tier):
-            return NotImplemented
-        return self.rank > other.rank
+        return self.rank > other.rank if isinstance(other, Tier) else NotImplemented
 
     def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Tier):
-            return NotImplemented
-        return self.rank >= other.rank
+        return self.rank >= other.rank if isinstance(other, Tier) else NotImplemented
 
 
 Tier.ORDER = tuple(Tier)

@@ -271,30 +271,23 @@ class _Selector:
             own = band is Band.WORK
             whose = "the work" if own else "its milestone"
             for obj in self.index.objects:
-                if obj.kind in SOURCE_KINDS:
-                    if is_under(path, obj.provenance.path):
-                        self.offer(
-                            obj.uri,
-                            Tier.SOURCE,
-                            0.8,
-                            1,
-                            Selector.SCOPE_PATH,
-                            f"under `{path}`, which {whose} declares as its scope",
-                            via=path,
-                            band=Band.WORK if own else Band.REST,
-                        )
-                    continue
-                if own and obj.kind != "context" and is_under(path, obj.provenance.path):
+                # code and tests under any declared scope, anything but a contract under the
+                # work's own
+                source = obj.kind in SOURCE_KINDS
+                held = source or (own and obj.kind != "context")
+                if held and is_under(path, obj.provenance.path):
                     self.offer(
                         obj.uri,
                         tier_for_kind(obj.kind),
                         0.8,
                         1,
                         Selector.SCOPE_PATH,
-                        f"under `{path}`, which the work declares as its scope",
+                        f"under `{path}`, which {whose} declares as its scope",
                         via=path,
-                        band=Band.WORK,
+                        band=Band.WORK if own else Band.REST,
                     )
+                if source:
+                    continue
                 if obj.kind in REFERRING_KINDS:
                     self._over_scope(obj, path, band, whose)
                     continue
