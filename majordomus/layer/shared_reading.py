@@ -17,6 +17,7 @@ import fcntl
 import os
 import subprocess
 import sys
+from dataclasses import fields
 from pathlib import Path
 
 import majordomus
@@ -137,8 +138,8 @@ def _start(reader: LayerReader, classes: list[SourceClass], early: Early | None)
     manifest = reader.manifest
     config = (
         str(reader.root),
-        tuple(getattr(manifest, name) for name in manifest.FIELDS),
-        [tuple(getattr(source, name) for name in source.FIELDS) for source in classes],
+        tuple(getattr(manifest, f.name) for f in fields(manifest)),
+        [tuple(getattr(source, f.name) for f in fields(source)) for source in classes],
     )
     try:
         send(worker.requests, config)

@@ -12,6 +12,7 @@ no clock.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from majordomus.ledger.record import (
     AssessmentInput,
@@ -24,7 +25,6 @@ from majordomus.ledger.record import (
     ValidationInput,
     ValidationOutcome,
 )
-from majordomus.values import Value
 
 
 def subject_key(subject: str) -> str:
@@ -32,19 +32,12 @@ def subject_key(subject: str) -> str:
     return " ".join(subject.split()).lower()
 
 
-class Placed(Value):
-    """A readable record file: its path relative to the store (`<task>/<name>.json`).
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A readable record file: its path relative to the store (`<task>/<name>.json`)."""
 
-    A plain slotted class: a replay holds and builds one per record file, and a dataclass
-    would cost every process's start half a millisecond more. Equal when path and record are.
-    """
-
-    __slots__ = ("path", "record")
-    COMPARED = ("path", "record")
-
-    def __init__(self, path: str, record: ReasoningRecord) -> None:
-        self.path = path
-        self.record = record
+    path: str
+    record: ReasoningRecord
 
     @property
     def folder(self) -> str:
@@ -55,29 +48,18 @@ class Placed(Value):
         return self.path.rsplit("/", 1)[-1]
 
 
-class Loaded(Value):
+@dataclass(slots=True)
+class Loaded:
     """Readable records (canonical order when loaded) and the store paths that did not parse.
 
     An id names one record: when several files hold one id, `records` keeps the first in
     canonical order (then by path), so nothing is counted twice; `placed` lists every
-    readable file with its record, duplicates included, for `check` to report. Equal when
-    all three are; a plain class (a dataclass costs every process's start more).
+    readable file with its record, duplicates included, for `check` to report.
     """
 
-    __slots__ = ("placed", "records", "unreadable")
-    COMPARED = ("records", "unreadable", "placed")
-
-    def __init__(
-        self,
-        records: list[ReasoningRecord] | None = None,
-        unreadable: list[str] | None = None,
-        placed: list[Placed] | None = None,
-    ) -> None:
-        self.records: list[ReasoningRecord] = [] if records is None else records
-        self.unreadable: list[str] = [] if unreadable is None else unreadable
-        self.placed: list[Placed] = [] if placed is None else placed
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
+    records: list[ReasoningRecord] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)
+    placed: list[Placed] = field(default_factory=list)
 
     def get(self, record_id: str) -> ReasoningRecord | None:
         """The first record with this id."""
