@@ -100,9 +100,9 @@ def inspect_report(ctx: Workspace, read_only: bool) -> dict[str, Any]:
     try:
         registry = ctx.registry
     except RegistryBuildFailed as failed:
-        from majordomus.capabilities.core import Empty, repository_info
+        from majordomus.capabilities.builtin import declared
 
-        report = repository_info(ctx, Empty()).model_dump(mode="json")
+        report = ctx.executor.answer(declared("repository.info"), {}).model_dump(mode="json")
         report["state"] = "degraded"
         report["diagnostics"] += [
             {"severity": "error", "code": "registry_error", "message": f"{e.code}: {e.message}"}
