@@ -79,7 +79,7 @@ def _check_exposure(cap: Capability, errors: list[RegistryError]) -> None:
         if method not in ("GET", "POST"):
             bad("HTTP", f"method '{method}' is not GET or POST")
         if not _ROUTE.match(path) or path.endswith("/") or "//" in path or path == "/api/v1/":
-            bad("HTTP", f"path '{path}' is not a plain /api/v1/ route")
+            bad("HTTP", f"path '{path}' is not an /api/v1/ route of non-empty segments")
         if cap.kind == "command" and method != "POST":
             bad("HTTP", "a command changes state and is bound to POST")
     if cap.cli is not None and (

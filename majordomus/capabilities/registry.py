@@ -1,6 +1,6 @@
 """Declaring a capability once, and the registry that checks and indexes the declarations.
 
-A capability is a plain function over pydantic models plus the facts every surface needs
+A capability is an ordinary function over pydantic models plus the facts every surface needs
 (docs/generated/capabilities.md). It is declared beside its handler, in the namespace that
 owns it; the registry is built from those declarations once per process
 (`majordomus.capabilities.builtin`), collects every declaration error instead of stopping at
