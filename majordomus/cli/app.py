@@ -18,8 +18,7 @@ import click
 
 from majordomus import __version__
 from majordomus.cli import errors, logs
-from majordomus.cli.commands import PROCESS_COMMANDS
-from majordomus.cli.entry import is_server
+from majordomus.cli.commands import PROCESS_COMMANDS, is_server
 from majordomus.cli.settings import shared_params
 from majordomus.cli.views import views_of
 from majordomus.pipes import silence

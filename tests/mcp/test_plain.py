@@ -1,7 +1,6 @@
 """The MCP answers given without pydantic (`majordomus.mcp.plain`): the same JSON as the
 executor's, to the byte, for every object, many searches and many compiles of several
-layers; every call it cannot prove valid, and every refusal, left to the executor; and a
-session whose first call is such a get, search or compile imports no pydantic."""
+layers; every call it cannot prove valid, and every refusal, left to the executor."""
 
 from __future__ import annotations
 
@@ -9,8 +8,6 @@ import datetime
 import json
 import math
 import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,7 +21,6 @@ from majordomus.mcp.server import Server
 from majordomus.synthetic import Shape, SyntheticRepository
 from majordomus.wire import dumps_compact
 from tests.conftest import FIXTURES, make_git_repo
-from tests.test_startup import LAST_ANSWER_PROBE
 
 #: An object whose text the answers must carry alike: non-ASCII, a bidi override, terminal
 #: escapes, a secret (the front matter's keys are the rule kind's own).
@@ -294,49 +290,6 @@ def test_deep_values_are_left_to_the_models() -> None:
         deep = [deep]
     assert not objects_json.plain(deep)
     assert objects_json.plain({"a": [1, 2.5, None, True, "é", {"b": []}]})
-
-
-@pytest.mark.parametrize(
-    ("tool", "arguments"),
-    [
-        ("majordomus_get", {"uri": "majordomus://adr/adr-0001"}),
-        ("majordomus_get", {"uri": "adr-0001"}),
-        ("majordomus_search", {"query": "rule", "kind": "rule", "limit": 3}),
-        ("majordomus_devcontext", {"intent": "the budget a session is given"}),
-        ("majordomus_devcontext", {"uris": ["adr-0001"], "bundle": True, "floor": 0}),
-    ],
-)
-def test_a_first_get_search_or_compile_imports_no_pydantic(
-    layers: list[Path], tool: str, arguments: dict[str, Any]
-) -> None:
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 0,
-        "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {}},
-    }
-    feed = "".join(
-        json.dumps(m) + "\n"
-        for m in (
-            initialize,
-            {"jsonrpc": "2.0", "method": "notifications/initialized"},
-            _call(1, tool, arguments),
-        )
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", LAST_ANSWER_PROBE, "mcp"],
-        cwd=layers[0],
-        input=feed,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    answers = [json.loads(line) for line in done.stdout.splitlines()]
-    assert answers[-1]["id"] == 1 and answers[-1]["result"]["isError"] is False
-    modules = json.loads(done.stderr.rsplit("MODULES ", 1)[1])
-    assert not any(m.split(".")[0] in ("pydantic", "pydantic_core") for m in modules)
-    assert "majordomus.capabilities.core" not in modules
 
 
 def test_an_answer_shares_nothing_with_the_index(layers: list[Path]) -> None:

@@ -99,3 +99,11 @@ PROCESS_COMMANDS: dict[tuple[str, ...], Callable[[], click.Command]] = {
     ("new",): _new,
     ("help",): _help,
 }
+
+#: The process commands that serve until stopped.
+SERVERS = ("mcp", "serve")
+
+
+def is_server(args: list[str]) -> bool:
+    """Whether this command line starts a long-lived server (`mcp --inspect` is one-shot)."""
+    return bool(args) and args[0] in SERVERS and "--inspect" not in args
