@@ -17,7 +17,6 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from majordomus.collector import paused
 from majordomus.layer.coverage import uncovered_sections
 from majordomus.layer.discovery import (
     Listed,
@@ -212,12 +211,8 @@ def build(
 
     A build from scratch starts `git status` beside the reading, unless `status_now` is
     false: then, as in a re-index, it runs only when the working tree is first asked for.
-
-    The cyclic collector is paused for the build: it allocates tens of thousands of
-    long-lived objects and frees nothing.
     """
-    with paused():
-        return _build(root, discovery, mcp_tools, reuse, moved, status_now)
+    return _build(root, discovery, mcp_tools, reuse, moved, status_now)
 
 
 def _build(
