@@ -32,6 +32,7 @@ GROUP_HELP = {
     "reasoning": "The reasoning ledger: advisors, plans, records, status, handover, the current "
     "task, explanations, checks, export.",
     "devcontext": "Compile the context a session needs, and explain any identifier's standing.",
+    "task": "The current task: show it, set it, list the tasks that have records.",
 }
 
 

@@ -48,10 +48,22 @@ def _generate() -> click.Command:
     return generate.command()
 
 
-def _task() -> click.Command:
+def _task_show() -> click.Command:
     from majordomus.cli.commands import task
 
-    return task.command()
+    return task.show_command()
+
+
+def _task_set() -> click.Command:
+    from majordomus.cli.commands import task
+
+    return task.set_command()
+
+
+def _task_list() -> click.Command:
+    from majordomus.cli.commands import task
+
+    return task.list_command()
 
 
 def _export() -> click.Command:
@@ -92,7 +104,9 @@ PROCESS_COMMANDS: dict[tuple[str, ...], Callable[[], click.Command]] = {
     ("capabilities", "validate"): _validate,
     ("serve",): _serve,
     ("generate",): _generate,
-    ("reasoning", "task"): _task,
+    ("reasoning", "task", "show"): _task_show,
+    ("reasoning", "task", "set"): _task_set,
+    ("reasoning", "task", "list"): _task_list,
     ("reasoning", "export"): _export,
     ("lint",): _lint,
     ("schema",): _schema,
