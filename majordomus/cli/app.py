@@ -19,8 +19,7 @@ import click
 
 from majordomus.capabilities.builtin import COMMAND_WORDS, module_capabilities
 from majordomus.cli import errors, logs
-from majordomus.cli.commands import PROCESS_COMMANDS
-from majordomus.cli.entry import is_server
+from majordomus.cli.commands import PROCESS_COMMANDS, is_server
 from majordomus.cli.settings import shared_params
 from majordomus.cli.views import views_of
 from majordomus.pipes import silence
@@ -35,6 +34,7 @@ GROUP_HELP = {
     "reasoning": "The reasoning ledger: advisors, plans, records, status, handover, the current "
     "task, explanations, checks, export.",
     "devcontext": "Compile the context a session needs, and explain any identifier's standing.",
+    "task": "The current task: show it, set it, list the tasks that have records.",
 }
 
 
