@@ -28,7 +28,7 @@ from majordomus.http.errors import HttpError, from_exception
 from majordomus.http.guards import check_caller
 from majordomus.http.middleware import BODY_LIMIT, MAX_IN_FLIGHT, Guard, client_of
 from majordomus.http.openapi import OpenApiError, build_openapi, render
-from majordomus.http.responses import error_response, json_response, model_response
+from majordomus.http.responses import error_response, model_response
 from majordomus.logger import log
 
 if TYPE_CHECKING:
@@ -128,10 +128,10 @@ class Routes:
                 media_type="text/html",
                 headers={**pages.HTML_HEADERS, "Content-Security-Policy": pages.HOME_CSP},
             )
-        return json_response(200, self.info.wire())
+        return model_response(self.info)
 
     async def api_index(self, _: Request) -> Response:
-        return json_response(200, self.api.wire())
+        return model_response(self.api)
 
     async def openapi(self, _: Request) -> Response:
         try:
