@@ -116,7 +116,7 @@ def _log_summary(index: Index) -> None:
 
 
 #: A `vcs` discovery (its files and findings) and the stamp of the git index it listed.
-Listed = tuple[Stamp, list[Discovered], list[Diagnostic]]
+IndexedDiscovery = tuple[Stamp, list[Discovered], list[Diagnostic]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,17 +124,18 @@ class Snapshot:
     """What a build keeps so that the next one re-reads only what changed.
 
     `files`: every file's read by path, kept while its class, git index entry and stat hold
-    (`majordomus.layer.reading.read_files`); `listed`: the `vcs` discovery with the stamp of
-    the git index it was listed from (git replaces that file on every write, so the same
-    stamp lists the same files); `relations`: the derivation over the objects, which holds
-    while no file changes what relations read (`majordomus.layer.reading.relational`).
+    (`majordomus.layer.reading.read_files`); `discovered`: the `vcs` discovery with the
+    stamp of the git index it was listed from (git replaces that file on every write, so
+    the same stamp lists the same files); `relations`: the derivation over the objects,
+    which holds while no file changes what relations read
+    (`majordomus.layer.reading.relational`).
     """
 
     layer: Layer
     mcp_tools: dict[str, str] | None
     files: dict[str, Kept]
     relations: Relations
-    listed: Listed | None
+    discovered: IndexedDiscovery | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +187,7 @@ def build(
     # `git status` works while the files are read; a re-index reads few: asked when read
     pending = PendingGitState(layer.root, status_now=status_now and previous is None)
     # the listings run while git's quick answers are awaited
-    stamp, listed, listings = _start_discovery(layer, discovery, previous)
+    stamp, discovered, listings = _start_discovery(layer, discovery, previous)
     if discovery == "vcs" and not pending.available:
         if listings is not None:
             listings.close()
@@ -195,13 +196,13 @@ def build(
             "use --discovery filesystem to read the work tree instead"
         )
     with _tree(layer.root) as tree:
-        if listed is None:
+        if discovered is None:
             found, findings = discover(
                 layer.root, layer.manifest, layer.sources, discovery, tree, listings
             )
-            listed = None if stamp is None else (stamp, found, findings)
+            discovered = None if stamp is None else (stamp, found, findings)
         else:
-            found, findings = listed[1], listed[2]
+            _, found, findings = discovered
         diagnostics = [*findings, *uncovered_sections(layer.manifest, layer.sources, tree)]
         reader = LayerReader(root=layer.root, manifest=layer.manifest, kinds=kinds, tree=tree)
         earlier = {} if previous is None else previous.files
@@ -230,20 +231,20 @@ def build(
     for diagnostic in diagnostics:
         _log_diagnostic(diagnostic)
     _log_summary(index)
-    return Built(index, Snapshot(layer, tools, done.files, relations, listed))
+    return Built(index, Snapshot(layer, tools, done.files, relations, discovered))
 
 
 def _start_discovery(
     layer: Layer, discovery: Discovery, previous: Snapshot | None
-) -> tuple[Stamp | None, Listed | None, GitListings | None]:
+) -> tuple[Stamp | None, IndexedDiscovery | None, GitListings | None]:
     """The stamp of the git index (`vcs`), the earlier discovery while that stamp holds, and
     else the `vcs` listings, started."""
     if discovery != "vcs":
         return None, None, None
     stamp = _git_index_stamp(layer.root)
-    listed = None if previous is None else previous.listed
-    if listed is not None and listed[0] == stamp:
-        return stamp, listed, None
+    discovered = None if previous is None else previous.discovered
+    if discovered is not None and discovered[0] == stamp:
+        return stamp, discovered, None
     return stamp, None, GitListings(layer.root, layer.sources)
 
 
