@@ -300,20 +300,20 @@ class _StatusQuestion:
     """The working tree of one build: `git status` started at most once, by `start` (which
     does not wait) or by the first call, which collects the answer."""
 
-    __slots__ = ("_root", "_started")
+    __slots__ = ("_root", "_running")
 
-    def __init__(self, root: Path, started: _Running | None) -> None:
+    def __init__(self, root: Path, running: _Running | None) -> None:
         self._root = root
-        self._started = started
+        self._running = running
 
     def start(self) -> None:
-        if self._started is None:
-            self._started = _start_status(self._root)
+        if self._running is None:
+            self._running = _start_status(self._root)
 
     def __call__(self) -> WorkingTree:
         self.start()
-        assert self._started is not None
-        return _status(self._started)
+        assert self._running is not None
+        return _status(self._running)
 
 
 def working_tree(root: Path) -> WorkingTree:
