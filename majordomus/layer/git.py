@@ -297,8 +297,8 @@ def _start_status(root: Path) -> _Running:
 
 
 class _StatusQuestion:
-    """The working tree of one build: `git status` started at most once, by `start` (which
-    does not wait) or by the first call, which collects the answer."""
+    """The working tree of one build: `git status` started at most once, already running or
+    by the first call, which collects the answer."""
 
     __slots__ = ("_root", "_running")
 
@@ -306,13 +306,9 @@ class _StatusQuestion:
         self._root = root
         self._running = running
 
-    def start(self) -> None:
+    def __call__(self) -> WorkingTree:
         if self._running is None:
             self._running = _start_status(self._root)
-
-    def __call__(self) -> WorkingTree:
-        self.start()
-        assert self._running is not None
         return _status(self._running)
 
 
@@ -441,14 +437,12 @@ class PendingGitState:
     def result(self) -> GitState:
         if self.reason is not None:
             return GitState.unavailable(self.reason)
-        question = _StatusQuestion(self._root, self._status)
         return GitState(
             state="available",
             toplevel=self._top,
             head=self._head,
             branch=self._branch,
-            ask=question,
-            start=question.start,
+            ask=_StatusQuestion(self._root, self._status),
         )
 
 
