@@ -23,7 +23,6 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from majordomus import safefs
-from majordomus.collector import paused
 from majordomus.compact import SharedFieldsSets
 from majordomus.errors import Refused
 from majordomus.ledger import readahead
@@ -221,9 +220,7 @@ class Store:
         with self.held():
             # read here, never taken from a read-ahead: admission needs the store as it is
             # under the lock
-            with paused():
-                loaded = self._load()
-            yield loaded
+            yield self._load()
 
     def current_task(self) -> str:
         """The current task's id from `current.yaml`, or `untasked`."""
@@ -249,14 +246,13 @@ class Store:
         command) stands in for the reading: the same walk, read a moment earlier by a child
         process, replayed through the same validation; if it fails at any point, the store
         is read here from the start."""
-        with paused():
-            walked = readahead.taken(self.root)
-            if walked is not None:
-                try:
-                    return self._load_files(walked)
-                except readahead.Failed:
-                    pass  # what was replayed is dropped: the store read from the start
-            return self._load()
+        walked = readahead.taken(self.root)
+        if walked is not None:
+            try:
+                return self._load_files(walked)
+            except readahead.Failed:
+                pass  # what was replayed is dropped: the store read from the start
+        return self._load()
 
     def _load(self) -> Loaded:
         with safefs.Tree(self.root) as tree:

@@ -1,7 +1,7 @@
 """The store read ahead by a child process (`majordomus.ledger.readahead`): the same load as
 the store's own read over healthy and awkward stores; a child that dies, stalls or writes
 garbage gives the same answer; no child outlives the load; small stores and the writer lock
-never use one; whole commands answer the same bytes with and without it."""
+never use one."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ import json
 import os
 import select
 import signal
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,9 +16,8 @@ import pytest
 
 from majordomus.ledger import readahead
 from majordomus.ledger.store import RECORD_FILE_LIMIT, STATE_DIR, Loaded, Store
-from tests.conftest import FIXTURES, command_env, make_git_repo
 from tests.ledger.test_store import stored
-from tests.projections.store_files import chain, current_task, put
+from tests.projections.store_files import chain, current_task
 
 
 def _record(ident: str, stamp: str, task: str = "t") -> bytes:
@@ -254,65 +251,3 @@ def test_another_root_reads_its_own_store(tmp_path: Path, ahead: None) -> None:
     _healthy(tmp_path / "b")
     _started(tmp_path / "a")
     assert readahead.taken(tmp_path / "b") is None
-
-
-#: The console entry point with the read-ahead's threshold and a marker file first in its
-#: arguments: a line in the marker each time a store load takes a read-ahead.
-ENTRY = (
-    "import sys\n"
-    "from majordomus.ledger import readahead\n"
-    "readahead.THRESHOLD = int(sys.argv.pop(1))\n"
-    f"readahead._CHILD = {CHILD!r}\n"
-    "marker = sys.argv.pop(1)\n"
-    "taken = readahead.taken\n"
-    "def counted(root):\n"
-    "    walked = taken(root)\n"
-    "    if walked is not None:\n"
-    "        with open(marker, 'a') as out:\n"
-    "            out.write('taken\\n')\n"
-    "    return walked\n"
-    "readahead.taken = counted\n"
-    "from majordomus.cli.entry import console\n"
-    "sys.argv[0] = 'majordomus'\n"
-    "console()\n"
-)
-
-COMMANDS = [
-    ["reasoning", "status", "--format", "json"],
-    ["reasoning", "status", "--format", "json", "--task", "all"],
-    ["reasoning", "status", "--task", "all", "--report"],
-    ["reasoning", "check"],
-    ["reasoning", "check", "--format", "json", "--as-of", "2026-10-01T09:02:00Z"],
-]
-
-
-@pytest.mark.parametrize(
-    ("layer", "store"),
-    [
-        ("planned", "healthy"),
-        ("planned", "awkward"),
-        ("healthy", "awkward"),
-        ("ledgerly", "awkward"),
-    ],
-)
-def test_commands_answer_the_same_with_and_without(tmp_path: Path, layer: str, store: str) -> None:
-    root = make_git_repo(tmp_path / "repo", FIXTURES / "layers" / layer)
-    STORES[store](root)
-    put(root, "assessment-77", "2026-10-01T09:05:00Z", {"kind": "assessment", "subject": "s"})
-    env = command_env()
-    marker = tmp_path / "taken"
-    for args in [*COMMANDS, ["--repo", "gone", *COMMANDS[0]]]:
-        answers = []
-        for threshold in ("1", str(10**9)):
-            done = subprocess.run(
-                [sys.executable, "-c", ENTRY, threshold, str(marker), *args],
-                cwd=root,
-                capture_output=True,
-                env=env,
-                timeout=120,
-            )
-            answers.append((done.returncode, done.stdout, done.stderr))
-        assert answers[0] == answers[1], args
-        taken = marker.read_text().count("taken") if marker.exists() else 0
-        assert taken == (0 if "gone" in args else 1), args
-        marker.unlink(missing_ok=True)
