@@ -26,13 +26,13 @@ from majordomus.logger import log
 from majordomus.safefs import Tree, Unsafe
 
 
-class Discovered(NamedTuple):
-    """One file to read, with the class that claimed it and, with `vcs` discovery, the git
-    index entry it was listed with (a staged change changes it)."""
+class Claimed(NamedTuple):
+    """The files one source class claimed, in path order, and with `vcs` discovery a map
+    holding the git index entry each was listed with (a staged change changes it)."""
 
-    path: str
     source: SourceClass
-    entry: str | None = None
+    paths: list[str]
+    entries: Mapping[str, str] | None
 
 
 # --- the glob of `:(glob)` pathspecs --------------------------------------------------------
@@ -415,15 +415,16 @@ def discover(
     mode: Discovery,
     tree: Tree | None = None,
     listings: GitListings | None = None,
-) -> tuple[list[Discovered], list[Diagnostic]]:
-    """Every file to read, in class order then path order, and the discovery findings.
+) -> tuple[list[Claimed], list[Diagnostic]]:
+    """Every file to read, by class in class order, each class's in path order, and the
+    discovery findings.
 
     `tree` holds the root's open directories for the filesystem walk (the reader reuses
     them); `listings` are the `vcs` listings when they were already started.
     """
     local_dir = ".ai/" + manifest.local_path
     claimed: dict[str, str] = {}
-    files: list[Discovered] = []
+    files: list[Claimed] = []
     findings: list[Diagnostic] = []
     if listings is None and mode == "vcs":
         listings = GitListings(root, sources)
@@ -437,21 +438,22 @@ def discover(
             len(paths),
             extra={"class_id": source.id, "kind": source.kind, "files": len(paths)},
         )
+        kept = []
         for rel in paths:
-            first = claimed.get(rel)
-            if first is not None:
-                findings.append(
-                    Diagnostic(
-                        severity="warning",
-                        code="claimed_twice",
-                        path=rel,
-                        message=f"matched by class '{source.id}' after class '{first}'; "
-                        f"kept under '{first}'",
-                    )
-                )
+            first = claimed.setdefault(rel, source.id)
+            if first == source.id:
+                kept.append(rel)
                 continue
-            claimed[rel] = source.id
-            files.append(Discovered(rel, source, None if entries is None else entries[rel]))
+            findings.append(
+                Diagnostic(
+                    severity="warning",
+                    code="claimed_twice",
+                    path=rel,
+                    message=f"matched by class '{source.id}' after class '{first}'; "
+                    f"kept under '{first}'",
+                )
+            )
+        files.append(Claimed(source, kept, entries))
         if source.required and not paths:
             findings.append(
                 Diagnostic(

@@ -94,19 +94,20 @@ class Watch:
         self.suspect = bool(self._suspects) or any(
             key is not None and low <= max(key[0], key[1]) <= high for _, key in stated
         )
-        self._files = list(stamps.items())
+        self._paths = list(stamps)
+        self._keys = list(stamps.values())
         self._cursor = 0
 
     @property
     def files(self) -> int:
-        return len(self._files)
+        return len(self._paths)
 
     def rebase(self) -> None:
         """Take the current stats as the signature (after a re-index that failed, so the
         next attempt waits for the next change)."""
         base = self._base
         self._fixed = [(path, _key(path)) for path, _ in self._fixed]
-        self._files = [(rel, _key(base + rel)) for rel, _ in self._files]
+        self._keys = [_key(base + rel) for rel in self._paths]
         self._suspects.clear()
         self.suspect = False
 
@@ -118,17 +119,19 @@ class Watch:
         for path, key in self._fixed:
             if _key(path) != key:
                 return True
-        total = len(self._files)
-        if not total:
-            return False
-        start = self._cursor
-        base = self._base
-        for step in range(min(SLICE, total)):
-            rel, key = self._files[(start + step) % total]
-            if _key(base + rel) != key:
-                return True
-        self._cursor = (start + SLICE) % total
+        if self._sliced():
+            return True
+        if self._paths:
+            self._cursor = (self._cursor + SLICE) % len(self._paths)
         return False
+
+    def _sliced(self) -> set[str]:
+        """The files of the current slice (the next `SLICE` from the cursor) whose stat
+        moved."""
+        base, paths, keys = self._base, self._paths, self._keys
+        total = len(paths)
+        places = ((self._cursor + step) % total for step in range(min(SLICE, total)))
+        return {paths[at] for at in places if _key(base + paths[at]) != keys[at]}
 
     def moved(self) -> set[str]:
         """The layer files (root-relative) a re-index must read again, as far as this watch
@@ -137,12 +140,7 @@ class Watch:
         rename, a delete). A file rewritten in place elsewhere is seen, as by `changed()`,
         when the slice reaches it."""
         base = self._base
-        out = set(self._suspects)
-        total = len(self._files)
-        for step in range(min(SLICE, total)):
-            rel, key = self._files[(self._cursor + step) % total]
-            if _key(base + rel) != key:
-                out.add(rel)
+        out = self._suspects | self._sliced()
         folders = {path for path, key in self._fixed if path in self._folders and _key(path) != key}
         if folders:
             inodes: dict[str, dict[str, int]] = {}
@@ -152,7 +150,7 @@ class Watch:
                         inodes[folder] = {entry.name: entry.inode() for entry in entries}
                 except OSError:
                     inodes[folder] = {}
-            for rel, key in self._files:
+            for rel, key in zip(self._paths, self._keys, strict=True):
                 folder, _, name = (base + rel).rpartition(os.sep)
                 names = inodes.get(folder)
                 if names is not None and (key is None or names.get(name) != key[3]):

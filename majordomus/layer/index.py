@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from majordomus.layer.coverage import uncovered_sections
-from majordomus.layer.discovery import Discovered, GitListings, discover
+from majordomus.layer.discovery import Claimed, GitListings, discover
 from majordomus.layer.git import GitError, PendingGitState, git_dir
 from majordomus.layer.kinds import load_kinds
 from majordomus.layer.manifest import read_manifest
@@ -104,7 +104,7 @@ def _log_summary(index: Index) -> None:
 
 
 #: A `vcs` discovery (its files and findings) and the stamp of the git index it listed.
-IndexedDiscovery = tuple[Stamp, list[Discovered], list[Diagnostic]]
+IndexedDiscovery = tuple[Stamp, list[Claimed], list[Diagnostic]]
 
 
 @dataclass(frozen=True, slots=True)

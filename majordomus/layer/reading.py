@@ -14,7 +14,7 @@ from collections.abc import Collection, Mapping
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from majordomus.layer.discovery import Discovered
+from majordomus.layer.discovery import Claimed
 from majordomus.layer.model import Diagnostic, LayerObject
 from majordomus.layer.reader import FileRead, LayerReader, read_entry
 from majordomus.layer.relations import NAMING_KINDS, ExcludedObject
@@ -126,7 +126,7 @@ class Reading(NamedTuple):
 
 
 def read_files(
-    found: list[Discovered],
+    found: list[Claimed],
     earlier: Mapping[str, Kept],
     moved: Collection[str],
     reader: LayerReader,
@@ -139,26 +139,30 @@ def read_files(
     objects: list[LayerObject] = []
     unnamed: list[Diagnostic] = []
     excluded: list[ExcludedObject] = []
-    same = len(found) == len(earlier)
-    for rel, source, entry in found:
-        file = earlier.get(rel)
-        if (
-            file is None
-            or not file.reusable
-            or file.entry != entry
-            or file.source != source.id
-            or rel in moved
-        ):
-            before, file = file, keep(source.id, entry, read_entry(rel, source, reader))
-            same = same and before is not None and relational(before.read) == relational(file.read)
-        files[rel] = file
-        named, read = file.named, file.read
-        objects.extend(named[0])
-        if read.findings or named[1]:
-            unnamed.extend(named[1])
-            diagnostics.extend(read.findings)
-            if read.excluded is not None:
-                excluded.append(ExcludedObject(*read.excluded, rel, read.findings[0].code))
+    same = sum(len(claimed.paths) for claimed in found) == len(earlier)
+    for source, paths, entries in found:
+        for rel in paths:
+            entry = None if entries is None else entries[rel]
+            file = earlier.get(rel)
+            if (
+                file is None
+                or not file.reusable
+                or file.entry != entry
+                or file.source != source.id
+                or rel in moved
+            ):
+                before, file = file, keep(source.id, entry, read_entry(rel, source, reader))
+                same = (
+                    same and before is not None and relational(before.read) == relational(file.read)
+                )
+            files[rel] = file
+            named, read = file.named, file.read
+            objects.extend(named[0])
+            if read.findings or named[1]:
+                unnamed.extend(named[1])
+                diagnostics.extend(read.findings)
+                if read.excluded is not None:
+                    excluded.append(ExcludedObject(*read.excluded, rel, read.findings[0].code))
     return Reading(files, objects, unnamed, excluded, same)
 
 

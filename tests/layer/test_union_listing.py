@@ -138,7 +138,7 @@ def _listings(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
 
 def _found(root: Path, classes: list[SourceClass]) -> list[tuple[str, str]]:
     files, _ = discover(root, MANIFEST, classes, "vcs")
-    return [(f.path, f.source.id) for f in files]
+    return [(path, claimed.source.id) for claimed in files for path in claimed.paths]
 
 
 def test_the_layer_pathspecs_are_picked() -> None:
