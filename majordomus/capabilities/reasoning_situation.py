@@ -15,7 +15,7 @@ from majordomus import collector
 from majordomus.advisors.loading import CatalogueError
 from majordomus.advisors.situation import AdvisorSituation, resolve_advisors
 from majordomus.errors import InvalidInput, Refused
-from majordomus.ledger.loaded import Relations
+from majordomus.ledger.loaded import RecordIndex
 from majordomus.projections.moment import epoch_of, moment_problem, parse_moment, recorded_by
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ class ReasoningSituation:
         store: Store,
         loaded: Loaded,
         advisors: AdvisorSituation,
-        relations: Relations | None = None,
+        relations: RecordIndex | None = None,
     ) -> None:
         self.store = store
         self.loaded = loaded
@@ -62,15 +62,15 @@ def reasoning_situation(
 
     With `as_of` (an RFC 3339 time) only the records recorded at or before that moment are
     replayed and circuits are evaluated at it: the state a handover saw, by the same path.
-    `indexed` keeps the records' `Relations` for a caller that derives the state.
+    `indexed` keeps the records' `RecordIndex` for a caller that derives the state.
 
     A one-shot command keeps its situations, up to `KEPT_RECORDS` record files in all, to
     its exit (`collector.keep_until_exit`), where nothing is freed, instead of freeing every
     record one object at a time when its handler returns; a larger store's records are let
     go as soon as the caller is done with them (their memory counts more).
     """
+    from majordomus.ledger.history import LazyHistory
     from majordomus.ledger.store import Store
-    from majordomus.projections.history import LazyHistory
 
     store = Store(ctx.root)
     loaded = store.load()
@@ -80,7 +80,7 @@ def reasoning_situation(
         if moment is None:
             raise InvalidInput(f"as_of: {moment_problem(as_of)}")
         loaded, now = recorded_by(loaded, moment), epoch_of(moment)
-    relations = Relations(loaded.records) if indexed else None
+    relations = RecordIndex(loaded.records) if indexed else None
     try:
         advisors = resolve_advisors(ctx.root, ctx.environ, LazyHistory(loaded, relations), now=now)
     except CatalogueError as exc:

@@ -11,17 +11,9 @@ takes the click path, which words every usage error and renders the text views. 
 table is the one the click command of the capability declares: tests/cli/test_plain_reasoning.py
 builds that command and compares, and proves the answers (bytes, stderr and exit code) the
 same on both paths.
-
-Every `reasoning status` and `reasoning check` read so, whichever path answers it, has a
-large store read ahead by a child process while it imports (`majordomus.ledger.readahead`;
-tests/ledger/test_readahead.py proves the answers the same with and without).
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from pathlib import Path
 
 from majordomus.cli.plain_args import (
     Settings,
@@ -100,46 +92,18 @@ def _answer(request: Request) -> int:
     """What the capability's command does with `--format json` (`capability_commands`):
     the handler's failures worded as the executor words them, the answer in parts."""
     ctx = workspace(request)
-    with _reading_ahead(lambda: ctx.root):
-        from majordomus.capabilities.reasoning_status import status_of
-        from majordomus.wire_parts import pretty_parts
+    from majordomus.capabilities.reasoning_status import status_of
+    from majordomus.wire_parts import pretty_parts
 
-        status = asked(CAPABILITY, lambda: status_of(ctx, request.task, request.as_of))
+    status = asked(CAPABILITY, lambda: status_of(ctx, request.task, request.as_of))
     return write_parts(pretty_parts(status, _clean_json))
 
 
 def _clicked(args: list[str], request: Settings) -> int:
-    """`args` answered by the click path while a child reads the store
-    (`majordomus.ledger.readahead`): `reasoning check`, and a status in text."""
+    """`args` answered by the click path: `reasoning check`, and a status in text."""
+    from majordomus.cli.app import run
 
-    def root() -> Path:
-        from majordomus.layer.root import find_root
-
-        return find_root(request.repo)
-
-    with _reading_ahead(root):
-        from majordomus.cli.app import run
-
-        return run(args)
-
-
-@contextmanager
-def _reading_ahead(root: Callable[[], Path]) -> Iterator[None]:
-    """The block run with the store under `root()` read ahead when that pays
-    (`readahead.start`); the child ended at the latest when the block is. A root that
-    cannot be found is left to the command to report, where it always does."""
-    from majordomus.ledger import readahead
-
-    try:
-        found = root()
-    except Exception:
-        found = None
-    if found is not None:
-        readahead.start(found)
-    try:
-        yield
-    finally:
-        readahead.discard()
+    return run(args)
 
 
 def _clean_json(data: bytes) -> bytes:

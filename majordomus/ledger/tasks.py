@@ -14,7 +14,7 @@ from pathlib import Path
 
 from majordomus import safefs
 from majordomus.errors import Refused
-from majordomus.ledger.redaction import redact_secrets, redact_text, shapes_in
+from majordomus.redaction.redactor import redact_secrets, redact_text, shapes_in
 from majordomus.safefs import CONFIG_LIMIT, Unsafe, read_file
 
 UNTASKED = "untasked"

@@ -1,7 +1,7 @@
 """The table of secret shapes: each shape's name, pattern and the literals that gate it.
 
-Data only; `majordomus.ledger.redaction` matches them. docs/ledger.md names every shape, in
-the order they are applied. Cheap to import: the patterns are compiled on first use.
+Data only; `majordomus.redaction.redactor` matches them. docs/ledger.md names every shape, in
+the order they are applied.
 """
 
 from __future__ import annotations
@@ -24,8 +24,7 @@ _KEY_AFTER = "|".join(
 
 #: The secret shapes in the order they are applied; each match becomes `[redacted:<name>]`.
 class Source(NamedTuple):
-    """A shape's pattern, compiled on first use: most texts never need most shapes, and
-    compiling all of them would cost every command some milliseconds at start-up."""
+    """A shape's pattern, compiled on first use: most texts never need most shapes."""
 
     pattern: str
     flags: int = 0
