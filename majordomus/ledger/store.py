@@ -67,22 +67,16 @@ def check_record_id(ident: str) -> None:
         )
 
 
-def canonical_order(records: list[ReasoningRecord]) -> list[ReasoningRecord]:
-    """Sorted by `recorded_at`, then id, both in natural order."""
-    return [p.record for p in _canonical([Placed("", r) for r in records], by_path=False)]
-
-
-def _canonical(found: list[Placed], *, by_path: bool = True) -> list[Placed]:
-    """Files by `recorded_at`, then id, both in natural order, then (`by_path`) by path.
+def _canonical(found: list[Placed]) -> list[Placed]:
+    """Files by `recorded_at`, then id, then path, each in natural order.
 
     Stamps the writer minted sort alike as plain strings and in natural order (equal-length
     digit runs in the same places), so only files sharing one are ordered by natural keys;
     any other stamp (a hand-edited store) sorts the whole list by natural keys.
     """
 
-    def tie(p: Placed) -> tuple[tuple[str, str], ...]:
-        ident = natural_key(p.record.id)
-        return (ident, natural_key(p.path)) if by_path else (ident,)
+    def tie(p: Placed) -> tuple[tuple[str, str], tuple[str, str]]:
+        return natural_key(p.record.id), natural_key(p.path)
 
     def stamp(p: Placed) -> str:
         return p.record.recorded_at

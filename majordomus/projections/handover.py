@@ -1,20 +1,13 @@
 """The handover (docs/ledger.md, "The handover"): what the next session needs to take a task
 over, derived from the records and the state they replay into, as data and as Markdown.
 
-Per task: its state (records, branch, HEAD, first and last record times), the decisions with
-the question each answered, its rationale and review, the failed attempts with what was
-observed, the open items with materiality, confidence and open questions, the next actions
-those open items and unvalidated decisions call for, the local-review steps of its plans, and
-the chain of its records as a Mermaid graph. The plain report of `reasoning status --report`
-follows, unchanged, under a `# Reasoning` heading, so whatever reads that report reads it
-here too.
-
-In the Markdown, a `# Task` heading per task and a `##` heading per section, free text from
-the records is written on one line with its whitespace collapsed, after a list marker or a
-label, so nothing a record holds can open a heading, a list or a code fence of its own. The
-chain is a fenced `mermaid` block, which GitHub renders as a graph. Pure: records and the git
-position in, the handover out. One module past 400 lines on purpose: the sections as data and
-as Markdown are read together.
+Per task: its state, decisions, failed attempts, open items, next actions, local review and
+the chain of its records as a Mermaid graph; then the plain report of `reasoning status
+--report`, unchanged, under a `# Reasoning` heading. In the Markdown, free text from the
+records is written on one line with its whitespace collapsed, after a list marker or a
+label, so nothing a record holds can open a heading, a list or a code fence of its own.
+Pure: records and the git position in, the handover out. Past 400 lines on purpose: the
+sections as data and as Markdown are read together.
 """
 
 from __future__ import annotations

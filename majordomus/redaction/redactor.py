@@ -1,9 +1,5 @@
-"""Secret redaction: the matching of the secret shapes (their table is
-`majordomus.redaction.shapes`), the control-character scrub and the walk over every string
-of a JSON value.
-
-Nothing else decides what counts as a secret: the ledger redacts a record before it touches
-disk, and `majordomus.egress` every text before it leaves the process. Pure: no disk, no
+"""Secret redaction: the matching of the secret shapes (`majordomus.redaction.shapes`), the
+control-character scrub and the walk over every string of a JSON value. Pure: no disk, no
 clock. A shape is tried only on a text that holds one of its gate's literals, which one scan
 of the text's bytes finds for every shape at once (`_Prefilter`).
 """
@@ -11,8 +7,8 @@ of the text's bytes finds for every shape at once (`_Prefilter`).
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator
+from functools import cache, cached_property
 from typing import Any
 
 from majordomus.order import canonical_strings
@@ -42,7 +38,6 @@ class _Shape:
 
     def __init__(self, name: str, source: Source) -> None:
         self.source = source
-        self.pattern: re.Pattern[str] | None = None
         self.exact, self.any_case = _split_gate(GATES[name])
         self.also = tuple(literal.encode("ascii") for literal in ALSO.get(name, ()))
         self.anchor = ANCHORS.get(name)
@@ -54,10 +49,9 @@ class _Shape:
     def replace(self, match: re.Match[str]) -> str:
         return (match.group("keep") or "") + self.marker if self.keep else self.marker
 
-    def compiled(self) -> re.Pattern[str]:
-        if self.pattern is None:
-            self.pattern = re.compile(self.source.pattern, self.source.flags)
-        return self.pattern
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        return re.compile(self.source.pattern, self.source.flags)
 
     def sub(
         self, text: str, key_words: _KeyWords | None, any_case: frozenset[str] = frozenset()
@@ -65,7 +59,7 @@ class _Shape:
         """The text with every match replaced; an anchored shape is tried where `key_words`
         (those of `text`) finds its key words, and `any_case` are the case-insensitive
         literals the text holds (`Candidates`), when known."""
-        pattern = self.compiled()
+        pattern = self.pattern
         if self.anchor is None or key_words is None:
             return pattern.sub(self.replace, text)
         pieces: list[str] = []
@@ -106,17 +100,14 @@ _KELVIN_UTF8 = _KELVIN.encode("utf-8")
 _NOT_CONTINUATION = bytes(b for b in range(256) if not 0x80 <= b <= 0xBF)
 #: What a bytes pattern would read differently from a str pattern (classes and boundaries).
 _UNICODE_ESCAPES = tuple(f"\\{letter}" for letter in "wWsSdDbB")
-_AS_BYTES: dict[str, re.Pattern[bytes] | None] = {}
 
 
-def _as_bytes(anchor: re.Pattern[str]) -> re.Pattern[bytes] | None:
-    """The anchor as a bytes pattern matching ASCII words alike; None when it uses a class or
-    a boundary, which a bytes pattern reads differently."""
-    source = anchor.pattern
-    if source not in _AS_BYTES:
-        plain = source.isascii() and not any(escape in source for escape in _UNICODE_ESCAPES)
-        _AS_BYTES[source] = re.compile(source.encode("ascii")) if plain else None
-    return _AS_BYTES[source]
+@cache
+def _as_bytes(source: str) -> re.Pattern[bytes] | None:
+    """An anchor's source as a bytes pattern matching ASCII words alike; None when it uses a
+    class or a boundary, which a bytes pattern reads differently."""
+    plain = source.isascii() and not any(escape in source for escape in _UNICODE_ESCAPES)
+    return re.compile(source.encode("ascii")) if plain else None
 
 
 class _KeyWords:
@@ -135,7 +126,7 @@ class _KeyWords:
 
     def starts(self, anchor: re.Pattern[str]) -> Iterator[int]:
         """The offsets in the text where `anchor` matches its lower-cased form, in order."""
-        as_bytes = _as_bytes(anchor) if self._data is not None else None
+        as_bytes = _as_bytes(anchor.pattern) if self._data is not None else None
         if self._data is None or as_bytes is None:
             if self._lowered is None:
                 self._lowered = _lowered(self._text)
@@ -186,12 +177,8 @@ _FREQUENT = (
     ' e"trasino\nd0luc:1p2,m-h/.69548b37fyjvgkTAwRZ{}_@=E()DxPOICSzNMqBUFHGYL;KQJ[]WVX+?$><'
     "'*\\&#~`|%!"
 )
-#: The pivots of the scans (`_Prefilter`): few characters that cover every literal of their
-#: scan, since a pass costs about the same whatever its pivot and what counts is how often a
-#: large answer makes it stop. Upper-case letters the answers rarely hold for the
-#: case-sensitive literals, other characters for those looked for in the bytes lower-cased;
-#: a literal holding none (a table grown since) gets its rarest character as its pivot
-#: (benchmarks/RESULTS.md says how they were chosen).
+#: The pivots of the scans (`_Prefilter`): few characters, rare in answers, that cover every
+#: literal of their scan (a literal holding none gets its rarest character).
 _CASED_PIVOTS = "ABGJKNQ"
 _FOLDED_PIVOTS = "./_gkpqrx"
 
@@ -227,23 +214,14 @@ _RENTED_BYTES = 128 * 1024
 
 class _Prefilter:
     """Which gate literals a text holds, the case-sensitive ones and the key words in any
-    case (those in its bytes lower-cased, `bytes.lower` folding ASCII alone), from a few
-    passes over its UTF-8 bytes.
+    case, from a few passes over its UTF-8 bytes; what is found may be more than the text
+    holds, never less.
 
-    A pass looks for the literals that share a pivot character (`_CASED_PIVOTS`,
-    `_FOLDED_PIVOTS`), only in a text holding that byte: by a regular expression starting
-    with the pivot (which the engine finds with its one-byte search), then the rest of each
-    literal (its tail), factored by common prefixes, and a look behind for the part before
-    the pivot. Where a match could stand for several literals (tails sharing a start), each
-    is taken; where another tail may start inside a match (which the scan steps over), so is
-    it.
-
-    Two scans: one over the bytes lower-cased for the key words and the case-sensitive
-    literals without an upper-case letter (a text holding such a literal holds it
-    lower-cased too; one found there is then looked for in the bytes themselves, a `bytes`
-    search stopping at its first), and one over the bytes for the other case-sensitive
-    literals. What is found may be more than the text holds, never less. Nothing is
-    compiled until a process has searched `_RENTED_BYTES` literal by literal (`found_in`).
+    A pass looks for the literals that share a pivot character, only in a text holding that
+    byte: by a regular expression starting with the pivot, then each literal's tail (the
+    rest), factored by common prefixes, and a look behind for the part before the pivot.
+    One scan reads the bytes lower-cased (the key words, and the case-sensitive literals
+    without an upper-case letter, then confirmed in the bytes), one the bytes themselves.
     """
 
     __slots__ = ("_bare", "_folded", "_rented", "_scans", "any_case", "exact")
@@ -395,8 +373,8 @@ _LITERALS = _Prefilter(
 _MARKER = re.compile(r"\[redacted:([a-z-]+)\]")
 
 
-def _is_control(ch: str) -> bool:
-    return unicodedata.category(ch) == "Cc"
+#: An ESC `[` sequence up to its letter, or one control character (category Cc) but `\n`.
+_CONTROL = re.compile(r"\x1b\[[^A-Za-z]*[A-Za-z]?|[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 
 
 def strip_controls(text: str) -> str:
@@ -404,22 +382,7 @@ def strip_controls(text: str) -> str:
 
     Terminal escapes in advisor output must not reach a reader's terminal through a record.
     """
-    if not any(_is_control(ch) and ch != "\n" for ch in text):
-        return text
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\x1b" and i + 1 < n and text[i + 1] == "[":
-            i += 2
-            while i < n and not ("A" <= text[i] <= "Z" or "a" <= text[i] <= "z"):
-                i += 1
-            i += 1
-            continue
-        if ch == "\n" or not _is_control(ch):
-            out.append(ch)
-        i += 1
-    return "".join(out)
+    return _CONTROL.sub("", text)
 
 
 class Candidates:

@@ -249,10 +249,8 @@ SHAPES: tuple[tuple[str, Source], ...] = (
 
 SHAPE_NAMES: tuple[str, ...] = tuple(name for name, _ in SHAPES)
 
-#: Literals one of which a text must hold for a shape to possibly match. Case-sensitive
-#: literals are looked for in the text itself, those after `ANY_CASE` in the text lower-cased.
-#: No shape is tried on a text that holds none of its literals: `_Prefilter` finds every
-#: literal a text holds in one scan, instead of one scan per literal.
+#: In `GATES`, the literals one of which a text must hold for a shape to possibly match:
+#: case-sensitive ones first, those after `ANY_CASE` looked for in the text lower-cased.
 ANY_CASE = ""
 #: Ends a literal that counts only where no letter or digit follows it (a whole key word).
 WORD_END = "$"
