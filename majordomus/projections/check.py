@@ -7,7 +7,7 @@ parse, claim what the ledger does not show or hold what admission refuses (docs/
 lists them). Findings are reported, never fixed. Reads only the regular files its checks name,
 below the `root` it is given and never through a symlink (`majordomus.safefs`; unreadable
 files are skipped); writes nothing and never reads the
-clock. One module past 400 lines on purpose: the six checks share the finding shape and the
+clock. One module past 400 lines on purpose: the six checks share the finding model and the
 file helpers, and each is a handful of small steps.
 """
 

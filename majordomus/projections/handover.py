@@ -2,7 +2,7 @@
 over, derived from the records and the state they replay into, as data and as Markdown.
 
 Per task: its state, decisions, failed attempts, open items, next actions, local review and
-the chain of its records as a Mermaid graph; then the plain report of `reasoning status
+the chain of its records as a Mermaid graph; then the report of `reasoning status
 --report`, unchanged, under a `# Reasoning` heading. In the Markdown, free text from the
 records is written on one line with its whitespace collapsed, after a list marker or a
 label, so nothing a record holds can open a heading, a list or a code fence of its own.
@@ -44,7 +44,7 @@ TASK_SECTIONS = (
     "chain",
 )
 
-#: Every section a handover gives: each task's, then the plain report.
+#: Every section a handover gives: each task's, then the report.
 SECTIONS = (*TASK_SECTIONS, "reasoning")
 
 

@@ -1,6 +1,6 @@
 """State derivation and its report: `derive(loaded, task)` composes standing, views,
 timeline and totals into the `ReasoningState` every surface reports, and
-`render_markdown(state)` writes it as the plain report handovers carry.
+`render_markdown(state)` writes it as the Markdown report handovers carry.
 
 Reported records are those of the task (every record when `task` is None), in the order of
 `loaded.records`; references resolve against every loaded record whatever its task.
@@ -105,7 +105,7 @@ def derive(loaded: Loaded, task: str | None, index: RecordIndex | None = None) -
 
 
 def render_markdown(state: ReasoningState) -> str:
-    """The report: the state as a plain bullet list, with no headings and no tables, so it
+    """The report: the state as a bullet list, with no headings and no tables, so it
     pastes into any document under any heading; empty when the state reports no record.
 
     Superseded conclusions are left out; open, planned and disputed assessments are listed
