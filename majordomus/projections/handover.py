@@ -317,16 +317,8 @@ def _local_review(records: list[ReasoningRecord]) -> list[LocalReview]:
 
 # -- the sections as Markdown --------------------------------------------------------------------
 
-HEADINGS = {
-    "state": "State",
-    "decisions": "Decisions",
-    "failed_attempts": "Failed attempts",
-    "open_items": "Open items",
-    "next_actions": "Next actions",
-    "local_review": "Local review",
-    "chain": "Chain",
-    "reasoning": "Reasoning",
-}
+#: Each section's heading: its name in words (`failed_attempts`: `Failed attempts`).
+HEADINGS = {section: section.replace("_", " ").capitalize() for section in SECTIONS}
 
 #: How the command that chooses the current task is named to the reader.
 SET_TASK_HINT = "`majordomus reasoning task set NAME` chooses one"
