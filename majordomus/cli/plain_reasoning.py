@@ -76,7 +76,7 @@ def read_request(args: list[str]) -> Request | None:
 def answer(args: list[str]) -> int | None:
     """The exit code of `args` answered here, or None when the click path must answer
     alone; a `reasoning check` or a status in text it can read is answered by the click
-    path with the store read ahead."""
+    path."""
     request = read_request(args)
     if request is None:
         check = CheckRequest()
