@@ -217,8 +217,6 @@ def test_mcp_handshake_takes_no_digest_and_no_libc_look_up(tmp_path: Path) -> No
 
 def test_mcp_devcontext_call_imports_no_core_models(tmp_path: Path) -> None:
     root = make_git_repo(tmp_path / "repo", FIXTURES / "layers" / "healthy")
-    # an explicit null the plain path does not prove: a first compile with provably valid
-    # arguments is answered without any namespace (tests/mcp/test_plain.py)
     feed = _session(("majordomus_devcontext", {"intent": "logging", "floor": None}))
     modules = imported(["mcp"], root, feed, probe=LAST_ANSWER_PROBE)
     assert "majordomus.capabilities.devcontext" in modules

@@ -13,8 +13,24 @@ best as one sequence.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from majordomus.devcontext.bundle import section, section_bytes
 from majordomus.devcontext.candidates import Band, Candidate
+from majordomus.devcontext.model import (
+    BYTES_PER_TOKEN,
+    STALE_STATUSES,
+    Budget,
+    CommitReference,
+    Conflict,
+    ContextEntry,
+    Deduplicated,
+    Diagnostic,
+    Excluded,
+    ExclusionReason,
+    Tier,
+    tokens_for,
+)
 from majordomus.devcontext.relevance import (
     below_floor_detail,
     best_first,
@@ -27,23 +43,8 @@ from majordomus.devcontext.rows import (
     over_budget,
     tier_rows,
 )
-from majordomus.devcontext.select import Dangling, SizeOf
-from majordomus.devcontext.shapes import (
-    Budget,
-    CommitReference,
-    Conflict,
-    ContextEntry,
-    Deduplicated,
-    Diagnostic,
-    Excluded,
-)
-from majordomus.devcontext.vocabulary import (
-    BYTES_PER_TOKEN,
-    STALE_STATUSES,
-    ExclusionReason,
-    Tier,
-    tokens_for,
-)
+from majordomus.devcontext.select import Dangling
+from majordomus.devcontext.sources import SizeOf
 from majordomus.order import canonical, canonical_strings
 
 _SPECIFICITY = {"file": 0, "document": 1}
@@ -82,37 +83,17 @@ def allowance_of(promised: int) -> int:
     return int(promised * BEYOND_SHARE / (1 - BEYOND_SHARE))
 
 
+@dataclass(frozen=True, slots=True)
 class Spent:
     """The answer's lists, in their final order."""
 
-    __slots__ = (
-        "budget",
-        "commits",
-        "conflicts",
-        "deduplicated",
-        "diagnostics",
-        "excluded",
-        "selected",
-    )
-
-    def __init__(
-        self,
-        *,
-        selected: list[ContextEntry],
-        excluded: list[Excluded],
-        deduplicated: list[Deduplicated],
-        conflicts: list[Conflict],
-        budget: Budget,
-        diagnostics: list[Diagnostic],
-        commits: list[CommitReference],
-    ) -> None:
-        self.selected = selected
-        self.excluded = excluded
-        self.deduplicated = deduplicated
-        self.conflicts = conflicts
-        self.budget = budget
-        self.diagnostics = diagnostics
-        self.commits = commits
+    selected: list[ContextEntry]
+    excluded: list[Excluded]
+    deduplicated: list[Deduplicated]
+    conflicts: list[Conflict]
+    budget: Budget
+    diagnostics: list[Diagnostic]
+    commits: list[CommitReference]
 
 
 class _Spend:

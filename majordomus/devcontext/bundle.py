@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from majordomus.devcontext.shapes import CompiledContext, ContextEntry, Route, Seed
-from majordomus.devcontext.vocabulary import Tier, tokens_for
+from majordomus.devcontext.model import CompiledContext, ContextEntry, Route, Seed, Tier, tokens_for
 from majordomus.layer.model import Index
 
 _LANGUAGES = {

@@ -2,20 +2,19 @@
 
 A candidate is created the first time a selector offers an identifier the graph holds and
 merged on every later offer (relevance max, depth min, strongest tier, closest band), which
-is the
-structural de-duplication. Repeated identical ways in (same selector, edge and reason)
+is the structural de-duplication. Repeated identical ways in (same selector, edge and reason)
 collapse to one discovery. Pure: no I/O.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
 from majordomus.devcontext.graph import Graph
+from majordomus.devcontext.model import Route, Tier
 from majordomus.devcontext.relevance import number
-from majordomus.devcontext.shapes import Route
-from majordomus.devcontext.vocabulary import Tier
 from majordomus.layer.model import LayerObject
 
 
@@ -89,54 +88,23 @@ def version_of(obj: LayerObject) -> str | None:
     return None
 
 
+@dataclass(slots=True)
 class Candidate:
     """One identifier some selector reached, with every way it was reached."""
 
-    __slots__ = (
-        "band",
-        "binding",
-        "depth",
-        "discovered_by",
-        "facts",
-        "kind",
-        "obj",
-        "path",
-        "relevance",
-        "status",
-        "tier",
-        "title",
-        "uri",
-    )
-
-    def __init__(
-        self,
-        uri: str,
-        kind: str,
-        title: str | None,
-        tier: Tier,
-        relevance: float,
-        depth: int,
-        discovered_by: list[Route],
-        obj: LayerObject | None = None,
-        path: str | None = None,
-        status: str | None = None,
-        facts: dict[str, str] | None = None,
-        band: int = Band.REST,
-        binding: bool = False,
-    ) -> None:
-        self.uri = uri
-        self.kind = kind
-        self.title = title
-        self.tier = tier
-        self.relevance = relevance
-        self.depth = depth
-        self.discovered_by = discovered_by
-        self.obj = obj
-        self.path = path
-        self.status = status
-        self.facts: dict[str, str] = {} if facts is None else facts
-        self.band = band
-        self.binding = binding
+    uri: str
+    kind: str
+    title: str | None
+    tier: Tier
+    relevance: float
+    depth: int
+    discovered_by: list[Route]
+    obj: LayerObject | None = None
+    path: str | None = None
+    status: str | None = None
+    facts: dict[str, str] = field(default_factory=dict)
+    band: Band = Band.REST
+    binding: bool = False
 
     def merge(
         self,
@@ -144,7 +112,7 @@ class Candidate:
         depth: int,
         tier: Tier,
         way: Route,
-        band: int = Band.REST,
+        band: Band = Band.REST,
         binding: bool = False,
     ) -> None:
         self.relevance = max(self.relevance, relevance)
@@ -179,7 +147,7 @@ class Candidates:
         relevance: float,
         depth: int,
         way: Route,
-        band: int = Band.REST,
+        band: Band = Band.REST,
         binding: bool = False,
     ) -> None:
         """Merge into the existing candidate, or create one if the graph holds `uri`.
@@ -195,37 +163,15 @@ class Candidates:
         if node is None:
             return
         obj = node.obj
-        if obj is not None:
-            self.by_uri[uri] = Candidate(
-                uri,
-                obj.kind,
-                obj.title,
-                tier,
-                relevance,
-                depth,
-                [way],
-                obj,
-                obj.provenance.path,
-                scalar_text(obj.metadata.get("status")),
-                facts_of(obj),
-                band,
-                binding,
-            )
+        if obj is None:
+            found = Candidate(uri, node.kind, node.label, tier, relevance, depth, [way])
+            found.path, found.status = node.source, node.status
         else:
-            self.by_uri[uri] = Candidate(
-                uri,
-                node.kind,
-                node.label,
-                tier,
-                relevance,
-                depth,
-                [way],
-                None,
-                node.source,
-                node.status,
-                band=band,
-                binding=binding,
-            )
+            found = Candidate(uri, obj.kind, obj.title, tier, relevance, depth, [way], obj)
+            found.path, found.facts = obj.provenance.path, facts_of(obj)
+            found.status = scalar_text(obj.metadata.get("status"))
+        found.band, found.binding = band, binding
+        self.by_uri[uri] = found
 
     def insert(self, candidate: Candidate) -> None:
         """Put a candidate in, replacing any existing one (local records do not merge)."""

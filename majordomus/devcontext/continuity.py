@@ -1,7 +1,7 @@
 """The two readers compile is given for a real checkout.
 
 * `local_state(root)`: the continuity provider. Reads the newest handover and the newest
-  checkpoint under `.ai/<local>/state/{handovers,checkpoints}/*.md` and returns the continuity shape
+  checkpoint under `.ai/<local>/state/{handovers,checkpoints}/*.md` and returns the mapping
   `{"handover": record | None, "checkpoint": record | None}`; a record is the repo-relative
   `path` plus the scalar front-matter fields devcontext uses. "Newest" is the greatest
   (`created_at`, file name) pair: records are named by their UTC stamp, and a stated

@@ -7,28 +7,19 @@ derives the relation edges themselves; this module only says how to follow them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 
+
+@dataclass(frozen=True, slots=True)
 class EdgeKind:
-    """How one edge kind is followed; `refusal` set means it never is. Never changed once
-    made (a plain slotted class: this table is imported by the first compile of a session)."""
+    """How one edge kind is followed; `refusal` set means it never is."""
 
-    __slots__ = ("forward", "forward_reason", "means", "refusal", "reverse", "reverse_reason")
-
-    def __init__(
-        self,
-        means: str,
-        forward: float | None = None,
-        reverse: float | None = None,
-        forward_reason: str = "",
-        reverse_reason: str = "",
-        refusal: str | None = None,
-    ) -> None:
-        self.means = means
-        self.forward = forward
-        self.reverse = reverse
-        self.forward_reason = forward_reason
-        self.reverse_reason = reverse_reason
-        self.refusal = refusal
+    means: str
+    forward: float | None = None
+    reverse: float | None = None
+    forward_reason: str = ""
+    reverse_reason: str = ""
+    refusal: str | None = None
 
     @property
     def followed(self) -> bool:

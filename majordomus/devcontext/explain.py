@@ -2,22 +2,19 @@
 
 Compiles the request, then answers with the first of five standings that applies, the row
 that proves it and the budget the judgement was made under (carried even for `unknown`).
-Pure: everything comes from `compile_context`. The wire models load on first use, so
-importing the package for a plain compile imports no pydantic.
+Pure: everything comes from `compile_context`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from majordomus.devcontext.compiler import compile_context, sources_of
+from majordomus.devcontext.compiler import compile_context
+from majordomus.devcontext.model import CompiledContext, ExplainInput, Explanation, Standing
 from majordomus.devcontext.relevance import number
-from majordomus.devcontext.vocabulary import Standing
+from majordomus.devcontext.sources import sources_of
 from majordomus.errors import InvalidInput
 from majordomus.layer.model import Index
-
-if TYPE_CHECKING:
-    from majordomus.devcontext.model import CompiledContext, ExplainInput, Explanation
 
 
 def explain(ctx: Any, given: ExplainInput) -> Explanation:
@@ -31,8 +28,6 @@ def explain(ctx: Any, given: ExplainInput) -> Explanation:
 
 def judge(index: Index, compiled: CompiledContext, uri: str) -> Explanation:
     """The first standing of docs/devcontext.md that applies to `uri` in `compiled`."""
-    from majordomus.devcontext.model import Explanation
-
     budget = compiled.budget
     for entry in compiled.selected:
         if entry.uri == uri:

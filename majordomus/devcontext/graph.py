@@ -12,6 +12,7 @@ Pure: no I/O.
 from __future__ import annotations
 
 import weakref
+from dataclasses import dataclass
 from functools import cached_property
 
 from majordomus.devcontext.edges import followed
@@ -19,30 +20,20 @@ from majordomus.layer.model import Edge, Index, LayerObject
 
 HUB_KIND = "kind"
 
-#: Graphs arranged so far, by the id of their (still living) index.
-_ARRANGED: dict[int, tuple[weakref.ref[Index], Graph]] = {}
+#: Graphs arranged so far, by the id of their index; an entry goes when its index does.
+_ARRANGED: dict[int, Graph] = {}
 
 
+@dataclass(frozen=True, slots=True)
 class Node:
-    """One node: an object, a kind hub or an external name; never changed once made."""
+    """One node: an object, a kind hub or an external name."""
 
-    __slots__ = ("id", "kind", "label", "obj", "source", "status")
-
-    def __init__(
-        self,
-        id: str,
-        kind: str,
-        label: str,
-        source: str | None = None,
-        status: str | None = None,
-        obj: LayerObject | None = None,
-    ) -> None:
-        self.id = id
-        self.kind = kind
-        self.label = label
-        self.source = source
-        self.status = status
-        self.obj = obj
+    id: str
+    kind: str
+    label: str
+    source: str | None = None
+    status: str | None = None
+    obj: LayerObject | None = None
 
 
 class Graph:
@@ -58,16 +49,10 @@ class Graph:
     def of(cls, index: Index) -> Graph:
         """The graph of `index`, arranged on first use and kept while the index lives."""
         key = id(index)
-        held = _ARRANGED.get(key)
-        if held is not None and held[0]() is index:
-            return held[1]
-        graph = cls._arrange(index)
-
-        def forget(ref: weakref.ref[Index]) -> None:
-            if _ARRANGED.get(key, (None,))[0] is ref:
-                del _ARRANGED[key]
-
-        _ARRANGED[key] = (weakref.ref(index, forget), graph)
+        graph = _ARRANGED.get(key)
+        if graph is None:
+            graph = _ARRANGED[key] = cls._arrange(index)
+            weakref.finalize(index, _ARRANGED.pop, key, None)
         return graph
 
     @classmethod

@@ -8,18 +8,20 @@ seeds, and the intent's terms. The first failure wins and is raised as `InvalidI
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+import re
+from dataclasses import dataclass
 
-from majordomus.devcontext import shapes
+from majordomus.devcontext.model import (
+    DEFAULT_BUDGET_TOKENS,
+    DEFAULT_FLOOR,
+    DEFAULT_MAX_DEPTH,
+    CompileInput,
+    Seed,
+)
 from majordomus.devcontext.relevance import number
-from majordomus.devcontext.shapes import Seed
-from majordomus.devcontext.vocabulary import DEFAULT_BUDGET_TOKENS, DEFAULT_FLOOR, DEFAULT_MAX_DEPTH
 from majordomus.errors import InvalidInput, NotFound
 from majordomus.layer.model import Index
 from majordomus.layer.shortid import SCHEME, expand
-
-if TYPE_CHECKING:
-    from majordomus.devcontext.model import CompileInput
 
 STOP_WORDS = frozenset(
     (
@@ -32,44 +34,21 @@ PATH_KIND = "path"
 INTENT_KIND = "intent"
 
 
+@dataclass(frozen=True, slots=True)
 class Request:
-    """What the selectors work from: seeds, the named paths, the terms and the limits;
-    never changed once resolved."""
+    """What the selectors work from: seeds, the named paths, the terms and the limits."""
 
-    __slots__ = (
-        "all_blocking_rules",
-        "floor",
-        "limit",
-        "max_depth",
-        "object_seeds",
-        "paths",
-        "seeds",
-        "terms",
-    )
-
-    def __init__(
-        self,
-        *,
-        seeds: list[Seed],
-        object_seeds: list[str],
-        paths: frozenset[str],
-        terms: list[str],
-        limit: int,
-        max_depth: int,
-        floor: float,
-        all_blocking_rules: bool,
-    ) -> None:
-        self.seeds = seeds
-        self.object_seeds = object_seeds
-        self.paths = paths
-        self.terms = terms
-        self.limit = limit
-        self.max_depth = max_depth
-        self.floor = floor
-        self.all_blocking_rules = all_blocking_rules
+    seeds: list[Seed]
+    object_seeds: list[str]
+    paths: frozenset[str]
+    terms: list[str]
+    limit: int
+    max_depth: int
+    floor: float
+    all_blocking_rules: bool
 
 
-def resolve(index: Index, given: CompileInput | shapes.Request) -> Request:
+def resolve(index: Index, given: CompileInput) -> Request:
     """Check `given` in the order of docs/devcontext.md and resolve its seeds against `index`."""
     if given.budget_tokens == 0:
         raise InvalidInput("a budget of zero tokens buys nothing; leave it out for the default")
@@ -140,19 +119,9 @@ def normalise_path(raw: str) -> str:
 
 
 def intent_terms(intent: str) -> list[str]:
-    """The distinct words of at least three characters, lowercased, without stop words."""
-    words: set[str] = set()
-    piece: list[str] = []
-    for ch in intent + " ":
-        if ch.isalnum() or ch in "-_":
-            piece.append(ch)
-            continue
-        if len(piece) >= 3:
-            word = "".join(piece).lower()
-            if word not in STOP_WORDS:
-                words.add(word)
-        piece = []
-    return sorted(words)
+    """The distinct words (letters, digits, `-`, `_`) of at least three characters,
+    lowercased, without stop words."""
+    return sorted({word.lower() for word in re.findall(r"[\w-]{3,}", intent)} - STOP_WORDS)
 
 
 def expanded_uris(index: Index, uris: list[str]) -> list[str] | None:

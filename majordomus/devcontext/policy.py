@@ -1,28 +1,30 @@
 """`policy`: the rules the compiler applies, as data (docs/devcontext.md CompilerPolicy).
 
 Tiers with the graph's kinds spent from each, every edge kind of the composed graph with its
-weights or its refusal, the selectors and the defaults. Pure. The wire models load on first
-use, so importing the package for a plain compile imports no pydantic.
+weights or its refusal, the selectors and the defaults. Pure.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from majordomus.devcontext.compiler import sources_of
 from majordomus.devcontext.edges import EDGES, UNRULED
-from majordomus.devcontext.vocabulary import Selector, Tier, tier_for_kind
-
-if TYPE_CHECKING:
-    from majordomus.devcontext.model import CompilerPolicy
+from majordomus.devcontext.model import (
+    CompilerPolicy,
+    EdgeRule,
+    Selector,
+    SelectorRule,
+    Tier,
+    TierRule,
+    tier_for_kind,
+)
+from majordomus.devcontext.sources import sources_of
 
 REGISTRY_KINDS = ("module", "capability", "projection")
 
 
 def policy(ctx: Any) -> CompilerPolicy:
     """The compiler's policy over the composed graph of `ctx`'s index."""
-    from majordomus.devcontext.model import CompilerPolicy, EdgeRule, SelectorRule, TierRule
-
     graph = sources_of(ctx).graph
     kinds = sorted(graph.node_kinds() | set(REGISTRY_KINDS))
     tiers = [

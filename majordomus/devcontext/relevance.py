@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from decimal import Decimal
 
-from majordomus.devcontext.shapes import Route
+from majordomus.devcontext.model import Route
 
 
 def round3(value: float) -> float:
@@ -28,8 +29,6 @@ def number(value: float) -> str:
         return str(int(value))
     text = repr(value)
     if "e" in text or "E" in text:
-        from decimal import Decimal  # here: rare, and its import costs a compile a millisecond
-
         text = format(Decimal(text), "f")
     return text
 

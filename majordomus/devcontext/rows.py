@@ -8,16 +8,17 @@ not be dropped is over the limit). Pure: reads only the candidates and entries g
 from __future__ import annotations
 
 from majordomus.devcontext.candidates import Candidate, version_of
-from majordomus.devcontext.relevance import best_first, confidence_of, round3
-from majordomus.devcontext.shapes import (
+from majordomus.devcontext.model import (
     CommitReference,
     ContextEntry,
     Diagnostic,
     EntryProvenance,
     Excluded,
+    ExclusionReason,
+    Tier,
     TierSpend,
 )
-from majordomus.devcontext.vocabulary import ExclusionReason, Tier
+from majordomus.devcontext.relevance import best_first, confidence_of, round3
 from majordomus.layer.model import SEVERITY_RANK
 
 
@@ -27,14 +28,7 @@ def entry_of(
     """The selected row of a candidate; `paid` is the bytes charged, when a bundle's
     section makes them more than the thing's own `size`."""
     if cand.obj is not None:
-        prov = cand.obj.provenance
-        provenance = EntryProvenance(
-            path=prov.path,
-            directory=prov.directory,
-            source_class=prov.source_class,
-            section=prov.section,
-            bytes=prov.bytes,
-        )
+        provenance = EntryProvenance.model_validate(cand.obj.provenance, from_attributes=True)
         version = version_of(cand.obj)
     else:
         path = cand.path if cand.path is not None else cand.uri

@@ -15,12 +15,23 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from majordomus.devcontext.candidates import Band, Candidate, Candidates, scalar_text
 from majordomus.devcontext.continuity import RECORD_FIELDS
 from majordomus.devcontext.edges import followed
 from majordomus.devcontext.inputs import Request, is_under
+from majordomus.devcontext.model import (
+    Diagnostic,
+    Excluded,
+    ExclusionReason,
+    Route,
+    Selector,
+    Tier,
+    tier_for_kind,
+    tokens_for,
+)
 from majordomus.devcontext.relevance import below_floor_detail
 from majordomus.devcontext.scope import (
     REFERRING_KINDS,
@@ -28,22 +39,9 @@ from majordomus.devcontext.scope import (
     overlapping,
     referenced_paths,
 )
-from majordomus.devcontext.shapes import Diagnostic, Excluded, Route
-from majordomus.devcontext.vocabulary import (
-    ExclusionReason,
-    Selector,
-    Tier,
-    tier_for_kind,
-    tokens_for,
-)
+from majordomus.devcontext.sources import CompileSources
 from majordomus.layer.model import LayerObject
 from majordomus.order import canonical_strings
-
-if TYPE_CHECKING:
-    from majordomus.devcontext.compiler import CompileSources
-
-ContinuityProvider = Callable[[], Mapping[str, Any] | None]
-SizeOf = Callable[[str], int | None]
 
 SOURCE_KINDS = ("implementation", "test")
 LOCAL_RECORDS = (
@@ -58,33 +56,23 @@ OVER_MILESTONE_SCOPE = 0.6
 GOVERNS_SCOPE = 0.85
 
 
+@dataclass(frozen=True, slots=True)
 class Dangling:
     """A reference a reached object names and the index does not hold."""
 
-    __slots__ = ("declared_in", "detail", "reference")
-
-    def __init__(self, reference: str, declared_in: str, detail: str) -> None:
-        self.reference = reference
-        self.declared_in = declared_in
-        self.detail = detail
+    reference: str
+    declared_in: str
+    detail: str
 
 
+@dataclass(frozen=True, slots=True)
 class Selection:
     """What the selectors produced, before anything is spent."""
 
-    __slots__ = ("candidates", "diagnostics", "unreached", "unresolved")
-
-    def __init__(
-        self,
-        candidates: Candidates,
-        diagnostics: list[Diagnostic],
-        unresolved: list[Dangling],
-        unreached: list[Excluded],
-    ) -> None:
-        self.candidates = candidates
-        self.diagnostics = diagnostics
-        self.unresolved = unresolved
-        self.unreached = unreached
+    candidates: Candidates
+    diagnostics: list[Diagnostic]
+    unresolved: list[Dangling]
+    unreached: list[Excluded]
 
 
 class _Selector:
@@ -283,30 +271,23 @@ class _Selector:
             own = band is Band.WORK
             whose = "the work" if own else "its milestone"
             for obj in self.index.objects:
-                if obj.kind in SOURCE_KINDS:
-                    if is_under(path, obj.provenance.path):
-                        self.offer(
-                            obj.uri,
-                            Tier.SOURCE,
-                            0.8,
-                            1,
-                            Selector.SCOPE_PATH,
-                            f"under `{path}`, which {whose} declares as its scope",
-                            via=path,
-                            band=Band.WORK if own else Band.REST,
-                        )
-                    continue
-                if own and obj.kind != "context" and is_under(path, obj.provenance.path):
+                # code and tests under any declared scope, anything but a contract under the
+                # work's own
+                source = obj.kind in SOURCE_KINDS
+                held = source or (own and obj.kind != "context")
+                if held and is_under(path, obj.provenance.path):
                     self.offer(
                         obj.uri,
                         tier_for_kind(obj.kind),
                         0.8,
                         1,
                         Selector.SCOPE_PATH,
-                        f"under `{path}`, which the work declares as its scope",
+                        f"under `{path}`, which {whose} declares as its scope",
                         via=path,
-                        band=Band.WORK,
+                        band=Band.WORK if own else Band.REST,
                     )
+                if source:
+                    continue
                 if obj.kind in REFERRING_KINDS:
                     self._over_scope(obj, path, band, whose)
                     continue

@@ -1,19 +1,8 @@
-"""The results the MCP server answers with, as JSON values: tool results and list pages,
-and the tool results of one index kept to be given again.
+"""The results the MCP server answers with, as JSON values: tool results and list pages.
 
 A tool's answer is its structured content plus the same content as JSON text (clients that
 read only `content` get it all); both are redacted. Every list method pages by `PAGE_SIZE`
 with an opaque cursor naming the list and where the next page starts.
-
-A client polling an object (the steady `tools/call majordomus_get` of
-benchmarks/RESULTS.md) is answered from the line text made for the first such call
-(`SnapshotAnswers`), without looking the object up, copying, redacting or serialising it
-again. Only answers that are a function of the index alone are kept
-(`majordomus.mcp.plain`'s `SNAPSHOT_ANSWERS`), under the tool's name and its proved
-arguments' repr. An index is never changed once built; a change of the layer, seen before
-each line, builds a new one (`Workspace.refresh`, docs/architecture.md), so a kept answer is
-the one the call would compute again. The store is emptied whenever the index it was filled
-from is not the current one, and it is bounded in entries and in the text of each.
 """
 
 from __future__ import annotations
@@ -23,14 +12,10 @@ from typing import Any
 
 from majordomus.egress import clean
 from majordomus.errors import CapabilityError
-from majordomus.mcp.framing import INVALID_PARAMS, Encoded, RpcError, redacted
+from majordomus.mcp.framing import INVALID_PARAMS, RpcError, redacted
 
 #: Entries per page of every list method; `nextCursor` is present while more remain.
 PAGE_SIZE = 100
-#: Tool answers kept per index; the oldest goes first.
-MAX_ANSWERS = 128
-#: An answer's text longer than this is not kept (a few large objects would hold megabytes).
-MAX_ANSWER_CHARS = 65536
 
 
 def tool_result(output: Any) -> dict[str, Any]:
@@ -83,35 +68,3 @@ def offset_of(name: str, given: Any) -> int:
         if listed == name and start.isdigit() and start == str(int(start)):
             return int(start)
     raise RpcError(INVALID_PARAMS, "invalid cursor: pass a nextCursor this list gave")
-
-
-class SnapshotAnswers:
-    """The kept answers of the current index, by (tool, arguments' repr)."""
-
-    def __init__(self) -> None:
-        self._index: object = None
-        self._answers: dict[tuple[str, str], Encoded] = {}
-
-    def get(self, index: object, key: tuple[str, str]) -> Encoded | None:
-        """The answer kept for `key` over `index`, or None (and the store emptied when it
-        holds another index's answers)."""
-        if index is not self._index:
-            self.clear()
-            return None
-        return self._answers.get(key)
-
-    def keep(self, index: object, key: tuple[str, str], result: Encoded) -> None:
-        if len(result.text) > MAX_ANSWER_CHARS:
-            return
-        if index is not self._index:
-            self.clear()
-            self._index = index
-        answers = self._answers
-        if len(answers) >= MAX_ANSWERS:
-            del answers[next(iter(answers))]
-        answers[key] = result
-
-    def clear(self) -> None:
-        """Forget every answer and the index they came from."""
-        self._index = None
-        self._answers = {}

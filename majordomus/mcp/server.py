@@ -5,9 +5,7 @@ No MCP library. Framing and the redaction of what is written live in
 session loop (one writer, the idle check and the warm-up) in `majordomus.mcp.session`. Tools
 and resources are projections of the registry (`majordomus.mcp.listing`), prompts and
 completions of the index (`majordomus.mcp.prompts`); every tool call goes through the one
-executor, but for a get, search or context compile with provably valid arguments, which
-`majordomus.mcp.plain` answers with the same JSON without pydantic; a get asked again of the
-same index is answered with the line text made the first time (`majordomus.mcp.results`).
+executor.
 
 Before each input line the context checks whether the layer changed and re-indexes if it did;
 the lists are then computed again, `notifications/*/list_changed` go out for those that moved
@@ -27,17 +25,16 @@ from majordomus.capabilities.registry import RegistryBuildFailed
 from majordomus.egress import excerpt
 from majordomus.errors import CapabilityError, Internal, NotFound
 from majordomus.logger import log
-from majordomus.mcp import catalog, plain
+from majordomus.mcp import catalog
 from majordomus.mcp.dispatch import Dispatcher
 from majordomus.mcp.framing import (
     INVALID_PARAMS,
     RESOURCE_NOT_FOUND,
-    Encoded,
     RpcError,
     clean_value,
     notification,
 )
-from majordomus.mcp.results import SnapshotAnswers, offset_of, page, tool_refusal, tool_result
+from majordomus.mcp.results import offset_of, page, tool_refusal, tool_result
 from majordomus.mcp.session import EXIT_IO, EXIT_OK, run, serve
 
 if TYPE_CHECKING:
@@ -104,11 +101,6 @@ class Server(Dispatcher):
         ctx.index_without_status()
         ctx.registry  # noqa: B018 - built before anything is served
         self._adopted: object = None
-        #: The registry whose tools the shipped catalog was last compared with, and its
-        #: tools' capability ids when the catalog describes them (a plain answer is given
-        #: only for a catalogued tool), else None.
-        self._catalogued: tuple[object, dict[str, str] | None] = (None, None)
-        self._answers = SnapshotAnswers()
         self.instructions = self._instructions()
         self._lists: dict[str, list[dict[str, Any]]] = {}
         #: Lists whose entries are redacted already (the shipped tools page).
@@ -170,18 +162,6 @@ class Server(Dispatcher):
         if catalog.tool_entries(registry, read_only=False) is not None:
             registry.adopt_descriptor_digests(catalog.descriptor_digests())
 
-    def _plain_id(self, name: str) -> str | None:
-        """The capability id of tool `name` when the shipped catalog describes this
-        registry's tools (so its input schema is the one `majordomus.mcp.plain` proves
-        arguments by), read from the routes without loading a declaration."""
-        registry = self.registry
-        seen, tools = self._catalogued
-        if seen is not registry:
-            catalogued = catalog.tool_entries(registry, read_only=False) is not None
-            tools = registry.owners()[0] if catalogued else None
-            self._catalogued = (registry, tools)
-        return None if tools is None else tools.get(name)
-
     def _tool(self, name: str) -> Any:
         cap = self.registry.by_tool.get(name)
         if cap is None or (self.read_only and cap.kind == "command"):
@@ -212,7 +192,6 @@ class Server(Dispatcher):
             return []
         before = self._lists
         self._lists = {}
-        self._answers.clear()
         self._pages = {}
         self._redacted = set()
         self.instructions = self._instructions()
@@ -399,11 +378,6 @@ class Server(Dispatcher):
             arguments = {}
         if not isinstance(arguments, dict):
             raise RpcError(INVALID_PARAMS, "params.arguments must be an object")
-        capability_id = self._plain_id(name)
-        if capability_id is not None:
-            result = self._plain_result(capability_id, name, arguments)
-            if result is not None:
-                return result
         cap = self._tool(name)
         if cap is None:
             raise RpcError(INVALID_PARAMS, f"unknown tool: {excerpt(name)}")
@@ -416,31 +390,6 @@ class Server(Dispatcher):
             log.debug("tool %s refused: %s", name, exc.display)
             return tool_refusal(exc)
         return tool_result(output)
-
-    def _plain_result(
-        self, capability_id: str, name: str, arguments: dict[str, Any]
-    ) -> dict[str, Any] | None:
-        """The plain answer's tool result (`majordomus.mcp.plain`), or None for the executor.
-        One that depends on the index alone is kept for this index, under its arguments,
-        and given again as it was encoded (`majordomus.mcp.results`)."""
-        if capability_id not in plain.SNAPSHOT_ANSWERS:
-            output = plain.answer(self.ctx, capability_id, name, arguments)
-            return None if output is None else tool_result(output)
-        if not plain.proved(name, arguments):
-            return None
-        index = self.ctx.index
-        # proved arguments are strings, bounded integers, finite floats, booleans and lists
-        # of strings, whose repr tells any two apart (1, 1.0 and True included)
-        key = (name, repr(arguments))
-        kept = self._answers.get(index, key)
-        if kept is not None:
-            return kept
-        output = plain.answer(self.ctx, capability_id, name, arguments)
-        if output is None:
-            return None
-        result = Encoded(tool_result(output))
-        self._answers.keep(index, key, result)
-        return result
 
     def run(self, inp: IO[bytes], out: IO[bytes]) -> int:
         """Serve until EOF (exit 0), a closed output (exit 0) or another I/O failure (13)

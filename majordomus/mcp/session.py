@@ -10,8 +10,7 @@ the client is quiet after the first answer (no line read or answered for `QUIET_
 background thread does, in short steps, what a later list or call would otherwise do
 (`Server.warm_steps`); then it checks every `IDLE_CHECK_SECONDS` whether the layer changed, so
 a change is announced unasked. A client that calls right after the handshake never waits
-behind a step: its call may need none (`majordomus.mcp.plain` answers a first get, search or
-context compile without pydantic), and on two cores a step run beside it would only slow it.
+behind a step: a step run beside its call would only slow it.
 """
 
 from __future__ import annotations

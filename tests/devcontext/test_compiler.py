@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from majordomus.devcontext import CompileInput, CompileSources, compile_context
-from majordomus.devcontext.compiler import sources_of
+from majordomus.devcontext.sources import sources_of
 from majordomus.layer.model import GitState, Index
 from tests.devcontext.conftest import PLANNED
 

@@ -1,4 +1,4 @@
-"""The wire shapes: schema names, strict inputs, omitted keys and canonical order keys."""
+"""The wire models: schema names, strict inputs, omitted keys and canonical order keys."""
 
 from __future__ import annotations
 

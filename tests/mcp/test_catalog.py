@@ -67,7 +67,7 @@ def test_a_cached_call_keys_the_cache_without_building_a_schema(
 
     monkeypatch.setattr(registry_module, "descriptor_digest", no_schemas)
     srv = Server(Workspace(layer_repo), read_only=False)
-    srv.ctx.executor  # noqa: B018 - built, so the executor answers (not `majordomus.mcp.plain`)
+    srv.ctx.executor  # noqa: B018 - built before the call
     call = {"name": "majordomus_search", "arguments": {"query": "rule"}}
     first = answer(srv, {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call})
     again = answer(srv, {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call})

@@ -1,7 +1,6 @@
 """The working tree a session's first compile shows. A session's index is built without `git
-status`; the plain compile starts it before it imports and runs the compiler, so git answers
-meanwhile, and collects it however the compile ends: the answer shows the tree as it is at
-the call, and no git process (running or a zombie) outlives the call."""
+status`; the compile asks for it and collects it however the compile ends: the answer shows
+the tree as it is at the call, and no git process (running or a zombie) outlives the call."""
 
 from __future__ import annotations
 
@@ -13,7 +12,6 @@ from typing import Any
 import pytest
 
 from majordomus.capabilities.workspace import Workspace
-from majordomus.devcontext import compiler
 from majordomus.mcp.server import Server
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
@@ -58,25 +56,6 @@ def test_the_first_compile_shows_the_tree_as_it_is_at_the_call(layer_repo: Path)
     result = _compile(server, {"intent": "rule"})
     assert result["isError"] is False
     assert result["structuredContent"]["git"]["working_tree"] == "dirty"
-    assert _git_children() <= before
-
-
-def test_git_status_is_under_way_when_the_compile_starts(
-    layer_repo: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    server = Server(Workspace(layer_repo), read_only=False)
-    before = _git_children()
-    seen: list[set[int]] = []
-    real = compiler.compile_plain
-
-    def watched(*args: Any) -> Any:
-        seen.append(_git_children() - before)
-        return real(*args)
-
-    monkeypatch.setattr(compiler, "compile_plain", watched)
-    result = _compile(server, {"intent": "rule"})
-    assert result["structuredContent"]["git"]["working_tree"] == "clean"
-    assert len(seen) == 1 and len(seen[0]) == 1  # started, not yet collected
     assert _git_children() <= before
 
 

@@ -1,6 +1,6 @@
-"""A get asked again of the same index (`majordomus.mcp.results`): the line is the one a server
-that computes every answer writes, to the byte, under every kind of id and for objects whose
-text is hostile; a changed layer is answered anew; the store is bounded."""
+"""A get asked again of the same index: the line is the one a fresh server writes, to the
+byte, under every kind of id and for objects whose text is hostile; a changed layer is
+answered anew."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ import pytest
 
 from majordomus.capabilities.workspace import Workspace
 from majordomus.egress import json_safe
-from majordomus.mcp import plain, results
 from majordomus.mcp.framing import Encoded, dump, encode, success
 from majordomus.mcp.server import Server
 from tests.conftest import FIXTURES, make_git_repo
@@ -61,16 +60,13 @@ def _lines(server: Server, line: str) -> list[str]:
     return server.answer_lines(line.encode())
 
 
-def test_a_repeated_get_writes_the_line_a_computed_answer_writes(
-    repo: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_repeated_get_writes_the_line_a_fresh_server_writes(repo: Path) -> None:
     kept = Server(Workspace(repo), read_only=False)
     names = [n for o in kept.ctx.index.objects for n in (o.uri, o.identity)]
     lines = [_get(id_, name) for name in names for id_ in IDS]
     batch = json.dumps([json.loads(_get(i, name)) for i, name in enumerate(names)])
     first = [_lines(kept, line) for line in [*lines, batch]]
     again = [_lines(kept, line) for line in [*lines, batch]]
-    monkeypatch.setattr(plain, "SNAPSHOT_ANSWERS", frozenset())
     computed = Server(Workspace(repo), read_only=False)
     assert first == again == [_lines(computed, line) for line in [*lines, batch]]
     assert any("[redacted:" in line[0] and "\\u202e" in line[0] for line in first)
@@ -97,16 +93,3 @@ def test_an_encoded_result_is_written_as_its_value(id_: Any) -> None:
     line = encode(success(id_, Encoded(value)))
     assert line == encode(success(id_, value)) == json_safe(dump(success(id_, value)))
     assert encode([success(id_, Encoded(value))]) == encode([success(id_, value)])
-
-
-def test_the_kept_answers_are_bounded() -> None:
-    answers = results.SnapshotAnswers()
-    index, other = object(), object()
-    for i in range(results.MAX_ANSWERS + 1):
-        answers.keep(index, ("t", str(i)), Encoded({"i": i}))
-    assert answers.get(index, ("t", "0")) is None
-    assert answers.get(index, ("t", str(results.MAX_ANSWERS))) == {"i": results.MAX_ANSWERS}
-    answers.keep(index, ("t", "long"), Encoded({"x": "y" * results.MAX_ANSWER_CHARS}))
-    assert answers.get(index, ("t", "long")) is None
-    assert answers.get(other, ("t", "1")) is None
-    assert answers.get(index, ("t", "1")) is None

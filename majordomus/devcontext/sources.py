@@ -1,0 +1,64 @@
+"""What a compile reads: the index, and two injected readers of what the index does not hold.
+
+A bare `Index` is read alone (pure: no local records, no sizes for graph-only names); anything
+else carrying an index (the capability `Workspace`, a checkout) is read with the readers of
+its checkout (`majordomus.devcontext.continuity`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from majordomus.devcontext.continuity import disk_size, local_state
+from majordomus.devcontext.graph import Graph
+from majordomus.layer.model import Index
+
+if TYPE_CHECKING:
+    from majordomus.layer.sqlite_index import SqliteIndex
+
+ContinuityProvider = Callable[[], Mapping[str, Any] | None]
+SizeOf = Callable[[str], int | None]
+
+
+def _no_size(_path: str) -> int | None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class CompileSources:
+    """The index, its checkout's local records and on-disk sizes, and the SQLite copy that
+    narrows the intent's candidates when the caller has one."""
+
+    index: Index
+    continuity: ContinuityProvider | None = None
+    size_of: SizeOf = _no_size
+    sqlite: SqliteIndex | None = None
+
+    @classmethod
+    def for_checkout(cls, index: Index, sqlite: SqliteIndex | None = None) -> CompileSources:
+        """The index with the readers of the checkout it was built from."""
+        return cls(
+            index, local_state(index.root, index.manifest.local_path), disk_size(index.root), sqlite
+        )
+
+    @property
+    def graph(self) -> Graph:
+        return Graph.of(self.index)
+
+
+def sources_of(ctx: Any) -> CompileSources:
+    """What `ctx` lets compile read.
+
+    A `CompileSources` as is; a bare `Index` with no readers (pure); anything else carrying an
+    `index` (the capability `Workspace`, a checkout) with the readers of that checkout.
+    """
+    if isinstance(ctx, CompileSources):
+        return ctx
+    if isinstance(ctx, Index):
+        return CompileSources(ctx)
+    index = getattr(ctx, "index", None)
+    if isinstance(index, Index):
+        return CompileSources.for_checkout(index, getattr(ctx, "sqlite", None))
+    raise TypeError(f"compile needs an Index or a context holding one, not {type(ctx).__name__}")
