@@ -56,9 +56,11 @@ randomisation stays on, so an answer that depends on a set's order shows as a di
 between two captures. What is still inherently unstable is normalised in the saved files:
 record ids minted by a write (`<kind>-<stamp>-<6 random hex>`, replaced by
 `<kind>-<stamp>-mintedNN`, numbered in the order they first appear within one surface and
-repository), the checkout's own path (`<checkout>`), and for `serve` the bound port and the
-server's pid. Bytecode of the checkout is compiled first (this host sets
-PYTHONDONTWRITEBYTECODE), as `pip install` would.
+repository), the checkout's own path (`<checkout>`), for `serve` the bound port and the
+server's pid, and a WORKDIR other than the default, written as the default's path (so
+captures made in separate work folders compare; one WORKDIR is held by one capture at a
+time: a second one stops and says so). Bytecode of the checkout is compiled first (this
+host sets PYTHONDONTWRITEBYTECODE), as `pip install` would.
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import fcntl
 import hashlib
 import http.client
 import itertools
@@ -235,6 +238,8 @@ class Run:
         for old, new in swaps:
             data = data.replace(old, new)
         data = data.replace(str(self.checkout).encode(), b"<checkout>")
+        if self.work != DEFAULT_WORK:  # another --work reads as the default one
+            data = data.replace(str(self.work).encode(), str(DEFAULT_WORK).encode())
 
         def placeholder(found: re.Match[bytes]) -> bytes:
             key = (scope, found.group(0))
@@ -481,14 +486,29 @@ def with_catalogue(run: Run, name: str, source: Path) -> None:
     commit_all(run, root, "fixture with an advisor catalogue")
 
 
+@contextlib.contextmanager
+def work_lock(work: Path) -> Iterator[None]:
+    """Hold WORKDIR for one capture: two at once would rebuild each other's repositories."""
+    if work.exists() and not (work / MARKER).exists() and any(work.iterdir()):
+        raise SystemExit(f"parity: {work} is not empty and not a parity work folder")
+    work.mkdir(parents=True, exist_ok=True)
+    (work / MARKER).write_text("made by benchmarks/parity.py\n", encoding="utf-8")
+    with open(work / ".lock", "w", encoding="utf-8") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise SystemExit(
+                f"parity: another capture is using {work}; wait, or pass another --work "
+                f"(its paths are written as {DEFAULT_WORK}'s)"
+            ) from None
+        yield
+
+
 def prepare_work(run: Run) -> None:
     """Wipe and recreate WORKDIR's repositories, home, bin and site folders."""
-    if run.work.exists() and not (run.work / MARKER).exists() and any(run.work.iterdir()):
-        raise SystemExit(f"parity: {run.work} is not empty and not a parity work folder")
     for part in ("repos", "home", "bin", "site", "empty"):
         shutil.rmtree(run.work / part, ignore_errors=True)
         (run.work / part).mkdir(parents=True)
-    (run.work / MARKER).write_text("made by benchmarks/parity.py\n", encoding="utf-8")
     (run.work / "site" / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
     reviewer = run.work / "bin" / "fake-reviewer"
     reviewer.write_text("#!/bin/sh\n", encoding="utf-8")
@@ -1548,7 +1568,14 @@ def capture(args: argparse.Namespace) -> int:
         python=args.python,
         jobs=max(1, args.jobs),
     )
+    with work_lock(run.work):
+        return captured(run)
+
+
+def captured(run: Run) -> int:
+    """The capture itself, WORKDIR held."""
     started = time.monotonic()
+    out = run.out
     prepare_out(out)
     prepare_work(run)
     compile_bytecode(run)
@@ -1567,8 +1594,8 @@ def capture(args: argparse.Namespace) -> int:
         print(f"parity: {title} done in {timings[title]} s", file=sys.stderr)
     timings["total"] = round(time.monotonic() - started, 1)
     summary = {
-        "checkout": str(checkout),
-        "commit": head_of(checkout),
+        "checkout": str(run.checkout),
+        "commit": head_of(run.checkout),
         "inputs": str(run.inputs),
         "frozen_at": FROZEN_AT,
         "cases": dict(sorted(run.counts.items())),

@@ -22,7 +22,6 @@ a loaded machine vary by tens of percent; compare medians taken in the same cond
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import statistics
 import sys
@@ -94,7 +93,6 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--samples", type=int, default=7)
     parser.add_argument("--task", default=None)
     args = parser.parse_args(argv)
-    gc.disable()  # as the one-shot command runs (majordomus/collector.py)
     one_pass(args.root, args.task)
     runs = [one_pass(args.root, args.task) for _ in range(args.samples)]
     load = os.getloadavg()[0]

@@ -17,10 +17,6 @@ current directory). Each rung prints its total and what it adds to the one befor
 * `domain` — the capability namespace, its views and the modules its handler needs;
 * `command` — the whole command, which adds the run itself (and what it imports on the way).
 
-`objects` is answered without pydantic and click (`majordomus.cli.plain`), so its ladder has
-neither rung: its shell is the entry point, the plain path, the workspace and the egress
-filter, its domain the index build.
-
 The rungs share their prefixes, so an addition is that piece's own import cost, given the
 ones before. Attribute a change with two runs of this script (or `--rungs command` alone).
 A run takes ten to twenty seconds per rung.
@@ -44,16 +40,10 @@ SHELL = (
     " majordomus.capabilities.routes, majordomus.cli.capability_commands,"
     " majordomus.capabilities.executor, majordomus.wire_parts"
 )
-#: The shell of a command answered without pydantic and click.
-PLAIN_SHELL = (
-    "import majordomus.cli.entry, majordomus.cli.plain, majordomus.capabilities.workspace,"
-    " majordomus.capabilities.objects_json, majordomus.capabilities.builtin, majordomus.egress"
-)
-#: The commands whose ladder has no `pydantic` and no `click` rung.
-PLAIN = {"objects"}
 DOMAIN = {
     "status": "import majordomus.capabilities.reasoning, majordomus.cli.views.reasoning",
-    "objects": "import majordomus.layer.index",
+    "objects": "import majordomus.capabilities.core, majordomus.cli.views.core,"
+    " majordomus.layer.index",
 }
 ARGS = {
     "status": ["reasoning", "status", "--format", "json"],
@@ -96,12 +86,14 @@ def instructions(program: str, args: list[str], cwd: Path) -> int:
 
 def rungs(command: str) -> list[tuple[str, str, list[str]]]:
     """(name, program, arguments) of each rung, each program a prefix of the next."""
-    imports = [("python", "pass"), ("stdlib", STDLIB)]
-    if command in PLAIN:
-        imports += [("cli shell", PLAIN_SHELL)]
-    else:
-        imports += [("pydantic", PYDANTIC), ("click", CLICK), ("cli shell", SHELL)]
-    imports += [("domain", DOMAIN[command])]
+    imports = [
+        ("python", "pass"),
+        ("stdlib", STDLIB),
+        ("pydantic", PYDANTIC),
+        ("click", CLICK),
+        ("cli shell", SHELL),
+        ("domain", DOMAIN[command]),
+    ]
     out: list[tuple[str, str, list[str]]] = []
     program: list[str] = []
     for name, line in imports:

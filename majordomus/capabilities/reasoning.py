@@ -1,24 +1,24 @@
 """The `reasoning` module, organised by capability.
 
-The situation is resolved once per request and shared by every reasoning
-capability that reads (`majordomus.capabilities.reasoning_situation`): the advisor catalogue
-in force, the mode, the record store and its records, the consultation history replayed from
-them, and every advisor's state now; the one that writes calls the ledger service
-(`majordomus.ledger.service`). None of these capabilities contacts an advisor; each section
-below holds one capability's wire shapes, handler, benchmark cases and declaration (seven
-capabilities read top to bottom in one file, hence its length), except the answer of
-`reasoning.status`, which lives in `majordomus.capabilities.reasoning_status` so that the
-command line's plain path imports it alone.
+The situation (`ReasoningSituation`) is resolved once per request and shared by every
+reasoning capability that reads: the record store and its records, the consultation history
+replayed from them, the advisor catalogue in force, the mode, and every advisor's state now;
+the one that writes calls the ledger service (`majordomus.ledger.service`). None of these
+capabilities contacts an advisor. After the situation, each section holds one capability's
+wire shapes, handler, benchmark cases and declaration (seven capabilities read top to bottom
+in one file, hence its length).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field, ValidationError
 
 from majordomus.advisors.availability import AdvisorState, ModeResolution
+from majordomus.advisors.loading import CatalogueError
 from majordomus.advisors.policy import (
     Materiality,
     PlanRequest,
@@ -26,30 +26,80 @@ from majordomus.advisors.policy import (
     ReviewPlan,
     plan,
 )
-from majordomus.advisors.situation import AdvisorSituation
-from majordomus.capabilities.reasoning_situation import reasoning_situation
-from majordomus.capabilities.reasoning_status import ReasoningStatus, status_of
+from majordomus.advisors.situation import AdvisorSituation, resolve_advisors
 from majordomus.capabilities.registry import EXPERIMENTAL, Capability, Module
-from majordomus.errors import InvalidInput, NotFound
+from majordomus.errors import InvalidInput, NotFound, Refused
+from majordomus.ledger.history import LazyHistory
+from majordomus.ledger.loaded import Loaded, RecordIndex
 from majordomus.ledger.record import (
     ReasoningInput,
     ReasoningRecord,
     describe_record_error,
 )
+from majordomus.ledger.store import Store
 from majordomus.projections.check import CHECKS, ReasoningFinding
 from majordomus.projections.check import run as run_checks
 from majordomus.projections.handover import GitPosition, Handover, handover
-from majordomus.projections.moment import AsOf
+from majordomus.projections.moment import (
+    AsOf,
+    epoch_of,
+    moment_problem,
+    parse_moment,
+    recorded_by,
+)
 from majordomus.projections.state import (
     ALL_TASKS,
     ReasoningExplanation,
+    ReasoningState,
     ReasoningStep,
+    derive,
     explain,
+    render_markdown,
 )
 from majordomus.wire import OMIT, StrictInput, Wire
 
 if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
+
+
+# -- the situation -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningSituation:
+    """What every reasoning capability knows about one request; `index` holds the lookups
+    over `loaded.records` when asked for (`indexed`): the history and the state then share
+    one pass over the records."""
+
+    store: Store
+    loaded: Loaded
+    advisors: AdvisorSituation
+    index: RecordIndex | None = None
+
+
+def reasoning_situation(
+    ctx: Workspace, as_of: str | None = None, *, indexed: bool = False
+) -> ReasoningSituation:
+    """Resolve the situation; an invalid catalogue is refused naming the file it came from.
+
+    With `as_of` (an RFC 3339 time) only the records recorded at or before that moment are
+    replayed and circuits are evaluated at it: the state a handover saw, by the same path.
+    `indexed` keeps the records' `RecordIndex` for a caller that derives the state.
+    """
+    store = Store(ctx.root)
+    loaded = store.load()
+    now = None
+    if as_of is not None:
+        moment = parse_moment(as_of)
+        if moment is None:
+            raise InvalidInput(f"as_of: {moment_problem(as_of)}")
+        loaded, now = recorded_by(loaded, moment), epoch_of(moment)
+    index = RecordIndex(loaded.records) if indexed else None
+    try:
+        advisors = resolve_advisors(ctx.root, ctx.environ, LazyHistory(loaded, index), now=now)
+    except CatalogueError as exc:
+        raise Refused(exc.message) from None
+    return ReasoningSituation(store=store, loaded=loaded, advisors=advisors, index=index)
 
 
 # -- reasoning.advisors ------------------------------------------------------------------------
@@ -289,8 +339,39 @@ class ReasoningStatusInput(StrictInput):
     as_of: AsOf = None
 
 
+class ReasoningStatus(Wire):
+    """The mode in force, the advisor counts, the state the records derive, and that state
+    rendered as the Markdown a handover carries."""
+
+    mode: ModeResolution
+    advisors_available: int
+    advisors_unavailable: int
+    state: ReasoningState
+    report: str
+
+
 def reasoning_status(ctx: Workspace, request: ReasoningStatusInput) -> ReasoningStatus:
-    return status_of(ctx, request.task, request.as_of)
+    state, advisors = _derived_state(ctx, request.task, request.as_of)
+    return ReasoningStatus(
+        mode=advisors.mode,
+        advisors_available=advisors.available(),
+        advisors_unavailable=advisors.unavailable(),
+        state=state,
+        report=render_markdown(state),
+    )
+
+
+def _derived_state(
+    ctx: Workspace, task: str | None, as_of: str | None
+) -> tuple[ReasoningState, AdvisorSituation]:
+    """The state of `task` (default: the current one) and the advisors; the records and
+    their lookups are let go on return, before the report is rendered beside the state
+    (the peak memory of a large store)."""
+    situation = reasoning_situation(ctx, as_of, indexed=True)
+    if task is None:
+        task = situation.store.current_task()
+    state = derive(situation.loaded, None if task == ALL_TASKS else task, situation.index)
+    return state, situation.advisors
 
 
 def _status_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:

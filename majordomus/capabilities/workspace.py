@@ -15,7 +15,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from majordomus import collector
 from majordomus.errors import ContractUnmet
 from majordomus.logger import log
 
@@ -84,11 +83,8 @@ class Workspace:
         return self.index
 
     def _read_index(self, *, status_now: bool) -> Index:
-        """The first build. A one-shot command keeps its workspace to the exit, which frees
-        nothing (`collector.keep_until_exit`): freeing a 10k-object index one object at a
-        time when the command is done costs about 20 ms."""
+        """The first build."""
         baseline, built = self._build(status_now=status_now)
-        collector.keep_until_exit(self)
         self._built = built
         self.watch = None if baseline is None else self._watch(baseline, built)
         return built.index
@@ -136,8 +132,7 @@ class Workspace:
         """
         if self.watch is None or "index" not in self.__dict__ or not self.watch.changed():
             return False
-        with collector.paused():  # a re-index's new objects are long-lived, its garbage few
-            return self._reindex(self.watch)
+        return self._reindex(self.watch)
 
     def _reindex(self, watch: Watch) -> bool:
         try:

@@ -18,8 +18,7 @@ import click
 
 from majordomus import __version__
 from majordomus.cli import errors, logs
-from majordomus.cli.commands import PROCESS_COMMANDS
-from majordomus.cli.entry import is_server
+from majordomus.cli.commands import PROCESS_COMMANDS, is_server
 from majordomus.cli.settings import shared_params
 from majordomus.cli.views import views_of
 from majordomus.pipes import silence
@@ -33,6 +32,7 @@ GROUP_HELP = {
     "reasoning": "The reasoning ledger: advisors, plans, records, status, handover, the current "
     "task, explanations, checks, export.",
     "devcontext": "Compile the context a session needs, and explain any identifier's standing.",
+    "task": "The current task: show it, set it, list the tasks that have records.",
 }
 
 

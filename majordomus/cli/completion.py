@@ -4,25 +4,22 @@ Click completes commands and options by itself (`_MAJORDOMUS_COMPLETE=bash_sourc
 prints the script; README "Shell completion"). These completers add the values a word of
 this program takes, read from the layer found from `--repo` (or the current directory). A
 layer that cannot be read completes nothing: completion never prints an error.
-Click's completion module is imported when a value is completed, not by every command that
-declares a completer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
+from click.shell_completion import CompletionItem
 
-if TYPE_CHECKING:
-    from click.shell_completion import CompletionItem
+from majordomus.cli.settings import Settings
 
-Completer = Callable[[click.Context, click.Parameter, str], "list[CompletionItem]"]
+Completer = Callable[[click.Context, click.Parameter, str], list[CompletionItem]]
 
 
 def _objects(ctx: click.Context) -> list[Any]:
-    from majordomus.cli.settings import Settings
     from majordomus.layer.index import build_index
 
     chosen = ctx.ensure_object(Settings)
@@ -35,8 +32,6 @@ def _objects(ctx: click.Context) -> list[Any]:
 def complete_kind(
     _ctx: click.Context, _param: click.Parameter, incomplete: str
 ) -> list[CompletionItem]:
-    from click.shell_completion import CompletionItem
-
     from majordomus.layer.kinds import load_kinds
 
     return [CompletionItem(k) for k in sorted(load_kinds().kinds) if k.startswith(incomplete)]
@@ -45,8 +40,6 @@ def complete_kind(
 def complete_uri(
     ctx: click.Context, _param: click.Parameter, incomplete: str
 ) -> list[CompletionItem]:
-    from click.shell_completion import CompletionItem
-
     return [CompletionItem(o.uri) for o in _objects(ctx) if o.uri.startswith(incomplete)]
 
 
@@ -56,8 +49,6 @@ def ids_of(kind: str) -> Completer:
     def complete(
         ctx: click.Context, _param: click.Parameter, incomplete: str
     ) -> list[CompletionItem]:
-        from click.shell_completion import CompletionItem
-
         return [
             CompletionItem(o.identity, help=o.title)
             for o in _objects(ctx)

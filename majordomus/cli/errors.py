@@ -9,19 +9,13 @@ import sys
 
 import click
 
-from majordomus.errors import (
-    EXIT_REFUSED,
-    EXIT_USAGE,
-    CapabilityError,
-    Fatal,
-)
+from majordomus.egress import clean_line
+from majordomus.errors import EXIT_REFUSED, EXIT_USAGE, CapabilityError, Fatal
 
 
 def fail(message: str) -> None:
     """Write one error line on stderr: newlines folded, then redacted and controls escaped
     (an error may quote repository content)."""
-    from majordomus.egress import clean_line
-
     line = clean_line(" ".join(message.split("\n")))
     sys.stderr.write(f"majordomus: {line}\n")
     sys.stderr.flush()

@@ -2,80 +2,72 @@
 
 Servers (`mcp`, `serve`) log at `info` by default; one-shot commands at `warn`, so their
 stderr carries a failure's one line and, when the layer has diagnostics, one line counting
-them (`--quiet` drops it; `majordomus lint` lists them). Every log line is one line,
-redacted, its control characters escaped (`majordomus.egress`). What is set here is done on
-the logger when the first line could be emitted (`majordomus.logger`): a command with
-nothing to say does not import `logging`.
+them (`--quiet` drops it; `majordomus lint` lists them). Every log line reads
+`majordomus[LEVEL] message`: one line, redacted, its control characters escaped
+(`majordomus.egress`).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
-from functools import partial
-from typing import TYPE_CHECKING, TextIO
 
-from majordomus.logger import CRITICAL, DEBUG, ERROR, INFO, WARNING, setup
+from majordomus.egress import clean_line
+from majordomus.logger import log
 
-if TYPE_CHECKING:
-    import logging
-
+#: Below `debug`: every line there is.
 TRACE = 5
-_LEVELS = {
+logging.addLevelName(TRACE, "TRACE")
+
+LEVELS = {
     "trace": TRACE,
-    "debug": DEBUG,
-    "info": INFO,
-    "warn": WARNING,
-    "warning": WARNING,
-    "error": ERROR,
-    "off": CRITICAL + 10,
+    "debug": logging.DEBUG,
+    "info": logging.INFO,
+    "warn": logging.WARNING,
+    "warning": logging.WARNING,
+    "error": logging.ERROR,
+    "off": logging.CRITICAL + 10,
 }
 
-
-LEVEL_NAMES = ("trace", "debug", "info", "warn", "error", "off")
-
-
-_chosen = {"explicit": False}
+#: Whether the level was asked for (an option or the variable), which `quiet_by_default` keeps.
+_explicit = False
 
 
-def _set_level(level: int, logger: logging.Logger) -> None:
-    logger.setLevel(level)
+class LineFormat(logging.Formatter):
+    """`majordomus[LEVEL] message`, the message on one line, redacted and escaped."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        level = "WARN" if record.levelno == logging.WARNING else record.levelname
+        return f"majordomus[{level}] {clean_line(record.getMessage())}"
+
+
+def _level_of(name: str) -> int:
+    return LEVELS.get(name.strip().lower(), logging.INFO)
 
 
 def set_level(name: str) -> None:
     """Set the level by name (an option given on the command line wins over the variable)."""
-    _chosen["explicit"] = True
-    level = _LEVELS.get(name.strip().lower(), INFO)
-    setup(partial(_set_level, level), level)
+    global _explicit
+    _explicit = True
+    log.setLevel(_level_of(name))
 
 
 def quiet_by_default() -> None:
     """For a command whose output is the diagnostics themselves: drop the summary line unless
     a level was asked for."""
-    if not _chosen["explicit"]:
-        setup(partial(_set_level, ERROR), ERROR)
+    if not _explicit:
+        log.setLevel(logging.ERROR)
 
 
 def configure(server: bool) -> None:
-    """Install the stderr handler once; the default level depends on the command kind."""
-    wanted = os.environ.get("MAJORDOMUS_LOG", "").strip().lower()
-    default = INFO if server else WARNING
-    level = _LEVELS.get(wanted, INFO) if wanted else default
-    _chosen["explicit"] = bool(wanted)
-    setup(partial(_install, level, sys.stderr), level)
-
-
-def _install(level: int, stream: TextIO, logger: logging.Logger) -> None:
-    """The level, no propagation, and the one handler writing to `stream` (the stderr of
-    the time `configure` was called)."""
-    import logging
-
-    from majordomus.cli.log_lines import LineFormat
-
-    logging.addLevelName(TRACE, "TRACE")
-    logger.setLevel(level)
-    logger.propagate = False
-    if not logger.handlers:
-        handler = logging.StreamHandler(stream)
+    """The default level, which depends on the command kind, and the one stderr handler."""
+    global _explicit
+    wanted = os.environ.get("MAJORDOMUS_LOG", "")
+    _explicit = bool(wanted.strip())
+    log.setLevel(_level_of(wanted) if _explicit else logging.INFO if server else logging.WARNING)
+    log.propagate = False
+    if not any(isinstance(handler.formatter, LineFormat) for handler in log.handlers):
+        handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(LineFormat())
-        logger.addHandler(handler)
+        log.addHandler(handler)

@@ -5,25 +5,24 @@ wins."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
 from majordomus.capabilities.workspace import Workspace
+from majordomus.cli.logs import set_level
 
-F = TypeVar("F", bound=Callable[..., Any])
 
-
+@dataclass(slots=True)
 class Settings:
-    """The shared options as given (a plain class: a dataclass costs every command's start a
-    compile of each method it writes)."""
+    """The shared options as given; click's context holds one per command line."""
 
-    def __init__(self) -> None:
-        self.repo: Path | None = None
-        self.discovery = "vcs"
-        self.strict = False
-        self.format = "text"
+    repo: Path | None = None
+    discovery: str = "vcs"
+    strict: bool = False
+    format: str = "text"
 
     def context(self, *, read_only: bool = False, serving: bool = False) -> Workspace:
         """The workspace of the command; `serving`: a server's, which refreshes its index
@@ -52,15 +51,11 @@ def _store(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
 
 def _log_level(_ctx: click.Context, _param: click.Parameter, value: Any) -> None:
     if value:
-        from majordomus.cli.logs import set_level
-
         set_level(value)
 
 
 def _quiet(_ctx: click.Context, _param: click.Parameter, value: Any) -> None:
     if value:
-        from majordomus.cli.logs import set_level
-
         set_level("off")
 
 

@@ -21,7 +21,7 @@ from majordomus.errors import ContractUnmet, ProtocolFailure
 from majordomus.http.app import create_app
 from majordomus.http.deadlines import protocol_class, read_timeouts
 from majordomus.http.guards import is_loopback
-from majordomus.logger import log, real
+from majordomus.logger import log
 
 if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
@@ -69,10 +69,9 @@ def url_of(sock: socket.socket) -> str:
 def route_uvicorn_logs() -> None:
     """uvicorn's own lines (an invalid request, a failure) go through our handler and level:
     one line each, redacted, control characters escaped, never a traceback."""
-    ours = real()
     theirs = logging.getLogger("uvicorn")
-    theirs.handlers = list(ours.handlers)
-    theirs.setLevel(ours.getEffectiveLevel())
+    theirs.handlers = list(log.handlers)
+    theirs.setLevel(log.getEffectiveLevel())
     theirs.propagate = False
 
 

@@ -12,12 +12,12 @@ logger only; handlers are the CLI's business.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
-from majordomus.collector import paused
 from majordomus.layer.coverage import uncovered_sections
 from majordomus.layer.discovery import (
     Listed,
@@ -44,21 +44,8 @@ from majordomus.layer.reading import Kept, Same, forerunner, read_files, sorted_
 from majordomus.layer.relations import ExcludedObject, Relations, derive_relations
 from majordomus.layer.root import LayerIOError, find_root
 from majordomus.layer.sources import read_sources
-from majordomus.logger import INFO, WARNING, log, setup
+from majordomus.logger import log
 from majordomus.safefs import Tree, Unsafe
-
-if TYPE_CHECKING:
-    import logging
-
-
-def _quiet_library(logger: logging.Logger) -> None:
-    """A library logs; the CLI decides where it goes."""
-    import logging
-
-    logger.addHandler(logging.NullHandler())
-
-
-setup(_quiet_library)
 
 
 class Layer(NamedTuple):
@@ -107,7 +94,7 @@ def _log_summary(index: Index) -> None:
     warnings = sum(1 for d in diagnostics if d.severity == "warning")
     hint = "; `majordomus lint` lists them" if diagnostics else ""
     log.log(
-        WARNING if diagnostics else INFO,
+        logging.WARNING if diagnostics else logging.INFO,
         "index built objects=%d diagnostics=%d errors=%d warnings=%d state=%s%s",
         len(index.objects),
         len(diagnostics),
@@ -212,12 +199,8 @@ def build(
 
     A build from scratch starts `git status` beside the reading, unless `status_now` is
     false: then, as in a re-index, it runs only when the working tree is first asked for.
-
-    The cyclic collector is paused for the build: it allocates tens of thousands of
-    long-lived objects and frees nothing.
     """
-    with paused():
-        return _build(root, discovery, mcp_tools, reuse, moved, status_now)
+    return _build(root, discovery, mcp_tools, reuse, moved, status_now)
 
 
 def _build(

@@ -1,4 +1,4 @@
-"""A capability as a click command: one `--kebab-case` option per plain input field (lists
+"""A capability as a click command: one `--kebab-case` option per scalar input field (lists
 repeatable, booleans as flags, enums and literals as choices, checks run as the value is
 parsed), the view's positional arguments, flag names and extra options, and the answer
 printed as text through the view or as exactly the output model with `--format json`.
@@ -107,7 +107,7 @@ def test_the_command_is_named_by_its_last_cli_word_and_helped_by_the_declaration
     assert cmd.short_help == "Echo the request."
 
 
-def test_plain_fields_become_kebab_case_options_and_structured_ones_none() -> None:
+def test_scalar_fields_become_kebab_case_options_and_structured_ones_none() -> None:
     params = options(command())
     assert params["max_items"].opts[0] == "--max-items"
     assert params["subject"].required and not params["max_items"].required

@@ -55,11 +55,11 @@ def test_help_lists_commands(tmp_path: Path) -> None:
 
 
 def test_missing_root_is_exit_12(tmp_path: Path) -> None:
-    make_git_repo(tmp_path / "plain")
-    done = run(tmp_path / "plain", "objects", "list")
+    make_git_repo(tmp_path / "no-layer")
+    done = run(tmp_path / "no-layer", "objects", "list")
     assert done.code == 12
     assert done.stderr.startswith("majordomus: no Majordomus repository found from ")
-    assert run(tmp_path, "objects", "list", "--repo", str(tmp_path / "plain")).code == 12
+    assert run(tmp_path, "objects", "list", "--repo", str(tmp_path / "no-layer")).code == 12
 
 
 def test_objects_list_get_search(repo: Path) -> None:

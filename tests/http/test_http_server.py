@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 
 from majordomus.capabilities.workspace import Workspace
-from majordomus.cli.log_lines import LineFormat
+from majordomus.cli.logs import LineFormat
 from majordomus.http.openapi import build_openapi
 from majordomus.http.server import route_uvicorn_logs
 from tests.conftest import git, make_git_repo, run_majordomus

@@ -48,10 +48,22 @@ def _generate() -> click.Command:
     return generate.command()
 
 
-def _task() -> click.Command:
+def _task_show() -> click.Command:
     from majordomus.cli.commands import task
 
-    return task.command()
+    return task.show_command()
+
+
+def _task_set() -> click.Command:
+    from majordomus.cli.commands import task
+
+    return task.set_command()
+
+
+def _task_list() -> click.Command:
+    from majordomus.cli.commands import task
+
+    return task.list_command()
 
 
 def _export() -> click.Command:
@@ -92,10 +104,20 @@ PROCESS_COMMANDS: dict[tuple[str, ...], Callable[[], click.Command]] = {
     ("capabilities", "validate"): _validate,
     ("serve",): _serve,
     ("generate",): _generate,
-    ("reasoning", "task"): _task,
+    ("reasoning", "task", "show"): _task_show,
+    ("reasoning", "task", "set"): _task_set,
+    ("reasoning", "task", "list"): _task_list,
     ("reasoning", "export"): _export,
     ("lint",): _lint,
     ("schema",): _schema,
     ("new",): _new,
     ("help",): _help,
 }
+
+#: The process commands that serve until stopped.
+SERVERS = ("mcp", "serve")
+
+
+def is_server(args: list[str]) -> bool:
+    """Whether this command line starts a long-lived server (`mcp --inspect` is one-shot)."""
+    return bool(args) and args[0] in SERVERS and "--inspect" not in args

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from majordomus.cli.settings import settings, shared_params, with_shared
+from majordomus.cli.settings import settings, with_shared
 from majordomus.egress import clean, clean_json
 from majordomus.wire import dumps_pretty
 
@@ -21,7 +21,7 @@ def _echo(payload: dict[str, object], text: str) -> None:
         click.echo(clean(text), nl=False)
 
 
-def _show() -> click.Command:
+def show_command() -> click.Command:
     @click.command(name="show")
     def show() -> None:
         """Print the current task (`untasked` when none is set)."""
@@ -33,7 +33,7 @@ def _show() -> click.Command:
     return with_shared(show)
 
 
-def _set() -> click.Command:
+def set_command() -> click.Command:
     @click.command(name="set")
     @click.argument("name")
     def set_(name: str) -> None:
@@ -46,7 +46,7 @@ def _set() -> click.Command:
     return with_shared(set_)
 
 
-def _list() -> click.Command:
+def list_command() -> click.Command:
     @click.command(name="list")
     def list_() -> None:
         """List the tasks that have records, with their counts; `*` marks the current one."""
@@ -67,17 +67,3 @@ def _list() -> click.Command:
         _echo(payload, "".join(rows))
 
     return with_shared(list_)
-
-
-def command() -> click.Command:
-    from majordomus.cli.app import Group
-
-    group = Group(
-        name="task",
-        help="The current task: show it, set it, list the tasks that have records.",
-        params=shared_params(),
-        no_args_is_help=True,
-    )
-    for sub in (_show(), _set(), _list()):
-        group.add_command(sub)
-    return group

@@ -5,13 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from majordomus.capabilities import core
-from majordomus.cli.plain import list_text
 from majordomus.cli.views import CliView, Params, lines
 
 
 def objects_list(out: Any, _: Params) -> str:
-    """`majordomus.cli.plain.list_text`: the plain path answers without this module."""
-    return list_text(out)
+    """One row per object; an empty answer says `count 0` rather than nothing."""
+    objects = out["objects"]
+    if not objects:
+        return "count 0\n"
+    width = max(len(o["uri"]) for o in objects)
+    return "".join(f"{o['uri']:<{width}}  {o['title'] or ''}".rstrip() + "\n" for o in objects)
 
 
 def objects_get(out: Any, _: Params) -> str:
