@@ -8,9 +8,8 @@ On the generated layer of `--rules` rules, committed to git, with `vcs` discover
 stages):
 
 * the freshness check a server makes before each answer, nothing changed: median of
-  `Workspace.refresh()` over `--checks` calls (with inotify, reading an empty event queue;
-  without, the check walks a rotating slice of the layer's files, so the median covers
-  every slice position); `notified` says which;
+  `Workspace.refresh()` over `--checks` calls (the check walks a rotating slice of the
+  layer's files, so the median covers every slice position);
 * the re-index after one rule changed and was staged (what the next answer waits for), next
   to a full index build of the same layer in the same process (a new `Workspace`'s index).
 
@@ -75,9 +74,7 @@ def measure(repo: SyntheticRepository, checks: int, samples: int) -> dict[str, f
         reindexes.append(time.perf_counter_ns() - start)
         reindex_cpu.append(_cpu_ns() - cpu)
     ordered = sorted(durations)
-    watch = ctx.watch
     return {
-        "notified": watch is not None and watch.notified,
         "load_average": os.getloadavg()[0],
         "objects": objects,
         "checks": checks,
@@ -98,11 +95,10 @@ def render(figures: dict[str, float | int]) -> str:
     reindex = figures["reindex_median_ns"] / 1e6
     build_cpu = figures["build_cpu_median_ns"] / 1e6
     reindex_cpu = figures["reindex_cpu_median_ns"] / 1e6
-    how = "inotify events" if figures["notified"] else "stat calls"
     return (
         f"CPython {sys.version.split()[0]}; {figures['objects']} objects; "
         f"load average {figures['load_average']:.2f} at the end\n"
-        f"freshness check, nothing changed ({how}): median {check:.4f} ms, p99 {worst:.3f} ms "
+        f"freshness check, nothing changed: median {check:.4f} ms, p99 {worst:.3f} ms "
         f"({figures['checks']} checks; target <= 1 ms)\n"
         f"re-index after one staged change: median {reindex:.0f} ms (CPU {reindex_cpu:.0f} ms); "
         f"full index build {build:.0f} ms (CPU {build_cpu:.0f} ms); ratio "

@@ -285,11 +285,7 @@ class Tree:
         directory, _, name = rel.rpartition("/")
         if name in ("", ".", ".."):
             raise Unsafe("unreadable", rel, "is not a plain path below the repository root")
-        # `directory()`, its usual answer looked up here: one call fewer per file read
-        fd = self._open.get(directory) if directory else self._root_fd
-        if fd is None:
-            fd = self.directory(directory)
-        return _read_at(fd, name, limit, rel, self._read_flags)
+        return _read_at(self.directory(directory), name, limit, rel, self._read_flags)
 
     def read_in(self, directory: int, name: str, limit: int) -> bytes:
         """`read` of the file `name` in `directory`, a descriptor `directory()` returned: a

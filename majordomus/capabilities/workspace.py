@@ -90,9 +90,9 @@ class Workspace:
         return built.index
 
     def _build(self, *, status_now: bool) -> tuple[Baseline | None, Built]:
-        """Build the index: from scratch the first time; after a change, reusing what the
-        last build read of every file the watch did not see move (`majordomus.layer.index`);
-        `status_now`: whether a build from scratch starts `git status` beside the reading."""
+        """Build the index, keeping what the last build read of every file the watch did
+        not see move (`majordomus.layer.index.build`); `status_now`: whether a build without
+        a last one starts `git status` beside the reading."""
         from majordomus.capabilities.builtin import builtin_tools
         from majordomus.layer.freshness import Baseline
         from majordomus.layer.index import build
@@ -104,7 +104,7 @@ class Workspace:
             self.root,
             self.discovery,
             mcp_tools=builtin_tools(),
-            reuse=None if last is None else last.snapshot,
+            previous=None if last is None else last.snapshot,
             moved=moved,
             status_now=status_now,
         )
@@ -117,16 +117,16 @@ class Workspace:
         return baseline, built
 
     @staticmethod
-    def _watch(baseline: Baseline, built: Built, previous: Watch | None = None) -> Watch:
+    def _watch(baseline: Baseline, built: Built) -> Watch:
         from majordomus.layer.freshness import Watch
 
-        return Watch(baseline, built, previous)
+        return Watch(baseline, built)
 
     def refresh(self) -> bool:
         """Read the layer again if it changed since the index was read; True when it did.
 
-        Cheap when nothing changed (an empty inotify queue, or a few `stat` calls where
-        there is none); after a change only the files that moved are read again. A
+        Cheap when nothing changed (a few dozen `stat` calls); after a change only the
+        files that moved are read again. A
         re-index that fails (git gone, a strict refusal, a registry that does not build)
         keeps the last index, sets `stale` and is tried again after the next change.
         """
@@ -146,7 +146,7 @@ class Workspace:
             self.stale = True
             return False
         self._built = built
-        self.watch = self._watch(baseline, built, watch)
+        self.watch = self._watch(baseline, built)
         # Swapped in one step each: a request still running keeps a whole index, old or new.
         self.__dict__.pop("sqlite", None)
         self.__dict__["index"] = built.index

@@ -1,13 +1,11 @@
 """Allow-lists: which metadata key paths a kind admits.
 
 Owns loading the shipped lists (package data `data/allow/<name>.txt`) and matching flattened
-key paths against them. Nearly every pattern is a literal spelling (`^(id|title)$`,
-`^tags(\\.[0-9]+)?$`): the paths those spell are checked by set lookup, with each index
-written `#` (`majordomus.layer.allow_literals`). Only a path no spelling admits reaches the
-regular expressions: each list is compiled once, on that first use, into a single
-alternation, so a process whose files hold only admitted keys compiles nothing. A pattern
-that does not compile is a fatal error (exit 13) where its list is compiled: the lists ship
-with the executable, so it is a build defect, and a test compiles every one of them.
+key paths against them. Each list is compiled once, on first use, into a single alternation,
+and the verdict on each key path is remembered: the same keys recur in every file of a kind.
+A pattern that does not compile is a fatal error (exit 13) where its list is compiled: the
+lists ship with the executable, so it is a build defect, and a test compiles every one of
+them.
 """
 
 from __future__ import annotations
@@ -15,18 +13,14 @@ from __future__ import annotations
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from majordomus.errors import ProtocolFailure
-from majordomus.layer.allow_literals import INDEX, spelled, spelled_path
-from majordomus.layer.yaml import key_paths
 from majordomus.values import Value
 
 #: The shipped lists, beside this module (as `importlib.resources` finds them for an installed
 #: package, without importing its readers and zipfile on every start).
 _LISTS = Path(__file__).with_name("data") / "allow"
 _MEMO_LIMIT = 65536
-_CONTAINERS = frozenset({dict, list})
 
 
 class AllowListError(ProtocolFailure):
@@ -40,7 +34,7 @@ class AllowList(Value):
     methods it writes); two lists are equal when their names and patterns are.
     """
 
-    __slots__ = ("_compiled", "_spelled", "lines", "name", "patterns", "verdicts")
+    __slots__ = ("_compiled", "lines", "name", "patterns", "verdicts")
     COMPARED = ("name", "patterns")
 
     def __init__(self, name: str, patterns: tuple[str, ...], lines: tuple[int, ...] = ()) -> None:
@@ -50,24 +44,6 @@ class AllowList(Value):
         self.lines = lines
         self.verdicts: dict[str, bool] = {}
         self._compiled: list[re.Pattern[str]] = []
-        self._spelled: list[tuple[frozenset[str], frozenset[str]]] = []
-
-    @property
-    def literals(self) -> frozenset[str]:
-        """The paths the literal patterns spell, each index as `#` (`allow_literals`); read
-        on first use, without compiling anything."""
-        return self._spellings()[0]
-
-    @property
-    def plain(self) -> frozenset[str]:
-        """The spelled paths without an index: a path equal to one is admitted as it is."""
-        return self._spellings()[1]
-
-    def _spellings(self) -> tuple[frozenset[str], frozenset[str]]:
-        if not self._spelled:
-            literals = spelled(self.patterns)
-            self._spelled.append((literals, frozenset(p for p in literals if "#" not in p)))
-        return self._spelled[0]
 
     @property
     def matcher(self) -> re.Pattern[str]:
@@ -84,39 +60,14 @@ class AllowList(Value):
         return f"docs/generated/layer.md#{self.name}"
 
     def unknown(self, key_paths: list[str]) -> list[str]:
-        """The key paths no pattern matches, in the order given (search semantics).
-
-        Verdicts are memoised per path: the same keys recur in every file of a kind.
-        """
-        verdicts = self.verdicts
-        return [p for p in key_paths if not verdicts.get(p, False) and not self._allows(p)]
-
-    def unknown_in(self, mapping: dict[str, Any]) -> list[str]:
-        """`unknown(key_paths(mapping))`, without listing the paths of top-level leaves
-        (nearly every key of a front matter): their verdicts are looked up as they come;
-        a list of scalars has its `key.<index>` paths spelt here."""
-        literals, plain = self._spellings()
-        out: list[str] = []
-        for key, child in mapping.items():
-            if (type(child) is dict or type(child) is list) and child:
-                if type(child) is list and _CONTAINERS.isdisjoint(map(type, child)):
-                    if key + INDEX in literals and "#" not in key:
-                        continue  # `key.<n>` admitted for every n
-                    paths = [f"{key}.{index}" for index in range(len(child))]
-                else:
-                    paths = key_paths({key: child})
-                out.extend(self.unknown(paths))
-            elif key not in plain and not self._allows(key):
-                out.append(key)
-        return out
+        """The key paths no pattern matches, in the order given (search semantics)."""
+        return [path for path in key_paths if not self._allows(path)]
 
     def _allows(self, path: str) -> bool:
-        """Whether a pattern matches `path`; the verdict is remembered (up to a bound). A path
-        a literal pattern spells once its indices are written `#` is admitted without the
-        regular expressions."""
+        """Whether a pattern matches `path`; the verdict is remembered (up to a bound)."""
         allowed = self.verdicts.get(path)
         if allowed is None:
-            allowed = spelled_path(path) in self.literals or self.matcher.search(path) is not None
+            allowed = self.matcher.search(path) is not None
             if len(self.verdicts) < _MEMO_LIMIT:
                 self.verdicts[path] = allowed
         return allowed

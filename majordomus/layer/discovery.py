@@ -1,12 +1,11 @@
 """Enumerating the files of each source class.
 
-Two enumerations: `vcs` (the contract: `git ls-files` with every class's pathspec verbatim;
-one listing for all classes, shared out among them where `Glob` provably matches a pathspec
-as git does (`shared`), else one listing per class; a re-index reuses the attribution while
-the paths are the same) and `filesystem` (a convenience: a walk of the work tree with the
-same glob semantics). Owns the `claimed_twice` and `required_source_empty` findings. Reads
-directory listings only, each directory reached from the root without following a symlink
-at any component; opens no file.
+Two enumerations: `vcs` (the contract: `git ls-files` with every class's pathspec verbatim,
+in one listing picked apart among the classes where `Glob` provably matches a pathspec as git
+does (`union_pick`), else one listing per class) and `filesystem` (a convenience: a walk of
+the work tree with the same glob semantics). Owns the `claimed_twice` and
+`required_source_empty` findings. Reads directory listings only, each directory reached from
+the root without following a symlink at any component; opens no file.
 """
 
 from __future__ import annotations
@@ -16,11 +15,10 @@ import re
 import stat
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
-from majordomus.layer.git import GitError, Listing
+from majordomus.layer.git import GitError, LsFiles
 from majordomus.layer.model import Diagnostic, Discovery, Manifest, SourceClass
 from majordomus.layer.root import LayerIOError
 from majordomus.layer.sources import GLOB_MAGIC
@@ -28,13 +26,13 @@ from majordomus.logger import log
 from majordomus.safefs import Tree, Unsafe
 
 
-class Discovered(NamedTuple):
-    """One file to read, with the class that claimed it and, with `vcs` discovery, the git
-    index entry it was listed with (a staged change changes it)."""
+class Claimed(NamedTuple):
+    """The files one source class claimed, in path order, and with `vcs` discovery a map
+    holding the git index entry each was listed with (a staged change changes it)."""
 
-    path: str
     source: SourceClass
-    entry: str | None = None
+    paths: list[str]
+    entries: Mapping[str, str] | None
 
 
 # --- the glob of `:(glob)` pathspecs --------------------------------------------------------
@@ -171,7 +169,7 @@ def walk(
     return found
 
 
-# --- one listing shared out among the classes -------------------------------------------
+# --- one listing for every class, picked apart ----------------------------------------------
 
 #: Variables that change how git reads every pathspec (literally, case-insensitively...):
 #: with any of them set, each class is listed alone.
@@ -183,7 +181,7 @@ _PATHSPEC_VARIABLES = (
 )
 #: What git's wildmatch reads otherwise than `Glob`: `?` (one byte to git, one character
 #: here), bracket classes and `\` escapes; and NUL, which no argument can hold.
-_NOT_SHARED = re.compile(r"[?\[\\\0]")
+_NOT_GLOB = re.compile(r"[?\[\\\0]")
 
 
 def _span(keys: list[str], prefix: str) -> list[str]:
@@ -201,8 +199,8 @@ def _fits(name: str, before: str, after: str) -> bool:
     )
 
 
-class Shared:
-    """A pathspec whose paths are found among the paths listed for every class (`shared`).
+class UnionPick:
+    """A pathspec whose paths are picked out of the one listing of every class (`union_pick`).
 
     `head` is its leading literal segments, each with its `/`; `star` the two sides of the
     `*` of its last segment when that segment is all that follows `head`, or all after a
@@ -254,14 +252,14 @@ class Shared:
         return [key for key in span if "/" not in key[start:] and _fits(key[start:], before, after)]
 
 
-def shared(pathspec: str) -> Shared | None:
-    """How a class's paths are found among the paths listed for every class, when `Glob`
+def union_pick(pathspec: str) -> UnionPick | None:
+    """How a class's paths are picked out of the one listing of every class, when `Glob`
     matches its pathspec exactly as git does; None: the class is listed alone.
 
     Git matches the pattern after `:(glob)` with its wildmatch (`*` and `?` within a
     segment, `**/` over directories, `[...]` classes, `\\` escapes, byte by byte), and also
     takes it literally, as the path or a directory above it. Wildmatch and `Glob` agree on
-    a pattern without `?`, `[` or `\\` (`_NOT_SHARED`), encodable as UTF-8 (a `*` then
+    a pattern without `?`, `[` or `\\` (`_NOT_GLOB`), encodable as UTF-8 (a `*` then
     matches the same run of bytes as of characters), whose segments are neither empty nor
     `.` or `..` (git normalises those; so no leading, trailing or doubled `/`), whose `**`
     stands as a whole segment, never the last (git's trailing `/**` needs a path below it,
@@ -272,7 +270,7 @@ def shared(pathspec: str) -> Shared | None:
     if not pathspec.startswith(GLOB_MAGIC):
         return None
     pattern = pathspec[len(GLOB_MAGIC) :]
-    if _NOT_SHARED.search(pattern):
+    if _NOT_GLOB.search(pattern):
         return None
     try:
         pattern.encode("utf-8")
@@ -287,53 +285,45 @@ def shared(pathspec: str) -> Shared | None:
     fixed = 0
     while fixed < len(parts) and "*" not in parts[fixed]:
         fixed += 1
-    return Shared(pattern, fixed)
+    return UnionPick(pattern, fixed)
 
 
 #: A class's listed paths in listing order, and a map holding each one's git index entry.
 ClassListing = tuple[Iterable[str], Mapping[str, str]]
 
 
-class Listings:
-    """The `vcs` listings of one discovery: one `ls-files` with every class's pathspec
-    (verbatim), shared out among the classes `shared` takes; every other class listed
-    alone. When the shared listing fails, or holds a path that is not UTF-8, every class is
-    listed alone, so each failure is the one its own listing raises, in class order.
+class GitListings:
+    """The `vcs` listings of one discovery, all started at once: one `ls-files` with every
+    class's pathspec (verbatim), picked apart among the classes `union_pick` takes; every
+    other class listed alone. When the one listing fails, or holds a path that is not UTF-8,
+    every class is listed alone, so each failure is the one its own listing raises, in
+    class order.
 
     A path outside the root (listed for another class's `..`) may be matched for a class
     here that its own listing would not hold; discovery drops every such path.
     """
 
-    def __init__(
-        self,
-        root: Path,
-        sources: list[SourceClass],
-        listed: dict[str, str] | None = None,
-        out: bytes | None = None,
-    ) -> None:
+    def __init__(self, root: Path, sources: list[SourceClass]) -> None:
         self.root = root
         self.sources = sources
-        ways = [None if _pathspec_variables() else shared(s.pathspec) for s in sources]
-        self.ways = ways
-        #: Every path the listings hold, once the shared listing answered; `out`: what
-        #: that listing printed.
-        self.listed = listed
-        self.out = out
+        self.picks = [None if _pathspec_variables() else union_pick(s.pathspec) for s in sources]
+        #: Every path the one listing holds, once it answered, and those paths sorted.
+        self.listed: dict[str, str] | None = None
         self.keys: list[str] | None = None
-        self.whole: Listing | None = None
-        if listed is None and any(ways):
-            self.whole = Listing(root, *(source.pathspec for source in sources))
+        self.union: LsFiles | None = None
+        if any(self.picks):
+            self.union = LsFiles(root, *(source.pathspec for source in sources))
         self.alone = [
-            Listing(root, source.pathspec) if way is None else None
-            for source, way in zip(sources, ways, strict=True)
+            LsFiles(root, source.pathspec) if pick is None else None
+            for source, pick in zip(sources, self.picks, strict=True)
         ]
 
     def of(self, place: int) -> ClassListing:
         """The paths of class `place` in listing order, and a map holding their entries."""
-        way = self.ways[place]
-        if way is not None and self._answered():
+        pick = self.picks[place]
+        if pick is not None and self._answered():
             assert self.keys is not None and self.listed is not None
-            return way.paths(self.keys, self.listed), self.listed
+            return pick.paths(self.keys, self.listed), self.listed
         alone = self.alone[place]
         assert alone is not None
         entries = alone.entries()
@@ -341,19 +331,19 @@ class Listings:
 
     def close(self) -> None:
         """End every listing still running when the discovery is no longer wanted."""
-        for listing in (self.whole, *self.alone):
+        for listing in (self.union, *self.alone):
             if listing is not None:
                 listing.close()
 
     def _answered(self) -> bool:
-        """Whether the shared listing answered; collected on first use."""
-        if self.whole is not None:
-            whole, self.whole = self.whole, None
+        """Whether the one listing answered; collected on first use."""
+        if self.union is not None:
+            union, self.union = self.union, None
             try:
-                self.out, self.listed = whole.read()
+                self.listed = union.entries()
             except GitError:
                 self.alone = [
-                    Listing(self.root, source.pathspec) if alone is None else alone
+                    LsFiles(self.root, source.pathspec) if alone is None else alone
                     for source, alone in zip(self.sources, self.alone, strict=True)
                 ]
         if self.listed is None:
@@ -379,21 +369,6 @@ def _escapes(rel: str) -> bool:
     return rel.startswith("/") or (".." in rel and ".." in rel.split("/"))
 
 
-def class_paths(
-    root: Path,
-    source: SourceClass,
-    local_dir: str,
-    listing: Callable[[], ClassListing] | None,
-    tree: Tree | None = None,
-) -> list[str]:
-    """The class's paths, sorted and unique, with the local half and escapes removed.
-
-    `listing` answers the class's `ls-files` already started (vcs mode); None walks the work
-    tree (filesystem mode).
-    """
-    return class_entries(root, source, local_dir, listing, tree)[0]
-
-
 def class_entries(
     root: Path,
     source: SourceClass,
@@ -401,7 +376,12 @@ def class_entries(
     listing: Callable[[], ClassListing] | None,
     tree: Tree | None = None,
 ) -> tuple[list[str], Mapping[str, str] | None]:
-    """`class_paths`, and with a listing a map holding each path's git index entry."""
+    """The class's paths, sorted and unique, with the local half and escapes removed, and
+    with a listing a map holding each path's git index entry.
+
+    `listing` answers the class's `ls-files` already started (vcs mode); None walks the work
+    tree (filesystem mode).
+    """
     entries: Mapping[str, str] | None = None
     if listing is not None:
         listed, entries = listing()
@@ -428,123 +408,29 @@ def class_entries(
     return kept, entries
 
 
-class Listed(NamedTuple):
-    """A `vcs` discovery and every path its listings held, with its git index entry."""
-
-    files: list[Discovered]
-    findings: list[Diagnostic]
-    entries: dict[str, str]
-    #: Each discovered path's place in `files`, once a re-index needed it.
-    places: dict[str, int] | None = None
-    #: What the `ls-files` of every class's pathspec printed, when `entries` is read from
-    #: it: the next listing is read against it (`Listing.entries_since`).
-    out: bytes | None = None
-    #: When this discovery is the build before's with only some entries changed (read
-    #: again by `discover_again`, or kept with the git index): the places of those in
-    #: `files`; None when discovered anew.
-    since: list[int] | None = None
-
-    def at(self) -> dict[str, int]:
-        return self.places if self.places is not None else places(self.files)
-
-
-def places(files: list[Discovered]) -> dict[str, int]:
-    return {found.path: place for place, found in enumerate(files)}
-
-
 def discover(
     root: Path,
     manifest: Manifest,
     sources: list[SourceClass],
     mode: Discovery,
     tree: Tree | None = None,
-) -> tuple[list[Discovered], list[Diagnostic]]:
-    """Every file to read, in class order then path order, and the discovery findings.
+    listings: GitListings | None = None,
+) -> tuple[list[Claimed], list[Diagnostic]]:
+    """Every file to read, by class in class order, each class's in path order, and the
+    discovery findings.
 
     `tree` holds the root's open directories for the filesystem walk (the reader reuses
-    them); vcs listings are read through it when the files are read.
-    """
-    found = discover_listed(root, manifest, sources, mode, tree)
-    return found.files, found.findings
-
-
-def listing_again(root: Path, sources: list[SourceClass]) -> Listing:
-    """The `ls-files` of every class's pathspec (each verbatim) `discover_again` reads."""
-    return Listing(root, *(source.pathspec for source in sources))
-
-
-def discover_again(
-    root: Path,
-    manifest: Manifest,
-    sources: list[SourceClass],
-    previous: Listed,
-    started: Listing | None = None,
-) -> Listed:
-    """The `vcs` discovery of the same classes after the git index changed.
-
-    One `ls-files` with every class's pathspec (`listing_again`, or `started` already)
-    lists the paths any class matches, read against what the one before printed (only the
-    lines that differ are parsed, `Listing.entries_since`). When they are the paths the
-    listings of `previous` held, each class matches what it matched then, so its discovery
-    stands with the new index entries (`since`: the places of those that changed);
-    otherwise the classes are discovered again from that listing, as in a first discovery
-    (or, when git fails, from new listings).
-    """
-    listing = started or listing_again(root, sources)
-    try:
-        out, union, changed = listing.entries_since(previous.out, previous.entries)
-    except GitError:
-        return discover_listed(root, manifest, sources, "vcs")
-    if changed is None:
-        if union.keys() != previous.entries.keys():
-            return discover_listed(root, manifest, sources, "vcs", listed=union, out=out)
-        changed = [path for path, _ in union.items() - previous.entries.items()]
-    at = previous.at()
-    if not changed:
-        return Listed(previous.files, previous.findings, union, at, out, [])
-    files = list(previous.files)
-    since = []
-    for path in changed:
-        place = at.get(path)
-        if place is not None:
-            files[place] = files[place]._replace(entry=union[path])
-            since.append(place)
-    return Listed(files, previous.findings, union, at, out, since)
-
-
-#: A `Discovered` made without its Python-level `__new__` (one per file listed).
-_new = tuple.__new__
-
-
-def discover_listed(
-    root: Path,
-    manifest: Manifest,
-    sources: list[SourceClass],
-    mode: Discovery,
-    tree: Tree | None = None,
-    *,
-    listed: dict[str, str] | None = None,
-    out: bytes | None = None,
-    listings: Listings | None = None,
-) -> Listed:
-    """`discover`, with every path the listings held (none in `filesystem` mode).
-
-    `listed` is the `ls-files` of every class's pathspec when it was already asked (`out`
-    what it printed); `listings` the `vcs` listings when they were already started.
+    them); `listings` are the `vcs` listings when they were already started.
     """
     local_dir = ".ai/" + manifest.local_path
     claimed: dict[str, str] = {}
-    files: list[Discovered] = []
+    files: list[Claimed] = []
     findings: list[Diagnostic] = []
-    held: list[Mapping[str, str]] = []
-    # every listing runs at once; each class is collected, and may fail, in class order
     if listings is None and mode == "vcs":
-        listings = Listings(root, sources, listed, out)
+        listings = GitListings(root, sources)
     for place, source in enumerate(sources):
-        listing = None if listings is None else partial(listings.of, place)
+        listing = None if listings is None else _listing_of(listings, place)
         paths, entries = class_entries(root, source, local_dir, listing, tree)
-        if entries is not None:
-            held.append(entries)
         log.debug(
             "class %s (kind %s): %d file(s)",
             source.id,
@@ -552,21 +438,22 @@ def discover_listed(
             len(paths),
             extra={"class_id": source.id, "kind": source.kind, "files": len(paths)},
         )
+        kept = []
         for rel in paths:
-            first = claimed.get(rel)
-            if first is not None:
-                findings.append(
-                    Diagnostic(
-                        severity="warning",
-                        code="claimed_twice",
-                        path=rel,
-                        message=f"matched by class '{source.id}' after class '{first}'; "
-                        f"kept under '{first}'",
-                    )
-                )
+            first = claimed.setdefault(rel, source.id)
+            if first == source.id:
+                kept.append(rel)
                 continue
-            claimed[rel] = source.id
-            files.append(_new(Discovered, (rel, source, None if entries is None else entries[rel])))
+            findings.append(
+                Diagnostic(
+                    severity="warning",
+                    code="claimed_twice",
+                    path=rel,
+                    message=f"matched by class '{source.id}' after class '{first}'; "
+                    f"kept under '{first}'",
+                )
+            )
+        files.append(Claimed(source, kept, entries))
         if source.required and not paths:
             findings.append(
                 Diagnostic(
@@ -576,10 +463,8 @@ def discover_listed(
                     f"'{source.pathspec}' matches no file",
                 )
             )
-    if listings is not None and listings.listed is not None:
-        # the shared listing holds what every listing held
-        return Listed(files, findings, listings.listed, out=listings.out)
-    union: dict[str, str] = {}
-    for entries in held:
-        union.update(entries)
-    return Listed(files, findings, union)
+    return files, findings
+
+
+def _listing_of(listings: GitListings, place: int) -> Callable[[], ClassListing]:
+    return lambda: listings.of(place)

@@ -17,13 +17,13 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
-from itertools import compress
-from operator import ne
 from pathlib import Path
 from typing import Literal
 
+from majordomus import safefs
 from majordomus.errors import ProtocolFailure
 from majordomus.layer.model import GitState
+from majordomus.safefs import CONFIG_LIMIT
 
 WorkingTree = Literal["clean", "dirty", "unknown"]
 
@@ -99,6 +99,25 @@ def find_git_dir(root: Path) -> tuple[Path, Path] | None:
     return None
 
 
+def git_dir(root: Path) -> Path | None:
+    """The git directory of the work tree `find_git_dir` finds (a linked worktree's own, as
+    its `.git` file names it), or None; where the freshness check states the git index."""
+    found = find_git_dir(root)
+    if found is None:
+        return None
+    marker, work_tree = found
+    try:
+        if stat.S_ISDIR(os.lstat(marker).st_mode):
+            return marker
+        line = safefs.read_file(work_tree, ".git", CONFIG_LIMIT).decode("utf-8").strip()
+    except (OSError, safefs.Unsafe, UnicodeDecodeError):
+        return None
+    if not line.startswith("gitdir:"):
+        return None
+    target = Path(line[len("gitdir:") :].strip())
+    return target if target.is_absolute() else (work_tree / target).resolve()
+
+
 def _argv_env(
     root: Path, args: tuple[str, ...], drivers: tuple[tuple[str, str], ...] = ()
 ) -> tuple[list[str], dict[str, str]]:
@@ -143,7 +162,7 @@ def _drivers(root: Path) -> tuple[tuple[str, str], ...]:
     """The filter and diff drivers the repository's config defines (included files too),
     read without running anything; `status` then runs with their programs emptied."""
     try:
-        out = _Started(root, ("config", "--null", "--name-only", "--list"), (1,)).result()
+        out = _Running(root, ("config", "--null", "--name-only", "--list"), (1,)).result()
     except _Failed:
         return ()
     found: set[tuple[str, str]] = set()
@@ -155,7 +174,7 @@ def _drivers(root: Path) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(found))
 
 
-class _Started:
+class _Running:
     """A git command running in the background; `result()` collects its answer.
 
     Starting the slow questions (`status`, one `ls-files` per class) together lets git
@@ -212,16 +231,6 @@ class _Started:
         detail = reason[-1] if reason else f"exit status {self.process.returncode}"
         raise _Failed(f"git {self.args[0]} failed: {detail}")
 
-    def outcome(self) -> tuple[int, bytes] | None:
-        """The exit code and stdout bytes, whatever the code; None when git could not run."""
-        if self.process is None:
-            return None
-        try:
-            stdout, _ = self._communicate()
-        except _Failed:
-            return None
-        return self.process.returncode, stdout
-
 
 def _line(out: bytes | None) -> str | None:
     if out is None:
@@ -233,13 +242,11 @@ def _line(out: bytes | None) -> str | None:
 _TOPLEVEL = ("rev-parse", "--show-toplevel")
 _HEAD = ("rev-parse", "--verify", "-q", "HEAD")
 _BRANCH = ("symbolic-ref", "-q", "--short", "HEAD")
-#: `_TOPLEVEL` and `_HEAD` asked of one process (see `_top_and_head`).
-_TOPLEVEL_AND_HEAD = ("rev-parse", "--show-toplevel", "--verify", "-q", "HEAD")
 
 
-def _toplevel(root: Path, started: _Started) -> str:
+def _toplevel(root: Path, running: _Running) -> str:
     try:
-        top = _line(started.result())
+        top = _line(running.result())
     except _Failed as exc:
         raise GitError(str(exc)) from exc
     if top is None:
@@ -247,63 +254,41 @@ def _toplevel(root: Path, started: _Started) -> str:
     return top
 
 
-def _optional(started: _Started) -> str | None:
+def _optional(running: _Running) -> str | None:
     try:
-        return _line(started.result())
+        return _line(running.result())
     except _Failed as exc:
         raise GitError(str(exc)) from exc
 
 
-def _top_and_head(started: _Started) -> tuple[str, str | None] | None:
-    """The answers of `_TOPLEVEL` and `_HEAD` read from one `_TOPLEVEL_AND_HEAD`, or None
-    when its answer is not one those two give asked alone (then they are asked alone).
-
-    `rev-parse` handles its arguments in order: `--show-toplevel` prints the work tree line
-    or dies (exit 128) before `--verify` looks at HEAD, which then prints the commit line
-    (exit 0) or, with `-q`, only exits 1. So exit 0 with two lines, or exit 1 with one, is
-    exactly the two answers; a failure, or a work tree path holding a newline, is not read.
-    """
-    outcome = started.outcome()
-    if outcome is None:
-        return None
-    code, out = outcome
-    lines = out.split(b"\n")
-    if lines.pop() != b"" or len(lines) != (2 if code == 0 else 1) or code not in (0, 1):
-        return None
-    top = _line(lines[0])
-    if top is None:
-        return None
-    return top, _line(lines[1]) if code == 0 else None
-
-
 def show_toplevel(root: Path) -> str:
     """`git rev-parse --show-toplevel`: the work tree holding `root` (GitError if none)."""
-    return _toplevel(root, _Started(root, _TOPLEVEL, ()))
+    return _toplevel(root, _Running(root, _TOPLEVEL, ()))
 
 
 def head_commit(root: Path) -> str | None:
     """`git rev-parse --verify -q HEAD`: the commit HEAD names, None when unborn."""
-    return _optional(_Started(root, _HEAD, (1,)))
+    return _optional(_Running(root, _HEAD, (1,)))
 
 
 def current_branch(root: Path) -> str | None:
     """`git symbolic-ref -q --short HEAD`: the branch name, None when detached."""
-    return _optional(_Started(root, _BRANCH, (1,)))
+    return _optional(_Running(root, _BRANCH, (1,)))
 
 
-def _status(started: _Started) -> WorkingTree:
+def _status(running: _Running) -> WorkingTree:
     try:
-        out = started.result()
+        out = running.result()
     except _Failed:
         return "unknown"
     return "dirty" if out and out.strip() else "clean"
 
 
-def _start_status(root: Path) -> _Started:
+def _start_status(root: Path) -> _Running:
     """`status`, the one question that may run a repository's filter drivers (to hash a
     file whose stat changed): it runs with every driver's programs emptied, and never
     recurses into submodules, whose configs are not read here."""
-    return _Started(
+    return _Running(
         root,
         ("--no-optional-locks", "status", "--porcelain", "--ignore-submodules=all"),
         (),
@@ -312,23 +297,19 @@ def _start_status(root: Path) -> _Started:
 
 
 class _StatusQuestion:
-    """The working tree of one build: `git status` started at most once, by `start` (which
-    does not wait) or by the first call, which collects the answer."""
+    """The working tree of one build: `git status` started at most once, already running or
+    by the first call, which collects the answer."""
 
-    __slots__ = ("_root", "_started")
+    __slots__ = ("_root", "_running")
 
-    def __init__(self, root: Path, started: _Started | None) -> None:
+    def __init__(self, root: Path, running: _Running | None) -> None:
         self._root = root
-        self._started = started
-
-    def start(self) -> None:
-        if self._started is None:
-            self._started = _start_status(self._root)
+        self._running = running
 
     def __call__(self) -> WorkingTree:
-        self.start()
-        assert self._started is not None
-        return _status(self._started)
+        if self._running is None:
+            self._running = _start_status(self._root)
+        return _status(self._running)
 
 
 def working_tree(root: Path) -> WorkingTree:
@@ -336,54 +317,27 @@ def working_tree(root: Path) -> WorkingTree:
     return _status(_start_status(root))
 
 
-class Listing:
-    """`ls-files -s` started now and collected later (see `_Started`): each path with the
+class LsFiles:
+    """`ls-files -s` started now and collected later (see `_Running`): each path with the
     index entry it stands for, so that a re-index sees a staged change to a file. Given
     several pathspecs (each verbatim), the paths any of them matches."""
 
     def __init__(self, root: Path, pathspec: str, *more: str) -> None:
         self.pathspec = " ".join((pathspec, *more))
-        self.started = _Started(root, ("ls-files", "-s", "-z", "--", pathspec, *more), ())
+        self.running = _Running(root, ("ls-files", "-s", "-z", "--", pathspec, *more), ())
 
     def entries(self) -> dict[str, str]:
         """Path → its index entry (`<mode> <blob> <stage>`, one per stage of a conflict), in
-        listing order; `GitError` as `ls_files` raises it."""
-        return self.read()[1]
-
-    def read(self) -> tuple[bytes, dict[str, str]]:
-        """What git printed, and the entries it gives (`entries`)."""
-        out = self._output()
-        return out, _entries(out)
-
-    def _output(self) -> bytes:
+        listing order; `GitError` when git fails or lists a path that is not UTF-8."""
         try:
-            out = self.started.result()
+            out = self.running.result()
         except _Failed as exc:
             raise GitError(f"{exc} (pathspec {self.pathspec})") from exc
-        return out or b""
-
-    def entries_since(
-        self, before: bytes | None, entries: dict[str, str]
-    ) -> tuple[bytes, dict[str, str], list[str] | None]:
-        """What git printed, the entries it gives (`entries`), and the paths whose entries
-        changed since the listing that printed `before` gave `entries`, or None when the
-        paths are not all the same (then every line is read)."""
-        out = self._output()
-        if before is not None:
-            if out == before:
-                return out, entries, []
-            changed = _changed(out, before, entries)
-            if changed is not None:
-                return out, *changed
-        return out, _entries(out), None
-
-    def paths(self) -> list[str]:
-        """The listing, or `GitError` exactly as `ls_files` raises it."""
-        return list(self.entries())
+        return _entries(out or b"")
 
     def close(self) -> None:
         """End the listing when its answer is no longer wanted."""
-        _reap(self.started)
+        _reap(self.running)
 
 
 def ls_files(root: Path, pathspec: str) -> list[str]:
@@ -392,7 +346,7 @@ def ls_files(root: Path, pathspec: str) -> list[str]:
     A failure or a path that is not UTF-8 is fatal: discovery through git is
     the contract, and a partial listing would make the index silently smaller.
     """
-    return Listing(root, pathspec).paths()
+    return list(LsFiles(root, pathspec).entries())
 
 
 def _entries(out: bytes) -> dict[str, str]:
@@ -422,54 +376,11 @@ def _entries(out: bytes) -> dict[str, str]:
     return found
 
 
-#: The block two listings are compared by (memcmp in C) to find where they differ.
-_BLOCK = 4096
-
-
-def _changed(
-    out: bytes, before: bytes, entries: dict[str, str]
-) -> tuple[dict[str, str], list[str]] | None:
-    """The entries of `out` and the paths whose entries changed, read from the lines that
-    differ from `before` (whose entries are `entries`), when every line of one stands at
-    the same place in the other for the same path, alone in the listing; else None.
-
-    Both outputs are compared by blocks; the lines from the first block that differs to
-    the last are read, at the same offsets in both (what precedes and follows is equal).
-    """
-    if len(out) != len(before):
-        return None
-    blocks = range(0, len(out), _BLOCK)
-    now = [out[at : at + _BLOCK] for at in blocks]
-    then = [before[at : at + _BLOCK] for at in blocks]
-    differ = list(compress(blocks, map(ne, now, then)))
-    start = out.rfind(b"\0", 0, differ[0]) + 1
-    end = out.find(b"\0", differ[-1] + _BLOCK)
-    if end < 0:
-        end = len(out)
-    lines, was = out[start:end].split(b"\0"), before[start:end].split(b"\0")
-    if len(lines) != len(was):
-        return None
-    found, changed = entries.copy(), []
-    for line, old in zip(lines, was, strict=True):
-        if line == old:
-            continue
-        try:
-            entry, _, path = line.decode("utf-8").partition("\t")
-        except UnicodeDecodeError:
-            return None
-        old_entry, _, old_path = old.decode("utf-8").partition("\t")
-        if path != old_path or entries[path] != old_entry:
-            return None
-        found[path] = entry
-        changed.append(path)
-    return found, changed
-
-
-def _reap(started: _Started) -> None:
+def _reap(running: _Running) -> None:
     """End a background question whose answer is no longer wanted (a no-op once answered)."""
-    if started.process is not None and started.process.returncode is None:
-        started.process.kill()
-        started.process.communicate()
+    if running.process is not None and running.process.returncode is None:
+        running.process.kill()
+        running.process.communicate()
 
 
 class PendingGitState:
@@ -484,12 +395,13 @@ class PendingGitState:
     """
 
     def __init__(self, root: Path, *, status_now: bool = True) -> None:
-        # all the questions at once, the work tree and HEAD's commit in one process; when
-        # that answer cannot be read (`_top_and_head`) the two are asked alone, as before
         self._root = root
-        self._both: _Started | None = _Started(root, _TOPLEVEL_AND_HEAD, ())
-        self._asked_branch = _Started(root, _BRANCH, (1,))
-        self._status: _Started | None = _start_status(root) if status_now else None
+        self._asked: tuple[_Running, _Running, _Running] | None = (
+            _Running(root, _TOPLEVEL, ()),
+            _Running(root, _HEAD, (1,)),
+            _Running(root, _BRANCH, (1,)),
+        )
+        self._status: _Running | None = _start_status(root) if status_now else None
         self._reason: str | None = None
         self._top: str | None = None
         self._head: str | None = None
@@ -497,24 +409,19 @@ class PendingGitState:
 
     def _collect(self) -> None:
         """The quick answers, read (and failures raised) in order; once."""
-        both, self._both = self._both, None
-        if both is None:
+        asked, self._asked = self._asked, None
+        if asked is None:
             return
-        answered = _top_and_head(both)
-        head: _Started | None = None
+        top, head, branch = asked
         try:
-            if answered is None:
-                top, head = _Started(self._root, _TOPLEVEL, ()), _Started(self._root, _HEAD, (1,))
-                self._top = _toplevel(self._root, top)
-                self._head = _optional(head)
-            else:
-                self._top, self._head = answered
-            self._branch = _optional(self._asked_branch)
+            self._top = _toplevel(self._root, top)
+            self._head = _optional(head)
+            self._branch = _optional(branch)
         except GitError as exc:
             self._reason = exc.message
-            for started in (head, self._asked_branch, self._status):
-                if started is not None:
-                    _reap(started)
+            for running in (head, branch, self._status):
+                if running is not None:
+                    _reap(running)
             self._status = None
 
     @property
@@ -530,14 +437,12 @@ class PendingGitState:
     def result(self) -> GitState:
         if self.reason is not None:
             return GitState.unavailable(self.reason)
-        question = _StatusQuestion(self._root, self._status)
         return GitState(
             state="available",
             toplevel=self._top,
             head=self._head,
             branch=self._branch,
-            ask=question,
-            start=question.start,
+            ask=_StatusQuestion(self._root, self._status),
         )
 
 

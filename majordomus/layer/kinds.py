@@ -7,6 +7,7 @@ exit 13. Pure apart from reading package data; the result is cached per process.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
@@ -58,67 +59,33 @@ _KINDS_FILE = record(
 )
 
 
+@dataclass(frozen=True, slots=True)
 class KindSpec:
-    """One kind's read rules; `supported` is empty when there is no version check.
+    """One kind's read rules; `supported` is empty when there is no version check."""
 
-    A plain slotted class, not a dataclass: the reader reads these attributes per file and
-    nothing compares or copies a spec, while a dataclass costs every process's start the
-    compile of the methods it writes. Read-only by convention (built once per process).
-    """
+    name: str
+    format: Format
+    front_matter: FrontMatter
+    without_front_matter: str | None
+    allow: AllowList | None
+    identity: tuple[str, ...]
+    title: str | None
+    description: str | None
+    version_field: str | None
+    supported: tuple[int | str, ...]
+    members: str | None
 
-    __slots__ = (
-        "allow",
-        "description",
-        "format",
-        "front_matter",
-        "identity",
-        "media_type",
-        "members",
-        "name",
-        "supported",
-        "title",
-        "version_field",
-        "without_front_matter",
-    )
-
-    def __init__(
-        self,
-        *,
-        name: str,
-        format: Format,
-        front_matter: FrontMatter,
-        without_front_matter: str | None,
-        allow: AllowList | None,
-        identity: tuple[str, ...],
-        title: str | None,
-        description: str | None,
-        version_field: str | None,
-        supported: tuple[int | str, ...],
-        members: str | None,
-    ) -> None:
-        self.name = name
-        self.format: Format = format
-        self.front_matter: FrontMatter = front_matter
-        self.without_front_matter = without_front_matter
-        self.allow = allow
-        self.identity = identity
-        self.title = title
-        self.description = description
-        self.version_field = version_field
-        self.supported = supported
-        self.members = members
-        self.media_type = MEDIA_TYPES[format]
+    @property
+    def media_type(self) -> str:
+        return MEDIA_TYPES[self.format]
 
 
+@dataclass(frozen=True, slots=True)
 class KindSchema:
-    """Every shipped kind by name, and the kinds a markdown file may declare for itself (a
-    plain slotted class, as `KindSpec` is)."""
+    """Every shipped kind by name, and the kinds a markdown file may declare for itself."""
 
-    __slots__ = ("declared", "kinds")
-
-    def __init__(self, *, kinds: dict[str, KindSpec], declared: frozenset[str]) -> None:
-        self.kinds = kinds
-        self.declared = declared
+    kinds: dict[str, KindSpec]
+    declared: frozenset[str]
 
     def get(self, name: str) -> KindSpec | None:
         return self.kinds.get(name)

@@ -198,14 +198,12 @@ class GitState:
     Immutable. The working tree state (`git status`, the slowest question: it stats every
     tracked file) may be given as `ask`, a question already running: it is collected the
     first time `working_tree` is read, so a build, and a re-index, never wait for it unless
-    an answer needs it; `start`, when given, starts that question without waiting for it
-    (`ask_early`).
+    an answer needs it.
     """
 
     __slots__ = (
         "_ask",
         "_lock",
-        "_start",
         "_working_tree",
         "branch",
         "head",
@@ -221,7 +219,6 @@ class GitState:
     reason: str | None
     _working_tree: str
     _ask: Callable[[], str] | None
-    _start: Callable[[], None] | None
     _lock: threading.Lock | None
 
     def __init__(
@@ -234,7 +231,6 @@ class GitState:
         reason: str | None = None,
         *,
         ask: Callable[[], str] | None = None,
-        start: Callable[[], None] | None = None,
     ) -> None:
         for name, value in (
             ("state", state),
@@ -244,7 +240,6 @@ class GitState:
             ("reason", reason),
             ("_working_tree", working_tree),
             ("_ask", ask),
-            ("_start", start if ask is not None else None),
             ("_lock", threading.Lock() if ask is not None else None),
         ):
             object.__setattr__(self, name, value)
@@ -262,19 +257,7 @@ class GitState:
                 if ask is not None:
                     object.__setattr__(self, "_working_tree", ask())
                     object.__setattr__(self, "_ask", None)
-                    object.__setattr__(self, "_start", None)
         return self._working_tree
-
-    def ask_early(self) -> None:
-        """Start the working-tree question now without waiting for it: a caller that reads
-        `working_tree` only after other work lets git answer meanwhile (nothing when the
-        answer is known or the question cannot be started apart)."""
-        lock = self._lock
-        if lock is not None:
-            with lock:
-                start = self._start
-                if start is not None:
-                    start()
 
     def _fields(self) -> tuple[Any, ...]:
         return (self.state, self.toplevel, self.head, self.branch, self.working_tree, self.reason)

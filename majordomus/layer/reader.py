@@ -4,7 +4,6 @@ The checks run in the order of docs/layer.md and the first failure excludes the 
 identity, title and description rules of docs/layer.md and collection members. Opens files read-only
 and never follows a symlink at any path component (`majordomus.safefs`); reads at most 4 MiB
 per file.
-This is the per-file hot path: plain dataclasses, no pydantic.
 """
 
 from __future__ import annotations
@@ -17,15 +16,12 @@ from typing import Any, NamedTuple
 from majordomus.layer.frontmatter import FrontMatterError, split
 from majordomus.layer.kinds import MEMBER_MEDIA_TYPE, KindSchema, KindSpec
 from majordomus.layer.model import Diagnostic, LayerObject, Manifest, Provenance, SourceClass
-from majordomus.layer.simple import Plan, plan_of
-from majordomus.layer.yaml import YamlError, parse, render_scalar
+from majordomus.layer.yaml import YamlError, key_paths, parse, render_scalar
 from majordomus.safefs import Tree, Unsafe
 
 SIZE_LIMIT = 4 * 1024 * 1024
 HEADING = "@heading"
 _BAD_IDENTITY = re.compile(r"[/@\s]")
-#: `_BAD_IDENTITY` but for the `@`, over fields already joined with it.
-_SLASH_OR_SPACE = re.compile(r"[/\s]")
 
 
 class LayerReader:
@@ -36,7 +32,7 @@ class LayerReader:
     Also memoises the section of each directory, so the per-file path stays lean.
     """
 
-    __slots__ = ("_by_directory", "_by_file", "kinds", "manifest", "plans", "root", "tree")
+    __slots__ = ("_by_directory", "_by_file", "kinds", "manifest", "root", "tree")
 
     def __init__(
         self, root: Path, manifest: Manifest, kinds: KindSchema, tree: Tree | None = None
@@ -49,8 +45,6 @@ class LayerReader:
         for name, path in manifest.sections.items():
             self._by_file.setdefault(".ai/" + path, name)
         self._by_directory: dict[str, str | None] = {".": None}
-        #: Each kind's `majordomus.layer.simple` plan, made when a file of it is first read.
-        self.plans: dict[str, Plan | None] = {}
 
     def section_of(self, rel: str, directory: str) -> str | None:
         """`manifest.section_of(rel)`: an exact file section wins, else the
@@ -84,16 +78,6 @@ def identity_of(spec: KindSpec, metadata: dict[str, Any], rel: str) -> str:
     """
     if not spec.identity:
         return rel
-    if len(spec.identity) == 1:
-        # one field, the usual case: the identity is its text (no list to join)
-        field = spec.identity[0]
-        value = metadata.get(field)
-        if type(value) is str and value and _BAD_IDENTITY.search(value) is None:
-            return value
-    else:
-        joined = _joined(spec.identity, metadata)
-        if joined is not None:
-            return joined
     parts = []
     for field in spec.identity:
         if field not in metadata:
@@ -110,25 +94,6 @@ def identity_of(spec: KindSpec, metadata: dict[str, Any], rel: str) -> str:
             )
         parts.append(text)
     return "@".join(parts)
-
-
-def _joined(fields: tuple[str, ...], metadata: dict[str, Any]) -> str | None:
-    """The identity of several fields when each is a non-empty string or an integer and
-    none holds a `/`, `@` or white space, the usual case; else None (`identity_of` words
-    why)."""
-    texts: list[str] = []
-    for field in fields:
-        value = metadata.get(field)
-        if type(value) is int:
-            texts.append(str(value))
-        elif type(value) is str and value:
-            texts.append(value)
-        else:
-            return None
-    joined = "@".join(texts)
-    if joined.count("@") == len(texts) - 1 and _SLASH_OR_SPACE.search(joined) is None:
-        return joined
-    return None
 
 
 def heading_of(body: str) -> str | None:
@@ -159,21 +124,6 @@ def description_of(spec: KindSpec, metadata: dict[str, Any]) -> str | None:
     if spec.description is None:
         return None
     return render_scalar(metadata.get(spec.description))
-
-
-def _texts(spec: KindSpec, metadata: dict[str, Any], body: str) -> tuple[str | None, str | None]:
-    """`title_of` and `description_of` in one call, a string field read in place."""
-    title = spec.title
-    if title is not None:
-        title = metadata.get(title) if title != HEADING else heading_of(body)
-        if title is not None and type(title) is not str:
-            title = render_scalar(title)
-    description = spec.description
-    if description is not None:
-        description = metadata.get(description)
-        if type(description) is not str:
-            description = render_scalar(description)
-    return title, description
 
 
 def check_version(spec: KindSpec, metadata: dict[str, Any]) -> None:
@@ -218,16 +168,6 @@ class FileRead(NamedTuple):
     findings: list[Diagnostic]
     excluded: tuple[str, str] | None
     stamp: Stamp | None
-
-
-def _load(tree: Tree, rel: str) -> tuple[bytes, Stamp]:
-    """The file's bytes after the file checks of docs/layer.md, reached from the root one
-    component at a time, never through a symlink at any of them, and its stamp."""
-    try:
-        data, info = tree.read_stat(rel, SIZE_LIMIT)
-    except Unsafe as exc:
-        raise Excluded(_CODES.get(exc.code, exc.code), exc.about(rel)) from None
-    return data, (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
 
 
 def _decode(data: bytes) -> str:
@@ -326,13 +266,12 @@ def _spec(source: SourceClass, reader: LayerReader) -> KindSpec:
 def _checked(
     spec: KindSpec, text: str, reader: LayerReader, source: SourceClass
 ) -> tuple[KindSpec, dict[str, Any], str]:
-    """Steps 3 to 5 in full: (possibly switched kind, metadata, body) once the allow-list,
-    kind and version checks pass; raises `Excluded`. `majordomus.layer.simple` answers the
-    same for the common shape of file."""
+    """Steps 3 to 5: (possibly switched kind, metadata, body) once the allow-list, kind and
+    version checks pass; raises `Excluded`."""
     spec, metadata, body = _metadata(spec, text, reader)
     if metadata:
         if spec.allow is not None:
-            unknown = spec.allow.unknown_in(metadata)
+            unknown = spec.allow.unknown(key_paths(metadata))
             if unknown:
                 raise Excluded("unknown_key", spec.allow.message(unknown))
         declared = metadata.get("kind")
@@ -350,19 +289,8 @@ def _checked(
 def _read(
     rel: str, source: SourceClass, reader: LayerReader, spec: KindSpec, data: bytes
 ) -> tuple[list[LayerObject], list[Diagnostic]]:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = _decode(data)  # raises `Excluded`, naming the first bad byte
-    try:
-        plan = reader.plans[spec.name]
-    except KeyError:
-        plan = reader.plans[spec.name] = plan_of(spec)
-    simple = None if plan is None else plan.read(text)
-    if simple is None:
-        spec, metadata, body = _checked(spec, text, reader, source)
-    else:
-        metadata, body = simple
+    text = _decode(data)
+    spec, metadata, body = _checked(spec, text, reader, source)
     directory = rel.rpartition("/")[0] or "."
     section = reader.section_of(rel, directory)
     if spec.members is not None:
@@ -377,12 +305,11 @@ def _read(
         identity = identity_of(spec, metadata, rel)
     except ValueError as exc:
         raise Excluded("missing_field", str(exc)) from exc
-    title, description = _texts(spec, metadata, body)
     obj = LayerObject(
         spec.name,
         identity,
-        title,
-        description,
+        title_of(spec, metadata, body),
+        description_of(spec, metadata),
         metadata,
         text,
         body,
@@ -392,15 +319,11 @@ def _read(
     return [obj], []
 
 
-#: A `FileRead` made without its Python-level `__new__` (the per-file path makes one per file).
-_new = tuple.__new__
-
-
 def read_entry(rel: str, source: SourceClass, reader: LayerReader) -> FileRead:
     """What one discovered file yields (see `FileRead`); the file is read once."""
     stamp = None
     try:
-        spec = reader.kinds.kinds.get(source.kind) or _spec(source, reader)
+        spec = _spec(source, reader)
         try:
             data, info = reader.tree.read_stat(rel, SIZE_LIMIT)
         except Unsafe as exc:
@@ -411,19 +334,8 @@ def read_entry(rel: str, source: SourceClass, reader: LayerReader) -> FileRead:
         named = None if stamp is None else _identity(rel, spec, reader, data)
         return FileRead([], [Diagnostic("error", exc.code, exc.message, rel)], named, stamp)
     if objects or not findings:
-        return _new(FileRead, (objects, findings, None, stamp))
+        return FileRead(objects, findings, None, stamp)
     return FileRead(objects, findings, _identity(rel, spec, reader, data), stamp)
-
-
-def read_file(
-    rel: str, source: SourceClass, reader: LayerReader
-) -> tuple[list[LayerObject], list[Diagnostic]]:
-    """The object(s) one discovered file yields, or the one error diagnostic excluding it.
-
-    A collection file may yield objects and per-member diagnostics together.
-    """
-    read = read_entry(rel, source, reader)
-    return read.objects, read.findings
 
 
 def _identity(rel: str, spec: KindSpec, reader: LayerReader, data: bytes) -> tuple[str, str] | None:
@@ -437,17 +349,3 @@ def _identity(rel: str, spec: KindSpec, reader: LayerReader, data: bytes) -> tup
         return spec.name, identity_of(spec, metadata, rel)
     except ValueError:
         return None
-
-
-def excluded_identity(rel: str, source: SourceClass, reader: LayerReader) -> tuple[str, str] | None:
-    """(kind, identity) an excluded file would have had, as far as its metadata still says.
-
-    Lets a reference to the file name the diagnostic that excluded it instead of calling the
-    object missing. None when not even the identity is readable.
-    """
-    try:
-        spec = _spec(source, reader)
-        data, _stamp = _load(reader.tree, rel)
-    except Excluded:
-        return None
-    return _identity(rel, spec, reader, data)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
 
@@ -37,42 +38,28 @@ _ADR_NUMBER = re.compile(r"\bADR[ -]?(\d{1,6})\b", re.IGNORECASE)
 _WORD = re.compile(r"[\w.@/-]+")
 
 
+@dataclass(frozen=True, slots=True)
 class Relations:
-    """What the metadata of an index says about how its objects relate.
+    """What the metadata of an index says about how its objects relate."""
 
-    This and the two classes below are plain slotted classes, only read once built: a
-    dataclass costs every process's start the compile of the methods it writes.
-    """
-
-    __slots__ = ("diagnostics", "edges", "external", "unresolved")
-
-    def __init__(
-        self,
-        edges: list[Edge],
-        external: dict[str, ExternalNode],
-        unresolved: list[UnresolvedReference],
-        diagnostics: list[Diagnostic],
-    ) -> None:
-        self.edges = edges
-        self.external = external
-        self.unresolved = unresolved
-        self.diagnostics = diagnostics
+    edges: list[Edge]
+    external: dict[str, ExternalNode]
+    unresolved: list[UnresolvedReference]
+    diagnostics: list[Diagnostic]
 
 
 class _Missing(Exception):
     """A reference that resolves to nothing; the text is its correction."""
 
 
+@dataclass(frozen=True, slots=True)
 class ExcludedObject:
     """A file that names an object but was excluded by an error diagnostic."""
 
-    __slots__ = ("code", "identity", "kind", "path")
-
-    def __init__(self, kind: str, identity: str, path: str, code: str) -> None:
-        self.kind = kind
-        self.identity = identity
-        self.path = path
-        self.code = code
+    kind: str
+    identity: str
+    path: str
+    code: str
 
 
 def excluded_correction(kind: str, ref: str, excluded: ExcludedObject) -> str:
@@ -281,25 +268,16 @@ class _Resolver:
         return f"capability:{capability}"
 
 
+@dataclass(frozen=True, slots=True)
 class _Rule:
     """One row of the relation table; `inverted` draws the edge from target to declarer;
     `reaches` says in words what a reference names (the layer reference prints it)."""
 
-    __slots__ = ("edge", "field", "inverted", "reaches", "resolve")
-
-    def __init__(
-        self,
-        field: str,
-        edge: str,
-        resolve: Callable[[_Resolver], Callable[[str], str]],
-        reaches: str,
-        inverted: bool = False,
-    ) -> None:
-        self.field = field
-        self.edge = edge
-        self.resolve = resolve
-        self.reaches = reaches
-        self.inverted = inverted
+    field: str
+    edge: str
+    resolve: Callable[[_Resolver], Callable[[str], str]]
+    reaches: str
+    inverted: bool = False
 
 
 _TYPED = (

@@ -11,7 +11,6 @@ pass over the lines, module-level patterns, no pydantic until `parse_into` valid
 from __future__ import annotations
 
 import re
-from itertools import repeat
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from majordomus.limits import MAX_YAML_DEPTH
@@ -38,9 +37,6 @@ _REFUSED_LEAD = frozenset("&*|>")
 _QUOTES = frozenset("\"'")
 #: Leads of a value `_scalar` or `_inline` may turn into something else, or that is refused.
 _TYPED_LEAD = frozenset(_QUOTES | _INTEGER_LEAD | _REFUSED_LEAD | {"[", "t", "f"})
-#: The arguments `parse_plain` cuts each line with: `line.split(": ", 1)`.
-_COLON = repeat(": ")
-_ONCE = repeat(1)
 
 
 class YamlError(ValueError):
@@ -277,36 +273,6 @@ def build(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return root
 
 
-#: Typed values of flat documents by their text: the same few (`1`, `[]`, `[tag]`) recur in
-#: every file of a layer. Bounded; a list is copied out, as every document owns its values.
-_TYPED: dict[str, Any] = {}
-_TYPED_LIMIT = 4096
-
-
-def _typed(raw: str) -> Any:
-    """`_inline` or `_scalar` of a trimmed value with a typed lead, memoised."""
-    found = _TYPED.get(raw)
-    if found is None:
-        found = _inline(raw) if raw[0] == "[" and raw[-1] == "]" else _scalar(raw)
-        if len(_TYPED) < _TYPED_LIMIT:
-            _TYPED[raw] = found
-    return list(found) if type(found) is list else found
-
-
-def _untrimmed(text: str) -> bool:
-    """Whether no value of a flat `text` holds a comment or anything the trim would remove:
-    ASCII, whose only white space besides the space, tab, CR and LF is VT and FF, and no
-    space before a line's end. Then each value `_FLAT_LINE` finds is its text as written."""
-    return (
-        text.isascii()
-        and " #" not in text
-        and " \n" not in text
-        and text[-1:] != " "
-        and "\v" not in text
-        and "\f" not in text
-    )
-
-
 def _filled_lines(text: str) -> int:
     """How many lines of `text` are not empty; counted without splitting when no line but
     the one after a final newline can be."""
@@ -330,24 +296,6 @@ def _flat(text: str) -> dict[str, Any] | None:
     pairs = _FLAT_LINE.findall("\n" + text)
     if len(pairs) != _filled_lines(text):
         return None
-    return _flat_untrimmed(pairs) if _untrimmed(text) else _flat_trimmed(pairs)
-
-
-def _flat_untrimmed(pairs: list[tuple[str, str]]) -> dict[str, Any] | None:
-    """`_flat_trimmed` of values that need no trim and hold no comment (`_untrimmed`)."""
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        return None  # a key given twice is not flat
-    for key, raw in pairs:
-        if raw[0] in _TYPED_LEAD:
-            if raw[0] in _REFUSED_LEAD:
-                return None
-            out[key] = _typed(raw)
-    return out
-
-
-def _flat_trimmed(pairs: list[tuple[str, str]]) -> dict[str, Any] | None:
-    """The mapping of a flat document's (key, value as written) pairs, or None."""
     out: dict[str, Any] = {}
     for key, raw in pairs:
         value = raw.strip(_WS)
@@ -358,46 +306,6 @@ def _flat_trimmed(pairs: list[tuple[str, str]]) -> dict[str, Any] | None:
         else:
             out[key] = _inline(value) if value[0] == "[" and value[-1] == "]" else _scalar(value)
     return out if len(out) == len(pairs) else None  # a key given twice is not flat
-
-
-def parse_plain(text: str, names: frozenset[str]) -> tuple[dict[str, Any], list[str]] | None:
-    """`parse(text)` of a plain front matter, and its keys whose value is a list with
-    items; None for any other text, which is left to `parse`.
-
-    Plain: each line a top-level `key: value` (one space after the colon) whose key is one
-    of `names` (each a valid key name), and nothing `_flat` or `_untrimmed` rules out. That
-    is a flat document `_flat_untrimmed` reads; here its pairs are cut with C-level string
-    methods, as the regular expression of `_flat` costs more than the rest of the loop.
-    """
-    if (
-        text[-1:] != "\n"
-        or not text.isascii()
-        or "\t" in text
-        or "\r" in text
-        or "\v" in text
-        or "\f" in text
-        or ("#" in text and " #" in text)
-        or " \n" in text
-        or ":  " in text
-    ):
-        return None
-    lines = text[:-1].split("\n")
-    try:
-        out: dict[str, Any] = dict(map(str.split, lines, _COLON, _ONCE))
-    except ValueError:
-        return None  # a line without `: `
-    if len(out) != len(lines) or not out.keys() <= names:
-        return None  # a key given twice, or not one of `names`
-    lists: list[str] = []
-    for key, raw in out.items():
-        lead = raw[0]  # never empty: that line would end with a space
-        if lead in _TYPED_LEAD:
-            if lead in _REFUSED_LEAD:
-                return None
-            value = out[key] = _typed(raw)
-            if type(value) is list and value:
-                lists.append(key)
-    return out, lists
 
 
 def parse(text: str) -> dict[str, Any]:
@@ -421,10 +329,7 @@ def key_paths(mapping: dict[str, Any]) -> list[str]:
             out.append(prefix)
 
     for key, child in mapping.items():
-        if (type(child) is dict or type(child) is list) and child:
-            walk(key, child)
-        else:
-            out.append(key)  # a top-level leaf: what `walk` would append, one call fewer
+        walk(key, child)
     return out
 
 

@@ -1,13 +1,7 @@
-"""What several tests build alike: a manifest of the usual shape, and a spy on the
-`ls-files` listings discovery starts."""
+"""What several tests build alike: a manifest of the usual shape."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
-from majordomus.layer import discovery as discovery_module
 from majordomus.layer.model import Manifest
 
 
@@ -21,16 +15,3 @@ def manifest(**sections: str) -> Manifest:
         local_implicit_context=False,
         sections=sections,
     )
-
-
-def listing_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
-    """The pathspecs of each listing discovery starts from now on, in order."""
-    calls: list[tuple[str, ...]] = []
-    real = discovery_module.Listing
-
-    def counting(root: Path, *pathspecs: str) -> object:
-        calls.append(pathspecs)
-        return real(root, *pathspecs)
-
-    monkeypatch.setattr(discovery_module, "Listing", counting)
-    return calls

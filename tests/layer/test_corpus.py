@@ -27,7 +27,8 @@ def test_corpus_layer(layer: Path, tmp_path: Path) -> None:
     files, _ = discover(index.root, index.manifest, index.sources, "vcs")
     served = {obj.provenance.path for obj in index.objects}
     reported = {d.path for d in index.diagnostics if d.severity == "error"}
-    silent = [f.path for f in files if f.path not in served and f.path not in reported]
+    paths = [path for claimed in files for path in claimed.paths]
+    silent = [path for path in paths if path not in served and path not in reported]
     assert silent == []
     assert build_index(root, "filesystem").by_uri.keys() == index.by_uri.keys()
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from majordomus.layer.discovery import Glob, discover, walk
+from majordomus.layer.discovery import Claimed, Glob, discover, walk
 from majordomus.layer.model import SourceClass
 from majordomus.safefs import Tree
 from tests.conftest import git, make_git_repo
@@ -93,17 +93,21 @@ def test_walk_prunes_branches_that_cannot_match(tmp_path: Path, monkeypatch) -> 
     assert listed == [".ai/repo/rules"]
 
 
+def _paths(files: list[Claimed]) -> list[str]:
+    return [path for claimed in files for path in claimed.paths]
+
+
 def test_filesystem_and_vcs_agree_on_a_committed_tree(tmp_path: Path) -> None:
     root = make_git_repo(tmp_path / "r", commit=False)
     _tree(root)
     (root / ".git" / "x.md").unlink()
     git(root, "add", "-A")
     classes = [_class("docs", ":(glob)docs/**/*.md"), _class("rules", ":(glob).ai/**/*.md")]
-    vcs, _ = discover(root, MANIFEST, classes, "vcs")
-    fs, _ = discover(root, MANIFEST, classes, "filesystem")
+    vcs = _paths(discover(root, MANIFEST, classes, "vcs")[0])
+    fs = _paths(discover(root, MANIFEST, classes, "filesystem")[0])
     # git tracks the symlink itself; the walk skips it (the reader reports it under vcs)
-    assert [d.path for d in vcs if d.path != "docs/link.md"] == [d.path for d in fs]
-    assert ".ai/local/state/z.md" not in [d.path for d in vcs]
+    assert [path for path in vcs if path != "docs/link.md"] == fs
+    assert ".ai/local/state/z.md" not in vcs
 
 
 def test_vcs_sees_staged_but_not_untracked_files(tmp_path: Path) -> None:
@@ -113,9 +117,9 @@ def test_vcs_sees_staged_but_not_untracked_files(tmp_path: Path) -> None:
     (root / "docs" / "untracked.md").write_text("# u\n")
     git(root, "add", "docs/staged.md")
     files, _ = discover(root, MANIFEST, [_class("docs", ":(glob)docs/*.md")], "vcs")
-    assert [d.path for d in files] == ["docs/staged.md"]
+    assert _paths(files) == ["docs/staged.md"]
     files, _ = discover(root, MANIFEST, [_class("docs", ":(glob)docs/*.md")], "filesystem")
-    assert [d.path for d in files] == ["docs/staged.md", "docs/untracked.md"]
+    assert _paths(files) == ["docs/staged.md", "docs/untracked.md"]
 
 
 def test_a_force_added_local_file_is_still_skipped(tmp_path: Path) -> None:
@@ -124,7 +128,7 @@ def test_a_force_added_local_file_is_still_skipped(tmp_path: Path) -> None:
     (root / ".ai" / "local" / "x.md").write_text("# x\n")
     git(root, "add", "-f", ".ai/local/x.md")
     files, _ = discover(root, MANIFEST, [_class("all", ":(glob).ai/**/*.md")], "vcs")
-    assert files == []
+    assert _paths(files) == []
 
 
 def test_findings_claimed_twice_and_required_source_empty(tmp_path: Path) -> None:
@@ -140,7 +144,7 @@ def test_findings_claimed_twice_and_required_source_empty(tmp_path: Path) -> Non
         _class("third", ":(glob)docs/a.md", required=True),
     ]
     files, findings = discover(root, MANIFEST, classes, "vcs")
-    assert [(d.path, d.source.id) for d in files] == [
+    assert [(path, claimed.source.id) for claimed in files for path in claimed.paths] == [
         ("docs/a.md", "first"),
         ("docs/b.md", "second"),
     ]
@@ -173,4 +177,4 @@ def test_paths_leaving_the_root_are_never_listed(tmp_path: Path) -> None:
     (outer / "layer" / "a.md").write_text("# a\n")
     git(outer, "add", "-A")
     files, _ = discover(outer / "layer", MANIFEST, [_class("up", ":(glob)../*.md")], "vcs")
-    assert files == []
+    assert _paths(files) == []

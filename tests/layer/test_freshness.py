@@ -7,13 +7,12 @@ from __future__ import annotations
 import math
 import os
 import time
-from pathlib import Path
 
 import pytest
 
 from majordomus.capabilities.workspace import Workspace
 from majordomus.layer import freshness
-from majordomus.layer.freshness import SLICE, git_dir
+from majordomus.layer.freshness import SLICE
 from majordomus.synthetic import Shape, SyntheticRepository, rule_path
 from tests.conftest import git
 
@@ -112,14 +111,3 @@ def test_a_layer_that_cannot_be_read_keeps_the_last_index_and_is_stale() -> None
         assert not ctx.refresh() and ctx.stale  # not tried again until the next change
         manifest.write_text(good)
         assert ctx.refresh() and not ctx.stale
-
-
-def test_the_git_directory_of_a_linked_worktree(tmp_path: Path) -> None:
-    main = tmp_path / "main"
-    main.mkdir()
-    git(main, "init", "-q", "-b", "master")
-    git(main, "commit", "-q", "--allow-empty", "-m", "one")
-    git(main, "worktree", "add", "-q", str(tmp_path / "linked"))
-    found = git_dir(tmp_path / "linked")
-    assert found is not None and found.parent == (main / ".git" / "worktrees").resolve()
-    assert git_dir(main) == main / ".git"

@@ -5,19 +5,17 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from majordomus.errors import EXIT_REFUSED
 from majordomus.layer import git as gitmod
-from majordomus.layer import shared_reading
 from majordomus.layer.git import (
     GitError,
     _entries,
     current_branch,
+    git_dir,
     git_state,
     head,
     head_commit,
@@ -133,11 +131,11 @@ def test_asking_writes_nothing(repo: Path) -> None:
 
 def test_only_read_only_subcommands_are_spelled_out() -> None:
     source = Path(gitmod.__file__).read_text()
-    # every command is a tuple literal given to `_Started` or a module constant holding one
-    commands = re.findall(r"_Started\(\s*root,\s*([^,]+),", source)
+    # every command is a tuple literal given to `_Running` or a module constant holding one
+    commands = re.findall(r"_Running\(\s*root,\s*([^,]+),", source)
     assert commands and all(c.startswith("(") or re.fullmatch(r"_[A-Z_]+", c) for c in commands)
     spelled = set(
-        re.findall(r'(?:_Started\(\s*root,\s*|^_[A-Z_]+ = )\(\s*"([^"]+)"', source, re.MULTILINE)
+        re.findall(r'(?:_Running\(\s*root,\s*|^_[A-Z_]+ = )\(\s*"([^"]+)"', source, re.MULTILINE)
     )
     assert spelled and spelled <= {
         "rev-parse",
@@ -149,17 +147,15 @@ def test_only_read_only_subcommands_are_spelled_out() -> None:
 
 
 def test_no_other_layer_module_runs_a_process() -> None:
-    """Only git.py runs git; the reading worker's module runs only this interpreter."""
+    """Only git.py runs a process, and that process is git."""
     layer = Path(gitmod.__file__).parent
-    runners = {"git.py", "shared_reading.py"}
     offenders = [
         p.name
         for p in layer.glob("*.py")
-        if p.name not in runners
-        and re.search(r"\bsubprocess\b|os\.system|os\.popen", p.read_text())
+        if p.name != "git.py"
+        and re.search(r"\bsubprocess\b|os\.system|os\.popen|sys\.executable", p.read_text())
     ]
     assert offenders == []
-    assert shared_reading.command(3)[0] == sys.executable
 
 
 def test_a_conflicted_path_is_listed_once_with_every_stage() -> None:
@@ -234,8 +230,7 @@ def _made(repo: Path, tmp_path: Path, name: str) -> Path:
 def test_the_quick_answers_are_those_of_the_questions_asked_alone(
     repo: Path, tmp_path: Path, name: str
 ) -> None:
-    """The work tree and HEAD come from one `rev-parse` (and fall back to the two questions
-    when its answer cannot be read): the state is the one the three questions give."""
+    """In each awkward state, the git state is what the three questions answer."""
     root = _made(repo, tmp_path, name)
     assert _answered(root) == _asked_alone(root)
 
@@ -252,42 +247,6 @@ def test_a_repository_another_user_owns_is_read_as_asked_alone(tmp_path: Path) -
         assert _answered(root)[0] == "available"
     finally:
         subprocess.run(["chown", "-R", str(os.geteuid()), str(root)], check=True)
-
-
-def test_one_process_answers_the_work_tree_and_head(repo: Path, monkeypatch) -> None:
-    asked: list[tuple[str, ...]] = []
-    real = gitmod._Started
-
-    def spy(root: Path, args: tuple[str, ...], *rest: Any) -> gitmod._Started:
-        asked.append(args)
-        return real(root, args, *rest)
-
-    monkeypatch.setattr(gitmod, "_Started", spy)
-    git_state(repo)
-    assert asked[:2] == [gitmod._TOPLEVEL_AND_HEAD, gitmod._BRANCH]
-    assert len(asked) == 4  # and `config --list`, then `status`
-
-
-@pytest.mark.parametrize(
-    ("code", "out", "read"),
-    [
-        (0, b"/r\nabc\n", ("/r", "abc")),
-        (1, b"/r\n", ("/r", None)),
-        (0, b"/r\nx\nabc\n", None),  # a work tree whose path holds a newline
-        (1, b"/r\nx\n", None),
-        (0, b"/r\n", None),
-        (128, b"", None),
-        (0, b"/r\nabc", None),
-    ],
-)
-def test_only_an_answer_of_the_expected_shape_is_read(
-    code: int, out: bytes, read: tuple[str, str | None] | None
-) -> None:
-    class Done:
-        def outcome(self) -> tuple[int, bytes]:
-            return code, out
-
-    assert gitmod._top_and_head(Done()) == read  # type: ignore[arg-type]
 
 
 def test_every_git_command_names_its_repository_and_runs_no_program(repo: Path) -> None:
@@ -314,3 +273,14 @@ def test_a_git_dir_is_found_only_as_dot_git(repo: Path) -> None:
     for name in ("HEAD", "objects", "refs"):  # a planted bare repository is not taken
         (sub / name).mkdir(exist_ok=True) if name != "HEAD" else (sub / name).write_text("x")
     assert gitmod.find_git_dir(sub) == (repo / ".git", repo)
+
+
+def test_the_git_directory_of_a_linked_worktree(tmp_path: Path) -> None:
+    main = tmp_path / "main"
+    main.mkdir()
+    git(main, "init", "-q", "-b", "master")
+    git(main, "commit", "-q", "--allow-empty", "-m", "one")
+    git(main, "worktree", "add", "-q", str(tmp_path / "linked"))
+    found = git_dir(tmp_path / "linked")
+    assert found is not None and found.parent == (main / ".git" / "worktrees").resolve()
+    assert git_dir(main) == main / ".git"

@@ -149,6 +149,13 @@ def test_search_semantics_with_the_anchors_the_lines_carry() -> None:
     assert parse_allow_list("empty", "# nothing\n").unknown(["a"]) == ["a"]
 
 
+def test_a_remembered_refusal_is_still_reported() -> None:
+    rule = parse_allow_list("rule", "^id$\n^tags(\\.[0-9]+)?$")
+    for _ in range(2):
+        assert rule.unknown(key_paths({"id": 1, "nope": 2, "tags": ["a", "b"]})) == ["nope"]
+        assert rule.unknown(["nope", "id", "tags.1"]) == ["nope"]
+
+
 # Field sketches of each kind (docs/generated/layer.md): every list admits at least these
 # documents.
 SKETCHES = {

@@ -18,7 +18,7 @@ from majordomus.layer.reader import (
     description_of,
     heading_of,
     identity_of,
-    read_file,
+    read_entry,
     title_of,
 )
 from tests.layer.support import manifest
@@ -41,7 +41,8 @@ def _write(ctx: LayerReader, rel: str, data: str | bytes) -> str:
 
 def _read(ctx: LayerReader, rel: str, kind: str, cid: str | None = None):
     source = SourceClass(id=cid or kind, kind=kind, discovery="vcs", pathspec="", required=False)
-    return read_file(rel, source, ctx)
+    read = read_entry(rel, source, ctx)
+    return read.objects, read.findings
 
 
 def _one_error(ctx, rel, kind, cid=None) -> tuple[str, str]:

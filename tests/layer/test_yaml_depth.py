@@ -9,7 +9,7 @@ import pytest
 
 from majordomus.layer.kinds import load_kinds
 from majordomus.layer.model import SourceClass
-from majordomus.layer.reader import LayerReader, read_file
+from majordomus.layer.reader import LayerReader, read_entry
 from majordomus.layer.yaml import YamlError, YamlTooDeep, key_paths, parse
 from majordomus.limits import MAX_YAML_DEPTH
 from tests.layer.support import manifest
@@ -77,7 +77,8 @@ def test_a_file_nested_too_deep_is_one_too_deep_diagnostic(
 ) -> None:
     (ctx.root / rel).write_text(text, encoding="utf-8")
     source = SourceClass(id=kind, kind=kind, discovery="vcs", pathspec="", required=False)
-    objects, diagnostics = read_file(rel, source, ctx)
+    read = read_entry(rel, source, ctx)
+    objects, diagnostics = read.objects, read.findings
     assert objects == []
     [diagnostic] = diagnostics
     assert (diagnostic.severity, diagnostic.code, diagnostic.path) == ("error", "too_deep", rel)

@@ -71,7 +71,7 @@ def test_parse_equals_the_general_pass(lines: list[str]) -> None:
 
 
 def test_a_typed_list_is_owned_by_each_document() -> None:
-    """Typed values are remembered by their text; a list is never shared between two reads."""
+    """A list is never shared between two reads."""
     first, second = parse("tags: [a, 1]\n"), parse("tags: [a, 1]\n")
     assert first == second == {"tags": ["a", 1]}
     first["tags"].append("changed")
@@ -81,7 +81,7 @@ def test_a_typed_list_is_owned_by_each_document() -> None:
 
 @settings(max_examples=1500)
 @given(st.lists(st.builds(lambda k, v: f"{k}: {v}", KEYS, VALUES), max_size=8), st.booleans())
-def test_flat_documents_with_and_without_trim_agree(lines: list[str], trailing: bool) -> None:
-    """Both flat branches (values as written, values trimmed) against the general pass."""
+def test_flat_documents_agree_with_the_general_pass(lines: list[str], trailing: bool) -> None:
+    """Flat documents of typed and untyped values against the general pass."""
     text = "\n".join(lines) + ("\n" if trailing else "")
     assert repr(fast(text)) == repr(general(text))

@@ -1,7 +1,7 @@
-"""One `ls-files` shared out among the classes: for every pathspec `shared` takes, the paths
-it finds are the ones git lists for that pathspec alone, and a discovery that shares is the
-discovery that lists each class alone (files, findings, entries and errors), against real git
-over generated index paths and pathspecs."""
+"""One `ls-files` for every class, picked apart among them: for every pathspec `union_pick`
+takes, the paths it finds are the ones git lists for that pathspec alone, against real git
+over generated index paths and pathspecs; and discovery through it finds, and fails, as
+git's listing of each class would."""
 
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from majordomus.layer import discovery as discovery_module
-from majordomus.layer.discovery import Glob, Listed, discover_listed, shared
-from majordomus.layer.git import GitError, Listing
+from majordomus.layer.discovery import Glob, discover, union_pick
+from majordomus.layer.git import GitError, LsFiles
 from majordomus.layer.model import SourceClass
 from tests.conftest import GIT_ENV, git, make_git_repo
-from tests.layer.support import listing_calls, manifest
+from tests.layer.support import manifest
 
 PROPERTY = settings(
     derandomize=True,
@@ -46,10 +46,10 @@ segments = st.one_of(
     st.text(_NAME_CHARS, min_size=1, max_size=3),
 )
 patterns = st.lists(segments, min_size=1, max_size=4).map("/".join)
-#: Patterns inside the shared subset: `**` segments, and names with at most one `*`.
+#: Patterns `union_pick` takes: `**` segments, and names with at most one `*`.
 _PLAIN = st.text("ab. é-", max_size=2)
 starred = st.builds(lambda a, star, b: a + star + b, _PLAIN, st.sampled_from(["", "*"]), _PLAIN)
-shared_patterns = (
+picked_patterns = (
     st.lists(st.one_of(st.just("**"), starred), min_size=1, max_size=4)
     .filter(lambda parts: parts[-1] != "**" and all(p and p not in (".", "..") for p in parts))
     .map("/".join)
@@ -58,7 +58,7 @@ shared_patterns = (
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_git_repo(tmp_path_factory.mktemp("shared") / "r", commit=False)
+    return make_git_repo(tmp_path_factory.mktemp("union") / "r", commit=False)
 
 
 def _index(repo: Path, listed: list[str], conflicted: frozenset[str] = frozenset()) -> list[str]:
@@ -83,7 +83,7 @@ def _index(repo: Path, listed: list[str], conflicted: frozenset[str] = frozenset
 def _alone(repo: Path, pathspec: str) -> dict[str, str] | str:
     """What `ls-files` answers for `pathspec` alone: its entries, or the failure's text."""
     try:
-        return Listing(repo, pathspec).entries()
+        return LsFiles(repo, pathspec).entries()
     except GitError as exc:
         return exc.message
 
@@ -96,14 +96,14 @@ def _git_rule(pattern: str, path: str) -> bool:
 @PROPERTY
 @given(
     listed=st.lists(paths, min_size=1, max_size=12),
-    pattern=shared_patterns,
+    pattern=picked_patterns,
     below=st.sampled_from(["", "/x", "/*/y.a"]),
 )
-def test_a_shared_pathspec_finds_what_git_lists_for_it(
+def test_a_picked_pathspec_finds_what_git_lists_for_it(
     repo: Path, listed: list[str], pattern: str, below: str
 ) -> None:
     """`below` adds a path under a directory named as the pattern (git's literal rule)."""
-    how = shared(":(glob)" + pattern)
+    how = union_pick(":(glob)" + pattern)
     assert how is not None
     assume(".git" not in pattern.lower())
     keys = _index(repo, [*listed, pattern + below] if below else listed)
@@ -116,33 +116,6 @@ def test_a_shared_pathspec_finds_what_git_lists_for_it(
     assert sorted(k for k in keys if glob.matches(k) or _git_rule(pattern, k)) == sorted(alone)
 
 
-def _valid(name: str) -> bool:
-    return name not in ("", ".", "..") and name.lower().rstrip(". ") not in ("", ".git", "git~1")
-
-
-def _instances(draw: st.DrawFn, pattern: str) -> list[str]:
-    """Paths near `pattern`: one it should match (each `*` and `?` filled in, each `**` some
-    directories), the pattern itself, a path below it, and its directory as a file: the
-    paths where git and a wrong matcher would part."""
-    filled: list[str] = []
-    for part in pattern.split("/"):
-        if part == "**":
-            filled += draw(st.lists(st.sampled_from(["a", "é", "b.a"]), max_size=2))
-            continue
-        for wild in ("*", "?"):
-            pieces = part.split(wild)
-            # a `*` filled across a `/` gives a path only a wrong matcher takes
-            fill = (
-                st.sampled_from(["", "a", "é", "a.", wild, "a/a"])
-                if wild == "*"
-                else st.sampled_from(["a", "é", "?"])
-            )
-            part = pieces[0] + "".join(draw(fill) + piece for piece in pieces[1:])
-        filled.append(part)
-    near = ["/".join(filled), pattern, pattern + "/x", pattern.rpartition("/")[0]]
-    return [p for p in near if p and all(_valid(name) for name in p.split("/"))]
-
-
 def _classes(specs: list[str]) -> list[SourceClass]:
     return [
         SourceClass(id=f"c{n}", kind="document", discovery="vcs", pathspec=s, required=n == 0)
@@ -150,40 +123,25 @@ def _classes(specs: list[str]) -> list[SourceClass]:
     ]
 
 
-def _discovery(repo: Path, classes: list[SourceClass]) -> Listed | str:
-    """The discovery, but for what the shared listing printed (classes alone print no one
-    listing)."""
-    try:
-        return discover_listed(repo, MANIFEST, classes, "vcs")._replace(out=None)
-    except GitError as exc:
-        return exc.message
+def _listings(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
+    """The pathspecs of each `ls-files` discovery starts from now on, in order."""
+    calls: list[tuple[str, ...]] = []
+    real = discovery_module.LsFiles
+
+    def counting(root: Path, *pathspecs: str) -> LsFiles:
+        calls.append(pathspecs)
+        return real(root, *pathspecs)
+
+    monkeypatch.setattr(discovery_module, "LsFiles", counting)
+    return calls
 
 
-def _listed_alone(repo: Path, classes: list[SourceClass]) -> Listed | str:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(discovery_module, "shared", lambda pathspec: None)
-        return _discovery(repo, classes)
+def _found(root: Path, classes: list[SourceClass]) -> list[tuple[str, str]]:
+    files, _ = discover(root, MANIFEST, classes, "vcs")
+    return [(path, claimed.source.id) for claimed in files for path in claimed.paths]
 
 
-@PROPERTY
-@given(
-    data=st.data(),
-    listed=st.lists(paths, min_size=1, max_size=12),
-    specs=st.lists(st.one_of(patterns, shared_patterns), min_size=1, max_size=4),
-    conflicted=st.sets(paths, max_size=2),
-)
-def test_a_shared_discovery_is_the_discovery_of_each_class_alone(
-    repo: Path, data: st.DataObject, listed: list[str], specs: list[str], conflicted: set[str]
-) -> None:
-    """Overlapping classes (`claimed_twice`), empty required ones, conflicted entries, and
-    pathspecs git refuses or `shared` does not take: the same answer either way."""
-    near = [path for spec in specs for path in _instances(data.draw, spec)]
-    _index(repo, [*listed, *near, *conflicted], frozenset(conflicted))
-    classes = _classes([":(glob)" + spec for spec in specs])
-    assert _discovery(repo, classes) == _listed_alone(repo, classes)
-
-
-def test_the_layer_pathspecs_are_shared() -> None:
+def test_the_layer_pathspecs_are_picked() -> None:
     for pattern in (
         ".ai/repo/policy.yaml",
         ".ai/repo/profiles/*.yaml",
@@ -193,7 +151,7 @@ def test_the_layer_pathspecs_are_shared() -> None:
         "bin/*",
         "a/**/b/**/*.md",
     ):
-        assert shared(":(glob)" + pattern) is not None, pattern
+        assert union_pick(":(glob)" + pattern) is not None, pattern
 
 
 @pytest.mark.parametrize(
@@ -216,7 +174,7 @@ def test_the_layer_pathspecs_are_shared() -> None:
     ],
 )
 def test_pathspecs_git_reads_otherwise_are_listed_alone(pattern: str) -> None:
-    assert shared(":(glob)" + pattern) is None
+    assert union_pick(":(glob)" + pattern) is None
 
 
 def _tree(root: Path, rels: list[str]) -> None:
@@ -227,21 +185,21 @@ def _tree(root: Path, rels: list[str]) -> None:
 
 
 CLASSES = _classes([":(glob)docs/*.md", ":(glob)docs/**/*.md", ":(glob)none/*.md"])
+#: What git lists for the classes above, class by class, in the tree of the test below.
+FOUND = [
+    ("docs/*.md/odd.md", "c0"),  # git's literal rule: the pathspec names a directory
+    ("docs/a.md", "c0"),
+    ("docs/sub/b.md", "c1"),
+]
 
 
-def test_one_listing_serves_every_shared_class(tmp_path: Path, monkeypatch) -> None:
+def test_one_listing_serves_every_picked_class(tmp_path: Path, monkeypatch) -> None:
     root = make_git_repo(tmp_path / "r", commit=False)
     _tree(root, ["docs/a.md", "docs/sub/b.md", "docs/*.md/odd.md", "other.md"])
-    calls = listing_calls(monkeypatch)
-    found = discover_listed(root, MANIFEST, CLASSES, "vcs")
+    calls = _listings(monkeypatch)
+    found = _found(root, CLASSES)
     assert calls == [tuple(c.pathspec for c in CLASSES)]
-    monkeypatch.undo()
-    assert found._replace(out=None) == _listed_alone(root, CLASSES)
-    assert [(f.path, f.source.id) for f in found.files] == [
-        ("docs/*.md/odd.md", "c0"),  # git's literal rule: the pathspec names a directory
-        ("docs/a.md", "c0"),
-        ("docs/sub/b.md", "c1"),
-    ]
+    assert found == FOUND
 
 
 @pytest.mark.parametrize("variable", ["GIT_ICASE_PATHSPECS", "GIT_LITERAL_PATHSPECS"])
@@ -251,12 +209,11 @@ def test_pathspec_variables_list_every_class_alone(
     root = make_git_repo(tmp_path / "r", commit=False)
     _tree(root, ["docs/a.md", "DOCS/B.md"])
     monkeypatch.setenv(variable, "1")
-    calls = listing_calls(monkeypatch)
-    found = discover_listed(root, MANIFEST, CLASSES, "vcs")
+    calls = _listings(monkeypatch)
+    found = _found(root, CLASSES)
     assert calls == [(c.pathspec,) for c in CLASSES]
-    monkeypatch.undo()
-    monkeypatch.setenv(variable, "1")
-    assert found == _listed_alone(root, CLASSES)
+    icase = [("DOCS/B.md", "c0"), ("docs/a.md", "c0")]
+    assert found == (icase if variable == "GIT_ICASE_PATHSPECS" else [])
 
 
 def test_a_path_that_is_not_utf8_fails_as_its_class_alone(tmp_path: Path) -> None:
@@ -268,28 +225,26 @@ def test_a_path_that_is_not_utf8_fails_as_its_class_alone(tmp_path: Path) -> Non
     with open(bytes(root) + b"/docs/deep/caf\xe9.md", "wb") as handle:
         handle.write(b"x\n")
     git(root, "add", "-A")
-    with pytest.raises(GitError) as shared_error:
-        discover_listed(root, MANIFEST, CLASSES, "vcs")
-    assert "not UTF-8: docs/sub-caf\ufffd.md" in shared_error.value.message
-    assert shared_error.value.message == _listed_alone(root, CLASSES)
+    with pytest.raises(GitError) as failed:
+        discover(root, MANIFEST, CLASSES, "vcs")
+    assert failed.value.message == (
+        "git ls-files listed a path that is not UTF-8: docs/sub-caf\ufffd.md"
+    )
 
 
 def test_a_failing_listing_fails_as_the_first_class_alone(tmp_path: Path) -> None:
     (tmp_path / "plain").mkdir()
     classes = _classes([":(glob)docs/?.md", ":(glob)docs/*.md"])
     with pytest.raises(GitError) as failed:
-        discover_listed(tmp_path / "plain", MANIFEST, classes, "vcs")
+        discover(tmp_path / "plain", MANIFEST, classes, "vcs")
     assert failed.value.message.endswith("(pathspec :(glob)docs/?.md)")
-    assert failed.value.message == _listed_alone(tmp_path / "plain", classes)
 
 
-def test_a_root_below_the_work_tree_shares_as_it_lists(tmp_path: Path) -> None:
+def test_a_root_below_the_work_tree_picks_as_git_lists(tmp_path: Path) -> None:
     """From a subdirectory git lists paths relative to it, and a `..` pathspec lists paths
-    above it (`../x`, out of order); every class still finds what it finds alone."""
+    above it (`../x`, out of order), which are never read."""
     top = make_git_repo(tmp_path / "top", commit=False)
     _tree(top, ["x.md", "a/x.md", "sub/b/x.md", "sub/x.md", "z/x.md"])
     classes = _classes([":(glob)*/x.md", ":(glob)../*/x.md", ":(glob)**/x.md"])
-    found = discover_listed(top / "sub", MANIFEST, classes, "vcs")
-    assert found._replace(out=None) == _listed_alone(top / "sub", classes)
-    assert [f.path for f in found.files] == ["b/x.md", "x.md"]
+    assert [path for path, _ in _found(top / "sub", classes)] == ["b/x.md", "x.md"]
     shutil.rmtree(top)
