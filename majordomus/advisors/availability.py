@@ -9,6 +9,7 @@ examples import from `reasoning::availability`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from majordomus.advisors.catalogue import AdvisorCatalogue, AdvisorDeclaration, credential_of
 from majordomus.advisors.circuits import (
@@ -25,7 +26,6 @@ from majordomus.advisors.presence import Presence, SystemPresence, probe
 from majordomus.advisors.references import References
 from majordomus.advisors.states import AdvisorCircuit, AdvisorState, AdvisorStatus
 from majordomus.advisors.transports import AdvisorTransport
-from majordomus.values import Frozen, set_field
 
 __all__ = [
     "AUTH_COOLDOWN",
@@ -48,67 +48,27 @@ __all__ = [
 ]
 
 
-class LinkedPeer(Frozen):
+@dataclass(frozen=True, slots=True)
+class LinkedPeer:
     """A linked mesh runtime; this implementation has no mesh and always passes none."""
-
-    FIELDS = COMPARED = ("runtime", "name", "features")
-    __slots__ = FIELDS
 
     runtime: str
     name: str
-    features: list[str]
-
-    def __init__(self, runtime: str, name: str, features: list[str] | None = None) -> None:
-        set_field(self, "runtime", runtime)
-        set_field(self, "name", name)
-        set_field(self, "features", [] if features is None else features)
+    features: list[str] = field(default_factory=list)
 
 
-class Inputs(Frozen):
-    """Everything availability depends on, gathered once per request by the caller.
-
-    A plain class, not a dataclass: `reasoning status` imports it at its start."""
-
-    FIELDS = COMPARED = (
-        "refs",
-        "presence",
-        "mode",
-        "disabled",
-        "history",
-        "peers",
-        "now",
-        "cooldown",
-    )
-    __slots__ = FIELDS
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    """Everything availability depends on, gathered once per request by the caller."""
 
     refs: References
     presence: Presence
-    mode: ReasoningMode
-    disabled: Sequence[str]
-    history: Sequence[Outcome]
-    peers: Sequence[LinkedPeer]
-    now: int
-    cooldown: int | None
-
-    def __init__(
-        self,
-        refs: References,
-        presence: Presence,
-        mode: ReasoningMode = ReasoningMode.STANDARD,
-        disabled: Sequence[str] = (),
-        history: Sequence[Outcome] = (),
-        peers: Sequence[LinkedPeer] = (),
-        now: int = 0,
-        cooldown: int | None = None,
-    ) -> None:
-        set_field(self, "refs", refs)
-        set_field(self, "presence", presence)
-        set_field(self, "mode", mode)
-        set_field(self, "disabled", disabled)
-        set_field(self, "history", history)
-        set_field(self, "peers", peers)
-        set_field(self, "now", now)
-        set_field(self, "cooldown", cooldown)
+    mode: ReasoningMode = ReasoningMode.STANDARD
+    disabled: Sequence[str] = ()
+    history: Sequence[Outcome] = ()
+    peers: Sequence[LinkedPeer] = ()
+    now: int = 0
+    cooldown: int | None = None
 
 
 def derive_availability(catalogue: AdvisorCatalogue, inputs: Inputs) -> list[AdvisorState]:

@@ -7,9 +7,8 @@ ledger replays its consultation records into `Outcome`s; nothing here reads reco
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
-
-from majordomus.values import Value
 
 
 class ConsultationStatus(StrEnum):
@@ -35,29 +34,21 @@ _TRANSIENT = frozenset(
 )
 
 
-class Outcome(Value):
+@dataclass(frozen=True, slots=True)
+class Outcome:
     """One recorded consultation outcome: which record, which advisor, how, and when.
 
     `at` is the epoch second of the record's `recorded_at`; `retry_after` comes from the
     consultation's `retry_after_seconds`. `status` accepts any enum or string carrying a
     consultation word, so a caller's own enum with the same words is converted here.
-    A plain slotted class (equal when every field is): a replay builds one per
-    consultation, and a dataclass costs every process's start about half a millisecond.
     """
 
-    __slots__ = ("advisor", "at", "id", "retry_after", "status")
-    COMPARED = ("id", "advisor", "status", "at", "retry_after")
+    id: str
+    advisor: str
+    status: ConsultationStatus
+    at: int
+    retry_after: int | None = None
 
-    def __init__(
-        self,
-        id: str,
-        advisor: str,
-        status: ConsultationStatus | str,
-        at: int,
-        retry_after: int | None = None,
-    ) -> None:
-        self.id = id
-        self.advisor = advisor
-        self.status = ConsultationStatus(getattr(status, "value", status))
-        self.at = at
-        self.retry_after = retry_after
+    def __post_init__(self) -> None:
+        word = getattr(self.status, "value", self.status)
+        object.__setattr__(self, "status", ConsultationStatus(word))

@@ -1,8 +1,8 @@
 """Records read back, and the lookups over them.
 
 `Loaded` is what the store's `load()` returns and what admission, state derivation,
-`explain` and `check` take. `Relations` indexes its records in one pass and answers every
-lookup over them (first record with an id, the standing conclusion, the resolution of a
+`explain` and `check` take. `RecordIndex` indexes its records in one pass and answers every
+lookup over them (first record with an id, the conclusion in force, the resolution of a
 disagreement, what a record belongs to, a prior conclusion on the subject): admission and
 replay share one definition, and a large store stays linear. "First" and "last" keep the
 meaning they have over the records in the order given (only `load()` sorts). Pure: no disk,
@@ -12,6 +12,7 @@ no clock.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from majordomus.ledger.record import (
     AssessmentInput,
@@ -24,7 +25,6 @@ from majordomus.ledger.record import (
     ValidationInput,
     ValidationOutcome,
 )
-from majordomus.values import Value
 
 
 def subject_key(subject: str) -> str:
@@ -32,19 +32,12 @@ def subject_key(subject: str) -> str:
     return " ".join(subject.split()).lower()
 
 
-class Placed(Value):
-    """A readable record file: its path relative to the store (`<task>/<name>.json`).
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A readable record file: its path relative to the store (`<task>/<name>.json`)."""
 
-    A plain slotted class: a replay holds and builds one per record file, and a dataclass
-    would cost every process's start half a millisecond more. Equal when path and record are.
-    """
-
-    __slots__ = ("path", "record")
-    COMPARED = ("path", "record")
-
-    def __init__(self, path: str, record: ReasoningRecord) -> None:
-        self.path = path
-        self.record = record
+    path: str
+    record: ReasoningRecord
 
     @property
     def folder(self) -> str:
@@ -55,29 +48,18 @@ class Placed(Value):
         return self.path.rsplit("/", 1)[-1]
 
 
-class Loaded(Value):
+@dataclass(slots=True)
+class Loaded:
     """Readable records (canonical order when loaded) and the store paths that did not parse.
 
     An id names one record: when several files hold one id, `records` keeps the first in
     canonical order (then by path), so nothing is counted twice; `placed` lists every
-    readable file with its record, duplicates included, for `check` to report. Equal when
-    all three are; a plain class (a dataclass costs every process's start more).
+    readable file with its record, duplicates included, for `check` to report.
     """
 
-    __slots__ = ("placed", "records", "unreadable")
-    COMPARED = ("records", "unreadable", "placed")
-
-    def __init__(
-        self,
-        records: list[ReasoningRecord] | None = None,
-        unreadable: list[str] | None = None,
-        placed: list[Placed] | None = None,
-    ) -> None:
-        self.records: list[ReasoningRecord] = [] if records is None else records
-        self.unreadable: list[str] = [] if unreadable is None else unreadable
-        self.placed: list[Placed] = [] if placed is None else placed
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
+    records: list[ReasoningRecord] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)
+    placed: list[Placed] = field(default_factory=list)
 
     def get(self, record_id: str) -> ReasoningRecord | None:
         """The first record with this id."""
@@ -92,7 +74,7 @@ class Loaded(Value):
         )
 
 
-class Relations:
+class RecordIndex:
     """Lookups over every given record, whatever task it was recorded under.
 
     The index is taken when built: records added to a `Loaded` afterwards need a new one.
@@ -114,38 +96,30 @@ class Relations:
             self._index(record)
 
     def _index(self, record: ReasoningRecord) -> None:
-        # by `kind`, the tag that chose the body's type when it was read: one comparison per
-        # kind instead of an isinstance chain (a pydantic class check is several times slower)
         body = record.body
-        kind = body.kind
-        if kind == "conclusion":
-            assert isinstance(body, StoredConclusion)
+        if isinstance(body, StoredConclusion):
             self.conclusions.setdefault(body.assessment, []).append(record)
             if body.supersedes is not None:
                 self.superseded_by.setdefault(body.supersedes, record.id)
-        elif kind == "validation":
-            assert isinstance(body, ValidationInput)
+        elif isinstance(body, ValidationInput):
             tally = self.passed if body.outcome is ValidationOutcome.PASS else self.failed
             tally[body.conclusion] = tally.get(body.conclusion, 0) + 1
-        elif kind == "resolution":
-            assert isinstance(body, ResolutionInput)
+        elif isinstance(body, ResolutionInput):
             self.resolutions.setdefault(body.disagreement, record)
-        elif kind == "disagreement":
-            assert isinstance(body, DisagreementInput)
+        elif isinstance(body, DisagreementInput):
             self.disagreements.setdefault(body.assessment, []).append(record.id)
-        elif kind == "plan":
-            assert isinstance(body, StoredPlan)
+        elif isinstance(body, StoredPlan):
             self.planned.add(body.assessment)
-        elif kind == "assessment":
+        elif isinstance(body, AssessmentInput):
             self.assessments.append(record)
-        elif kind == "consultation":
+        elif isinstance(body, ConsultationInput):
             self.consultations.append(record)
 
     def get(self, record_id: str) -> ReasoningRecord | None:
         """The first record with this id."""
         return self.by_id.get(record_id)
 
-    def standing_conclusion(self, assessment_id: str) -> ReasoningRecord | None:
+    def conclusion_in_force(self, assessment_id: str) -> ReasoningRecord | None:
         """The last conclusion on the assessment whose id no conclusion supersedes."""
         for record in reversed(self.conclusions.get(assessment_id, ())):
             if record.id not in self.superseded_by:
@@ -165,15 +139,15 @@ class Relations:
         return self.passed.get(conclusion_id, 0), self.failed.get(conclusion_id, 0)
 
     def prior_on_subject(self, record: ReasoningRecord) -> ReasoningRecord | None:
-        """A standing conclusion of another assessment (any task) on the same subject."""
+        """The conclusion in force of another assessment (any task) on the same subject."""
         if not isinstance(record.body, AssessmentInput):
             return None
         key = subject_key(record.body.subject)
         for other in reversed(self.assessments):
             if other.id != record.id and subject_key(other.body.subject) == key:  # type: ignore[union-attr]
-                standing = self.standing_conclusion(other.id)
-                if standing is not None:
-                    return standing
+                in_force = self.conclusion_in_force(other.id)
+                if in_force is not None:
+                    return in_force
         return None
 
     def assessment_of(self, record: ReasoningRecord) -> str | None:
