@@ -35,7 +35,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from majordomus.egress import clean_json, clean_json_bytes
-from majordomus.ledger.redaction import redact_secrets, redact_text
+from majordomus.redaction.redactor import redact_secrets, redact_text
 from majordomus.wire import dumps_pretty
 from tests.reliability.secret_samples import FAMILIES, ORDINARY, SAMPLES, leaks_in
 

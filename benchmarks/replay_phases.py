@@ -8,7 +8,7 @@ phase, the median and the minimum of `--samples` repetitions in this one process
 one warm-up that builds every validator and serializer:
 
 * `load` — `Store.load()`: every record file read, validated, placed in canonical order;
-* `situation` — the records indexed (`Relations`, shared with the state), the advisors
+* `situation` — the records indexed (`RecordIndex`, shared with the state), the advisors
   resolved against their consultation history;
 * `derive` — the state of the task (every task with `--task all`) and its Markdown report;
 * `serialise` — the pretty JSON of the answer, as the command writes it;
@@ -39,9 +39,9 @@ from majordomus.advisors.situation import AdvisorSituation, resolve_advisors
 from majordomus.capabilities.reasoning import ReasoningStatus
 from majordomus.capabilities.workspace import Workspace
 from majordomus.egress import clean_json_bytes
-from majordomus.ledger.loaded import Relations
+from majordomus.ledger.history import history
+from majordomus.ledger.loaded import RecordIndex
 from majordomus.ledger.store import Store
-from majordomus.projections.history import history
 from majordomus.projections.state import ALL_TASKS, derive, render_markdown
 from majordomus.wire import dumps_model_pretty_bytes, dumps_pretty
 
@@ -63,15 +63,15 @@ def one_pass(root: Path, task: str | None) -> dict[str, float]:
     store = Store(root)
     spent["load"], loaded = _cpu_ms(store.load)
 
-    def situation() -> tuple[Relations, AdvisorSituation]:
-        relations = Relations(loaded.records)
-        return relations, resolve_advisors(root, workspace.environ, history(loaded, relations))
+    def situation() -> tuple[RecordIndex, AdvisorSituation]:
+        index = RecordIndex(loaded.records)
+        return index, resolve_advisors(root, workspace.environ, history(loaded, index))
 
-    spent["situation"], (relations, advisors) = _cpu_ms(situation)
+    spent["situation"], (index, advisors) = _cpu_ms(situation)
     chosen = store.current_task() if task is None else task
 
     def derived() -> ReasoningStatus:
-        state = derive(loaded, None if chosen == ALL_TASKS else chosen, relations)
+        state = derive(loaded, None if chosen == ALL_TASKS else chosen, index)
         return ReasoningStatus(
             mode=advisors.mode,
             advisors_available=advisors.available(),

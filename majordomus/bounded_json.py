@@ -175,11 +175,11 @@ def loads(
     if depth_exceeds(raw, max_depth):
         raise NestingTooDeep(max_depth)
     if not _needs_hooks(raw):
-        return _PLAIN.decode(text)
+        return _WITHOUT_NUMBER_HOOKS.decode(text)
     return (_KEEPING if keep_large_ints else _REFUSING).decode(text)
 
 
-_PLAIN = json.JSONDecoder(parse_constant=_refuse_constant)
+_WITHOUT_NUMBER_HOOKS = json.JSONDecoder(parse_constant=_refuse_constant)
 _REFUSING = json.JSONDecoder(
     parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=_refuse_large
 )

@@ -3,8 +3,8 @@
 Repository content is untrusted: a rule title may carry a terminal escape (an OSC 52
 clipboard write, a screen clear), a record or a file may carry a secret. Whatever majordomus
 prints, logs or answers over MCP and HTTP goes through here: secrets are replaced by their
-`[redacted:<name>]` markers (the ledger's redactor, `majordomus.ledger.redaction`) and
-control characters are made visible instead of reaching a terminal.
+`[redacted:<name>]` markers (`majordomus.redaction`) and control characters are made visible
+instead of reaching a terminal.
 
 * `clean(text)` — human text: C0 and C1 controls (other than newline and tab), DEL and the
   bidirectional overrides are written as `\\xNN` / `\\uNNNN`.
@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from majordomus.ledger.redaction import Candidates, redact_secrets
+from majordomus.redaction.redactor import Candidates, redact_secrets
 
 #: What a terminal or a bidi-aware viewer would act on instead of showing.
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")

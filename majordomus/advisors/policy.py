@@ -42,7 +42,7 @@ LOCAL_REVIEW: tuple[str, ...] = (
 
 
 class _Ranked(StrEnum):
-    """A wire word whose order is its declaration order, not its spelling's."""
+    """A word whose order is its declaration order, not its spelling's."""
 
     def _rank(self) -> int:
         return list(type(self)).index(self)

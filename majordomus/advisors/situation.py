@@ -9,6 +9,7 @@ profile files; probes presence through the PATH and variable names of that snaps
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from majordomus import clock
@@ -21,30 +22,17 @@ from majordomus.advisors.presence import Presence, SystemPresence
 from majordomus.advisors.states import AdvisorState, count_available
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AdvisorSituation:
-    """What every reasoning surface needs to know about advisors for one request (a plain
-    slotted class: a dataclass costs every process's start about half a millisecond)."""
+    """What every reasoning surface needs to know about advisors for one request."""
 
-    __slots__ = ("cooldown", "diagnostics", "disabled", "loaded", "mode", "now", "states")
-
-    def __init__(
-        self,
-        *,
-        loaded: LoadedCatalogue,
-        mode: ModeResolution,
-        disabled: list[str],
-        cooldown: int | None,
-        now: int,
-        states: list[AdvisorState],
-        diagnostics: list[str],
-    ) -> None:
-        self.loaded = loaded
-        self.mode = mode
-        self.disabled = disabled
-        self.cooldown = cooldown
-        self.now = now
-        self.states = states
-        self.diagnostics = diagnostics
+    loaded: LoadedCatalogue
+    mode: ModeResolution
+    disabled: list[str]
+    cooldown: int | None
+    now: int
+    states: list[AdvisorState]
+    diagnostics: list[str]
 
     def available(self) -> int:
         """States with status `available`; zero is an ordinary answer."""

@@ -1,4 +1,4 @@
-"""The wire shapes of availability: status words, the open circuit, the state row.
+"""The models of availability: status words, the open circuit, the state row.
 
 Pure models. `AdvisorState` is the row `reasoning.advisors` reports, a plan consumes and a
 stored plan snapshots; it is lenient so that stored snapshots stay readable.

@@ -29,7 +29,8 @@ from majordomus.advisors.policy import (
 from majordomus.advisors.situation import AdvisorSituation, resolve_advisors
 from majordomus.capabilities.registry import EXPERIMENTAL, Capability, Module
 from majordomus.errors import InvalidInput, NotFound, Refused
-from majordomus.ledger.loaded import Loaded, Relations
+from majordomus.ledger.history import LazyHistory
+from majordomus.ledger.loaded import Loaded, RecordIndex
 from majordomus.ledger.record import (
     ReasoningInput,
     ReasoningRecord,
@@ -39,7 +40,6 @@ from majordomus.ledger.store import Store
 from majordomus.projections.check import CHECKS, ReasoningFinding
 from majordomus.projections.check import run as run_checks
 from majordomus.projections.handover import GitPosition, Handover, handover
-from majordomus.projections.history import LazyHistory
 from majordomus.projections.moment import (
     AsOf,
     epoch_of,
@@ -67,14 +67,14 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class ReasoningSituation:
-    """What every reasoning capability knows about one request; `relations` are the lookups
+    """What every reasoning capability knows about one request; `index` holds the lookups
     over `loaded.records` when asked for (`indexed`): the history and the state then share
     one pass over the records."""
 
     store: Store
     loaded: Loaded
     advisors: AdvisorSituation
-    relations: Relations | None = None
+    index: RecordIndex | None = None
 
 
 def reasoning_situation(
@@ -84,7 +84,7 @@ def reasoning_situation(
 
     With `as_of` (an RFC 3339 time) only the records recorded at or before that moment are
     replayed and circuits are evaluated at it: the state a handover saw, by the same path.
-    `indexed` keeps the records' `Relations` for a caller that derives the state.
+    `indexed` keeps the records' `RecordIndex` for a caller that derives the state.
     """
     store = Store(ctx.root)
     loaded = store.load()
@@ -94,12 +94,12 @@ def reasoning_situation(
         if moment is None:
             raise InvalidInput(f"as_of: {moment_problem(as_of)}")
         loaded, now = recorded_by(loaded, moment), epoch_of(moment)
-    relations = Relations(loaded.records) if indexed else None
+    index = RecordIndex(loaded.records) if indexed else None
     try:
-        advisors = resolve_advisors(ctx.root, ctx.environ, LazyHistory(loaded, relations), now=now)
+        advisors = resolve_advisors(ctx.root, ctx.environ, LazyHistory(loaded, index), now=now)
     except CatalogueError as exc:
         raise Refused(exc.message) from None
-    return ReasoningSituation(store=store, loaded=loaded, advisors=advisors, relations=relations)
+    return ReasoningSituation(store=store, loaded=loaded, advisors=advisors, index=index)
 
 
 # -- reasoning.advisors ------------------------------------------------------------------------
@@ -370,7 +370,7 @@ def _derived_state(
     situation = reasoning_situation(ctx, as_of, indexed=True)
     if task is None:
         task = situation.store.current_task()
-    state = derive(situation.loaded, None if task == ALL_TASKS else task, situation.relations)
+    state = derive(situation.loaded, None if task == ALL_TASKS else task, situation.index)
     return state, situation.advisors
 
 

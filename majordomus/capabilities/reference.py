@@ -19,11 +19,11 @@ from typing import Any
 from majordomus.capabilities.registry import Capability, Registry
 from majordomus.capabilities.schemas import canonical_schema
 from majordomus.capabilities.workspace import Workspace
+from majordomus.layer.reference import GENERATED
 from majordomus.version import __version__
 
 Cases = Callable[[Capability], list[tuple[str, dict[str, Any]]]]
 
-GENERATED = "GENERATED FILE — DO NOT EDIT DIRECTLY"
 TRANSPORTS = ("direct", "mcp", "http")
 
 

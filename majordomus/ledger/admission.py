@@ -17,7 +17,7 @@ from majordomus.advisors.modes import ModeResolution
 from majordomus.advisors.policy import PlanRequest, plan
 from majordomus.advisors.states import AdvisorState
 from majordomus.errors import Refused
-from majordomus.ledger.loaded import Loaded, Relations
+from majordomus.ledger.loaded import Loaded, RecordIndex
 from majordomus.ledger.record import (
     AssessmentInput,
     AttemptInput,
@@ -87,7 +87,7 @@ def _plan(given: PlanInput, loaded: Loaded, admission: Admission | None) -> Reas
         raise TypeError("a plan is admitted against the mode and the advisors' states now")
     record = _kind_of(loaded, given.assessment, "assessment")
     assessment: AssessmentInput = record.body  # type: ignore[assignment]
-    prior = Relations(loaded.records).prior_on_subject(record)
+    prior = RecordIndex(loaded.records).prior_on_subject(record)
     request = PlanRequest(
         materiality=assessment.materiality,
         confidence=assessment.confidence,
@@ -170,7 +170,7 @@ def _resolution(
             f"'{given.favours}' is not a position of {given.disagreement}; "
             "favour one of its sources or `neither`"
         )
-    if Relations(loaded.records).resolution_of(given.disagreement) is not None:
+    if RecordIndex(loaded.records).resolution_of(given.disagreement) is not None:
         raise Refusal(f"{given.disagreement} is already resolved")
     return given
 
@@ -184,17 +184,17 @@ def _conclusion(
     _nonempty(given.rationale, "rationale")
     if assessment.materiality.is_material():
         _grounded(given)
-    relations = Relations(loaded.records)
-    reviewers = _reviewers(given, loaded, relations)
-    _every_answer_weighed(given, loaded, relations)
-    _disagreements_settled(given, loaded, relations)
+    index = RecordIndex(loaded.records)
+    reviewers = _reviewers(given, loaded, index)
+    _every_answer_weighed(given, loaded, index)
+    _disagreements_settled(given, loaded, index)
     if given.supersedes is not None:
-        _supersedes_standing(given, given.supersedes, loaded, relations)
+        _supersedes_in_force(given, given.supersedes, loaded, index)
     else:
-        standing = relations.standing_conclusion(given.assessment)
-        if standing is not None:
+        in_force = index.conclusion_in_force(given.assessment)
+        if in_force is not None:
             raise Refusal(
-                f"{standing.id} already concludes this assessment; "
+                f"{in_force.id} already concludes this assessment; "
                 "a new conclusion names it in `supersedes`"
             )
     return StoredConclusion.of(given, reviewers)
@@ -211,7 +211,7 @@ def _grounded(given: ConclusionInput) -> None:
         )
 
 
-def _reviewers(given: ConclusionInput, loaded: Loaded, relations: Relations) -> list[str]:
+def _reviewers(given: ConclusionInput, loaded: Loaded, index: RecordIndex) -> list[str]:
     """The advisors of the cited consultations, in citation order; each answered this one."""
     reviewers: list[str] = []
     for cited in given.consultations:
@@ -219,19 +219,19 @@ def _reviewers(given: ConclusionInput, loaded: Loaded, relations: Relations) -> 
         body: ConsultationInput = consultation.body  # type: ignore[assignment]
         if body.status is not ConsultationStatus.COMPLETED:
             raise Refusal(f"{cited} ended {body.status.value}, so no advice came from it to weigh")
-        if relations.assessment_of(consultation) != given.assessment:
+        if index.assessment_of(consultation) != given.assessment:
             raise Refusal(f"{cited} was asked about another assessment")
         if body.advisor not in reviewers:
             reviewers.append(body.advisor)
     return reviewers
 
 
-def _every_answer_weighed(given: ConclusionInput, loaded: Loaded, relations: Relations) -> None:
+def _every_answer_weighed(given: ConclusionInput, loaded: Loaded, index: RecordIndex) -> None:
     """No completed consultation on the assessment is left out of the conclusion."""
     for other in loaded.records:
         if (
             _completed(other)
-            and relations.assessment_of(other) == given.assessment
+            and index.assessment_of(other) == given.assessment
             and other.id not in given.consultations
         ):
             raise Refusal(
@@ -241,12 +241,12 @@ def _every_answer_weighed(given: ConclusionInput, loaded: Loaded, relations: Rel
             )
 
 
-def _disagreements_settled(given: ConclusionInput, loaded: Loaded, relations: Relations) -> None:
+def _disagreements_settled(given: ConclusionInput, loaded: Loaded, index: RecordIndex) -> None:
     """Cited disagreements exist; every disagreement on the assessment is resolved and cited."""
     for cited in given.disagreements:
         _kind_of(loaded, cited, "disagreement")
-    for disagreement in relations.disagreements.get(given.assessment, ()):
-        if relations.resolution_of(disagreement) is None:
+    for disagreement in index.disagreements.get(given.assessment, ()):
+        if index.resolution_of(disagreement) is None:
             raise Refusal(
                 f"disagreement {disagreement} is unresolved: settle it with evidence "
                 "(a `resolution`), not by counting who agrees"
@@ -258,8 +258,8 @@ def _disagreements_settled(given: ConclusionInput, loaded: Loaded, relations: Re
             )
 
 
-def _supersedes_standing(
-    given: ConclusionInput, supersedes: str, loaded: Loaded, relations: Relations
+def _supersedes_in_force(
+    given: ConclusionInput, supersedes: str, loaded: Loaded, index: RecordIndex
 ) -> None:
     """`supersedes` is a conclusion of the same assessment that nothing superseded yet."""
     earlier = _kind_of(loaded, supersedes, "conclusion")
@@ -269,7 +269,7 @@ def _supersedes_standing(
             f"{supersedes} concludes assessment {concluded}, not {given.assessment}; "
             "a conclusion supersedes only a conclusion of its own assessment"
         )
-    later = relations.superseded_by.get(supersedes)
+    later = index.superseded_by.get(supersedes)
     if later is not None:
         raise Refusal(
             f"{supersedes} is already superseded by {later}; "

@@ -1,8 +1,8 @@
 """Records read back, and the lookups over them.
 
 `Loaded` is what the store's `load()` returns and what admission, state derivation,
-`explain` and `check` take. `Relations` indexes its records in one pass and answers every
-lookup over them (first record with an id, the standing conclusion, the resolution of a
+`explain` and `check` take. `RecordIndex` indexes its records in one pass and answers every
+lookup over them (first record with an id, the conclusion in force, the resolution of a
 disagreement, what a record belongs to, a prior conclusion on the subject): admission and
 replay share one definition, and a large store stays linear. "First" and "last" keep the
 meaning they have over the records in the order given (only `load()` sorts). Pure: no disk,
@@ -74,7 +74,7 @@ class Loaded:
         )
 
 
-class Relations:
+class RecordIndex:
     """Lookups over every given record, whatever task it was recorded under.
 
     The index is taken when built: records added to a `Loaded` afterwards need a new one.
@@ -96,38 +96,30 @@ class Relations:
             self._index(record)
 
     def _index(self, record: ReasoningRecord) -> None:
-        # by `kind`, the tag that chose the body's type when it was read: one comparison per
-        # kind instead of an isinstance chain (a pydantic class check is several times slower)
         body = record.body
-        kind = body.kind
-        if kind == "conclusion":
-            assert isinstance(body, StoredConclusion)
+        if isinstance(body, StoredConclusion):
             self.conclusions.setdefault(body.assessment, []).append(record)
             if body.supersedes is not None:
                 self.superseded_by.setdefault(body.supersedes, record.id)
-        elif kind == "validation":
-            assert isinstance(body, ValidationInput)
+        elif isinstance(body, ValidationInput):
             tally = self.passed if body.outcome is ValidationOutcome.PASS else self.failed
             tally[body.conclusion] = tally.get(body.conclusion, 0) + 1
-        elif kind == "resolution":
-            assert isinstance(body, ResolutionInput)
+        elif isinstance(body, ResolutionInput):
             self.resolutions.setdefault(body.disagreement, record)
-        elif kind == "disagreement":
-            assert isinstance(body, DisagreementInput)
+        elif isinstance(body, DisagreementInput):
             self.disagreements.setdefault(body.assessment, []).append(record.id)
-        elif kind == "plan":
-            assert isinstance(body, StoredPlan)
+        elif isinstance(body, StoredPlan):
             self.planned.add(body.assessment)
-        elif kind == "assessment":
+        elif isinstance(body, AssessmentInput):
             self.assessments.append(record)
-        elif kind == "consultation":
+        elif isinstance(body, ConsultationInput):
             self.consultations.append(record)
 
     def get(self, record_id: str) -> ReasoningRecord | None:
         """The first record with this id."""
         return self.by_id.get(record_id)
 
-    def standing_conclusion(self, assessment_id: str) -> ReasoningRecord | None:
+    def conclusion_in_force(self, assessment_id: str) -> ReasoningRecord | None:
         """The last conclusion on the assessment whose id no conclusion supersedes."""
         for record in reversed(self.conclusions.get(assessment_id, ())):
             if record.id not in self.superseded_by:
@@ -147,15 +139,15 @@ class Relations:
         return self.passed.get(conclusion_id, 0), self.failed.get(conclusion_id, 0)
 
     def prior_on_subject(self, record: ReasoningRecord) -> ReasoningRecord | None:
-        """A standing conclusion of another assessment (any task) on the same subject."""
+        """The conclusion in force of another assessment (any task) on the same subject."""
         if not isinstance(record.body, AssessmentInput):
             return None
         key = subject_key(record.body.subject)
         for other in reversed(self.assessments):
             if other.id != record.id and subject_key(other.body.subject) == key:  # type: ignore[union-attr]
-                standing = self.standing_conclusion(other.id)
-                if standing is not None:
-                    return standing
+                in_force = self.conclusion_in_force(other.id)
+                if in_force is not None:
+                    return in_force
         return None
 
     def assessment_of(self, record: ReasoningRecord) -> str | None:

@@ -1,7 +1,7 @@
 """The store's writer lock: one writer at a time per store, across processes.
 
 Admission reads the whole store and decides against it (one answer per advisor and plan,
-one standing conclusion per assessment, one resolution per disagreement), so the read, the
+one conclusion in force per assessment, one resolution per disagreement), so the read, the
 decision and the write must not interleave with another writer's. The lock is an exclusive
 operating-system lock on `<store>/.lock`: `fcntl.flock` where the platform has it, else
 `msvcrt.locking` (Windows). Both are released by the operating system when the holder exits,

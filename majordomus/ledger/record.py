@@ -6,7 +6,7 @@ the input unchanged, except that a plan is stored as `StoredPlan` (the policy's 
 the availability it was made against) and a conclusion as `StoredConclusion` (with the
 review the writer computed). Both unions are tagged by `kind`. Pure models: no disk, no
 clock; only the store stamps envelopes and only admission turns inputs into bodies.
-Over 400 lines on purpose: the eight record kinds are one wire vocabulary, read together.
+Over 400 lines on purpose: the eight record kinds are one vocabulary, read together.
 """
 
 from __future__ import annotations
@@ -57,10 +57,9 @@ __all__ = [
     "record_size_problem",
 ]
 
-#: Records and bodies are shared once built: a replay hands one instance to every projection
-#: and the store's loader lets instances of one shape share their fields-set object
-#: (`majordomus.compact`). Frozen, so pydantic refuses the assignment that would break that.
-SHARED = ConfigDict(frozen=True)
+#: A record is never edited once written, and a replay hands one instance to every projection:
+#: records and their parts are frozen.
+FROZEN = ConfigDict(frozen=True)
 
 RECORD_SCHEMA = "majordomus/reasoning-record"
 RECORD_VERSION = 1
@@ -122,7 +121,7 @@ class ReasoningEvidenceKind(StrEnum):
 class ReasoningEvidence(StrictInput):
     """A pointer to what supports a claim (path, path:line, test, id, command), never a copy."""
 
-    model_config = SHARED
+    model_config = FROZEN
 
     kind: ReasoningEvidenceKind
     reference: str
@@ -132,7 +131,7 @@ class ReasoningEvidence(StrictInput):
 class AdvisorUsage(StrictInput):
     """Token counts an adapter reported; a missing count reads as zero, nothing is estimated."""
 
-    model_config = SHARED
+    model_config = FROZEN
 
     input_tokens: Tokens = 0
     output_tokens: Tokens = 0
@@ -141,7 +140,7 @@ class AdvisorUsage(StrictInput):
 class DisagreementPosition(StrictInput):
     """One side: `primary` (the executor) or a completed consultation's id, and its position."""
 
-    model_config = SHARED
+    model_config = FROZEN
 
     source: str
     position: str
@@ -154,7 +153,7 @@ Lines = Annotated[list[str], OMIT]
 class AssessmentInput(StrictInput):
     """An uncertainty stated before anyone is asked: how much it matters and what is known."""
 
-    model_config = SHARED
+    model_config = FROZEN
 
     kind: Literal["assessment"] = "assessment"
     subject: str
@@ -173,7 +172,7 @@ class AssessmentInput(StrictInput):
 class PlanInput(StrictInput):
     """A request to plan review for an assessment; the writer runs the policy."""
 
-    model_config = SHARED
+    model_config = FROZEN
 
     kind: Literal["plan"] = "plan"
     assessment: str
@@ -182,7 +181,7 @@ class PlanInput(StrictInput):
 class StoredPlan(Wire):
     """A plan as stored: the policy's decision and the availability it was made against."""
 
-    model_config = SHARED
+    model_config = FROZEN
 
     kind: Literal["plan"] = "plan"
     assessment: str
@@ -193,7 +192,7 @@ class StoredPlan(Wire):
 class ConsultationInput(StrictInput):
     """One advisor's answer to a plan, or the way asking it failed."""
 
-    model_config = SHARED
+    model_config = FROZEN
 
     kind: Literal["consultation"] = "consultation"
     plan: str
@@ -217,7 +216,7 @@ class ConsultationInput(StrictInput):
 class DisagreementInput(StrictInput):
     """Positions that diverge, and the question whose answer decides between them."""
 
-    model_config = SHARED
+    model_config = FROZEN
 
     kind: Literal["disagreement"] = "disagreement"
     assessment: str
@@ -230,7 +229,7 @@ class DisagreementInput(StrictInput):
 class ResolutionInput(StrictInput):
     """The experiment that settled a disagreement, with its evidence: never a count."""
 
-    model_config = SHARED
+    model_config = FROZEN
 
     kind: Literal["resolution"] = "resolution"
     disagreement: str
@@ -243,7 +242,7 @@ class ResolutionInput(StrictInput):
 class ConclusionFields(Wire):
     """The fields a conclusion's author writes; shared by the input and the stored body."""
 
-    model_config = SHARED
+    model_config = FROZEN
 
     kind: Literal["conclusion"] = "conclusion"
     assessment: str
@@ -289,7 +288,7 @@ class StoredConclusion(ConclusionFields):
 class ValidationInput(StrictInput):
     """A check run against a conclusion, and whether it passed."""
 
-    model_config = SHARED
+    model_config = FROZEN
 
     kind: Literal["validation"] = "validation"
     conclusion: str
@@ -302,7 +301,7 @@ class ValidationInput(StrictInput):
 class AttemptInput(StrictInput):
     """Something tried that failed, and what the failure taught."""
 
-    model_config = SHARED
+    model_config = FROZEN
 
     kind: Literal["attempt"] = "attempt"
     assessment: Annotated[str | None, OMIT] = None
@@ -419,7 +418,7 @@ def describe_record_error(exc: ValidationError, *, root: tuple[str, ...] = ()) -
 class ReasoningRecord(Wire):
     """One stored record: the body and the envelope only the writer stamps."""
 
-    model_config = SHARED
+    model_config = FROZEN
 
     schema_: str = Field(alias="schema")
     version: Count

@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from majordomus import clock
 from majordomus.errors import InvalidInput, Refused
 from majordomus.layer import git
@@ -28,14 +30,23 @@ from majordomus.ledger.record import (
     ReasoningBody,
     ReasoningInput,
     ReasoningRecord,
+    parse_body,
     record_size_problem,
 )
-from majordomus.ledger.redaction import redact
 from majordomus.ledger.store import Store
 from majordomus.ledger.tasks import CURRENT_FILE, check_task
+from majordomus.redaction.redactor import redact_value
 from majordomus.wire import dumps_compact
 
-__all__ = ["LOCK_WAIT_VARIABLE", "Ledger", "Recorded", "lock_wait", "mint_id", "record_size"]
+__all__ = [
+    "LOCK_WAIT_VARIABLE",
+    "Ledger",
+    "Recorded",
+    "lock_wait",
+    "mint_id",
+    "record_size",
+    "redact",
+]
 
 #: Seconds a writer waits for another one to finish before it is refused (default 10).
 LOCK_WAIT_VARIABLE = "MAJORDOMUS_LEDGER_LOCK_WAIT"
@@ -77,8 +88,8 @@ class _Suffixes:
 def mint_id(kind: str, recorded_at: str) -> str:
     """`<kind>-<stamp without punctuation>-<6 hex>`; distinct within a process by construction,
     across processes by a random start (and the writer's refusal to overwrite)."""
-    compact = "".join(ch for ch in recorded_at if ch.isascii() and ch.isalnum())
-    return f"{kind}-{compact}-{_Suffixes.next():06x}"
+    digits = "".join(ch for ch in recorded_at if ch.isascii() and ch.isalnum())
+    return f"{kind}-{digits}-{_Suffixes.next():06x}"
 
 
 def record_size(given: ReasoningInput) -> int:
@@ -93,7 +104,27 @@ def record_size(given: ReasoningInput) -> int:
         raise InvalidInput("must be valid text") from None
 
 
-@dataclass(frozen=True)
+def redact(body: ReasoningBody) -> tuple[ReasoningBody, list[str]]:
+    """The body with every secret shape replaced in every string, and the shapes found.
+
+    Should the redacted form no longer parse as a body (a secret in a field whose markers
+    break its constraints), the record is refused: a secret never reaches disk, and the
+    refusal names only the shapes, never the value.
+    """
+    value = body.wire()
+    cleaned, kinds = redact_value(value)
+    if cleaned == value:
+        return body, kinds
+    try:
+        return parse_body(cleaned), kinds
+    except ValidationError:
+        raise Refused(
+            f"the record holds a secret ({', '.join(kinds)}) where its redacted form is no "
+            "longer a valid record; remove the secret and record again"
+        ) from None
+
+
+@dataclass(frozen=True, slots=True)
 class Recorded:
     """A record as stored and where: `path` is relative to the repository root, `/`-separated."""
 
@@ -112,7 +143,7 @@ def availability_now(root: Path, environ: Mapping[str, str]) -> AvailabilityNow:
     def resolve(loaded: Loaded) -> Admission:
         from majordomus.advisors.loading import CatalogueError
         from majordomus.advisors.situation import resolve_advisors
-        from majordomus.projections.history import history
+        from majordomus.ledger.history import history
 
         try:
             advisors = resolve_advisors(root, environ, history(loaded))

@@ -16,24 +16,18 @@ import json
 import os
 import re
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
+from itertools import groupby
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from majordomus import safefs
-from majordomus.compact import SharedFieldsSets
 from majordomus.errors import Refused
-from majordomus.ledger import readahead
 from majordomus.ledger.loaded import Loaded, Placed
 from majordomus.ledger.lock import DEFAULT_WAIT, LOCK_NAME, exclusive
-from majordomus.ledger.readahead import RECORD_FILE_LIMIT, STATE_DIR, files, task_names
-from majordomus.ledger.record import (
-    RECORD_SCHEMA,
-    RECORD_VERSION,
-    ReasoningRecord,
-)
+from majordomus.ledger.record import RECORD_SCHEMA, RECORD_VERSION, ReasoningRecord
 from majordomus.ledger.tasks import CURRENT_FILE, UNTASKED, check_task, current_task
 from majordomus.order import natural_key
 from majordomus.wire import dumps_pretty
@@ -48,9 +42,18 @@ __all__ = [
     "record_bytes",
 ]
 
+STATE_DIR = ".ai/local/state/reasoning"
+
+#: The largest record file read back: a record is at most 1 MiB, its pretty-printed
+#: envelope a few times that at most.
+RECORD_FILE_LIMIT = 4 * 1024 * 1024
+
 #: A record id becomes `<id>.json` and `.<id>.json.tmp`: one plain name of at most 255 bytes.
 _RECORD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 MAX_ID_LENGTH = 255 - len("..json.tmp")
+
+#: The stamp the writer mints (`clock.now_stamp()`): digits in fixed places.
+_WRITTEN_STAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z")
 
 
 def check_record_id(ident: str) -> None:
@@ -64,98 +67,66 @@ def check_record_id(ident: str) -> None:
         )
 
 
-#: The stamp the writer mints (`clock.now_stamp()`): fixed width, digits in fixed places,
-#: each digit written here as `0`.
-_WRITTEN_STAMP = b"0000-00-00T00:00:00.000Z"
-_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"0" * 9)
+def _canonical(found: list[Placed]) -> list[Placed]:
+    """Files by `recorded_at`, then id, then path, each in natural order.
 
-
-def _all_written(stamps: list[str]) -> bool:
-    """Whether every stamp has the writer's shape: each as long as it, and all of them
-    together, digits written as `0`, that shape repeated (one pass in C over the stamps, not
-    a match per stamp)."""
-    if not stamps:
-        return True
-    if set(map(len, stamps)) != {len(_WRITTEN_STAMP)}:
-        return False
-    joined = "".join(stamps)
-    if not joined.isascii():
-        return False
-    shape = joined.encode("ascii").translate(_DIGITS_AS_ZERO)
-    return shape == _WRITTEN_STAMP * len(stamps)
-
-
-def canonical_order(records: list[ReasoningRecord]) -> list[ReasoningRecord]:
-    """Sorted by `recorded_at`, then id, both in natural order."""
-    return [p.record for p in _canonical([Placed("", r) for r in records], by_path=False)]
-
-
-def _canonical(
-    found: list[Placed], *, by_path: bool = True, stamps: list[str] | None = None
-) -> list[Placed]:
-    """Files by `recorded_at`, then id, both in natural order, then (`by_path`) by path.
-    `stamps` are the files' `recorded_at` in order, when the caller collected them already.
-
-    When every stamp has the writer's fixed shape, natural order and code-point order agree
-    on them (equal-length digit runs in the same places), so the stamps sort as plain
-    strings and only files sharing a stamp are ordered by natural keys (of their ids, then
-    paths). Any other stamp (a hand-edited store) sorts the whole list by natural keys.
+    Stamps the writer minted sort alike as plain strings and in natural order (equal-length
+    digit runs in the same places), so only files sharing one are ordered by natural keys;
+    any other stamp (a hand-edited store) sorts the whole list by natural keys.
     """
 
-    def tie(p: Placed) -> tuple[tuple[str, str], ...]:
-        ident = natural_key(p.record.id)
-        return (ident, natural_key(p.path)) if by_path else (ident,)
+    def tie(p: Placed) -> tuple[tuple[str, str], tuple[str, str]]:
+        return natural_key(p.record.id), natural_key(p.path)
 
-    if stamps is None:
-        stamps = [p.record.recorded_at for p in found]
-    if not _all_written(stamps):
-        return sorted(found, key=lambda p: (natural_key(p.record.recorded_at), *tie(p)))
-    # positions sorted by stamp (stable, as sorting the files themselves would be)
-    order = sorted(range(len(found)), key=stamps.__getitem__)
-    ordered = [found[i] for i in order]
+    def stamp(p: Placed) -> str:
+        return p.record.recorded_at
+
+    stamps = [stamp(p) for p in found]
+    if not all(map(_WRITTEN_STAMP.fullmatch, stamps)):
+        return sorted(found, key=lambda p: (natural_key(stamp(p)), *tie(p)))
+    ordered = sorted(found, key=stamp)
     if len(set(stamps)) == len(stamps):
         return ordered
-    stamps = [stamps[i] for i in order]
-    start = 0
-    while start < len(ordered):
-        end = start + 1
-        while end < len(ordered) and stamps[end] == stamps[start]:
-            end += 1
-        if end - start > 1:
-            ordered[start:end] = sorted(ordered[start:end], key=tie)
-        start = end
-    return ordered
+    tied: list[Placed] = []
+    for _, same in groupby(ordered, key=stamp):
+        group = list(same)
+        tied += sorted(group, key=tie) if len(group) > 1 else group
+    return tied
 
 
-def _assemble(found: list[Placed], stamps: list[str], ids: int, unreadable: list[str]) -> Loaded:
-    """Files in canonical order (ties by path), and each id's first record alone in `records`;
-    `stamps` are the files' `recorded_at` in order, `ids` how many ids they hold."""
-    placed = _canonical(found, stamps=stamps)
-    records = [entry.record for entry in placed]
-    if ids < len(records):
-        records = _first_of_each_id(records)
-    return Loaded(records=records, unreadable=unreadable, placed=placed)
+def _task_names(tree: safefs.Tree) -> list[str]:
+    """The store's task directories (no link followed); raises `Unsafe` or `OSError`."""
+    store = tree.directory(STATE_DIR)
+    return [e.name for e in os.scandir(store) if e.is_dir(follow_symlinks=False)]
 
 
-def _first_of_each_id(records: list[ReasoningRecord]) -> list[ReasoningRecord]:
-    """The records in order, each id's first alone (a store holding one id twice)."""
-    kept: list[ReasoningRecord] = []
-    seen: set[str] = set()
-    for record in records:
-        if record.id not in seen:
-            seen.add(record.id)
-            kept.append(record)
-    return kept
+def _files(tree: safefs.Tree, tasks: list[str]) -> Iterator[tuple[str, bytes | None]]:
+    """Every record file of the tasks' directories as `<task>/<name>` and its bytes, or None
+    when `Tree.read_in` refuses it (a link, not a regular file, over `RECORD_FILE_LIMIT`);
+    a directory that cannot be opened or listed is skipped."""
+    for task in tasks:
+        try:
+            directory = tree.directory(f"{STATE_DIR}/{task}")
+            names = [e.name for e in os.scandir(directory)]
+        except (safefs.Unsafe, OSError):
+            continue
+        for name in names:
+            # `Path.suffix == ".json"`: the name ends so and is not `.json` itself
+            if not name.endswith(".json") or name == ".json":
+                continue
+            try:
+                data: bytes | None = tree.read_in(directory, name, RECORD_FILE_LIMIT)
+            except safefs.Unsafe:
+                data = None
+            yield f"{task}/{name}", data
 
 
-def _parsed(
-    data: bytes | None, validate: Callable[[bytes], ReasoningRecord]
-) -> ReasoningRecord | None:
+def _parsed(data: bytes | None) -> ReasoningRecord | None:
     """The record these bytes hold, or None when they hold none of this schema and version."""
     if data is None:
         return None
     try:
-        record = validate(data)
+        record = ReasoningRecord.model_validate_json(data)
     except ValidationError:
         return None
     if record.schema_ != RECORD_SCHEMA or record.version != RECORD_VERSION:
@@ -218,9 +189,7 @@ class Store:
             yield Loaded()
             return
         with self.held():
-            # read here, never taken from a read-ahead: admission needs the store as it is
-            # under the lock
-            yield self._load()
+            yield self.load()
 
     def current_task(self) -> str:
         """The current task's id from `current.yaml`, or `untasked`."""
@@ -242,55 +211,31 @@ class Store:
     def load(self) -> Loaded:
         """Every readable record in canonical order, and every store file that is not one.
 
-        A read-ahead of this store (`majordomus.ledger.readahead`, started by a read-only
-        command) stands in for the reading: the same walk, read a moment earlier by a child
-        process, replayed through the same validation; if it fails at any point, the store
-        is read here from the start."""
-        walked = readahead.taken(self.root)
-        if walked is not None:
-            try:
-                return self._load_files(walked)
-            except readahead.Failed:
-                pass  # what was replayed is dropped: the store read from the start
-        return self._load()
-
-    def _load(self) -> Loaded:
+        An id names one record: when several files hold one id, `records` keeps the first
+        in canonical order (then by path); `placed` lists every readable file."""
+        found: list[Placed] = []
+        unreadable: list[str] = []
         with safefs.Tree(self.root) as tree:
             try:
-                tasks = task_names(tree)
+                tasks = _task_names(tree)
             except (safefs.Unsafe, OSError):
                 return Loaded()
-            return self._load_files(files(tree, tasks))
-
-    def _load_files(self, walked: Iterable[tuple[str, bytes | None]]) -> Loaded:
-        """The store from its walk (`readahead.files`: each record file's path and bytes, None
-        for one the tree refused); a file that holds no record is listed as unreadable.
-
-        One loop with the bound validator in hand: at 10k records each call level saved per
-        file is milliseconds of a replay."""
-        found: list[Placed] = []
-        # what ordering and the duplicate check need, taken while each record is at hand
-        stamps: list[str] = []
-        ids: set[str] = set()
-        unreadable: list[str] = []
-        shared = SharedFieldsSets()
-        adopt = shared.adopt_all
-        validate = ReasoningRecord.__pydantic_validator__.validate_json
-        for path, data in walked:
-            record = _parsed(data, validate)
-            if record is None:
-                unreadable.append(path)
-                continue
-            body = record.body
-            # with the one nested shape most records hold (half of them, at 100k); read
-            # from the instance's own fields, since a missing attribute costs pydantic a
-            # raise
-            adopt((record, body, *body.__dict__.get("evidence", ())))
-            found.append(Placed(path, record))
-            stamps.append(record.recorded_at)
-            ids.add(record.id)
-        unreadable.sort(key=natural_key)
-        return _assemble(found, stamps, len(ids), unreadable)
+            for path, data in _files(tree, tasks):
+                record = _parsed(data)
+                if record is None:
+                    unreadable.append(path)
+                else:
+                    found.append(Placed(path, record))
+        placed = _canonical(found)
+        records: list[ReasoningRecord] = []
+        seen: set[str] = set()
+        for entry in placed:
+            if entry.record.id not in seen:
+                seen.add(entry.record.id)
+                records.append(entry.record)
+        return Loaded(
+            records=records, unreadable=sorted(unreadable, key=natural_key), placed=placed
+        )
 
     def write(self, record: ReasoningRecord) -> Path:
         """Write one stamped record atomically and return its path; never overwrites.

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from majordomus import safefs
 from majordomus.errors import Refused
-from majordomus.ledger.redaction import redact_secrets, redact_text, shapes_in
+from majordomus.redaction.redactor import redact_secrets, redact_text, shapes_in
 from majordomus.safefs import CONFIG_LIMIT, Unsafe, read_file
 
 UNTASKED = "untasked"
@@ -41,7 +41,7 @@ def _shown(name: str) -> str:
     return json.dumps(name, ensure_ascii=False)
 
 
-def secret_shapes(name: str) -> list[str]:
+def shapes_of_task(name: str) -> list[str]:
     """The secret shapes a task name has: such a name never becomes a directory or a field."""
     shapes = shapes_in(redact_secrets(name)) - shapes_in(name)
     if "openai-key" in shapes and not _OPENAI_WORD.search(name):
@@ -51,7 +51,7 @@ def secret_shapes(name: str) -> list[str]:
 
 def task_problem(name: str) -> str | None:
     """Why `name` cannot be a task directory, or None when it can."""
-    shapes = secret_shapes(name)
+    shapes = shapes_of_task(name)
     if shapes:
         return (
             f"the task name has the shape of a secret ({', '.join(shapes)}) and is not "

@@ -7,7 +7,7 @@ parse, claim what the ledger does not show or hold what admission refuses (docs/
 lists them). Findings are reported, never fixed. Reads only the regular files its checks name,
 below the `root` it is given and never through a symlink (`majordomus.safefs`; unreadable
 files are skipped); writes nothing and never reads the
-clock. One module past 400 lines on purpose: the six checks share the finding shape and the
+clock. One module past 400 lines on purpose: the six checks share the finding model and the
 file helpers, and each is a handful of small steps.
 """
 
@@ -22,7 +22,7 @@ from majordomus.advisors.catalogue import AdvisorCatalogue
 from majordomus.advisors.loading import PACKAGED_CATALOGUE
 from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.references import References
-from majordomus.ledger.loaded import Loaded, Relations
+from majordomus.ledger.loaded import Loaded, RecordIndex
 from majordomus.ledger.record import (
     ConsultationInput,
     ReasoningRecord,
@@ -272,7 +272,7 @@ class _Placed:
         return self.paths.get(record.id, record.id)
 
 
-def _conflicts(loaded: Loaded, relations: Relations) -> list[ReasoningFinding]:
+def _conflicts(loaded: Loaded, index: RecordIndex) -> list[ReasoningFinding]:
     """What admission refuses and a hand-placed or racing record could still have added."""
     placed = _Placed(loaded)
     answers: dict[tuple[str, str], list[ReasoningRecord]] = {}
@@ -284,22 +284,22 @@ def _conflicts(loaded: Loaded, relations: Relations) -> list[ReasoningFinding]:
         elif isinstance(body, ResolutionInput):
             resolutions.setdefault(body.disagreement, []).append(record)
     return [
-        *_foreign_supersessions(loaded, relations, placed),
-        *_standing_twice(relations, placed),
+        *_foreign_supersessions(loaded, index, placed),
+        *_in_force_twice(index, placed),
         *_answered_twice(answers, placed),
         *_resolved_twice(resolutions, placed),
     ]
 
 
 def _foreign_supersessions(
-    loaded: Loaded, relations: Relations, placed: _Placed
+    loaded: Loaded, index: RecordIndex, placed: _Placed
 ) -> Iterator[ReasoningFinding]:
     """Conclusions superseding a conclusion of another assessment, in record order."""
     for record in loaded.records:
         body = record.body
         if not isinstance(body, StoredConclusion) or body.supersedes is None:
             continue
-        earlier = relations.get(body.supersedes)
+        earlier = index.get(body.supersedes)
         if (
             earlier is not None
             and isinstance(earlier.body, StoredConclusion)
@@ -314,16 +314,16 @@ def _foreign_supersessions(
             )
 
 
-def _standing_twice(relations: Relations, placed: _Placed) -> Iterator[ReasoningFinding]:
+def _in_force_twice(index: RecordIndex, placed: _Placed) -> Iterator[ReasoningFinding]:
     """Assessments on which more than one conclusion stands."""
-    for assessment, conclusions in relations.conclusions.items():
-        standing = [c for c in conclusions if c.id not in relations.superseded_by]
-        if len(standing) > 1:
+    for assessment, conclusions in index.conclusions.items():
+        in_force = [c for c in conclusions if c.id not in index.superseded_by]
+        if len(in_force) > 1:
             yield ReasoningFinding(
                 check="records",
-                subject=placed.subject(standing[-1]),
-                message=f"{len(standing)} conclusions stand on assessment {assessment}: "
-                f"{placed.named(standing)}; a later conclusion names the earlier in `supersedes`",
+                subject=placed.subject(in_force[-1]),
+                message=f"{len(in_force)} conclusions stand on assessment {assessment}: "
+                f"{placed.named(in_force)}; a later conclusion names the earlier in `supersedes`",
             )
 
 
@@ -356,24 +356,24 @@ def _resolved_twice(
 
 
 def _consultation_claims(
-    catalogue: AdvisorCatalogue, relations: Relations, body: ConsultationInput
+    catalogue: AdvisorCatalogue, index: RecordIndex, body: ConsultationInput
 ) -> Iterator[str]:
     """What a consultation claims that the catalogue or its plan does not show."""
     if catalogue.get(body.advisor) is None and not body.advisor.startswith("peer:"):
         yield f"names advisor '{body.advisor}', which the catalogue does not declare"
-    plan = relations.get(body.plan)
+    plan = index.get(body.plan)
     if plan is None or not isinstance(plan.body, StoredPlan):
         yield f"cites plan {body.plan}, which is not recorded"
     elif body.advisor not in (s.advisor for s in plan.body.plan.selected):
         yield f"claims advisor '{body.advisor}', which plan {body.plan} did not select"
 
 
-def _conclusion_claims(relations: Relations, body: StoredConclusion) -> Iterator[str]:
+def _conclusion_claims(index: RecordIndex, body: StoredConclusion) -> Iterator[str]:
     """Citations of a conclusion that are no completed consultation, then a review it
     claims that its citations do not show."""
     reviewers: list[str] = []
     for cited in body.consultations:
-        answer = relations.get(cited)
+        answer = index.get(cited)
         if (
             answer is not None
             and isinstance(answer.body, ConsultationInput)
@@ -393,13 +393,13 @@ def _conclusion_claims(relations: Relations, body: StoredConclusion) -> Iterator
 
 
 def _claims_of(
-    catalogue: AdvisorCatalogue, relations: Relations, record: ReasoningRecord
+    catalogue: AdvisorCatalogue, index: RecordIndex, record: ReasoningRecord
 ) -> Iterator[str]:
     body = record.body
     if isinstance(body, ConsultationInput):
-        return _consultation_claims(catalogue, relations, body)
+        return _consultation_claims(catalogue, index, body)
     if isinstance(body, StoredConclusion):
-        return _conclusion_claims(relations, body)
+        return _conclusion_claims(index, body)
     return iter(())
 
 
@@ -411,13 +411,13 @@ def _records(catalogue: AdvisorCatalogue, loaded: Loaded) -> list[ReasoningFindi
         for path in loaded.unreadable
     ]
     findings.extend(_files(loaded))
-    relations = Relations(loaded.records)
+    index = RecordIndex(loaded.records)
     for record in loaded.records:
         findings.extend(
             ReasoningFinding(check="records", subject=record.id, message=message)
-            for message in _claims_of(catalogue, relations, record)
+            for message in _claims_of(catalogue, index, record)
         )
-    findings.extend(_conflicts(loaded, relations))
+    findings.extend(_conflicts(loaded, index))
     return findings
 
 

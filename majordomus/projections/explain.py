@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from majordomus.ledger.loaded import Loaded, Relations
+from majordomus.ledger.loaded import Loaded, RecordIndex
 from majordomus.ledger.record import ReasoningRecord
 from majordomus.projections.timeline import ReasoningStep, step_of
 from majordomus.wire import OMIT, Wire
@@ -25,13 +25,13 @@ class ReasoningExplanation(Wire):
 
 def explain(loaded: Loaded, record_id: str) -> ReasoningExplanation | None:
     """The explanation of `record_id`, or None when no loaded record has that id."""
-    relations = Relations(loaded.records)
-    record = relations.get(record_id)
+    index = RecordIndex(loaded.records)
+    record = index.get(record_id)
     if record is None:
         return None
-    assessment = relations.assessment_of(record)
+    assessment = index.assessment_of(record)
     if assessment is None:
         chain = [step_of(r) for r in loaded.records if r is record]
     else:
-        chain = [step_of(r) for r in loaded.records if relations.assessment_of(r) == assessment]
+        chain = [step_of(r) for r in loaded.records if index.assessment_of(r) == assessment]
     return ReasoningExplanation(record=record, assessment=assessment, chain=chain)

@@ -1,13 +1,13 @@
 """The handover (docs/ledger.md, "The handover"): what the next session needs to take a task
-over, derived from the records and the state they replay into.
+over, derived from the records and the state they replay into, as data and as Markdown.
 
-Per task: its state (records, branch, HEAD, first and last record times), the decisions with
-the question each answered, its rationale and review, the failed attempts with what was
-observed, the open items with materiality, confidence and open questions, the next actions
-those open items and unvalidated decisions call for, the local-review steps of its plans, and
-the chain of its records as a Mermaid graph. The plain report of `reasoning status --report`
-follows, unchanged, under a `# Reasoning` heading, so whatever reads that report reads it
-here too. Pure: records and the git position in, the handover out.
+Per task: its state, decisions, failed attempts, open items, next actions, local review and
+the chain of its records as a Mermaid graph; then the report of `reasoning status
+--report`, unchanged, under a `# Reasoning` heading. In the Markdown, free text from the
+records is written on one line with its whitespace collapsed, after a list marker or a
+label, so nothing a record holds can open a heading, a list or a code fence of its own.
+Pure: records and the git position in, the handover out. Past 400 lines on purpose: the
+sections as data and as Markdown are read together.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Annotated
 from pydantic import Field
 
 from majordomus.advisors.policy import Materiality, ReasoningConfidence
-from majordomus.ledger.loaded import Loaded, Relations
+from majordomus.ledger.loaded import Loaded, RecordIndex
 from majordomus.ledger.record import (
     AssessmentInput,
     AttemptInput,
@@ -29,10 +29,8 @@ from majordomus.ledger.record import (
 )
 from majordomus.order import natural_key
 from majordomus.projections.chain_graph import chain_graph, omitted
-from majordomus.projections.handover_markdown import flat, render_handover
-from majordomus.projections.report import render_markdown
 from majordomus.projections.standing import AssessmentStanding
-from majordomus.projections.state import ReasoningState, derive
+from majordomus.projections.state import LOCAL_REASONING, ReasoningState, derive, render_markdown
 from majordomus.wire import OMIT, Wire
 
 #: The sections of a task's handover, in order; the policy `init` writes requires these.
@@ -46,7 +44,7 @@ TASK_SECTIONS = (
     "chain",
 )
 
-#: Every section a handover gives: each task's, then the plain report.
+#: Every section a handover gives: each task's, then the report.
 SECTIONS = (*TASK_SECTIONS, "reasoning")
 
 
@@ -179,6 +177,11 @@ def task_counts(records: list[ReasoningRecord]) -> list[TaskRecords]:
     ]
 
 
+def flat(text: str) -> str:
+    """Free text on one line, whitespace collapsed: nothing in it can start a Markdown block."""
+    return " ".join(text.split())
+
+
 # -- the sections as data --------------------------------------------------------------------
 
 
@@ -193,14 +196,14 @@ def _state(records: list[ReasoningRecord], position: GitPosition) -> HandoverSta
     )
 
 
-def _decisions(state: ReasoningState, relations: Relations) -> list[HandoverDecision]:
+def _decisions(state: ReasoningState, index: RecordIndex) -> list[HandoverDecision]:
     out = []
     for view in state.conclusions:
-        record = relations.get(view.id)
+        record = index.get(view.id)
         if record is None or not isinstance(record.body, StoredConclusion):
             continue
         body = record.body
-        assessment = relations.get(body.assessment)
+        assessment = index.get(body.assessment)
         question = (
             assessment.body.subject
             if assessment is not None and isinstance(assessment.body, AssessmentInput)
@@ -242,10 +245,10 @@ def _attempts(records: list[ReasoningRecord]) -> list[FailedAttempt]:
     ]
 
 
-def _open_items(state: ReasoningState, relations: Relations) -> list[OpenItem]:
+def _open_items(state: ReasoningState, index: RecordIndex) -> list[OpenItem]:
     out = []
     for view in state.assessments:
-        record = relations.get(view.id)
+        record = index.get(view.id)
         if not view.standing.unresolved or record is None:
             continue
         if not isinstance(record.body, AssessmentInput):
@@ -267,7 +270,7 @@ def _open_items(state: ReasoningState, relations: Relations) -> list[OpenItem]:
 def _next_actions(
     state: ReasoningState, items: list[OpenItem], decisions: list[HandoverDecision]
 ) -> list[NextAction]:
-    """Open items first (record order), then every standing decision not yet validated."""
+    """Open items first (record order), then every decision in force not yet validated."""
     actions = []
     for item in items:
         subject = flat(item.subject)
@@ -312,13 +315,169 @@ def _local_review(records: list[ReasoningRecord]) -> list[LocalReview]:
     ]
 
 
+# -- the sections as Markdown --------------------------------------------------------------------
+
+#: Each section's heading: its name in words (`failed_attempts`: `Failed attempts`).
+HEADINGS = {section: section.replace("_", " ").capitalize() for section in SECTIONS}
+
+#: How the command that chooses the current task is named to the reader.
+SET_TASK_HINT = "`majordomus reasoning task set NAME` chooses one"
+
+NONE_RECORDED = "None recorded."
+
+
+def tasks_line(handover: Handover) -> str:
+    """The tasks that have records, with their counts, as one phrase."""
+    if not handover.tasks_with_records:
+        return "no task has records yet"
+    named = ", ".join(f"{flat(t.task)} ({t.records})" for t in handover.tasks_with_records)
+    return f"tasks with records: {named}"
+
+
+def _notice(handover: Handover) -> list[str]:
+    """Why a reader may be looking at the wrong task, and which tasks have records."""
+    if not handover.current_task_set:
+        return [f"No current task is set ({SET_TASK_HINT}); {tasks_line(handover)}.", ""]
+    if handover.task != "all" and not any(t.state.records for t in handover.tasks):
+        return [f"Task {flat(handover.task)} has no records; {tasks_line(handover)}.", ""]
+    return []
+
+
+def _state_rows(task: TaskHandover) -> list[str]:
+    state = task.state
+    rows = [f"- Records: {state.records}"]
+    if state.first_record_at and state.last_record_at:
+        rows.append(f"- First record: {flat(state.first_record_at)}")
+        rows.append(f"- Last record: {flat(state.last_record_at)}")
+    rows.append(f"- Branch: {flat(state.branch) if state.branch else 'none (detached or no git)'}")
+    rows.append(f"- HEAD: {flat(state.head) if state.head else 'none'}")
+    if state.recorded_head and state.recorded_head != state.head:
+        rows.append(f"- HEAD at the last record: {flat(state.recorded_head)}")
+    return rows
+
+
+def _decision_rows(task: TaskHandover) -> list[str]:
+    rows: list[str] = []
+    for d in task.decisions:
+        review = (
+            f"reviewed by {', '.join(flat(r) for r in d.reviewed_by)} "
+            f"({d.independent_review_count} independent review(s))"
+            if d.reviewed_by
+            else LOCAL_REASONING
+        )
+        if rows:
+            rows.append("")
+        rows.append(f"### Decision {flat(d.id)}")
+        rows.append("")
+        question = flat(d.assessment)
+        if d.question:
+            question = f"{flat(d.question)} ({question})"
+        rows.append(f"- Question: {question}")
+        rows.append(f"- Decision: {flat(d.decision)}")
+        rows.append(f"- Rationale: {flat(d.rationale)}")
+        rows.append(
+            f"- Review: {review}; validation {d.validations_passed} passed, "
+            f"{d.validations_failed} failed; confidence {d.confidence.value}"
+        )
+        rows.extend(f"- Rejected: {flat(item)}" for item in d.rejected)
+        rows.extend(f"- Risk: {flat(item)}" for item in d.risks)
+        rows.extend(f"- Validation plan: {flat(item)}" for item in d.validation_plan)
+        if d.superseded_by:
+            rows.append(f"- Superseded by {flat(d.superseded_by)}")
+    return rows
+
+
+def _attempt_rows(task: TaskHandover) -> list[str]:
+    rows = []
+    for a in task.failed_attempts:
+        about = f" ({flat(a.assessment)})" if a.assessment else ""
+        rows.append(f"- {flat(a.attempt)} ({flat(a.id)}){about}")
+        rows.append(f"  - observed: {flat(a.observed_failure)}")
+        if a.assumption_invalidated:
+            rows.append(f"  - assumption invalidated: {flat(a.assumption_invalidated)}")
+        if a.updated_hypothesis:
+            rows.append(f"  - updated hypothesis: {flat(a.updated_hypothesis)}")
+    return rows
+
+
+def _open_item_rows(task: TaskHandover) -> list[str]:
+    rows = []
+    for item in task.open_items:
+        rows.append(
+            f"- {flat(item.id)}: {flat(item.subject)} (materiality {item.materiality.value}, "
+            f"confidence {item.confidence.value}, {item.standing.value})"
+        )
+        if item.hypothesis:
+            rows.append(f"  - hypothesis: {flat(item.hypothesis)}")
+        rows.extend(f"  - open question: {flat(q)}" for q in item.questions)
+    return rows
+
+
+def _next_action_rows(task: TaskHandover) -> list[str]:
+    return [f"{n}. {flat(a.text)}" for n, a in enumerate(task.next_actions, 1)]
+
+
+def _local_review_rows(task: TaskHandover) -> list[str]:
+    rows = []
+    for review in task.local_review:
+        rows.append(f"- Plan {flat(review.plan)} for {flat(review.assessment)}:")
+        rows.extend(f"  - {flat(step)}" for step in review.steps)
+    return rows
+
+
+def _chain_rows(task: TaskHandover) -> list[str]:
+    if not task.graph:
+        return []
+    rows = ["```mermaid", *task.graph.rstrip("\n").split("\n"), "```"]
+    if task.graph_omitted:
+        rows.append("")
+        rows.append(f"The graph shows the most recent records; {task.graph_omitted} earlier ones")
+        rows[-1] += " are left out (`majordomus reasoning status` lists every step)."
+    return rows
+
+
+_SECTION_ROWS = {
+    "state": _state_rows,
+    "decisions": _decision_rows,
+    "failed_attempts": _attempt_rows,
+    "open_items": _open_item_rows,
+    "next_actions": _next_action_rows,
+    "local_review": _local_review_rows,
+    "chain": _chain_rows,
+}
+
+
+def _task(task: TaskHandover) -> list[str]:
+    rows = [f"# Task {flat(task.task)}"]
+    for section, render in _SECTION_ROWS.items():
+        rows.extend(["", f"## {HEADINGS[section]}", ""])
+        rows.extend(render(task) or [NONE_RECORDED])
+    return rows
+
+
+def render_handover(handover: Handover) -> str:
+    """The whole handover; its `# Reasoning` section is the report exactly as given."""
+    rows = _notice(handover)
+    for task in handover.tasks:
+        rows.extend([*_task(task), ""])
+    if handover.unreadable:
+        rows.append(
+            f"{len(handover.unreadable)} store file(s) could not be read; "
+            "`majordomus reasoning check` lists them."
+        )
+        rows.append("")
+    rows.extend([f"# {HEADINGS['reasoning']}", ""])
+    text = "".join(f"{row}\n" for row in rows)
+    return text + (handover.report or f"{NONE_RECORDED}\n")
+
+
 def task_handover(loaded: Loaded, task: str, position: GitPosition) -> TaskHandover:
     """One task's sections, replayed from every loaded record."""
     state = derive(loaded, task)
     records = [r for r in loaded.records if r.task == task]
-    relations = Relations(loaded.records)
-    decisions = _decisions(state, relations)
-    items = _open_items(state, relations)
+    index = RecordIndex(loaded.records)
+    decisions = _decisions(state, index)
+    items = _open_items(state, index)
     return TaskHandover(
         task=task,
         state=_state(records, position),

@@ -1,5 +1,6 @@
-"""State derivation: `derive(loaded, task)` composes standing, views, timeline
-and totals into the `ReasoningState` every surface reports.
+"""State derivation and its report: `derive(loaded, task)` composes standing, views,
+timeline and totals into the `ReasoningState` every surface reports, and
+`render_markdown(state)` writes it as the Markdown report handovers carry.
 
 Reported records are those of the task (every record when `task` is None), in the order of
 `loaded.records`; references resolve against every loaded record whatever its task.
@@ -13,12 +14,18 @@ from typing import Annotated
 
 from pydantic import Field
 
-from majordomus.ledger.loaded import Loaded, Relations
-from majordomus.ledger.record import ConsultationInput
+from majordomus.advisors.outcomes import ConsultationStatus
+from majordomus.ledger.loaded import Loaded, RecordIndex
+from majordomus.ledger.record import (
+    AssessmentInput,
+    ConsultationInput,
+    DisagreementInput,
+    StoredConclusion,
+)
 from majordomus.projections.explain import ReasoningExplanation, explain
-from majordomus.projections.report import render_markdown
 from majordomus.projections.standing import AssessmentStanding
-from majordomus.projections.timeline import ReasoningPhase, ReasoningStep, step_for
+from majordomus.projections.text import one_line as ol
+from majordomus.projections.timeline import ReasoningPhase, ReasoningStep, step_of
 from majordomus.projections.totals import ReasoningTotals, totals_over
 from majordomus.projections.views import (
     AssessmentView,
@@ -34,6 +41,7 @@ from majordomus.wire import OMIT, Wire
 
 __all__ = [
     "ALL_TASKS",
+    "LOCAL_REASONING",
     "AssessmentStanding",
     "AssessmentView",
     "ConclusionView",
@@ -52,6 +60,9 @@ __all__ = [
 #: The task a state reports when it covers every task.
 ALL_TASKS = "all"
 
+#: What the report says for a conclusion nobody independent reviewed.
+LOCAL_REASONING = "no independent advisor (local reasoning)"
+
 
 class ReasoningState(Wire):
     """Assessments, consultations, disagreements and conclusions of a task, the timeline of
@@ -67,45 +78,63 @@ class ReasoningState(Wire):
     unreadable: Annotated[list[str], OMIT] = Field(default_factory=list)
 
 
-def derive(loaded: Loaded, task: str | None, relations: Relations | None = None) -> ReasoningState:
-    """The state of `task` (every task when None), replayed from the loaded records alone;
-    `relations` are theirs when the caller indexed them already.
-
-    One pass over the reported records builds the timeline, the views and what the totals
-    count: at 10k records each further pass costs milliseconds in memory traffic alone."""
-    if relations is None:
-        relations = Relations(loaded.records)
-    timeline: list[ReasoningStep] = []
-    assessments: list[AssessmentView] = []
-    consultations: list[ConsultationView] = []
-    disagreements: list[DisagreementView] = []
-    conclusions: list[ConclusionView] = []
+def derive(loaded: Loaded, task: str | None, index: RecordIndex | None = None) -> ReasoningState:
+    """The state of `task` (every task when None), replayed from the loaded records alone, in
+    one pass over the reported records; `index` is theirs when the caller indexed them."""
+    if index is None:
+        index = RecordIndex(loaded.records)
+    state = ReasoningState(task=ALL_TASKS if task is None else task)
     asked: list[ConsultationInput] = []
     for record in loaded.records:
         if task is not None and record.task != task:
             continue
+        state.timeline.append(step_of(record))
         body = record.body
-        kind = body.kind
-        timeline.append(step_for(record, body, kind))
-        if kind == "assessment":
-            assessments.append(assessment_view(record, body, relations))
-        elif kind == "consultation":
-            assert isinstance(body, ConsultationInput)
-            consultations.append(consultation_view(record, body))
+        if isinstance(body, AssessmentInput):
+            state.assessments.append(assessment_view(record, body, index))
+        elif isinstance(body, ConsultationInput):
+            state.consultations.append(consultation_view(record, body))
             asked.append(body)
-        elif kind == "disagreement":
-            disagreements.append(disagreement_view(record, body, relations))
-        elif kind == "conclusion":
-            conclusions.append(conclusion_view(record, body, relations))
-    # every value is of its field's type already (majordomus/projections/derived.py says
-    # why): built unvalidated, the state's validator is never built
-    return ReasoningState.model_construct(
-        task=ALL_TASKS if task is None else task,
-        assessments=assessments,
-        consultations=consultations,
-        disagreements=disagreements,
-        conclusions=conclusions,
-        timeline=timeline,
-        totals=totals_over(len(timeline), asked),
-        unreadable=list(loaded.unreadable),
+        elif isinstance(body, DisagreementInput):
+            state.disagreements.append(disagreement_view(record, body, index))
+        elif isinstance(body, StoredConclusion):
+            state.conclusions.append(conclusion_view(record, body, index))
+    state.totals = totals_over(len(state.timeline), asked)
+    state.unreadable = list(loaded.unreadable)
+    return state
+
+
+def render_markdown(state: ReasoningState) -> str:
+    """The report: the state as a bullet list, with no headings and no tables, so it
+    pastes into any document under any heading; empty when the state reports no record.
+
+    Superseded conclusions are left out; open, planned and disputed assessments are listed
+    as unresolved, and every degraded consultation is named."""
+    totals = state.totals
+    if totals.records == 0:
+        return ""
+    rows = [
+        f"Reasoning: {totals.records} record(s); {totals.consultations_completed} "
+        f"consultation(s) completed, {totals.consultations_failed} failed; "
+        f"{totals.independent_reviewers} independent reviewer(s)."
+    ]
+    for c in state.conclusions:
+        if c.superseded_by is not None:
+            continue
+        reviewers = ", ".join(c.reviewed_by) if c.reviewed_by else LOCAL_REASONING
+        rows.append(
+            f"- Decision {c.id}: {ol(c.decision)} — reviewed by {reviewers}; "
+            f"validation {c.validations_passed} passed, {c.validations_failed} failed."
+        )
+        rows.extend(f"  - risk: {ol(risk)}" for risk in c.risks)
+    for a in state.assessments:
+        if not a.standing.unresolved:
+            continue
+        rows.append(f"- Unresolved {a.id}: {ol(a.subject)} ({a.standing.variant})")
+        rows.extend(f"  - open question: {ol(q)}" for q in a.questions)
+    rows.extend(
+        f"- Degradation: {c.advisor} {c.status.value} ({c.id})"
+        for c in state.consultations
+        if c.status is not ConsultationStatus.COMPLETED
     )
+    return "".join(f"{row}\n" for row in rows)

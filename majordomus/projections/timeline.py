@@ -7,9 +7,8 @@ line of at most 140 characters as a whole). Pure: a step depends on its record a
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import StrEnum
 from typing import Any
-
-from pydantic.dataclasses import dataclass
 
 from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.policy import PlanOutcome
@@ -18,7 +17,6 @@ from majordomus.ledger.record import (
     AttemptInput,
     ConsultationInput,
     DisagreementInput,
-    ReasoningBody,
     ReasoningRecord,
     ResolutionInput,
     Stance,
@@ -26,11 +24,11 @@ from majordomus.ledger.record import (
     StoredPlan,
     ValidationInput,
 )
-from majordomus.projections.derived import DERIVED, Derived, DerivedEnum
 from majordomus.projections.text import one_line as ol
+from majordomus.wire import Wire
 
 
-class ReasoningPhase(DerivedEnum):
+class ReasoningPhase(StrEnum):
     """What a step was in the course of the reasoning."""
 
     UNCERTAINTY = "uncertainty"
@@ -46,8 +44,7 @@ class ReasoningPhase(DerivedEnum):
     ATTEMPT = "attempt"
 
 
-@dataclass(slots=True, frozen=True, kw_only=True, config=DERIVED)
-class ReasoningStep(Derived):
+class ReasoningStep(Wire):
     """When, which record, which phase, and one line on what happened."""
 
     at: str
@@ -125,7 +122,7 @@ def _attempt(body: AttemptInput) -> tuple[ReasoningPhase, str]:
 
 
 #: The phase and summary of a body, by its `kind` (the tag that chose its type when the
-#: record was read, so a dictionary lookup stands for a chain of isinstance checks).
+#: record was read).
 _BY_KIND: dict[str, Callable[[Any], tuple[ReasoningPhase, str]]] = {
     "assessment": _assessment,
     "plan": _plan,
@@ -138,27 +135,7 @@ _BY_KIND: dict[str, Callable[[Any], tuple[ReasoningPhase, str]]] = {
 }
 
 
-#: The slots of a step, set one by one as an `assembler` sets them, without its loop (a step
-#: per record: at 10k records each further call per step costs a replay milliseconds).
-_NEW_STEP = ReasoningStep.__new__
-_SET_AT, _SET_ID, _SET_PHASE, _SET_SUMMARY = (
-    ReasoningStep.__dict__[name].__set__ for name in ("at", "id", "phase", "summary")
-)
-
-
 def step_of(record: ReasoningRecord) -> ReasoningStep:
     """The record's step: its stamp, id, phase and a summary of one line."""
-    body = record.body
-    return step_for(record, body, body.kind)
-
-
-def step_for(record: ReasoningRecord, body: ReasoningBody, kind: str) -> ReasoningStep:
-    """`step_of(record)` for a caller that has read the record's body and kind already (a
-    replay: each attribute read of a record costs a pydantic model's slow path)."""
-    phase, summary = _BY_KIND[kind](body)
-    step = _NEW_STEP(ReasoningStep)
-    _SET_AT(step, record.recorded_at)
-    _SET_ID(step, record.id)
-    _SET_PHASE(step, phase)
-    _SET_SUMMARY(step, ol(summary))
-    return step
+    phase, summary = _BY_KIND[record.body.kind](record.body)
+    return ReasoningStep(at=record.recorded_at, id=record.id, phase=phase, summary=ol(summary))

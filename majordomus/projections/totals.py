@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from majordomus.advisors.outcomes import ConsultationStatus
-from majordomus.ledger.record import ConsultationInput, ReasoningRecord
+from majordomus.ledger.record import ConsultationInput
 from majordomus.wire import Wire
 
 
@@ -25,25 +25,9 @@ class ReasoningTotals(Wire):
     output_tokens: int = 0
 
 
-def totals_of(records: Iterable[ReasoningRecord]) -> ReasoningTotals:
-    """Count records and consultations, distinct reviewers, and the reported token sums."""
-    count = 0
-    consultations: list[ConsultationInput] = []
-    for record in records:
-        count += 1
-        body = record.body
-        if body.kind == "consultation":
-            assert isinstance(body, ConsultationInput)
-            consultations.append(body)
-    return totals_over(count, consultations)
-
-
 def totals_over(count: int, consultations: Iterable[ConsultationInput]) -> ReasoningTotals:
-    """The totals of `count` records whose consultations are `consultations`: for a caller
-    that has gone over the records already (a replay visits each record once).
-
-    Counted in locals and built once (a model's attribute assignment costs a call each).
-    """
+    """The totals of `count` records whose consultations are `consultations` (a replay visits
+    each record once and gathers them)."""
     completed = failed = input_tokens = output_tokens = 0
     reviewers: set[str] = set()
     for body in consultations:

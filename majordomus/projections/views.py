@@ -1,39 +1,34 @@
 """The views of docs/ledger.md: one assessment, consultation, disagreement or conclusion as
 the state reports it.
 
-A view carries what a reader needs to take the work over; references (standing conclusion,
-resolution, supersession, validations) are resolved against every loaded record through
-`Relations`, whatever task they were recorded under. Each view is made from the record and
-its body, which the replay has read already: an attribute read of a record takes a pydantic
-model's slow path, a few hundred instructions, thousands of times in a replay. Pure.
+A view carries what a reader needs to take the work over; references (conclusion in force,
+resolution, supersession, validations) are resolved against every loaded record through the
+`RecordIndex`, whatever task they were recorded under. Pure.
 """
 
 from __future__ import annotations
 
-from dataclasses import field
 from typing import Annotated
 
-from pydantic.dataclasses import dataclass
+from pydantic import Field
 
 from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.policy import Materiality
-from majordomus.ledger.loaded import Relations
+from majordomus.ledger.loaded import RecordIndex
 from majordomus.ledger.record import (
     AssessmentInput,
     ConsultationInput,
     DisagreementInput,
-    ReasoningBody,
     ReasoningRecord,
     ResolutionInput,
     Stance,
     StoredConclusion,
 )
-from majordomus.projections.derived import DERIVED, OMIT_EMPTY, OMIT_NONE, Derived, assembler
-from majordomus.projections.standing import AssessmentStanding, standing_given
+from majordomus.projections.standing import AssessmentStanding, standing_of
+from majordomus.wire import OMIT, Wire
 
 
-@dataclass(slots=True, frozen=True, kw_only=True, config=DERIVED)
-class AssessmentView(Derived):
+class AssessmentView(Wire):
     """One assessment: its subject, how much it matters, where it stands, what stays open."""
 
     id: str
@@ -41,36 +36,33 @@ class AssessmentView(Derived):
     subject: str
     materiality: Materiality
     standing: AssessmentStanding
-    conclusion: Annotated[str | None, OMIT_NONE] = None
-    questions: Annotated[list[str], OMIT_EMPTY] = field(default_factory=list)
+    conclusion: Annotated[str | None, OMIT] = None
+    questions: Annotated[list[str], OMIT] = Field(default_factory=list)
 
 
-@dataclass(slots=True, frozen=True, kw_only=True, config=DERIVED)
-class ConsultationView(Derived):
+class ConsultationView(Wire):
     """One consultation; a failed one shows its status and diagnostic where advice would be."""
 
     id: str
     plan: str
     advisor: str
     status: ConsultationStatus
-    stance: Annotated[Stance | None, OMIT_NONE] = None
-    conclusion: Annotated[str | None, OMIT_NONE] = None
-    diagnostic: Annotated[str | None, OMIT_NONE] = None
+    stance: Annotated[Stance | None, OMIT] = None
+    conclusion: Annotated[str | None, OMIT] = None
+    diagnostic: Annotated[str | None, OMIT] = None
 
 
-@dataclass(slots=True, frozen=True, kw_only=True, config=DERIVED)
-class DisagreementView(Derived):
+class DisagreementView(Wire):
     """One disagreement, the question that decides it, and its resolution once recorded."""
 
     id: str
     assessment: str
     discriminating_question: str
-    resolution: Annotated[str | None, OMIT_NONE] = None
-    favours: Annotated[str | None, OMIT_NONE] = None
+    resolution: Annotated[str | None, OMIT] = None
+    favours: Annotated[str | None, OMIT] = None
 
 
-@dataclass(slots=True, frozen=True, kw_only=True, config=DERIVED)
-class ConclusionView(Derived):
+class ConclusionView(Wire):
     """One conclusion with its computed review, its validations and what superseded it."""
 
     id: str
@@ -80,81 +72,66 @@ class ConclusionView(Derived):
     independent_review_count: int
     validations_passed: int
     validations_failed: int
-    superseded_by: Annotated[str | None, OMIT_NONE] = None
+    superseded_by: Annotated[str | None, OMIT] = None
     validation_plan: list[str]
-    risks: Annotated[list[str], OMIT_EMPTY] = field(default_factory=list)
-
-
-_assessment = assembler(AssessmentView)
-_consultation = assembler(ConsultationView)
-_disagreement = assembler(DisagreementView)
-_conclusion = assembler(ConclusionView)
+    risks: Annotated[list[str], OMIT] = Field(default_factory=list)
 
 
 def assessment_view(
-    record: ReasoningRecord, body: ReasoningBody, relations: Relations
+    record: ReasoningRecord, body: AssessmentInput, index: RecordIndex
 ) -> AssessmentView:
-    assert isinstance(body, AssessmentInput)
-    record_id = record.id
-    conclusion = relations.standing_conclusion(record_id)
-    return _assessment(
-        record_id,
-        record.task,
-        body.subject,
-        body.materiality,
-        standing_given(relations, record_id, conclusion),
-        conclusion.id if conclusion is not None else None,
-        list(body.questions),
+    conclusion = index.conclusion_in_force(record.id)
+    return AssessmentView(
+        id=record.id,
+        task=record.task,
+        subject=body.subject,
+        materiality=body.materiality,
+        standing=standing_of(index, record.id, conclusion),
+        conclusion=conclusion.id if conclusion is not None else None,
+        questions=body.questions,
     )
 
 
-def consultation_view(record: ReasoningRecord, body: ReasoningBody) -> ConsultationView:
-    assert isinstance(body, ConsultationInput)
-    return _consultation(
-        record.id,
-        body.plan,
-        body.advisor,
-        body.status,
-        body.stance,
-        body.conclusion,
-        body.diagnostic,
+def consultation_view(record: ReasoningRecord, body: ConsultationInput) -> ConsultationView:
+    return ConsultationView(
+        id=record.id,
+        plan=body.plan,
+        advisor=body.advisor,
+        status=body.status,
+        stance=body.stance,
+        conclusion=body.conclusion,
+        diagnostic=body.diagnostic,
     )
 
 
 def disagreement_view(
-    record: ReasoningRecord, body: ReasoningBody, relations: Relations
+    record: ReasoningRecord, body: DisagreementInput, index: RecordIndex
 ) -> DisagreementView:
-    assert isinstance(body, DisagreementInput)
-    record_id = record.id
-    resolution = relations.resolution_of(record_id)
-    if resolution is None:
-        return _disagreement(record_id, body.assessment, body.discriminating_question, None, None)
-    settled = resolution.body
-    assert isinstance(settled, ResolutionInput)
-    return _disagreement(
-        record_id,
-        body.assessment,
-        body.discriminating_question,
-        resolution.id,
-        settled.favours,
+    resolution = index.resolution_of(record.id)
+    settled = resolution.body if resolution is not None else None
+    assert settled is None or isinstance(settled, ResolutionInput)
+    return DisagreementView(
+        id=record.id,
+        assessment=body.assessment,
+        discriminating_question=body.discriminating_question,
+        resolution=resolution.id if resolution is not None else None,
+        favours=settled.favours if settled is not None else None,
     )
 
 
 def conclusion_view(
-    record: ReasoningRecord, body: ReasoningBody, relations: Relations
+    record: ReasoningRecord, body: StoredConclusion, index: RecordIndex
 ) -> ConclusionView:
-    assert isinstance(body, StoredConclusion)
-    record_id = record.id
-    passed, failed = relations.validations(record_id)
-    return _conclusion(
-        record_id,
-        body.assessment,
-        body.decision,
-        list(body.reviewed_by),
-        body.independent_review_count,
-        passed,
-        failed,
-        relations.superseded_by.get(record_id),
-        list(body.validation_plan),
-        list(body.risks),
+    passed, failed = index.validations(record.id)
+    return ConclusionView(
+        id=record.id,
+        assessment=body.assessment,
+        decision=body.decision,
+        reviewed_by=body.reviewed_by,
+        independent_review_count=body.independent_review_count,
+        validations_passed=passed,
+        validations_failed=failed,
+        superseded_by=index.superseded_by.get(record.id),
+        validation_plan=body.validation_plan,
+        risks=body.risks,
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from majordomus.ledger.loaded import Loaded, Relations, subject_key
+from majordomus.ledger.loaded import Loaded, RecordIndex, subject_key
 from majordomus.ledger.record import ReasoningRecord
 
 
@@ -110,14 +110,14 @@ def test_get_returns_the_first_record_with_the_id():
     loaded.records.append(rec("assessment-1", {"kind": "assessment", "subject": "dup"}))
     assert loaded.get("assessment-1").body.subject == "s"
     assert loaded.get("nothing") is None
-    assert Relations(loaded.records).get("assessment-1").body.subject == "s"
-    assert Relations(loaded.records).get("nothing") is None
+    assert RecordIndex(loaded.records).get("assessment-1").body.subject == "s"
+    assert RecordIndex(loaded.records).get("nothing") is None
 
 
 def test_assessment_of_every_kind():
     loaded = chain()
-    relations = Relations(loaded.records)
-    belongs = {r.id: relations.assessment_of(r) for r in loaded.records}
+    index = RecordIndex(loaded.records)
+    belongs = {r.id: index.assessment_of(r) for r in loaded.records}
     assert belongs == {
         "assessment-1": "assessment-1",
         "plan-2": "assessment-1",
@@ -131,7 +131,7 @@ def test_assessment_of_every_kind():
     }
 
 
-def test_standing_conclusion_skips_superseded_ones():
+def test_the_conclusion_in_force_skips_superseded_ones():
     loaded = Loaded(
         records=[
             rec("conclusion-1", conclusion("assessment-1")),
@@ -139,17 +139,17 @@ def test_standing_conclusion_skips_superseded_ones():
             rec("conclusion-2", conclusion("assessment-1", "conclusion-3")),
         ]
     )
-    relations = Relations(loaded.records)
-    assert relations.standing_conclusion("assessment-1").id == "conclusion-2"
-    assert relations.standing_conclusion("assessment-2") is None
+    index = RecordIndex(loaded.records)
+    assert index.conclusion_in_force("assessment-1").id == "conclusion-2"
+    assert index.conclusion_in_force("assessment-2") is None
     loaded.records.append(rec("conclusion-4", conclusion("assessment-1", "conclusion-2")))
-    assert Relations(loaded.records).standing_conclusion("assessment-1").id == "conclusion-4"
+    assert RecordIndex(loaded.records).conclusion_in_force("assessment-1").id == "conclusion-4"
 
 
 def test_resolution_of():
-    relations = Relations(chain().records)
-    assert relations.resolution_of("disagreement-4").id == "resolution-5"
-    assert relations.resolution_of("disagreement-0") is None
+    index = RecordIndex(chain().records)
+    assert index.resolution_of("disagreement-4").id == "resolution-5"
+    assert index.resolution_of("disagreement-0") is None
 
 
 def test_subject_key_collapses_space_and_case():
@@ -163,15 +163,15 @@ def test_prior_on_subject_ignores_own_conclusion_and_crosses_tasks():
             rec("conclusion-2", conclusion("assessment-1")),
         ]
     )
-    relations = Relations(own.records)
-    assert relations.prior_on_subject(own.records[0]) is None
-    assert relations.prior_on_subject(own.records[1]) is None
+    index = RecordIndex(own.records)
+    assert index.prior_on_subject(own.records[0]) is None
+    assert index.prior_on_subject(own.records[1]) is None
     other = rec("assessment-3", {"kind": "assessment", "subject": "lock  SCOPE"}, task="t2")
     own.records.append(other)
-    assert Relations(own.records).prior_on_subject(other).id == "conclusion-2"
+    assert RecordIndex(own.records).prior_on_subject(other).id == "conclusion-2"
 
 
-def test_prior_on_subject_takes_the_latest_assessment_with_a_standing_conclusion():
+def test_prior_on_subject_takes_the_latest_assessment_with_a_conclusion_in_force():
     loaded = Loaded(
         records=[
             rec("assessment-1", {"kind": "assessment", "subject": "s"}),
@@ -182,7 +182,7 @@ def test_prior_on_subject_takes_the_latest_assessment_with_a_standing_conclusion
             rec("assessment-6", {"kind": "assessment", "subject": "s"}),
         ]
     )
-    assert Relations(loaded.records).prior_on_subject(loaded.records[-1]).id == "conclusion-4"
+    assert RecordIndex(loaded.records).prior_on_subject(loaded.records[-1]).id == "conclusion-4"
 
 
 def test_circular_references_belong_to_no_assessment():
@@ -193,5 +193,5 @@ def test_circular_references_belong_to_no_assessment():
             rec("c-3", {"kind": "consultation", "plan": "c-3", "advisor": "a", "status": "empty"}),
         ]
     )
-    relations = Relations(loaded.records)
-    assert [relations.assessment_of(r) for r in loaded.records] == [None, None, None]
+    index = RecordIndex(loaded.records)
+    assert [index.assessment_of(r) for r in loaded.records] == [None, None, None]

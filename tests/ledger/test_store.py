@@ -273,7 +273,7 @@ def test_load_lists_what_is_not_a_regular_record_file_as_unreadable(tmp_path, mo
     `.json` names are each unreadable: never waited on, followed or read past the cap."""
     import os
 
-    from majordomus.ledger import readahead
+    from majordomus.ledger import store
 
     record = json.dumps(stored("real", "2026-10-01T00:00:00.000Z"))
     target = put(tmp_path, "t/real.json", record)
@@ -284,7 +284,7 @@ def test_load_lists_what_is_not_a_regular_record_file_as_unreadable(tmp_path, mo
     put(
         tmp_path, "t/large.json", json.dumps(stored("large", "2026-10-01T00:00:01.000Z")) + " " * 64
     )
-    monkeypatch.setattr(readahead, "RECORD_FILE_LIMIT", len(record) + 32)
+    monkeypatch.setattr(store, "RECORD_FILE_LIMIT", len(record) + 32)
     loaded = Store(tmp_path).load()
     assert [r.id for r in loaded.records] == ["real"]
     assert loaded.unreadable == ["t/dir.json", "t/fifo.json", "t/large.json", "t/link.json"]

@@ -123,14 +123,3 @@ def test_every_reported_record_is_one_step_in_record_order() -> None:
     records = [rec("b-2", 2, attempt()), rec("a-1", 1, attempt()), rec("c-3", 3, attempt())]
     timeline = derive(loaded(*records), None).timeline
     assert [s.id for s in timeline] == ["b-2", "a-1", "c-3"]
-
-
-def test_a_step_is_slotted_and_frozen() -> None:
-    import dataclasses
-
-    from majordomus.projections.timeline import ReasoningPhase, ReasoningStep
-
-    step = ReasoningStep(at="x", id="y", phase=ReasoningPhase.LOCAL, summary="s")
-    assert not hasattr(step, "__dict__")
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        step.summary = "other"  # type: ignore[misc]

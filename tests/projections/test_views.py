@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
-import typing
-
-from majordomus.projections.derived import OMIT_EMPTY, OMIT_NONE
 from majordomus.projections.state import derive
-from majordomus.wire import _empty
 
 from .builders import (
     assessment,
@@ -109,35 +104,3 @@ def test_superseded_by_names_the_first_superseding_conclusion() -> None:
     ]
     views = derive(loaded(*records), None).conclusions
     assert [v.superseded_by for v in views] == ["conclusion-2", None, None]
-
-
-def test_a_view_omits_exactly_what_wire_omit_omits() -> None:
-    """The views' C-level omission tests (`derived.OMIT_NONE`, `OMIT_EMPTY`) leave out the
-    keys `wire.OMIT`'s test would, over views with every optional field set and unset."""
-    records = loaded(
-        rec("assessment-1", 1, assessment("a", questions=["q"])),
-        rec("assessment-2", 2, assessment("")),
-        rec("consultation-3", 3, consultation("plan-0", conclusion="")),
-        rec("consultation-4", 4, consultation("plan-0", status="timeout", diagnostic="")),
-        rec("consultation-5", 5, consultation("plan-0", status="error")),
-        rec("disagreement-6", 6, disagreement("assessment-1")),
-        rec("disagreement-7", 7, disagreement("assessment-2")),
-        rec("resolution-8", 8, resolution("disagreement-6")),
-        rec("conclusion-9", 9, conclusion("assessment-1", risks=["r"])),
-        rec("conclusion-10", 10, conclusion("assessment-1", supersedes="conclusion-9")),
-        rec("validation-11", 11, validation("conclusion-10")),
-    )
-    state = derive(records, None)
-    views = [*state.assessments, *state.consultations, *state.disagreements, *state.conclusions]
-    assert len(views) == 9
-    for view in views:
-        hints = typing.get_type_hints(type(view), include_extras=True)
-        optional = {
-            name
-            for name, hint in hints.items()
-            if any(m is OMIT_NONE or m is OMIT_EMPTY for m in getattr(hint, "__metadata__", ()))
-        }
-        fields = {f.name for f in dataclasses.fields(view)}  # type: ignore[arg-type]
-        kept = {name for name in fields if name not in optional or not _empty(getattr(view, name))}
-        assert set(view.wire()) == kept
-        assert optional

@@ -20,8 +20,8 @@ import pytest
 
 from majordomus import AssessmentInput, ReasoningEvidence, ReasoningEvidenceKind, Repository
 from majordomus.egress import clean, clean_json, clean_json_bytes, clean_line, excerpt
-from majordomus.ledger.redaction import redact_text
 from majordomus.ledger.store import STATE_DIR
+from majordomus.redaction.redactor import redact_text
 from tests.conftest import git, run_majordomus, serve
 from tests.mcp.conftest import Pipes
 from tests.reliability.secret_samples import (

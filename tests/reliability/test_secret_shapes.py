@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from majordomus.ledger.redaction import SHAPE_NAMES, redact_text, shapes_in
+from majordomus.redaction.redactor import SHAPE_NAMES, redact_text, shapes_in
 
 TABLE = (
     "anthropic-key",

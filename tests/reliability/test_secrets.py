@@ -14,7 +14,7 @@ import pytest
 from majordomus import Repository
 from majordomus.ledger.lock import LOCK_NAME
 from majordomus.ledger.record import parse_body, parse_input
-from majordomus.ledger.redaction import redact
+from majordomus.ledger.service import redact
 from majordomus.ledger.store import STATE_DIR
 from tests.conftest import run_majordomus
 from tests.reliability.chain import (

@@ -33,7 +33,7 @@ from majordomus.ledger.record import (
     ValidationOutcome,
     parse_input,
 )
-from majordomus.ledger.redaction import redact
+from majordomus.ledger.service import redact
 from majordomus.ledger.store import Loaded
 
 

@@ -40,8 +40,8 @@ def command() -> click.Command:
         sqlite_file: Path | None, export_format: str | None, output: Path | None, force: bool
     ) -> None:
         """Copy the reasoning records out for analysis; the copy is never read back."""
-        from majordomus.ledger.export import jsonl, publish, write_sqlite
         from majordomus.ledger.store import Store
+        from majordomus.projections.export import jsonl, publish, write_sqlite
 
         if (sqlite_file is None) == (export_format is None):
             raise click.UsageError("give exactly one of --sqlite FILE and --format jsonl")

@@ -1,5 +1,5 @@
-"""The consultation history the circuit breakers read, replayed from
-the same records as the state, so circuits open and close from the ledger alone.
+"""The consultation history the advisors' circuit breakers read, replayed from the records,
+so circuits open and close from the ledger alone (a plan's admission reads it too).
 
 A consultation whose `recorded_at` is not a time `epoch_seconds` reads is left out: it
 cannot say when it happened. Pure.
@@ -12,18 +12,16 @@ from typing import overload
 
 from majordomus.advisors.outcomes import Outcome
 from majordomus.clock import epoch_seconds
-from majordomus.ledger.loaded import Loaded, Relations
+from majordomus.ledger.loaded import Loaded, RecordIndex
 from majordomus.ledger.record import ConsultationInput
 
 
-def history(loaded: Loaded, relations: Relations | None = None) -> list[Outcome]:
-    """One outcome per consultation record, in record order.
-
-    `relations`, when the caller indexed the same records already, lists the consultations:
-    the records are then not walked a second time (at 10k records, milliseconds)."""
+def history(loaded: Loaded, index: RecordIndex | None = None) -> list[Outcome]:
+    """One outcome per consultation record, in record order; `index`, when the caller
+    indexed the same records already, lists the consultations."""
     consultations = (
-        relations.consultations
-        if relations is not None
+        index.consultations
+        if index is not None
         else [r for r in loaded.records if r.body.kind == "consultation"]
     )
     outcomes: list[Outcome] = []
@@ -46,25 +44,19 @@ def history(loaded: Loaded, relations: Relations | None = None) -> list[Outcome]
 
 
 class LazyHistory(Sequence[Outcome]):
-    """`history(loaded, relations)`, replayed when first read.
+    """`history(loaded, index)`, replayed when first read: only an advisor that is present
+    and not gated by the mode or the configuration has its circuit judged
+    (`majordomus.advisors.availability`), and often none is (no credential, CI, offline)."""
 
-    Only an advisor that is present and not gated by the mode or the configuration has its
-    circuit judged (`majordomus.advisors.availability`); where none is (no credential, CI,
-    offline), nothing reads the history, and a status over 10k records skips ~1,250
-    outcomes it would never show."""
-
-    __slots__ = ("_loaded", "_outcomes", "_relations")
-
-    def __init__(self, loaded: Loaded, relations: Relations | None = None) -> None:
+    def __init__(self, loaded: Loaded, index: RecordIndex | None = None) -> None:
         self._loaded = loaded
-        self._relations = relations
+        self._index = index
         self._outcomes: list[Outcome] | None = None
 
     def _replayed(self) -> list[Outcome]:
-        outcomes = self._outcomes
-        if outcomes is None:
-            outcomes = self._outcomes = history(self._loaded, self._relations)
-        return outcomes
+        if self._outcomes is None:
+            self._outcomes = history(self._loaded, self._index)
+        return self._outcomes
 
     @overload
     def __getitem__(self, index: int) -> Outcome: ...

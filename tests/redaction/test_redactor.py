@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from majordomus.errors import Refused
 from majordomus.ledger.record import parse_input
-from majordomus.ledger.redaction import (
+from majordomus.ledger.service import redact
+from majordomus.redaction.redactor import (
     SHAPE_NAMES,
-    redact,
     redact_text,
     redact_value,
     shapes_in,
@@ -190,8 +190,8 @@ def test_the_prefilter_never_misses_a_literal_a_text_holds(
     so does the search literal by literal that a process starts with."""
     import random
 
-    from majordomus.ledger import redaction
-    from majordomus.ledger.redaction import WORD_END
+    from majordomus.redaction import redactor as redaction
+    from majordomus.redaction.redactor import WORD_END
 
     monkeypatch.setattr(redaction, "_RENTED_BYTES", rented)
     scan = redaction._Prefilter(set(redaction._LITERALS.exact), set(redaction._LITERALS.any_case))
@@ -227,7 +227,7 @@ def test_the_scans_redact_as_the_search_literal_by_literal(
     redacted text is the same."""
     import random
 
-    from majordomus.ledger import redaction
+    from majordomus.redaction import redactor as redaction
     from tests.reliability.secret_samples import ORDINARY, SAMPLES
 
     def prefilter() -> redaction._Prefilter:
@@ -271,7 +271,7 @@ def test_key_words_are_found_where_full_lower_casing_finds_them() -> None:
     when that would move an offset) puts them, whatever the text holds outside ASCII."""
     import random
 
-    from majordomus.ledger.redaction import _COMPILED, _lowered
+    from majordomus.redaction.redactor import _COMPILED, _lowered
 
     def reference(text: str) -> str:
         lowered = text.lower()
@@ -302,7 +302,7 @@ def test_key_words_found_in_the_bytes_start_where_they_start_in_the_text() -> No
     ASCII, lone surrogates and the Kelvin sign included."""
     import random
 
-    from majordomus.ledger.redaction import _COMPILED, _KeyWords, _lowered
+    from majordomus.redaction.redactor import _COMPILED, _KeyWords, _lowered
 
     anchors = [re.compile(shape.anchor) for shape in _COMPILED if shape.anchor is not None]
     words = ["password", "Pass", "KEY", "ey", "api_", "Token", "secret", "aws", "heroku", "curl"]
@@ -325,7 +325,7 @@ def test_narrowed_key_word_anchors_redact_as_all_the_words(monkeypatch: pytest.M
     it replaces is what looking for all of them replaces, whatever else the text holds."""
     import random
 
-    from majordomus.ledger import redaction
+    from majordomus.redaction import redactor as redaction
 
     narrowed = [shape for shape in redaction._COMPILED if shape.words is not None]
     assert [shape.marker for shape in narrowed] == ["[redacted:secret-assignment]"]
@@ -362,7 +362,7 @@ def test_narrowed_key_word_anchors_redact_as_all_the_words(monkeypatch: pytest.M
 def _compiled_prefilter() -> Any:
     """A prefilter past its literal-by-literal start: every non-empty text goes through the
     compiled scans."""
-    from majordomus.ledger import redaction
+    from majordomus.redaction import redactor as redaction
 
     scan = redaction._Prefilter(set(redaction._LITERALS.exact), set(redaction._LITERALS.any_case))
     scan._rented = redaction._RENTED_BYTES
@@ -413,7 +413,7 @@ def test_the_compiled_scans_never_report_fewer_literals_than_a_search_of_each(
 def test_every_literal_holds_one_of_its_scans_chosen_pivots() -> None:
     """The pivots are covers of the table's literals (a literal holding none would be
     looked for from a pivot of its own, a pass more over every large text that holds it)."""
-    from majordomus.ledger import redaction
+    from majordomus.redaction import redactor as redaction
 
     for literal in _PREFILTER.exact:
         chosen = redaction._FOLDED_PIVOTS if literal == literal.lower() else redaction._CASED_PIVOTS
@@ -425,7 +425,7 @@ def test_every_literal_holds_one_of_its_scans_chosen_pivots() -> None:
 def test_a_look_behind_filter_finds_what_its_look_behinds_find() -> None:
     """Literals ending only by looking behind at one place share a look behind at the
     characters before their pivots: it finds exactly what they alone find."""
-    from majordomus.ledger.redaction import _alternation
+    from majordomus.redaction.redactor import _alternation
 
     literals = {"hvb.": 3, "hvs.": 3, "ya29.": 4, "dp.": 2}
     pattern = _alternation(literals)

@@ -10,11 +10,10 @@ from majordomus.advisors.outcomes import ConsultationStatus, Outcome
 from majordomus.advisors.states import AdvisorState, AdvisorStatus
 from majordomus.clock import epoch_seconds
 from majordomus.layer.yaml import parse_into
-from majordomus.ledger.loaded import Relations
-from majordomus.projections.history import LazyHistory, history
+from majordomus.ledger.history import LazyHistory, history
+from majordomus.ledger.loaded import RecordIndex
 from majordomus.projections.moment import epoch_of, parse_moment, recorded_by
-
-from .builders import assessment, consultation, loaded, rec
+from tests.projections.builders import assessment, consultation, loaded, rec
 
 CATALOGUE = parse_into(
     "version: 1\ncapabilities:\n  - id: code_review\n    description: x\nadvisors:\n"
@@ -109,8 +108,8 @@ def test_the_lazy_history_reads_as_the_history() -> None:
         rec("c-3", 3, consultation("p", "b")),
         rec("c-4", 4, consultation("p", "a", "timeout")),
     )
-    for relations in (None, Relations(records.records)):
-        lazy = LazyHistory(records, relations)
+    for index in (None, RecordIndex(records.records)):
+        lazy = LazyHistory(records, index)
         assert list(lazy) == history(records)
         assert len(lazy) == 3
         assert lazy[1] == history(records)[1]

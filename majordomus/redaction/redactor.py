@@ -1,22 +1,18 @@
-"""Secret redaction: what is removed from a record before it touches disk, and from every
-text before it leaves the process (`majordomus.egress`).
-
-Owns the matching of the secret shapes (their table, which docs/ledger.md names one by one,
-is `majordomus.ledger.secret_shapes`), the control-character scrub and the walk over every
-string value of a body. Pure: no disk, no clock. The ledger's write path calls `redact`
-between admission and writing; nothing else decides what counts as a secret.
-Cheap to import (no pydantic until a body is redacted): every error line uses it.
+"""Secret redaction: the matching of the secret shapes (`majordomus.redaction.shapes`), the
+control-character scrub and the walk over every string of a JSON value. Pure: no disk, no
+clock. A shape is tried only on a text that holds one of its gate's literals, which one scan
+of the text's bytes finds for every shape at once (`_Prefilter`).
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from functools import cache, cached_property
+from typing import Any
 
-from majordomus.errors import Refused
-from majordomus.ledger.secret_shapes import (
+from majordomus.order import canonical_strings
+from majordomus.redaction.shapes import (
     ALSO,
     ANCHORS,
     ANY_CASE,
@@ -29,9 +25,6 @@ from majordomus.ledger.secret_shapes import (
     words_anchor,
 )
 
-if TYPE_CHECKING:
-    from majordomus.ledger.record import ReasoningBody
-
 
 def _split_gate(gate: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if ANY_CASE not in gate:
@@ -43,22 +36,8 @@ def _split_gate(gate: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]
 class _Shape:
     """One shape with its gate, its anchor and its marker; compiled on first need."""
 
-    __slots__ = (
-        "also",
-        "anchor",
-        "any_case",
-        "exact",
-        "keep",
-        "marker",
-        "narrowed",
-        "pattern",
-        "source",
-        "words",
-    )
-
     def __init__(self, name: str, source: Source) -> None:
         self.source = source
-        self.pattern: re.Pattern[str] | None = None
         self.exact, self.any_case = _split_gate(GATES[name])
         self.also = tuple(literal.encode("ascii") for literal in ALSO.get(name, ()))
         self.anchor = ANCHORS.get(name)
@@ -70,10 +49,9 @@ class _Shape:
     def replace(self, match: re.Match[str]) -> str:
         return (match.group("keep") or "") + self.marker if self.keep else self.marker
 
-    def compiled(self) -> re.Pattern[str]:
-        if self.pattern is None:
-            self.pattern = re.compile(self.source.pattern, self.source.flags)
-        return self.pattern
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        return re.compile(self.source.pattern, self.source.flags)
 
     def sub(
         self, text: str, key_words: _KeyWords | None, any_case: frozenset[str] = frozenset()
@@ -81,7 +59,7 @@ class _Shape:
         """The text with every match replaced; an anchored shape is tried where `key_words`
         (those of `text`) finds its key words, and `any_case` are the case-insensitive
         literals the text holds (`Candidates`), when known."""
-        pattern = self.compiled()
+        pattern = self.pattern
         if self.anchor is None or key_words is None:
             return pattern.sub(self.replace, text)
         pieces: list[str] = []
@@ -97,10 +75,8 @@ class _Shape:
         return "".join((*pieces, text[done:])) if pieces else text
 
     def _anchor(self, text: str, any_case: frozenset[str]) -> re.Pattern[str]:
-        """Where the key words may start. A shape gated by whole key words alone looks only
-        for those the text holds: a word it does not hold never starts a hit, so the hits,
-        their order and their ends are those of all the words (a Kelvin sign, which
-        lower-cases to a `k` the literal scan of the bytes does not see, keeps them all)."""
+        """Where the key words may start: for a shape gated by whole key words alone, only
+        those the text holds (a Kelvin sign, a `k` the byte scan does not see, keeps all)."""
         assert self.anchor is not None
         held: tuple[str, ...] = ()
         if self.words is not None and any_case and _KELVIN not in text:
@@ -124,29 +100,21 @@ _KELVIN_UTF8 = _KELVIN.encode("utf-8")
 _NOT_CONTINUATION = bytes(b for b in range(256) if not 0x80 <= b <= 0xBF)
 #: What a bytes pattern would read differently from a str pattern (classes and boundaries).
 _UNICODE_ESCAPES = tuple(f"\\{letter}" for letter in "wWsSdDbB")
-_AS_BYTES: dict[str, re.Pattern[bytes] | None] = {}
 
 
-def _as_bytes(anchor: re.Pattern[str]) -> re.Pattern[bytes] | None:
-    """The anchor as a bytes pattern matching ASCII words alike; None when it uses a class or
-    a boundary, which a bytes pattern reads differently."""
-    source = anchor.pattern
-    if source not in _AS_BYTES:
-        plain = source.isascii() and not any(escape in source for escape in _UNICODE_ESCAPES)
-        _AS_BYTES[source] = re.compile(source.encode("ascii")) if plain else None
-    return _AS_BYTES[source]
+@cache
+def _as_bytes(source: str) -> re.Pattern[bytes] | None:
+    """An anchor's source as a bytes pattern matching ASCII words alike; None when it uses a
+    class or a boundary, which a bytes pattern reads differently."""
+    plain = source.isascii() and not any(escape in source for escape in _UNICODE_ESCAPES)
+    return re.compile(source.encode("ascii")) if plain else None
 
 
 class _KeyWords:
     """Where key words start in one text, looked for in it lower-cased with every offset
-    kept (`_lowered`).
-
-    When the caller holds the text's exact UTF-8 bytes and they hold no Kelvin sign (the
-    one character outside ASCII that lower-cases to a key word's letter), the words are
-    looked for in those bytes lower-cased (ASCII letters alone, at C speed) and each byte
-    offset becomes the text's: the bytes before it less the continuation bytes among them.
-    That spares a large text not in ASCII its decoded lower-cased copy. Otherwise, and for
-    an anchor a bytes pattern would read differently, in `_lowered(text)`."""
+    kept (`_lowered`); or, when the caller holds the text's exact UTF-8 bytes and they hold
+    no Kelvin sign, in those bytes lower-cased, each byte offset less the continuation bytes
+    before it (no decoded copy of a large text)."""
 
     __slots__ = ("_data", "_lowered", "_text")
 
@@ -158,7 +126,7 @@ class _KeyWords:
 
     def starts(self, anchor: re.Pattern[str]) -> Iterator[int]:
         """The offsets in the text where `anchor` matches its lower-cased form, in order."""
-        as_bytes = _as_bytes(anchor) if self._data is not None else None
+        as_bytes = _as_bytes(anchor.pattern) if self._data is not None else None
         if self._data is None or as_bytes is None:
             if self._lowered is None:
                 self._lowered = _lowered(self._text)
@@ -191,14 +159,9 @@ def _gate_words(
 
 
 def _lowered(text: str) -> str:
-    """`text` lower-cased with every offset kept, as key words are looked for in it.
-
-    `str.lower` where that keeps every offset, else ASCII letters alone lower-cased. The
-    key words are ASCII, so what they match depends only on which characters are ASCII
-    and which: lower-casing ASCII letters through the UTF-8 bytes (at C speed, where
-    `str.lower` of a text that is not ASCII walks it code point by code point) and then the
-    Kelvin sign, the one character outside ASCII that `str.lower` maps into it in place,
-    finds the same words at the same places."""
+    """`text` lower-cased with every offset kept, as key words are looked for in it: the
+    key words are ASCII, so ASCII letters lower-cased through the UTF-8 bytes, then the
+    Kelvin sign (the one character `str.lower` maps into ASCII in place), find them all."""
     if text.isascii():
         return text.lower()
     lowered = text.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
@@ -214,16 +177,8 @@ _FREQUENT = (
     ' e"trasino\nd0luc:1p2,m-h/.69548b37fyjvgkTAwRZ{}_@=E()DxPOICSzNMqBUFHGYL;KQJ[]WVX+?$><'
     "'*\\&#~`|%!"
 )
-#: The pivots of the scans (`_Prefilter`). A pass costs about the same whatever its pivot
-#: byte (~1 ms over the 3.4 MB status answer, ~4 instructions a byte), so what counts is
-#: how many pivots a large text holds, then how often it stops at them (~6-15 ns a stop,
-#: ~16 ns more for each look behind tried there). Each set covers its scan's literals with
-#: few characters (every literal holds one), chosen by counting instructions over the
-#: status and `objects list` answers: seven upper-case letters for the case-sensitive
-#: literals holding one (letters those answers do not hold at all, so each pass is a
-#: `memchr`), nine characters for the rest in the bytes lower-cased (23 passes over the
-#: status answer became 9). A literal holding none (a table grown since) gets a pivot of
-#: its own, its rarest character.
+#: The pivots of the scans (`_Prefilter`): few characters, rare in answers, that cover every
+#: literal of their scan (a literal holding none gets its rarest character).
 _CASED_PIVOTS = "ABGJKNQ"
 _FOLDED_PIVOTS = "./_gkpqrx"
 
@@ -253,33 +208,20 @@ def _pivot(literal: str, chosen: str) -> int:
 
 
 #: How many bytes a process searches literal by literal before it compiles its scans
-#: (`_Prefilter.found_in`): about what compiling costs.
+#: (`_Prefilter.found_in`): about as many as compiling would take to search.
 _RENTED_BYTES = 128 * 1024
 
 
 class _Prefilter:
     """Which gate literals a text holds, the case-sensitive ones and the key words in any
-    case (those in its bytes lower-cased, `bytes.lower` folding ASCII alone), from a few
-    passes at C speed over its UTF-8 bytes.
+    case, from a few passes over its UTF-8 bytes; what is found may be more than the text
+    holds, never less.
 
-    A pass looks for the literals that share a pivot character (`_CASED_PIVOTS`,
-    `_FOLDED_PIVOTS`), only in a text holding that byte (a `memchr`, a tenth of an
-    instruction a byte where it is absent): by a regular expression starting with the
-    pivot, which the engine looks for with its one-byte search (a tight loop, ~1 ms over
-    the 3.4 MB status answer whatever the byte) rather than by testing a set of bytes at
-    every byte (~8 ms), then the rest of each literal (its tail), factored by common
-    prefixes, and a look behind for the part before the pivot. Where a match could stand
-    for several literals (tails sharing a start), each is taken; where another tail may
-    start inside a match (which the scan steps over), so is it. Since each pass costs about
-    the same, the pivots are few characters that many literals share, not each literal's
-    rarest.
-
-    Two scans: one over the bytes lower-cased for the key words and the case-sensitive
-    literals without an upper-case letter (a text holding such a literal holds it
-    lower-cased too; one found there is then looked for in the bytes themselves, a `bytes`
-    search stopping at its first), and one over the bytes for the other case-sensitive
-    literals. What is found may be more than the text holds, never less. Nothing is
-    compiled until a process has searched `_RENTED_BYTES` literal by literal (`found_in`).
+    A pass looks for the literals that share a pivot character, only in a text holding that
+    byte: by a regular expression starting with the pivot, then each literal's tail (the
+    rest), factored by common prefixes, and a look behind for the part before the pivot.
+    One scan reads the bytes lower-cased (the key words, and the case-sensitive literals
+    without an upper-case letter, then confirmed in the bytes), one the bytes themselves.
     """
 
     __slots__ = ("_bare", "_folded", "_rented", "_scans", "any_case", "exact")
@@ -302,14 +244,10 @@ class _Prefilter:
         return self.found_in(text.encode("utf-8", "surrogatepass"))
 
     def found_in(self, data: bytes) -> tuple[frozenset[str], frozenset[str]]:
-        """`found` over a text's UTF-8 bytes. The literals are ASCII and the key words are
-        looked for in the bytes lower-cased (what `bytes.lower` folds is ASCII alone), so
-        bytes outside ASCII, well-formed or not, only ever stand next to a match.
-
-        Until a process has searched `_RENTED_BYTES` this way, a text is searched literal by
-        literal instead (a `bytes` search each, slower per byte than the scans, but nothing
-        to compile, which costs as much as searching that many bytes): a command that
-        filters only small answers never compiles a scan."""
+        """`found` over a text's UTF-8 bytes (bytes outside ASCII, well-formed or not, only
+        ever stand next to an ASCII literal). Until a process has searched `_RENTED_BYTES`, a
+        text is searched literal by literal, so a command that filters only small answers
+        never compiles a scan."""
         if self._rented + len(data) <= _RENTED_BYTES:
             self._rented += len(data)
             return self._each(data)
@@ -402,9 +340,8 @@ def _agreeing(tails: dict[str, str], hit: str) -> frozenset[str]:
 def _alternation(literals: dict[str, int]) -> str:
     """A regular expression matching, at each place one of the literals (each with the index
     of its pivot, the same character for all) has its pivot, the longest tail there whose
-    literal is whole (see `_Prefilter`). Where several literals end only by looking behind,
-    one look behind at the characters before their pivots comes first: a stop where none
-    of them is costs one look behind instead of one for each."""
+    literal is whole (see `_Prefilter`); several look-behinds share one for the characters
+    before their pivots."""
     trie: dict[str, Any] = {}
     for literal, pivot in literals.items():
         bare = _bare(literal)
@@ -436,8 +373,8 @@ _LITERALS = _Prefilter(
 _MARKER = re.compile(r"\[redacted:([a-z-]+)\]")
 
 
-def _is_control(ch: str) -> bool:
-    return unicodedata.category(ch) == "Cc"
+#: An ESC `[` sequence up to its letter, or one control character (category Cc) but `\n`.
+_CONTROL = re.compile(r"\x1b\[[^A-Za-z]*[A-Za-z]?|[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 
 
 def strip_controls(text: str) -> str:
@@ -445,22 +382,7 @@ def strip_controls(text: str) -> str:
 
     Terminal escapes in advisor output must not reach a reader's terminal through a record.
     """
-    if not any(_is_control(ch) and ch != "\n" for ch in text):
-        return text
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\x1b" and i + 1 < n and text[i + 1] == "[":
-            i += 2
-            while i < n and not ("A" <= text[i] <= "Z" or "a" <= text[i] <= "z"):
-                i += 1
-            i += 1
-            continue
-        if ch == "\n" or not _is_control(ch):
-            out.append(ch)
-        i += 1
-    return "".join(out)
+    return _CONTROL.sub("", text)
 
 
 class Candidates:
@@ -525,8 +447,6 @@ def shapes_in(text: str) -> set[str]:
 
 def redact_value(value: Any) -> tuple[Any, list[str]]:
     """Redact every string value of a JSON value (keys untouched); kinds in canonical order."""
-    from majordomus.order import canonical_strings
-
     found: set[str] = set()
 
     def walk(node: Any) -> Any:
@@ -542,27 +462,3 @@ def redact_value(value: Any) -> tuple[Any, list[str]]:
 
     cleaned = walk(value)
     return cleaned, canonical_strings(found)
-
-
-def redact(body: ReasoningBody) -> tuple[ReasoningBody, list[str]]:
-    """The body with every secret shape replaced in every string, and the shapes found.
-
-    Should the redacted form no longer parse as a body (a secret in a field whose markers
-    break its constraints), the record is refused: a secret never reaches disk, and the
-    refusal names only the shapes, never the value.
-    """
-    from pydantic import ValidationError
-
-    from majordomus.ledger.record import parse_body
-
-    value = body.wire()
-    cleaned, kinds = redact_value(value)
-    if cleaned == value:
-        return body, kinds
-    try:
-        return parse_body(cleaned), kinds
-    except ValidationError:
-        raise Refused(
-            f"the record holds a secret ({', '.join(kinds)}) where its redacted form is no "
-            "longer a valid record; remove the secret and record again"
-        ) from None

@@ -11,6 +11,7 @@ it stands now). Every text passes the redactor and the control filter before it 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -18,8 +19,10 @@ from typing import Any
 
 from majordomus.egress import clean_json
 from majordomus.errors import Refused
-from majordomus.ledger.loaded import Loaded, Relations
+from majordomus.ledger.loaded import Loaded, RecordIndex
 from majordomus.ledger.record import AssessmentInput
+from majordomus.projections.standing import standing_of
+from majordomus.projections.timeline import step_of
 from majordomus.wire import dumps_compact
 
 #: The table each record kind goes to.
@@ -49,8 +52,6 @@ ORDER BY r.position
 
 def _clean(value: Any) -> Any:
     """The value as it may leave the process (secrets redacted, controls escaped)."""
-    import json
-
     return json.loads(clean_json(dumps_compact(value), dumps_compact))
 
 
@@ -62,10 +63,7 @@ def jsonl(loaded: Loaded) -> bytes:
 
 
 def _rows(loaded: Loaded) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
-    from majordomus.projections.standing import standing_of
-    from majordomus.projections.timeline import step_of
-
-    relations = Relations(loaded.records)
+    index = RecordIndex(loaded.records)
     records: list[dict[str, Any]] = []
     by_kind: dict[str, list[dict[str, Any]]] = {}
     for position, record in enumerate(loaded.records, 1):
@@ -86,9 +84,9 @@ def _rows(loaded: Loaded) -> tuple[list[dict[str, Any]], dict[str, list[dict[str
         body = record.body.model_dump(mode="json", exclude={"kind"})
         row: dict[str, Any] = {"id": record.id, "task": record.task, **body}
         if isinstance(record.body, AssessmentInput):
-            standing = relations.standing_conclusion(record.id)
-            row["standing"] = standing_of(relations, record.id).value
-            row["conclusion"] = standing.id if standing is not None else None
+            in_force = index.conclusion_in_force(record.id)
+            row["standing"] = standing_of(index, record.id, in_force).value
+            row["conclusion"] = in_force.id if in_force is not None else None
         by_kind.setdefault(record.kind, []).append(row)
     return [_clean(r) for r in records], {k: [_clean(r) for r in v] for k, v in by_kind.items()}
 

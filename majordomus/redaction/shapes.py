@@ -1,7 +1,7 @@
 """The table of secret shapes: each shape's name, pattern and the literals that gate it.
 
-Data only; `majordomus.ledger.redaction` matches them. docs/ledger.md names every shape, in
-the order they are applied. Cheap to import: the patterns are compiled on first use.
+Data only; `majordomus.redaction.redactor` matches them. docs/ledger.md names every shape, in
+the order they are applied.
 """
 
 from __future__ import annotations
@@ -24,8 +24,7 @@ _KEY_AFTER = "|".join(
 
 #: The secret shapes in the order they are applied; each match becomes `[redacted:<name>]`.
 class Source(NamedTuple):
-    """A shape's pattern, compiled on first use: most texts never need most shapes, and
-    compiling all of them would cost every command some milliseconds at start-up."""
+    """A shape's pattern, compiled on first use: most texts never need most shapes."""
 
     pattern: str
     flags: int = 0
@@ -250,10 +249,8 @@ SHAPES: tuple[tuple[str, Source], ...] = (
 
 SHAPE_NAMES: tuple[str, ...] = tuple(name for name, _ in SHAPES)
 
-#: Literals one of which a text must hold for a shape to possibly match. Case-sensitive
-#: literals are looked for in the text itself, those after `ANY_CASE` in the text lower-cased.
-#: No shape is tried on a text that holds none of its literals: `_Prefilter` finds every
-#: literal a text holds in one scan, instead of one scan per literal.
+#: In `GATES`, the literals one of which a text must hold for a shape to possibly match:
+#: case-sensitive ones first, those after `ANY_CASE` looked for in the text lower-cased.
 ANY_CASE = ""
 #: Ends a literal that counts only where no letter or digit follows it (a whole key word).
 WORD_END = "$"
