@@ -68,11 +68,12 @@ def interpreter(version: str) -> str:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff and mypy, as every commit must pass them."""
+    """ruff, mypy and the layering contract (pyproject.toml), as every commit must pass them."""
     session.install("-q", "-e", ".[lint]")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
     session.run("mypy", "majordomus")
+    session.run("lint-imports")
 
 
 def tests(session: nox.Session) -> None:

@@ -11,8 +11,8 @@ one warm-up that builds every validator and serializer:
 * `situation` — the records indexed (`RecordIndex`, shared with the state), the advisors
   resolved against their consultation history;
 * `derive` — the state of the task (every task with `--task all`) and its Markdown report;
-* `serialise` — the pretty JSON of the answer, in the parts the command writes;
-* `egress` — those parts through the egress filter, as the command sends them.
+* `serialise` — the pretty JSON of the answer, as the command writes it;
+* `egress` — that text through the egress filter, as the command sends it.
 
 The process's own start (interpreter, imports, validators built on first use) is not in
 these figures: compare the whole command with `benchmarks/run.py scale` for it. Figures on
@@ -43,8 +43,7 @@ from majordomus.ledger.history import history
 from majordomus.ledger.loaded import RecordIndex
 from majordomus.ledger.store import Store
 from majordomus.projections.state import ALL_TASKS, derive, render_markdown
-from majordomus.wire import dumps_pretty
-from majordomus.wire_parts import pretty_parts
+from majordomus.wire import dumps_model_pretty_bytes, dumps_pretty
 
 
 def _cpu_ms(action: Callable[[], Any]) -> tuple[float, Any]:
@@ -82,8 +81,8 @@ def one_pass(root: Path, task: str | None) -> dict[str, float]:
         )
 
     spent["derive"], answer = _cpu_ms(derived)
-    spent["serialise"], parts = _cpu_ms(lambda: list(pretty_parts(answer, lambda b: b)))
-    spent["egress"], _ = _cpu_ms(lambda: [_clean(part) for part in parts])
+    spent["serialise"], text = _cpu_ms(lambda: dumps_model_pretty_bytes(answer))
+    spent["egress"], _ = _cpu_ms(lambda: _clean(text))
     return spent
 
 

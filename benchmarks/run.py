@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from majordomus import __version__, clock
+from majordomus import clock
+from majordomus.version import __version__
 
 if TYPE_CHECKING:
     from benchmarks.runners import Profile
@@ -114,10 +115,8 @@ def measure(root: Path, targets: list[Target], profile: Profile) -> list[dict[st
             results += runner.measure(target, profile)
     over_mcp = [t for t in targets if t.transport == "mcp"]
     if over_mcp:
-        first = next(
-            (c.resource[0] for c in ctx.registry if c.declarative and c.resource),
-            "majordomus://repository",
-        )
+        objects = ctx.index.objects
+        first = objects[0].uri if objects else "majordomus://repository"
         mcp = McpRunner(root, env, first)
         try:
             for target in over_mcp:
@@ -141,7 +140,9 @@ def run_document(root: Path, targets: list[Target], profile: Profile) -> dict[st
     from majordomus.capabilities.workspace import Workspace
 
     ctx = Workspace(root, environ=bench_environment())
-    fingerprint = ctx.registry.fingerprint
+    from majordomus.capabilities.core import registry_fingerprint
+
+    fingerprint = registry_fingerprint(ctx.registry)
     results = measure(root, targets, profile)
     return {
         "schema": SCHEMA,

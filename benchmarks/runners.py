@@ -25,9 +25,9 @@ from typing import IO, Any
 
 from benchmarks.stats import summarise
 from benchmarks.targets import Target
-from majordomus import __version__
 from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import CapabilityError, Internal
+from majordomus.version import __version__
 from majordomus.wire import dumps_compact
 
 MAJORDOMUS = shutil.which("majordomus", path=str(Path(sys.executable).parent)) or "majordomus"
@@ -92,7 +92,7 @@ class DirectRunner:
 
         def call() -> Any:
             try:
-                return self.executor.run(cap, target.input)
+                return self.executor.answer(cap, target.input)
             except Internal as exc:
                 raise BenchAbort(f"{target.key}: {exc.display}") from exc
             except CapabilityError as exc:

@@ -37,8 +37,7 @@ PYDANTIC = "from pydantic import BaseModel, Field, AfterValidator, ValidationErr
 CLICK = "import click"
 SHELL = (
     "import majordomus.cli.entry, majordomus.cli.app, majordomus.capabilities.builtin,"
-    " majordomus.capabilities.routes, majordomus.cli.capability_commands,"
-    " majordomus.capabilities.executor, majordomus.wire_parts"
+    " majordomus.cli.capability_commands, majordomus.capabilities.executor"
 )
 DOMAIN = {
     "status": "import majordomus.capabilities.reasoning, majordomus.cli.views.reasoning",

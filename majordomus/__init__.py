@@ -7,21 +7,19 @@
     repo.ledger.record(AssessmentInput(subject="lock scope"), task="issue-4")
     repo.compile_context()
 
-docs/library.md shows the whole API. Every name below is imported on first use, so
-`import majordomus` (and `majordomus --version`) costs nothing beyond this file: not even
-`typing`, which only the type checker reads here.
+docs/library.md shows the whole API. Every name below is imported on first use: a package's
+`__init__` runs before any of its modules, so importing them here would make every command
+import the whole library.
 """
 
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from majordomus.version import __version__
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from majordomus.advisors.outcomes import ConsultationStatus
     from majordomus.advisors.policy import Materiality, ReasoningConfidence
     from majordomus.capabilities.core import (

@@ -1,12 +1,12 @@
 """The library's front door: one repository, answering exactly what the command line answers.
 
 `Repository.open(path)` finds the repository holding `path` as every command does; each
-method calls the handler of the capability the command of the same name runs, with the same
-typed input, and returns the handler's own model (what `--format json` prints is that model's
-JSON). Nothing is re-implemented here, so a library caller and a command can never disagree:
-`compile_context` reads the same local continuity records and on-disk sizes, `ledger.record`
-takes the same write path (`majordomus.ledger.service`). Refusals raise the same errors
-(`majordomus.errors`) whose messages the command line prints.
+method runs the capability the command of the same name runs, through the same executor and
+with the same typed input, and returns the handler's own model (what `--format json` prints
+is that model's JSON). Nothing is re-implemented here, so a library caller and a command can
+never disagree: `compile_context` reads the same local continuity records and on-disk sizes,
+`ledger.record` takes the same write path (`majordomus.ledger.service`). Refusals raise the
+same errors (`majordomus.errors`) whose messages the command line prints.
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ import os
 from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from majordomus.capabilities.core import (
         ObjectList,
         RepositoryReport,
@@ -38,6 +40,14 @@ if TYPE_CHECKING:
     from majordomus.projections.state import ReasoningExplanation, ReasoningState
 
 __all__ = ["Repository", "RepositoryLedger"]
+
+
+def _answer(workspace: Workspace, capability_id: str, request: BaseModel) -> Any:
+    """The answer of one built-in capability, computed afresh (the executor's path, as a
+    command's); only the namespace that declares it is imported."""
+    from majordomus.capabilities.builtin import declared
+
+    return workspace.executor.answer(declared(capability_id), request, fresh=True)
 
 
 class Repository:
@@ -86,47 +96,46 @@ class Repository:
     def info(self) -> RepositoryReport:
         """The resource `majordomus://repository`: the root, the layer, git state, the kinds
         present and every diagnostic of the index."""
-        from majordomus.capabilities.core import repository_info
         from majordomus.wire import Empty
 
-        return repository_info(self.workspace, Empty())
+        return _answer(self.workspace, "repository.info", Empty())
 
     def objects(self, kind: str | None = None, tag: str | None = None) -> ObjectList:
         """`majordomus objects list [--kind K] [--tag T]`: the objects in URI order."""
-        from majordomus.capabilities.core import ListInput, objects_list
+        from majordomus.capabilities.core import ListInput
 
-        return objects_list(self.workspace, ListInput(kind=kind, tag=tag))
+        return _answer(self.workspace, "objects.list", ListInput(kind=kind, tag=tag))
 
     def get(self, uri: str) -> ResourceView:
         """`majordomus objects get URI`: one object (or query resource) by URI or short id."""
-        from majordomus.capabilities.core import GetInput, objects_get
+        from majordomus.capabilities.core import GetInput
 
-        return objects_get(self.workspace, GetInput(uri=uri))
+        return _answer(self.workspace, "objects.get", GetInput(uri=uri))
 
     def search(
         self, query: str, *, kind: str | None = None, limit: int | None = None
     ) -> SearchResult:
         """`majordomus objects search QUERY`: case-insensitive hits, at most `limit` (20)."""
-        from majordomus.capabilities.core import SearchInput, objects_search
+        from majordomus.capabilities.core import SearchInput
 
-        return objects_search(self.workspace, SearchInput(query=query, kind=kind, limit=limit))
+        request = SearchInput(query=query, kind=kind, limit=limit)
+        return _answer(self.workspace, "objects.search", request)
 
     def compile_context(self, request: CompileInput | None = None) -> CompiledContext:
         """`majordomus devcontext compile`: the context a session needs under one budget."""
-        from majordomus.capabilities.devcontext import compile_context
         from majordomus.devcontext import CompileInput
 
-        return compile_context(self.workspace, request if request is not None else CompileInput())
+        given = request if request is not None else CompileInput()
+        return _answer(self.workspace, "devcontext.compile", given)
 
     def explain_standing(self, uri: str, request: CompileInput | None = None) -> Explanation:
         """`majordomus devcontext explain URI`: where `uri` stands in the context `request`
         compiles (selected, excluded, deduplicated, not reached or unknown) and why."""
-        from majordomus.capabilities.devcontext import explain_identifier
         from majordomus.devcontext import CompileInput, ExplainInput
 
         given = request if request is not None else CompileInput()
         fields = {name: getattr(given, name) for name in given.model_fields_set}
-        return explain_identifier(self.workspace, ExplainInput(**fields, uri=uri))
+        return _answer(self.workspace, "devcontext.explain", ExplainInput(**fields, uri=uri))
 
     @cached_property
     def ledger(self) -> RepositoryLedger:
@@ -147,16 +156,18 @@ class RepositoryLedger:
     def record(self, given: ReasoningInput, *, task: str | None = None) -> ReasoningRecorded:
         """`majordomus reasoning record [--task T]`: admit and write one record; a refusal
         (`Refused`, `InvalidInput`) writes nothing."""
-        from majordomus.capabilities.reasoning import ReasoningRecordInput, reasoning_record
+        from majordomus.capabilities.reasoning import ReasoningRecordInput
 
-        return reasoning_record(self.workspace, ReasoningRecordInput(record=given, task=task))
+        request = ReasoningRecordInput(record=given, task=task)
+        return _answer(self.workspace, "reasoning.record", request)
 
     def status(self, task: str | None = None, *, as_of: str | None = None) -> ReasoningStatus:
         """`majordomus reasoning status`: the mode, the advisor counts, the replayed state and
         its Markdown report."""
-        from majordomus.capabilities.reasoning import ReasoningStatusInput, reasoning_status
+        from majordomus.capabilities.reasoning import ReasoningStatusInput
 
-        return reasoning_status(self.workspace, ReasoningStatusInput(task=task, as_of=as_of))
+        request = ReasoningStatusInput(task=task, as_of=as_of)
+        return _answer(self.workspace, "reasoning.status", request)
 
     def state(self, task: str | None = None, *, as_of: str | None = None) -> ReasoningState:
         """The state `status` reports: the timeline, open questions and totals of `task`."""
@@ -165,25 +176,27 @@ class RepositoryLedger:
     def explain(self, record_id: str, *, as_of: str | None = None) -> ReasoningExplanation:
         """`majordomus reasoning explain ID`: one record and the chain it belongs to; raises
         `NotFound` for an id nothing recorded."""
-        from majordomus.capabilities.reasoning import ReasoningExplainInput, reasoning_explain
+        from majordomus.capabilities.reasoning import ReasoningExplainInput
 
-        return reasoning_explain(self.workspace, ReasoningExplainInput(id=record_id, as_of=as_of))
+        request = ReasoningExplainInput(id=record_id, as_of=as_of)
+        return _answer(self.workspace, "reasoning.explain", request)
 
     def check(self, *, as_of: str | None = None) -> ReasoningCheck:
         """`majordomus reasoning check`: whether the reasoning rules hold (`ok`), and every
         finding when they do not (the command then exits 10)."""
-        from majordomus.capabilities.reasoning import ReasoningCheckInput, reasoning_check
+        from majordomus.capabilities.reasoning import ReasoningCheckInput
 
-        return reasoning_check(self.workspace, ReasoningCheckInput(as_of=as_of))
+        return _answer(self.workspace, "reasoning.check", ReasoningCheckInput(as_of=as_of))
 
     def handover(self, task: str | None = None, *, as_of: str | None = None) -> Handover:
         """`majordomus reasoning handover`: what the next session needs, as data and Markdown."""
-        from majordomus.capabilities.reasoning import ReasoningHandoverInput, reasoning_handover
+        from majordomus.capabilities.reasoning import ReasoningHandoverInput
 
-        return reasoning_handover(self.workspace, ReasoningHandoverInput(task=task, as_of=as_of))
+        request = ReasoningHandoverInput(task=task, as_of=as_of)
+        return _answer(self.workspace, "reasoning.handover", request)
 
     def advisors(self, *, as_of: str | None = None) -> AdvisorsReport:
         """`majordomus reasoning advisors`: the mode and every advisor's state."""
-        from majordomus.capabilities.reasoning import AdvisorsInput, reasoning_advisors
+        from majordomus.capabilities.reasoning import AdvisorsInput
 
-        return reasoning_advisors(self.workspace, AdvisorsInput(as_of=as_of))
+        return _answer(self.workspace, "reasoning.advisors", AdvisorsInput(as_of=as_of))

@@ -173,7 +173,7 @@ def test_import_majordomus_imports_nothing_else() -> None:
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('majordomus', 'pydantic')))"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
-    assert done.stdout.strip() == "['majordomus']"
+    assert done.stdout.strip() == "['majordomus', 'majordomus.version']"
     assert set(majordomus.__all__) - {"__version__"} == set(majordomus._HOMES)
     assert (REPO_ROOT / "majordomus" / "py.typed").is_file()
 

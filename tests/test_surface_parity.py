@@ -121,7 +121,7 @@ def query_cases(repo: Path) -> list[tuple[str, str, dict[str, Any]]]:
     ctx = Workspace(repo)
     return [
         (cap.id, name, arguments)
-        for cap in ctx.registry.builtin
+        for cap in ctx.registry
         if cap.kind == "query" and cap.tool and cap.http
         for name, arguments in cap.benchmark_cases(ctx)
     ]

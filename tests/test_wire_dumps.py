@@ -1,4 +1,5 @@
-"""`dumps_pretty` writes exactly the bytes of `json.dumps(indent=2, ensure_ascii=False)`."""
+"""`dumps_pretty` writes exactly the bytes of `json.dumps(indent=2, ensure_ascii=False)`, and
+`dumps_model_pretty_bytes` those of a model's JSON value."""
 
 from __future__ import annotations
 
@@ -51,9 +52,9 @@ def test_a_model_is_written_as_its_json_value_is(tmp_path: Path) -> None:
             ("repository.info", {}),
             ("objects.get", {"uri": "majordomus://repository"}),
         ):
-            cap = ctx.executor.capability(cap_id)
-            text = b"".join(ctx.executor.run_json_parts(cap, value, bytes)).decode()
-            assert text == dumps_pretty(ctx.executor.run(cap, value, observe=True)), cap_id
+            answer = ctx.executor.answer(ctx.executor.capability(cap_id), value, fresh=True)
+            text = dumps_model_pretty_bytes(answer).decode()
+            assert text == dumps_pretty(answer.model_dump(mode="json", by_alias=True)), cap_id
 
 
 def test_small_floats_in_a_model_take_the_json_path() -> None:

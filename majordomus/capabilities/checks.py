@@ -1,24 +1,21 @@
 """The checks a capability declaration passes before any surface serves it.
 
-Route checks (identity, exposure, one owner per name) need no types and run as a registry is
-built; declaration checks (handler, policies) run as a declaration is loaded; type checks (a
-resource query accepts `{}`, the handler's signature is the declared input and output) run
-in `Registry.verify()`. Every check appends to a list, so every error is reported at once.
+Identity and exposure (one owner per name on every surface), the declaration's policies, and
+its types (a resource query accepts `{}`, the handler's signature is the declared input and
+output). Every check appends to a list, so every error is reported at once.
 """
 
 from __future__ import annotations
 
-import json
+import inspect
 import re
 import typing
-from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from majordomus.values import Frozen, set_field
-
 if TYPE_CHECKING:
-    from majordomus.capabilities.registry import Capability, Route
+    from majordomus.capabilities.registry import Capability
 
 STABILITIES = (
     "implemented",
@@ -28,26 +25,20 @@ STABILITIES = (
     "unsupported",
 )
 EXECUTABLE_STABILITIES = STABILITIES[:3]
-WAIVER_REASONS = ("not_executable", "destructive", "external_dependency", "transient_state")
+WAIVER_REASONS = ("destructive", "external_dependency", "transient_state")
 
 _NAMESPACE = re.compile(r"[a-z][a-z0-9_-]*\Z")
 _TOOL = re.compile(r"[a-z0-9_]+\Z")
 _ROUTE = re.compile(r"/api/v1/[A-Za-z0-9/_.-]*\Z")
 _SPACE_OR_CONTROL = re.compile(r"[\s\x00-\x1f\x7f]")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
-class RegistryError(Frozen):
+@dataclass(frozen=True, slots=True)
+class RegistryError:
     """One declaration problem; `code` is the snake_case word of docs/generated/capabilities.md"""
 
-    FIELDS = COMPARED = ("code", "message")
-    __slots__ = FIELDS
     code: str
     message: str
-
-    def __init__(self, code: str, message: str) -> None:
-        set_field(self, "code", code)
-        set_field(self, "message", message)
 
 
 class RegistryBuildFailed(Exception):
@@ -60,10 +51,8 @@ class RegistryBuildFailed(Exception):
         self.errors = errors
 
 
-def check_modules(
-    module_ids: Sequence[str], kinds: Sequence[str], errors: list[RegistryError]
-) -> None:
-    """Each module id once and well formed, and no object kind named like a module."""
+def check_modules(module_ids: Sequence[str], errors: list[RegistryError]) -> None:
+    """Each module id once and well formed."""
     seen: set[str] = set()
     for module_id in module_ids:
         if not _NAMESPACE.match(module_id) or module_id == "system":
@@ -73,13 +62,9 @@ def check_modules(
                 RegistryError("duplicate_module", f"module '{module_id}' is declared twice")
             )
         seen.add(module_id)
-    for kind in sorted(set(kinds) & seen):
-        errors.append(
-            RegistryError("duplicate_module", f"kind '{kind}' collides with a built-in module")
-        )
 
 
-def _check_exposure(cap: Route | Capability, errors: list[RegistryError]) -> None:
+def _check_exposure(cap: Capability, errors: list[RegistryError]) -> None:
     def bad(projection: str, reason: str) -> None:
         errors.append(RegistryError("invalid_exposure", f"{cap.id}: {projection}: {reason}"))
 
@@ -94,7 +79,7 @@ def _check_exposure(cap: Route | Capability, errors: list[RegistryError]) -> Non
         if method not in ("GET", "POST"):
             bad("HTTP", f"method '{method}' is not GET or POST")
         if not _ROUTE.match(path) or path.endswith("/") or "//" in path or path == "/api/v1/":
-            bad("HTTP", f"path '{path}' is not a plain /api/v1/ route")
+            bad("HTTP", f"path '{path}' is not an /api/v1/ route of non-empty segments")
         if cap.kind == "command" and method != "POST":
             bad("HTTP", "a command changes state and is bound to POST")
     if cap.cli is not None and (
@@ -103,13 +88,11 @@ def _check_exposure(cap: Route | Capability, errors: list[RegistryError]) -> Non
         bad("CLI", f"path {list(cap.cli)} must be non-empty words without spaces")
 
 
-def _check_id(cap: Route | Capability, errors: list[RegistryError]) -> None:
+def _check_id(cap: Capability, errors: list[RegistryError]) -> None:
     namespace, dot, local = cap.id.partition(".")
-    # an object's id is its kind and identity, and any path git can track is an identity
-    unfit = _CONTROL if cap.declarative else _SPACE_OR_CONTROL
-    if not dot or not _NAMESPACE.match(namespace) or not local or unfit.search(cap.id):
+    if not dot or not _NAMESPACE.match(namespace) or not local or _SPACE_OR_CONTROL.search(cap.id):
         errors.append(RegistryError("invalid_id", f"'{cap.id}' is not <namespace>.<local>"))
-    elif not cap.declarative and cap.module and namespace != cap.module:
+    elif cap.module and namespace != cap.module:
         errors.append(
             RegistryError(
                 "module_mismatch", f"{cap.id}: composed by module '{cap.module}', not '{namespace}'"
@@ -117,142 +100,60 @@ def _check_id(cap: Route | Capability, errors: list[RegistryError]) -> None:
         )
 
 
-def _check_route_shape(cap: Route | Capability, errors: list[RegistryError]) -> None:
+def _check_kind(cap: Capability, errors: list[RegistryError]) -> None:
     def shape(message: str) -> None:
         errors.append(RegistryError("shape", f"{cap.id}: {message}"))
 
-    if cap.kind == "resource":
-        if cap.http is not None or cap.cli is not None or cap.tool is not None:
-            shape("a resource is exposed as an MCP resource only")
-    elif cap.writes_repository and cap.kind != "command":
+    if cap.writes_repository and cap.kind != "command":
         shape("only a command may write the repository")
     if cap.kind == "command" and cap.resource is not None:
         shape("a command cannot be an MCP resource")
 
 
-def _unique(
-    caps: Sequence[Route | Capability],
-    key: Callable[[Route | Capability], Any],
-    code: str,
-    label: Callable[[Any], str],
-    errors: list[RegistryError],
-) -> None:
-    seen: dict[Any, Route | Capability] = {}
-    for cap in caps:
-        value = key(cap)
-        if value is None:
-            continue
-        if value in seen:
-            errors.append(
-                RegistryError(code, f"{label(value)} is claimed by {seen[value].id} and {cap.id}")
-            )
-        else:
-            seen[value] = cap
-
-
-def _provenance_key(cap: Route | Capability) -> str:
-    if cap.source is not None:
-        return json.dumps(cap.source.provenance.to_json(), sort_keys=True)
-    handler = getattr(cap, "handler", None)
-    return str(getattr(handler, "__module__", ""))
-
-
-def check_routes(routed: Sequence[Route | Capability], errors: list[RegistryError]) -> None:
-    """Check each route, in id order, and that every name has one owner.
-
-    Only a broken declaration repeats an id: those ties are ordered by provenance, so the
-    errors do not depend on declaration order; no other capability pays for a provenance."""
-    repeated = {i for i, n in Counter(c.id for c in routed).items() if n > 1}
-    pending = sorted(routed, key=lambda c: (c.id, _provenance_key(c) if c.id in repeated else ""))
-    for cap in pending:
-        _check_id(cap, errors)
-        _check_exposure(cap, errors)
-        _check_route_shape(cap, errors)
-    _unique(pending, lambda c: c.id, "duplicate_id", lambda v: f"id '{v}'", errors)
-    _unique(pending, lambda c: c.tool, "duplicate_mcp_name", lambda v: f"MCP tool '{v}'", errors)
-    _unique(
-        pending,
+#: Each name a capability may claim, the error naming a second claim, and how it is quoted.
+_OWNED: tuple[tuple[Callable[[Capability], Any], str, Callable[[Any], str]], ...] = (
+    (lambda c: c.id, "duplicate_id", lambda v: f"id '{v}'"),
+    (lambda c: c.tool, "duplicate_mcp_name", lambda v: f"MCP tool '{v}'"),
+    (
         lambda c: c.resource[0] if c.resource else None,
         "duplicate_mcp_uri",
         lambda v: f"MCP resource '{v}'",
-        errors,
-    )
-    _unique(
-        pending, lambda c: c.http, "duplicate_http_route", lambda v: f"route {v[0]} {v[1]}", errors
-    )
-    _unique(
-        pending,
-        lambda c: c.cli,
-        "duplicate_cli_path",
-        lambda v: "CLI path '" + " ".join(v) + "'",
-        errors,
-    )
-
-
-#: The names `check_routes` gives one owner each besides the id, in the order of
-#: `Registry.owners()`: MCP tool, MCP resource URI, HTTP route, CLI path.
-SURFACES: tuple[Callable[[Route | Capability], Any], ...] = (
-    lambda c: c.tool,
-    lambda c: c.resource[0] if c.resource else None,
-    lambda c: c.http,
-    lambda c: c.cli,
+    ),
+    (lambda c: c.http, "duplicate_http_route", lambda v: f"route {v[0]} {v[1]}"),
+    (lambda c: c.cli, "duplicate_cli_path", lambda v: "CLI path '" + " ".join(v) + "'"),
 )
 
 
-def routes_still_pass(
-    previous: Mapping[str, Route],
-    owners: Sequence[Mapping[Any, str]],
-    routed: Sequence[Route],
-) -> bool:
-    """Whether `routed` passes `check_routes`, known by checking only what is new in it.
-
-    `previous` holds routes (by id) that passed together, `owners` their names per surface
-    (`SURFACES`). A route found unchanged in `previous` passed its own checks, and two of
-    them cannot clash, so each route not there is checked alone and its names against the
-    rest. False means "not certain": `check_routes` then finds and words every error, so a
-    re-index reports what a build from scratch reports."""
-    by_id = {r.id: r for r in routed}
-    if len(by_id) != len(routed):
-        return False
-    added = [r for r in routed if previous.get(r.id) is not r]
-    errors: list[RegistryError] = []
-    for cap in added:
+def check_capabilities(caps: Sequence[Capability], errors: list[RegistryError]) -> None:
+    """Check each capability's identity and exposure, in id order, and that every name has
+    one owner. Only a broken declaration repeats an id: those ties are ordered by the
+    handler's module, so the errors do not depend on declaration order."""
+    pending = sorted(caps, key=lambda c: (c.id, getattr(c.handler, "__module__", "")))
+    for cap in pending:
         _check_id(cap, errors)
         _check_exposure(cap, errors)
-        _check_route_shape(cap, errors)
-    if errors:
-        return False
-    for key, owner in zip(SURFACES, owners, strict=True):
-        claimed: set[Any] = set()
-        for cap in added:
+        _check_kind(cap, errors)
+    for key, code, label in _OWNED:
+        owners: dict[Any, Capability] = {}
+        for cap in pending:
             value = key(cap)
             if value is None:
                 continue
-            if value in claimed:
-                return False
-            claimed.add(value)
-            holder = owner.get(value)
-            if holder is not None and holder != cap.id and by_id.get(holder) is previous[holder]:
-                return False
-    return True
+            if value in owners:
+                message = f"{label(value)} is claimed by {owners[value].id} and {cap.id}"
+                errors.append(RegistryError(code, message))
+            else:
+                owners[value] = cap
 
 
 def check_declaration(cap: Capability, errors: list[RegistryError]) -> None:
-    """What a declaration adds to its route: a handler exactly when it runs, its stability,
-    its benchmark waiver and its cache policy."""
+    """A declaration's handler, stability, benchmark waiver and cache policy."""
 
     def shape(message: str) -> None:
         errors.append(RegistryError("shape", f"{cap.id}: {message}"))
 
-    if cap.kind in ("query", "command") and cap.handler is None:
+    if cap.handler is None:
         shape(f"a {cap.kind} needs a handler")
-    if cap.kind == "resource":
-        if cap.handler is not None:
-            shape("a resource has no handler")
-        if cap.waived != "not_executable":
-            shape("a resource's benchmark is waived as not_executable")
-    elif cap.waived == "not_executable":
-        shape("an executable capability cannot be waived as not_executable")
     if cap.waived is not None and cap.waived not in WAIVER_REASONS:
         shape(f"unknown benchmark waiver '{cap.waived}'")
     if cap.stability not in STABILITIES:
@@ -289,8 +190,6 @@ def signature_problem(cap: Capability) -> str | None:
         hints = typing.get_type_hints(cap.handler, localns={"Workspace": Workspace})
     except (NameError, TypeError) as exc:
         return f"its annotations do not resolve: {exc}"
-    import inspect  # here: only a check that loads the declarations needs it
-
     names = list(inspect.signature(cap.handler).parameters)
     if len(names) != 2:
         return f"a handler takes (ctx, request), not {len(names)} parameter(s)"

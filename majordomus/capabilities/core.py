@@ -1,27 +1,29 @@
 """The core capabilities: repository, objects, capabilities and health.
 
-Each section holds one capability module: its wire shapes, handlers, benchmark cases and
+Each section holds one capability module: its models, handlers, benchmark cases and
 declarations, so a capability reads top to bottom in one place (the file is one namespace of
-four small modules, hence its length). Handlers are plain functions over pydantic models;
+four small modules, hence its length). Handlers are ordinary functions over pydantic models;
 they raise capability errors and never print. Resource resolution (`objects.get`, MCP
-`resources/read`) lives here, once; what a search finds is `majordomus.capabilities.objects_json`'s,
-which also answers an MCP session's first get or search without pydantic.
+`resources/read`) lives here, once.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
-from majordomus import __version__
-from majordomus.capabilities.objects_json import check_kind, list_rows, search_hits, search_limit
-from majordomus.capabilities.objects_json import search_text as search_text
 from majordomus.capabilities.registry import VERIFIED, Capability, Module, process_cache
+from majordomus.capabilities.schemas import schema_ref
 from majordomus.errors import InvalidInput, NotFound, Refused
-from majordomus.wire import OMIT, Empty, StrictInput, Wire, dumps_pretty
+from majordomus.version import __version__
+from majordomus.wire import OMIT, Empty, StrictInput, Wire, dumps_compact, dumps_pretty
 
 if TYPE_CHECKING:
+    from majordomus.capabilities.registry import Registry
     from majordomus.capabilities.workspace import Workspace
     from majordomus.layer.model import GitState, LayerObject
 
@@ -91,20 +93,6 @@ class ObjectSummary(Wire):
     snippet: Annotated[str | None, OMIT] = None
 
 
-class ObjectView(Wire):
-    """One declarative object with its metadata, provenance and whole content."""
-
-    uri: str
-    kind: str
-    identity: str
-    title: str | None
-    description: str | None
-    metadata: dict[str, Any]
-    provenance: dict[str, Any]
-    media_type: str
-    content: str
-
-
 class ResourceView(Wire):
     """What a resource URI resolves to: a declarative object or a query's answer."""
 
@@ -161,19 +149,42 @@ class SearchResult(Wire):
     hits: list[ObjectSummary]
 
 
-def _summary(obj: LayerObject, snippet: str | None = None) -> ObjectSummary:
-    return ObjectSummary(**obj.summary_json(), snippet=snippet)
+#: The default and the bounds of the number of search hits.
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 200
+
+
+def check_kind(ctx: Workspace, kind: str | None) -> None:
+    """A declared kind the index holds nothing of is an empty answer; an undeclared one is
+    refused, listing the declared kinds."""
+    if kind is None or kind in ctx.index.kinds:
+        return
+    from majordomus.layer.kinds import load_kinds
+
+    declared = sorted(load_kinds().kinds)
+    if kind not in declared:
+        raise InvalidInput(
+            f"kind '{kind}' is not among the kinds this repository has: {', '.join(declared)}"
+        )
+
+
+def _tagged(obj: LayerObject, tag: str) -> bool:
+    tags = obj.metadata.get("tags")
+    return isinstance(tags, list) and tag in tags
 
 
 def objects_list(ctx: Workspace, request: ListInput) -> ObjectList:
-    """Every row validated in one call: a model built per object costs twice as much."""
-    rows = list_rows(ctx, request.kind, request.tag)
+    """Every row validated in one call. The rows show no working-tree state, so a build this
+    starts runs no `git status`."""
+    objects = ctx.index_without_status().objects
+    check_kind(ctx, request.kind)
+    rows = [
+        obj.summary_json()
+        for obj in objects
+        if (request.kind is None or obj.kind == request.kind)
+        and (request.tag is None or _tagged(obj, request.tag))
+    ]
     return ObjectList.model_validate({"count": len(rows), "objects": rows})
-
-
-def _object_view(obj: LayerObject) -> ResourceView:
-    data = obj.to_json()
-    return ResourceView(source="declarative", id=f"{obj.kind}.{obj.identity}", **data)
 
 
 def resolve_resource(ctx: Workspace, uri: str) -> ResourceView:
@@ -183,25 +194,24 @@ def resolve_resource(ctx: Workspace, uri: str) -> ResourceView:
     carries the canonical one."""
     obj = ctx.index.find(uri)
     if obj is not None:
-        return _object_view(obj)
+        return ResourceView(source="declarative", id=f"{obj.kind}.{obj.identity}", **obj.to_json())
     cap = ctx.registry.by_resource.get(uri)
-    if cap is None or not cap.executable:
+    if cap is None:
         raise NotFound(f"unknown resource: {uri}")
-    answer = ctx.executor.run(cap, {})
-    view: dict[str, Any] = {
-        "source": "builtin",
-        "uri": uri,
-        "id": cap.id,
-        "kind": "query",
-        "identity": cap.resource[1] if cap.resource else cap.id,
-        "title": cap.title,
-        "description": cap.description or None,
-        "answer": answer,
-        "provenance": cap.provenance(),
-        "media_type": "application/json",
-        "content": dumps_pretty(answer),
-    }
-    return ResourceView(**view)
+    answer = ctx.executor.answer(cap, {}).model_dump(mode="json", by_alias=True)
+    return ResourceView(
+        source="builtin",
+        uri=uri,
+        id=cap.id,
+        kind="query",
+        identity=cap.resource[1] if cap.resource else cap.id,
+        title=cap.title,
+        description=cap.description or None,
+        answer=answer,
+        provenance=cap.provenance(),
+        media_type="application/json",
+        content=dumps_pretty(answer),
+    )
 
 
 def objects_get(ctx: Workspace, request: GetInput) -> ResourceView:
@@ -210,15 +220,56 @@ def objects_get(ctx: Workspace, request: GetInput) -> ResourceView:
     return resolve_resource(ctx, expand(ctx.index.objects, request.uri))
 
 
+def first_matching_line(content: str, needle: str) -> str | None:
+    """The first line holding `needle` (lowered), stripped and cut to 200 characters."""
+    for line in content.split("\n"):
+        if needle in line.lower():
+            return line.strip()[:200]
+    return None
+
+
+def search_text(obj: LayerObject) -> str:
+    """Every text `objects.search` looks in, lowered as it lowers them (line by line)."""
+    lines = "\n".join(line.lower() for line in obj.content.split("\n"))
+    names = "\n".join(t.lower() for t in (obj.identity, obj.title, obj.description) if t)
+    return f"{lines}\n{names}"
+
+
+def search_hits(
+    ctx: Workspace, needle: str, kind: str | None, limit: int
+) -> Iterator[tuple[LayerObject, str | None]]:
+    """Each hit of a search for `needle` (lowered) in index order with its snippet, at most
+    `limit`: an object whose content holds it (the snippet is that line) or whose identity,
+    title or description does. The index's SQLite copy, when on, passes over the objects
+    that cannot match; the rule below decides every hit."""
+    sqlite = ctx.sqlite
+    candidates = sqlite.matching("search", [needle], search_text) if sqlite else None
+    found = 0
+    for obj in ctx.index.objects:
+        if found >= limit:
+            return
+        if kind is not None and obj.kind != kind:
+            continue
+        if candidates is not None and obj.uri not in candidates:
+            continue
+        snippet = first_matching_line(obj.content, needle)
+        named = any(
+            needle in text.lower() for text in (obj.identity, obj.title, obj.description) if text
+        )
+        if snippet is not None or named:
+            found += 1
+            yield obj, snippet
+
+
 def objects_search(ctx: Workspace, request: SearchInput) -> SearchResult:
     if not request.query.strip():
         raise Refused("argument 'query' is required and must not be blank")
     check_kind(ctx, request.kind)
     if request.limit is not None and request.limit < 0:
         raise InvalidInput("limit: must not be negative")
-    limit = search_limit(request.limit)
+    limit = DEFAULT_LIMIT if request.limit is None else min(MAX_LIMIT, max(1, request.limit))
     hits = [
-        _summary(obj, snippet)
+        ObjectSummary(**obj.summary_json(), snippet=snippet)
         for obj, snippet in search_hits(ctx, request.query.lower(), request.kind, limit)
     ]
     return SearchResult(query=request.query, count=len(hits), limit=limit, hits=hits)
@@ -367,16 +418,52 @@ class CapabilityDescriptor(Wire):
     execution: dict[str, Any]
 
 
+def describe(cap: Capability) -> CapabilityDescriptor:
+    """One capability as declared, its schemas included."""
+    return CapabilityDescriptor(
+        **_summary_fields(cap),
+        input=schema_ref(cap.input, "validation"),
+        output=schema_ref(cap.output, "serialization"),
+        availability="runtime",
+        visibility=cap.visibility(),
+        execution=cap.execution(),
+    )
+
+
+def _summary_fields(cap: Capability) -> dict[str, Any]:
+    return {
+        "id": cap.id,
+        "module": cap.module,
+        "kind": cap.kind,
+        "title": cap.title,
+        "description": cap.description,
+        "provenance": cap.provenance(),
+        "exposure": cap.exposure(),
+        "stability": cap.stability,
+        "tags": list(cap.tags),
+        "benchmark": cap.benchmark(),
+        "cache": cap.cache.to_json(),
+    }
+
+
+@functools.cache
+def registry_fingerprint(registry: Registry) -> str:
+    """SHA-256 over every capability's descriptor, schemas included."""
+    digest = hashlib.sha256()
+    for cap in registry:
+        digest.update(dumps_compact(describe(cap).wire()).encode())
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
 def capabilities_list(ctx: Workspace, request: CapabilitiesInput) -> CapabilityList:
     if request.kind is not None and request.kind not in ("query", "command", "resource"):
         raise InvalidInput(f"kind '{request.kind}' is not query, command or resource")
     if request.exposure is not None and request.exposure not in ("mcp", "http", "cli"):
         raise InvalidInput(f"exposure '{request.exposure}' is not mcp, http or cli")
-    from majordomus.capabilities.describe import descriptor_json  # only these two handlers
-
     registry = ctx.registry
     rows = [
-        CapabilitySummary(**descriptor_json(cap, with_schemas=False))
+        CapabilitySummary(**_summary_fields(cap))
         for cap in registry
         if (request.kind is None or cap.kind == request.kind)
         and (request.exposure is None or request.exposure in cap.exposure())
@@ -385,12 +472,10 @@ def capabilities_list(ctx: Workspace, request: CapabilitiesInput) -> CapabilityL
 
 
 def capabilities_describe(ctx: Workspace, request: DescribeInput) -> CapabilityDescriptor:
-    from majordomus.capabilities.describe import descriptor_json
-
     cap = ctx.registry.get(request.id)
     if cap is None:
         raise NotFound(f"unknown capability: {request.id}")
-    return CapabilityDescriptor(**descriptor_json(cap))
+    return describe(cap)
 
 
 def _capabilities_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
@@ -525,7 +610,8 @@ def health_report(ctx: Workspace, _: Empty) -> Health:
             id="registry",
             title="Capability registry",
             status="ok",
-            detail=f"{len(ctx.registry)} capabilities, fingerprint {ctx.registry.fingerprint[:12]}",
+            detail=f"{len(ctx.registry)} capabilities, fingerprint "
+            f"{registry_fingerprint(ctx.registry)[:12]}",
             decided_by="the registry built without an error",
         ),
         HealthCheck(

@@ -2,7 +2,7 @@
 
 Thin capabilities over `majordomus.devcontext`: each handler passes the request context,
 whose index and checkout `compile_context` reads (local continuity records, on-disk sizes), and
-returns the domain's own wire model; the declarations close the file. Benchmark cases come
+returns the domain's own answer model; the declarations close the file. Benchmark cases come
 from the index.
 """
 

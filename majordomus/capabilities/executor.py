@@ -1,15 +1,16 @@
-"""The one execution path every surface calls and the process cache.
+"""The one execution path every surface calls, and the process cache.
 
 Input arrives as JSON-compatible values from any surface and is validated strictly through
-JSON, so `"5"` is not an integer and an unknown key is refused the same way everywhere.
-A cached answer is the same value a computed one would be; errors are never cached.
+JSON, so `"5"` is not an integer and an unknown key is refused the same way everywhere. The
+answer is the handler's own model, which each surface serialises; a cached answer is the
+model a computed one would be, and errors are never cached.
 """
 
 from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
@@ -32,16 +33,15 @@ if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
 
 
+@dataclass
 class Counters:
-    """What an executor did, for the health report and the tests. A plain class, as is the
-    cache below: a dataclass costs every process's start a compile of each method it writes."""
+    """What an executor did, for the tests and benchmarks."""
 
-    def __init__(self) -> None:
-        self.executions = 0
-        self.handler_invocations = 0
-        self.cache_hits = 0
-        self.cache_misses = 0
-        self.cache_evictions = 0
+    executions: int = 0
+    handler_invocations: int = 0
+    cache_hits: int = 0
+    cache_misses: int = 0
+    cache_evictions: int = 0
 
 
 class ProcessCache:
@@ -49,9 +49,9 @@ class ProcessCache:
 
     def __init__(self, counters: Counters) -> None:
         self.counters = counters
-        self.entries: dict[str, OrderedDict[tuple[str, str], tuple[float, Any]]] = {}
+        self.entries: dict[str, OrderedDict[str, tuple[float, Any]]] = {}
 
-    def lookup(self, cap: Capability, key: tuple[str, str]) -> tuple[bool, Any]:
+    def lookup(self, cap: Capability, key: str) -> tuple[bool, Any]:
         bucket = self.entries.get(cap.id)
         if bucket is None or key not in bucket:
             self.counters.cache_misses += 1
@@ -66,7 +66,7 @@ class ProcessCache:
         self.counters.cache_hits += 1
         return True, value
 
-    def store(self, cap: Capability, key: tuple[str, str], value: Any) -> None:
+    def store(self, cap: Capability, key: str, value: Any) -> None:
         bucket = self.entries.setdefault(cap.id, OrderedDict())
         bucket[key] = (time.monotonic(), value)
         limit = cap.cache.max_entries
@@ -125,7 +125,7 @@ def _validated(model: type[BaseModel], raw: dict[str, Any]) -> BaseModel:
 
 
 class Executor:
-    """Look up, validate, consult the cache, run the handler, serialise."""
+    """Look up, validate, consult the cache, run the handler."""
 
     def __init__(self, ctx: Workspace) -> None:
         self.ctx = ctx
@@ -134,47 +134,30 @@ class Executor:
 
     def capability(self, capability_id: str) -> Capability:
         cap = self.ctx.registry.get(capability_id)
-        if cap is None or not cap.executable or cap.handler is None:
+        if cap is None or cap.handler is None:
             raise NotFound(f"capability {capability_id}")
         return cap
 
-    def call(self, capability_id: str, raw: Any = None, *, observe: bool = False) -> Any:
-        """The JSON-ready output of one execution; raises a `CapabilityError` on refusal."""
-        return self.run(self.capability(capability_id), raw, observe=observe)
+    def call(self, capability_id: str, raw: Any = None, *, fresh: bool = False) -> Any:
+        """The JSON value of `answer` for the capability of that id."""
+        answer = self.answer(self.capability(capability_id), raw, fresh=fresh)
+        return answer.model_dump(mode="json", by_alias=True)
 
-    def run(self, cap: Capability, raw: Any = None, *, observe: bool = False) -> Any:
-        """The JSON-ready output of one execution (from the cache when it may answer)."""
-        return self._execute(cap, raw, observe, _json_value)
+    def answer(self, cap: Capability, raw: Any = None, *, fresh: bool = False) -> BaseModel:
+        """The handler's answer to one request, or a `CapabilityError` for its refusal.
 
-    def run_json_parts(
-        self, cap: Capability, raw: Any, clean: Callable[[bytes], bytes]
-    ) -> Iterator[bytes]:
-        """`clean` of the pretty JSON of `run(..., observe=True)`, in parts written as they are
-        serialised, so a large answer is never held as one text (`majordomus.wire_parts`).
-        Always an observed execution: bytes are never cached."""
-        from majordomus.wire_parts import pretty_parts
-
-        return pretty_parts(self._execute(cap, raw, True, _answer), clean)
-
-    def _execute(
-        self,
-        cap: Capability,
-        raw: Any,
-        observe: bool,
-        serialise: Callable[[BaseModel], Any],
-    ) -> Any:
+        `raw` is the input as JSON values (or the input model itself); unless `fresh`, an
+        answer the process cache holds for the same input is given again (a process that
+        answers once, a command, asks for a fresh one)."""
         self.counters.executions += 1
         request = validate_input(cap, raw)
-        use_cache = cap.cache.enabled and not observe
-        key = ("", "")
+        use_cache = cap.cache.enabled and not fresh
+        key = ""
         if use_cache:
-            key = (
-                dumps_canonical(request.model_dump(mode="json", by_alias=True)),
-                self.ctx.registry.fingerprint,
-            )
+            key = dumps_canonical(request.model_dump(mode="json", by_alias=True))
             hit, value = self.cache.lookup(cap, key)
             if hit:
-                return value
+                return value  # type: ignore[no-any-return]
         self.counters.handler_invocations += 1
         assert cap.handler is not None
         try:
@@ -184,18 +167,6 @@ class Executor:
         except Exception as exc:
             log.debug("capability %s failed", cap.id, exc_info=True)
             raise Internal(f"{cap.id} failed: {exc}") from exc
-        try:
-            value = serialise(answer)
-        except Exception as exc:
-            raise Internal(f"{cap.id}: the answer could not be serialised: {exc}") from exc
         if use_cache:
-            self.cache.store(cap, key, value)
-        return value
-
-
-def _json_value(answer: BaseModel) -> Any:
-    return answer.model_dump(mode="json", by_alias=True)
-
-
-def _answer(answer: BaseModel) -> BaseModel:
-    return answer
+            self.cache.store(cap, key, answer)
+        return answer

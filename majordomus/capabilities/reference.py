@@ -4,9 +4,9 @@
 per capability, its exposure on every surface (absence written as `—`), its input and output
 schemas, its policies and its benchmark targets. Everything is read from the declarations.
 
-Pure: no disk, no clock, no absolute path, no fingerprint. The reference describes the
-built-in registry over an empty layer (`reference_workspace`), so a change to the repository's
-own `.ai/` files never makes it stale; only a change to a declaration does.
+Pure: no disk, no clock, no absolute path, no fingerprint. The benchmark cases are those of
+an empty layer (`reference_workspace`), so a change to the repository's own `.ai/` files
+never makes the reference stale; only a change to a declaration does.
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from majordomus import __version__
-from majordomus.capabilities.describe import canonical_schema
 from majordomus.capabilities.registry import Capability, Registry
+from majordomus.capabilities.schemas import canonical_schema
 from majordomus.capabilities.workspace import Workspace
+from majordomus.layer.reference import GENERATED
+from majordomus.version import __version__
 
 Cases = Callable[[Capability], list[tuple[str, dict[str, Any]]]]
 
-GENERATED = "GENERATED FILE — DO NOT EDIT DIRECTLY"
 TRANSPORTS = ("direct", "mcp", "http")
 
 
@@ -36,7 +36,7 @@ def banner(target: str) -> str:
 
 
 def reference_workspace() -> Workspace:
-    """A context over an empty layer: the built-in registry and the cases it gives alone."""
+    """A workspace over an empty layer: the benchmark cases the declarations give alone."""
     from majordomus.layer.manifest import LAYER_SCHEMA
     from majordomus.layer.model import GitState, Index, Manifest
 
@@ -150,7 +150,7 @@ def _exposure_rows(cap: Capability) -> list[str]:
         cache = f"process, {cap.cache.max_entries} entries"
         if cap.cache.ttl_seconds is not None:
             cache += f", {cap.cache.ttl_seconds} s each"
-        cache += ", scoped by the registry fingerprint"
+        cache += ", emptied when the layer is read again"
     else:
         cache = f"{none} (every call runs the handler)"
     benchmark = "required" if cap.waived is None else f"waived: {cap.waived}"
@@ -187,8 +187,6 @@ def benchmark_rows(
     cap: Capability, cases: list[tuple[str, dict[str, Any]]]
 ) -> list[dict[str, Any]]:
     """One coverage line per transport the capability is exposed on."""
-    if not cap.executable:
-        return []
     rows = []
     for transport in benchmark_transports(cap):
         if cap.waived is not None:
@@ -207,9 +205,6 @@ def benchmark_rows(
 def _benchmark_section(cap: Capability, cases: list[tuple[str, dict[str, Any]]]) -> list[str]:
     out = ["### Benchmark targets", ""]
     rows = benchmark_rows(cap, cases)
-    if not rows:
-        out += ["No benchmark requirement: the descriptor is not executable.", ""]
-        return out
     out += [
         "One requirement per transport the exposure declares; the cases are the input type's, "
         "here for an empty layer (a repository adds the cases that name its objects).",
@@ -228,7 +223,7 @@ def _benchmark_section(cap: Capability, cases: list[tuple[str, dict[str, Any]]])
 
 def module_page(registry: Registry, module_id: str, cases: Cases) -> str:
     module = registry.modules[module_id]
-    caps = [cap for cap in registry if cap.module == module_id and not cap.declarative]
+    caps = [cap for cap in registry if cap.module == module_id]
     out = [
         f"<!-- {banner('docs')} -->",
         "",
@@ -255,7 +250,7 @@ def _link(cap: Capability) -> str:
 
 
 def capabilities_page(registry: Registry) -> str:
-    caps = registry.builtin
+    caps = list(registry)
     summary = registry.summary()
     kinds = ", ".join(f"{n} {kind}" for kind, n in summary["by_kind"].items())
     out = [

@@ -93,7 +93,7 @@ class Workspace:
         """Build the index, keeping what the last build read of every file the watch did
         not see move (`majordomus.layer.index.build`); `status_now`: whether a build without
         a last one starts `git status` beside the reading."""
-        from majordomus.capabilities.builtin import builtin_tools
+        from majordomus.capabilities.builtin import TOOLS
         from majordomus.layer.freshness import Baseline
         from majordomus.layer.index import build
 
@@ -103,7 +103,7 @@ class Workspace:
         built = build(
             self.root,
             self.discovery,
-            mcp_tools=builtin_tools(),
+            mcp_tools=TOOLS,
             previous=None if last is None else last.snapshot,
             moved=moved,
             status_now=status_now,
@@ -126,8 +126,7 @@ class Workspace:
         """Read the layer again if it changed since the index was read; True when it did.
 
         Cheap when nothing changed (a few dozen `stat` calls); after a change only the
-        files that moved are read again. A
-        re-index that fails (git gone, a strict refusal, a registry that does not build)
+        files that moved are read again. A re-index that fails (git gone, a strict refusal)
         keeps the last index, sets `stale` and is tried again after the next change.
         """
         if self.watch is None or "index" not in self.__dict__ or not self.watch.changed():
@@ -138,7 +137,6 @@ class Workspace:
         try:
             baseline, built = self._build(status_now=True)
             assert baseline is not None  # a workspace without a watch never gets here
-            registry = self._registry_of(built.index, self.__dict__.get("registry"))
         except Exception as exc:
             log.error("the layer changed and could not be read again: %s", exc)
             watch.rebase()
@@ -150,7 +148,6 @@ class Workspace:
         # Swapped in one step each: a request still running keeps a whole index, old or new.
         self.__dict__.pop("sqlite", None)
         self.__dict__["index"] = built.index
-        self.__dict__["registry"] = registry
         if "executor" in self.__dict__:
             self.executor.cache.clear()
         self.stale = False
@@ -173,17 +170,10 @@ class Workspace:
 
     @cached_property
     def registry(self) -> Registry:
-        return self._registry_of(self.index)
-
-    def _registry_of(self, index: Index, previous: Registry | None = None) -> Registry:
-        """The registry over `index`; given the one over the index before, what it checked
-        of the objects both hold is not checked again."""
+        """The capabilities this workspace serves: the built-in registry."""
         from majordomus.capabilities.builtin import builtin_registry
 
-        registry = builtin_registry(index, previous)
-        if previous is not None:
-            registry.inherit(previous)
-        return registry
+        return builtin_registry()
 
     @cached_property
     def executor(self) -> Executor:

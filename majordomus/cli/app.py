@@ -1,9 +1,10 @@
 """The click application: groups from the registry's CLI words plus the process commands.
 
-The tree is lazy at both levels: a top-level word is built when it is invoked, and under it
-only the subcommand asked for (its capability module and views, or its command file), so
-`reasoning status` never imports the context compiler, the HTTP server or `reasoning
-export`'s file. Listing the tree (`--help`, completion) builds what it lists.
+The tree is lazy at both levels: a top-level word is built when it is invoked (a capability
+word imports the one namespace that declares its module), and under it only the subcommand
+asked for (its views, or its command file), so `reasoning status` never imports the context
+compiler, the HTTP server or `reasoning export`'s file. Listing the tree (`--help`,
+completion) builds what it lists.
 Parsing and rendering only; every answer comes from a capability or a library function.
 """
 
@@ -16,15 +17,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from majordomus import __version__
+from majordomus.capabilities.builtin import COMMAND_WORDS, module_capabilities
 from majordomus.cli import errors, logs
 from majordomus.cli.commands import PROCESS_COMMANDS, is_server
 from majordomus.cli.settings import shared_params
 from majordomus.cli.views import views_of
 from majordomus.pipes import silence
+from majordomus.version import __version__
 
 if TYPE_CHECKING:
-    from majordomus.capabilities.registry import Route
+    from majordomus.capabilities.registry import Capability
 
 GROUP_HELP = {
     "objects": "The layer's declarative objects: list, get, search.",
@@ -116,37 +118,27 @@ def _build_all(command: click.Command | None) -> None:
             _build_all(command.get_command(None, name))
 
 
-def _routes() -> list[Route]:
-    from majordomus.capabilities.builtin import builtin_routes
-
-    return [route for route in builtin_routes() if route.cli]
-
-
 def top_words() -> set[str]:
     """Every first word: capability words and process commands."""
-    return {route.cli[0] for route in _routes() if route.cli} | {w[0] for w in PROCESS_COMMANDS}
+    return set(COMMAND_WORDS) | {words[0] for words in PROCESS_COMMANDS}
 
 
 def _load_word(root: Root, word: str) -> None:
-    """Attach `word`: the capabilities whose CLI path starts with it, then its process
-    commands, each built (its namespace, views or command file imported) on use."""
+    """Attach `word`: its module's capabilities (the namespace that declares them imported),
+    then its process commands, each built (its views or command file imported) on use."""
+    caps = module_capabilities(word) if word in COMMAND_WORDS else []
     entries: list[Entry] = [
-        (route.cli, partial(_capability_command, route))
-        for route in _routes()
-        if route.cli is not None and route.cli[0] == word
+        (cap.cli, partial(_capability_command, cap)) for cap in caps if cap.cli is not None
     ]
     entries.extend((words, build) for words, build in PROCESS_COMMANDS.items() if words[0] == word)
     root.add_command(_command_at(word, entries), word)
 
 
-def _capability_command(route: Route) -> click.Command:
-    """The command of one capability: only the namespace declaring it and its views are
-    imported."""
-    from majordomus.capabilities.builtin import builtin_module
+def _capability_command(cap: Capability) -> click.Command:
+    """The command of one capability, with its views (only its module's views imported)."""
     from majordomus.cli.capability_commands import capability_command
 
-    cap = next(c for c in builtin_module(route.module).composed() if c.id == route.id)
-    return capability_command(cap, views_of(route.module).get(cap.id))
+    return capability_command(cap, views_of(cap.module).get(cap.id))
 
 
 def lazy_cli() -> Root:

@@ -2,14 +2,13 @@
 
 `--kebab-case` names, lists repeatable, booleans as flags, enums and literals as choices, the
 view's positional arguments and extra flags. JSON (`--format json`, or a capability without a
-text view) is always the output model serialised straight to bytes; the view's exit code, if
-it has one, reads those bytes back. Everything printed passes `majordomus.egress`.
+text view) is the answer model serialised straight to bytes; the text view and the view's
+exit code read the model's JSON value. Everything printed passes `majordomus.egress`.
 """
 
 from __future__ import annotations
 
 import enum
-import json
 import sys
 import types
 import typing
@@ -23,9 +22,9 @@ from pydantic.fields import FieldInfo
 from majordomus.capabilities.registry import Capability
 from majordomus.cli.completion import completer_for
 from majordomus.cli.settings import settings, with_shared
-from majordomus.cli.views import PLAIN, CliView
+from majordomus.cli.views import JSON_ONLY, CliView
 from majordomus.egress import clean, clean_json_bytes
-from majordomus.wire import dumps_pretty
+from majordomus.wire import dumps_model_pretty_bytes, dumps_pretty
 
 
 def _unwrap(annotation: Any) -> tuple[Any, bool]:
@@ -58,7 +57,7 @@ def _click_type(core: Any) -> Any:
     return click.STRING
 
 
-def _is_plain(core: Any) -> bool:
+def _is_scalar(core: Any) -> bool:
     return (
         core in (str, int, float, bool)
         or (isinstance(core, type) and issubclass(core, enum.Enum))
@@ -67,7 +66,7 @@ def _is_plain(core: Any) -> bool:
 
 
 class _Checked(click.ParamType):
-    """A plain type whose field carries its own checks (`AfterValidator`s, e.g. `as_of`): they
+    """A scalar type whose field carries its own checks (`AfterValidator`s, e.g. `as_of`): they
     run as the value is parsed, so a bad value is a usage error naming the flag (exit 2)."""
 
     def __init__(self, base: click.ParamType, checks: list[Callable[..., Any]]) -> None:
@@ -96,23 +95,23 @@ def field_param(
 ) -> click.Parameter | None:
     """The click parameter for one input field, or None for a structured field."""
     core, many = _unwrap(info.annotation)
-    if not _is_plain(core):
+    if not _is_scalar(core):
         return None
-    wire = info.alias or name
-    complete = completer_for(wire)
+    key = info.alias or name
+    complete = completer_for(key)
     if positional:
         return click.Argument(
-            [wire],
+            [key],
             required=info.is_required(),
             type=_field_type(core, info),
             shell_complete=complete,
         )
-    flag = "--" + (flag_word or wire).replace("_", "-")
+    flag = "--" + (flag_word or key).replace("_", "-")
     help_text = info.description
     if core is bool and not many:
-        return click.Option([flag, wire], is_flag=True, default=None, help=help_text)
+        return click.Option([flag, key], is_flag=True, default=None, help=help_text)
     return click.Option(
-        [flag, wire],
+        [flag, key],
         type=_field_type(core, info),
         multiple=many,
         required=info.is_required(),
@@ -130,18 +129,14 @@ def _default_input(params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _clean_json(data: bytes) -> bytes:
-    return clean_json_bytes(data, dumps_pretty)
-
-
 def capability_command(cap: Capability, view: CliView | None) -> click.Command:
     """A click command that builds the input, calls the executor and renders the answer."""
-    view = view or PLAIN
+    view = view or JSON_ONLY
     params: list[click.Parameter] = []
     field_names: list[str] = []
     for name, info in cap.input.model_fields.items():
-        wire = info.alias or name
-        param = field_param(name, info, wire in view.arguments, view.flags.get(wire))
+        key = info.alias or name
+        param = field_param(name, info, key in view.arguments, view.flags.get(key))
         if param is not None:
             params.append(param)
             field_names.append(param.name or name)
@@ -155,27 +150,21 @@ def capability_command(cap: Capability, view: CliView | None) -> click.Command:
             if view.prepare
             else _default_input({k: v for k, v in values.items() if k in field_names})
         )
-        executor = chosen.context().executor
-        if chosen.format == "json" or view.text is None:
-            # The answer leaves in parts, each filtered (majordomus/wire_parts.py), so a large
-            # replay is never held twice; a view with an exit code reads the whole answer back.
-            parts = executor.run_json_parts(cap, raw, _clean_json)
+        answer = chosen.context().executor.answer(cap, raw, fresh=True)
+        as_json = chosen.format == "json" or view.text is None
+        # the views read the answer's JSON value; JSON itself is written from the model
+        output = (
+            None
+            if as_json and not view.exit_code
+            else answer.model_dump(mode="json", by_alias=True)
+        )
+        if as_json:
             stdout = sys.stdout.buffer
-            if view.exit_code:
-                answer = b"".join(parts)
-                stdout.write(answer)
-                output = json.loads(answer)
-            else:
-                for part in parts:
-                    stdout.write(part)
-                output = None
-            stdout.write(b"\n")
+            stdout.write(clean_json_bytes(dumps_model_pretty_bytes(answer), dumps_pretty) + b"\n")
             stdout.flush()
-        else:
-            output = executor.run(cap, raw, observe=True)
+        elif view.text is not None:
             click.echo(clean(view.text(output, values)), nl=False)
-        code = view.exit_code(output) if view.exit_code else 0
-        if code:
+        if view.exit_code and (code := view.exit_code(output)):
             click.get_current_context().exit(code)
 
     command = click.Command(

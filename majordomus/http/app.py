@@ -3,9 +3,9 @@
 The guard (`majordomus.http.middleware`) owns what must happen before routing. The routes are
 generic: one per capability HTTP exposure, each binding the request to the input, running the
 one executor and mapping errors; beside them the pages (`/`, `/api/v1`, `/openapi.json`,
-Swagger UI). The registry, the indexes and the OpenAPI document are built once per reading
-of the layer: before each request the context checks cheaply whether the layer changed and
-reads it again only when it did.
+Swagger UI). The registry, the routes and the OpenAPI document are built once per process;
+before each request the workspace checks cheaply whether the layer changed and reads it
+again only when it did.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from majordomus.capabilities.describe import canonical_schema
+from majordomus.capabilities.schemas import canonical_schema
 from majordomus.egress import clean
 from majordomus.http import pages
 from majordomus.http.binding import body_input, query_input
@@ -28,10 +28,12 @@ from majordomus.http.errors import HttpError, from_exception
 from majordomus.http.guards import check_caller
 from majordomus.http.middleware import BODY_LIMIT, MAX_IN_FLIGHT, Guard, client_of
 from majordomus.http.openapi import OpenApiError, build_openapi, render
-from majordomus.http.responses import error_response, json_response
+from majordomus.http.responses import error_response, model_response
 from majordomus.logger import log
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from majordomus.capabilities.registry import Capability
     from majordomus.capabilities.workspace import Workspace
 
@@ -54,12 +56,12 @@ def _wants_html(accept: str) -> bool:
 
 
 class Routes:
-    """The application's state: one context, its registry, the pages built once per index."""
+    """The application's state: one workspace, its registry, the pages built once per index."""
 
     def __init__(self, ctx: Workspace) -> None:
         self.ctx = ctx
+        ctx.index  # noqa: B018 - read before anything is served, so a strict refusal comes first
         self.registry = ctx.registry
-        self.registry.verify()
         self.executor = ctx.executor
         self._info: pages.ServerIndex | None = None
         self.api = pages.api_index(self.registry)
@@ -68,16 +70,11 @@ class Routes:
 
     def refresh(self) -> None:
         """Before each request: re-index if the layer changed, and rebuild what the index
-        feeds. The routes stay those of start-up; their handlers read the current index.
-        A re-index that failed leaves the last index served and `/` saying `stale`."""
+        feeds (the JSON index of `/`); the handlers read the current index. A re-index that
+        failed leaves the last index served and `/` saying `stale`."""
         was_stale = self.ctx.stale
-        if self.ctx.refresh():
-            self.registry = self.ctx.registry
-            self.registry.verify()
-            self._openapi = None
-        elif self.ctx.stale == was_stale:
-            return
-        self._info = None
+        if self.ctx.refresh() or self.ctx.stale != was_stale:
+            self._info = None
 
     @property
     def info(self) -> pages.ServerIndex:
@@ -98,8 +95,8 @@ class Routes:
     def cases(self, cap: Capability) -> list[tuple[str, dict[str, Any]]]:
         return cap.benchmark_cases(self.ctx)
 
-    async def run(self, cap: Capability, raw: dict[str, Any]) -> Any:
-        call = functools.partial(self.executor.run, cap, raw)
+    async def run(self, cap: Capability, raw: dict[str, Any]) -> BaseModel:
+        call = functools.partial(self.executor.answer, cap, raw)
         if cap.kind == "command":
             async with self.command_lock:
                 return await anyio.to_thread.run_sync(call)
@@ -131,10 +128,10 @@ class Routes:
                 media_type="text/html",
                 headers={**pages.HTML_HEADERS, "Content-Security-Policy": pages.HOME_CSP},
             )
-        return json_response(200, self.info.wire())
+        return model_response(self.info)
 
     async def api_index(self, _: Request) -> Response:
-        return json_response(200, self.api.wire())
+        return model_response(self.api)
 
     async def openapi(self, _: Request) -> Response:
         try:
@@ -179,7 +176,7 @@ class Routes:
                     raw = query_input(request.query_params.multi_items(), schema)
                 else:
                     raw = body_input(await request.body())
-                value = await self.run(cap, raw)
+                answer = await self.run(cap, raw)
             except Exception as exc:
                 mapped = from_exception(exc)
                 if mapped.status >= 500:
@@ -187,7 +184,7 @@ class Routes:
                         "%s: %s", cap.id, mapped.message, exc_info=not isinstance(exc, HttpError)
                     )
                 return error_response(mapped.status, mapped.code, mapped.message)
-            return json_response(200, value)
+            return model_response(answer)
 
         dispatch.__name__ = f"capability_{cap.id}"
         return dispatch
@@ -225,4 +222,6 @@ def create_app(
     api.add_exception_handler(StarletteHTTPException, routing_error)
     for path, method, endpoint in routes.table():
         api.add_api_route(path, endpoint, methods=[method], include_in_schema=False)
-    return Guard(api, max_in_flight=max_in_flight, body_limit=body_limit, routes=routes)
+    return Guard(
+        api, max_in_flight=max_in_flight, body_limit=body_limit, before_each=routes.refresh
+    )

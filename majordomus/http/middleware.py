@@ -3,24 +3,20 @@
 The in-flight bound (503 `busy`, liveness probes exempt), the Host / Origin guards, the 1 MiB
 body limit (413), a body that must arrive whole before anything runs (a retrying client
 cannot commit a record twice), HEAD as GET without a body, `Cache-Control: no-store` and a
-`Content-Length` on every answer; and, before each request, the routes' cheap check whether
-the layer changed.
+`Content-Length` on every answer; and, before each request, the application's cheap check
+whether the layer changed (`before_each`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from majordomus.http.errors import HttpError
 from majordomus.http.guards import check_request
 from majordomus.http.responses import error_response
 from majordomus.limits import MAX_BODY_BYTES
 from majordomus.logger import log
-
-if TYPE_CHECKING:
-    from majordomus.http.app import Routes
-
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -55,10 +51,10 @@ class Guard:
         *,
         max_in_flight: int = MAX_IN_FLIGHT,
         body_limit: int = BODY_LIMIT,
-        routes: Routes | None = None,
+        before_each: Callable[[], None] | None = None,
     ) -> None:
         self.app = app
-        self.routes = routes
+        self.before_each = before_each
         self.max_in_flight = max_in_flight
         self.body_limit = body_limit
         self.in_flight = 0
@@ -113,8 +109,8 @@ class Guard:
         inner = dict(scope)
         if scope["method"] == "HEAD":
             inner["method"] = "GET"
-        if self.routes is not None:
-            self.routes.refresh()
+        if self.before_each is not None:
+            self.before_each()
         await self.app(inner, replay, send)
 
     async def _body(self, receive: Receive, headers: dict[str, str]) -> bytes:

@@ -14,11 +14,11 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from majordomus import __version__
-from majordomus.capabilities.describe import canonical_schema
 from majordomus.capabilities.registry import Capability, Registry
+from majordomus.capabilities.schemas import canonical_schema
 from majordomus.http.binding import declared_types
 from majordomus.http.errors import ERRORS, ErrorBody
+from majordomus.version import __version__
 
 Cases = Callable[[Capability], list[tuple[str, dict[str, Any]]]]
 

@@ -15,8 +15,8 @@ import importlib.util
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from majordomus import __version__
 from majordomus.order import natural_key
+from majordomus.version import __version__
 from majordomus.wire import Wire
 
 if TYPE_CHECKING:
@@ -108,34 +108,21 @@ class ApiIndex(Wire):
     routes: list[ApiRoute]
 
 
-SURFACES = (
+SURFACES = tuple(
     Surface(
-        id="api",
-        title="Capability routes",
-        path="/api/v1",
-        category="api",
+        id=id_,
+        title=title,
+        path=path,
+        category=category,
         visibility="public",
-        kind="json",
+        kind=kind,
         ready=True,
-    ),
-    Surface(
-        id="openapi",
-        title="OpenAPI document",
-        path="/openapi.json",
-        category="reference",
-        visibility="public",
-        kind="json",
-        ready=True,
-    ),
-    Surface(
-        id="swagger",
-        title="Swagger UI",
-        path="/swagger",
-        category="reference",
-        visibility="public",
-        kind="html",
-        ready=True,
-    ),
+    )
+    for id_, title, path, category, kind in (
+        ("api", "Capability routes", "/api/v1", "api", "json"),
+        ("openapi", "OpenAPI document", "/openapi.json", "reference", "json"),
+        ("swagger", "Swagger UI", "/swagger", "reference", "html"),
+    )
 )
 
 

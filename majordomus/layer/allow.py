@@ -11,11 +11,11 @@ them.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from majordomus.errors import ProtocolFailure
-from majordomus.values import Value
 
 #: The shipped lists, beside this module (as `importlib.resources` finds them for an installed
 #: package, without importing its readers and zipfile on every start).
@@ -27,23 +27,19 @@ class AllowListError(ProtocolFailure):
     """A shipped allow-list is missing or holds a pattern that does not compile (exit 13)."""
 
 
-class AllowList(Value):
-    """One list: its name, its patterns as written, and their compiled alternation.
+@dataclass(slots=True)
+class AllowList:
+    """One list: its name, its patterns as written, and their compiled alternation; two lists
+    are equal when their names and patterns are."""
 
-    A plain slotted class (a dataclass costs every process's start the compile of the
-    methods it writes); two lists are equal when their names and patterns are.
-    """
-
-    __slots__ = ("_compiled", "lines", "name", "patterns", "verdicts")
-    COMPARED = ("name", "patterns")
-
-    def __init__(self, name: str, patterns: tuple[str, ...], lines: tuple[int, ...] = ()) -> None:
-        self.name = name
-        self.patterns = patterns
-        #: The line of each pattern in the list's text, to name one that does not compile.
-        self.lines = lines
-        self.verdicts: dict[str, bool] = {}
-        self._compiled: list[re.Pattern[str]] = []
+    name: str
+    patterns: tuple[str, ...]
+    #: The line of each pattern in the list's text, to name one that does not compile.
+    lines: tuple[int, ...] = field(default=(), compare=False)
+    verdicts: dict[str, bool] = field(default_factory=dict, init=False, compare=False, repr=False)
+    _compiled: list[re.Pattern[str]] = field(
+        default_factory=list, init=False, compare=False, repr=False
+    )
 
     @property
     def matcher(self) -> re.Pattern[str]:

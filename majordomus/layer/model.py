@@ -1,21 +1,19 @@
-"""The in-memory shapes of an indexed layer.
+"""The in-memory values of an indexed layer: slotted dataclasses, frozen but the index.
 
-Plain slotted classes on the shared value bases of `majordomus.values`, neither pydantic nor
-dataclasses: the index is built on every invocation, and every process's start imports this
-module. `to_json()` methods give the exact key orders of the specs; the capability layer wraps
-them in wire models.
+`to_json()` methods give the exact key orders of the specs; the capability layer wraps them in
+its answer models.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
 from majordomus.layer.uris import candidates, object_uri
-from majordomus.values import Frozen, Ordered, Value, set_field
 
 Severity = Literal["info", "warning", "error"]
 #: How the files of the source classes are enumerated.
@@ -23,36 +21,16 @@ Discovery = Literal["vcs", "filesystem"]
 SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
 
 
-class Provenance(Frozen):
+@dataclass(frozen=True, slots=True)
+class Provenance:
     """Where an object came from; computed, never authored."""
-
-    FIELDS = COMPARED = ("path", "directory", "source_class", "bytes", "section", "member")
-    __slots__ = FIELDS
 
     path: str
     directory: str
     source_class: str
     bytes: int
-    section: str | None
-    member: str | None
-
-    def __init__(
-        self,
-        path: str,
-        directory: str,
-        source_class: str,
-        bytes: int,
-        section: str | None = None,
-        member: str | None = None,
-    ) -> None:
-        """Each slot set through its descriptor, the cheapest way past `Frozen.__setattr__`:
-        this runs once per object read, the larger part of reading a file's object."""
-        _p_path(self, path)
-        _p_directory(self, directory)
-        _p_source_class(self, source_class)
-        _p_bytes(self, bytes)
-        _p_section(self, section)
-        _p_member(self, member)
+    section: str | None = None
+    member: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -68,22 +46,9 @@ class Provenance(Frozen):
         return out
 
 
-class LayerObject(Frozen):
+@dataclass(frozen=True, slots=True)
+class LayerObject:
     """One declared object of the layer: `majordomus://<kind>/<identity>`."""
-
-    FIELDS = COMPARED = (
-        "kind",
-        "identity",
-        "title",
-        "description",
-        "metadata",
-        "content",
-        "body",
-        "media_type",
-        "provenance",
-    )
-    #: `uri` is derived from the fields: neither compared nor shown, made again by `replace`.
-    __slots__ = (*FIELDS, "uri")
 
     kind: str
     identity: str
@@ -95,31 +60,14 @@ class LayerObject(Frozen):
     media_type: str
     provenance: Provenance
     #: The canonical URI, encoded once: it is read far more often than objects are made.
-    uri: str
+    uri: str = field(init=False, repr=False, compare=False)
 
-    def __init__(
-        self,
-        kind: str,
-        identity: str,
-        title: str | None,
-        description: str | None,
-        metadata: dict[str, Any],
-        content: str,
-        body: str,
-        media_type: str,
-        provenance: Provenance,
-    ) -> None:
-        """Set as `Provenance` sets its slots."""
-        _o_kind(self, kind)
-        _o_identity(self, identity)
-        _o_title(self, title)
-        _o_description(self, description)
-        _o_metadata(self, metadata)
-        _o_content(self, content)
-        _o_body(self, body)
-        _o_media_type(self, media_type)
-        _o_provenance(self, provenance)
-        _o_uri(self, object_uri(kind, identity))
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "uri", object_uri(self.kind, self.identity))
+
+    def replace(self, **changes: Any) -> LayerObject:
+        """A copy with `changes` (field name → new value), its URI made again."""
+        return replace(self, **changes)
 
     @property
     def path(self) -> str:
@@ -151,38 +99,14 @@ class LayerObject(Frozen):
         }
 
 
-#: The slot setters the two `__init__`s above call (a frozen class refuses `setattr`).
-_p_path, _p_directory, _p_source_class, _p_bytes, _p_section, _p_member = (
-    getattr(Provenance, name).__set__ for name in Provenance.FIELDS
-)
-_o_kind, _o_identity, _o_title, _o_description, _o_metadata = (
-    getattr(LayerObject, name).__set__
-    for name in ("kind", "identity", "title", "description", "metadata")
-)
-_o_content, _o_body, _o_media_type, _o_provenance, _o_uri = (
-    getattr(LayerObject, name).__set__
-    for name in ("content", "body", "media_type", "provenance", "uri")
-)
-
-
-class Diagnostic(Frozen):
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
     """A finding with a stable code."""
-
-    FIELDS = COMPARED = ("severity", "code", "message", "path")
-    __slots__ = FIELDS
 
     severity: Severity
     code: str
     message: str
-    path: str | None
-
-    def __init__(
-        self, severity: Severity, code: str, message: str, path: str | None = None
-    ) -> None:
-        set_field(self, "severity", severity)
-        set_field(self, "code", code)
-        set_field(self, "message", message)
-        set_field(self, "path", path)
+    path: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"severity": self.severity, "code": self.code}
@@ -295,11 +219,9 @@ class GitState:
         }
 
 
-class SourceClass(Frozen):
+@dataclass(frozen=True, slots=True)
+class SourceClass:
     """One class of `sources.yaml`."""
-
-    FIELDS = COMPARED = ("id", "kind", "discovery", "pathspec", "required")
-    __slots__ = FIELDS
 
     id: str
     kind: str
@@ -307,27 +229,10 @@ class SourceClass(Frozen):
     pathspec: str
     required: bool
 
-    def __init__(self, id: str, kind: str, discovery: str, pathspec: str, required: bool) -> None:
-        set_field(self, "id", id)
-        set_field(self, "kind", kind)
-        set_field(self, "discovery", discovery)
-        set_field(self, "pathspec", pathspec)
-        set_field(self, "required", required)
 
-
-class Manifest(Frozen):
+@dataclass(frozen=True, slots=True)
+class Manifest:
     """The typed read of `.ai/manifest.yaml`."""
-
-    FIELDS = COMPARED = (
-        "schema",
-        "repo_path",
-        "local_path",
-        "local_tracked",
-        "local_implicit_context",
-        "sections",
-        "context_documents",
-    )
-    __slots__ = FIELDS
 
     schema: str
     repo_path: str
@@ -335,25 +240,7 @@ class Manifest(Frozen):
     local_tracked: bool
     local_implicit_context: bool
     sections: dict[str, str]
-    context_documents: tuple[str, ...]
-
-    def __init__(
-        self,
-        schema: str,
-        repo_path: str,
-        local_path: str,
-        local_tracked: bool,
-        local_implicit_context: bool,
-        sections: dict[str, str],
-        context_documents: tuple[str, ...] = (),
-    ) -> None:
-        set_field(self, "schema", schema)
-        set_field(self, "repo_path", repo_path)
-        set_field(self, "local_path", local_path)
-        set_field(self, "local_tracked", local_tracked)
-        set_field(self, "local_implicit_context", local_implicit_context)
-        set_field(self, "sections", sections)
-        set_field(self, "context_documents", context_documents)
+    context_documents: tuple[str, ...] = ()
 
     def section_path(self, name: str) -> str:
         return ".ai/" + self.sections[name]
@@ -369,78 +256,42 @@ class Manifest(Frozen):
         return best[1] if best else None
 
 
-class Edge(Frozen, Ordered):
+@dataclass(frozen=True, slots=True, order=True)
+class Edge:
     """A relation (source, target, kind); ends are object URIs or external node ids."""
-
-    FIELDS = COMPARED = ("source", "target", "kind")
-    __slots__ = FIELDS
 
     source: str
     target: str
     kind: str
 
-    def __init__(self, source: str, target: str, kind: str) -> None:
-        set_field(self, "source", source)
-        set_field(self, "target", target)
-        set_field(self, "kind", kind)
 
-
-class ExternalNode(Frozen):
+@dataclass(frozen=True, slots=True)
+class ExternalNode:
     """A node created while resolving a reference to something the index does not hold."""
-
-    FIELDS = COMPARED = ("id", "kind", "label", "source")
-    __slots__ = FIELDS
 
     id: str
     kind: str
     label: str
-    source: str | None
-
-    def __init__(self, id: str, kind: str, label: str, source: str | None = None) -> None:
-        set_field(self, "id", id)
-        set_field(self, "kind", kind)
-        set_field(self, "label", label)
-        set_field(self, "source", source)
+    source: str | None = None
 
 
-class UnresolvedReference(Frozen, Ordered):
+@dataclass(frozen=True, slots=True, order=True)
+class UnresolvedReference:
     """A metadata reference that resolves to nothing."""
-
-    FIELDS = COMPARED = ("declared_in", "key", "reference", "correction")
-    __slots__ = FIELDS
 
     declared_in: str
     key: str
     reference: str
     correction: str
 
-    def __init__(self, declared_in: str, key: str, reference: str, correction: str) -> None:
-        set_field(self, "declared_in", declared_in)
-        set_field(self, "key", key)
-        set_field(self, "reference", reference)
-        set_field(self, "correction", correction)
 
-
-class Index(Value):
+@dataclass
+class Index:
     """The layer as read: objects in URI order, diagnostics in production order, relations.
 
-    Mutable and unhashable, its attributes free (the `cached_property`s below keep their
-    answers in the instance's `__dict__`); equal by its fields, the cached answers aside.
+    Mutable and unhashable (the `cached_property`s below keep their answers in the
+    instance's `__dict__`); equal by its fields, the cached answers aside.
     """
-
-    COMPARED = (
-        "root",
-        "manifest",
-        "sources",
-        "discovery",
-        "git",
-        "objects",
-        "diagnostics",
-        "edges",
-        "external",
-        "unresolved",
-    )
-    __hash__ = None  # type: ignore[assignment]
 
     root: Path
     manifest: Manifest
@@ -449,39 +300,13 @@ class Index(Value):
     git: GitState
     objects: list[LayerObject]
     diagnostics: list[Diagnostic]
-    edges: list[Edge]
-    external: dict[str, ExternalNode]
-    unresolved: list[UnresolvedReference]
-
-    def __init__(
-        self,
-        root: Path,
-        manifest: Manifest,
-        sources: list[SourceClass],
-        discovery: Discovery,
-        git: GitState,
-        objects: list[LayerObject],
-        diagnostics: list[Diagnostic],
-        edges: list[Edge] | None = None,
-        external: dict[str, ExternalNode] | None = None,
-        unresolved: list[UnresolvedReference] | None = None,
-    ) -> None:
-        self.root = root
-        self.manifest = manifest
-        self.sources = sources
-        self.discovery = discovery
-        self.git = git
-        self.objects = objects
-        self.diagnostics = diagnostics
-        self.edges = [] if edges is None else edges
-        self.external = {} if external is None else external
-        self.unresolved = [] if unresolved is None else unresolved
+    edges: list[Edge] = field(default_factory=list)
+    external: dict[str, ExternalNode] = field(default_factory=dict)
+    unresolved: list[UnresolvedReference] = field(default_factory=list)
 
     def replace(self, **changes: Any) -> Index:
         """A new index with `changes` (field name → new value); nothing cached is carried."""
-        values = {name: getattr(self, name) for name in self.COMPARED}
-        values.update(changes)
-        return Index(**values)
+        return replace(self, **changes)
 
     @property
     def state(self) -> Literal["ok", "degraded"]:

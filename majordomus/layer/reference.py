@@ -10,6 +10,7 @@ deterministic: the same package gives the same bytes.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from majordomus.errors import NotFound
@@ -17,7 +18,10 @@ from majordomus.layer.glossary import COMMON, EXAMPLES, KEYS, PLACES
 from majordomus.layer.keys import Key, admitted_keys
 from majordomus.layer.kinds import KindSpec, load_kinds
 from majordomus.layer.relations import RULES_OF, TRACKS
+from majordomus.version import __version__
 
+#: The words every generated file begins with.
+GENERATED = "GENERATED FILE — DO NOT EDIT DIRECTLY"
 PAGE = "layer.md"
 SCHEMA_DIR = "schemas"
 _BASE_TYPES = {"string", "integer", "boolean", "date", "timestamp", "list", "mappings"}
@@ -28,8 +32,6 @@ class UnknownKind(NotFound):
 
 
 def _banner() -> str:
-    from majordomus.capabilities.reference import GENERATED, __version__
-
     return (
         f"{GENERATED}. Generated from the shipped kinds and allow-lists by "
         f"`majordomus generate docs` (majordomus-cli {__version__})."
@@ -136,24 +138,20 @@ def _identity(spec: KindSpec) -> str:
     return f"{fields} (`majordomus://{spec.name}/<{'@'.join(spec.identity)}>`)"
 
 
-def _edges(spec: KindSpec) -> list[str]:
-    from majordomus.devcontext.edges import followed
-
+def _edges(spec: KindSpec, follows: Mapping[str, str]) -> list[str]:
     rules = RULES_OF.get(spec.name, (TRACKS,))
     admitted = {k.path for k in admitted_keys(spec.allow)} if spec.allow is not None else set()
     lines = []
     for rule in rules:
         if rule.field not in admitted:
             continue
-        walk = followed(rule.edge)
-        follows = (
-            f"devcontext follows it ({walk.forward_reason})" if walk else "devcontext does not"
-        )
-        lines.append(f"| `{rule.field}` | `{rule.edge}` | {rule.reaches} | {follows} |")
+        why = follows.get(rule.edge)
+        walk = "devcontext does not" if why is None else f"devcontext follows it ({why})"
+        lines.append(f"| `{rule.field}` | `{rule.edge}` | {rule.reaches} | {walk} |")
     return lines
 
 
-def _kind_section(spec: KindSpec) -> list[str]:
+def _kind_section(spec: KindSpec, follows: Mapping[str, str]) -> list[str]:
     out = [f"## {spec.name}", ""]
     if spec.allow is not None and spec.allow.name != spec.name:
         out += [f'<a id="{spec.allow.name}"></a>', ""]
@@ -205,7 +203,7 @@ def _kind_section(spec: KindSpec) -> list[str]:
         out.append("")
     elif spec.allow is None and spec.format == "text":
         out += ["No metadata: the file's text is the object.", ""]
-    edges = _edges(spec)
+    edges = _edges(spec, follows)
     if edges:
         out += [
             "| key | edge | names | context compiler |",
@@ -250,13 +248,14 @@ files, point the YAML language server at it, e.g. a first line
 """
 
 
-def render_page() -> str:
+def render_page(follows: Mapping[str, str]) -> str:
+    """The page; `follows` maps each edge kind the context compiler follows to why."""
     kinds = load_kinds()
     lines = [f"<!-- {_banner()} -->", "", _INTRO.rstrip("\n"), "", "## Kinds", ""]
     lines += [f"* [{name}](#{name})" for name in sorted(kinds.kinds)]
     lines.append("")
     for name in sorted(kinds.kinds):
-        lines += _kind_section(kinds.kinds[name])
+        lines += _kind_section(kinds.kinds[name], follows)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -264,9 +263,10 @@ def render_schema(kind: str) -> str:
     return json.dumps(json_schema(kind), indent=2, ensure_ascii=False) + "\n"
 
 
-def layer_reference_files() -> dict[str, str]:
-    """Relative path under the generated-docs directory → its text."""
-    files = {PAGE: render_page()}
+def layer_reference_files(follows: Mapping[str, str]) -> dict[str, str]:
+    """Relative path under the generated-docs directory → its text (`follows` as for
+    `render_page`)."""
+    files = {PAGE: render_page(follows)}
     for kind in schema_kinds():
         files[f"{SCHEMA_DIR}/{kind}.json"] = render_schema(kind)
     return files

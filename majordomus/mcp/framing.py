@@ -1,21 +1,19 @@
 """JSON-RPC 2.0 framing of the stdio MCP server: one compact JSON value per line.
 
 Every message is built as a JSON value and serialised once, by `encode`, into the line that
-is written; a result that is `Encoded` carries its text already, which the line is joined
-from (a tool's answer given again, `majordomus.mcp.results`). Redaction happens before that,
-on the values that carry content (`clean_value`, `error`, `notification`); `encode` escapes
-what a terminal or a bidi-aware viewer would act on (DEL, C1 controls, bidi overrides, line
-separators), wherever it sits in the line.
+is written. Redaction happens before that, on the values that carry content (`clean_value`,
+`error`, `notification`); `encode` escapes what a terminal or a bidi-aware viewer would act
+on (DEL, C1 controls, bidi overrides, line separators), wherever it sits in the line.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 from typing import IO, Any
 
 from majordomus.bounded_json import IntegerTooLarge, LargeInt, loads
 from majordomus.egress import clean_json, clean_line, json_safe
+from majordomus.wire import dumps_compact
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -38,63 +36,16 @@ class OutputClosed(Exception):
     """The client closed its read end of our stdout: the session is over."""
 
 
-#: `json.dumps(value, ensure_ascii=False, separators=(",", ":"))` without making an
-#: encoder per call (each line dumps a few values).
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-
-
-def dump(value: Any) -> str:
-    """Compact JSON, UTF-8 as is: the one writer of every text the protocol carries."""
-    return _ENCODER.encode(value)
-
-
-class Encoded(dict[str, Any]):
-    """A result with the text `encode` writes it as, made once: an answer carrying it is
-    joined from that text and its id's, not serialised and escaped again. Still the same
-    dict, so a batch (or anything else reading the value) sees no difference."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, value: dict[str, Any]) -> None:
-        super().__init__(value)
-        self.text = json_safe(dump(value))
-
-
-#: The keys of `success`'s answer, in its order.
-_SUCCESS = ("jsonrpc", "id", "result")
-
-
 def encode(message: Any) -> str:
-    """The line a message (or a batch of them) is written as.
-
-    A success whose result is `Encoded` is joined from the parts `dump` would write for it
-    (a compact object is its members' texts in order; an integer's is its `str`), each
-    made safe on its own: `json_safe` escapes character by character, so the parts' escapes
-    are the whole's."""
-    if type(message) is dict:
-        result = message.get("result")
-        if type(result) is Encoded and tuple(message) == _SUCCESS and message["jsonrpc"] == "2.0":
-            id_ = message["id"]
-            id_text = str(id_) if type(id_) is int else json_safe(dump(id_))
-            return f'{{"jsonrpc":"2.0","id":{id_text},"result":{result.text}}}'
-    return json_safe(dump(message))
-
-
-#: Results up to this many characters keep their cleaned text: the same answer asked again
-#: (a client polling one object) is not scanned for secrets again.
-REMEMBERED_CHARS = 16384
-
-
-@functools.lru_cache(maxsize=256)
-def _cleaned(text: str) -> str:
-    return clean_json(text, dump)
+    """The line a message (or a batch of them) is written as."""
+    return json_safe(dumps_compact(message))
 
 
 def redacted(value: Any) -> tuple[str, Any]:
     """A result as it may leave the process, as JSON text and as a value: the value itself
     when its text needed no cleaning, else the value of the cleaned text."""
-    text = dump(value)
-    cleaned = _cleaned(text) if len(text) <= REMEMBERED_CHARS else clean_json(text, dump)
+    text = dumps_compact(value)
+    cleaned = clean_json(text, dumps_compact)
     return cleaned, value if cleaned == text else json.loads(cleaned)
 
 

@@ -1,39 +1,36 @@
-"""What the MCP surface lists: tools and resources projected from the registry, and the index
-report `mcp --inspect` prints.
-
-Computed once per registry; the protocol module serves these lists from memory.
+"""What the MCP surface lists: tools projected from the registry (once per process), resources
+from the registry and the index (once per index), and the report `mcp --inspect` prints.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
-from majordomus.capabilities.describe import canonical_schema
+from majordomus.capabilities.registry import RegistryBuildFailed
+from majordomus.capabilities.schemas import canonical_schema
 
 if TYPE_CHECKING:
     from majordomus.capabilities.registry import Capability, Registry
     from majordomus.capabilities.workspace import Workspace
+    from majordomus.layer.model import Index, LayerObject
 
 
 def tool_annotations(cap: Capability) -> dict[str, bool]:
-    """Client hints from the execution policy."""
-    if cap.effect == "read":
-        return {
-            "readOnlyHint": True,
-            "destructiveHint": False,
-            "idempotentHint": True,
-            "openWorldHint": False,
-        }
+    """Client hints from the execution policy: a read is idempotent and never destructive."""
+    reads = cap.effect == "read"
     return {
-        "readOnlyHint": False,
+        "readOnlyHint": reads,
         "destructiveHint": cap.effect == "repository_mutation",
-        "idempotentHint": False,
+        "idempotentHint": reads,
         "openWorldHint": False,
     }
 
 
+@functools.cache
 def tool_entries(registry: Registry, read_only: bool) -> list[dict[str, Any]]:
-    """`tools/list` entries in id order; `--read-only` leaves out every command."""
+    """`tools/list` entries in id order; `--read-only` leaves out every command. Shared by
+    every caller: read, never changed."""
     out = []
     for cap in registry:
         if cap.tool is None or (read_only and cap.kind == "command"):
@@ -52,38 +49,47 @@ def tool_entries(registry: Registry, read_only: bool) -> list[dict[str, Any]]:
     return out
 
 
-def _resource_meta(cap: Capability) -> dict[str, Any]:
-    if cap.source is None:
-        return {"id": cap.id, "kind": "query", "provenance": cap.provenance()}
-    prov = cap.source.provenance.to_json()
-    prov.pop("bytes", None)
-    return {
-        "id": cap.id,
-        "kind": cap.source.kind,
-        "identity": cap.source.identity,
-        "provenance": prov,
+def _query_resource(cap: Capability) -> dict[str, Any]:
+    assert cap.resource is not None
+    entry: dict[str, Any] = {
+        "uri": cap.resource[0],
+        "name": cap.resource[1],
+        "mimeType": "application/json",
+        "_meta": {"majordomus": {"id": cap.id, "kind": "query", "provenance": cap.provenance()}},
+        "title": cap.title,
     }
+    if cap.description:
+        entry["description"] = cap.description
+    return entry
 
 
-def resource_entries(registry: Registry) -> list[dict[str, Any]]:
-    """`resources/list` entries: query resources first, then objects, each in id order."""
-    executables = [c for c in registry if c.resource and c.source is None]
-    objects = [c for c in registry if c.resource and c.source is not None]
-    out = []
-    for cap in executables + objects:
-        assert cap.resource is not None
-        entry: dict[str, Any] = {
-            "uri": cap.resource[0],
-            "name": cap.resource[1],
-            "mimeType": cap.source.media_type if cap.source else "application/json",
-            "_meta": {"majordomus": _resource_meta(cap)},
-        }
-        if cap.title:
-            entry["title"] = cap.title
-        if cap.description:
-            entry["description"] = cap.description
-        out.append(entry)
-    return out
+def _object_resource(obj: LayerObject) -> dict[str, Any]:
+    provenance = obj.provenance.to_json()
+    provenance.pop("bytes", None)
+    meta = {
+        "id": f"{obj.kind}.{obj.identity}",
+        "kind": obj.kind,
+        "identity": obj.identity,
+        "provenance": provenance,
+    }
+    entry: dict[str, Any] = {
+        "uri": obj.uri,
+        "name": obj.identity,
+        "mimeType": obj.media_type,
+        "_meta": {"majordomus": meta},
+        "title": obj.title or obj.identity,
+    }
+    if obj.description:
+        entry["description"] = obj.description
+    return entry
+
+
+def resource_entries(registry: Registry, index: Index) -> list[dict[str, Any]]:
+    """`resources/list` entries: the query resources, then the layer's objects, each in
+    id order (an object's id is `<kind>.<identity>`)."""
+    queries = [_query_resource(cap) for cap in registry if cap.resource is not None]
+    objects = sorted(index.objects, key=lambda o: f"{o.kind}.{o.identity}")
+    return queries + [_object_resource(obj) for obj in objects]
 
 
 def inspect_report(ctx: Workspace, read_only: bool) -> dict[str, Any]:
@@ -91,14 +97,12 @@ def inspect_report(ctx: Workspace, read_only: bool) -> dict[str, Any]:
 
     A registry that does not build still leaves a report: the index's diagnostics plus one
     `registry_error` per declaration problem, and nothing listed."""
-    from majordomus.capabilities.registry import RegistryBuildFailed
-
     try:
-        ctx.registry.verify()
+        registry = ctx.registry
     except RegistryBuildFailed as failed:
-        from majordomus.capabilities.core import Empty, repository_info
+        from majordomus.capabilities.builtin import declared
 
-        report = repository_info(ctx, Empty()).model_dump(mode="json")
+        report = ctx.executor.answer(declared("repository.info"), {}).model_dump(mode="json")
         report["state"] = "degraded"
         report["diagnostics"] += [
             {"severity": "error", "code": "registry_error", "message": f"{e.code}: {e.message}"}
@@ -114,7 +118,7 @@ def inspect_report(ctx: Workspace, read_only: bool) -> dict[str, Any]:
             "media_type": r["mimeType"],
             "meta": r["_meta"]["majordomus"],
         }
-        for r in resource_entries(ctx.registry)
+        for r in resource_entries(registry, ctx.index)
     ]
     tools = [
         {
@@ -123,6 +127,6 @@ def inspect_report(ctx: Workspace, read_only: bool) -> dict[str, Any]:
             "description": t["description"],
             "input_schema": t["inputSchema"],
         }
-        for t in tool_entries(ctx.registry, read_only)
+        for t in tool_entries(registry, read_only)
     ]
     return {"repository": repository, "resources": resources, "tools": tools}

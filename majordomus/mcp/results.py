@@ -1,14 +1,17 @@
 """The results the MCP server answers with, as JSON values: tool results and list pages.
 
-A tool's answer is its structured content plus the same content as JSON text (clients that
-read only `content` get it all); both are redacted. Every list method pages by `PAGE_SIZE`
-with an opaque cursor naming the list and where the next page starts.
+A tool's answer is its model's JSON as structured content plus the same content as JSON text
+(clients that read only `content` get it all); both are redacted. Every list method pages by
+`PAGE_SIZE` with an opaque cursor naming the list and where the next page starts.
 """
 
 from __future__ import annotations
 
+import base64
 import binascii
 from typing import Any
+
+from pydantic import BaseModel
 
 from majordomus.egress import clean
 from majordomus.errors import CapabilityError
@@ -18,9 +21,9 @@ from majordomus.mcp.framing import INVALID_PARAMS, RpcError, redacted
 PAGE_SIZE = 100
 
 
-def tool_result(output: Any) -> dict[str, Any]:
+def tool_result(answer: BaseModel) -> dict[str, Any]:
     """A tool's answer: its redacted JSON as text content and as structured content."""
-    text, structured = redacted(output)
+    text, structured = redacted(answer.model_dump(mode="json", by_alias=True))
     return {
         "content": [{"type": "text", "text": text}],
         "structuredContent": structured,
@@ -46,10 +49,7 @@ def page(name: str, entries: list[Any], offset: int) -> dict[str, Any]:
 
 
 def cursor(name: str, offset: int) -> str:
-    """An opaque cursor: which list and where the next page starts (base64 is imported by
-    the first list long enough to page, not by every start)."""
-    import base64
-
+    """An opaque cursor: which list and where the next page starts."""
     return base64.urlsafe_b64encode(f"{name}:{offset}".encode()).decode().rstrip("=")
 
 
@@ -58,8 +58,6 @@ def offset_of(name: str, given: Any) -> int:
     if given is None:
         return 0
     if isinstance(given, str) and len(given) <= 64:
-        import base64
-
         try:
             text = base64.urlsafe_b64decode(given + "=" * (-len(given) % 4)).decode()
         except (binascii.Error, UnicodeDecodeError, ValueError):

@@ -2,30 +2,27 @@
 
 No MCP library. Framing and the redaction of what is written live in
 `majordomus.mcp.framing`, tool results and list pages in `majordomus.mcp.results`, the
-session loop (one writer, the idle check and the warm-up) in `majordomus.mcp.session`. Tools
-and resources are projections of the registry (`majordomus.mcp.listing`), prompts and
-completions of the index (`majordomus.mcp.prompts`); every tool call goes through the one
-executor.
+session loop (one writer and the idle check) in `majordomus.mcp.session`. Tools are a
+projection of the registry, resources of the registry and the index
+(`majordomus.mcp.listing`), prompts and completions of the index (`majordomus.mcp.prompts`);
+every tool call goes through the one executor.
 
-Before each input line the context checks whether the layer changed and re-indexes if it did;
-the lists are then computed again, `notifications/*/list_changed` go out for those that moved
-and `notifications/resources/updated` for each subscribed resource whose content moved, before
-the answer. Every result and every error message passes `majordomus.egress` (redacted,
+Before each input line the workspace checks whether the layer changed and re-indexes if it
+did; the lists are then computed again, `notifications/*/list_changed` go out for those that
+moved and `notifications/resources/updated` for each subscribed resource whose content moved,
+before the answer. Every result and every error message passes `majordomus.egress` (redacted,
 controls escaped); a name the client sent is quoted as a short excerpt.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterator
+import sys
 from typing import IO, TYPE_CHECKING, Any
 
-from majordomus import __version__
-from majordomus.capabilities.registry import RegistryBuildFailed
+from majordomus.capabilities.registry import Capability, Registry
 from majordomus.egress import excerpt
 from majordomus.errors import CapabilityError, Internal, NotFound
 from majordomus.logger import log
-from majordomus.mcp import catalog
 from majordomus.mcp.dispatch import Dispatcher
 from majordomus.mcp.framing import (
     INVALID_PARAMS,
@@ -35,7 +32,8 @@ from majordomus.mcp.framing import (
     notification,
 )
 from majordomus.mcp.results import offset_of, page, tool_refusal, tool_result
-from majordomus.mcp.session import EXIT_IO, EXIT_OK, run, serve
+from majordomus.mcp.session import EXIT_IO, EXIT_OK, run
+from majordomus.version import __version__
 
 if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
@@ -75,23 +73,9 @@ _LISTS = {
 _SERVER_INFO = {"name": "majordomus", "title": "Majordomus", "version": __version__}
 
 
-def _sqlite_library() -> object:
-    """sqlite3, which the index's SQLite copy (`majordomus.layer.sqlite_index`) builds with."""
-    import sqlite3
-
-    return sqlite3
-
-
-def _models_built(cap: Any) -> None:
-    """A capability's request and answer models made ready (their validators and serialisers
-    are built on first use otherwise, inside the call)."""
-    cap.input.model_rebuild()
-    cap.output.model_rebuild()
-
-
 class Server(Dispatcher):
-    """One session's dispatcher over a context whose index and registry it keeps current;
-    listings are computed on first request and then served from memory until a re-index."""
+    """One session's dispatcher over a workspace whose index it keeps current; listings are
+    computed on first request and then served from memory until a re-index."""
 
     def __init__(self, ctx: Workspace, *, read_only: bool) -> None:
         self.ctx = ctx
@@ -99,13 +83,9 @@ class Server(Dispatcher):
         # no `git status` at start: it stats every tracked file, and an answer that shows the
         # working tree asks for it when first read
         ctx.index_without_status()
-        ctx.registry  # noqa: B018 - built before anything is served
-        self._adopted: object = None
+        self.registry: Registry = ctx.registry
         self.instructions = self._instructions()
         self._lists: dict[str, list[dict[str, Any]]] = {}
-        #: Lists whose entries are redacted already (the shipped tools page).
-        self._redacted: set[str] = set()
-        self._pages: dict[tuple[str, int], dict[str, Any]] = {}
         self._subscribed: dict[str, str | None] = {}
         super().__init__(
             {
@@ -123,10 +103,6 @@ class Server(Dispatcher):
                 "tools/call": self._tools_call,
             }
         )
-
-    @property
-    def registry(self) -> Any:
-        return self.ctx.registry
 
     # -- start-up facts ------------------------------------------------------------------------
 
@@ -150,39 +126,11 @@ class Server(Dispatcher):
             f"{writes}"
         )
 
-    def _adopt_digests(self) -> None:
-        """Let the registry's fingerprint (the process cache's key) take the descriptor
-        digests `tools.json` ships when it lists this registry's tools, so no schema is built
-        for it (`majordomus.mcp.catalog`); once per registry, before its first execution (not
-        in the handshake)."""
-        registry = self.registry
-        if self._adopted is registry:
-            return
-        self._adopted = registry
-        if catalog.tool_entries(registry, read_only=False) is not None:
-            registry.adopt_descriptor_digests(catalog.descriptor_digests())
-
-    def _tool(self, name: str) -> Any:
+    def _tool(self, name: str) -> Capability | None:
         cap = self.registry.by_tool.get(name)
         if cap is None or (self.read_only and cap.kind == "command"):
             return None
         return cap
-
-    def warm_steps(self) -> Iterator[Callable[[], object]]:
-        """What the first list or call would do, in short steps, for the session to run while
-        the client is quiet: the shipped digests adopted, the executor (pydantic and the wire
-        models), the first page of tools read, the registry's fingerprint (the process cache's
-        key), each handler imported and its models made ready, the SQLite library loaded."""
-        registry = self.registry
-        yield self._adopt_digests
-        yield functools.partial(getattr, self.ctx, "executor")
-        yield functools.partial(self._page, "tools", {})
-        yield functools.partial(getattr, registry, "fingerprint")
-        for cap in list(registry.builtin):
-            yield functools.partial(getattr, cap, "handler")
-            yield functools.partial(_models_built, cap)
-        if self.ctx.sqlite is not None:
-            yield _sqlite_library
 
     # -- live serving --------------------------------------------------------------------------
 
@@ -192,8 +140,6 @@ class Server(Dispatcher):
             return []
         before = self._lists
         self._lists = {}
-        self._pages = {}
-        self._redacted = set()
         self.instructions = self._instructions()
         out = [
             notification(method)
@@ -217,24 +163,18 @@ class Server(Dispatcher):
             return None
 
     def _subscribe(self, params: dict[str, Any]) -> dict[str, Any]:
-        uri = self._known_uri(params)
+        uri = _uri(params)
+        if not self._served(uri):
+            raise RpcError(RESOURCE_NOT_FOUND, f"resource not found: {excerpt(uri)}")
         self._subscribed[uri] = self._content(uri)
         return {}
 
     def _unsubscribe(self, params: dict[str, Any]) -> dict[str, Any]:
-        uri = params.get("uri")
-        if not isinstance(uri, str):
-            raise RpcError(INVALID_PARAMS, "params.uri is required")
-        self._subscribed.pop(uri, None)
+        self._subscribed.pop(_uri(params), None)
         return {}
 
-    def _known_uri(self, params: dict[str, Any]) -> str:
-        uri = params.get("uri")
-        if not isinstance(uri, str):
-            raise RpcError(INVALID_PARAMS, "params.uri is required")
-        if uri not in self.ctx.index.by_uri and uri not in self.registry.by_resource:
-            raise RpcError(RESOURCE_NOT_FOUND, f"resource not found: {excerpt(uri)}")
-        return uri
+    def _served(self, uri: str) -> bool:
+        return uri in self.ctx.index.by_uri or uri in self.registry.by_resource
 
     # -- methods -------------------------------------------------------------------------------
 
@@ -254,60 +194,34 @@ class Server(Dispatcher):
             }
         )
 
-    def _verified(self) -> None:
-        """Every declared type resolves before a list is built from the live registry (a
-        registry `tools.json` does not describe): the shipped page and a call need only what
-        they serve, and `generate --check` and the tests verify the built-in registry."""
-        try:
-            self.registry.verify()
-        except RegistryBuildFailed as failed:
-            raise Internal(f"the capability registry did not build: {failed}") from None
-
     def _list(self, name: str) -> list[dict[str, Any]]:
         """One list method's entries, computed once per index."""
         entries = self._lists.get(name)
         if entries is None:
+            from majordomus.mcp.listing import resource_entries, tool_entries
+            from majordomus.mcp.prompts import prompt_entries
+
             if name == "resourceTemplates":
                 entries = _TEMPLATES
             elif name == "tools":
-                entries = catalog.tool_entries(self.registry, self.read_only)
-                if entries is None:
-                    from majordomus.mcp.listing import tool_entries
-
-                    self._verified()
-                    entries = tool_entries(self.registry, self.read_only)
-                else:
-                    self._redacted.add(name)
+                entries = tool_entries(self.registry, self.read_only)
+            elif name == "resources":
+                entries = resource_entries(self.registry, self.ctx.index)
             else:
-                from majordomus.mcp.listing import resource_entries
-                from majordomus.mcp.prompts import prompt_entries
-
-                if name == "resources":
-                    entries = resource_entries(self.registry)
-                else:
-                    entries = prompt_entries(self.ctx)
+                entries = prompt_entries(self.ctx)
             self._lists[name] = entries
         return entries
 
     def _page(self, name: str, params: dict[str, Any]) -> dict[str, Any]:
-        """One page of a list, redacted once per index."""
-        offset = offset_of(name, params.get("cursor"))
-        cached = self._pages.get((name, offset))
-        if cached is None:
-            listed = page(name, self._list(name), offset)
-            cached = listed if name in self._redacted else clean_value(listed)
-            self._pages[(name, offset)] = cached
-        return cached
+        """One page of a list, redacted."""
+        return clean_value(page(name, self._list(name), offset_of(name, params.get("cursor"))))
 
     def _resources_read(self, params: dict[str, Any]) -> Any:
-        uri = params.get("uri")
-        if not isinstance(uri, str):
-            raise RpcError(INVALID_PARAMS, "params.uri is required")
-        if uri not in self.ctx.index.by_uri and uri not in self.registry.by_resource:
+        uri = _uri(params)
+        if not self._served(uri):
             raise RpcError(RESOURCE_NOT_FOUND, f"resource not found: {uri}")
         from majordomus.capabilities.core import resolve_resource
 
-        self._adopt_digests()
         try:
             view = resolve_resource(self.ctx, uri)
         except NotFound:
@@ -322,17 +236,9 @@ class Server(Dispatcher):
     def _prompts_get(self, params: dict[str, Any]) -> Any:
         from majordomus.mcp.prompts import PromptRefused, get_prompt
 
-        name = params.get("name")
-        if not isinstance(name, str):
-            raise RpcError(INVALID_PARAMS, "params.name is required")
-        arguments = params.get("arguments")
-        if arguments is None:
-            arguments = {}
-        if not isinstance(arguments, dict) or not all(
-            isinstance(v, str) for v in arguments.values()
-        ):
+        name, arguments = _call(params, "params.arguments must map names to strings")
+        if not all(isinstance(v, str) for v in arguments.values()):
             raise RpcError(INVALID_PARAMS, "params.arguments must map names to strings")
-        self._adopt_digests()
         try:
             return clean_value(get_prompt(self.ctx, name, arguments))
         except PromptRefused as exc:
@@ -370,28 +276,55 @@ class Server(Dispatcher):
         return clean_value({"completion": completion})
 
     def _tools_call(self, params: dict[str, Any]) -> dict[str, Any]:
-        name = params.get("name")
-        if not isinstance(name, str):
-            raise RpcError(INVALID_PARAMS, "params.name is required")
-        arguments = params.get("arguments")
-        if arguments is None:
-            arguments = {}
-        if not isinstance(arguments, dict):
-            raise RpcError(INVALID_PARAMS, "params.arguments must be an object")
+        name, arguments = _call(params, "params.arguments must be an object")
         cap = self._tool(name)
         if cap is None:
             raise RpcError(INVALID_PARAMS, f"unknown tool: {excerpt(name)}")
-        self._adopt_digests()
         try:
-            output = self.ctx.executor.run(cap, arguments)
+            answer = self.ctx.executor.answer(cap, arguments)
         except Internal:
             raise
         except CapabilityError as exc:
             log.debug("tool %s refused: %s", name, exc.display)
             return tool_refusal(exc)
-        return tool_result(output)
+        return tool_result(answer)
 
     def run(self, inp: IO[bytes], out: IO[bytes]) -> int:
         """Serve until EOF (exit 0), a closed output (exit 0) or another I/O failure (13)
         (`majordomus.mcp.session.run`)."""
         return run(self, inp, out)
+
+
+def _uri(params: dict[str, Any]) -> str:
+    uri = params.get("uri")
+    if not isinstance(uri, str):
+        raise RpcError(INVALID_PARAMS, "params.uri is required")
+    return uri
+
+
+def _call(params: dict[str, Any], not_an_object: str) -> tuple[str, dict[str, Any]]:
+    """The name and arguments of a prompt or a tool; absent arguments are none."""
+    name, arguments = params.get("name"), params.get("arguments")
+    if not isinstance(name, str):
+        raise RpcError(INVALID_PARAMS, "params.name is required")
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict):
+        raise RpcError(INVALID_PARAMS, not_an_object)
+    return name, arguments
+
+
+def serve(ctx: Workspace, *, read_only: bool) -> int:
+    """`majordomus mcp`: build the index and the registry once, then serve stdio until EOF.
+
+    Only the protocol is written to stdout: anything else printed lands on stderr. A strict
+    refusal or a registry that fails to build raises before anything is served, so stdout
+    stays empty and the CLI maps the error to its exit code.
+    """
+    protocol_out = sys.stdout.buffer
+    saved = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        return Server(ctx, read_only=read_only).run(sys.stdin.buffer, protocol_out)
+    finally:
+        sys.stdout = saved

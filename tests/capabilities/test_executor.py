@@ -1,13 +1,12 @@
 """The executor, the one path every surface calls: strict validation through JSON, the
-process cache (an answer from it equals a computed one; errors are never cached; FIFO and
-TTL eviction), handler failures as `Internal`, and the bytes of `run_json_parts`.
+process cache (an answer from it is the computed one; errors are never cached; FIFO and
+TTL eviction), and handler failures as `Internal`.
 
 Most cases run a small stand-in capability, so each rule is seen in isolation; the rest run
 the real registry over the planned fixture layer."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -21,7 +20,6 @@ from majordomus.capabilities.executor import Executor, validate_input
 from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import Internal, InvalidInput, NotFound
 from majordomus.limits import MAX_JSON_DEPTH
-from majordomus.wire import dumps_pretty
 
 PLANNED = Path(__file__).resolve().parents[2] / "fixtures" / "layers" / "planned"
 
@@ -57,7 +55,6 @@ class StandIn:
     fail: BaseException | None = None
     id: str = "test.double"
     input: type[BaseModel] = Numbers
-    executable: bool = True
     seen: list[Numbers] = field(default_factory=list)
 
     def handler(self, _ctx: Any, request: Numbers) -> Doubled:
@@ -68,9 +65,7 @@ class StandIn:
 
 
 def executor_for(cap: StandIn) -> Executor:
-    registry = SimpleNamespace(
-        fingerprint="layer-1", get=lambda cid: cap if cid == cap.id else None
-    )
+    registry = SimpleNamespace(get=lambda cid: cap if cid == cap.id else None)
     return Executor(SimpleNamespace(registry=registry))  # type: ignore[arg-type]
 
 
@@ -117,11 +112,9 @@ def test_the_answer_is_the_models_json_value() -> None:
     assert executor_for(StandIn()).call("test.double", {"n": 4}) == {"n": 8, "calls": 1}
 
 
-def test_an_unknown_or_non_executable_capability_is_not_found() -> None:
+def test_an_unknown_capability_is_not_found() -> None:
     with pytest.raises(NotFound, match=r"capability test\.nothing"):
         executor_for(StandIn()).call("test.nothing")
-    with pytest.raises(NotFound):
-        executor_for(StandIn(executable=False)).call("test.double", {"n": 1})
 
 
 def test_an_unexpected_handler_failure_is_internal_and_names_the_capability() -> None:
@@ -137,13 +130,10 @@ def test_a_capability_error_reaches_the_surface_unchanged() -> None:
     assert raised.value is refusal
 
 
-def test_run_json_parts_joined_are_the_pretty_json_of_run() -> None:
+def test_the_answer_is_the_handlers_model() -> None:
     cap = StandIn()
-    executor = executor_for(cap)
-    value = executor.run(cap, {"n": 21})  # type: ignore[arg-type]
-    as_bytes = b"".join(executor.run_json_parts(cap, {"n": 21}, bytes))  # type: ignore[arg-type]
-    assert json.loads(as_bytes) == {"n": 42, "calls": 2} and value == {"n": 42, "calls": 1}
-    assert as_bytes.decode() == dumps_pretty({"n": 42, "calls": 2})
+    answer = executor_for(cap).answer(cap, {"n": 21})  # type: ignore[arg-type]
+    assert answer == Doubled(n=42, calls=1)
 
 
 # --- the process cache ------------------------------------------------------------------------
@@ -159,6 +149,7 @@ def test_a_cached_capability_answers_a_repeated_request_from_the_cache() -> None
     counters = executor.counters
     assert (counters.executions, counters.handler_invocations) == (2, 1)
     assert (counters.cache_hits, counters.cache_misses) == (1, 1)
+    assert executor.answer(cap, {"n": 2}) is executor.answer(cap, {"n": 2})  # type: ignore[arg-type]
 
 
 def test_requests_that_validate_equal_share_one_entry() -> None:
@@ -169,12 +160,12 @@ def test_requests_that_validate_equal_share_one_entry() -> None:
     assert len(cap.seen) == 1
 
 
-def test_an_observed_execution_neither_reads_nor_fills_the_cache() -> None:
+def test_a_fresh_answer_neither_reads_nor_fills_the_cache() -> None:
     cap = StandIn(cache=Cache(max_entries=4))
     executor = executor_for(cap)
-    executor.call("test.double", {"n": 2}, observe=True)
+    executor.call("test.double", {"n": 2}, fresh=True)
     executor.call("test.double", {"n": 2})
-    executor.call("test.double", {"n": 2}, observe=True)
+    executor.call("test.double", {"n": 2}, fresh=True)
     assert len(cap.seen) == 3
 
 
@@ -244,7 +235,7 @@ def test_a_real_query_answers_the_same_from_the_cache(planned_ctx: Workspace) ->
     hits = executor.counters.cache_hits
     assert executor.call("objects.search", request) == first
     assert executor.counters.cache_hits == hits + 1
-    assert executor.call("objects.search", request, observe=True) == first
+    assert executor.call("objects.search", request, fresh=True) == first
 
 
 def test_a_real_input_refuses_an_unknown_key(planned_ctx: Workspace) -> None:
@@ -252,6 +243,6 @@ def test_a_real_input_refuses_an_unknown_key(planned_ctx: Workspace) -> None:
         planned_ctx.executor.call("objects.search", {"query": "alpha", "nonsense": 1})
 
 
-def test_a_resource_is_not_executable(planned_ctx: Workspace) -> None:
+def test_a_layer_object_is_no_capability(planned_ctx: Workspace) -> None:
     with pytest.raises(NotFound):
         planned_ctx.executor.call("issue.I0001")

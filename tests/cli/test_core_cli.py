@@ -111,7 +111,8 @@ def test_capabilities_list_describe_validate(repo: Path) -> None:
     listed = json.loads(run(repo, "capabilities", "list", "--format", "json").stdout)
     ids = [c["id"] for c in listed["capabilities"]]
     assert "repository.info" in ids and "input" not in listed["capabilities"][0]
-    assert listed["summary"]["declarative"] > 0
+    assert listed["count"] == listed["summary"]["total"] == len(ids)
+    assert not any(c["kind"] == "resource" for c in listed["capabilities"])
     queries = json.loads(
         run(repo, "capabilities", "list", "--kind", "query", "--format", "json").stdout
     )
@@ -123,6 +124,8 @@ def test_capabilities_list_describe_validate(repo: Path) -> None:
     assert described["execution"]["effect"] == "read"
     unknown = run(repo, "capabilities", "describe", "no.such")
     assert unknown.code == 12 and "unknown capability: no.such" in unknown.stderr
+    an_object = run(repo, "capabilities", "describe", "rule.project.no-secrets@1")
+    assert an_object.code == 12  # a layer object is a resource of the index, not a capability
     validated = run(repo, "capabilities", "validate")
     assert validated.code == 0, validated.stdout
     assert validated.stdout.rstrip().endswith(": ok")

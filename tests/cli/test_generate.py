@@ -113,7 +113,7 @@ def test_module_pages_show_every_surface_with_absence_explicit() -> None:
         "| MCP resource | — |",
         "| HTTP | `GET /api/v1/search` (operationId `objects.search`) |",
         "| CLI | `majordomus objects search` |",
-        "| cache | process, 64 entries, scoped by the registry fingerprint |",
+        "| cache | process, 64 entries, emptied when the layer is read again |",
         "| benchmark | required |",
         "### Input: `SearchInput`",
         "| `query` | string | yes | Case-insensitive text to look for. |",

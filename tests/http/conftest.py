@@ -16,7 +16,6 @@ import pytest
 from pydantic import Field
 
 from majordomus.capabilities.builtin import builtin_modules
-from majordomus.capabilities.core import Empty, ObjectView
 from majordomus.capabilities.registry import Capability, Module, build_registry
 from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import Forbidden, Internal, InvalidInput, MissingArtifact, NotFound, Refused
@@ -148,7 +147,5 @@ PROBE = Module(
 def probe_context(served_repo: Path) -> Workspace:
     """The served repository with the built-in modules plus the probe module."""
     ctx = Workspace(served_repo, environ=command_env())
-    ctx.__dict__["registry"] = build_registry(
-        [*builtin_modules(), PROBE], ctx.index, object_output=ObjectView, empty=Empty
-    )
+    ctx.__dict__["registry"] = build_registry([*builtin_modules(), PROBE])
     return ctx

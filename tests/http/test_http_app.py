@@ -13,7 +13,7 @@ import anyio
 import pytest
 from starlette.testclient import TestClient
 
-from majordomus.capabilities.describe import canonical_schema
+from majordomus.capabilities.schemas import canonical_schema
 from majordomus.capabilities.workspace import Workspace
 from majordomus.http.app import create_app
 from majordomus.http.middleware import BODY_LIMIT, Guard

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from majordomus.capabilities.describe import canonical_schema
+from majordomus.capabilities.schemas import canonical_schema
 from majordomus.http.binding import body_input, coerce_value, declared_types, query_input
 from majordomus.http.errors import HttpError
 

@@ -10,9 +10,9 @@ import pytest
 from pydantic import BaseModel
 
 from majordomus.capabilities.core import Empty
-from majordomus.capabilities.describe import canonical_schema
 from majordomus.capabilities.reference import reference_workspace
 from majordomus.capabilities.registry import Capability, Module, build_registry
+from majordomus.capabilities.schemas import canonical_schema
 from majordomus.capabilities.workspace import Workspace
 from majordomus.http.openapi import OpenApiError, build_openapi, render
 from majordomus.wire import Wire

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from majordomus.capabilities.builtin import builtin_tools
+from majordomus.capabilities.builtin import TOOLS
 from majordomus.capabilities.workspace import Workspace
 from majordomus.layer.index import build_index
 from majordomus.layer.model import Discovery
@@ -100,7 +100,7 @@ def test_each_change_between_two_answers_is_seen_by_the_second(discovery: Discov
         root = repo.root
         repo.commit()
         ctx = Workspace(root, discovery=discovery)
-        ctx.registry  # noqa: B018
+        ctx.index  # noqa: B018
         assert not ctx.refresh()
         for name, step, staged in STEPS:
             step(root)
@@ -109,7 +109,7 @@ def test_each_change_between_two_answers_is_seen_by_the_second(discovery: Discov
             if discovery == "filesystem" and name in GIT_ONLY:
                 continue  # nothing the filesystem discovery reads changed
             assert ctx.refresh(), name
-            fresh = build_index(root, discovery, mcp_tools=builtin_tools())
+            fresh = build_index(root, discovery, mcp_tools=TOOLS)
             assert answer(ctx.index) == answer(fresh), name
             assert not ctx.refresh(), name
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from majordomus.capabilities.builtin import builtin_registry, builtin_tools
+from majordomus.capabilities.builtin import TOOLS
 from majordomus.capabilities.workspace import Workspace
 from majordomus.layer import git as git_module
 from majordomus.layer import reading as reading_module
@@ -117,19 +117,14 @@ def test_each_re_index_answers_what_a_build_from_scratch_answers(
         root = repo.root
         repo.commit()
         ctx = Workspace(root, discovery=discovery)
-        assert answer(ctx.index) == answer(build_index(root, discovery, mcp_tools=builtin_tools()))
-        ctx.registry  # noqa: B018 - the next registry reuses this one's routes
+        assert answer(ctx.index) == answer(build_index(root, discovery, mcp_tools=TOOLS))
         for name, step in STEPS:
             step(root)
             if stage and "FIFO" not in name:
                 git(root, "add", "-A")
             assert ctx.refresh(), name
-            fresh = build_index(root, discovery, mcp_tools=builtin_tools())
+            fresh = build_index(root, discovery, mcp_tools=TOOLS)
             assert answer(ctx.index) == answer(fresh), name
-            registry = builtin_registry(fresh)
-            assert list(ctx.registry.routes.items()) == list(registry.routes.items()), name
-            assert ctx.registry.owners() == registry.owners(), name
-            assert ctx.registry.fingerprint == registry.fingerprint, name
             assert not ctx.refresh(), name
 
 
@@ -241,11 +236,11 @@ def test_each_staged_re_index_is_a_build_from_scratch() -> None:
         root = repo.root
         repo.commit()
         ctx = Workspace(root)
-        assert answer(ctx.index) == answer(build_index(root, mcp_tools=builtin_tools()))
+        assert answer(ctx.index) == answer(build_index(root, mcp_tools=TOOLS))
         for name, step in STAGED:
             step(root)
             try:
-                fresh: Index | str = build_index(root, mcp_tools=builtin_tools())
+                fresh: Index | str = build_index(root, mcp_tools=TOOLS)
             except GitError as exc:
                 fresh = exc.message
             # an edit git does not see is seen when the check's slice of files reaches it
@@ -298,5 +293,5 @@ def test_a_re_index_asks_git_status_only_when_the_working_tree_is_read(
         assert started == []
         assert ctx.index.git.working_tree == "dirty"
         assert len(started) == 1
-        fresh = build_index(repo.root, mcp_tools=builtin_tools())
+        fresh = build_index(repo.root, mcp_tools=TOOLS)
         assert fresh.git.to_json() == ctx.index.git.to_json()

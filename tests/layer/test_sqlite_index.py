@@ -69,7 +69,7 @@ def layer(request: pytest.FixtureRequest) -> Iterator[tuple[Workspace, Workspace
 
 def answer(ctx: Workspace, capability: str, value: dict[str, Any]) -> Any:
     try:
-        return ctx.executor.call(capability, value, observe=True)
+        return ctx.executor.call(capability, value, fresh=True)
     except CapabilityError as exc:
         return ("refused", exc.code, exc.display)
 

@@ -81,7 +81,7 @@ def test_every_tool_and_resource_through_the_sdk(layer_repo: Path) -> None:
         for t in reads
         for name, arguments in ctx.registry.get(t["_meta"]["majordomus"]["id"]).benchmark_cases(ctx)
     ]
-    resources = resource_entries(ctx.registry)
+    resources = resource_entries(ctx.registry, ctx.index)
 
     async def work(session: ClientSession, initialized: Any) -> dict[str, Any]:
         tools = await session.list_tools()

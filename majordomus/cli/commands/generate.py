@@ -1,12 +1,9 @@
 """`majordomus generate [all|docs|openapi] [--check]`: the committed reference.
 
 Writes `docs/generated/openapi.json`, `capabilities.md` and `modules/<id>.md` from the
-built-in registry over an empty layer, and the layer reference (`layer.md`,
-`schemas/<kind>.json`) from the shipped kinds and allow-lists, so it runs in the project
-checkout without a `.ai/` layer and its output moves only when a declaration does. `all` also
-writes the two files the package ships from its declarations: the capability routes the
-registry starts from (`majordomus/capabilities/routes.py`) and the MCP tools page
-(`majordomus/mcp/tools.json`).
+built-in registry (with the benchmark cases of an empty layer), and the layer reference
+(`layer.md`, `schemas/<kind>.json`) from the shipped kinds and allow-lists, so it runs in the
+project checkout without a `.ai/` layer and its output moves only when a declaration does.
 `--check` writes nothing and exits 10 naming every stale file.
 """
 
@@ -35,7 +32,6 @@ def expected_files(target: str) -> dict[str, str]:
     ctx = reference_workspace()
     try:
         registry = ctx.registry
-        registry.verify()
     except RegistryBuildFailed as failed:
         raise ContractUnmet(f"the registry did not build: {failed}") from None
 
@@ -50,25 +46,13 @@ def expected_files(target: str) -> dict[str, str]:
             raise ContractUnmet(f"the OpenAPI document did not build: {exc}") from None
         files["openapi.json"] = render({"x-generated": banner("openapi"), **document})
     if target in ("all", "docs"):
+        from majordomus.devcontext.edges import EDGES
         from majordomus.layer.reference import layer_reference_files
 
+        follows = {kind: rule.forward_reason for kind, rule in EDGES.items() if rule.followed}
         files.update(reference_files(registry, cases))
-        files.update(layer_reference_files())
+        files.update(layer_reference_files(follows))
     return dict(sorted(files.items()))
-
-
-def package_files(target: str) -> dict[Path, str]:
-    """Files generated into the package itself, with `all`: the routes and the tools page."""
-    if target != "all":
-        return {}
-    from majordomus.capabilities.builtin import ROUTES_FILE, builtin_modules, render_routes
-    from majordomus.capabilities.reference import reference_workspace
-    from majordomus.mcp import catalog
-
-    return {
-        ROUTES_FILE: render_routes(builtin_modules()),
-        catalog.TOOLS_FILE: catalog.render(reference_workspace().registry),
-    }
 
 
 def _held(out: Path, rel: str) -> bytes | None:
@@ -110,10 +94,6 @@ def command() -> click.Command:
         orphans = _orphans(out, files, target)
         stale: list[str] = []
         targets = [(out / rel, _held(out, rel), text) for rel, text in files.items()]
-        targets += [
-            (path, _held(path.parent, path.name), text)
-            for path, text in package_files(target).items()
-        ]
         for path, held, text in targets:
             if held == text.encode("utf-8"):
                 continue

@@ -20,6 +20,7 @@ def command() -> click.Command:
     def lint() -> None:
         """Check the layer: every file read, every key and reference; exit 10 on an error
         (with --strict, on any finding). Keys and kinds: docs/generated/layer.md."""
+        from majordomus.capabilities.builtin import declared
         from majordomus.capabilities.workspace import Workspace
         from majordomus.cli.logs import quiet_by_default
         from majordomus.egress import clean, clean_json
@@ -27,7 +28,8 @@ def command() -> click.Command:
         quiet_by_default()
         chosen = settings()
         ctx = Workspace(chosen.repo, discovery=chosen.discovery, watch=False)  # type: ignore[arg-type]
-        info = ctx.executor.call("repository.info", {})
+        answer = ctx.executor.answer(declared("repository.info"), {}, fresh=True)
+        info = answer.model_dump(mode="json", by_alias=True)
         diagnostics = info["diagnostics"]
         if chosen.format == "json":
             click.echo(clean_json(dumps_pretty(info), dumps_pretty))

@@ -65,12 +65,11 @@ def command() -> click.Command:
             ctx = reference_workspace()
         try:
             registry = ctx.registry
-            registry.verify()
         except RegistryBuildFailed as failed:
             problems = [f"{e.code} {e.message}" for e in failed.errors]
         else:
             tool_entries(registry, read_only=False)
-            resource_entries(registry)
+            resource_entries(registry, ctx.index)
             root = click_ctx.find_root().command
             problems = _cli_closure(registry, click_ctx, root)  # type: ignore[arg-type]
             problems += _openapi(ctx)

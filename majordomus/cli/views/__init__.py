@@ -2,7 +2,7 @@
 
 A view is optional: it names the fields taken as positional arguments, extra flags that are
 not input (`--report`, `--file`), how to build the input from the flags when the fields are
-not plain options, flag spellings that differ from the field (`--path` for `paths`), the text
+not scalar options, flag spellings that differ from the field (`--path` for `paths`), the text
 rendering of the output, and the exit code an output means.
 Rendering reads the output's JSON (exactly what `--format json` prints), never the domain.
 """
@@ -10,47 +10,28 @@ Rendering reads the output's JSON (exactly what `--format json` prints), never t
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import click
 
-from majordomus.values import Frozen, set_field
-
 Params = Mapping[str, Any]
 
 
-class CliView(Frozen):
-    """How a capability's command reads and shows its answer (a plain class: the command
-    line's start imports it)."""
+@dataclass(frozen=True, slots=True)
+class CliView:
+    """How a capability's command reads and shows its answer."""
 
-    FIELDS = COMPARED = ("text", "arguments", "flags", "options", "prepare", "exit_code")
-    __slots__ = FIELDS
-
-    text: Callable[[Any, Params], str] | None
-    arguments: tuple[str, ...]
-    flags: Mapping[str, str]
-    options: tuple[click.Parameter, ...]
-    prepare: Callable[[Params], dict[str, Any]] | None
-    exit_code: Callable[[Any], int] | None
-
-    def __init__(
-        self,
-        text: Callable[[Any, Params], str] | None = None,
-        arguments: tuple[str, ...] = (),
-        flags: Mapping[str, str] | None = None,
-        options: tuple[click.Parameter, ...] = (),
-        prepare: Callable[[Params], dict[str, Any]] | None = None,
-        exit_code: Callable[[Any], int] | None = None,
-    ) -> None:
-        set_field(self, "text", text)
-        set_field(self, "arguments", arguments)
-        set_field(self, "flags", {} if flags is None else flags)
-        set_field(self, "options", options)
-        set_field(self, "prepare", prepare)
-        set_field(self, "exit_code", exit_code)
+    text: Callable[[Any, Params], str] | None = None
+    arguments: tuple[str, ...] = ()
+    flags: Mapping[str, str] = field(default_factory=dict)
+    options: tuple[click.Parameter, ...] = ()
+    prepare: Callable[[Params], dict[str, Any]] | None = None
+    exit_code: Callable[[Any], int] | None = None
 
 
-PLAIN = CliView()
+#: The view of a capability that declares none: its answer is printed as JSON.
+JSON_ONLY = CliView()
 
 
 def _core() -> Mapping[str, CliView]:

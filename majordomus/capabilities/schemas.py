@@ -1,6 +1,6 @@
-"""Descriptors and canonical schemas: what `capabilities.describe` returns and surfaces read.
+"""The canonical JSON Schemas of capability inputs and outputs, which every surface reads.
 
-The JSON Schemas come from the pydantic models (never hand-written), computed once per model.
+They come from the pydantic models (never hand-written), computed once per model.
 """
 
 from __future__ import annotations
@@ -9,8 +9,6 @@ import functools
 from typing import Any, Literal
 
 from pydantic import BaseModel
-
-from majordomus.capabilities.registry import Capability
 
 
 def _json_types(node: Any, defs: dict[str, Any], seen: frozenset[str] = frozenset()) -> set[str]:
@@ -58,10 +56,10 @@ def _type_objects(node: Any, defs: dict[str, Any]) -> None:
             _type_objects(value, defs)
 
 
-def _plain(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
-    """One input property as a plain type: `anyOf [T, null]` becomes `T` (null is still
-    accepted and means absent), a `None` default is not stated, and the one JSON type of a
-    reference or a tagged union is stated beside it."""
+def _fillable(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """One input property as a type a generic client fills: `anyOf [T, null]` becomes `T`
+    (null is still accepted and means absent), a `None` default is not stated, and the one
+    JSON type of a reference or a tagged union is stated beside it."""
     choices = prop.get("anyOf")
     if isinstance(choices, list) and {"type": "null"} in choices:
         rest = [c for c in choices if c != {"type": "null"}]
@@ -78,12 +76,12 @@ def _plain(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
 
 def _input_form(schema: dict[str, Any]) -> dict[str, Any]:
     """A request's schema in the form generic clients (the MCP Inspector) fill: the root is an
-    object and each of its properties a plain type. The nested types under `$defs` keep the
-    one form they share with the answers that carry them."""
+    object and each of its properties a type it can fill. The nested types under `$defs`
+    keep the one form they share with the answers that carry them."""
     defs = schema.get("$defs", {})
     properties = schema.get("properties")
     if isinstance(properties, dict):
-        schema["properties"] = {k: _plain(v, defs) for k, v in properties.items()}
+        schema["properties"] = {k: _fillable(v, defs) for k, v in properties.items()}
     schema.setdefault("type", "object")
     return schema
 
@@ -113,31 +111,4 @@ def schema_ref(
     if "title" in schema:
         out["name"] = schema["title"]
     out["schema"] = schema
-    return out
-
-
-def descriptor_json(cap: Capability, *, with_schemas: bool = True) -> dict[str, Any]:
-    """The descriptor of docs/generated/capabilities.md in its serialised field order."""
-    out: dict[str, Any] = {
-        "id": cap.id,
-        "module": cap.module,
-        "kind": cap.kind,
-        "title": cap.title,
-        "description": cap.description,
-    }
-    if with_schemas:
-        out["input"] = schema_ref(cap.input, "validation")
-        out["output"] = schema_ref(cap.output, "serialization")
-    out["provenance"] = cap.provenance()
-    out["exposure"] = cap.exposure()
-    if with_schemas:
-        out["availability"] = cap.availability()
-        out["visibility"] = cap.visibility()
-    out["stability"] = cap.stability
-    if cap.tags:
-        out["tags"] = list(cap.tags)
-    out["benchmark"] = cap.benchmark()
-    out["cache"] = cap.cache.to_json()
-    if with_schemas:
-        out["execution"] = cap.execution()
     return out

@@ -1,0 +1,1 @@
+"""The capabilities: declarations beside their handlers, the registry, the executor."""
