@@ -24,7 +24,7 @@ from majordomus.capabilities.reasoning import (
     REASONING_RECORD,
     REASONING_STATUS,
 )
-from majordomus.cli.views import CliView, Params, lines
+from majordomus.cli.views import CliView, Params, lines, more
 from majordomus.errors import EXIT_CONTRACT, InvalidInput
 from majordomus.ledger.record import (
     MAX_RECORD_BYTES,
@@ -194,6 +194,7 @@ def status(out: Any, values: Params) -> str:
         f"{totals['independent_reviewers']}",
         *(f"  {s['at']}  {s['phase']:<16} {s['summary']}" for s in state["timeline"]),
         *(f"unreadable  {path}" for path in state.get("unreadable", [])),
+        *more(out, len(state["timeline"])),
     )
 
 
