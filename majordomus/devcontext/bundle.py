@@ -82,7 +82,7 @@ def _summary(count: int, used: int, limit: int, over: bool) -> str:
     state = " OVER BUDGET: what may not be dropped costs more than the limit." if over else ""
     return (
         f"{count} entries in tier order, {used} of {limit} token(s).{state} What was left "
-        "out and why: the same request without the bundle.\n\n"
+        "out and why: the same request without the bundle (over MCP, with `detail`).\n\n"
     )
 
 

@@ -40,7 +40,7 @@ def test_a_limit_cuts_and_the_cursor_goes_on_to_the_end() -> None:
     assert first.wire()["count"] == 4 and first.more is True and first.total == 10
     assert [o.identity for o in first.objects] == ["r00@1", "r01@1", "r02@1", "r03@1"]
     second = cut(WHOLE, Listing(limit=4, cursor=first.next_cursor), "objects.list", None)
-    assert [o.identity for o in second.objects][0] == "r04@1" and second.more is True
+    assert second.objects[0].identity == "r04@1" and second.more is True
     last = cut(WHOLE, Listing(cursor=second.next_cursor), "objects.list", None)
     assert last.count == 2 and last.total == 10
     assert last.more is None and last.next_cursor is None, "the last page says no more"

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import GIT_ENV, MAJORDOMUS
+from tests.conftest import GIT_ENV, MAJORDOMUS, answered
 
 PACKAGE = "@modelcontextprotocol/inspector"
 
@@ -85,7 +85,7 @@ def test_the_inspector_lists_calls_prompts_and_reads(command: list[str], layer_r
         "query=handover",
     )
     assert found["isError"] is False
-    assert "majordomus://prompt/handover" in [h["uri"] for h in found["structuredContent"]["hits"]]
+    assert "majordomus://prompt/handover" in [h["uri"] for h in answered(found)["hits"]]
 
     prompts = run(command, layer_repo, "--method", "prompts/list")["prompts"]
     assert [p["name"] for p in prompts] == ["devcontext", "continue", "handover"]
