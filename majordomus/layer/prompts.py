@@ -1,4 +1,4 @@
-"""A prompt object's arguments and placeholders (docs/layer.md#prompts).
+"""A prompt object's arguments and placeholders (docs/mcp.md#prompts).
 
 A prompt's body names `{{NAME}}` placeholders. Each is filled, case aside, from the argument
 of that name its front matter declares or, when none does, from a fact majordomus knows
@@ -62,7 +62,7 @@ def undeclared_placeholders(objects: list[LayerObject]) -> list[Diagnostic]:
                     "undeclared_placeholder",
                     f"prompt '{obj.identity}' uses {names}, which no argument declares and "
                     "majordomus does not fill; declare each under `arguments` "
-                    "(docs/layer.md#prompts)",
+                    "(docs/mcp.md#prompts)",
                     obj.provenance.path,
                 )
             )

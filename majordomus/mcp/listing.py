@@ -110,7 +110,8 @@ def _tag_only(discriminator: dict[str, Any]) -> dict[str, Any]:
 @functools.cache
 def schema_resources(registry: Registry) -> dict[str, dict[str, Any]]:
     """`majordomus://schema/<tag>` → the JSON Schema of that member of a tool's tagged
-    union (each record kind of `majordomus_reasoning_record`), with the definitions it uses."""
+    union (each record kind of `majordomus_reasoning_record`), written out as `lean_schema`
+    writes a tool's."""
     out: dict[str, dict[str, Any]] = {}
     for cap in registry:
         if cap.tool is None:
@@ -120,27 +121,8 @@ def schema_resources(registry: Registry) -> dict[str, dict[str, Any]]:
         for prop in schema.get("properties", {}).values():
             for tag, ref in prop.get("discriminator", {}).get("mapping", {}).items():
                 member = defs[ref.removeprefix("#/$defs/")]
-                used = _used_defs(member, defs)
-                out[SCHEMA_PREFIX + tag] = {**member, **({"$defs": used} if used else {})}
+                out[SCHEMA_PREFIX + tag] = _lean(member, defs, frozenset())
     return dict(sorted(out.items()))
-
-
-def _used_defs(node: Any, defs: dict[str, Any]) -> dict[str, Any]:
-    """The definitions `node` refers to, directly or through each other, by name."""
-    found: dict[str, Any] = {}
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            ref = item.get("$ref", "")
-            name = ref.removeprefix("#/$defs/")
-            if ref.startswith("#/$defs/") and name not in found:
-                found[name] = defs[name]
-                stack.append(defs[name])
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return dict(sorted(found.items()))
 
 
 def _query_resource(cap: Capability) -> dict[str, Any]:
@@ -183,7 +165,14 @@ def resource_entries(registry: Registry, index: Index) -> list[dict[str, Any]]:
     layer's objects, each in id order (an object's id is `<kind>.<identity>`)."""
     queries = [_query_resource(cap) for cap in registry if cap.resource is not None]
     schemas = [
-        {"uri": uri, "name": uri.removeprefix("majordomus://"), "mimeType": "application/json"}
+        {
+            "uri": uri,
+            "name": uri.removeprefix("majordomus://"),
+            "mimeType": "application/json",
+            "_meta": {
+                "majordomus": {"id": f"schema.{uri.removeprefix(SCHEMA_PREFIX)}", "kind": "schema"}
+            },
+        }
         for uri in schema_resources(registry)
     ]
     objects = sorted(index.objects, key=lambda o: f"{o.kind}.{o.identity}")
@@ -214,7 +203,7 @@ def inspect_report(ctx: Workspace, read_only: bool) -> dict[str, Any]:
             "name": r["name"],
             **{k: r[k] for k in ("title", "description") if k in r},
             "media_type": r["mimeType"],
-            "meta": r.get("_meta", {}).get("majordomus", {}),
+            "meta": r["_meta"]["majordomus"],
         }
         for r in resource_entries(registry, ctx.index)
     ]
