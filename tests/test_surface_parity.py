@@ -16,6 +16,8 @@ import pytest
 
 from majordomus.capabilities.workspace import Workspace
 from majordomus.cli.views import all_views
+from majordomus.devcontext.bundle import LEFT_OUT
+from majordomus.mcp.devcontext import MCP_LEFT_OUT
 from tests.conftest import (
     FIXTURES,
     MAJORDOMUS,
@@ -92,8 +94,8 @@ def mcp_session(repo: Path, calls: list[tuple[str, dict[str, Any]]]) -> list[Any
             message = result["content"][0]["text"].partition(": ")[2]
             code = result["_meta"]["majordomus"]["error"]["code"]
             out.append({"error": code, "message": message})
-        elif calls[i - 1][0] == "majordomus_devcontext":
-            out.append(result["content"][0]["text"])  # the bundle, as Markdown
+        elif calls[i - 1][0] == "majordomus_devcontext":  # the bundle, as Markdown
+            out.append(result["content"][0]["text"].replace(MCP_LEFT_OUT, LEFT_OUT))
         else:
             out.append(answered(result))
     return out

@@ -329,7 +329,8 @@ OBJECTS_SEARCH = Capability(
     id="objects.search",
     title="Search objects",
     description="Case-insensitive substring search over identities, titles, "
-    "descriptions and content. Read-only.",
+    "descriptions and content, in URI order; for results ranked across the layer and the "
+    "reasoning ledger, recall (majordomus_recall). Read-only.",
     input=SearchInput,
     output=SearchResult,
     handler=objects_search,

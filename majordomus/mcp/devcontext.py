@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
+from majordomus.devcontext.bundle import LEFT_OUT
 from majordomus.devcontext.model import BYTES_PER_TOKEN, CompiledContext, Diagnostic, tokens_for
 from majordomus.errors import InvalidInput
 from majordomus.mcp.framing import encode
@@ -29,6 +30,8 @@ DETAIL = {
     "description": "Answer the same compile's JSON instead of its bundle: the selection "
     "rows, exclusions and deduplication, without the content.",
 }
+#: Over MCP the rows come with `detail`, not from the same request without the bundle.
+MCP_LEFT_OUT = "What was left out and why: the same request with `detail: true`."
 #: What a JSON-RPC answer adds around its result (`{"jsonrpc":"2.0","id":…,"result":` and
 #: `}` with the newline), with room for a long request id.
 ENVELOPE_BYTES = 64
@@ -97,7 +100,8 @@ def _notes(compiled: CompiledContext, asked: int, over: int | None) -> list[str]
 
 
 def _markdown(compiled: CompiledContext, notes: list[str]) -> str:
-    return (compiled.bundle or "") + "".join(f"\n_{note}_\n" for note in notes)
+    bundle = (compiled.bundle or "").replace(LEFT_OUT, MCP_LEFT_OUT, 1)
+    return bundle + "".join(f"\n_{note}_\n" for note in notes)
 
 
 def _json(compiled: CompiledContext, notes: list[str]) -> str:

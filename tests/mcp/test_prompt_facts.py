@@ -11,8 +11,10 @@ from typing import Any
 from freezegun import freeze_time
 
 from majordomus.capabilities.workspace import Workspace
+from majordomus.devcontext.bundle import LEFT_OUT
 from majordomus.layer.prompts import FACTS
 from majordomus.mcp import prompts
+from majordomus.mcp.devcontext import MCP_LEFT_OUT
 from majordomus.mcp.server import Server
 from tests.conftest import git, run_majordomus
 
@@ -86,7 +88,7 @@ def test_the_devcontext_prompt_asked_nothing_compiles_the_default(layer_repo: Pa
     text = message["content"]["text"]
     assert text.startswith("# Development context\n\nFor no seed: the repository's governance")
     compiled = run_majordomus(["devcontext", "compile", "--bundle"], cwd=layer_repo)
-    assert compiled.stdout == text, "the same compile the command line gives"
+    assert compiled.stdout.replace(LEFT_OUT, MCP_LEFT_OUT) == text, "the command line's compile"
 
 
 def test_lint_names_a_placeholder_nothing_fills(layer_repo: Path) -> None:
