@@ -130,6 +130,8 @@ class Scored:
     fields: list[list[str]]
     #: Each misspelt query word matched, and the spelling that matched it.
     corrected: dict[str, str] = field(default_factory=dict)
+    #: The query words it matched, however spelt.
+    words: set[str] = field(default_factory=set)
     via: list[str] = field(default_factory=list)
 
     @property
@@ -225,6 +227,7 @@ class Ranking:
                     hit = scored.get(row)
                     if hit is None:
                         continue
+                    hit.words.add(term.word)
                     if spelling not in hit.fields[column]:
                         hit.fields[column].append(spelling)
                     if spelling_at:
@@ -333,7 +336,7 @@ def rank(
                 continue
             known = by_uri[uri] = Scored(place[0], place[1], 0.0, [[] for _ in COLUMNS])
             scored.append(known)
-        known.score += min(BOOST_CAP, total)
+        known.score = min(1.0, known.score + min(BOOST_CAP, total))
         known.via = sorted(via)
     for s in scored:
         s.score = round(s.score, SCORE_PLACES)
