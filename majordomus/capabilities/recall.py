@@ -75,7 +75,7 @@ RECORD_WORDS = {
     "resolution": "resolution resolved experiment",
     "conclusion": "conclusion decision decided settled",
     "validation": "validation check tested verified",
-    "attempt": "attempt tried failed failure",
+    "attempt": "attempt try tried failed failure",
 }
 #: The field that points at the record each kind belongs to.
 PARENT = {

@@ -51,6 +51,8 @@ FORWARD_EDGES = frozenset(
 )
 BACKWARD_EDGES = frozenset(("put_in_force",))
 SCORE_PLACES = 4
+#: How many document counts of query terms a ranking keeps between queries.
+COUNTS_KEPT = 4096
 SNIPPET_WORDS = 24
 
 _WORD = re.compile(r"[^\W_]+")
@@ -148,6 +150,7 @@ class Ranking:
 
     def __init__(self, documents: Sequence[Document]) -> None:
         self.documents = list(documents)
+        self.counts: dict[str, int] = {}
         self.db = sqlite3.connect(":memory:", check_same_thread=False)
         columns = ", ".join(COLUMNS)
         with self.db:
@@ -163,9 +166,14 @@ class Ranking:
         )
 
     def count(self, match: str) -> int:
-        """How many documents the FTS5 query `match` finds."""
-        found = self.db.execute("select count(*) from docs where docs match ?", [match])
-        return int(found.fetchone()[0])
+        """How many documents the FTS5 query `match` finds (kept for the next query)."""
+        known = self.counts.get(match)
+        if known is None:
+            found = self.db.execute("select count(*) from docs where docs match ?", [match])
+            if len(self.counts) >= COUNTS_KEPT:
+                self.counts.clear()
+            known = self.counts[match] = int(found.fetchone()[0])
+        return known
 
     @cached_property
     def vocabulary(self) -> dict[str, set[str]]:
@@ -181,15 +189,14 @@ class Ranking:
                     grams.setdefault(gram, set()).add(word)
         return grams
 
-    def idf(self, term: Term) -> float:
-        """How informative a term is here: BM25's inverse document frequency, never below 0."""
-        n, df = len(self.documents), self.count(term.match)
-        return math.log(1 + (n - df + 0.5) / (df + 0.5))
-
     def score(
-        self, terms: Sequence[Term], keep: Callable[[Document], bool] | None = None
+        self,
+        terms: Sequence[Term],
+        idf: Sequence[float],
+        keep: Callable[[Document], bool] | None = None,
     ) -> list[Scored]:
-        """Every document matching a term (at most `CANDIDATES` by BM25), scored in 0..1."""
+        """Every document matching a term (at most `CANDIDATES` by BM25), scored in 0..1:
+        the share of the terms' information (`idf`) it matches, by field, scaled by BM25."""
         if not terms or not self.documents:
             return []
         weights = ", ".join(str(w) for w in BM25_WEIGHTS)
@@ -203,7 +210,6 @@ class Ranking:
         if not hits:
             return []
         best = max(hits.values()) or 1.0
-        idf = [self.idf(t) for t in terms]
         total = sum(idf) or 1.0
         scored = {row: Scored(self, row, 0.0, [[] for _ in COLUMNS]) for row in hits}
         for weight, term in zip(idf, terms, strict=True):
@@ -274,8 +280,9 @@ def edit_distance(a: str, b: str, bound: int) -> int:
 
 
 def corrections(word: str, rankings: Sequence[Ranking], most: int = 2) -> tuple[str, ...]:
-    """The words of the rankings' vocabularies nearest `word` in spelling: one edit for a
-    word of up to six letters, two for a longer one; none for a word under four letters."""
+    """The words of the rankings' vocabularies nearest `word` in spelling (sharing a trigram
+    with it, then within one edit for a word of up to six letters, two for a longer one; a
+    swap of neighbours is one edit); none for a word under four letters."""
     if len(word) < 4 or word.isdigit():
         return ()
     bound = 1 if len(word) <= 6 else 2
@@ -288,7 +295,7 @@ def corrections(word: str, rankings: Sequence[Ranking], most: int = 2) -> tuple[
                 shared[known] = shared.get(known, 0) + 1
     near = []
     for known, count in shared.items():
-        if count * 3 < len(grams):
+        if abs(len(known) - len(word)) > bound:
             continue
         distance = edit_distance(word, known, bound)
         if distance <= bound:
@@ -317,8 +324,14 @@ def rank(
     keep: Callable[[Document], bool] | None = None,
 ) -> list[Scored]:
     """Every document any term reaches, with the structure boost, best first (score, then
-    URI); a document no term matches comes in only through a link."""
-    scored = [s for ranking in rankings for s in ranking.score(terms, keep)]
+    URI); a document no term matches comes in only through a link. A term weighs its
+    inverse document frequency over all the rankings; one no document holds weighs nothing."""
+    n = sum(len(r.documents) for r in rankings)
+    idf = []
+    for term in terms:
+        df = sum(r.count(term.match) for r in rankings)
+        idf.append(math.log(1 + (n - df + 0.5) / (df + 0.5)) if df else 0.0)
+    scored = [s for ranking in rankings for s in ranking.score(terms, idf, keep)]
     by_uri = {s.document.uri: s for s in scored}
     lift: dict[str, tuple[float, list[str]]] = {}
     for s in scored:
