@@ -177,11 +177,19 @@ class Ranking:
 
     @cached_property
     def vocabulary(self) -> dict[str, set[str]]:
-        """Every word of every document by its trigrams, built when a typo first needs it."""
-        words: set[str] = set()
-        for d in self.documents:
-            for text in (d.name, d.summary, d.body):
-                words.update(words_of(text))
+        """Every word of every document (unstemmed: FTS5 lists them from a second table of
+        words alone) by its trigrams, built when a typo first needs it."""
+        with self.db:
+            self.db.execute(
+                "create virtual table words using fts5(text, tokenize='unicode61 "
+                "remove_diacritics 2', detail=none)"
+            )
+            self.db.executemany(
+                "insert into words (text) values (?)",
+                ((f"{d.name}\n{d.summary}\n{d.body}",) for d in self.documents),
+            )
+            self.db.execute("create virtual table vocabulary using fts5vocab(words, 'row')")
+        words = [word for (word,) in self.db.execute("select term from vocabulary")]
         grams: dict[str, set[str]] = {}
         for word in words:
             if len(word) > 2 and not word.isdigit():
