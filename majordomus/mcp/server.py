@@ -19,6 +19,7 @@ from __future__ import annotations
 import sys
 from typing import IO, TYPE_CHECKING, Any
 
+from majordomus.capabilities.core import RECORD_URI
 from majordomus.capabilities.registry import Capability, Registry
 from majordomus.egress import excerpt
 from majordomus.errors import CapabilityError, Internal, NotFound
@@ -62,7 +63,15 @@ _TEMPLATES = [
         "description": "One object of the .ai/ layer by kind and identity; completion/complete "
         "suggests both.",
         "mimeType": "text/markdown",
-    }
+    },
+    {
+        "uriTemplate": RECORD_URI + "{id}",
+        "name": "reasoning-record",
+        "title": "A reasoning record",
+        "description": "One record of the reasoning ledger by id, as stored; majordomus_recall "
+        "finds them.",
+        "mimeType": "application/json",
+    },
 ]
 #: The lists a re-index may change, with the notification announcing each.
 _LISTS = {
@@ -174,7 +183,11 @@ class Server(Dispatcher):
         return {}
 
     def _served(self, uri: str) -> bool:
-        return uri in self.ctx.index.by_uri or uri in self.registry.by_resource
+        return (
+            uri in self.ctx.index.by_uri
+            or uri in self.registry.by_resource
+            or uri.startswith(RECORD_URI)
+        )
 
     # -- methods -------------------------------------------------------------------------------
 
