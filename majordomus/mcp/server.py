@@ -219,7 +219,10 @@ class Server(Dispatcher):
     def _resources_read(self, params: dict[str, Any]) -> Any:
         uri = _uri(params)
         if not self._served(uri):
-            raise RpcError(RESOURCE_NOT_FOUND, f"resource not found: {uri}")
+            from majordomus.layer.shortid import why_absent
+
+            unknown = f"resource not found: {uri}"
+            raise RpcError(RESOURCE_NOT_FOUND, why_absent(self.ctx.index, uri, unknown))
         from majordomus.capabilities.core import resolve_resource
 
         try:
