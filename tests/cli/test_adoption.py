@@ -6,11 +6,16 @@ lines that would read it, and `.ai/local/` is kept out of git or the first write
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from majordomus.capabilities.workspace import Workspace
+from majordomus.errors import InvalidInput
+from majordomus.ledger.record import KINDS
 from tests.conftest import git, initialised_repo, run_majordomus
 
 ADR = "---\nschema: adr/v1\nid: adr-0001\nkind: adr\ntitle: One\nstatus: accepted\n---\n# One\n"
@@ -131,3 +136,81 @@ def test_a_layer_that_ignores_local_writes_without_a_word(tmp_path: Path) -> Non
     root = initialised_repo(tmp_path / "repo")
     done = run_majordomus(["reasoning", "task", "set", "t1"], cwd=root)
     assert done.code == 0 and done.stderr == ""
+
+
+# -- the small ones -----------------------------------------------------------------------------
+
+
+def _record(root: Path, record: str, *args: str) -> dict[str, Any]:
+    done = run_majordomus(
+        ["reasoning", "record", "--format", "json", *args], cwd=root, input=record
+    )
+    assert done.code == 0, done.stderr
+    return json.loads(done.stdout)["record"]
+
+
+def test_records_are_named_by_their_short_ids(tmp_path: Path) -> None:
+    root = initialised_repo(tmp_path / "repo")
+    first = _record(root, '{"kind": "assessment", "subject": "one"}')["id"]
+    second = _record(root, '{"kind": "assessment", "subject": "two"}')["id"]
+    short = first.rsplit("-", 1)[1]
+    plan = _record(root, json.dumps({"kind": "plan", "assessment": short}))
+    assert plan["body"]["assessment"] == first
+    explained = run_majordomus(["reasoning", "explain", short, "--format", "json"], cwd=root)
+    assert json.loads(explained.stdout)["record"]["id"] == first
+    ambiguous = run_majordomus(["reasoning", "explain", "assessment-"], cwd=root)
+    assert ambiguous.code == 13
+    assert ambiguous.stderr == (
+        "majordomus: invalid input: 'assessment-' names more than one record: "
+        f"{', '.join(sorted([first, second]))}\n"
+    )
+    missing = run_majordomus(["reasoning", "explain", "ffffff0"], cwd=root)
+    assert (missing.code, missing.stderr) == (
+        12,
+        "majordomus: not found: no reasoning record ffffff0\n",
+    )
+
+
+def test_an_empty_record_input_says_no_input(tmp_path: Path) -> None:
+    root = initialised_repo(tmp_path / "repo")
+    done = run_majordomus(["reasoning", "record"], cwd=root, input="")
+    assert done.code == 13
+    assert done.stderr.startswith("majordomus: invalid input: no input: standard input is empty")
+
+
+def test_an_unknown_command_names_the_likely_one(tmp_path: Path) -> None:
+    for word, meant in (
+        ("handover", "`majordomus reasoning handover`"),
+        ("objetcs", "`majordomus objects`"),
+        ("explain", "`majordomus devcontext explain` or `majordomus reasoning explain`"),
+    ):
+        done = run_majordomus([word], cwd=tmp_path)
+        assert done.code == 2
+        assert done.stderr == (
+            f"majordomus: unrecognized subcommand '{word}'; did you mean {meant}?\n"
+        )
+
+
+def test_every_record_kind_has_a_schema(tmp_path: Path) -> None:
+    for kind in KINDS:
+        done = run_majordomus(["schema", kind], cwd=tmp_path)
+        assert done.code == 0, done.stderr
+        schema = json.loads(done.stdout)
+        assert schema["properties"]["kind"]["const"] == kind
+        assert schema["additionalProperties"] is False
+    assert "rejected" in json.loads(run_majordomus(["schema", "conclusion"]).stdout)["properties"]
+    unknown = run_majordomus(["schema", "nope"], cwd=tmp_path)
+    assert unknown.code == 12 and "or a record kind: assessment, plan" in unknown.stderr
+
+
+def test_a_plan_takes_its_capabilities_as_a_list_or_a_comma_string(tmp_path: Path) -> None:
+    root = initialised_repo(tmp_path / "repo")
+    executor = Workspace(root).executor
+    words = ["independent_reasoning", "code_review"]
+    as_list = executor.call("reasoning.plan", {"materiality": "high", "capabilities": words})
+    as_text = executor.call(
+        "reasoning.plan", {"materiality": "high", "capabilities": ",".join(words)}
+    )
+    assert as_list == as_text
+    with pytest.raises(InvalidInput, match="'nope' is not an advisory capability"):
+        executor.call("reasoning.plan", {"capabilities": ["nope"]})

@@ -85,7 +85,8 @@ def test_objects_list_get_search(repo: Path) -> None:
     assert view["source"] == "declarative" and view["uri"] == uri
     content = (repo / view["provenance"]["path"]).read_text()
     assert view["content"] == content
-    assert run(repo, "objects", "get", uri).stdout == content
+    header = f"uri         {uri}\npath        {view['provenance']['path']}\n\n"
+    assert run(repo, "objects", "get", uri).stdout == header + content
 
     repository = json.loads(
         run(repo, "objects", "get", "majordomus://repository", "--format", "json").stdout
