@@ -112,7 +112,7 @@ def test_extend_adds_the_classes_too(adopted: Path) -> None:
     done = run_majordomus(["init", "--extend"], cwd=adopted)
     assert done.code == 0, done.stderr
     assert "extended    .ai/repo/knowledge/sources.yaml (class adr)" in done.stdout
-    assert "extended    .gitignore" in done.stdout
+    assert "created     .gitignore" in done.stdout
 
 
 def test_the_first_write_under_an_unignored_local_folder_says_so_once(adopted: Path) -> None:
@@ -127,7 +127,7 @@ def test_the_first_write_under_an_unignored_local_folder_says_so_once(adopted: P
     assert second.code == 0 and second.stderr == ""
 
     fixed = run_majordomus(["init", "--ignore-local"], cwd=adopted)
-    assert fixed.stdout.startswith("extended    .gitignore\n")
+    assert fixed.stdout.startswith("created     .gitignore\n")
     assert git(adopted, "status", "--porcelain") == "?? .gitignore\n"
     assert (adopted / ".gitignore").read_text() == ".ai/local/\n"
 

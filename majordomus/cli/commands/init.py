@@ -34,14 +34,14 @@ def command() -> click.Command:
         from majordomus.layer.init import init_layer
 
         target = (path or settings().repo or Path.cwd()).resolve()
+        ignore_existed = (target / ".gitignore").is_file()
         created = init_layer(target, extend=extend, sources=sources, ignore_local=ignore_local)
         if not created and (extend or sources or ignore_local):
             click.echo("complete    nothing was missing")
             return
         for rel in created:
-            click.echo(
-                f"{'extended' if '(class' in rel or rel == '.gitignore' else 'created':<12}{rel}"
-            )
+            grew = "(class" in rel or (rel == ".gitignore" and ignore_existed)
+            click.echo(f"{'extended' if grew else 'created':<12}{rel}")
         if sources or ignore_local:
             click.echo("next        commit it, then `majordomus lint`")
             return
