@@ -207,7 +207,9 @@ def resolve_resource(ctx: Workspace, uri: str) -> ResourceView:
         return record_view(ctx, uri)
     cap = ctx.registry.by_resource.get(uri)
     if cap is None:
-        raise NotFound(f"unknown resource: {uri}")
+        from majordomus.layer.shortid import why_absent
+
+        raise NotFound(why_absent(ctx.index, uri, f"unknown resource: {uri}"))
     answer = ctx.executor.answer(cap, {}).model_dump(mode="json", by_alias=True)
     return ResourceView(
         source="builtin",

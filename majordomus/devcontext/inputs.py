@@ -20,7 +20,7 @@ from majordomus.devcontext.model import (
 from majordomus.devcontext.relevance import number
 from majordomus.errors import InvalidInput, NotFound
 from majordomus.layer.model import Index
-from majordomus.layer.shortid import SCHEME, expand
+from majordomus.layer.shortid import SCHEME, expand, why_absent
 
 PATH_KIND = "path"
 INTENT_KIND = "intent"
@@ -55,7 +55,7 @@ def resolve(index: Index, given: CompileInput) -> Request:
     for uri in given.uris:
         obj = index.by_uri.get(uri)
         if obj is None:
-            raise NotFound(f"the index holds nothing under `{uri}`")
+            raise NotFound(why_absent(index, uri, f"the index holds nothing under `{uri}`"))
         seeds.append(Seed(uri=uri, kind=obj.kind, from_="uris"))
     paths: set[str] = set()
     for raw in given.paths:
@@ -89,9 +89,17 @@ def _named(index: Index, field: str, value: str) -> Seed:
         if obj.uri == named or obj.identity == named or obj.metadata.get("slug") == named:
             resolved = obj.identity if obj.identity != named else None
             return Seed(uri=obj.uri, kind=obj.kind, from_=field, resolved=resolved)
+    unknown = f"no {field} '{named}' in this repository"
     raise NotFound(
-        f"no {field} '{named}' in this repository; `objects.list` with kind `{field}` "
-        "names every one"
+        why_absent(
+            index, named, f"{unknown}; `objects.list` with kind `{field}` names every one", field
+        ),
+        cli=why_absent(
+            index,
+            named,
+            f"{unknown}; `majordomus objects list --kind {field}` names every one",
+            field,
+        ),
     )
 
 
