@@ -189,7 +189,11 @@ def test_template_read_and_completion(layer_repo: Path) -> None:
 
     got = drive(layer_repo, work)
     templates = [t.uri_template for t in got["templates"].resource_templates]
-    assert templates == [TEMPLATE, "majordomus://schema/{kind}"]
+    assert templates == [
+        TEMPLATE,
+        "majordomus://schema/{kind}",
+        "majordomus://reasoning/record/{id}",
+    ]
     [content] = got["read"].contents
     assert content.text == (layer_repo / ".ai/repo/prompts/continue.md").read_text()
     assert got["kinds"].completion.values == ["profile", "prompt"]

@@ -170,6 +170,7 @@ def test_every_tool_and_resource_through_the_sdk(layer_repo: Path) -> None:
     assert [t.uri_template for t in got["templates"].resource_templates] == [
         "majordomus://{kind}/{identity}",
         "majordomus://schema/{kind}",
+        "majordomus://reasoning/record/{id}",
     ]
 
     assert got["refused"].is_error is True

@@ -59,7 +59,11 @@ def test_the_record_kinds_schemas_are_resources(layer_repo: Path, pipes) -> None
         json.loads(line) for line in _lines(pipes, layer_repo, messages)
     )
     uris = [t["uriTemplate"] for t in templates["result"]["resourceTemplates"]]
-    assert uris == ["majordomus://{kind}/{identity}", "majordomus://schema/{kind}"]
+    assert uris == [
+        "majordomus://{kind}/{identity}",
+        "majordomus://schema/{kind}",
+        "majordomus://reasoning/record/{id}",
+    ]
     [content] = read["result"]["contents"]
     schema = json.loads(content["text"])
     assert schema["type"] == "object" and "subject" in schema["required"]
