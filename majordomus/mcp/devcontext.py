@@ -6,13 +6,17 @@ bytes / 4 (the compiler's own estimate), stays within `budget_tokens`: while it 
 context is compiled again under a limit lowered by the excess, never below what may not be
 dropped, and the answer says at which limit it was compiled. `detail: true` answers the JSON
 of that same compile instead (the selection rows, exclusions and deduplication, without the
-content), and says so when those rows alone cost more than the budget (docs/mcp.md).
+content), within the budget too: the last deduplications and then the last exclusions are
+left out, saying how many of each are shown, and an answer whose selection rows alone cost
+more says so (docs/mcp.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
+
+from pydantic_core import to_json
 
 from majordomus.devcontext.bundle import LEFT_OUT
 from majordomus.devcontext.model import BYTES_PER_TOKEN, CompiledContext, Diagnostic, tokens_for
@@ -69,27 +73,64 @@ def fitted(
             break
         compiled = compiled_at(lower)
     if detail:
-        compiled = compiled_at(compiled.budget.limit_tokens, bundle=False)
-        result = wrap(_json(compiled, _notes(compiled, asked, None)))
-        size = _size(result)
-        if size > ceiling:
-            result = wrap(_json(compiled, _notes(compiled, asked, tokens_for(size))))
-    elif size > ceiling:
+        whole = compiled_at(compiled.budget.limit_tokens, bundle=False)
+        return _detail(whole, asked, ceiling, wrap)
+    if size > ceiling:
         result = wrap(_markdown(compiled, _notes(compiled, asked, tokens_for(size))))
     return result
+
+
+def _detail(
+    whole: CompiledContext, asked: int, ceiling: int, wrap: Callable[[str], dict[str, Any]]
+) -> dict[str, Any]:
+    """The rows of the compile; while they cost more than the budget, without the last
+    deduplications and then the last exclusions, saying how many of each are shown."""
+    shown = whole
+    for _ in range(ATTEMPTS):
+        result = wrap(_json(shown, _notes(shown, asked, None, whole)))
+        size = _size(result)
+        if size <= ceiling or not (shown.excluded or shown.deduplicated):
+            break
+        shown = _trimmed(shown, size - ceiling)
+    if size > ceiling:
+        result = wrap(_json(shown, _notes(shown, asked, tokens_for(size), whole)))
+    return result
+
+
+def _trimmed(compiled: CompiledContext, excess: int) -> CompiledContext:
+    """The rows without enough of the last deduplications, then of the last exclusions, to
+    save `excess` bytes of the text block (each row escaped once more inside it)."""
+    rows: dict[str, list[Any]] = {
+        "deduplicated": list(compiled.deduplicated),
+        "excluded": list(compiled.excluded),
+    }
+    saved = 0
+    for kept in rows.values():
+        while kept and saved < excess:
+            saved += len(to_json(kept.pop())) * 9 // 8 + 1
+    return compiled.model_copy(update=rows)
 
 
 def _size(result: dict[str, Any]) -> int:
     return len(encode(result).encode("utf-8")) + ENVELOPE_BYTES
 
 
-def _notes(compiled: CompiledContext, asked: int, over: int | None) -> list[str]:
-    """What the answer has to say about the budget."""
+def _notes(
+    compiled: CompiledContext, asked: int, over: int | None, whole: CompiledContext | None = None
+) -> list[str]:
+    """What the answer has to say about the budget, and about rows left out of `whole`."""
     notes = []
     limit = compiled.budget.limit_tokens
     if limit < asked:
         notes.append(
             f"Compiled at {limit} of the {asked} tokens asked: the rest carries the answer."
+        )
+    if whole is not None and compiled is not whole:
+        notes.append(
+            f"Shown to fit the budget: the first {len(compiled.excluded)} of "
+            f"{len(whole.excluded)} exclusions and {len(compiled.deduplicated)} of "
+            f"{len(whole.deduplicated)} deduplications; devcontext_explain answers for any "
+            "identifier."
         )
     if over is not None:
         notes.append(

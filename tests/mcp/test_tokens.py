@@ -123,6 +123,10 @@ def test_devcontext_over_mcp_is_the_bundle_within_its_budget(tmp_path: Path, pip
             assert f"of the {budget} tokens asked" in text
     rows = answered(json.loads(lines[3])["result"])
     assert rows["selected"] and "bundle" not in rows, "detail: the rows, not the content"
+    notes = [d["message"] for d in rows["diagnostics"] if d["code"] == "mcp_budget"]
+    shown = f"the first {len(rows['excluded'])} of "
+    assert any(n.startswith("Shown to fit the budget") and shown in n for n in notes), notes
+    assert len(lines[3].encode()) + 1 <= 4000 * 4 or any("over the 4000" in n for n in notes)
     refused = json.loads(lines[4])["result"]
     assert (
         refused["isError"] is True
