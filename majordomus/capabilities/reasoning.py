@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import Field, ValidationError
+from pydantic import BeforeValidator, Field, ValidationError
 
 from majordomus.advisors.availability import AdvisorState, ModeResolution
 from majordomus.advisors.loading import CatalogueError
@@ -191,7 +191,8 @@ class PlanPreviewInput(StrictInput):
         Field(description="How sure the executor is of its hypothesis (default `medium`)."),
     ] = None
     capabilities: Annotated[
-        list[str] | str | None,
+        list[str] | None,
+        BeforeValidator(lambda given: [given] if isinstance(given, str) else given),
         Field(
             description="Advisory capability words, as a list like a record's `capabilities` "
             "or comma-separated (default `independent_reasoning`); `majordomus reasoning "
@@ -200,10 +201,9 @@ class PlanPreviewInput(StrictInput):
     ] = None
 
 
-def requested_capabilities(given: list[str] | str | None, situation: AdvisorSituation) -> list[str]:
+def requested_capabilities(given: list[str] | None, situation: AdvisorSituation) -> list[str]:
     """The words, split at commas and trimmed; each must be in the catalogue's vocabulary."""
-    items = given if isinstance(given, list) else [given or ""]
-    words = [w.strip() for item in items for w in item.split(",") if w.strip()]
+    words = [w.strip() for item in given or [] for w in item.split(",") if w.strip()]
     for word in words:
         if not situation.loaded.catalogue.knows_capability(word):
             raise InvalidInput(
