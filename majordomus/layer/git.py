@@ -575,16 +575,20 @@ def make_trees(root: Path, listings: Sequence[Sequence[tuple[str, str, str]]]) -
     return (out or b"").decode("ascii").split()
 
 
-def update_ref(root: Path, ref: str, new: str | None, old: str | None) -> None:
-    """Point `ref` (below `refs/majordomus/`) at `new`, or delete it when `new` is None,
-    only while it still names `old` (None: while it does not exist)."""
-    if not ref.startswith(LEDGER_REFS):
-        raise GitError(f"{ref} is not a ref of the team ledger")
-    if new is None:
-        if old is not None:
-            _ask(root, ("update-ref", "-d", ref, old))
-    else:
-        _ask(root, ("update-ref", ref, new, old or "0" * len(new)))
+def update_refs(root: Path, changes: Sequence[tuple[str, str | None, str | None]]) -> None:
+    """Move each ref (below `refs/majordomus/`) to its new commit, or delete it when that is
+    None, all or none, and only while each still names its old commit (None: while it does
+    not exist): one `update-ref --stdin` transaction."""
+    lines = []
+    for ref, new, old in changes:
+        if not ref.startswith(LEDGER_REFS):
+            raise GitError(f"{ref} is not a ref of the team ledger")
+        if new is not None:
+            lines.append(f"update {ref} {new} {old or '0' * len(new)}\n")
+        elif old is not None:
+            lines.append(f"delete {ref} {old}\n")
+    if lines:
+        _ask(root, ("update-ref", "--stdin"), stdin="".join(lines).encode("utf-8"))
 
 
 def config_value(root: Path, key: str) -> str | None:

@@ -148,7 +148,7 @@ def push(root: Path, remote: str | None, *, dry_run: bool = False) -> Pushed:
         return answer
     if todo:
         new = _commit(root, entries, [record for record, _ in cleaned], tip)
-        git.update_ref(root, ref, new, refs.get(ref))
+        git.update_refs(root, [(ref, new, refs.get(ref))])
     if todo or ref in refs:
         rejected = git.push(root, name, ref)
         if rejected is not None:
@@ -194,6 +194,7 @@ def pull(root: Path, remote: str | None) -> Pulled:
     listed = git.trees(root, [t for w in changed for t in (fetched[w], seen[w]) if t])
     lists = iter(listed)
     records, writers, quarantined = 0, [], []
+    moves: list[tuple[str, str | None, str | None]] = []
     for w in sorted(fetched):
         kept = f"{QUARANTINE}{name}/{w}"
         if w in changed:
@@ -201,14 +202,15 @@ def pull(root: Path, remote: str | None) -> Pulled:
             old = {p: o for k, o, _, p in next(lists) if k == "blob"} if seen[w] else {}
             reason = _rewritten(root, w, seen[w], fetched[w], old, new)
             if reason:
-                git.update_ref(root, kept, fetched[w], refs.get(kept))
+                moves.append((kept, fetched[w], refs.get(kept)))
                 quarantined.append(Quarantined(ref=kept, reason=reason))
                 continue
-            git.update_ref(root, f"{REMOTE}{name}/{w}", fetched[w], seen[w])
+            moves.append((f"{REMOTE}{name}/{w}", fetched[w], seen[w]))
             if w != own:
                 records += len(new) - len(old)
                 writers.append(w)
-        git.update_ref(root, kept, None, refs.get(kept))
+        moves.append((kept, None, refs.get(kept)))
+    git.update_refs(root, moves)
     aside = f"{QUARANTINE}{name}/"
     quarantined += [
         Quarantined(ref=ref, reason="kept aside by an earlier pull")
