@@ -338,7 +338,7 @@ class PushInput(RemoteInput):
     """Which remote to publish to, and whether only to show what would be published."""
 
     dry_run: Annotated[
-        bool, Field(description="List what would be published; make and push nothing.")
+        bool, Field(description="List what would be published; make no git object, push nothing.")
     ] = False
 
 

@@ -478,6 +478,9 @@ _TREE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 _MODES = {"blob": "100644", "tree": "040000"}
 
+#: How many `ls-tree` run at once.
+_SIDE_BY_SIDE = 8
+
 #: One entry of `ls-tree -r -t -l`: type, object id, size (None for a tree) and path.
 TreeEntry = tuple[str, str, int | None, str]
 
@@ -512,17 +515,18 @@ def _tree(out: bytes) -> list[TreeEntry]:
 
 
 def trees(root: Path, commits: Sequence[str]) -> list[list[TreeEntry]]:
-    """Every entry of each commit's tree, trees included (`ls-tree -r -t -l`, run side by
-    side); `GitError` when one cannot be listed."""
-    running = [_Running(root, ("ls-tree", "-r", "-t", "-l", "-z", c), ()) for c in commits]
+    """Every entry of each commit's tree, trees included (`ls-tree -r -t -l`, a few run side
+    by side: a repository may hold any number of refs); `GitError` when one cannot be listed."""
     listed: list[list[TreeEntry]] = []
-    try:
-        for each in running:
-            listed.append(_tree(each.result() or b""))
-    except _Failed as exc:
-        for each in running:
-            _reap(each)
-        raise GitError(str(exc)) from exc
+    for at in range(0, len(commits), _SIDE_BY_SIDE):
+        batch = commits[at : at + _SIDE_BY_SIDE]
+        running = [_Running(root, ("ls-tree", "-r", "-t", "-l", "-z", c), ()) for c in batch]
+        try:
+            listed.extend(_tree(each.result() or b"") for each in running)
+        except _Failed as exc:
+            for each in running:
+                _reap(each)
+            raise GitError(str(exc)) from exc
     return listed
 
 

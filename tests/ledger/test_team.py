@@ -140,6 +140,7 @@ def test_admission_sees_the_teams_records(tmp_path: Path) -> None:
 
 def test_a_dry_run_lists_and_makes_nothing(tmp_path: Path) -> None:
     bare, (a,) = clones(tmp_path, 1)
+    assert (pull(a, None).records, pull(a, None).quarantined) == (0, [])
     ids = [record(a, "one", "t1"), record(a, "two", "t2")]
     objects = git(a, "count-objects", "-v")
     done = push(a, None, dry_run=True)
