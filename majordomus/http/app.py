@@ -108,11 +108,10 @@ class Routes:
         return await anyio.to_thread.run_sync(call)
 
     def table(self, *, mcp_only: bool = False) -> list[tuple[str, str, Endpoint]]:
-        """Every route served: MCP, the pages, then one per capability HTTP exposure."""
-        served: list[tuple[str, str, Endpoint]] = [(MCP_PATH, "POST", self.mcp)]
+        """Every route served beside MCP: the pages, then one per capability HTTP exposure."""
         if mcp_only:
-            return served
-        served += [
+            return []
+        served: list[tuple[str, str, Endpoint]] = [
             ("/", "GET", self.home),
             ("/api/v1", "GET", self.api_index),
             ("/api/v1/", "GET", self.api_index),
@@ -238,6 +237,8 @@ def create_app(
         return _routing_error(request, exc, mcp_only)
 
     api.add_exception_handler(StarletteHTTPException, routing_error)
+    # A plain route: MCP reads its body itself and needs none of FastAPI's request handling.
+    api.add_route(MCP_PATH, routes.mcp.post, methods=["POST"], include_in_schema=False)
     for path, method, endpoint in routes.table(mcp_only=mcp_only):
         api.add_api_route(path, endpoint, methods=[method], include_in_schema=False)
     return Guard(

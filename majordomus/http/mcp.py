@@ -13,6 +13,7 @@ from __future__ import annotations
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
+import anyio
 import anyio.to_thread
 from fastapi import Request
 from fastapi.responses import Response
@@ -31,6 +32,10 @@ if TYPE_CHECKING:
 
 #: Whether the request being answered may write: set in the worker thread that answers it.
 _WRITER: ContextVar[bool] = ContextVar("writer", default=False)
+#: MCP requests answered at once, each on a worker thread; the others in flight wait their
+#: turn. More threads would not answer faster under one interpreter lock, and each keeps
+#: the memory it touched.
+WORKERS = 4
 
 
 class StatelessServer(Server):
@@ -67,8 +72,9 @@ class McpEndpoint:
     def __init__(self, ctx: Workspace, door: Door) -> None:
         self.server = StatelessServer(ctx)
         self.door = door
+        self.workers = anyio.CapacityLimiter(WORKERS)
 
-    async def __call__(self, request: Request) -> Response:
+    async def post(self, request: Request) -> Response:
         version = request.headers.get("mcp-protocol-version")
         if version is not None and version not in PROTOCOL_VERSIONS:
             return _rejected(
@@ -80,7 +86,9 @@ class McpEndpoint:
         if not body.strip():
             return _rejected(PARSE_ERROR, "parse error: the body is empty")
         writer = self.door.may_write(client_of(request.scope), request.headers)
-        answer = await anyio.to_thread.run_sync(self.server.answer_post, body, writer)
+        answer = await anyio.to_thread.run_sync(
+            self.server.answer_post, body, writer, limiter=self.workers
+        )
         if answer is None:
             return Response(status_code=202)
         unanswerable = isinstance(answer, dict) and "error" in answer and answer["id"] is None

@@ -158,7 +158,7 @@ def test_the_write_tool_wants_the_token_as_the_api_does(tmp_path: Path, launch: 
             assert RECORD_TOOL in [t["name"] for t in tools]
             written = call_record(anyone, Authorization=f"Bearer {served.token}")
             assert written["isError"] is False
-            assert (root / written["structuredContent"]["path"]).is_file()
+            assert (root / json.loads(written["content"][0]["text"])["path"]).is_file()
     finally:
         assert served.stop() == 0
     opened = launch(root, "--open-loopback")
@@ -280,7 +280,7 @@ def test_the_official_sdk_client_over_streamable_http(tmp_path: Path, launch: An
     assert got["init"].protocol_version == "2025-11-25"
     assert got["init"].server_info.name == "majordomus"
     assert "majordomus_search" in [t.name for t in got["tools"].tools]
-    hits = got["search"].structured_content["hits"]
+    hits = json.loads(got["search"].content[0].text)["hits"]
     assert "majordomus://prompt/handover" in [h["uri"] for h in hits]
     text = (root / ".ai/repo/prompts/continue.md").read_text()
     assert got["read"].contents[0].text == text

@@ -142,7 +142,8 @@ def test_the_inspector_over_streamable_http(command: list[str], layer_repo: Path
         assert served.stop() == 0
     assert "majordomus_reasoning_record" in [t["name"] for t in tools]
     assert found["isError"] is False
-    assert "majordomus://prompt/handover" in [h["uri"] for h in found["structuredContent"]["hits"]]
+    hits = json.loads(found["content"][0]["text"])["hits"]
+    assert "majordomus://prompt/handover" in [h["uri"] for h in hits]
     assert read["contents"][0]["text"] == (layer_repo / ".ai/repo/prompts/continue.md").read_text()
     assert [p["name"] for p in prompts] == ["devcontext", "continue", "handover"]
     assert refused["isError"] is True and "token" in refused["content"][0]["text"]
