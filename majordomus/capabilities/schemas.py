@@ -59,8 +59,7 @@ def _type_objects(node: Any, defs: dict[str, Any]) -> None:
 def _fillable(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
     """One input property as a type a generic client fills: `anyOf [T, null]` becomes `T`
     (null is still accepted and means absent), a `None` default is not stated, and the one
-    JSON type of a reference or a tagged union is stated beside it (each of a union of
-    several, in order)."""
+    JSON type of a reference or a tagged union is stated beside it."""
     choices = prop.get("anyOf")
     if isinstance(choices, list) and {"type": "null"} in choices:
         rest = [c for c in choices if c != {"type": "null"}]
@@ -70,8 +69,8 @@ def _fillable(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
         prop = {k: v for k, v in prop.items() if k != "default"}
     if "type" not in prop:
         types = _json_types(prop, defs)
-        if types:
-            prop = {"type": types.pop() if len(types) == 1 else sorted(types), **prop}
+        if len(types) == 1:
+            prop = {"type": types.pop(), **prop}
     return prop
 
 
