@@ -107,7 +107,7 @@ def cut(answer: P, request: PageInput, capability: str, page_bytes: int | None) 
     page.total = total
     if stop < total:
         page.more = True
-        page.next_cursor = _cursor(scope, stop)
+        page.next_cursor = cursor(scope, stop)
     return page
 
 
@@ -117,21 +117,31 @@ def _scope(request: PageInput, capability: str) -> str:
     return f"{capability}:{hashlib.sha256(dumps_canonical(rest).encode()).hexdigest()[:12]}"
 
 
-def _cursor(scope: str, offset: int) -> str:
+def cursor(scope: str, offset: int) -> str:
+    """An opaque cursor: what it continues (`scope`) and where the next page starts."""
     return base64.urlsafe_b64encode(f"{scope}:{offset}".encode()).decode().rstrip("=")
+
+
+def offset_in(given: object, scope: str) -> int | None:
+    """Where the page a cursor given for `scope` starts, None for anything else."""
+    if not isinstance(given, str) or len(given) > 200:
+        return None
+    try:
+        text = base64.urlsafe_b64decode(given + "=" * (-len(given) % 4)).decode()
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
+    named, _, start = text.rpartition(":")
+    digits = start.isascii() and start.isdigit() and start == str(int(start))
+    return int(start) if named == scope and digits else None
 
 
 def _start(given: str | None, scope: str, total: int) -> int:
     """Where the page starts; a cursor given for another request is refused."""
     if given is None:
         return 0
-    try:
-        text = base64.urlsafe_b64decode(given + "=" * (-len(given) % 4)).decode()
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        text = ""
-    named, _, offset = text.rpartition(":")
-    if named == scope and offset.isdigit() and int(offset) <= total:
-        return int(offset)
+    start = offset_in(given, scope)
+    if start is not None and start <= total:
+        return start
     raise InvalidInput(
         "cursor: not a next_cursor of this request; repeat the request with the cursor "
         "its answer gave"

@@ -9,12 +9,11 @@ list method pages with an opaque cursor naming the list and where the next page 
 
 from __future__ import annotations
 
-import base64
-import binascii
 from typing import Any
 
 from pydantic import BaseModel
 
+from majordomus.capabilities.paging import cursor, offset_in
 from majordomus.egress import clean
 from majordomus.errors import CapabilityError
 from majordomus.mcp.framing import INVALID_PARAMS, RpcError, clean_value
@@ -63,21 +62,9 @@ def page(name: str, entries: list[Any], offset: int, size: int | None = None) ->
     return result
 
 
-def cursor(name: str, offset: int) -> str:
-    """An opaque cursor: which list and where the next page starts."""
-    return base64.urlsafe_b64encode(f"{name}:{offset}".encode()).decode().rstrip("=")
-
-
 def offset_of(name: str, given: Any) -> int:
     """Where a page starts; a cursor this server did not give for this list is -32602."""
-    if given is None:
-        return 0
-    if isinstance(given, str) and len(given) <= 64:
-        try:
-            text = base64.urlsafe_b64decode(given + "=" * (-len(given) % 4)).decode()
-        except (binascii.Error, UnicodeDecodeError, ValueError):
-            text = ""
-        listed, _, start = text.partition(":")
-        if listed == name and start.isdigit() and start == str(int(start)):
-            return int(start)
-    raise RpcError(INVALID_PARAMS, "invalid cursor: pass a nextCursor this list gave")
+    start = 0 if given is None else offset_in(given, name)
+    if start is None:
+        raise RpcError(INVALID_PARAMS, "invalid cursor: pass a nextCursor this list gave")
+    return start
