@@ -12,6 +12,7 @@ from functools import cache, cached_property
 from typing import Any
 
 from majordomus.order import canonical_strings
+from majordomus.redaction import unlabelled
 from majordomus.redaction.shapes import (
     ALSO,
     ANCHORS,
@@ -20,6 +21,7 @@ from majordomus.redaction.shapes import (
     JOINTS,
     SHAPE_NAMES,
     SHAPES,
+    UNLABELLED,
     WORD_END,
     Source,
     words_anchor,
@@ -180,7 +182,7 @@ _FREQUENT = (
 #: The pivots of the scans (`_Prefilter`): few characters, rare in answers, that cover every
 #: literal of their scan (a literal holding none gets its rarest character).
 _CASED_PIVOTS = "ABGJKNQ"
-_FOLDED_PIVOTS = "./_gkpqrx"
+_FOLDED_PIVOTS = "./_ghkpqrx"
 
 
 def _rarity(char: str) -> int:
@@ -371,6 +373,7 @@ _LITERALS = _Prefilter(
 )
 
 _MARKER = re.compile(r"\[redacted:([a-z-]+)\]")
+_UNLABELLED_MARKER = f"[redacted:{UNLABELLED}]"
 
 
 #: An ESC `[` sequence up to its letter, or one control character (category Cc) but `\n`.
@@ -393,12 +396,13 @@ class Candidates:
     lets key words be looked for in them (`_KeyWords`); a caller holding bytes it decoded
     leniently leaves it False."""
 
-    __slots__ = ("any_case", "data", "exact", "utf8")
+    __slots__ = ("any_case", "cased", "data", "exact", "utf8")
 
     def __init__(self, data: bytes, *, utf8: bool = False) -> None:
         self.data = data
         self.utf8 = utf8
         self.exact, self.any_case = _LITERALS.found_in(data)
+        self.cased = unlabelled.cases(data)
 
     def admits(self, shape: _Shape) -> bool:
         """Whether `shape` may match: the text holds one of its gate's literals and every
@@ -408,8 +412,8 @@ class Candidates:
         return all(literal in self.data for literal in shape.also)
 
     def none(self) -> bool:
-        """Whether no shape can match."""
-        return not any(map(self.admits, _COMPILED))
+        """Whether no shape can match and no unlabelled token can be there."""
+        return not unlabelled.possible(self.cased) and not any(map(self.admits, _COMPILED))
 
 
 def redact_secrets(text: str, candidates: Candidates | None = None) -> str:
@@ -432,6 +436,9 @@ def redact_secrets(text: str, candidates: Candidates | None = None) -> str:
             # again in the text as it now is.
             text, key_words = replaced, None
             candidates = Candidates(text.encode("utf-8", "surrogatepass"), utf8=True)
+    if unlabelled.possible(candidates.cased):
+        for token in sorted(unlabelled.tokens(candidates.data, candidates.cased), key=len)[::-1]:
+            text = text.replace(token, _UNLABELLED_MARKER)
     return text
 
 

@@ -21,6 +21,55 @@ _KEY_AFTER = "|".join(
     for joint in ("", "_", "-")
 )
 
+#: Where a word starts: no letter, digit, `_` or `-` before it, but the letter of a JSON
+#: escape (`\nmysql`) may be.
+_WORD_START = r"(?<![A-Za-mo-qsu-z0-9_-])(?<![^\\][nrt])"
+#: A dotted name (`settings.API_KEY`, `request.headers.get`): code naming a value, not one.
+_DOTTED = r"[A-Za-z_][A-Za-z0-9_]*+(?:\.[A-Za-z_][A-Za-z0-9_]*+)++(?![A-Za-z0-9_.])"
+#: Words a description holds and a passphrase of words does not (`password: the user's`).
+_FUNCTION_WORDS = "the|a|an|and|or|of|for|to|is|are|be|in|on|with|from|by|as|it|not|your|this|see"
+
+
+def _spelled(pattern: str) -> Source:
+    """A shape's pattern with `(?W)` for `_WORD_START`, `(?S)` for the whitespace between
+    words (escaped newlines and tabs too) and `(?D)` for `_DOTTED`."""
+    for short, long in (("(?W)", _WORD_START), ("(?S)", r"(?:\s|\\[nt])+"), ("(?D)", _DOTTED)):
+        pattern = pattern.replace(short, long)
+    return Source(pattern, _ASCII)
+
+
+def _alone(prefix: str) -> str:
+    """Look-behinds that keep a token's prefix from matching inside a longer word (a letter
+    or digit before it), allowing the `n`, `r`, `t` of a JSON escape (`\\n`) before it."""
+    escaped = re.escape(prefix)
+    return f"(?<![A-Za-mo-qsu-z0-9]{escaped})(?<![^\\\\][nrt]{escaped})"
+
+
+#: Tokens that start with a prefix of their own: (name, prefix, the rest of the token).
+_PREFIXED = (
+    ("groq-key", "gsk_", r"[A-Za-z0-9]{48,}"),
+    ("replicate-token", "r8_", r"[A-Za-z0-9]{37}(?![A-Za-z0-9])"),
+    ("supabase-token", "sbp_", r"[a-f0-9]{40}(?![a-f0-9])"),
+    ("planetscale-token", "pscale_", r"(?:tkn|pw|oauth)_[A-Za-z0-9_=.-]{32,64}"),
+    ("pulumi-token", "pul-", r"[a-f0-9]{40}(?![a-f0-9])"),
+    ("sentry-token", "sntry", r"(?:s_eyJ[A-Za-z0-9+/=]{20,}_[A-Za-z0-9+/]{43}|u_[a-f0-9]{64})"),
+    ("mapbox-secret-token", "sk.eyJ", r"[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{20,}"),
+    ("xai-key", "xai-", r"[A-Za-z0-9]{70,}"),
+    ("perplexity-key", "pplx-", r"[A-Za-z0-9]{40,}"),
+    ("nvidia-key", "nvapi-", r"[A-Za-z0-9_-]{60,}"),
+    ("docker-hub-token", "dckr_pat_", r"[A-Za-z0-9_-]{27,}"),
+    ("tailscale-key", "tskey-", r"[a-z]+-[A-Za-z0-9]{6,}-[A-Za-z0-9]{20,}"),
+    ("langsmith-key", "lsv2_", r"(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}"),
+    ("onepassword-token", "ops_eyJ", r"[A-Za-z0-9+/]{100,}={0,3}"),
+    ("figma-token", "figd_", r"[A-Za-z0-9_-]{40,}"),
+    ("notion-token", "ntn_", r"[A-Za-z0-9]{40,}"),
+    ("rubygems-key", "rubygems_", r"[a-f0-9]{48}(?![a-f0-9])"),
+    ("bitbucket-token", "ATBB", r"[A-Za-z0-9_=.-]{32,}"),
+    ("google-refresh-token", "1//0", r"[A-Za-z0-9_-]{40,}"),
+    ("fly-token", "fm2_", r"[A-Za-z0-9+/=,_-]{40,}"),
+    ("brevo-key", "xkeysib-", r"[a-f0-9]{64}-[A-Za-z0-9]{16}"),
+)
+
 
 #: The secret shapes in the order they are applied; each match becomes `[redacted:<name>]`.
 class Source(NamedTuple):
@@ -78,14 +127,16 @@ SHAPES: tuple[tuple[str, Source], ...] = (
         Source(
             r"(?P<keep>://(?<=[A-Za-z0-9+.-]://)[^\s/?#@:]*+:)"
             r"(?!\[redacted:[a-z-]+\]@)(?!\d++(?:[/?#\s\"]|$))"
-            r"(?:[^\s/?#@\"]|@(?=[^\s/?#@\"]*+@)|[/?#](?=[^\s@\"]*+@))++(?=@)",
+            r"(?:[^\s/?#@\"]|@(?=[^\s/?#@\"]*+@)|[/?#](?=[^\s@\"]*+@)"
+            r"|(?<![\[{:,\s])\"(?![,:}\]\s]))++(?=@)",
             _ASCII,
         ),
     ),
     (
         "aws-secret-access-key",
         Source(
-            r"(?P<keep>(?i:aws[-_]?secret[-_]?access[-_]?key)[\\\"']? *[:=] *[\\\"']?)"
+            r"(?P<keep>(?i:aws[-_ ]?secret[-_ ]?access[-_ ]?key)(?: \[[^\]\n]{0,40}\])?"
+            r"[\\\"']? *[:=] *[\\\"']?)"
             r"[A-Za-z0-9/+=]{40}",
             _ASCII,
         ),
@@ -225,20 +276,103 @@ SHAPES: tuple[tuple[str, Source], ...] = (
         ),
     ),
     (
+        "command-password",
+        _spelled(
+            r"(?P<keep>(?:(?W)(?:mysql(?:dump|admin|import|show|check)?|mariadb(?:-[a-z]+)?)\b"
+            r"[^\n|;&]{0,200}?[ \t]-p(?=\S)|(?W)sshpass\b[^\n|;&]{0,100}?[ \t]-p[ \t]*"
+            r"|(?W)SSHPASS=|(?W)(?:redis-cli|ldap[a-z]+)\b[^\n|;&]{0,200}?[ \t]-[aw][ \t]+"
+            r"|(?W)htpasswd(?:[ \t]+-[a-zA-Z]+)*?[ \t]+-[a-zA-Z]*b[a-zA-Z]*"
+            r"(?:[ \t]+-[a-zA-Z]+)*[ \t]+[^\s-]\S*[ \t]+[^\s-]\S*[ \t]+"
+            r"|(?W)ssh-keygen\b[^\n|;&]{0,200}?[ \t]-[NP][ \t]+"
+            r"|(?W)(?:docker|podman|buildah|skopeo|nerdctl|oras|helm(?:[ \t]+registry)?)"
+            r"[ \t]+login\b[^\n|;&]{0,200}?[ \t]-p[ \t]+|[ \t]-pass(?:in|out)[ \t]+pass:"
+            r"|[ \t]--pass(?:word|phrase)?[ \t]+(?=\\*[\"']|[^\s\"'`]*[^a-z\s\"'`])))"
+            r"(?!\\*[\"']?[$<%{*\[-])"
+            r"(?:(?P<vq>\\*[\"'])[^\n\"'\\]{1,200}(?P=vq)|[^\s\"'`\\;|&<>()]{2,200}+)"
+        ),
+    ),
+    (
+        "netrc-password",
+        _spelled(
+            r"(?P<keep>(?:(?W)machine(?S)[^\s\\]+|(?W)default)"
+            r"(?:(?S)(?:account|port|macdef)(?S)[^\s\\]+)*(?S)login(?S)[^\s\\]+"
+            r"(?:(?S)(?:account|port)(?S)[^\s\\]+)*(?S)password(?S))[^\s\\]++"
+        ),
+    ),
+    (
+        "docker-auth",
+        Source(
+            r"(?P<keep>(?<![A-Za-z0-9])(?:auth|identitytoken)\\*\"[ \t]*:[ \t]*\\*\")"
+            r"(?=[A-Za-z0-9+/=_.-]*[A-Z0-9])[A-Za-z0-9+/=_.-]{8,}+(?=\\*\")",
+            _ASCII,
+        ),
+    ),
+    (
+        "authorization-header",
+        _spelled(
+            r"(?P<keep>(?W)(?i:authorization)[\\\"']? *[:=] *[\\\"']?(?:[A-Za-z][A-Za-z0-9_-]* +)?)"
+            r"(?!\[redacted:)(?!(?D))(?=[A-Za-z._~+/=-]*[0-9])[A-Za-z0-9._~+/=-]{16,}+(?![(\[])"
+        ),
+    ),
+    (
+        "putty-private-key",
+        Source(
+            r"(?P<keep>Private-Lines: *[0-9]+)"
+            r"(?:[ \t]*(?:\r?\n|\\+[nr])+[A-Za-z0-9+/=]++(?=[ \t]*(?:\r?\n|\\+[nr]|\\*\"|$)))+",
+            _ASCII,
+        ),
+    ),
+    (
+        "private-key-body",
+        Source(
+            r"(?<![A-Za-mo-qsu-z0-9+/])(?<![^\\][nrt])"
+            r"(?:MII[A-Za-z0-9+/]{3}IBA(?:DAN|AK)|MIG[A-Za-z0-9+/]AgEA(?:MBMG|MA0G)"
+            r"|M[C-H][A-Za-z0-9+/]CAQAw(?:BQYDK2V|EwYHKoZIzj0)|MHcCAQEE|MIGkAgEBBD|MIHcAgEBBE)"
+            r"(?:[A-Za-z0-9+/=]|(?:\r?\n|\\+[nr])(?=[A-Za-z0-9+/=]{16}))++",
+            _ASCII,
+        ),
+    ),
+    (
+        "password-next-line",
+        Source(
+            r"(?P<keep>(?i:pass(?:word|phrase|wd))[\\\"']?[ \t]*:[ \t]*(?:[|>][-+]?[ \t]*)?"
+            r"(?:\r?\n|(?:\\+r)?\\+n)[ \t]*)(?![-#\[{<$%*]|\[redacted:)"
+            r"[^\s\\\"':]{3,}+(?=[ \t]*(?:\r?\n|\\+[nr]|\\*\"|$))",
+            _ASCII,
+        ),
+    ),
+    (
+        "passphrase",
+        Source(
+            r"(?P<keep>(?i:pass(?:word|phrase|wd))[\\\"']?[ \t]*[:=][ \t]*)"
+            r"(?![a-z0-9' \t-]{0,120}?\b(?:" + _FUNCTION_WORDS + r")\b)"
+            r"[a-z0-9][a-z0-9'-]*+(?:[ \t][a-z0-9'-]++){1,7}(?=[ \t]*(?:\r?\n|\\+[nr]|\\*\"|$))",
+            _ASCII,
+        ),
+    ),
+    *(
+        (name, Source(re.escape(prefix) + _alone(prefix) + body, _ASCII))
+        for name, prefix, body in _PREFIXED
+    ),
+    (
+        "terraform-token",
+        Source(r"[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}", _ASCII),
+    ),
+    (
         "secret-assignment",
         Source(
             r"(?P<keep>(?:(?i:password|passwd|passphrase|secret|token)"
             r"|(?<=[A-Za-z0-9][_.-])(?i:pass)|(?<![A-Za-mo-qsu-z0-9])(?<![^\\][nrt])(?:pwd|Pwd|PWD(?!=/))"
             r"|(?:" + _KEY_AFTER + r")(?i:key))"
             r"(?P<keyquote>\\*+[\"'])?(?P<before>[ \t]++)?(?::=|=>|=|(?P<colon>:))"
-            r"(?P<after>[ \t]++)?(?P<quote>\\*+[\"'])?)"
+            r"(?P<after>[ \t]++)?(?P<quote>(?P<qb>\\++)?[\"'])?)"
             r"(?!\[redacted:)(?![<${%*])"
             r"(?!(?i:none|null|nil|true|false|undefined|str|string|int|bytes|bool|boolean"
             r"|optional|secretstr|required|redacted|await|new|self|this)(?![A-Za-z0-9_]))"
-            r"(?(quote)[^\"'\\\n]{3,}+"
+            r"(?(quote)(?:[^\"'\\\n]|(?(qb)\\{3,}|\\+)[\"']){3,}+"
             r"|(?(keyquote)(?!)"
-            r"|(?![A-Za-z_][A-Za-z0-9_]*+(?:\.[A-Za-z_][A-Za-z0-9_]*+)++(?![A-Za-z0-9_.]))"
-            r"[^\s\"'`\\,;&|<>(){}\[\]$]{3,}+(?![(\[{])"
+            r"|(?!" + _DOTTED + r")"
+            r"(?:[^\s\"'`\\,;&|<>(){}\[\]$]|\\*[\"'](?=[^\s\"'`\\,;&|<>(){}\[\]$])){3,}+(?![(\[{])"
             r"(?(colon)(?=[ \t]*+(?:[\r\n,;)}#\\\"']|$))"
             r"|(?(before)(?=[ \t]*+(?:[\r\n,;)}#\\\"']|$))"
             r"|(?(after)(?=[ \t]*+(?:[\r\n,;)}#\\\"']|$)))))))",
@@ -247,7 +381,10 @@ SHAPES: tuple[tuple[str, Source], ...] = (
     ),
 )
 
-SHAPE_NAMES: tuple[str, ...] = tuple(name for name, _ in SHAPES)
+#: The name of the unlabelled tokens' rule (`majordomus.redaction.unlabelled`), applied last.
+UNLABELLED = "high-entropy-token"
+#: Every name a marker may carry.
+SHAPE_NAMES: tuple[str, ...] = (*(name for name, _ in SHAPES), UNLABELLED)
 
 #: In `GATES`, the literals one of which a text must hold for a shape to possibly match:
 #: case-sensitive ones first, those after `ANY_CASE` looked for in the text lower-cased.
@@ -330,6 +467,27 @@ GATES: dict[str, tuple[str, ...]] = {
     "azure-client-secret": ("Q~",),
     "azure-storage-key": (ANY_CASE, "accountkey", "sharedaccess"),
     "curl-credentials": ("curl",),
+    "command-password": (
+        "mysql",
+        "mariadb",
+        "sshpass",
+        "SSHPASS",
+        "redis-cli",
+        "ldap",
+        "htpasswd",
+        "ssh-keygen",
+        "-pass",
+        "login",
+    ),
+    "netrc-password": ("login",),
+    "docker-auth": ('auth"', 'auth\\"', "identitytoken"),
+    "authorization-header": (ANY_CASE, "authorization"),
+    "putty-private-key": ("PuTTY-User-Key-File",),
+    "private-key-body": ("IBADAN", "IBAAK", "AgEAM", "CAQAw", "MHcCAQEE", "AgEBBD"),
+    "password-next-line": (ANY_CASE, "password", "passphrase", "passwd"),
+    "passphrase": (ANY_CASE, "password", "passphrase", "passwd"),
+    **{name: (prefix,) for name, prefix, _ in _PREFIXED},
+    "terraform-token": (".atlasv1.",),
     "secret-assignment": (
         ANY_CASE,
         *(
@@ -352,6 +510,7 @@ ALSO: dict[str, tuple[str, ...]] = {
     "url-credentials": ("@",),
     "curl-credentials": ("-u",),
     "azure-storage-key": ("=",),
+    "netrc-password": ("password",),
 }
 
 #: For the shapes whose pattern cannot start with a literal (a key word in any case), the
@@ -365,5 +524,8 @@ ANCHORS: dict[str, str] = {
     "age-secret-key": "age-secret-key-1",
     "azure-storage-key": "accountkey|sharedaccess",
     "curl-credentials": "curl",
+    "authorization-header": "authorization",
+    "password-next-line": "pass(?:word|phrase|wd)",
+    "passphrase": "pass(?:word|phrase|wd)",
     "secret-assignment": words_anchor(_SECRET_WORDS),
 }
