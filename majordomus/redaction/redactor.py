@@ -57,24 +57,30 @@ class _Shape:
 
     def sub(
         self, text: str, key_words: _KeyWords | None, any_case: frozenset[str] = frozenset()
-    ) -> str:
-        """The text with every match replaced; an anchored shape is tried where `key_words`
-        (those of `text`) finds its key words, and `any_case` are the case-insensitive
-        literals the text holds (`Candidates`), when known."""
+    ) -> tuple[str, list[tuple[int, int]]]:
+        """The text with every match replaced, and where each replacement now stands in it;
+        an anchored shape is tried where `key_words` (those of `text`) finds its key words,
+        and `any_case` are the case-insensitive literals the text holds (`Candidates`),
+        when known."""
         pattern = self.pattern
         if self.anchor is None or key_words is None:
-            return pattern.sub(self.replace, text)
+            matches: Iterator[re.Match[str] | None] = pattern.finditer(text)
+        else:
+            starts = key_words.starts(self._anchor(text, any_case))
+            matches = (pattern.match(text, start) for start in starts)
         pieces: list[str] = []
-        done = 0
-        for start in key_words.starts(self._anchor(text, any_case)):
-            if start < done:
+        spans: list[tuple[int, int]] = []
+        done = length = 0
+        for match in matches:
+            if match is None or match.start() < done:
                 continue
-            match = pattern.match(text, start)
-            if match is None:
-                continue
-            pieces += (text[done:start], self.replace(match))
+            replacement = self.replace(match)
+            pieces += (text[done : match.start()], replacement)
+            length += match.start() - done
+            spans.append((length, length + len(replacement)))
+            length += len(replacement)
             done = match.end()
-        return "".join((*pieces, text[done:])) if pieces else text
+        return ("".join((*pieces, text[done:])), spans) if pieces else (text, spans)
 
     def _anchor(self, text: str, any_case: frozenset[str]) -> re.Pattern[str]:
         """Where the key words may start: for a shape gated by whole key words alone, only
@@ -226,11 +232,12 @@ class _Prefilter:
     without an upper-case letter, then confirmed in the bytes), one the bytes themselves.
     """
 
-    __slots__ = ("_bare", "_folded", "_rented", "_scans", "any_case", "exact")
+    __slots__ = ("_bare", "_folded", "_rented", "_scans", "any_case", "exact", "longest")
 
     def __init__(self, exact: set[str], any_case: set[str]) -> None:
         self.exact = tuple(sorted(exact))
         self.any_case = tuple(sorted(any_case))
+        self.longest = max(map(len, (*exact, *any_case)), default=0)
         self._bare = (
             [(literal, _bare(literal).encode("ascii")) for literal in self.exact],
             [(literal, _bare(literal).encode("ascii")) for literal in self.any_case],
@@ -396,13 +403,12 @@ class Candidates:
     lets key words be looked for in them (`_KeyWords`); a caller holding bytes it decoded
     leniently leaves it False."""
 
-    __slots__ = ("any_case", "cased", "data", "exact", "utf8")
+    __slots__ = ("any_case", "data", "exact", "utf8")
 
     def __init__(self, data: bytes, *, utf8: bool = False) -> None:
         self.data = data
         self.utf8 = utf8
         self.exact, self.any_case = _LITERALS.found_in(data)
-        self.cased = unlabelled.cases(data)
 
     def admits(self, shape: _Shape) -> bool:
         """Whether `shape` may match: the text holds one of its gate's literals and every
@@ -413,11 +419,25 @@ class Candidates:
 
     def none(self) -> bool:
         """Whether no shape can match and no unlabelled token can be there."""
-        return not unlabelled.possible(self.cased) and not any(map(self.admits, _COMPILED))
+        if any(map(self.admits, _COMPILED)):
+            return False
+        return not unlabelled.possible(unlabelled.cases(self.data))
+
+    def after(self, text: str, spans: list[tuple[int, int]]) -> Candidates:
+        """Those of `text`, the text after replacements at `spans`: these literals (some
+        may be gone, never one too few) and those found around each replacement, where a
+        marker adds its own and may make a key word next to it whole."""
+        reach = _LITERALS.longest
+        around = "\0".join(text[max(0, start - reach) : end + reach] for start, end in spans)
+        found = Candidates(around.encode("utf-8", "surrogatepass"))
+        found.data, found.utf8 = text.encode("utf-8", "surrogatepass"), True
+        found.exact, found.any_case = found.exact | self.exact, found.any_case | self.any_case
+        return found
 
 
 def redact_secrets(text: str, candidates: Candidates | None = None) -> str:
-    """Replace every secret shape, in table order, by its marker (controls left alone).
+    """Replace every secret shape, in table order, by its marker, then every unlabelled
+    token (`majordomus.redaction.unlabelled`) by its marker (controls left alone).
 
     `candidates`, when given, are those of this very text (`Candidates` of its UTF-8 bytes),
     found once by a caller that already holds them."""
@@ -429,15 +449,13 @@ def redact_secrets(text: str, candidates: Candidates | None = None) -> str:
             continue
         if key_words is None and shape.anchor is not None:
             key_words = _KeyWords(text, candidates.data if candidates.utf8 else None)
-        replaced = shape.sub(text, key_words, candidates.any_case)
-        if replaced != text:
-            # A replacement adds its marker (a literal of a later shape), and a key word
-            # next to a marker may have become a whole word: the literals are looked for
-            # again in the text as it now is.
-            text, key_words = replaced, None
-            candidates = Candidates(text.encode("utf-8", "surrogatepass"), utf8=True)
-    if unlabelled.possible(candidates.cased):
-        for token in sorted(unlabelled.tokens(candidates.data, candidates.cased), key=len)[::-1]:
+        text, spans = shape.sub(text, key_words, candidates.any_case)
+        if spans:
+            key_words = None
+            candidates = candidates.after(text, spans)
+    cased = unlabelled.cases(candidates.data)
+    if unlabelled.possible(cased):
+        for token in sorted(unlabelled.tokens(candidates.data, cased), key=len, reverse=True):
             text = text.replace(token, _UNLABELLED_MARKER)
     return text
 

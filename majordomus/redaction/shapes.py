@@ -325,9 +325,9 @@ SHAPES: tuple[tuple[str, Source], ...] = (
     (
         "private-key-body",
         Source(
-            r"(?<![A-Za-mo-qsu-z0-9+/])(?<![^\\][nrt])"
-            r"(?:MII[A-Za-z0-9+/]{3}IBA(?:DAN|AK)|MIG[A-Za-z0-9+/]AgEA(?:MBMG|MA0G)"
-            r"|M[C-H][A-Za-z0-9+/]CAQAw(?:BQYDK2V|EwYHKoZIzj0)|MHcCAQEE|MIGkAgEBBD|MIHcAgEBBE)"
+            r"M(?<![A-Za-mo-qsu-z0-9+/]M)(?<![^\\][nrt]M)"
+            r"(?:II[A-Za-z0-9+/]{3}IBA(?:DAN|AK)|IG[A-Za-z0-9+/]AgEA(?:MBMG|MA0G)"
+            r"|[C-H][A-Za-z0-9+/]CAQAw(?:BQYDK2V|EwYHKoZIzj0)|HcCAQEE|IGkAgEBBD|IHcAgEBBE)"
             r"(?:[A-Za-z0-9+/=]|(?:\r?\n|\\+[nr])(?=[A-Za-z0-9+/=]{16}))++",
             _ASCII,
         ),
@@ -356,7 +356,7 @@ SHAPES: tuple[tuple[str, Source], ...] = (
     ),
     (
         "terraform-token",
-        Source(r"[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}", _ASCII),
+        Source(r"\.atlasv1\.(?<=[a-z0-9]{14}\.atlasv1\.)[A-Za-z0-9_=-]{60,70}", _ASCII),
     ),
     (
         "secret-assignment",
@@ -524,6 +524,10 @@ ANCHORS: dict[str, str] = {
     "age-secret-key": "age-secret-key-1",
     "azure-storage-key": "accountkey|sharedaccess",
     "curl-credentials": "curl",
+    "command-password": "mysql|mariadb|sshpass|redis-cli|ldap|htpasswd|ssh-keygen|docker"
+    "|podman|buildah|skopeo|nerdctl|oras|helm|[ \t]--?pass",
+    "netrc-password": "machine|default",
+    "docker-auth": "auth|identitytoken",
     "authorization-header": "authorization",
     "password-next-line": "pass(?:word|phrase|wd)",
     "passphrase": "pass(?:word|phrase|wd)",

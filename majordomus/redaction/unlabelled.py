@@ -18,8 +18,13 @@ import re
 from collections import Counter
 from string import ascii_lowercase, ascii_uppercase, digits
 
-#: Every ASCII letter as its case, `a` or `A`: an `aA` is where a token is looked for.
-_CASES = bytes.maketrans((ascii_lowercase + ascii_uppercase).encode("ascii"), b"a" * 26 + b"A" * 26)
+#: Every ASCII letter as its case, lower `\x01` or upper `\x02`: a lower-case letter
+#: followed by an upper-case one is where a token is looked for. (Bytes no letter becomes,
+#: unlike `a` and `A`, let the search for the pair skip ahead.)
+_CASES = bytes.maketrans(
+    (ascii_lowercase + ascii_uppercase).encode("ascii"), b"\x01" * 26 + b"\x02" * 26
+)
+_PAIR = b"\x01\x02"
 _RUN = re.compile(rb"[A-Za-z0-9+/_-]+={0,2}")
 _SHORTEST, _LONGEST = 20, 256
 #: A word in an identifier (`Validator`, `with`); a token mostly made of them is a name.
@@ -43,13 +48,13 @@ _PRINTABLE = bytes(range(0x20, 0x7F)) + b"\t\n\r"
 
 
 def cases(data: bytes) -> bytes:
-    """`data` with every letter replaced by its case (`a` or `A`)."""
+    """`data` with every letter replaced by its case (`_CASES`)."""
     return data.translate(_CASES)
 
 
 def possible(cased: bytes) -> bool:
     """Whether a text whose `cases` these are may hold an unlabelled token."""
-    return b"aA" in cased
+    return _PAIR in cased
 
 
 def tokens(data: bytes, cased: bytes) -> set[str]:
@@ -57,7 +62,7 @@ def tokens(data: bytes, cased: bytes) -> set[str]:
     ASCII, so the bytes and the text hold the same ones)."""
     found: set[str] = set()
     seen: set[bytes] = set()
-    at = cased.find(b"aA")
+    at = cased.find(_PAIR)
     while at >= 0:
         start, end = _run_at(data, at)
         run = data[start:end]
@@ -66,7 +71,7 @@ def tokens(data: bytes, cased: bytes) -> set[str]:
             token = _trimmed(run.decode("ascii"))
             if _random(token, data[max(0, start - 24) : start]):
                 found.add(token)
-        at = cased.find(b"aA", max(end, at + 1))
+        at = cased.find(_PAIR, max(end, at + 1))
     return found
 
 
