@@ -380,7 +380,7 @@ _LITERALS = _Prefilter(
 )
 
 _MARKER = re.compile(r"\[redacted:([a-z-]+)\]")
-_UNLABELLED_MARKER = f"[redacted:{UNLABELLED}]"
+_UNLABELLED_MARKER = f"[redacted:{UNLABELLED}]".encode("ascii")
 
 
 #: An ESC `[` sequence up to its letter, or one control character (category Cc) but `\n`.
@@ -453,11 +453,16 @@ def redact_secrets(text: str, candidates: Candidates | None = None) -> str:
         if spans:
             key_words = None
             candidates = candidates.after(text, spans)
-    cased = unlabelled.cases(candidates.data)
-    if unlabelled.possible(cased):
-        for token in sorted(unlabelled.tokens(candidates.data, cased), key=len, reverse=True):
-            text = text.replace(token, _UNLABELLED_MARKER)
-    return text
+    data = candidates.data if candidates.utf8 else text.encode("utf-8", "surrogatepass")
+    cased = unlabelled.cases(data)
+    if not unlabelled.possible(cased):
+        return text
+    pieces: list[bytes] = []
+    done = 0
+    for start, end in unlabelled.spans(data, cased):
+        pieces += (data[done:start], _UNLABELLED_MARKER)
+        done = end
+    return b"".join((*pieces, data[done:])).decode("utf-8", "surrogatepass") if pieces else text
 
 
 def redact_text(text: str) -> str:

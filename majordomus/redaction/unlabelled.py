@@ -15,7 +15,6 @@ import base64
 import binascii
 import math
 import re
-from collections import Counter
 from string import ascii_lowercase, ascii_uppercase, digits
 
 #: Every ASCII letter as its case, lower `\x01` or upper `\x02`: a lower-case letter
@@ -25,10 +24,12 @@ _CASES = bytes.maketrans(
     (ascii_lowercase + ascii_uppercase).encode("ascii"), b"\x01" * 26 + b"\x02" * 26
 )
 _PAIR = b"\x01\x02"
-_RUN = re.compile(rb"[A-Za-z0-9+/_-]+={0,2}")
 _SHORTEST, _LONGEST = 20, 256
-#: A word in an identifier (`Validator`, `with`); a token mostly made of them is a name.
-_WORD = re.compile(r"[A-Z]?[a-z]{3,}")
+#: A run of token characters long enough to be a token, `=` padding included.
+_RUN = re.compile(rb"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{%d,}+={0,2}" % _SHORTEST)
+#: A word in an identifier (`Validator`, `with`, `Key-`); a token mostly made of them is a
+#: name.
+_WORD = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z][a-z]{1,2}(?=[-_.])")
 #: What a value named as data or a digest is preceded by on its line (`data: `, `sha256:`).
 _NAMED_DATA = re.compile(
     rb"(?i)(?:data|digest|hash|checksum|integrity|sha[0-9]*|md5|h1|etag|fingerprint|base64)"
@@ -39,10 +40,13 @@ _DIGEST_PREFIX = re.compile(r"(?i)(?:sha[0-9]*|md5)[-_:]")
 _PUBLIC_STARTS = ("eyJ", "AAAA", "pk_", "pk.")
 #: Object identifiers every DER certificate or public key holds, in base64.
 _DER_MARKS = ("KoZIhvcN", "qhkiG9w0", "KoZIzj0", "BgNV", "zCCA")
-_SEQUENCES = tuple(
-    alphabet[at : at + 4]
-    for alphabet in (ascii_lowercase, ascii_uppercase, digits)
-    for at in range(len(alphabet) - 3)
+#: Four letters or digits in alphabet order (`abcd`, `5678`): an alphabet, not a draw.
+_SEQUENCE = re.compile(
+    "|".join(
+        alphabet[at : at + 4]
+        for alphabet in (ascii_lowercase, ascii_uppercase, digits)
+        for at in range(len(alphabet) - 3)
+    )
 )
 _PRINTABLE = bytes(range(0x20, 0x7F)) + b"\t\n\r"
 
@@ -57,39 +61,28 @@ def possible(cased: bytes) -> bool:
     return _PAIR in cased
 
 
-def tokens(data: bytes, cased: bytes) -> set[str]:
-    """The random-looking tokens of the text whose UTF-8 bytes are `data` (tokens are
-    ASCII, so the bytes and the text hold the same ones)."""
+def spans(data: bytes, cased: bytes) -> list[tuple[int, int]]:
+    """Where the random-looking tokens are in `data`, UTF-8 bytes whose `cases` are
+    `cased`, in order (tokens are ASCII: their bytes are their characters). A token judged
+    random is replaced wherever it stands."""
+    runs: list[tuple[int, str]] = []
+    verdicts: dict[tuple[bytes, bytes], bool] = {}
     found: set[str] = set()
-    seen: set[bytes] = set()
-    at = cased.find(_PAIR)
-    while at >= 0:
-        start, end = _run_at(data, at)
-        run = data[start:end]
-        if end - start >= _SHORTEST and run not in seen:
-            seen.add(run)
-            token = _trimmed(run.decode("ascii"))
-            if _random(token, data[max(0, start - 24) : start]):
-                found.add(token)
-        at = cased.find(_PAIR, max(end, at + 1))
-    return found
-
-
-def _run_at(data: bytes, at: int) -> tuple[int, int]:
-    """The run of token characters holding the byte at `at`, without the letter of a JSON
-    escape before it (`\\n`, `\\u00e9`); empty when it is longer than a token can be."""
-    low = max(0, at - _LONGEST)
-    for run in _RUN.finditer(data, low):
-        if run.end() > at:
-            break
-    else:
-        return at, at
-    start = run.start()
-    if start == low and low and _RUN.match(data, low - 1):
-        return at, at
-    if start and data[start - 1] == 0x5C:
-        start += 5 if data[start] == 0x75 else 1
-    return start, run.end()
+    for run in _RUN.finditer(data):
+        start, end = run.span()
+        if end - start > _LONGEST + 2 or _PAIR not in cased[start:end]:
+            continue
+        if start and data[start - 1] == 0x5C:  # the letter of a JSON escape: `\\n`, `\\u00e9`
+            start += 5 if data[start] == 0x75 else 1
+        raw, before = data[start:end], data[max(0, start - 24) : start]
+        token = _trimmed(raw.decode("ascii"))
+        runs.append((start + raw.find(token.encode("ascii")), token))
+        verdict = verdicts.get((raw, before))
+        if verdict is None:
+            verdict = verdicts[raw, before] = _random(token, before)
+        if verdict:
+            found.add(token)
+    return [(start, start + len(token)) for start, token in runs if token in found]
 
 
 def _trimmed(token: str) -> str:
@@ -115,7 +108,7 @@ def _random(token: str, before: bytes) -> bool:
         return False
     if sum(map(len, _WORD.findall(core))) * 2 >= size:
         return False
-    if any(run in core for run in _SEQUENCES) or _DIGEST_PREFIX.match(core):
+    if _SEQUENCE.search(core) or _DIGEST_PREFIX.match(core):
         return False
     if core[0] == "M" and any(mark in core for mark in _DER_MARKS):
         return False
@@ -125,7 +118,7 @@ def _random(token: str, before: bytes) -> bool:
 def _entropy(text: str) -> float:
     """Shannon entropy of the characters of `text`, in bits per character."""
     size = len(text)
-    return -sum(n / size * math.log2(n / size) for n in Counter(text).values())
+    return math.log2(size) - sum(n * math.log2(n) for n in map(text.count, set(text))) / size
 
 
 def _text_in_base64(core: str) -> bool:
