@@ -146,7 +146,7 @@ SHAPES: tuple[tuple[str, Source], ...] = (
     (
         "basic-auth",
         Source(
-            r"(?P<keep>(?i:authorization)[\\\"']? *[:=] *[\\\"']?(?i:basic) +)"
+            r"(?P<keep>(?i:authorization)\\*[\"']?[ \t]*[:=] *[\\\"']?(?i:basic) +)"
             r"[A-Za-z0-9+/]{4,}={0,2}",
             _ASCII,
         ),
@@ -313,8 +313,9 @@ SHAPES: tuple[tuple[str, Source], ...] = (
     (
         "authorization-header",
         _spelled(
-            r"(?P<keep>(?W)(?i:authorization)[\\\"']? *[:=] *[\\\"']?(?:[A-Za-z][A-Za-z0-9_-]* +)?)"
-            r"(?!\[redacted:)(?!(?D))(?=[A-Za-z._~+/=-]*[0-9])[A-Za-z0-9._~+/=-]{16,}+(?![(\[])"
+            r"(?P<keep>(?W)(?i:authorization)\\*[\"']?[ \t]*[:=] *[\\\"']?"
+            r"(?:[A-Za-z][A-Za-z0-9_-]* +)?)(?!\[redacted:)(?!(?D))(?=[A-Za-z._~+/=-]*[0-9])"
+            r"[A-Za-z0-9._~+/=-]{16,}+(?![(\[])"
         ),
     ),
     (
@@ -338,7 +339,7 @@ SHAPES: tuple[tuple[str, Source], ...] = (
     (
         "password-next-line",
         Source(
-            r"(?P<keep>(?i:pass(?:word|phrase|wd))[\\\"']?[ \t]*:[ \t]*(?:[|>][-+]?[ \t]*)?"
+            r"(?P<keep>(?i:pass(?:word|phrase|wd))\\*[\"']?[ \t]*:[ \t]*(?:[|>][-+]?[ \t]*)?"
             r"(?:\r?\n|(?:\\+r)?\\+n)[ \t]*)(?![-#\[{<$%*]|\[redacted:)"
             r"[^\s\\\"':]{3,}+(?=[ \t]*(?:\r?\n|\\+[nr]|\\*\"|$))",
             _ASCII,
@@ -347,7 +348,7 @@ SHAPES: tuple[tuple[str, Source], ...] = (
     (
         "passphrase",
         Source(
-            r"(?P<keep>(?i:pass(?:word|phrase|wd))[\\\"']?[ \t]*[:=][ \t]*)"
+            r"(?P<keep>(?i:pass(?:word|phrase|wd))\\*[\"']?[ \t]*[:=][ \t]*)"
             r"(?![a-z0-9' \t-]{0,120}?\b(?:" + _FUNCTION_WORDS + r")\b)"
             r"[a-z0-9][a-z0-9'-]*+(?:[ \t][a-z0-9'-]++){1,7}"
             r"(?=[ \t]*(?:[\r\n(),;]|\\+[nr]|\\*\"|$))",
@@ -531,9 +532,9 @@ ANCHORS: dict[str, str] = {
     "command-password": "mysql|mariadb|sshpass|redis-cli|ldap|htpasswd|ssh-keygen|docker"
     "|podman|buildah|skopeo|nerdctl|oras|helm|[ \t]--?pass",
     "netrc-password": "machine|default",
-    "docker-auth": "auth|identitytoken",
-    "authorization-header": "authorization",
-    "password-next-line": "pass(?:word|phrase|wd)",
-    "passphrase": "pass(?:word|phrase|wd)",
+    "docker-auth": r"(?:auth|identitytoken)(?=\\*\"[ \t]*:)",
+    "authorization-header": r"authorization(?=\\*[\"']?[ \t]*[:=])",
+    "password-next-line": r"pass(?:word|phrase|wd)(?=\\*[\"']?[ \t]*:)",
+    "passphrase": r"pass(?:word|phrase|wd)(?=\\*[\"']?[ \t]*[:=])",
     "secret-assignment": words_anchor(_SECRET_WORDS),
 }
