@@ -23,7 +23,6 @@ from majordomus.redaction.shapes import (
     SHAPES,
     UNLABELLED,
     WORD_END,
-    Source,
     words_anchor,
 )
 
@@ -38,13 +37,13 @@ def _split_gate(gate: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]
 class _Shape:
     """One shape with its gate, its anchor and its marker; compiled on first need."""
 
-    def __init__(self, name: str, source: Source) -> None:
+    def __init__(self, name: str, source: str) -> None:
         self.source = source
         self.exact, self.any_case = _split_gate(GATES[name])
         self.also = tuple(literal.encode("ascii") for literal in ALSO.get(name, ()))
         self.anchor = ANCHORS.get(name)
         self.marker = f"[redacted:{name}]"
-        self.keep = "(?P<keep>" in source.pattern
+        self.keep = "(?P<keep>" in source
         self.words = _gate_words(self.exact, self.any_case, self.anchor)
         self.narrowed: dict[tuple[str, ...], re.Pattern[str]] = {}
 
@@ -53,7 +52,7 @@ class _Shape:
 
     @cached_property
     def pattern(self) -> re.Pattern[str]:
-        return re.compile(self.source.pattern, self.source.flags)
+        return re.compile(self.source, re.ASCII)
 
     def sub(
         self, text: str, key_words: _KeyWords | None, any_case: frozenset[str] = frozenset()
