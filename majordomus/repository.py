@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         ReasoningRecorded,
         ReasoningStatus,
     )
+    from majordomus.capabilities.recall import RecallAnswer
     from majordomus.capabilities.workspace import Workspace
     from majordomus.devcontext import CompiledContext, CompileInput, Explanation
     from majordomus.layer.model import Discovery, Index
@@ -120,6 +121,22 @@ class Repository:
 
         request = SearchInput(query=query, kind=kind, limit=limit)
         return _answer(self.workspace, "objects.search", request)
+
+    def recall(
+        self,
+        query: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        kind: str | None = None,
+        task: str | None = None,
+    ) -> RecallAnswer:
+        """`majordomus recall QUERY`: objects and records ranked together, best first, at
+        most `limit` (10); `next_cursor` asks for the next page."""
+        from majordomus.capabilities.recall import RecallInput
+
+        request = RecallInput(query=query, limit=limit, cursor=cursor, kind=kind, task=task)
+        return _answer(self.workspace, "recall.query", request)
 
     def compile_context(self, request: CompileInput | None = None) -> CompiledContext:
         """`majordomus devcontext compile`: the context a session needs under one budget."""
