@@ -24,6 +24,8 @@ _CASES = bytes.maketrans(
     (ascii_lowercase + ascii_uppercase).encode("ascii"), b"\x01" * 26 + b"\x02" * 26
 )
 _PAIR = b"\x01\x02"
+#: The pair as a pattern: the engine finds it faster than `in` among the many `\x01`.
+_PAIR_SEARCH = re.compile(re.escape(_PAIR)).search
 _SHORTEST, _LONGEST = 20, 256
 #: A run of token characters long enough to be a token, `=` padding included.
 _RUN = re.compile(rb"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{%d,}+={0,2}" % _SHORTEST)
@@ -58,7 +60,7 @@ def cases(data: bytes) -> bytes:
 
 def possible(cased: bytes) -> bool:
     """Whether a text whose `cases` these are may hold an unlabelled token."""
-    return _PAIR in cased
+    return _PAIR_SEARCH(cased) is not None
 
 
 def spans(data: bytes, cased: bytes) -> list[tuple[int, int]]:
