@@ -247,13 +247,10 @@ class _Prefilter:
         self._scans: tuple[_Scan, _Scan] | None = None
         self._rented = 0
 
-    def found(self, text: str) -> tuple[frozenset[str], frozenset[str]]:
-        """The case-sensitive literals and the key words (lower case) `text` may hold."""
-        return self.found_in(text.encode("utf-8", "surrogatepass"))
-
     def found_in(self, data: bytes) -> tuple[frozenset[str], frozenset[str]]:
-        """`found` over a text's UTF-8 bytes (bytes outside ASCII, well-formed or not, only
-        ever stand next to an ASCII literal). Until a process has searched `_RENTED_BYTES`, a
+        """The case-sensitive literals and the key words (lower case) a text whose UTF-8
+        bytes these are may hold (bytes outside ASCII, well-formed or not, only ever stand
+        next to an ASCII literal). Until a process has searched `_RENTED_BYTES`, a
         text is searched literal by literal, so a command that filters only small answers
         never compiles a scan."""
         if self._rented + len(data) <= _RENTED_BYTES:
