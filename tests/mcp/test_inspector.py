@@ -108,6 +108,7 @@ def test_the_inspector_lists_calls_prompts_and_reads(command: list[str], layer_r
     assert [t["uriTemplate"] for t in templates["resourceTemplates"]] == [
         "majordomus://{kind}/{identity}",
         "majordomus://schema/{kind}",
+        "majordomus://reasoning/record/{id}",
     ]
     read = run(
         command, layer_repo, "--method", "resources/read", "--uri", "majordomus://prompt/continue"
