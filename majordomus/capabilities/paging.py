@@ -118,8 +118,9 @@ def _scope(request: PageInput, capability: str) -> str:
 
 
 def cursor(scope: str, offset: int) -> str:
-    """An opaque cursor: what it continues (`scope`) and where the next page starts."""
-    return base64.urlsafe_b64encode(f"{scope}:{offset}".encode()).decode().rstrip("=")
+    """An opaque cursor: what it continues (`scope`) and where the next page starts, in
+    base32 and lower case (mixed case would look like a secret to the redaction at egress)."""
+    return base64.b32encode(f"{scope}:{offset}".encode()).decode().rstrip("=").lower()
 
 
 def offset_in(given: object, scope: str) -> int | None:
@@ -127,7 +128,7 @@ def offset_in(given: object, scope: str) -> int | None:
     if not isinstance(given, str) or len(given) > 200:
         return None
     try:
-        text = base64.urlsafe_b64decode(given + "=" * (-len(given) % 4)).decode()
+        text = base64.b32decode(given.upper() + "=" * (-len(given) % 8)).decode()
     except (binascii.Error, UnicodeDecodeError, ValueError):
         return None
     named, _, start = text.rpartition(":")

@@ -20,6 +20,7 @@ from pydantic_core import to_json
 
 from majordomus.devcontext.bundle import LEFT_OUT
 from majordomus.devcontext.model import BYTES_PER_TOKEN, CompiledContext, Diagnostic, tokens_for
+from majordomus.egress import clean_json
 from majordomus.errors import InvalidInput
 from majordomus.mcp.framing import encode
 from majordomus.wire import dumps_compact
@@ -148,4 +149,4 @@ def _markdown(compiled: CompiledContext, notes: list[str]) -> str:
 def _json(compiled: CompiledContext, notes: list[str]) -> str:
     found = [Diagnostic(severity="info", code="mcp_budget", message=note) for note in notes]
     value = compiled.model_copy(update={"diagnostics": [*compiled.diagnostics, *found]})
-    return dumps_compact(value.wire())
+    return clean_json(dumps_compact(value.wire()), dumps_compact)  # redacted as JSON

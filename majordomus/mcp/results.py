@@ -14,9 +14,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from majordomus.capabilities.paging import cursor, offset_in
-from majordomus.egress import clean
+from majordomus.egress import clean, clean_json
 from majordomus.errors import CapabilityError
-from majordomus.mcp.framing import INVALID_PARAMS, RpcError, clean_value
+from majordomus.mcp.framing import INVALID_PARAMS, RpcError
 from majordomus.wire import dumps_compact
 
 #: Entries per page of every list method; `nextCursor` is present while more remain.
@@ -26,14 +26,17 @@ PAGE_SIZE = 100
 PAGE_BYTES = 7_200
 
 
-def text_result(text: str) -> dict[str, Any]:
-    """A tool's answer as one text block, redacted."""
-    return clean_value({"content": [{"type": "text", "text": text}], "isError": False})  # type: ignore[no-any-return]
+def text_result(text: str, *, is_json: bool = False) -> dict[str, Any]:
+    """A tool's answer as one text block, redacted as the text it is (a secret spanning
+    lines is found in the text, not in its escaped form inside the JSON-RPC line)."""
+    cleaned = clean_json(text, dumps_compact) if is_json else clean(text)
+    return {"content": [{"type": "text", "text": cleaned}], "isError": False}
 
 
 def tool_result(answer: BaseModel) -> dict[str, Any]:
     """A tool's answer: its model's compact JSON as the one text block."""
-    return text_result(dumps_compact(answer.model_dump(mode="json", by_alias=True)))
+    value = answer.model_dump(mode="json", by_alias=True)
+    return text_result(dumps_compact(value), is_json=True)
 
 
 def tool_refusal(exc: CapabilityError) -> dict[str, Any]:
