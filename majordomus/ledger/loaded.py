@@ -91,12 +91,13 @@ class Loaded:
 
     def full_id(self, text: str) -> str:
         """The id `text` stands for: itself when a record has it, else the one record id
-        ending in `-<text>` (its 6 hex digits) or starting with it; none leaves `text` as
-        given (the caller's "not found" names it), more than one is refused listing them."""
+        whose 6 hex digits (`<kind>-<stamp>-<6 hex>-<writer>`) are `text`, or which starts
+        with it; none leaves `text` as given (the caller's "not found" names it), more than
+        one is refused listing them."""
         if not text or any(r.id == text for r in self.records):
             return text
         found = sorted(
-            {r.id for r in self.records if r.id.endswith(f"-{text}") or r.id.startswith(text)}
+            {r.id for r in self.records if _short(r.id) == text or r.id.startswith(text)}
         )
         if len(found) > 1:
             raise InvalidInput(f"'{text}' names more than one record: {', '.join(found)}")
@@ -210,3 +211,9 @@ class RecordIndex:
             else:
                 return getattr(body, "assessment", None)
         return None
+
+
+def _short(record_id: str) -> str | None:
+    """A record id's 6 hex digits: its third part (ids written before writer ids end there)."""
+    parts = record_id.split("-")
+    return parts[2] if len(parts) >= 3 else None

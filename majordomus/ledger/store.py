@@ -55,9 +55,14 @@ MAX_ID_LENGTH = 255 - len("..json.tmp")
 _WRITTEN_STAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z")
 
 
+def is_record_id(ident: str) -> bool:
+    """Whether `ident` is a plain file name, as every minted id is."""
+    return len(ident) <= MAX_ID_LENGTH and _RECORD_ID.fullmatch(ident) is not None
+
+
 def check_record_id(ident: str) -> None:
     """Refuse an id that is not a plain file name (a minted id always is)."""
-    if not _RECORD_ID.fullmatch(ident) or len(ident) > MAX_ID_LENGTH:
+    if not is_record_id(ident):
         shown = json.dumps(ident if len(ident) <= 64 else ident[:60] + "…", ensure_ascii=False)
         raise Refused(
             f"record id {shown} is not allowed: an id starts with a letter or digit, holds only "

@@ -130,8 +130,9 @@ def test_asking_writes_nothing(repo: Path) -> None:
 
 
 def test_only_the_listed_subcommands_are_spelled_out() -> None:
-    """Reads of the layer, the team ledger's reads and writes below refs/majordomus/, and the
-    three commands a person asks for, run as their own git (docs/team.md)."""
+    """Reads of the layer (and whether git ignores a path), the team ledger's reads and writes
+    below refs/majordomus/, and the three commands a person asks for, run as their own git
+    (docs/team.md)."""
     source = Path(gitmod.__file__).read_text()
     # every command is a tuple literal given to a runner or a module constant holding one
     commands = re.findall(r"(?:_Running|_ask)\(\s*root,\s*([^,]+),", source)
@@ -156,6 +157,7 @@ def test_only_the_listed_subcommands_are_spelled_out() -> None:
         "hash-object",
         "mktree",
         "update-ref",
+        "check-ignore",
     }
     as_user = set(re.findall(r'_as_user\(\s*root,\s*\(\s*"([^"]+)"', source))
     assert as_user == {"commit-tree", "fetch", "push"}
