@@ -55,6 +55,12 @@ def _wants_html(accept: str) -> bool:
     return False
 
 
+#: Capability handlers running at once; the other requests in flight wait their turn. The
+#: work is Python under one interpreter lock, so more threads answer no sooner and only hold
+#: more answers in memory at once (docs/http.md, "Guards and limits").
+WORKERS = 2
+
+
 class Routes:
     """The application's state: one workspace, its registry, the pages built once per index."""
 
@@ -66,6 +72,7 @@ class Routes:
         self._info: pages.ServerIndex | None = None
         self.api = pages.api_index(self.registry)
         self.command_lock = anyio.Lock()
+        self.workers = anyio.CapacityLimiter(WORKERS)
         self._openapi: str | None = None
 
     def refresh(self) -> None:
@@ -99,8 +106,8 @@ class Routes:
         call = functools.partial(self.executor.answer, cap, raw)
         if cap.kind == "command":
             async with self.command_lock:
-                return await anyio.to_thread.run_sync(call)
-        return await anyio.to_thread.run_sync(call)
+                return await anyio.to_thread.run_sync(call, limiter=self.workers)
+        return await anyio.to_thread.run_sync(call, limiter=self.workers)
 
     def table(self) -> list[tuple[str, str, Endpoint]]:
         """Every route served: the pages, then one per capability HTTP exposure."""

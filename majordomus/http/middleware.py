@@ -1,10 +1,11 @@
 """The pure-ASGI guard in front of the routes: what must happen before routing.
 
-The in-flight bound (503 `busy`, liveness probes exempt), the Host / Origin guards, the 1 MiB
-body limit (413), a body that must arrive whole before anything runs (a retrying client
-cannot commit a record twice), HEAD as GET without a body, `Cache-Control: no-store` and a
-`Content-Length` on every answer; and, before each request, the application's cheap check
-whether the layer changed (`before_each`).
+The in-flight bound (503 `busy`, liveness probes exempt), a request framed both by
+`Transfer-Encoding` and `Content-Length` (400, its connection closed), the Host / Origin
+guards, the 1 MiB body limit (413), a body that must arrive whole before anything runs (a
+retrying client cannot commit a record twice), HEAD as GET without a body, `Cache-Control:
+no-store` and a `Content-Length` on every answer; and, before each request, the
+application's cheap check whether the layer changed (`before_each`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ LIVENESS_PATHS = frozenset({"/", "/api/v1/live"})
 #: An over-long body is read (and dropped) up to this much before the 413 is sent, so the
 #: client is not cut off mid-write and can read the answer; beyond it the connection closes.
 DRAIN_LIMIT = 16 * BODY_LIMIT
+NOT_HTTP = (
+    "the request is not valid HTTP/1.1 (RFC 9112): a malformed head, or framing headers "
+    "that contradict each other"
+)
 
 
 class ClientGone(Exception):
@@ -86,6 +91,12 @@ class Guard:
             key.decode("latin-1").lower(): value.decode("latin-1")
             for key, value in scope["headers"]
         }
+        if "transfer-encoding" in headers and "content-length" in headers:
+            # RFC 9112, 6.1: such a request is answered and its connection closed.
+            await error_response(400, "invalid_input", NOT_HTTP, {"Connection": "close"})(
+                scope, receive, send
+            )
+            return
         try:
             check_request(client_of(scope), scope["method"], headers)
             body = await self._body(receive, headers)
