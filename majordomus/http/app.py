@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -229,6 +230,11 @@ def create_app(
     api.add_exception_handler(StarletteHTTPException, routing_error)
     for path, method, endpoint in routes.table():
         api.add_api_route(path, endpoint, methods=[method], include_in_schema=False)
+    top = ctx.index.git.toplevel
     return Guard(
-        api, max_in_flight=max_in_flight, body_limit=body_limit, before_each=routes.refresh
+        api,
+        max_in_flight=max_in_flight,
+        body_limit=body_limit,
+        before_each=routes.refresh,
+        hidden=(ctx.index.root, *([Path(top)] if top else [])),
     )
