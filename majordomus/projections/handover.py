@@ -471,11 +471,16 @@ def render_handover(handover: Handover) -> str:
     return text + (handover.report or f"{NONE_RECORDED}\n")
 
 
-def task_handover(loaded: Loaded, task: str, position: GitPosition) -> TaskHandover:
-    """One task's sections, replayed from every loaded record."""
-    state = derive(loaded, task)
-    records = [r for r in loaded.records if r.task == task]
-    index = RecordIndex(loaded.records)
+def task_handover(
+    loaded: Loaded,
+    task: str,
+    position: GitPosition,
+    index: RecordIndex,
+    records: list[ReasoningRecord],
+) -> TaskHandover:
+    """One task's sections: its own `records` replayed, references resolved through `index`
+    over every loaded record (built once for all tasks, so all tasks cost one pass)."""
+    state = derive(loaded, task, index, records)
     decisions = _decisions(state, index)
     items = _open_items(state, index)
     return TaskHandover(
@@ -502,12 +507,17 @@ def handover(
     position = position or GitPosition()
     with_records = task_counts(loaded.records)
     names = [t.task for t in with_records] if task is None else [task]
-    report = render_markdown(derive(loaded, task))
+    index = RecordIndex(loaded.records)
+    by_task: dict[str, list[ReasoningRecord]] = {name: [] for name in names}
+    for record in loaded.records:
+        if record.task in by_task:
+            by_task[record.task].append(record)
+    report = render_markdown(derive(loaded, task, index))
     result = Handover(
         task="all" if task is None else task,
         current_task_set=current_task_set,
         sections=list(SECTIONS),
-        tasks=[task_handover(loaded, name, position) for name in names],
+        tasks=[task_handover(loaded, name, position, index, by_task[name]) for name in names],
         tasks_with_records=with_records,
         unreadable=list(loaded.unreadable),
         report=report,

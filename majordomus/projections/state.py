@@ -10,6 +10,7 @@ Pure: records in, state out; the same input gives byte-identical JSON.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated
 
 from pydantic import Field
@@ -20,6 +21,7 @@ from majordomus.ledger.record import (
     AssessmentInput,
     ConsultationInput,
     DisagreementInput,
+    ReasoningRecord,
     StoredConclusion,
 )
 from majordomus.projections.explain import ReasoningExplanation, explain
@@ -78,14 +80,21 @@ class ReasoningState(Wire):
     unreadable: Annotated[list[str], OMIT] = Field(default_factory=list)
 
 
-def derive(loaded: Loaded, task: str | None, index: RecordIndex | None = None) -> ReasoningState:
+def derive(
+    loaded: Loaded,
+    task: str | None,
+    index: RecordIndex | None = None,
+    records: Sequence[ReasoningRecord] | None = None,
+) -> ReasoningState:
     """The state of `task` (every task when None), replayed from the loaded records alone, in
-    one pass over the reported records; `index` is theirs when the caller indexed them."""
+    one pass over the reported records; `index` is theirs when the caller indexed them, and
+    `records` the task's own, in order, when the caller grouped them (one pass over all tasks
+    then costs what their records cost)."""
     if index is None:
         index = RecordIndex(loaded.records)
     state = ReasoningState(task=ALL_TASKS if task is None else task)
     asked: list[ConsultationInput] = []
-    for record in loaded.records:
+    for record in loaded.records if records is None else records:
         if task is not None and record.task != task:
             continue
         state.timeline.append(step_of(record))
