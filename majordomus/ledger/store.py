@@ -25,7 +25,7 @@ from pydantic import ValidationError
 
 from majordomus import safefs
 from majordomus.errors import Refused
-from majordomus.ledger.loaded import Loaded, Placed
+from majordomus.ledger.loaded import Loaded, Placed, by_citation
 from majordomus.ledger.lock import DEFAULT_WAIT, LOCK_NAME, exclusive
 from majordomus.ledger.record import RECORD_SCHEMA, RECORD_VERSION, ReasoningRecord
 from majordomus.ledger.tasks import CURRENT_FILE, UNTASKED, check_task, current_task
@@ -234,7 +234,9 @@ class Store:
                 seen.add(entry.record.id)
                 records.append(entry.record)
         return Loaded(
-            records=records, unreadable=sorted(unreadable, key=natural_key), placed=placed
+            records=by_citation(records),
+            unreadable=sorted(unreadable, key=natural_key),
+            placed=placed,
         )
 
     def write(self, record: ReasoningRecord) -> Path:
