@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         ReasoningRecorded,
         ReasoningStatus,
     )
+    from majordomus.capabilities.recall import RecallAnswer, RecallHit
     from majordomus.devcontext import CompiledContext, CompileInput, Explanation
     from majordomus.errors import (
         CapabilityError,
@@ -111,6 +112,8 @@ _HOMES = {
     "RepositoryReport": "majordomus.capabilities.core",
     "ResourceView": "majordomus.capabilities.core",
     "SearchResult": "majordomus.capabilities.core",
+    "RecallAnswer": "majordomus.capabilities.recall",
+    "RecallHit": "majordomus.capabilities.recall",
     # what a refusal raises
     "CapabilityError": "majordomus.errors",
     "ContractUnmet": "majordomus.errors",
@@ -157,6 +160,8 @@ __all__ = [
     "ReasoningRecorded",
     "ReasoningState",
     "ReasoningStatus",
+    "RecallAnswer",
+    "RecallHit",
     "Refused",
     "Repository",
     "RepositoryLedger",

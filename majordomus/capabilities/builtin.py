@@ -30,6 +30,12 @@ def _reasoning() -> Sequence[Module]:
     return reasoning.MODULES
 
 
+def _recall() -> Sequence[Module]:
+    from majordomus.capabilities import recall
+
+    return recall.MODULES
+
+
 def _devcontext() -> Sequence[Module]:
     from majordomus.capabilities import devcontext
 
@@ -43,11 +49,12 @@ NAMESPACES: dict[str, Callable[[], Sequence[Module]]] = {
     "capabilities": _core,
     "health": _core,
     "reasoning": _reasoning,
+    "recall": _recall,
     "devcontext": _devcontext,
 }
 
 #: The modules whose capabilities are commands, each under its module id as the command word.
-COMMAND_WORDS = ("capabilities", "devcontext", "objects", "reasoning")
+COMMAND_WORDS = ("capabilities", "devcontext", "objects", "reasoning", "recall")
 
 #: Each MCP tool → the capability it runs.
 TOOLS = {
@@ -66,6 +73,7 @@ TOOLS = {
     "majordomus_reasoning_handover": "reasoning.handover",
     "majordomus_reasoning_plan": "reasoning.plan",
     "majordomus_reasoning_record": "reasoning.record",
+    "majordomus_recall": "recall.query",
     "majordomus_repository": "repository.info",
     "majordomus_search": "objects.search",
 }

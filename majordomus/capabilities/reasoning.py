@@ -3,10 +3,11 @@
 The situation (`ReasoningSituation`) is resolved once per request and shared by every
 reasoning capability that reads: the record store and its records, the consultation history
 replayed from them, the advisor catalogue in force, the mode, and every advisor's state now;
-the one that writes calls the ledger service (`majordomus.ledger.service`). None of these
-capabilities contacts an advisor. After the situation, each section holds one capability's
-wire shapes, handler, benchmark cases and declaration (seven capabilities read top to bottom
-in one file, hence its length).
+the one that writes calls the ledger service (`majordomus.ledger.service`), and push, pull and
+sync the team ledger (`majordomus.ledger.team`). None of these capabilities contacts an
+advisor. After the situation, each section holds one capability's wire shapes, handler,
+benchmark cases and declaration (ten capabilities read top to bottom in one file, hence its
+length).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import Field, ValidationError
+from pydantic import BeforeValidator, Field, ValidationError
 
 from majordomus.advisors.availability import AdvisorState, ModeResolution
 from majordomus.advisors.loading import CatalogueError
@@ -37,6 +38,7 @@ from majordomus.ledger.record import (
     describe_record_error,
 )
 from majordomus.ledger.store import Store
+from majordomus.ledger.team import Pulled, Pushed, Synced, pull, push, sync
 from majordomus.projections.check import CHECKS, ReasoningFinding
 from majordomus.projections.check import run as run_checks
 from majordomus.projections.handover import GitPosition, Handover, handover
@@ -78,16 +80,17 @@ class ReasoningSituation:
 
 
 def reasoning_situation(
-    ctx: Workspace, as_of: str | None = None, *, indexed: bool = False
+    ctx: Workspace, as_of: str | None = None, *, indexed: bool = False, local: bool = True
 ) -> ReasoningSituation:
     """Resolve the situation; an invalid catalogue is refused naming the file it came from.
 
     With `as_of` (an RFC 3339 time) only the records recorded at or before that moment are
     replayed and circuits are evaluated at it: the state a handover saw, by the same path.
-    `indexed` keeps the records' `RecordIndex` for a caller that derives the state.
+    `indexed` keeps the records' `RecordIndex` for a caller that derives the state; with
+    `local` false only the published records are read (`reasoning check --shared`).
     """
     store = Store(ctx.root)
-    loaded = store.load()
+    loaded = store.load(local=local)
     now = None
     if as_of is not None:
         moment = parse_moment(as_of)
@@ -191,17 +194,19 @@ class PlanPreviewInput(StrictInput):
         Field(description="How sure the executor is of its hypothesis (default `medium`)."),
     ] = None
     capabilities: Annotated[
-        str | None,
+        list[str] | None,
+        BeforeValidator(lambda given: [given] if isinstance(given, str) else given),
         Field(
-            description="Comma-separated advisory capability words (default "
-            "`independent_reasoning`); `majordomus reasoning advisors` lists them."
+            description="Advisory capability words, as a list like a record's `capabilities` "
+            "or comma-separated (default `independent_reasoning`); `majordomus reasoning "
+            "advisors` lists them."
         ),
     ] = None
 
 
-def requested_capabilities(text: str | None, situation: AdvisorSituation) -> list[str]:
-    """The comma list split and trimmed; every word must be in the catalogue's vocabulary."""
-    words = [w.strip() for w in (text or "").split(",") if w.strip()]
+def requested_capabilities(given: list[str] | None, situation: AdvisorSituation) -> list[str]:
+    """The words, split at commas and trimmed; each must be in the catalogue's vocabulary."""
+    words = [w.strip() for item in given or [] for w in item.split(",") if w.strip()]
     for word in words:
         if not situation.loaded.catalogue.knows_capability(word):
             raise InvalidInput(
@@ -243,7 +248,7 @@ REASONING_PLAN = Capability(
 )
 
 
-# == ledger: reasoning.record (the one capability that writes) ==================================
+# == ledger: reasoning.record, and the team ledger's push, pull and sync ========================
 
 
 class ReasoningRecordInput(StrictInput):
@@ -298,9 +303,6 @@ def reasoning_record(ctx: Workspace, request: ReasoningRecordInput) -> Reasoning
     return ReasoningRecorded(record=done.record, path=done.path, step=step_of(done.record))
 
 
-# == end of the ledger's section ===============================================================
-
-
 REASONING_RECORD = Capability(
     id="reasoning.record",
     title="Record reasoning",
@@ -320,6 +322,86 @@ REASONING_RECORD = Capability(
     stability=EXPERIMENTAL,
     tags=("reasoning", "records"),
 )
+
+
+# -- reasoning.push, reasoning.pull, reasoning.sync (the command line and the library only) -----
+
+
+class RemoteInput(StrictInput):
+    """Which remote to share the ledger with."""
+
+    remote: Annotated[
+        str | None,
+        Field(description="A configured remote (default: the branch's upstream, else origin)."),
+    ] = None
+
+
+class PushInput(RemoteInput):
+    """Which remote to publish to, and whether only to show what would be published."""
+
+    dry_run: Annotated[
+        bool, Field(description="List what would be published; make no git object, push nothing.")
+    ] = False
+
+
+def reasoning_push(ctx: Workspace, request: PushInput) -> Pushed:
+    return push(ctx.root, request.remote, dry_run=request.dry_run)
+
+
+def reasoning_pull(ctx: Workspace, request: RemoteInput) -> Pulled:
+    return pull(ctx.root, request.remote)
+
+
+def reasoning_sync(ctx: Workspace, request: RemoteInput) -> Synced:
+    return sync(ctx.root, request.remote)
+
+
+def _team(name: str, description: str, **declared: Any) -> Capability:
+    """A team-ledger command: on the command line and in the library, never over MCP or
+    HTTP (an assistant reads the ledger; a person decides to publish it)."""
+    return Capability(
+        id=f"reasoning.{name}",
+        description=description,
+        kind="command",
+        writes_repository=True,
+        cli=("reasoning", name),
+        stability=EXPERIMENTAL,
+        tags=("reasoning", "team"),
+        waived="external_dependency",
+        **declared,
+    )
+
+
+REASONING_PUSH = _team(
+    "push",
+    "Publish the records this clone wrote since its last push on its writer ref "
+    "(refs/majordomus/ledger/<writer>), each redacted again, and push that ref, never forced "
+    "(docs/team.md). Writes git objects and refs/majordomus/ only.",
+    title="Publish the ledger",
+    handler=reasoning_push,
+    input=PushInput,
+    output=Pushed,
+)
+REASONING_PULL = _team(
+    "pull",
+    "Fetch every writer's ledger ref from a remote and replay each that appends to what was "
+    "seen; a rewritten one is kept aside (refs/majordomus/quarantine/) and named. Writes "
+    "refs/majordomus/ only.",
+    title="Fetch the team's ledger",
+    handler=reasoning_pull,
+    input=RemoteInput,
+    output=Pulled,
+)
+REASONING_SYNC = _team(
+    "sync",
+    "`reasoning pull`, then `reasoning push`, with one remote.",
+    title="Pull, then push",
+    handler=reasoning_sync,
+    input=RemoteInput,
+    output=Synced,
+)
+
+# == end of the ledger's section ===============================================================
 
 
 # == projections: reasoning.status, reasoning.explain, reasoning.check ==========================
@@ -470,13 +552,18 @@ class ReasoningExplainInput(StrictInput):
     """The record to explain, and as of when."""
 
     id: Annotated[
-        str, Field(description="A record id, e.g. `conclusion-20261001T093000123Z-1a2b3c`.")
+        str,
+        Field(
+            description="A record id, e.g. `conclusion-20261001T093000123Z-1a2b3c`, or its "
+            "last 6 hex digits (`1a2b3c`)."
+        ),
     ]
     as_of: AsOf = None
 
 
 def reasoning_explain(ctx: Workspace, request: ReasoningExplainInput) -> ReasoningExplanation:
-    explanation = explain(reasoning_situation(ctx, request.as_of).loaded, request.id)
+    loaded = reasoning_situation(ctx, request.as_of).loaded
+    explanation = explain(loaded, loaded.full_id(request.id))
     if explanation is None:
         raise NotFound(f"no reasoning record {request.id}")
     return explanation
@@ -509,9 +596,16 @@ REASONING_EXPLAIN = Capability(
 
 
 class ReasoningCheckInput(StrictInput):
-    """As of when to check the records (default: now, every record)."""
+    """As of when to check the records (default: now, every record), and which records."""
 
     as_of: AsOf = None
+    shared: Annotated[
+        bool,
+        Field(
+            description="Check the published records alone (the refs below "
+            "refs/majordomus/, as a CI job fetched them), not this checkout's store."
+        ),
+    ] = False
 
 
 class ReasoningCheck(Wire):
@@ -523,7 +617,7 @@ class ReasoningCheck(Wire):
 
 
 def reasoning_check(ctx: Workspace, request: ReasoningCheckInput) -> ReasoningCheck:
-    situation = reasoning_situation(ctx, request.as_of)
+    situation = reasoning_situation(ctx, request.as_of, local=not request.shared)
     used = situation.advisors.loaded
     findings = run_checks(
         ctx.root, used.catalogue, used.references, situation.loaded, source=used.source
@@ -537,7 +631,8 @@ REASONING_CHECK = Capability(
     description="The six checks in order: the catalogue's findings, a transport module per "
     "adapter, provider-independent code that names an advisor, CI that depends on a model "
     "credential, documents asserting a refused claim, and records that do not parse or claim "
-    "review the ledger does not show. Findings are reported, never fixed. Read-only.",
+    "review the ledger does not show, and fetched ledger refs kept aside as rewritten. "
+    "Findings are reported, never fixed. Read-only.",
     input=ReasoningCheckInput,
     output=ReasoningCheck,
     handler=reasoning_check,
@@ -567,6 +662,9 @@ REASONING = Module(
         REASONING_EXPLAIN,
         REASONING_CHECK,
         REASONING_HANDOVER,
+        REASONING_PUSH,
+        REASONING_PULL,
+        REASONING_SYNC,
     ),
 )
 

@@ -2,12 +2,13 @@
 
 The in-flight bound (503 `busy`, liveness probes exempt), a request framed both by
 `Transfer-Encoding` and `Content-Length` (400, its connection closed), the Host / Origin
-guards, the 1 MiB body limit (413), a body that must arrive whole before anything runs (a
-retrying client cannot commit a record twice), HEAD as GET without a body, `Cache-Control:
-no-store` and a `Content-Length` on every answer, in which the absolute paths of the
-repository (`hidden`: its root and git's top level) are shown as their last names; and,
-before each request, the application's cheap check whether the layer changed
-(`before_each`).
+guards, the token a caller off loopback must show (`majordomus.http.door`, 401), the 1 MiB
+body limit (413), a body that must arrive whole before anything runs (a retrying client
+cannot commit a record twice), HEAD as GET without a body, `Cache-Control: no-store` and a
+`Content-Length` on every answer, in which the absolute paths of the repository (`hidden`:
+its root and git's top level) are shown as their last names (except MCP's, which answer as
+over stdio); and, before each request, the
+application's cheap check whether the layer changed (`before_each`).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from pathlib import Path
 from typing import Any
 
+from majordomus.http.door import CLOSED, Door
 from majordomus.http.errors import HttpError
-from majordomus.http.guards import check_request
+from majordomus.http.guards import MCP_PATH, check_request
 from majordomus.http.responses import error_response
 from majordomus.limits import MAX_BODY_BYTES
 from majordomus.logger import log
@@ -59,12 +61,14 @@ class Guard:
         self,
         app: ASGIApp,
         *,
+        door: Door = CLOSED,
         max_in_flight: int = MAX_IN_FLIGHT,
         body_limit: int = BODY_LIMIT,
         before_each: Callable[[], None] | None = None,
         hidden: Iterable[Path] = (),
     ) -> None:
         self.app = app
+        self.door = door
         self.hide = hider(hidden)
         self.before_each = before_each
         self.max_in_flight = max_in_flight
@@ -76,7 +80,9 @@ class Guard:
             await self.app(scope, receive, send)
             return
         method = scope["method"]
-        send = _finishing(send, head=method == "HEAD", hide=self.hide)
+        # MCP at /mcp answers as it does over stdio (docs/mcp.md)
+        hide = self.hide if scope["path"] != MCP_PATH else _unchanged
+        send = _finishing(send, head=method == "HEAD", hide=hide)
         probe = method in ("GET", "HEAD") and scope["path"] in LIVENESS_PATHS
         if self.in_flight >= self.max_in_flight and not probe:
             answer = error_response(
@@ -105,13 +111,15 @@ class Guard:
             )
             return
         try:
-            check_request(client_of(scope), scope["method"], headers)
+            check_request(client_of(scope), scope["method"], headers, scope["path"])
+            self.door.admit(client_of(scope), headers)
             body = await self._body(receive, headers)
         except ClientGone:
             log.info("the client left before its request body was complete; nothing ran")
             return
         except HttpError as refused:
-            await error_response(refused.status, refused.code, refused.message)(
+            challenge = {"WWW-Authenticate": "Bearer"} if refused.status == 401 else None
+            await error_response(refused.status, refused.code, refused.message, challenge)(
                 scope, receive, send
             )
             return
@@ -187,6 +195,10 @@ def hider(paths: Iterable[Path]) -> Callable[[bytes], bytes]:
         return pattern.sub(lambda found: names[found.group(1)], body)
 
     return hide
+
+
+def _unchanged(body: bytes) -> bytes:
+    return body
 
 
 def _finishing(send: Send, *, head: bool, hide: Callable[[bytes], bytes]) -> Send:

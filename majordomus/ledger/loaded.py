@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from majordomus.errors import InvalidInput
 from majordomus.ledger.record import (
     AssessmentInput,
     AttemptInput,
@@ -79,10 +80,12 @@ def subject_key(subject: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Placed:
-    """A readable record file: its path relative to the store (`<task>/<name>.json`)."""
+    """A readable record file: its path relative to the store (`<task>/<name>.json`), and
+    the writer whose published ref holds it (empty for a file of the local store)."""
 
     path: str
     record: ReasoningRecord
+    origin: str = ""
 
     @property
     def folder(self) -> str:
@@ -91,6 +94,19 @@ class Placed:
     @property
     def name(self) -> str:
         return self.path.rsplit("/", 1)[-1]
+
+    @property
+    def shown(self) -> str:
+        """The path, after `<writer>:` for a published record (docs/team.md)."""
+        return f"{self.origin}:{self.path}" if self.origin else self.path
+
+
+@dataclass(frozen=True, slots=True)
+class Collision:
+    """One id held by several files: the one replayed, then the others, in canonical order."""
+
+    id: str
+    holders: list[Placed]
 
 
 @dataclass(slots=True)
@@ -105,10 +121,31 @@ class Loaded:
     records: list[ReasoningRecord] = field(default_factory=list)
     unreadable: list[str] = field(default_factory=list)
     placed: list[Placed] = field(default_factory=list)
+    quarantined: list[str] = field(default_factory=list)
+
+    def collisions(self) -> list[Collision]:
+        """Every id more than one file holds, in the order its first holder is placed."""
+        holders: dict[str, list[Placed]] = {}
+        for entry in self.placed:
+            holders.setdefault(entry.record.id, []).append(entry)
+        return [Collision(ident, held) for ident, held in holders.items() if len(held) > 1]
 
     def get(self, record_id: str) -> ReasoningRecord | None:
         """The first record with this id."""
         return next((r for r in self.records if r.id == record_id), None)
+
+    def full_id(self, text: str) -> str:
+        """The id `text` stands for: itself when a record has it, else the one record id
+        ending in `-<text>` (its 6 hex digits) or starting with it; none leaves `text` as
+        given (the caller's "not found" names it), more than one is refused listing them."""
+        if not text or any(r.id == text for r in self.records):
+            return text
+        found = sorted(
+            {r.id for r in self.records if r.id.endswith(f"-{text}") or r.id.startswith(text)}
+        )
+        if len(found) > 1:
+            raise InvalidInput(f"'{text}' names more than one record: {', '.join(found)}")
+        return found[0] if found else text
 
     def narrowed(self, keep: Callable[[ReasoningRecord], bool]) -> Loaded:
         """The records and files whose record `keep` accepts, in order; unreadable paths stay."""
@@ -116,6 +153,7 @@ class Loaded:
             records=[r for r in self.records if keep(r)],
             unreadable=list(self.unreadable),
             placed=[p for p in self.placed if keep(p.record)],
+            quarantined=list(self.quarantined),
         )
 
 

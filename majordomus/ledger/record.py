@@ -12,6 +12,7 @@ Over 400 lines on purpose: the eight record kinds are one vocabulary, read toget
 from __future__ import annotations
 
 import functools
+import typing
 from collections.abc import Iterable
 from enum import StrEnum
 from typing import Annotated, Any, Literal
@@ -52,8 +53,10 @@ __all__ = [
     "ValidationInput",
     "ValidationOutcome",
     "describe_record_error",
+    "input_schema",
     "parse_body",
     "parse_input",
+    "parse_stored",
     "record_size_problem",
 ]
 
@@ -337,6 +340,16 @@ ReasoningBody = Annotated[
 ]
 
 
+def input_schema(kind: str) -> dict[str, Any] | None:
+    """The JSON Schema of what a caller writes for a record of `kind` (`majordomus schema
+    KIND`), or None for a word that is not a record kind."""
+    for model in typing.get_args(typing.get_args(ReasoningInput)[0]):
+        if model.model_fields["kind"].default == kind:
+            schema: dict[str, Any] = model.model_json_schema()
+            return schema
+    return None
+
+
 @functools.cache
 def _adapter(union: Any) -> TypeAdapter[Any]:
     """A union's validator, built when first used: replaying records never needs one."""
@@ -415,8 +428,18 @@ def describe_record_error(exc: ValidationError, *, root: tuple[str, ...] = ()) -
     return "; ".join(dict.fromkeys(parts)) or "the record is not valid"
 
 
+#: The largest Lamport counter: a record beyond it does not parse, and a writer that has seen
+#: it stamps this value again rather than fail.
+MAX_LAMPORT = 2**53
+
+
 class ReasoningRecord(Wire):
-    """One stored record: the body and the envelope only the writer stamps."""
+    """One stored record: the body and the envelope only the writer stamps.
+
+    `lamport` (one more than the largest counter the writer had seen) and `writer` (the
+    clone's writer id) order a replay every clone agrees on; a record written before the
+    team ledger has neither and sorts first, as it always did.
+    """
 
     model_config = FROZEN
 
@@ -425,6 +448,8 @@ class ReasoningRecord(Wire):
     id: str
     task: str
     recorded_at: str
+    lamport: Annotated[Annotated[StrictInt, Field(ge=0, le=MAX_LAMPORT)] | None, OMIT] = None
+    writer: Annotated[str | None, OMIT] = None
     head: Annotated[str | None, OMIT] = None
     redacted: Lines = Field(default_factory=list)
     body: ReasoningBody
@@ -432,3 +457,16 @@ class ReasoningRecord(Wire):
     @property
     def kind(self) -> str:
         return self.body.kind
+
+
+def parse_stored(data: bytes | None) -> ReasoningRecord | None:
+    """The record these bytes hold, or None when they hold none of this schema and version."""
+    if data is None:
+        return None
+    try:
+        record = ReasoningRecord.model_validate_json(data)
+    except ValidationError:
+        return None
+    if record.schema_ != RECORD_SCHEMA or record.version != RECORD_VERSION:
+        return None
+    return record

@@ -2,10 +2,10 @@
 
 `Ledger.record` is the whole write path, in order: the size limit, the store's writer lock
 and the records under it, the availability now (for a plan only: no other kind reads it),
-admission, redaction, the task, then the envelope (stamp, HEAD, a minted id) and the write,
-minting again when a racing writer took the id. Every surface reaches it through the
-`reasoning.record` handler, a library caller through `majordomus.Repository`; the store
-(`majordomus.ledger.store`) only persists what this decides.
+admission, redaction, the task, then the envelope (stamp, Lamport counter, writer, HEAD, a
+minted id) and the write, minting again when a racing writer took the id. Every surface
+reaches it through the `reasoning.record` handler, a library caller through
+`majordomus.Repository`; the store (`majordomus.ledger.store`) only persists what this decides.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -25,14 +26,17 @@ from majordomus.ledger.admission import Admission, admit, needs_admission
 from majordomus.ledger.loaded import Loaded
 from majordomus.ledger.lock import DEFAULT_WAIT
 from majordomus.ledger.record import (
+    MAX_LAMPORT,
     RECORD_SCHEMA,
     RECORD_VERSION,
+    DisagreementInput,
     ReasoningBody,
     ReasoningInput,
     ReasoningRecord,
     parse_body,
     record_size_problem,
 )
+from majordomus.ledger.refs import writer_id
 from majordomus.ledger.store import Store
 from majordomus.ledger.tasks import CURRENT_FILE, check_task
 from majordomus.redaction.redactor import redact_value
@@ -85,11 +89,12 @@ class _Suffixes:
         return (cls.start + next(cls.counter)) % _SUFFIX_SPACE
 
 
-def mint_id(kind: str, recorded_at: str) -> str:
-    """`<kind>-<stamp without punctuation>-<6 hex>`; distinct within a process by construction,
-    across processes by a random start (and the writer's refusal to overwrite)."""
+def mint_id(kind: str, recorded_at: str, writer: str) -> str:
+    """`<kind>-<stamp without punctuation>-<6 hex>-<writer>`: distinct across clones by the
+    writer id, within a process by construction, across processes of one clone by a random
+    start (and the writer's refusal to overwrite)."""
     digits = "".join(ch for ch in recorded_at if ch.isascii() and ch.isalnum())
-    return f"{kind}-{digits}-{_Suffixes.next():06x}"
+    return f"{kind}-{digits}-{_Suffixes.next():06x}-{writer}"
 
 
 def record_size(given: ReasoningInput) -> int:
@@ -122,6 +127,37 @@ def redact(body: ReasoningBody) -> tuple[ReasoningBody, list[str]]:
             f"the record holds a secret ({', '.join(kinds)}) where its redacted form is no "
             "longer a valid record; remove the secret and record again"
         ) from None
+
+
+#: The fields of a record input that name other records by id.
+_REFERENCES = ("assessment", "plan", "disagreement", "conclusion", "supersedes")
+_REFERENCE_LISTS = ("consultations", "disagreements")
+
+
+def with_full_ids(given: ReasoningInput, loaded: Loaded) -> ReasoningInput:
+    """`given` with each record it names by a short id (`1a2b3c`) named by its full id
+    (`Loaded.full_id`), so the stored record names what every reader finds."""
+    fields = type(given).model_fields
+    update: dict[str, Any] = {
+        name: loaded.full_id(value)
+        for name in _REFERENCES
+        if name in fields and isinstance(value := getattr(given, name), str)
+    }
+    update.update(
+        {
+            name: [loaded.full_id(v) for v in getattr(given, name)]
+            for name in _REFERENCE_LISTS
+            if name in fields
+        }
+    )
+    if isinstance(given, DisagreementInput):
+        update["positions"] = [
+            p
+            if p.source == "primary"
+            else p.model_copy(update={"source": loaded.full_id(p.source)})
+            for p in given.positions
+        ]
+    return given.model_copy(update=update)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,26 +222,33 @@ class Ledger:
         if problem is not None:
             raise InvalidInput(problem)
         with self.store.locked() as loaded:
+            given = with_full_ids(given, loaded)
             admission = self._availability(loaded) if needs_admission(given) else None
             body, redacted = redact(admit(given, loaded, admission))
             if task is None:
                 name = check_task(self.store.current_task(), origin=CURRENT_FILE)
             else:
                 name = check_task(task)
+            seen = max((p.record.lamport or 0 for p in loaded.placed), default=0)
             with self.store.held():
-                return self._stamp_and_write(body, redacted, name)
+                return self._stamp_and_write(body, redacted, name, min(seen + 1, MAX_LAMPORT))
 
-    def _stamp_and_write(self, body: ReasoningBody, redacted: list[str], task: str) -> Recorded:
+    def _stamp_and_write(
+        self, body: ReasoningBody, redacted: list[str], task: str, lamport: int
+    ) -> Recorded:
         """The envelope around `body` and its write; a taken id is minted again."""
         recorded_at = clock.now_stamp()
         head = self._head(self.store.root)
+        writer = writer_id(self.store.root)
         for _ in range(_MINT_ATTEMPTS):
             record = ReasoningRecord(
                 schema_=RECORD_SCHEMA,
                 version=RECORD_VERSION,
-                id=mint_id(body.kind, recorded_at),
+                id=mint_id(body.kind, recorded_at, writer),
                 task=task,
                 recorded_at=recorded_at,
+                lamport=lamport,
+                writer=writer,
                 head=head,
                 redacted=redacted,
                 body=body,

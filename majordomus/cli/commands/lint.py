@@ -46,6 +46,9 @@ def command() -> click.Command:
             click.echo(clean_json(dumps_pretty(info), dumps_pretty))
         else:
             rows = [diagnostic_row(d) for d in diagnostics]
+            from majordomus.layer.coverage import lines_to_add
+
+            rows += lines_to_add(ctx.index).splitlines()
             counts = {s: sum(1 for d in diagnostics if d["severity"] == s) for s in LEVEL_WORD}
             objects = sum(info["kinds"].values())
             rows.append(

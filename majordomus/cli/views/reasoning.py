@@ -21,8 +21,11 @@ from majordomus.capabilities.reasoning import (
     REASONING_EXPLAIN,
     REASONING_HANDOVER,
     REASONING_PLAN,
+    REASONING_PULL,
+    REASONING_PUSH,
     REASONING_RECORD,
     REASONING_STATUS,
+    REASONING_SYNC,
 )
 from majordomus.cli.views import CliView, Params, lines
 from majordomus.egress import one_line
@@ -123,6 +126,12 @@ def _record_input(values: Params) -> dict[str, Any]:
         raise InvalidInput(
             f"the record is not UTF-8 text (byte {exc.start} cannot be decoded)"
         ) from None
+    if not text.strip():
+        where = "standard input" if source.name == "<stdin>" else source.name
+        raise InvalidInput(
+            f"no input: {where} is empty; give one record as JSON with its `kind` "
+            "(`majordomus schema assessment` shows what an assessment holds)"
+        )
     try:
         record = loads(text)
     except ValueError as exc:
@@ -154,6 +163,30 @@ RECORD_FILE = click.Option(
     default="-",
     help="Read the record (JSON with its `kind`) from this file instead of standard input.",
 )
+
+
+def _pushed(out: Any) -> list[str]:
+    tasks = f" of {', '.join(out['tasks'])}" if out["tasks"] else ""
+    verb = "would push" if out["dry_run"] else "pushed"
+    return [
+        f"{verb:<11} {len(out['records'])} record(s){tasks} to {out['remote']} ({out['ref']})",
+        *([f"redacted    {out['redacted']} record(s) again"] if out["redacted"] else []),
+        *(f"  {path}" for path in out["records"] if out["dry_run"]),
+    ]
+
+
+def _pulled(out: Any) -> list[str]:
+    return [
+        f"pulled      {out['records']} new record(s) from {len(out['writers'])} writer(s) of "
+        f"{out['remote']}",
+        *(f"quarantined {q['ref']}: {q['reason']}" for q in out["quarantined"]),
+    ]
+
+
+def pull_exit(out: Any) -> int:
+    """A ref kept aside means the team's ledger is not what it was: the contract is unmet."""
+    return EXIT_CONTRACT if out["quarantined"] else 0
+
 
 # == end of the ledger's section ===============================================================
 
@@ -195,6 +228,11 @@ def status(out: Any, values: Params) -> str:
         f"{totals['independent_reviewers']}",
         *(f"  {s['at']}  {s['phase']:<16} {s['summary']}" for s in state["timeline"]),
         *(one_line(f"unreadable  {path}") for path in state.get("unreadable", [])),
+        *(
+            f"collision   {c['id']}: {c['replayed']} is replayed, not "
+            f"{', '.join(c['not_replayed'])}"
+            for c in state.get("collisions", [])
+        ),
     )
 
 
@@ -245,4 +283,13 @@ VIEWS = {
     REASONING_EXPLAIN.id: CliView(text=explain, arguments=("id",)),
     REASONING_CHECK.id: CliView(text=check, exit_code=check_exit),
     REASONING_HANDOVER.id: CliView(text=handover),
+    REASONING_PUSH.id: CliView(text=lambda out, _: lines(*_pushed(out)), arguments=("remote",)),
+    REASONING_PULL.id: CliView(
+        text=lambda out, _: lines(*_pulled(out)), arguments=("remote",), exit_code=pull_exit
+    ),
+    REASONING_SYNC.id: CliView(
+        text=lambda out, _: lines(*_pulled(out["pulled"]), *_pushed(out["pushed"])),
+        arguments=("remote",),
+        exit_code=lambda out: pull_exit(out["pulled"]),
+    ),
 }
