@@ -246,9 +246,9 @@ def test_all_tasks_cost_one_pass(ledger: Ledger, monkeypatch: pytest.MonkeyPatch
         built.append(len(records))
         return index_class(records)
 
-    def counted_derive(loaded: Any, task: Any, index: Any, records: Any = None) -> Any:
+    def counted_derive(loaded: Any, task: Any, index: Any, records: Any, collisions: Any) -> Any:
         replayed.append(len(loaded.records if records is None else records))
-        return real_derive(loaded, task, index, records)
+        return real_derive(loaded, task, index, records, collisions)
 
     monkeypatch.setattr(handover_module, "RecordIndex", counted_index)
     monkeypatch.setattr(handover_module, "derive", counted_derive)
