@@ -143,6 +143,7 @@ def test_only_the_listed_subcommands_are_spelled_out() -> None:
         )
     )
     assert hardened == {
+        "check-ignore",
         "rev-parse",
         "symbolic-ref",
         "--no-optional-locks",
