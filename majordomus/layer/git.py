@@ -345,7 +345,7 @@ class LsFiles:
 
     def entries(self) -> dict[str, str]:
         """Path → its index entry (`<mode> <blob> <stage>`, one per stage of a conflict), in
-        listing order; `GitError` when git fails or lists a path that is not UTF-8."""
+        listing order; `GitError` when git fails."""
         try:
             out = self.running.result()
         except _Failed as exc:
@@ -360,23 +360,15 @@ class LsFiles:
 def ls_files(root: Path, pathspec: str) -> list[str]:
     """`git ls-files -z -- <pathspec>`: index entries (tracked or staged), verbatim pathspec.
 
-    A failure or a path that is not UTF-8 is fatal: discovery through git is
-    the contract, and a partial listing would make the index silently smaller.
+    A failure is fatal: discovery through git is the contract, and a partial listing would
+    make the index silently smaller.
     """
     return list(LsFiles(root, pathspec).entries())
 
 
 def _entries(out: bytes) -> dict[str, str]:
-    try:
-        text = out.decode("utf-8")
-    except UnicodeDecodeError:
-        for raw in out.split(b"\0"):
-            try:
-                raw.decode("utf-8")
-            except UnicodeDecodeError:
-                shown = raw.partition(b"\t")[2].decode("utf-8", "replace")
-                raise GitError(f"git ls-files listed a path that is not UTF-8: {shown}") from None
-        raise
+    # a path that is not UTF-8 keeps its bytes as surrogates; discovery excludes it by name
+    text = out.decode("utf-8", "surrogateescape")
     lines = text.split("\0")
     if lines and not lines[-1]:
         lines.pop()

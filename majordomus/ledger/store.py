@@ -23,7 +23,7 @@ from pathlib import Path
 
 from majordomus import safefs
 from majordomus.errors import Refused
-from majordomus.ledger.loaded import Loaded, Placed
+from majordomus.ledger.loaded import Loaded, Placed, by_citation
 from majordomus.ledger.lock import DEFAULT_WAIT, LOCK_NAME, exclusive
 from majordomus.ledger.record import ReasoningRecord, parse_stored
 from majordomus.ledger.refs import Published, published
@@ -243,7 +243,7 @@ class Store:
                 seen.add(entry.record.id)
                 records.append(entry.record)
         return Loaded(
-            records=records,
+            records=by_citation(records),
             unreadable=sorted(unreadable + shared.unreadable, key=natural_key),
             placed=placed,
             quarantined=shared.quarantined,

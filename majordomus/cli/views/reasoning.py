@@ -28,6 +28,7 @@ from majordomus.capabilities.reasoning import (
     REASONING_SYNC,
 )
 from majordomus.cli.views import CliView, Params, lines
+from majordomus.egress import one_line
 from majordomus.errors import EXIT_CONTRACT, InvalidInput
 from majordomus.ledger.record import (
     MAX_RECORD_BYTES,
@@ -226,7 +227,7 @@ def status(out: Any, values: Params) -> str:
         f"completed, {totals['consultations_failed']} failed · independent reviewers "
         f"{totals['independent_reviewers']}",
         *(f"  {s['at']}  {s['phase']:<16} {s['summary']}" for s in state["timeline"]),
-        *(f"unreadable  {path}" for path in state.get("unreadable", [])),
+        *(one_line(f"unreadable  {path}") for path in state.get("unreadable", [])),
         *(
             f"collision   {c['id']}: {c['replayed']} is replayed, not "
             f"{', '.join(c['not_replayed'])}"
@@ -248,7 +249,10 @@ def check(out: Any, _: Params) -> str:
     return lines(
         f"checks      {', '.join(out['checks'])}",
         *(["ok          no finding"] if not out["findings"] else []),
-        *(f"FAIL {f['check']:<9} {f['subject']}: {f['message']}" for f in out["findings"]),
+        *(
+            one_line(f"FAIL {f['check']:<9} {f['subject']}: {f['message']}")
+            for f in out["findings"]
+        ),
     )
 
 
