@@ -1,15 +1,16 @@
-"""The benchmark entry point (issues 8 and 18).
+"""The capability benchmark (issue 8): every capability whose benchmark policy is required,
+on each declared transport, cold and warm, against the accepted baseline.
 
-    python benchmarks/run.py [ID-or-key-prefix] [--transport all|direct|mcp|http|system]
-        [--profile quick|full|ci] [--format text|json] [--check] [--no-write] [--repo PATH]
-    python benchmarks/run.py baseline update [--profile full] [--allow-dirty] [--repo PATH]
-    python benchmarks/run.py scale [--quick] [--samples N] [--work DIR] [--skip-100k] ...
+    python benchmarks/run.py capabilities [ID-or-key-prefix]
+        [--transport all|direct|mcp|http|system] [--profile quick|full|ci]
+        [--format text|json] [--check] [--no-write] [--repo PATH]
+    python benchmarks/run.py capabilities baseline update [--profile full] [--allow-dirty]
+        [--repo PATH]
 
 Without `--repo` the measured repository is generated (`majordomus.synthetic`), so runs on
 one host compare. A run writes `benchmarks/results/<finished_at>-<profile>.json` (unless
 `--no-write`); `baseline update` writes `benchmarks/baseline.<platform>.json`; both
-atomically. `--check` compares with the baseline and exits 10 on a regression. `scale`
-(benchmarks/scale.py) imports none of the capability benchmark's machinery.
+atomically. `--check` compares with the baseline and exits 10 on a regression.
 """
 
 from __future__ import annotations
@@ -23,9 +24,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+from benchmarks.processes import write_atomically
 from majordomus import clock
 from majordomus.version import __version__
 
@@ -87,13 +86,6 @@ def provenance(fingerprint: str) -> dict[str, Any]:
     out["registry_fingerprint"] = fingerprint
     out["host"] = f"{_cpu_brand()}/{os.cpu_count() or 1}"
     return out
-
-
-def write_atomically(path: Path, document: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-    os.replace(temporary, path)
 
 
 # -- the run -------------------------------------------------------------------------------------
@@ -260,15 +252,12 @@ def baseline_update(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    args_list = sys.argv[1:] if argv is None else argv
-    if args_list[:1] == ["scale"]:
-        from benchmarks.scale import main as scale_main
-
-        return scale_main(args_list[1:])
+def main(args_list: list[str]) -> int:
     from benchmarks.runners import PROFILES
 
-    parser = argparse.ArgumentParser(prog="benchmarks/run.py", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="benchmarks/run.py capabilities", description=__doc__.split("\n")[0]
+    )
     if args_list[:2] == ["baseline", "update"]:
         parser.add_argument("--profile", choices=sorted(PROFILES), default="full")
         parser.add_argument("--allow-dirty", action="store_true")
@@ -284,7 +273,3 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-write", action="store_true", help="do not keep the result file")
     parser.add_argument("--repo", type=Path, help="measure this repository instead")
     return bench(parser.parse_args(args_list))
-
-
-if __name__ == "__main__":
-    sys.exit(main())
