@@ -22,8 +22,9 @@ if TYPE_CHECKING:
     from majordomus.capabilities.executor import Executor
     from majordomus.capabilities.registry import Registry
     from majordomus.layer.freshness import Baseline, Watch
+    from majordomus.layer.git import GitState
     from majordomus.layer.index import Built
-    from majordomus.layer.model import Discovery, GitState, Index
+    from majordomus.layer.model import Discovery, Index
     from majordomus.layer.sqlite_index import SqliteIndex
 
 

@@ -15,15 +15,6 @@ import click
 from pydantic import ValidationError
 
 from majordomus.bounded_json import loads, refusal
-from majordomus.capabilities.reasoning import (
-    REASONING_ADVISORS,
-    REASONING_CHECK,
-    REASONING_EXPLAIN,
-    REASONING_HANDOVER,
-    REASONING_PLAN,
-    REASONING_RECORD,
-    REASONING_STATUS,
-)
 from majordomus.cli.views import CliView, Params, lines
 from majordomus.errors import EXIT_CONTRACT, InvalidInput
 from majordomus.ledger.record import (
@@ -234,11 +225,11 @@ REPORT = click.Option(
 
 
 VIEWS = {
-    REASONING_ADVISORS.id: CliView(text=advisors),
-    REASONING_PLAN.id: CliView(text=plan),
-    REASONING_RECORD.id: CliView(text=record, options=(RECORD_FILE,), prepare=_record_input),
-    REASONING_STATUS.id: CliView(text=status, options=(REPORT,)),
-    REASONING_EXPLAIN.id: CliView(text=explain, arguments=("id",)),
-    REASONING_CHECK.id: CliView(text=check, exit_code=check_exit),
-    REASONING_HANDOVER.id: CliView(text=handover),
+    "reasoning.advisors": CliView(text=advisors),
+    "reasoning.plan": CliView(text=plan),
+    "reasoning.record": CliView(text=record, options=(RECORD_FILE,), prepare=_record_input),
+    "reasoning.status": CliView(text=status, options=(REPORT,)),
+    "reasoning.explain": CliView(text=explain, arguments=("id",)),
+    "reasoning.check": CliView(text=check, exit_code=check_exit),
+    "reasoning.handover": CliView(text=handover),
 }
