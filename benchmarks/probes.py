@@ -64,7 +64,7 @@ class Models:
     def model(self, ref: str) -> Any:
         if ref not in self.made:
             self.made[ref] = Any  # a model that refers to itself takes any value there
-            self.made[ref] = self.build(ref, self.defs[ref])
+            self.made[ref] = self.annotation(self.defs[ref], ref)
         return self.made[ref]
 
     def build(self, name: str, schema: dict[str, Any]) -> Any:
