@@ -126,7 +126,7 @@ class Workspace:
     def refresh(self) -> bool:
         """Read the layer again if it changed since the index was read; True when it did.
 
-        Cheap when nothing changed (a few dozen `stat` calls); after a change only the
+        Cheap when nothing changed (`majordomus.layer.freshness`); after a change only the
         files that moved are read again. A re-index that fails (git gone, a strict refusal)
         keeps the last index, sets `stale` and is tried again after the next change.
         """
