@@ -1,13 +1,11 @@
 """The `majordomus` command and `python -m majordomus`: argv goes to the click application
 (`majordomus.cli.app`), which parses it once and renders every failure once.
 
-Two switches are set as the process starts (README). No pydantic plugin is loaded unless the
+Two switches are set as the process starts (README): no pydantic plugin is loaded unless the
 user's environment says which to skip (`PYDANTIC_DISABLE_PLUGINS`), because a plugin sees
-every value validated, records included, before their secrets are redacted. A one-shot
-command runs without the cyclic garbage collector: it ends before its cyclic garbage
-matters, and the collector's passes over every live object cost a large share of reading a
-big ledger or layer (benchmarks/RESULTS.md); the servers (`mcp`, `serve`) keep it. A library
-caller (`majordomus.Repository`) keeps its process's own settings.
+every value validated, records included, before their secrets are redacted; and a one-shot
+command runs without the cyclic garbage collector. A library caller
+(`majordomus.Repository`) keeps its process's own settings.
 """
 
 from __future__ import annotations
@@ -25,7 +23,7 @@ def console() -> None:
     """The console script: run the process's command line and exit with its code."""
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     if not is_server(sys.argv[1:]):
-        gc.disable()
+        gc.disable()  # a one-shot command ends before its cycles matter (benchmarks/RESULTS.md)
     code = main()
     try:
         sys.stdout.flush()

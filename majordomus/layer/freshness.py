@@ -1,27 +1,28 @@
-"""Whether the layer on disk is still the one an index was read from, asked before every
-answer of a long-lived server, so a change of any tracked layer file is seen at the next
-answer (docs/architecture.md). Never a read or a git process; one mechanism per platform:
+"""Whether the layer on disk is still the one an index was read from, asked cheaply.
 
-* on Linux, inotify (`majordomus.layer.inotify`) watches every directory holding a layer
-  file, the `.ai/` tree (with `filesystem` discovery), and the directories of the git index,
-  HEAD's reflog and the layer's two configuration files: a check with no event queued is
-  one non-blocking `read`; one with events `stat`s what they name and the fixed set below;
-* elsewhere, or where a directory cannot be watched (a network or FUSE file system, the
-  kernel's watch limit), and after the queue overflowed: a `stat` of the fixed set and of
-  every layer file at every check.
+A long-lived server asks before every answer, so the question costs a few dozen `stat`
+calls, never a read or a git process. What it `stat`s:
 
-The fixed set is what every change git sees touches (the git index: `git add`, `commit`,
-`checkout`, `reset`; HEAD's reflog: a commit, a branch switch) in `vcs` discovery, the
-configuration files, and every directory watched (a file created, removed or saved by
-rename changes its directory). What git sees is stated before the index is read, so a commit
-made while it is read makes the next check report a change; a file or directory whose change
-time falls inside the read (or inside the setting up of the watches) is treated the same way.
+* what every change git sees touches: the git index (`git add`, `commit`, `checkout`,
+  `reset`) and HEAD's reflog (a commit, a branch switch), in `vcs` discovery;
+* the layer's two configuration files;
+* every directory holding a layer file, and with `filesystem` discovery every directory of
+  the `.ai/` tree outside `.ai/local/`: a file created, removed or saved by rename (what
+  most editors do) changes its directory;
+* the layer files themselves, since a file rewritten in place changes only its own stat:
+  every one at every check on a layer of up to `SLICE` files (what one check can `stat`
+  within its budget, benchmarks/RESULTS.md), so such an edit is seen at the next answer;
+  on a larger layer a rotating slice of `SLICE` files, so it is seen within
+  `ceil(files / SLICE)` checks.
+
+What git sees is stated before the index is read, so a commit made while it is read makes
+the next check report a change; a file or directory whose change time falls inside the read
+is treated the same way.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -31,7 +32,9 @@ from majordomus.layer.model import Discovery
 
 if TYPE_CHECKING:
     from majordomus.layer.index import Built
-    from majordomus.layer.inotify import Notifier
+
+#: Layer files stat'ed per check, besides the fixed set: a layer up to this size whole.
+SLICE = 200
 
 _CONFIG = (".ai/manifest.yaml", ".ai/repo/knowledge/sources.yaml")
 
@@ -68,9 +71,8 @@ class Watch:
     def __init__(self, baseline: Baseline, built: Built) -> None:
         root = baseline.root
         base = self._base = str(root) + os.sep
-        stamps: dict[str, Key] = {
-            rel: kept.read.stamp for rel, kept in built.snapshot.files.items()
-        }
+        files = built.snapshot.files
+        stamps: dict[str, Key] = {rel: kept.read.stamp for rel, kept in files.items()}
         # what was named but not read is stated now, in the diagnostics' order
         for diagnostic in built.index.diagnostics:
             if diagnostic.path and diagnostic.path not in stamps:
@@ -78,15 +80,9 @@ class Watch:
         folders = _folders(base, stamps)
         if baseline.discovery == "filesystem":
             folders.update(_ai_folders(root))
-        # watched before the folders are stated: a change from here on is an event or a stat;
-        # the root too when a layer file lies in it (its own stat moves with any new file)
-        watched = folders | {path.rpartition(os.sep)[0] for path, _ in baseline.fixed}
-        if any("/" not in rel for rel in stamps):
-            watched.add(str(root))
-        self._notifier = _notifier(watched)
-        low = baseline.started_ns
+        self._folders = folders
+        low, high = baseline.started_ns, time.time_ns()
         stated = [(path, _key(path)) for path in sorted(folders)]
-        high = time.time_ns()
         self._fixed = [*baseline.fixed, *stated]
         # a file read while it changed (a modification or change time inside the read) is
         # read again; a time after it is a date set in the future (`touch -d`, an archive),
@@ -100,91 +96,68 @@ class Watch:
         self.suspect = bool(self._suspects) or any(
             key is not None and low <= max(key[0], key[1]) <= high for _, key in stated
         )
-        self._stamps = stamps
-        #: The layer files inotify events named since the index was read.
-        self._named: set[str] = set()
+        self._paths = list(stamps)
+        self._keys = list(stamps.values())
+        self._cursor = 0
 
     @property
     def files(self) -> int:
-        return len(self._stamps)
-
-    @property
-    def notified(self) -> bool:
-        """Whether inotify events stand in for the `stat` of every file."""
-        return self._notifier is not None
+        return len(self._paths)
 
     def rebase(self) -> None:
         """Take the current stats as the signature (after a re-index that failed, so the
         next attempt waits for the next change)."""
-        if self._notifier is not None:
-            self._notifier.drain()
         base = self._base
         self._fixed = [(path, _key(path)) for path, _ in self._fixed]
-        self._stamps = {rel: _key(base + rel) for rel in self._stamps}
+        self._keys = [_key(base + rel) for rel in self._paths]
         self._suspects.clear()
-        self._named.clear()
         self.suspect = False
 
     def changed(self) -> bool:
-        """True when the layer may differ from the index: a stat moved, or one was suspect."""
+        """True when the layer may differ from the index: a stat of the fixed set or of the
+        next slice of files moved, or one was suspect."""
         if self.suspect:
             return True
-        notifier = self._notifier
-        if notifier is not None:
-            touched = notifier.drain()
-            if not notifier.lost:
-                return touched is not None and self._touched(touched)
-            notifier.close()
-            self._notifier = None
-        return any(_key(path) != key for path, key in self._fixed) or bool(self._moved_files())
+        for path, key in self._fixed:
+            if _key(path) != key:
+                return True
+        if self._sliced():
+            return True
+        if self._paths:
+            self._cursor = (self._cursor + SLICE) % len(self._paths)
+        return False
 
-    def _touched(self, paths: set[str]) -> bool:
-        """The `stat` check after events: the fixed set, and the layer files they named."""
-        base, stamps = self._base, self._stamps
-        for path in paths:
-            rel = path[len(base) :].replace(os.sep, "/") if path.startswith(base) else None
-            if rel in stamps:
-                self._named.add(rel)
-        moved = any(_key(path) != key for path, key in self._fixed)
-        return moved or any(_key(base + rel) != stamps[rel] for rel in self._named)
-
-    def _moved_files(self, among: set[str] | None = None) -> set[str]:
-        base, stamps = self._base, self._stamps
-        paths = stamps if among is None else among
-        return {rel for rel in paths if _key(base + rel) != stamps[rel]}
+    def _sliced(self) -> set[str]:
+        """The files of the current slice (the next `SLICE` from the cursor) whose stat
+        moved."""
+        base, paths, keys = self._base, self._paths, self._keys
+        total = len(paths)
+        places = ((self._cursor + step) % total for step in range(min(SLICE, total)))
+        return {paths[at] for at in places if _key(base + paths[at]) != keys[at]}
 
     def moved(self) -> set[str]:
-        """The layer files (root-relative) a re-index must read again: those changed while
-        the index was read, and those whose stat moved (of the files events named, with
-        inotify; of every file, without)."""
-        among = self._named if self._notifier is not None else None
-        return self._suspects | self._moved_files(among)
-
-
-def _notifier(folders: set[str]) -> Notifier | None:
-    """An inotify instance watching every folder (the nearest existing one for a folder not
-    there yet), or None where one of them cannot be watched or inotify is not to be had."""
-    if not sys.platform.startswith("linux"):
-        return None
-    from majordomus.layer.inotify import Notifier
-
-    notifier = Notifier.open()
-    if notifier is None:
-        return None
-    if notifier.watch(sorted({_existing(folder) for folder in folders})):
-        notifier.close()
-        return None
-    return notifier
-
-
-def _existing(folder: str) -> str:
-    """`folder`, or its nearest ancestor that exists: that one changes when it is made."""
-    while not os.path.isdir(folder):
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            break
-        folder = parent
-    return folder
+        """The layer files (root-relative) a re-index must read again, as far as this watch
+        saw: those changed while the index was read, those of the current slice whose stat
+        moved, and those of a moved directory that were replaced or removed (a save by
+        rename, a delete). A file rewritten in place elsewhere is seen, as by `changed()`,
+        when the slice reaches it."""
+        base = self._base
+        out = self._suspects | self._sliced()
+        folders = {path for path, key in self._fixed if path in self._folders and _key(path) != key}
+        if folders:
+            inodes: dict[str, dict[str, int]] = {}
+            for folder in folders:
+                try:
+                    with os.scandir(folder) as entries:
+                        inodes[folder] = {entry.name: entry.inode() for entry in entries}
+                except OSError:
+                    inodes[folder] = {}
+            for rel, key in zip(self._paths, self._keys, strict=True):
+                folder, _, name = (base + rel).rpartition(os.sep)
+                names = inodes.get(folder)
+                if names is not None and (key is None or names.get(name) != key[3]):
+                    out.add(rel)
+        return out
 
 
 def _folders(base: str, stamps: dict[str, Key]) -> set[str]:

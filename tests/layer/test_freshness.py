@@ -1,30 +1,21 @@
 """The freshness check a long-lived server makes before each answer (README "Live
-re-indexing"): nothing changed is nothing to do; each kind of change is seen at the next
-check, by inotify events on Linux and by the `stat` of every file where they are not to be
-had (both mechanisms are run here, the `stat` one wherever the events are)."""
+re-indexing"): nothing changed is nothing to do; each kind of change is seen, an edit in
+place at the next check on a layer of up to `SLICE` files and within one turn of the
+rotating slice beyond."""
 
 from __future__ import annotations
 
+import math
 import os
-import sys
 import time
 
 import pytest
 
 from majordomus.capabilities.workspace import Workspace
 from majordomus.layer import freshness
+from majordomus.layer.freshness import SLICE
 from majordomus.synthetic import Shape, SyntheticRepository, rule_path
 from tests.conftest import git
-
-
-@pytest.fixture(autouse=True, params=["inotify", "stat"])
-def mechanism(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Each test once with the platform's events and once with the `stat` of every file."""
-    if request.param == "inotify" and not sys.platform.startswith("linux"):
-        pytest.skip("inotify is Linux's")
-    if request.param == "stat":
-        monkeypatch.setattr(freshness, "_notifier", lambda folders: None)
-    return str(request.param)
 
 
 def committed(shape: Shape) -> SyntheticRepository:
@@ -53,16 +44,32 @@ def test_a_staged_change_is_seen_at_the_next_check() -> None:
         assert ctx.generation == 1 and not ctx.refresh()
 
 
-@pytest.mark.parametrize("rule", [0, 99, 199])
-def test_an_unstaged_edit_in_place_is_seen_at_the_next_check(mechanism: str, rule: int) -> None:
-    with committed(Shape(rules=200, prompts=0, documents=0)) as repo:
+@pytest.mark.parametrize("rule", [0, 75, 149])
+def test_an_unstaged_edit_in_place_is_seen_at_the_next_check_under_the_bound(rule: int) -> None:
+    with committed(Shape(rules=150, prompts=0, documents=0)) as repo:
         ctx = Workspace(repo.root)
         ctx.index  # noqa: B018
-        assert ctx.watch is not None and ctx.watch.notified is (mechanism == "inotify")
-        assert ctx.watch.files > 64
+        assert ctx.watch is not None and 64 < ctx.watch.files <= SLICE
         repo.touch_rule(rule, "edited in place")
         assert [ctx.refresh() for _ in range(3)] == [True, False, False]
-        obj = ctx.index.by_path[rule_path(rule)]
+        assert ctx.index.by_path[rule_path(rule)].content.endswith("edited in place\n")
+
+
+def test_beyond_the_bound_an_edit_in_place_is_seen_within_one_turn_of_the_slice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(freshness, "SLICE", 16)
+    rules = 16 * 3
+    with committed(Shape(rules=rules, prompts=0, documents=0)) as repo:
+        ctx = Workspace(repo.root)
+        ctx.index  # noqa: B018
+        assert ctx.watch is not None
+        turns = math.ceil(ctx.watch.files / 16)
+        assert turns > 1
+        repo.touch_rule(rules - 1, "edited in place")
+        seen = [ctx.refresh() for _ in range(turns)]
+        assert seen.count(True) == 1
+        obj = ctx.index.by_path[rule_path(rules - 1)]
         assert obj.content.endswith("edited in place\n")
 
 
@@ -79,7 +86,7 @@ def test_a_file_changed_while_the_index_was_read_is_read_again(
         monkeypatch.setattr(freshness.Baseline, "__init__", earlier)
         ctx = Workspace(repo.root)
         ctx.index  # noqa: B018
-        monkeypatch.setattr(freshness.Baseline, "__init__", started)
+        monkeypatch.undo()
         assert [ctx.refresh() for _ in range(3)] == [True, False, False]
 
 

@@ -273,8 +273,9 @@ def test_an_adr_committed_during_the_session_is_announced_and_served(layer_repo:
 def test_an_unstaged_edit_in_place_is_served_by_the_next_answer(
     layer_repo: Path, rule: str
 ) -> None:
-    """On a layer of more than 64 files, a file saved in place and not staged (git sees
-    nothing) is what the very next answer serves."""
+    """On a layer of more than 64 files (and within the freshness check's bound, so every
+    file is stat'ed at every check), a file saved in place and not staged (git sees nothing)
+    is what the very next answer serves."""
     commit(layer_repo, RULES, "150 rules")
     uri = f"majordomus://rule/project.{rule}@1"
     path = layer_repo / f".ai/repo/rules/project/{rule}.v1.md"
