@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         SearchResult,
     )
     from majordomus.capabilities.reasoning import AdvisorsReport, ReasoningCheck, ReasoningStatus
+    from majordomus.capabilities.recall import RecallAnswer, RecallHit
     from majordomus.capabilities.record import ReasoningRecorded
     from majordomus.devcontext import CompiledContext, CompileInput, Explanation
     from majordomus.errors import (
@@ -107,6 +108,8 @@ _HOMES = {
     "RepositoryReport": "majordomus.capabilities.core",
     "ResourceView": "majordomus.capabilities.core",
     "SearchResult": "majordomus.capabilities.core",
+    "RecallAnswer": "majordomus.capabilities.recall",
+    "RecallHit": "majordomus.capabilities.recall",
     # what a refusal raises
     "CapabilityError": "majordomus.errors",
     "ContractUnmet": "majordomus.errors",
@@ -153,6 +156,8 @@ __all__ = [
     "ReasoningRecorded",
     "ReasoningState",
     "ReasoningStatus",
+    "RecallAnswer",
+    "RecallHit",
     "Refused",
     "Repository",
     "RepositoryLedger",

@@ -54,16 +54,18 @@ class ProtocolFailure(Fatal):
 
 
 class CapabilityError(Exception):
-    """A transport-neutral handler error; `display` is `<words>: <message>`."""
+    """A transport-neutral handler error; `display` is `<words>: <message>`. `cli` is the
+    message as the command line says it, where it names what to run next."""
 
     code = "internal"
     words = "internal"
     http_status = 500
     exit_code = EXIT_REFUSED
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, cli: str | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.cli = message if cli is None else cli
 
     @property
     def display(self) -> str:

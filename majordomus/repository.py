@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         SearchResult,
     )
     from majordomus.capabilities.reasoning import AdvisorsReport, ReasoningCheck, ReasoningStatus
+    from majordomus.capabilities.recall import RecallAnswer
     from majordomus.capabilities.record import ReasoningRecorded
     from majordomus.capabilities.workspace import Workspace
     from majordomus.devcontext import CompiledContext, CompileInput, Explanation
@@ -116,6 +117,22 @@ class Repository:
 
         request = SearchInput(query=query, kind=kind, limit=limit)
         return _answer(self.workspace, "objects.search", request)
+
+    def recall(
+        self,
+        query: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        kind: str | None = None,
+        task: str | None = None,
+    ) -> RecallAnswer:
+        """`majordomus recall QUERY`: objects and records ranked together, best first, at
+        most `limit` (10); `next_cursor` asks for the next page."""
+        from majordomus.capabilities.recall import RecallInput
+
+        request = RecallInput(query=query, limit=limit, cursor=cursor, kind=kind, task=task)
+        return _answer(self.workspace, "recall.query", request)
 
     def compile_context(self, request: CompileInput | None = None) -> CompiledContext:
         """`majordomus devcontext compile`: the context a session needs under one budget."""

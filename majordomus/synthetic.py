@@ -1,4 +1,4 @@
-"""A generated repository for examples, tests, benchmarks and the demo.
+"""A generated repository for examples, tests and benchmarks.
 
 `SyntheticRepository.new(shape)` writes a layer of `shape.rules` rules, `shape.prompts`
 prompts and `shape.documents` documents (plus one policy and one profile) into a fresh
@@ -18,11 +18,11 @@ the ledger's own record models and written as the store writes them, for the sca
 benchmarks. Ids and stamps are a pure function of the position, so two runs agree.
 
 Git writes: `git_init()` and `commit()` turn the directory into a committed repository for
-the demo and black-box tests. They are the generator's own and the only git *writes* in the
-package; the product's read path (`majordomus.layer.git`) never calls them.
+black-box tests. They are the generator's own (the demo commits its own repository); the
+product's read path (`majordomus.layer.git`) never calls them.
 
 Just over 400 lines on purpose: the layer and the ledger it generates are one fixture, used
-together by the demo, the benchmarks and the tests.
+together by the benchmarks and the tests.
 """
 
 from __future__ import annotations
@@ -210,12 +210,6 @@ class SyntheticRepository:
             with open(root / rel, "w", encoding="utf-8", newline="\n") as out:
                 out.write(text)
         return cls(root, shape, owner)
-
-    @classmethod
-    def kept(cls, at: Path | None = None) -> SyntheticRepository:
-        """The default shape written to stay: into `at`, or into a new temporary directory
-        that is never removed (the demo leaves it for the user to explore)."""
-        return cls.new(at=at or Path(tempfile.mkdtemp(prefix="majordomus-demo-")))
 
     @classmethod
     def small(cls) -> SyntheticRepository:

@@ -33,6 +33,12 @@ def _reasoning() -> Sequence[Module]:
     return reasoning.MODULES
 
 
+def _recall() -> Sequence[Module]:
+    from majordomus.capabilities import recall
+
+    return recall.MODULES
+
+
 def _devcontext() -> Sequence[Module]:
     from majordomus.capabilities import devcontext
 
@@ -46,6 +52,7 @@ NAMESPACES: dict[str, Callable[[], Sequence[Module]]] = {
     "capabilities": _core,
     "health": _core,
     "reasoning": _reasoning,
+    "recall": _recall,
     "devcontext": _devcontext,
 }
 
@@ -77,6 +84,7 @@ COMMANDS: dict[tuple[str, ...], str] = {
     ("reasoning", "plan"): "reasoning.plan",
     ("reasoning", "record"): "reasoning.record",
     ("reasoning", "status"): "reasoning.status",
+    ("recall",): "recall.query",
 }
 
 #: The modules whose capabilities are commands, each under its module id as the command word.
@@ -99,6 +107,7 @@ TOOLS = {
     "majordomus_reasoning_handover": "reasoning.handover",
     "majordomus_reasoning_plan": "reasoning.plan",
     "majordomus_reasoning_record": "reasoning.record",
+    "majordomus_recall": "recall.query",
     "majordomus_repository": "repository.info",
     "majordomus_search": "objects.search",
 }

@@ -94,10 +94,15 @@ class ObjectSummary(Wire):
     snippet: Annotated[str | None, OMIT] = None
 
 
-class ResourceView(Wire):
-    """What a resource URI resolves to: a declarative object or a query's answer."""
+#: Where a reasoning record is addressed: `majordomus://reasoning/record/<id>`.
+RECORD_URI = "majordomus://reasoning/record/"
 
-    source: Literal["declarative", "builtin"]
+
+class ResourceView(Wire):
+    """What a resource URI resolves to: a declarative object, a reasoning record or a query's
+    answer."""
+
+    source: Literal["declarative", "builtin", "ledger"]
     uri: str
     id: str
     kind: str
@@ -129,8 +134,9 @@ class GetInput(StrictInput):
     uri: Annotated[
         str,
         Field(
-            description="A `majordomus://` URI (an object or a query resource), or an "
-            "object's short id: `adr-0001`, `I0102`, `rule/project.no-secrets`."
+            description="A `majordomus://` URI (an object, a reasoning record or a query "
+            "resource), an object's short id (`adr-0001`, `I0102`, `rule/project.no-secrets`) "
+            "or a record's id."
         ),
     ]
 
@@ -196,9 +202,15 @@ def resolve_resource(ctx: Workspace, uri: str) -> ResourceView:
     obj = ctx.index.find(uri)
     if obj is not None:
         return ResourceView(source="declarative", id=f"{obj.kind}.{obj.identity}", **obj.to_json())
+    if uri.startswith(RECORD_URI):
+        from majordomus.capabilities.recall import record_view
+
+        return record_view(ctx, uri)
     cap = ctx.registry.by_resource.get(uri)
     if cap is None:
-        raise NotFound(f"unknown resource: {uri}")
+        from majordomus.layer.shortid import why_absent
+
+        raise NotFound(why_absent(ctx.index, uri, f"unknown resource: {uri}"))
     answer = ctx.executor.answer(cap, {}).model_dump(mode="json", by_alias=True)
     return ResourceView(
         source="builtin",
@@ -216,9 +228,15 @@ def resolve_resource(ctx: Workspace, uri: str) -> ResourceView:
 
 
 def objects_get(ctx: Workspace, request: GetInput) -> ResourceView:
-    from majordomus.layer.shortid import expand
+    from majordomus.layer.shortid import SCHEME, expand
 
-    return resolve_resource(ctx, expand(ctx.index.objects, request.uri))
+    uri = expand(ctx.index.objects, request.uri)
+    if not uri.startswith(SCHEME):
+        from majordomus.capabilities.recall import ledger_ranking
+
+        if uri in ledger_ranking(ctx).records:
+            uri = RECORD_URI + uri
+    return resolve_resource(ctx, uri)
 
 
 def first_matching_line(content: str, needle: str) -> str | None:

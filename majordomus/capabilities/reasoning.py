@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 
 from majordomus.advisors.availability import AdvisorState, ModeResolution
 from majordomus.advisors.loading import CatalogueError
@@ -188,17 +188,19 @@ class PlanPreviewInput(StrictInput):
         Field(description="How sure the executor is of its hypothesis (default `medium`)."),
     ] = None
     capabilities: Annotated[
-        str | None,
+        list[str] | None,
+        BeforeValidator(lambda given: [given] if isinstance(given, str) else given),
         Field(
-            description="Comma-separated advisory capability words (default "
-            "`independent_reasoning`); `majordomus reasoning advisors` lists them."
+            description="Advisory capability words, as a list like a record's `capabilities` "
+            "or comma-separated (default `independent_reasoning`); `majordomus reasoning "
+            "advisors` lists them."
         ),
     ] = None
 
 
-def requested_capabilities(text: str | None, situation: AdvisorSituation) -> list[str]:
-    """The comma list split and trimmed; every word must be in the catalogue's vocabulary."""
-    words = [w.strip() for w in (text or "").split(",") if w.strip()]
+def requested_capabilities(given: list[str] | None, situation: AdvisorSituation) -> list[str]:
+    """The words, split at commas and trimmed; each must be in the catalogue's vocabulary."""
+    words = [w.strip() for item in given or [] for w in item.split(",") if w.strip()]
     for word in words:
         if not situation.loaded.catalogue.knows_capability(word):
             raise InvalidInput(
@@ -393,13 +395,18 @@ class ReasoningExplainInput(StrictInput):
     """The record to explain, and as of when."""
 
     id: Annotated[
-        str, Field(description="A record id, e.g. `conclusion-20261001T093000123Z-1a2b3c`.")
+        str,
+        Field(
+            description="A record id, e.g. `conclusion-20261001T093000123Z-1a2b3c`, or its "
+            "last 6 hex digits (`1a2b3c`)."
+        ),
     ]
     as_of: AsOf = None
 
 
 def reasoning_explain(ctx: Workspace, request: ReasoningExplainInput) -> ReasoningExplanation:
-    explanation = explain(reasoning_situation(ctx, request.as_of).loaded, request.id)
+    loaded = reasoning_situation(ctx, request.as_of).loaded
+    explanation = explain(loaded, loaded.full_id(request.id))
     if explanation is None:
         raise NotFound(f"no reasoning record {request.id}")
     return explanation

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from majordomus.layer.git import GitState
     from majordomus.layer.index import Built
     from majordomus.layer.model import Discovery, Index
+    from majordomus.layer.ranking import Ranking
     from majordomus.layer.sqlite_index import SqliteIndex
 
 
@@ -148,6 +149,7 @@ class Workspace:
         self.watch = self._watch(baseline, built)
         # Swapped in one step each: a request still running keeps a whole index, old or new.
         self.__dict__.pop("sqlite", None)
+        self.__dict__.pop("ranking", None)
         self.__dict__["index"] = built.index
         if "executor" in self.__dict__:
             self.executor.cache.clear()
@@ -168,6 +170,13 @@ class Workspace:
         from majordomus.layer.sqlite_index import SqliteIndex, enabled
 
         return SqliteIndex(self.index) if enabled(self.environ) else None
+
+    @cached_property
+    def ranking(self) -> Ranking:
+        """The layer's objects ranked for recall and devcontext's intent, built on first use."""
+        from majordomus.layer.ranking import layer_ranking
+
+        return layer_ranking(self.index_without_status())
 
     @cached_property
     def registry(self) -> Registry:

@@ -10,6 +10,7 @@ Parsing and rendering only; every answer comes from a capability or a library fu
 
 from __future__ import annotations
 
+import difflib
 import sys
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -43,8 +44,25 @@ class Group(click.Group):
     ) -> tuple[str | None, click.Command | None, list[str]]:
         name = args[0]
         if self.get_command(ctx, name) is None and not name.startswith("-"):
-            raise click.UsageError(f"unrecognized subcommand '{name}'", ctx)
+            guesses = self.guess(ctx, name)
+            hint = f"; did you mean {' or '.join(f'`{g}`' for g in guesses)}?" if guesses else ""
+            raise click.UsageError(f"unrecognized subcommand '{name}'{hint}", ctx)
         return super().resolve_command(ctx, args)
+
+    def guess(self, ctx: click.Context, name: str) -> list[str]:
+        """The command `name` was likely meant as: a close spelling here, else a command
+        named so one or two words further down (`handover` → `reasoning handover`)."""
+        here = difflib.get_close_matches(name, self.list_commands(ctx), n=1)
+        if here:
+            return [f"{ctx.command_path} {here[0]}"]
+        below: list[str] = []
+        for word in self.list_commands(ctx):
+            group = self.get_command(ctx, word)
+            if isinstance(group, Group):
+                below += [f"{word} {sub}" for sub in group.list_commands(ctx)]
+        exact = [path for path in below if path.rsplit(" ", 1)[-1] == name]
+        close = exact or difflib.get_close_matches(name, below, n=1, cutoff=0.8)
+        return [f"{ctx.command_path} {path}" for path in close]
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(self.commands)

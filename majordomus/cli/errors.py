@@ -34,7 +34,7 @@ def exit_code_for(exc: BaseException) -> int:
         fail(exc.message)
         return exc.exit_code
     if isinstance(exc, CapabilityError):
-        fail(exc.display)
+        fail(f"{exc.words}: {exc.cli}")
         return exc.exit_code
     if isinstance(exc, click.ClickException):
         fail(exc.format_message())

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from majordomus.devcontext.compiler import compile_context
 from majordomus.devcontext.explain import explain
-from majordomus.devcontext.inputs import intent_terms
 from majordomus.devcontext.model import (
     BYTES_PER_TOKEN,
     DEFAULT_BUDGET_TOKENS,
@@ -79,7 +78,6 @@ __all__ = [
     "TierSpend",
     "compile_context",
     "explain",
-    "intent_terms",
     "policy",
     "tier_for_kind",
     "tokens_for",

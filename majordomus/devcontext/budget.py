@@ -56,6 +56,9 @@ OTHER_WORK_SHARE = 0.15
 #: other work, what the walk reaches past the promise): it is funded after the promise and
 #: never outweighs it.
 BEYOND_SHARE = 0.25
+#: A budget at least this many times what everything reached costs is ample: the shares
+#: above then cut nothing, and nothing reached above the floor is dropped for budget.
+AMPLE = 10
 
 
 def is_required(cand: Candidate, object_seeds: set[str]) -> bool:
@@ -299,9 +302,9 @@ class _Spend:
 
         The rest goes by band (the work, its milestone, the rest, other issues), then
         relevance, tier and identifier, first fit, within the limit less `frame` (what a
-        bundle's frame holds back). When the request names work (an object seed), what lies beyond
-        its promise (the last two bands) stops at a quarter of the answer; other issues stop
-        at their share of the limit. The answer lists the selection in tier order.
+        bundle's frame holds back). Under a scarce budget, the shares of `_Shares` apply; under
+        an ample one (`AMPLE` times what everything reached costs) only the limit does. The
+        answer lists the selection in tier order.
         """
         required = [c for c in self.cands.values() if is_required(c, self.object_seeds)]
         rest = sorted(
@@ -313,52 +316,62 @@ class _Spend:
             size, paid = self.costed(cand, True)
             chosen.append((cand, size, paid, tokens_for(paid), True))
         used = required_tokens = sum(cost for *_, cost, _ in chosen)
-        share, others = share_of(limit), 0
         room = limit - frame
-        allowance: int | None = None
-        beyond = 0
+        reached = used + sum(tokens_for(self.costed(c, False)[1]) for c in rest)
+        shares = None if AMPLE * reached <= room else _Shares(limit, bool(self.object_seeds))
         for cand in rest:
             size, paid = self.costed(cand, False)
             cost = tokens_for(paid)
             if used + cost > room:
-                self.exclude(
-                    cand,
-                    ExclusionReason.BUDGET,
+                refusal: str | None = (
                     f"{cost} token(s) would not fit: {used} of {limit} already spent, "
-                    f"{max(0, limit - used)} left",
-                    cost,
+                    f"{max(0, limit - used)} left"
                 )
+            else:
+                refusal = shares.refusal(cand.band, cost, used) if shares else None
+            if refusal is not None:
+                self.exclude(cand, ExclusionReason.BUDGET, refusal, cost)
                 continue
-            if cand.band > Band.MILESTONE and self.object_seeds:
-                if allowance is None:
-                    allowance = allowance_of(used)
-                if beyond + cost > allowance:
-                    self.exclude(
-                        cand,
-                        ExclusionReason.BUDGET,
-                        f"{cost} token(s) would not fit in what lies beyond the work may "
-                        f"take: {beyond} of {allowance} already spent "
-                        f"({BEYOND_SHARE:.0%} of the answer)",
-                        cost,
-                    )
-                    continue
-                beyond += cost
-            if cand.band is Band.OTHER_WORK:
-                if others + cost > share:
-                    self.exclude(
-                        cand,
-                        ExclusionReason.BUDGET,
-                        f"{cost} token(s) would not fit in the share other issues may take: "
-                        f"{others} of {share} already spent ({OTHER_WORK_SHARE:.0%} of {limit})",
-                        cost,
-                    )
-                    continue
-                others += cost
             used += cost
             chosen.append((cand, size, paid, cost, False))
         chosen.sort(key=lambda t: (t[0].tier.rank, -t[0].relevance, t[0].uri))
         selected = [entry_of(cand, size, cost, req, paid) for cand, size, paid, cost, req in chosen]
         return selected, used, required_tokens
+
+
+class _Shares:
+    """What the bands beyond the work may take of a scarce budget: other issues their share
+    of the limit; when the request names work, the last two bands a quarter of the answer."""
+
+    def __init__(self, limit: int, named_work: bool) -> None:
+        self.limit = limit
+        self.share = share_of(limit)
+        self.named_work = named_work
+        self.others = self.beyond = 0
+        self.allowance: int | None = None
+
+    def refusal(self, band: Band, cost: int, used: int) -> str | None:
+        """Why `cost` more tokens of `band` would not fit, or None (and they are counted)."""
+        beyond = band > Band.MILESTONE and self.named_work
+        if beyond:
+            if self.allowance is None:
+                self.allowance = allowance_of(used)
+            if self.beyond + cost > self.allowance:
+                return (
+                    f"{cost} token(s) would not fit in what lies beyond the work may take: "
+                    f"{self.beyond} of {self.allowance} already spent "
+                    f"({BEYOND_SHARE:.0%} of the answer)"
+                )
+            self.beyond += cost
+        if band is Band.OTHER_WORK:
+            if self.others + cost > self.share:
+                return (
+                    f"{cost} token(s) would not fit in the share other issues may take: "
+                    f"{self.others} of {self.share} already spent "
+                    f"({OTHER_WORK_SHARE:.0%} of {self.limit})"
+                )
+            self.others += cost
+        return None
 
 
 def spend(

@@ -15,6 +15,7 @@ from majordomus.devcontext.relevance import number
 from majordomus.devcontext.sources import sources_of
 from majordomus.errors import InvalidInput
 from majordomus.layer.model import Index
+from majordomus.layer.shortid import why_absent
 
 
 def explain(ctx: Any, given: ExplainInput) -> Explanation:
@@ -70,6 +71,6 @@ def judge(index: Index, compiled: CompiledContext, uri: str) -> Explanation:
     return Explanation(
         uri=uri,
         standing=Standing.UNKNOWN,
-        detail=f"the index holds nothing under `{uri}`",
+        detail=why_absent(index, uri, f"the index holds nothing under `{uri}`"),
         budget=budget,
     )

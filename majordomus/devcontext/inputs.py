@@ -1,14 +1,13 @@
 """A request, checked and resolved against the index.
 
 Owns the validation order and its messages, the resolution of issue / milestone / uri / path
-seeds, and the intent's terms. The first failure wins and is raised as `InvalidInput` or
+seeds, and the intent. The first failure wins and is raised as `InvalidInput` or
 `NotFound`; nothing else here can fail. Pure: no I/O.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 from majordomus.devcontext.model import (
@@ -21,15 +20,8 @@ from majordomus.devcontext.model import (
 from majordomus.devcontext.relevance import number
 from majordomus.errors import InvalidInput, NotFound
 from majordomus.layer.model import Index
-from majordomus.layer.shortid import SCHEME, expand
+from majordomus.layer.shortid import SCHEME, expand, why_absent
 
-STOP_WORDS = frozenset(
-    (
-        *("and", "are", "but", "for", "from", "has", "have", "into", "not", "one", "that"),
-        *("the", "their", "them", "then", "there", "this", "was", "were", "what", "when"),
-        *("which", "will", "with", "you", "your"),
-    )
-)
 PATH_KIND = "path"
 INTENT_KIND = "intent"
 
@@ -41,7 +33,7 @@ class Request:
     seeds: list[Seed]
     object_seeds: list[str]
     paths: frozenset[str]
-    terms: list[str]
+    intent: str
     limit: int
     max_depth: int
     floor: float
@@ -63,7 +55,7 @@ def resolve(index: Index, given: CompileInput) -> Request:
     for uri in given.uris:
         obj = index.by_uri.get(uri)
         if obj is None:
-            raise NotFound(f"the index holds nothing under `{uri}`")
+            raise NotFound(why_absent(index, uri, f"the index holds nothing under `{uri}`"))
         seeds.append(Seed(uri=uri, kind=obj.kind, from_="uris"))
     paths: set[str] = set()
     for raw in given.paths:
@@ -78,7 +70,7 @@ def resolve(index: Index, given: CompileInput) -> Request:
         seeds=seeds,
         object_seeds=object_seeds,
         paths=frozenset(paths),
-        terms=intent_terms(intent),
+        intent=intent,
         limit=DEFAULT_BUDGET_TOKENS if given.budget_tokens is None else given.budget_tokens,
         max_depth=DEFAULT_MAX_DEPTH if given.max_depth is None else given.max_depth,
         floor=floor,
@@ -97,9 +89,17 @@ def _named(index: Index, field: str, value: str) -> Seed:
         if obj.uri == named or obj.identity == named or obj.metadata.get("slug") == named:
             resolved = obj.identity if obj.identity != named else None
             return Seed(uri=obj.uri, kind=obj.kind, from_=field, resolved=resolved)
+    unknown = f"no {field} '{named}' in this repository"
     raise NotFound(
-        f"no {field} '{named}' in this repository; `objects.list` with kind `{field}` "
-        "names every one"
+        why_absent(
+            index, named, f"{unknown}; `objects.list` with kind `{field}` names every one", field
+        ),
+        cli=why_absent(
+            index,
+            named,
+            f"{unknown}; `majordomus objects list --kind {field}` names every one",
+            field,
+        ),
     )
 
 
@@ -116,12 +116,6 @@ def normalise_path(raw: str) -> str:
             f"'{raw}' is not repository-relative; a path outside the repository is not context"
         )
     return path
-
-
-def intent_terms(intent: str) -> list[str]:
-    """The distinct words (letters, digits, `-`, `_`) of at least three characters,
-    lowercased, without stop words."""
-    return sorted({word.lower() for word in re.findall(r"[\w-]{3,}", intent)} - STOP_WORDS)
 
 
 def expanded_uris(index: Index, uris: list[str]) -> list[str] | None:

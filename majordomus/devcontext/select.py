@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from majordomus.devcontext.candidates import Band, Candidate, Candidates, scalar_text
@@ -32,7 +33,7 @@ from majordomus.devcontext.model import (
     tier_for_kind,
     tokens_for,
 )
-from majordomus.devcontext.relevance import below_floor_detail
+from majordomus.devcontext.relevance import below_floor_detail, number
 from majordomus.devcontext.scope import (
     REFERRING_KINDS,
     governed_paths,
@@ -41,7 +42,7 @@ from majordomus.devcontext.scope import (
 )
 from majordomus.devcontext.sources import CompileSources
 from majordomus.layer.model import LayerObject
-from majordomus.order import canonical_strings
+from majordomus.layer.ranking import Ranking, layer_ranking, plan, rank, why
 
 SOURCE_KINDS = ("implementation", "test")
 LOCAL_RECORDS = (
@@ -54,6 +55,13 @@ TRUSTED_DIVERGENCE = (None, "exact", "advanced")
 OVER_SCOPE = 0.8
 OVER_MILESTONE_SCOPE = 0.6
 GOVERNS_SCOPE = 0.85
+#: An intent's hit is at most this relevant (its score scales it); at most `INTENT_HITS` of
+#: them are offered. An issue or milestone seed recalls at most `RECALLED_DECISIONS`
+#: decisions whose own title holds `TITLE_WORDS` of its words.
+INTENT_WEIGHT = 0.6
+INTENT_HITS = 25
+RECALLED_DECISIONS = 2
+TITLE_WORDS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,12 +87,12 @@ class _Selector:
     """One run of the pipeline: the request, the graph and what has been reached so far."""
 
     def __init__(self, source: CompileSources, request: Request) -> None:
+        self.source = source
         self.index = source.index
         self.graph = source.graph
         self.request = request
         self.continuity = source.continuity
         self.size_of = source.size_of
-        self.sqlite = source.sqlite
         self.found = Candidates(self.graph)
         self.diagnostics: list[Diagnostic] = []
         self.below_floor: dict[str, float] = {}
@@ -101,6 +109,7 @@ class _Selector:
         self.sessions(paths)
         self.local_records()
         self.intent()
+        self.recalled()
         return Selection(self.found, self.diagnostics, self.unresolved(), self.unreached())
 
     def offer(
@@ -499,42 +508,67 @@ class _Selector:
 
     # --- intent ----------------------------------------------------------------------------------
 
+    @cached_property
+    def ranking(self) -> Ranking:
+        return self.source.ranking or layer_ranking(self.index)
+
     def intent(self) -> None:
-        terms = self.request.terms
-        if not terms:
+        """The objects recall ranks highest for the intent (docs/recall.md), each as relevant
+        as its score allows; only a match of every word can bind the work to a rule."""
+        if not self.request.intent:
             return
-        # the SQLite copy only narrows to objects holding a term; the rule below decides
-        narrowed = self.sqlite.matching("intent", terms, _haystack_of) if self.sqlite else None
-        if narrowed is None:
-            objects = self.index.objects
-        else:
-            by_uri = self.index.by_uri
-            objects = [by_uri[uri] for uri in sorted(narrowed) if uri in by_uri]
-        for obj in objects:
-            haystack = _haystack_of(obj)
-            hits = [t for t in terms if t in haystack]
-            if not hits:
-                continue
-            confidence = min(1.0, len(hits) / len(terms))
-            relevance = 0.6 * confidence
+        terms = plan(self.request.intent, [self.ranking])
+        for hit in rank(terms, [self.ranking])[:INTENT_HITS]:
+            confidence = min(1.0, len(hit.words) / len(terms))
+            relevance = round(INTENT_WEIGHT * hit.score, 4)
             if relevance < self.request.floor:
-                self._remember(self.below_floor, obj.uri, relevance)
+                self._remember(self.below_floor, hit.document.uri, relevance)
                 continue
-            reason = (
-                f"the intent's term(s) {', '.join(canonical_strings(hits))} occur in its own "
-                "title, description, identity or tags"
-            )
             self.offer(
-                obj.uri,
-                tier_for_kind(obj.kind),
+                hit.document.uri,
+                tier_for_kind(hit.document.kind),
                 relevance,
                 1,
                 Selector.INTENT_MATCH,
-                reason,
+                f"recall ranks it {number(hit.score)} for the intent ({why(hit)})",
                 confidence=confidence,
                 band=Band.MILESTONE if confidence >= 1.0 else Band.REST,
-                binding=confidence >= 1.0,  # only the whole intent can hold the work to a rule
+                binding=confidence >= 1.0,
             )
+
+    def recalled(self) -> None:
+        """The decisions recall ranks highest for each issue or milestone seed's own title
+        and objective: a decision on the same subject, whether or not a file links them. A
+        decision is offered when its own title holds at least `TITLE_WORDS` of those words,
+        as relevant as its score is close to the seed's own (at most as an intent's hit)."""
+        seeds = [self.index.by_uri.get(uri) for uri in self.request.object_seeds]
+        asked = [o for o in seeds if o is not None and o.kind in ("issue", "milestone")]
+        if not asked or "adr" not in self.index.kinds:
+            return
+        for seed in asked:
+            text = f"{seed.title or ''} {scalar_text(seed.metadata.get('objective')) or ''}"
+            hits = rank(plan(text, [self.ranking]), [self.ranking])
+            itself = next((h.score for h in hits if h.document.uri == seed.uri), 0.0)
+            decisions = [h for h in hits if h.document.kind == "adr"][:RECALLED_DECISIONS]
+            for hit in decisions if itself else []:
+                if len(hit.fields[0]) < TITLE_WORDS:
+                    continue
+                relevance = round(min(INTENT_WEIGHT, hit.score / itself), 4)
+                if relevance < self.request.floor:
+                    self._remember(self.below_floor, hit.document.uri, relevance)
+                    continue
+                self.offer(
+                    hit.document.uri,
+                    Tier.DECISION,
+                    relevance,
+                    1,
+                    Selector.INTENT_MATCH,
+                    f"recall ranks it {number(hit.score)} for the title and objective of "
+                    f"{seed.identity} ({why(hit)})",
+                    via=seed.uri,
+                    confidence=round(hit.score, 4),
+                    band=Band.REST,
+                )
 
     # --- unresolved ------------------------------------------------------------------------------
 
@@ -607,20 +641,6 @@ def _strings(value: Any) -> Iterable[str]:
     return []
 
 
-def _haystack_of(obj: LayerObject) -> str:
-    """What the intent's terms are looked for in: title, description, identity and tags."""
-    parts = [p for p in (obj.title, obj.description) if p is not None]
-    parts.append(obj.identity)
-    tags = obj.metadata.get("tags")
-    if isinstance(tags, list):
-        parts.extend(t for t in (scalar_text(v) for v in tags) if t is not None)
-    return "".join(p + " " for p in parts).lower()
-
-
 def select(source: CompileSources, request: Request) -> Selection:
-    """Run the seven selectors in order over `source` and gather what they reached.
-
-    `source.sqlite` narrows the intent selector's candidates; the answer is the
-    same.
-    """
+    """Run the seven selectors in order over `source` and gather what they reached."""
     return _Selector(source, request).run()

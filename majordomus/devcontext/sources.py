@@ -16,7 +16,7 @@ from majordomus.devcontext.graph import Graph
 from majordomus.layer.model import Index
 
 if TYPE_CHECKING:
-    from majordomus.layer.sqlite_index import SqliteIndex
+    from majordomus.layer.ranking import Ranking
 
 ContinuityProvider = Callable[[], Mapping[str, Any] | None]
 SizeOf = Callable[[str], int | None]
@@ -28,19 +28,22 @@ def _no_size(_path: str) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class CompileSources:
-    """The index, its checkout's local records and on-disk sizes, and the SQLite copy that
-    narrows the intent's candidates when the caller has one."""
+    """The index, its checkout's local records and on-disk sizes, and the ranking of its
+    objects when the caller keeps one (otherwise it is built from the index when asked for)."""
 
     index: Index
     continuity: ContinuityProvider | None = None
     size_of: SizeOf = _no_size
-    sqlite: SqliteIndex | None = None
+    ranking: Ranking | None = None
 
     @classmethod
-    def for_checkout(cls, index: Index, sqlite: SqliteIndex | None = None) -> CompileSources:
+    def for_checkout(cls, index: Index, ranking: Ranking | None = None) -> CompileSources:
         """The index with the readers of the checkout it was built from."""
         return cls(
-            index, local_state(index.root, index.manifest.local_path), disk_size(index.root), sqlite
+            index,
+            local_state(index.root, index.manifest.local_path),
+            disk_size(index.root),
+            ranking,
         )
 
     @property
@@ -60,5 +63,5 @@ def sources_of(ctx: Any) -> CompileSources:
         return CompileSources(ctx)
     index = getattr(ctx, "index", None)
     if isinstance(index, Index):
-        return CompileSources.for_checkout(index, getattr(ctx, "sqlite", None))
+        return CompileSources.for_checkout(index, getattr(ctx, "ranking", None))
     raise TypeError(f"compile needs an Index or a context holding one, not {type(ctx).__name__}")

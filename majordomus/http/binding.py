@@ -107,7 +107,7 @@ _SCALARS: tuple[tuple[str, Callable[[str], Any], str, frozenset[str]], ...] = (
 
 def coerce_value(name: str, raw: str, types: set[str]) -> Any:
     """One query value as the JSON value its declared types call for."""
-    if types & {"array", "object"}:
+    if types & {"array", "object"} and not ("string" in types and raw[:1] not in ("[", "{")):
         return _as_structured(name, raw, types)
     for kind, read, refusal_text, fall_through in _SCALARS:
         if kind not in types:

@@ -3,15 +3,22 @@
 A manifest section names a place in the layer; only the classes of `sources.yaml` decide what
 is read. A section that holds files but whose path no class pathspec reaches is therefore
 silently not indexed; this module turns that silence into a warning naming the section and
-where classes are documented. A section that is absent, empty or holds only its `README.md`
-loses nothing and is not reported; nor is the `knowledge` section, which holds `sources.yaml`
-itself (never an object). Lists at most one directory per section; opens no file.
+the class that would read it: the class `init` declares for a section of that name, at this
+manifest's path (`proposed`, also what `init --sources` adds and `new` suggests). A section
+that is absent, empty or holds only its `README.md` loses nothing and is not reported; nor is
+the `knowledge` section, which holds `sources.yaml` itself (never an object). Lists at most one
+directory per section; opens no file of the repository.
 """
 
 from __future__ import annotations
 
-from majordomus.layer.model import Diagnostic, Manifest, SourceClass
-from majordomus.layer.sources import GLOB_MAGIC
+import dataclasses
+import functools
+from importlib import resources
+
+from majordomus.layer.manifest import parse_manifest
+from majordomus.layer.model import Diagnostic, Index, Manifest, SourceClass
+from majordomus.layer.sources import GLOB_MAGIC, parse_sources
 from majordomus.safefs import Tree, Unsafe
 
 REFERENCE_PAGE = "docs/generated/layer.md"
@@ -54,27 +61,105 @@ def _holds_files(tree: Tree, path: str) -> bool:
         return False
 
 
+def uncovered(manifest: Manifest, sources: list[SourceClass], tree: Tree) -> list[str]:
+    """The sections (name order) that hold files no class reaches."""
+    return [
+        name
+        for name in sorted(manifest.sections)
+        if name != BOOTSTRAP_SECTION
+        and not any(_reaches(s.pathspec, manifest.section_path(name)) for s in sources)
+        and _holds_files(tree, manifest.section_path(name))
+    ]
+
+
+@functools.cache
+def _skeleton() -> tuple[Manifest, tuple[SourceClass, ...]]:
+    """The manifest and classes `init` writes."""
+    base = resources.files("majordomus.layer") / "skeleton" / "ai"
+    manifest = parse_manifest((base / "manifest.yaml").read_text("utf-8"), "skeleton manifest")
+    text = (base / "repo" / "knowledge" / "sources.yaml").read_text("utf-8")
+    return manifest, tuple(parse_sources(text, "skeleton sources.yaml"))
+
+
+def proposed(
+    manifest: Manifest, sources: list[SourceClass], names: list[str], kind: str | None = None
+) -> list[SourceClass]:
+    """The classes `init` declares for the sections `names` (only those of `kind`, given
+    one), at this manifest's paths, each id made unique among `sources`."""
+    skeleton, classes = _skeleton()
+    taken = {source.id for source in sources}
+    out: list[SourceClass] = []
+    for name in names:
+        if name not in skeleton.sections or name not in manifest.sections:
+            continue
+        old = GLOB_MAGIC + skeleton.section_path(name)
+        new = GLOB_MAGIC + manifest.section_path(name)
+        for source in classes:
+            inside = source.pathspec == old or source.pathspec.startswith(old + "/")
+            if not inside or kind not in (None, source.kind):
+                continue
+            ident, n = source.id, 1
+            while ident in taken:
+                n += 1
+                ident = f"{source.id}-{n}"
+            taken.add(ident)
+            pathspec = new + source.pathspec[len(old) :]
+            out.append(dataclasses.replace(source, id=ident, pathspec=pathspec))
+    return out
+
+
+def proposed_for(manifest: Manifest, sources: list[SourceClass], kind: str) -> list[SourceClass]:
+    """The class `init` declares for `kind`, at this manifest's path for its section."""
+    return proposed(manifest, sources, sorted(_skeleton()[0].sections), kind)[:1]
+
+
+def render_classes(classes: list[SourceClass]) -> str:
+    """The lines that declare `classes` as items of `sources:` in sources.yaml."""
+    return "".join(
+        f"  - id: {c.id}\n    kind: {c.kind}\n    discovery: {c.discovery}\n"
+        f"    pathspec: '{c.pathspec}'\n    required: {str(c.required).lower()}\n"
+        for c in classes
+    )
+
+
 def uncovered_sections(
     manifest: Manifest, sources: list[SourceClass], tree: Tree
 ) -> list[Diagnostic]:
     """One `section_not_indexed` warning per section (name order) that holds files no class
-    reaches."""
+    reaches, naming the class that would read it."""
     findings: list[Diagnostic] = []
-    for name in sorted(manifest.sections):
-        if name == BOOTSTRAP_SECTION:
-            continue
+    for name in uncovered(manifest, sources, tree):
         path = manifest.section_path(name)
-        if any(_reaches(source.pathspec, path) for source in sources):
-            continue
-        if not _holds_files(tree, path):
-            continue
+        fix = "; ".join(
+            f"class `{c.id}` ({c.pathspec})" for c in proposed(manifest, sources, [name])
+        )
         findings.append(
             Diagnostic(
                 "warning",
                 "section_not_indexed",
                 f"section '{name}' ({path}) has no source class in sources.yaml, so none of "
-                f"its files is indexed; declare a class for it (see {REFERENCE_PAGE})",
+                + (
+                    f"its files is indexed; `majordomus init --sources` declares {fix}"
+                    if fix
+                    else f"its files is indexed; declare a class for it (see {REFERENCE_PAGE})"
+                ),
                 path,
             )
         )
     return findings
+
+
+def lines_to_add(index: Index) -> str:
+    """What `lint` and `mcp --inspect` print for the sections no class reads: where to add
+    which lines (empty when there is nothing to add)."""
+    paths = {d.path for d in index.diagnostics if d.code == "section_not_indexed"}
+    manifest = index.manifest
+    names = [name for name in sorted(manifest.sections) if manifest.section_path(name) in paths]
+    missing = proposed(manifest, index.sources, names)
+    if not missing:
+        return ""
+    where = f"{manifest.section_path(BOOTSTRAP_SECTION)}/sources.yaml"
+    return (
+        f"add to {where} under `sources:` (`majordomus init --sources` does):\n"
+        + render_classes(missing)
+    )

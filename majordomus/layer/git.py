@@ -279,6 +279,14 @@ def current_branch(root: Path) -> str | None:
     return _optional(_Running(root, _BRANCH, (1,)))
 
 
+def ignored(root: Path, rel: str) -> bool | None:
+    """`git check-ignore -q --no-index`: whether git ignores `rel`; None without a usable git."""
+    try:
+        return _Running(root, ("check-ignore", "-q", "--no-index", rel), (1,)).result() is not None
+    except _Failed:
+        return None
+
+
 def _status(running: _Running) -> WorkingTree:
     try:
         out = running.result()

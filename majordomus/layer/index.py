@@ -27,6 +27,7 @@ from majordomus.layer.manifest import read_manifest
 from majordomus.layer.model import (
     Diagnostic,
     Discovery,
+    ExcludedObject,
     Index,
     LayerObject,
     Manifest,
@@ -34,7 +35,7 @@ from majordomus.layer.model import (
 )
 from majordomus.layer.reader import LayerReader, Stamp
 from majordomus.layer.reading import Kept, Reading, drop_duplicates, read_files
-from majordomus.layer.relations import ExcludedObject, Relations, derive_relations
+from majordomus.layer.relations import Relations, derive_relations
 from majordomus.layer.root import LayerIOError, find_root
 from majordomus.layer.sources import read_sources
 from majordomus.logger import log
@@ -215,6 +216,7 @@ def build(
         edges=relations.edges,
         external=relations.external,
         unresolved=relations.unresolved,
+        excluded=done.excluded,
     )
     for diagnostic in diagnostics:
         _log_diagnostic(diagnostic)

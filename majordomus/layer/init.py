@@ -1,11 +1,14 @@
-"""`majordomus init [--extend] [PATH]`: writing a layer from the shipped skeleton.
+"""`majordomus init [--extend] [--sources] [--ignore-local] [PATH]`: writing a layer from the
+shipped skeleton, or completing an existing one.
 
 Owns the skeleton (package data `skeleton/ai/**`, written to `<root>/.ai/**`), the local
-half's directories and the `.ai/local/` line of `.gitignore`. Never overwrites: without
-`--extend` an existing `.ai/` (or a pre-`.ai` `.majordomus/` directory) is refused before
-anything is written; with it only the skeleton files that are missing are added. Every file
-is created exclusively. Never writes through a symlink
-(`majordomus.safefs`): a symlinked `.gitignore` is refused up front. Runs no git command.
+half's directories, the `.ai/local/` line of `.gitignore` and the classes appended to an
+existing `sources.yaml` for the sections no class reads (`majordomus.layer.coverage`).
+Never overwrites: without `--extend` an existing `.ai/` (or a pre-`.ai` `.majordomus/`
+directory) is refused before anything is written; with it only the skeleton files that are
+missing are added. Every file is created exclusively; the two files it may extend only ever
+gain lines at their end. Never writes through a symlink (`majordomus.safefs`): a symlinked
+`.gitignore` is refused up front. Runs no git command.
 """
 
 from __future__ import annotations
@@ -78,7 +81,8 @@ def _refuse_existing(root: Path, extend: bool) -> None:
 
 
 def _ignore_local(root: Path) -> bool:
-    """Append `.ai/local/` to `.gitignore` unless present; True when the file changed."""
+    """Append `.ai/local/` to `.gitignore` unless present; True when the file changed (the
+    line is checked where it is read: `.gitignore` at the root)."""
     try:
         current = safefs.read_file(root, ".gitignore").decode("utf-8", errors="replace")
     except safefs.Unsafe as exc:
@@ -94,6 +98,20 @@ def _ignore_local(root: Path) -> bool:
     finally:
         os.close(fd)
     return True
+
+
+def warn_if_tracked(root: Path) -> None:
+    """Before the first write under `.ai/local/` (it does not exist yet): when git would track
+    what is written there, say so once on stderr with the command that fixes it."""
+    from majordomus.layer.git import ignored
+    from majordomus.logger import log
+
+    if not safefs.is_directory(root, ".ai/local") and ignored(root, ".ai/local/state") is False:
+        log.warning(
+            "%s is not git-ignored: `git add -A` would commit the ledger written there; "
+            "`majordomus init --ignore-local` adds it to .gitignore",
+            LOCAL_IGNORE,
+        )
 
 
 def _write_new(root: Path, rel: str, data: bytes, *, extend: bool = False) -> bool:
@@ -114,30 +132,72 @@ def _missing_directory(root: Path, rel: str) -> bool:
         return True
 
 
-def init_layer(target: Path | None = None, *, extend: bool = False) -> list[str]:
+def _add_classes(root: Path) -> list[str]:
+    """Append to `sources.yaml` the classes `init` declares for the sections no class reads;
+    the path and ids added. Refused, naming the lines, when the file would not read back as
+    its classes followed by them (its `sources:` list is not last)."""
+    from majordomus.layer.coverage import proposed, render_classes, uncovered
+    from majordomus.layer.index import open_layer
+    from majordomus.layer.sources import parse_sources, sources_path
+
+    layer = open_layer(root)
+    with safefs.Tree(root) as tree:
+        missing = proposed(
+            layer.manifest, layer.sources, uncovered(layer.manifest, layer.sources, tree)
+        )
+    if not missing:
+        return []
+    rel = sources_path(root, layer.manifest).relative_to(root).as_posix()
+    current = safefs.read_file(root, rel).decode("utf-8")
+    block = ("" if current.endswith("\n") else "\n") + render_classes(missing)
+    if parse_sources(current + block, rel) != [*layer.sources, *missing]:
+        raise InitRefused(
+            f"{rel} does not end with its `sources:` list; add these lines to that list: "
+            + " ".join(render_classes(missing).split())
+        )
+    fd = safefs.open_root(root)
+    try:
+        safefs.append(fd, rel, block.encode())
+    finally:
+        os.close(fd)
+    return [f"{rel} (class {c.id})" for c in missing]
+
+
+def init_layer(
+    target: Path | None = None,
+    *,
+    extend: bool = False,
+    sources: bool = False,
+    ignore_local: bool = False,
+) -> list[str]:
     """Write the skeleton layer into `target` (default: cwd); the created paths, root-relative.
 
     Directories created empty on purpose are listed with a trailing `/`; `.gitignore` is
     listed when it was created or extended. With `extend`, an existing layer is completed:
-    only what is missing is written, and what exists is left byte for byte. Nothing is
-    written through a symlink: a `.gitignore` that is one is refused before anything is
-    written, and every directory and file is created relative to its parent without
-    following links.
+    only what is missing is written, and what exists is left byte for byte, but for the
+    lines appended to `.gitignore` and `sources.yaml`. `sources` and `ignore_local` each
+    complete an existing layer in that one file alone. Nothing is written through a
+    symlink: a `.gitignore` that is one is refused before anything is written, and every
+    directory and file is created relative to its parent without following links.
     """
     root = Path.cwd() if target is None else target
-    _refuse_existing(root, extend)
+    partial = sources or ignore_local
+    _refuse_existing(root, extend or partial)
     created: list[str] = []
     try:
-        for rel, resource in skeleton_files():
-            if _write_new(root, rel, resource.read_bytes(), extend=extend):
-                created.append(rel)
-        for rel in EMPTY_DIRECTORIES:
-            missing = _missing_directory(root, rel)
-            os.close(safefs.ensure_dir(root, rel))
-            if missing:
-                created.append(rel + "/")
-        if _ignore_local(root):
+        if not partial:
+            for rel, resource in skeleton_files():
+                if _write_new(root, rel, resource.read_bytes(), extend=extend):
+                    created.append(rel)
+            for rel in EMPTY_DIRECTORIES:
+                missing = _missing_directory(root, rel)
+                os.close(safefs.ensure_dir(root, rel))
+                if missing:
+                    created.append(rel + "/")
+        if (not partial or ignore_local) and _ignore_local(root):
             created.append(".gitignore")
+        if (extend and not partial) or sources:
+            created.extend(_add_classes(root))
     except safefs.Unsafe as exc:
         raise InitRefused(f"cannot write the layer into {root}: {exc.message}") from None
     except OSError as exc:

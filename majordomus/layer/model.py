@@ -181,6 +181,16 @@ class UnresolvedReference:
     correction: str
 
 
+@dataclass(frozen=True, slots=True)
+class ExcludedObject:
+    """A file that names an object but was excluded by an error diagnostic."""
+
+    kind: str
+    identity: str
+    path: str
+    code: str
+
+
 @dataclass
 class Index:
     """The layer as read: objects in URI order, diagnostics in production order, relations.
@@ -199,6 +209,7 @@ class Index:
     edges: list[Edge] = field(default_factory=list)
     external: dict[str, ExternalNode] = field(default_factory=dict)
     unresolved: list[UnresolvedReference] = field(default_factory=list)
+    excluded: list[ExcludedObject] = field(default_factory=list)
 
     def replace(self, **changes: Any) -> Index:
         """A new index with `changes` (field name → new value); nothing cached is carried."""

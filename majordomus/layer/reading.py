@@ -15,9 +15,9 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from majordomus.layer.discovery import Claimed
-from majordomus.layer.model import Diagnostic, LayerObject
+from majordomus.layer.model import Diagnostic, ExcludedObject, LayerObject
 from majordomus.layer.reader import FileRead, LayerReader, read_entry
-from majordomus.layer.relations import NAMING_KINDS, ExcludedObject
+from majordomus.layer.relations import NAMING_KINDS
 from majordomus.layer.uris import unnamable
 
 

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 from majordomus.layer.model import (
     Diagnostic,
     Edge,
+    ExcludedObject,
     ExternalNode,
     LayerObject,
     UnresolvedReference,
@@ -50,16 +51,6 @@ class Relations:
 
 class _Missing(Exception):
     """A reference that resolves to nothing; the text is its correction."""
-
-
-@dataclass(frozen=True, slots=True)
-class ExcludedObject:
-    """A file that names an object but was excluded by an error diagnostic."""
-
-    kind: str
-    identity: str
-    path: str
-    code: str
 
 
 def excluded_correction(kind: str, ref: str, excluded: ExcludedObject) -> str:

@@ -127,14 +127,17 @@ def next_adr_number(root: Path, folder: str) -> int:
     return max(numbers) + 1
 
 
-def check_indexed(draft: Draft, classes: Sequence[tuple[str, str]]) -> None:
-    """Refuse a path no class of `kind` matches: the file would be silently not indexed."""
+def check_indexed(draft: Draft, classes: Sequence[tuple[str, str]], fix: str | None) -> None:
+    """Refuse a path no class of `kind` matches: the file would be silently not indexed.
+    `fix` names the class that would read it, when `init` declares one."""
     for kind, pathspec in classes:
         if kind == draft.kind and Glob(pathspec.removeprefix(GLOB_MAGIC)).matches(draft.path):
             return
+    article = "an" if draft.kind[0] in "aeiou" else "a"
     raise NotIndexed(
-        f"no class of sources.yaml reads {draft.path} as a {draft.kind}; declare one (see "
-        "docs/generated/layer.md) or pass --path to a place a class reads"
+        f"no class of sources.yaml reads {draft.path} as {article} {draft.kind}; "
+        + (fix or "declare one (see docs/generated/layer.md)")
+        + " or pass --path to a place a class reads"
     )
 
 

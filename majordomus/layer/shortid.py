@@ -3,13 +3,16 @@
 A text that is already a `majordomus://` URI is left alone. Otherwise it names the one object
 whose identity, identity before `@`, or `<kind>/<identity>` it is; none leaves the text as
 given (the caller's "not found" names it), more than one is refused listing every candidate.
-Pure: looks at the index's objects only.
+`why_absent` says why a text names nothing, when the layer knows: the file that holds it was
+excluded by an error, or a section no class reads. Pure: looks at the index only.
 """
 
 from __future__ import annotations
 
 from majordomus.errors import InvalidInput
-from majordomus.layer.model import LayerObject
+from majordomus.layer.model import ExcludedObject, Index, LayerObject
+from majordomus.layer.uris import candidates as spellings
+from majordomus.layer.uris import object_uri
 
 SCHEME = "majordomus://"
 
@@ -39,3 +42,33 @@ def expand(objects: list[LayerObject], text: str) -> str:
     if len(found) > 1:
         raise AmbiguousId(f"'{text}' names more than one object: {', '.join(found)}")
     return found[0] if found else text
+
+
+def _names(item: ExcludedObject, text: str) -> bool:
+    if text.startswith(SCHEME):
+        uris = {object_uri(item.kind, item.identity)}
+        uris.add(object_uri(item.kind, item.identity.partition("@")[0]))
+        return not uris.isdisjoint(spellings(text))
+    stem = item.identity.partition("@")[0]
+    return text in (item.identity, stem, f"{item.kind}/{item.identity}", f"{item.kind}/{stem}")
+
+
+def why_absent(index: Index, text: str, unknown: str, kind: str | None = None) -> str:
+    """What a lookup of `text` (a URI, short id or, given `kind`, an identity) that names no
+    object answers: the excluded file that holds it, or `unknown`, followed (for a lookup of
+    any kind) by the manifest sections no class reads."""
+    for item in index.excluded:
+        if (kind is None or item.kind == kind) and _names(item, text):
+            found = next(
+                (d for d in index.diagnostics if d.path == item.path and d.severity == "error"),
+                None,
+            )
+            why = f"{item.code} {found.message}" if found else item.code
+            return f"{item.path} is in the layer but excluded: {why}; `majordomus lint` lists it"
+    unread = [d.path for d in index.diagnostics if d.code == "section_not_indexed" and d.path]
+    if unread and kind is None:
+        return (
+            f"{unknown}; no class of sources.yaml reads {', '.join(unread)}: `majordomus lint` "
+            "prints the lines that would"
+        )
+    return unknown

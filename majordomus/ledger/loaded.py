@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from majordomus.errors import InvalidInput
 from majordomus.ledger.record import (
     AssessmentInput,
     ConsultationInput,
@@ -64,6 +65,19 @@ class Loaded:
     def get(self, record_id: str) -> ReasoningRecord | None:
         """The first record with this id."""
         return next((r for r in self.records if r.id == record_id), None)
+
+    def full_id(self, text: str) -> str:
+        """The id `text` stands for: itself when a record has it, else the one record id
+        ending in `-<text>` (its 6 hex digits) or starting with it; none leaves `text` as
+        given (the caller's "not found" names it), more than one is refused listing them."""
+        if not text or any(r.id == text for r in self.records):
+            return text
+        found = sorted(
+            {r.id for r in self.records if r.id.endswith(f"-{text}") or r.id.startswith(text)}
+        )
+        if len(found) > 1:
+            raise InvalidInput(f"'{text}' names more than one record: {', '.join(found)}")
+        return found[0] if found else text
 
     def narrowed(self, keep: Callable[[ReasoningRecord], bool]) -> Loaded:
         """The records and files whose record `keep` accepts, in order; unreadable paths stay."""

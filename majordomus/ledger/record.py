@@ -12,6 +12,7 @@ Over 400 lines on purpose: the eight record kinds are one vocabulary, read toget
 from __future__ import annotations
 
 import functools
+import typing
 from collections.abc import Iterable
 from enum import StrEnum
 from typing import Annotated, Any, Literal
@@ -52,6 +53,7 @@ __all__ = [
     "ValidationInput",
     "ValidationOutcome",
     "describe_record_error",
+    "input_schema",
     "parse_body",
     "parse_input",
     "record_size_problem",
@@ -335,6 +337,16 @@ ReasoningBody = Annotated[
     | AttemptInput,
     Field(discriminator="kind"),
 ]
+
+
+def input_schema(kind: str) -> dict[str, Any] | None:
+    """The JSON Schema of what a caller writes for a record of `kind` (`majordomus schema
+    KIND`), or None for a word that is not a record kind."""
+    for model in typing.get_args(typing.get_args(ReasoningInput)[0]):
+        if model.model_fields["kind"].default == kind:
+            schema: dict[str, Any] = model.model_json_schema()
+            return schema
+    return None
 
 
 @functools.cache

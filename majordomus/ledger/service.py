@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -27,6 +28,7 @@ from majordomus.ledger.lock import DEFAULT_WAIT
 from majordomus.ledger.record import (
     RECORD_SCHEMA,
     RECORD_VERSION,
+    DisagreementInput,
     ReasoningBody,
     ReasoningInput,
     ReasoningRecord,
@@ -124,6 +126,37 @@ def redact(body: ReasoningBody) -> tuple[ReasoningBody, list[str]]:
         ) from None
 
 
+#: The fields of a record input that name other records by id.
+_REFERENCES = ("assessment", "plan", "disagreement", "conclusion", "supersedes")
+_REFERENCE_LISTS = ("consultations", "disagreements")
+
+
+def with_full_ids(given: ReasoningInput, loaded: Loaded) -> ReasoningInput:
+    """`given` with each record it names by a short id (`1a2b3c`) named by its full id
+    (`Loaded.full_id`), so the stored record names what every reader finds."""
+    fields = type(given).model_fields
+    update: dict[str, Any] = {
+        name: loaded.full_id(value)
+        for name in _REFERENCES
+        if name in fields and isinstance(value := getattr(given, name), str)
+    }
+    update.update(
+        {
+            name: [loaded.full_id(v) for v in getattr(given, name)]
+            for name in _REFERENCE_LISTS
+            if name in fields
+        }
+    )
+    if isinstance(given, DisagreementInput):
+        update["positions"] = [
+            p
+            if p.source == "primary"
+            else p.model_copy(update={"source": loaded.full_id(p.source)})
+            for p in given.positions
+        ]
+    return given.model_copy(update=update)
+
+
 @dataclass(frozen=True, slots=True)
 class Recorded:
     """A record as stored and where: `path` is relative to the repository root, `/`-separated."""
@@ -186,6 +219,7 @@ class Ledger:
         if problem is not None:
             raise InvalidInput(problem)
         with self.store.locked() as loaded:
+            given = with_full_ids(given, loaded)
             admission = self._availability(loaded) if needs_admission(given) else None
             body, redacted = redact(admit(given, loaded, admission))
             if task is None:

@@ -161,6 +161,9 @@ class Store:
                 finally:
                     self._depth -= 1
                 return
+            from majordomus.layer.init import warn_if_tracked
+
+            warn_if_tracked(self.root)
             try:
                 fd = safefs.ensure_dir(self.root, STATE_DIR)
             except safefs.Unsafe as exc:

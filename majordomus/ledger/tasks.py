@@ -116,6 +116,9 @@ def set_current_task(root: Path, name: str) -> str:
         if exc.code != "missing":
             raise Refused(f"the current task could not be set: {exc.message}") from None
         text = ""
+    from majordomus.layer.init import warn_if_tracked
+
+    warn_if_tracked(root)
     kept = [line for line in text.split("\n") if line and not line.startswith("id:")]
     data = "".join(f"{line}\n" for line in [f"id: {name}", *kept]).encode("utf-8")
     try:

@@ -19,9 +19,10 @@ from __future__ import annotations
 import sys
 from typing import IO, TYPE_CHECKING, Any
 
+from majordomus.capabilities.core import RECORD_URI
 from majordomus.capabilities.registry import Capability, Registry
 from majordomus.egress import excerpt
-from majordomus.errors import CapabilityError, Internal, NotFound
+from majordomus.errors import CapabilityError, Internal, MissingArtifact, NotFound
 from majordomus.logger import log
 from majordomus.mcp.dispatch import Dispatcher
 from majordomus.mcp.framing import (
@@ -62,7 +63,15 @@ _TEMPLATES = [
         "description": "One object of the .ai/ layer by kind and identity; completion/complete "
         "suggests both.",
         "mimeType": "text/markdown",
-    }
+    },
+    {
+        "uriTemplate": RECORD_URI + "{id}",
+        "name": "reasoning-record",
+        "title": "A reasoning record",
+        "description": "One record of the reasoning ledger by id, as stored; majordomus_recall "
+        "finds them.",
+        "mimeType": "application/json",
+    },
 ]
 #: The lists a re-index may change, with the notification announcing each.
 _LISTS = {
@@ -174,7 +183,11 @@ class Server(Dispatcher):
         return {}
 
     def _served(self, uri: str) -> bool:
-        return uri in self.ctx.index.by_uri or uri in self.registry.by_resource
+        return (
+            uri in self.ctx.index.by_uri
+            or uri in self.registry.by_resource
+            or uri.startswith(RECORD_URI)
+        )
 
     # -- methods -------------------------------------------------------------------------------
 
@@ -219,7 +232,10 @@ class Server(Dispatcher):
     def _resources_read(self, params: dict[str, Any]) -> Any:
         uri = _uri(params)
         if not self._served(uri):
-            raise RpcError(RESOURCE_NOT_FOUND, f"resource not found: {uri}")
+            from majordomus.layer.shortid import why_absent
+
+            unknown = f"resource not found: {uri}"
+            raise RpcError(RESOURCE_NOT_FOUND, why_absent(self.ctx.index, uri, unknown))
         from majordomus.capabilities.core import resolve_resource
 
         try:
@@ -319,12 +335,21 @@ def serve(ctx: Workspace, *, read_only: bool) -> int:
 
     Only the protocol is written to stdout: anything else printed lands on stderr. A strict
     refusal or a registry that fails to build raises before anything is served, so stdout
-    stays empty and the CLI maps the error to its exit code.
+    stays empty and the CLI maps the error to its exit code. Where no repository is found,
+    the session is served all the same, each call answering why (`majordomus.mcp.unrooted`).
     """
     protocol_out = sys.stdout.buffer
     saved = sys.stdout
     sys.stdout = sys.stderr
+    server: Dispatcher
     try:
-        return Server(ctx, read_only=read_only).run(sys.stdin.buffer, protocol_out)
+        server = Server(ctx, read_only=read_only)
+    except MissingArtifact as exc:
+        from majordomus.mcp.listing import tool_entries
+        from majordomus.mcp.unrooted import Unrooted
+
+        server = Unrooted(tool_entries(ctx.registry, read_only), exc.message)
+    try:
+        return run(server, sys.stdin.buffer, protocol_out)
     finally:
         sys.stdout = saved

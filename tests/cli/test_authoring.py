@@ -124,7 +124,7 @@ def test_new_refuses_a_place_no_class_reads(tmp_path: Path) -> None:
         ["new", "issue", "I1", "--title", "x", "--path", "notes/I1.yaml"], cwd=root
     )
     assert done.code == 10
-    assert "no class of sources.yaml reads notes/I1.yaml as a issue" in done.stderr
+    assert "no class of sources.yaml reads notes/I1.yaml as an issue" in done.stderr
     assert not (root / "notes").exists()
 
 

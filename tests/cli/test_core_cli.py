@@ -85,7 +85,8 @@ def test_objects_list_get_search(repo: Path) -> None:
     assert view["source"] == "declarative" and view["uri"] == uri
     content = (repo / view["provenance"]["path"]).read_text()
     assert view["content"] == content
-    assert run(repo, "objects", "get", uri).stdout == content
+    header = f"uri         {uri}\npath        {view['provenance']['path']}\n\n"
+    assert run(repo, "objects", "get", uri).stdout == header + content
 
     repository = json.loads(
         run(repo, "objects", "get", "majordomus://repository", "--format", "json").stdout
@@ -163,18 +164,36 @@ def test_init_then_index_clean(tmp_path: Path) -> None:
     assert again.code == 13 and again.stderr.startswith("majordomus: ")
 
 
-def test_demo_builds_a_repository(tmp_path: Path) -> None:
+def test_demo_shows_each_step_and_keeps_its_folder_only_when_asked(tmp_path: Path) -> None:
     target = tmp_path / "demo"
-    done = run(tmp_path, "demo", str(target))
+    done = run(tmp_path, "demo", "--keep", str(target))
     assert done.code == 0, done.stderr
-    assert f"demo repository  {target.resolve()}" in done.stdout
-    assert "\nstate       ok\n" in done.stdout
-    assert "resource    majordomus://rule/project.rule-0@1" in done.stdout
-    assert "Reasoning: 4 record(s)" in done.stdout
-    assert "validation 1 passed, 0 failed" in done.stdout
+    out = done.stdout
+    assert f"demo repository  {target.absolute()}" in out
+    for shown in (
+        "$ majordomus lint\nlint: 20 object(s), 0 error(s), 0 warning(s); state ok\n",
+        "$ majordomus devcontext compile --issue PAY-2 --budget-tokens 4000\n",
+        "majordomus://rule/payments.money-in-cents@1 (required)",
+        "$ majordomus reasoning record --file assessment.json\n",
+        '"task": "PAY-2"',
+        '"assessment": "',
+        "$ majordomus reasoning status\n",
+        "- Rejected: an optimistic version check",
+        "Reasoning: 2 record(s)",
+        '"mcpServers": {',
+        "# Next, in your own repository:",
+    ):
+        assert shown in out, shown
+    assert out.splitlines()[-1] == f"# kept: {target.absolute()}"
     assert git(target, "status", "--porcelain") == ""
-    assert len(list((target / ".ai/local/state/reasoning/demo").glob("*.json"))) == 4
+    assert len(list((target / ".ai/local/state/reasoning/PAY-2").glob("*.json"))) == 2
     assert run(tmp_path, "demo", str(target)).code == 13
+
+    removed = run(tmp_path, "demo")
+    assert removed.code == 0, removed.stderr
+    last = removed.stdout.splitlines()[-1]
+    assert last.startswith("# removed ")
+    assert not Path(last.removeprefix("# removed ")).parent.exists()
 
 
 READ_COMMANDS = (

@@ -1,11 +1,14 @@
-"""The `reasoning-check` pre-commit hook, driven by the real `pre-commit` tool.
+"""The `reasoning-check` and `layer-lint` pre-commit hooks, driven by the real `pre-commit` tool.
 
-A temporary repository installs the hook and shows a commit blocked by a finding and
+A temporary repository installs the hooks and shows a commit blocked by a finding and
 allowed once the finding is gone. Offline by default the hook is the declared one run as a
 `repo: local` hook (`language: system`, the installed `majordomus` on PATH), because
-installing the package into pre-commit's own environment downloads its dependencies. With
-`MAJORDOMUS_TEST_NETWORK=1` the same scenario installs the hook from this checkout at its
-HEAD exactly as a user's configuration does (`repo:` + `rev:`, `language: python`).
+installing the package into pre-commit's own environment fetches its dependencies from the
+package index. With `MAJORDOMUS_TEST_NETWORK=1` the same scenario installs the hooks from
+this checkout at its HEAD exactly as a user's configuration does (`repo:` + `rev:`,
+`language: python`), with PATH stripped to /usr/bin:/bin as a GUI git client or an IDE runs
+hooks: pre-commit's own environment is all the hook needs. pip's own variables
+(`PIP_INDEX_URL`, or `PIP_NO_INDEX` with `PIP_FIND_LINKS`) point that install at a local index.
 """
 
 from __future__ import annotations
@@ -64,16 +67,24 @@ def local_config() -> dict[str, Any]:
 
 def installed_config() -> dict[str, Any]:
     head = git(REPO_ROOT, "rev-parse", "HEAD").strip()
-    return {"repos": [{"repo": str(REPO_ROOT), "rev": head, "hooks": [{"id": "reasoning-check"}]}]}
+    hooks = [{"id": "reasoning-check"}, {"id": "layer-lint"}]
+    return {"repos": [{"repo": str(REPO_ROOT), "rev": head, "hooks": hooks}]}
 
 
-def environment(home: Path) -> dict[str, str]:
+#: What a GUI git client or an IDE gives a hook: no virtual environment on PATH.
+BARE_PATH = "/usr/bin:/bin"
+
+
+def environment(home: Path, config: Any) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("MAJORDOMUS_", "GIT_"))}
     env.pop("CI", None)
     env.update(GIT_ENV)
     env["GIT_CONFIG_GLOBAL"] = os.devnull
     env["PRE_COMMIT_HOME"] = str(home)
-    env["PATH"] = f"{Path(MAJORDOMUS).parent}{os.pathsep}{env.get('PATH', '')}"
+    if config is installed_config:
+        env["PATH"] = BARE_PATH
+    else:
+        env["PATH"] = f"{Path(MAJORDOMUS).parent}{os.pathsep}{env.get('PATH', '')}"
     return env
 
 
@@ -104,8 +115,8 @@ def commits(root: Path) -> int:
             id="installed",
             marks=pytest.mark.skipif(
                 os.environ.get("MAJORDOMUS_TEST_NETWORK") != "1",
-                reason="installing the hook's environment downloads dependencies; "
-                "set MAJORDOMUS_TEST_NETWORK=1",
+                reason="installing the hook's environment fetches its dependencies from the "
+                "package index; set MAJORDOMUS_TEST_NETWORK=1",
             ),
         ),
     ],
@@ -114,7 +125,7 @@ def test_a_finding_blocks_the_commit_and_a_clean_check_allows_it(
     tmp_path: Path, config: Any
 ) -> None:
     root = make_git_repo(tmp_path / "project", FIXTURES / "layers/planned")
-    env = environment(tmp_path / "pre-commit-home")
+    env = environment(tmp_path / "pre-commit-home", config)
     (root / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config()), encoding="utf-8")
     installed = run(root, env, PRE_COMMIT, "install")
     assert installed.returncode == 0, installed.stdout

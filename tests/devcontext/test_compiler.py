@@ -32,7 +32,7 @@ def handover(path: str = HANDOVER) -> Mapping[str, Any]:
 def test_a_bare_index_is_read_alone(planned: Index) -> None:
     sources = sources_of(planned)
     assert sources.index is planned
-    assert sources.continuity is None and sources.sqlite is None
+    assert sources.continuity is None and sources.ranking is None
     assert sources.size_of("lib/thing.sh") is None
 
 

@@ -1,4 +1,4 @@
-"""Request checks, path normalisation and intent terms."""
+"""Request checks and path normalisation."""
 
 from __future__ import annotations
 
@@ -7,23 +7,9 @@ import math
 import pytest
 
 from majordomus.devcontext import CompileInput, compile_context
-from majordomus.devcontext.inputs import intent_terms, is_under, normalise_path
+from majordomus.devcontext.inputs import is_under, normalise_path
 from majordomus.errors import InvalidInput
 from majordomus.layer.model import Index
-
-
-def test_intent_terms() -> None:
-    assert intent_terms("Make the CONTEXT compiler explain a budget") == [
-        "budget",
-        "compiler",
-        "context",
-        "explain",
-        "make",
-    ]
-    assert intent_terms("budget budget budget") == ["budget"]
-    assert intent_terms("a to be or not") == []
-    assert intent_terms("scope_path, all-blocking; x.y") == ["all-blocking", "scope_path"]
-    assert intent_terms("Přehled rozpočtu") == ["přehled", "rozpočtu"]
 
 
 @pytest.mark.parametrize(

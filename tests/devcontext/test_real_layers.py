@@ -122,9 +122,15 @@ def test_other_issues_rank_below_the_promise_and_keep_to_their_share(ledgerly: I
 
 
 def test_what_lies_beyond_the_work_is_at_most_a_quarter(ledgerly: Index) -> None:
-    compiled = compile_context(ledgerly, CompileInput(issue="I0107", budget_tokens=1_000_000))
+    compiled = compile_context(ledgerly, CompileInput(issue="I0107", budget_tokens=24_000))
     beyond = [x for x in compiled.excluded if "what lies beyond the work may take" in x.detail]
     assert beyond and all(x.reason is ExclusionReason.BUDGET for x in beyond)
+
+
+def test_an_ample_budget_drops_nothing_reached_above_the_floor(ledgerly: Index) -> None:
+    compiled = compile_context(ledgerly, CompileInput(issue="I0107", budget_tokens=1_000_000))
+    assert not [x for x in compiled.excluded if x.reason is ExclusionReason.BUDGET]
+    assert all(e.relevance >= 0.25 or e.required for e in compiled.selected)
 
 
 def test_a_rule_over_the_milestone_scope_ranks_after_the_work(ledgerly: Index) -> None:

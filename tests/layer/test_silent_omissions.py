@@ -38,7 +38,10 @@ def test_a_section_no_class_reads_is_a_named_warning(tmp_path: Path) -> None:
         ("warning", "section_not_indexed", ".ai/repo/adrs")
     ]
     message = index.diagnostics[0].message
-    assert "section 'adrs'" in message and "docs/generated/layer.md" in message
+    assert "section 'adrs'" in message
+    assert "`majordomus init --sources` declares class `adr` (:(glob).ai/repo/adrs/????-*.md)" in (
+        message
+    )
     assert index.state == "ok"
 
 

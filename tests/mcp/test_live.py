@@ -187,8 +187,9 @@ def test_template_read_and_completion(layer_repo: Path) -> None:
         }
 
     got = drive(layer_repo, work)
-    [template] = got["templates"].resource_templates
+    template, record = got["templates"].resource_templates
     assert template.uri_template == TEMPLATE
+    assert record.uri_template == "majordomus://reasoning/record/{id}"
     [content] = got["read"].contents
     assert content.text == (layer_repo / ".ai/repo/prompts/continue.md").read_text()
     assert got["kinds"].completion.values == ["profile", "prompt"]

@@ -146,7 +146,8 @@ def test_every_tool_and_resource_through_the_sdk(layer_repo: Path) -> None:
             answer = ctx.executor.call(entry["_meta"]["majordomus"]["id"], {})
             assert json.loads(content.text) == answer
     assert [t.uri_template for t in got["templates"].resource_templates] == [
-        "majordomus://{kind}/{identity}"
+        "majordomus://{kind}/{identity}",
+        "majordomus://reasoning/record/{id}",
     ]
 
     assert got["refused"].is_error is True

@@ -1,4 +1,5 @@
-"""`majordomus init [--extend] [PATH]`: write a layer skeleton, never overwriting anything."""
+"""`majordomus init [--extend] [--sources] [--ignore-local] [PATH]`: write a layer skeleton, or
+complete an existing one, never overwriting anything."""
 
 from __future__ import annotations
 
@@ -15,19 +16,35 @@ def command() -> click.Command:
     @click.option(
         "--extend",
         is_flag=True,
-        help="Add the skeleton files an existing layer lacks; never touch one that exists.",
+        help="Complete an existing layer: the skeleton files it lacks, the `.gitignore` line "
+        "and the classes sources.yaml lacks; never touch a file otherwise.",
     )
-    def init(path: Path | None, extend: bool) -> None:
+    @click.option(
+        "--sources",
+        is_flag=True,
+        help="Only append to sources.yaml the classes for the sections no class reads.",
+    )
+    @click.option(
+        "--ignore-local",
+        is_flag=True,
+        help="Only add `.ai/local/` to `.gitignore` (the ledger stays out of git).",
+    )
+    def init(path: Path | None, extend: bool, sources: bool, ignore_local: bool) -> None:
         """Write a fresh `.ai/` layer here (or in PATH, or --repo) and git-ignore `.ai/local/`."""
         from majordomus.layer.init import init_layer
 
         target = (path or settings().repo or Path.cwd()).resolve()
-        created = init_layer(target, extend=extend)
-        if extend and not created:
+        ignore_existed = (target / ".gitignore").is_file()
+        created = init_layer(target, extend=extend, sources=sources, ignore_local=ignore_local)
+        if not created and (extend or sources or ignore_local):
             click.echo("complete    nothing was missing")
             return
         for rel in created:
-            click.echo(f"created     {rel}")
+            grew = "(class" in rel or (rel == ".gitignore" and ignore_existed)
+            click.echo(f"{'extended' if grew else 'created':<12}{rel}")
+        if sources or ignore_local:
+            click.echo("next        commit it, then `majordomus lint`")
+            return
         click.echo(
             "next        git add -A && git commit -m 'Add the .ai layer', then `majordomus lint`"
         )

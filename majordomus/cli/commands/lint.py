@@ -39,6 +39,9 @@ def command() -> click.Command:
                 f"{d['message']}"
                 for d in diagnostics
             ]
+            from majordomus.layer.coverage import lines_to_add
+
+            rows += lines_to_add(ctx.index).splitlines()
             counts = {s: sum(1 for d in diagnostics if d["severity"] == s) for s in LEVEL_WORD}
             objects = sum(info["kinds"].values())
             rows.append(

@@ -50,7 +50,9 @@ def command() -> click.Command:
             if chosen.format == "json":
                 click.echo(clean_json(dumps_pretty(report), dumps_pretty))
             else:
-                click.echo(clean(render_inspect(report)), nl=False)
+                from majordomus.layer.coverage import lines_to_add
+
+                click.echo(clean(render_inspect(report) + lines_to_add(ctx.index)), nl=False)
             if report["repository"]["state"] != "ok":
                 click.get_current_context().exit(EXIT_CONTRACT)
             return

@@ -17,11 +17,17 @@ _MANY: dict[str, Any] = {"multiple": True, "metavar": "ID"}
 
 def _finish(draft: Any) -> None:
     """Check a class reads the file as its kind, write it, say what to do next."""
+    from majordomus.layer.coverage import proposed_for
     from majordomus.layer.index import open_layer
     from majordomus.layer.scaffold import check_indexed, write
 
     layer = open_layer(settings().repo)
-    check_indexed(draft, [(c.kind, c.pathspec) for c in layer.sources])
+    fix = [
+        f"`majordomus init --sources` declares class `{c.id}` ({c.pathspec}),"
+        for c in proposed_for(layer.manifest, layer.sources, draft.kind)
+        if all(s.pathspec != c.pathspec for s in layer.sources)
+    ]
+    check_indexed(draft, [(c.kind, c.pathspec) for c in layer.sources], fix[0] if fix else None)
     write(layer.root, draft)
     click.echo(f"created     {draft.path}")
     click.echo(f"uri         majordomus://{draft.kind}/{draft.uri_identity}")

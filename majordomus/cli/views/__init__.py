@@ -46,6 +46,12 @@ def _reasoning() -> Mapping[str, CliView]:
     return reasoning.VIEWS
 
 
+def _recall() -> Mapping[str, CliView]:
+    from majordomus.cli.views import recall
+
+    return recall.VIEWS
+
+
 def _devcontext() -> Mapping[str, CliView]:
     from majordomus.cli.views import devcontext
 
@@ -57,6 +63,7 @@ VIEWS_OF: dict[str, Callable[[], Mapping[str, CliView]]] = {
     "objects": _core,
     "capabilities": _core,
     "reasoning": _reasoning,
+    "recall": _recall,
     "devcontext": _devcontext,
 }
 

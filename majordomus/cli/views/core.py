@@ -18,8 +18,11 @@ def objects_list(out: Any, _: Params) -> str:
 
 
 def objects_get(out: Any, _: Params) -> str:
+    """The URI and the file it was read from, a blank line, then the content."""
     content = out["content"]
-    return content if content.endswith("\n") or not content else content + "\n"
+    path = out["provenance"].get("path")
+    head = lines(f"uri         {out['uri']}", *([f"path        {path}"] if path else []), "")
+    return head + (content if content.endswith("\n") or not content else content + "\n")
 
 
 def objects_search(out: Any, _: Params) -> str:

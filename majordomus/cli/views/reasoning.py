@@ -113,6 +113,12 @@ def _record_input(values: Params) -> dict[str, Any]:
         raise InvalidInput(
             f"the record is not UTF-8 text (byte {exc.start} cannot be decoded)"
         ) from None
+    if not text.strip():
+        where = "standard input" if source.name == "<stdin>" else source.name
+        raise InvalidInput(
+            f"no input: {where} is empty; give one record as JSON with its `kind` "
+            "(`majordomus schema assessment` shows what an assessment holds)"
+        )
     try:
         record = loads(text)
     except ValueError as exc:

@@ -1,0 +1,70 @@
+"""The MCP server started where no repository is (a client that starts it in its own folder,
+or a `--repo` that names none): it completes `initialize` and answers every call with how to
+fix the start, so the client shows the reason instead of a server that disconnected."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from majordomus.errors import NotFound
+from majordomus.logger import log
+from majordomus.mcp.dispatch import Dispatcher
+from majordomus.mcp.framing import RESOURCE_NOT_FOUND, RpcError, clean_value
+from majordomus.mcp.results import offset_of, page, tool_refusal
+from majordomus.mcp.server import _CAPABILITIES, _SERVER_INFO, DEFAULT_PROTOCOL_VERSION
+
+#: What every call answers after the reason the start gave.
+FIX = (
+    "start the server in the repository (the project folder the client opens), or give it "
+    'the repository in its entry: "args": ["mcp", "--repo", "/path/to/repository"]'
+)
+
+
+class Unrooted(Dispatcher):
+    """Every method answers; none serves anything but the reason and the fix."""
+
+    def __init__(self, tools: list[dict[str, Any]], reason: str) -> None:
+        self.fix = f"{reason}; {FIX}"
+        log.error("no repository is served: %s", self.fix)
+        empty = {
+            "resources/list": "resources",
+            "resources/templates/list": "resourceTemplates",
+            "prompts/list": "prompts",
+        }
+        methods = {
+            method: (
+                lambda params, name=name: page(name, [], offset_of(name, params.get("cursor")))
+            )
+            for method, name in empty.items()
+        }
+        super().__init__(
+            {
+                **methods,
+                "initialize": self._initialize,
+                "ping": lambda _params: {},
+                "tools/list": lambda params: clean_value(
+                    page("tools", tools, offset_of("tools", params.get("cursor")))
+                ),
+                "tools/call": lambda _params: clean_value(tool_refusal(NotFound(self.fix))),
+                "resources/read": self._refuse,
+                "prompts/get": self._refuse,
+                "completion/complete": self._refuse,
+            }
+        )
+
+    def _initialize(self, params: dict[str, Any]) -> Any:
+        asked = params.get("protocolVersion")
+        from majordomus.mcp.server import PROTOCOL_VERSIONS
+
+        version = asked if asked in PROTOCOL_VERSIONS else DEFAULT_PROTOCOL_VERSION
+        return clean_value(
+            {
+                "protocolVersion": version,
+                "capabilities": _CAPABILITIES,
+                "serverInfo": _SERVER_INFO,
+                "instructions": f"Majordomus serves no repository: {self.fix}.",
+            }
+        )
+
+    def _refuse(self, _params: dict[str, Any]) -> Any:
+        raise RpcError(RESOURCE_NOT_FOUND, self.fix)
