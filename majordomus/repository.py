@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from majordomus.devcontext import CompiledContext, CompileInput, Explanation
     from majordomus.layer.model import Discovery, Index
     from majordomus.ledger.record import ReasoningInput
+    from majordomus.ledger.team import Pulled, Pushed, Synced
     from majordomus.projections.handover import Handover
     from majordomus.projections.state import ReasoningExplanation, ReasoningState
 
@@ -157,7 +158,8 @@ class Repository:
 
 
 class RepositoryLedger:
-    """The `majordomus reasoning` commands: record, status, explain, check, handover.
+    """The `majordomus reasoning` commands: record, status, explain, check, handover, and the
+    team ledger's push, pull and sync.
 
     `task` is a task id, `all` for every task, or None for the current task; `as_of` (an
     RFC 3339 time) replays only what was recorded by then.
@@ -194,12 +196,33 @@ class RepositoryLedger:
         request = ReasoningExplainInput(id=record_id, as_of=as_of)
         return _answer(self.workspace, "reasoning.explain", request)
 
-    def check(self, *, as_of: str | None = None) -> ReasoningCheck:
-        """`majordomus reasoning check`: whether the reasoning rules hold (`ok`), and every
-        finding when they do not (the command then exits 10)."""
+    def check(self, *, as_of: str | None = None, shared: bool = False) -> ReasoningCheck:
+        """`majordomus reasoning check [--shared]`: whether the reasoning rules hold (`ok`), and
+        every finding when they do not (the command then exits 10)."""
         from majordomus.capabilities.reasoning import ReasoningCheckInput
 
-        return _answer(self.workspace, "reasoning.check", ReasoningCheckInput(as_of=as_of))
+        request = ReasoningCheckInput(as_of=as_of, shared=shared)
+        return _answer(self.workspace, "reasoning.check", request)
+
+    def push(self, remote: str | None = None, *, dry_run: bool = False) -> Pushed:
+        """`majordomus reasoning push [REMOTE] [--dry-run]`: publish this clone's new records
+        (docs/team.md); git's failures raise `GitError`, a rejected push `Refused`."""
+        from majordomus.capabilities.reasoning import PushInput
+
+        return _answer(self.workspace, "reasoning.push", PushInput(remote=remote, dry_run=dry_run))
+
+    def pull(self, remote: str | None = None) -> Pulled:
+        """`majordomus reasoning pull [REMOTE]`: fetch the team's records; a rewritten ref is
+        kept aside and listed in `quarantined` (the command then exits 10)."""
+        from majordomus.capabilities.reasoning import RemoteInput
+
+        return _answer(self.workspace, "reasoning.pull", RemoteInput(remote=remote))
+
+    def sync(self, remote: str | None = None) -> Synced:
+        """`majordomus reasoning sync [REMOTE]`: pull, then push."""
+        from majordomus.capabilities.reasoning import RemoteInput
+
+        return _answer(self.workspace, "reasoning.sync", RemoteInput(remote=remote))
 
     def handover(self, task: str | None = None, *, as_of: str | None = None) -> Handover:
         """`majordomus reasoning handover`: what the next session needs, as data and Markdown."""

@@ -470,9 +470,9 @@ def _publish_reserved(dir_fd: int, temporary: str, name: str) -> None:
         raise
 
 
-def write_new(dir_fd: int, name: str, data: bytes) -> None:
-    """Write `data` to a new file `name` in the directory `dir_fd`, atomically where the
-    platform allows, never replacing an existing name (`FileExistsError`).
+def write_new(dir_fd: int, name: str, data: bytes, *, mode: int = 0o644) -> None:
+    """Write `data` to a new file `name` (permissions `mode`) in the directory `dir_fd`,
+    atomically where the platform allows, never replacing an existing name (`FileExistsError`).
 
     The bytes go to `.<name>.tmp` (created exclusively, never through a link) and are made
     durable; the temporary file is then published by the first of `renameat2` with
@@ -486,7 +486,7 @@ def write_new(dir_fd: int, name: str, data: bytes) -> None:
         pass
     else:
         raise FileExistsError(errno.EEXIST, "already exists", name)
-    fd = os.open(temporary, _write_flags(), 0o644, dir_fd=dir_fd)
+    fd = os.open(temporary, _write_flags(), mode, dir_fd=dir_fd)
     published = False
     try:
         with os.fdopen(fd, "wb") as handle:

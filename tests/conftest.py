@@ -143,11 +143,21 @@ class Served:
     url: str
     stderr: list[str]
     reader: threading.Thread
+    root: Path
+
+    @property
+    def token(self) -> str | None:
+        """The server's token (docs/http.md), made before the URL was printed."""
+        path = self.root / ".ai/local/serve-token"
+        return path.read_text().strip() if path.exists() else None
 
     def client(self, **kwargs: Any) -> httpx.Client:
+        """A client that shows the token, as a caller that writes must."""
         import httpx
 
-        return httpx.Client(base_url=self.url, timeout=30, **kwargs)
+        shown = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        headers = {**shown, **kwargs.pop("headers", {})}
+        return httpx.Client(base_url=self.url, headers=headers, **{"timeout": 30, **kwargs})
 
     def stop(self) -> int:
         """SIGTERM, then the exit code (a graceful stop is 0); `stderr` is then complete."""
@@ -188,7 +198,7 @@ def serve(root: Path, *args: str, env: Mapping[str, str] | None = None) -> Serve
     if url is None:
         process.wait(timeout=30)
         raise AssertionError(f"serve exited {process.returncode}: {''.join(lines)}")
-    return Served(process, url, lines, reader)
+    return Served(process, url, lines, reader, root)
 
 
 @pytest.fixture

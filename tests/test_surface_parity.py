@@ -38,7 +38,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def http(repo: Path) -> Iterator[str]:
-    served = serve(repo, env={"MAJORDOMUS_LOG": "info"})
+    served = serve(repo, "--open-loopback", env={"MAJORDOMUS_LOG": "info"})
     yield served.url
     served.stop()
 

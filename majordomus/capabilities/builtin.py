@@ -82,8 +82,11 @@ COMMANDS: dict[tuple[str, ...], str] = {
     ("reasoning", "explain"): "reasoning.explain",
     ("reasoning", "handover"): "reasoning.handover",
     ("reasoning", "plan"): "reasoning.plan",
+    ("reasoning", "pull"): "reasoning.pull",
+    ("reasoning", "push"): "reasoning.push",
     ("reasoning", "record"): "reasoning.record",
     ("reasoning", "status"): "reasoning.status",
+    ("reasoning", "sync"): "reasoning.sync",
     ("recall",): "recall.query",
 }
 

@@ -3,10 +3,11 @@
 The situation (`ReasoningSituation`) is resolved once per request and shared by every
 reasoning capability that reads: the record store and its records, the consultation history
 replayed from them, the advisor catalogue in force, the mode, and every advisor's state now;
-the one that writes calls the ledger service (`majordomus.ledger.service`). None of these
-capabilities contacts an advisor. After the situation, each section holds one capability's
-wire shapes, handler, benchmark cases and declaration (seven capabilities read top to bottom
-in one file, hence its length).
+the one that writes calls the ledger service (`majordomus.ledger.service`), and push, pull and
+sync the team ledger (`majordomus.ledger.team`). None of these capabilities contacts an
+advisor. After the situation, each section holds one capability's wire shapes, handler,
+benchmark cases and declaration (ten capabilities read top to bottom in one file, hence its
+length).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from majordomus.errors import InvalidInput, NotFound, Refused
 from majordomus.ledger.history import LazyHistory
 from majordomus.ledger.loaded import Loaded, RecordIndex
 from majordomus.ledger.store import Store
+from majordomus.ledger.team import Pulled, Pushed, Synced, pull, push, sync
 from majordomus.projections.check import CHECKS, ReasoningFinding
 from majordomus.projections.check import run as run_checks
 from majordomus.projections.handover import GitPosition, Handover, handover
@@ -75,16 +77,17 @@ class ReasoningSituation:
 
 
 def reasoning_situation(
-    ctx: Workspace, as_of: str | None = None, *, indexed: bool = False
+    ctx: Workspace, as_of: str | None = None, *, indexed: bool = False, local: bool = True
 ) -> ReasoningSituation:
     """Resolve the situation; an invalid catalogue is refused naming the file it came from.
 
     With `as_of` (an RFC 3339 time) only the records recorded at or before that moment are
     replayed and circuits are evaluated at it: the state a handover saw, by the same path.
-    `indexed` keeps the records' `RecordIndex` for a caller that derives the state.
+    `indexed` keeps the records' `RecordIndex` for a caller that derives the state; with
+    `local` false only the published records are read (`reasoning check --shared`).
     """
     store = Store(ctx.root)
-    loaded = store.load()
+    loaded = store.load(local=local)
     now = None
     if as_of is not None:
         moment = parse_moment(as_of)
@@ -242,9 +245,89 @@ REASONING_PLAN = Capability(
 )
 
 
-# == ledger: reasoning.record (the one capability that writes) =================================
-# Declared in `majordomus.capabilities.record`, so writing a record imports none of the
-# projections below.
+# == ledger: reasoning.record, and the team ledger's push, pull and sync ========================
+# `reasoning.record` is declared in `majordomus.capabilities.record`, so writing a record
+# imports none of the projections below.
+
+
+# -- reasoning.push, reasoning.pull, reasoning.sync (the command line and the library only) -----
+
+
+class RemoteInput(StrictInput):
+    """Which remote to share the ledger with."""
+
+    remote: Annotated[
+        str | None,
+        Field(description="A configured remote (default: the branch's upstream, else origin)."),
+    ] = None
+
+
+class PushInput(RemoteInput):
+    """Which remote to publish to, and whether only to show what would be published."""
+
+    dry_run: Annotated[
+        bool, Field(description="List what would be published; make no git object, push nothing.")
+    ] = False
+
+
+def reasoning_push(ctx: Workspace, request: PushInput) -> Pushed:
+    return push(ctx.root, request.remote, dry_run=request.dry_run)
+
+
+def reasoning_pull(ctx: Workspace, request: RemoteInput) -> Pulled:
+    return pull(ctx.root, request.remote)
+
+
+def reasoning_sync(ctx: Workspace, request: RemoteInput) -> Synced:
+    return sync(ctx.root, request.remote)
+
+
+def _team(name: str, description: str, **declared: Any) -> Capability:
+    """A team-ledger command: on the command line and in the library, never over MCP or
+    HTTP (an assistant reads the ledger; a person decides to publish it)."""
+    return Capability(
+        id=f"reasoning.{name}",
+        description=description,
+        kind="command",
+        writes_repository=True,
+        cli=("reasoning", name),
+        stability=EXPERIMENTAL,
+        tags=("reasoning", "team"),
+        waived="external_dependency",
+        **declared,
+    )
+
+
+REASONING_PUSH = _team(
+    "push",
+    "Publish the records this clone wrote since its last push on its writer ref "
+    "(refs/majordomus/ledger/<writer>), each redacted again, and push that ref, never forced "
+    "(docs/team.md). Writes git objects and refs/majordomus/ only.",
+    title="Publish the ledger",
+    handler=reasoning_push,
+    input=PushInput,
+    output=Pushed,
+)
+REASONING_PULL = _team(
+    "pull",
+    "Fetch every writer's ledger ref from a remote and replay each that appends to what was "
+    "seen; a rewritten one is kept aside (refs/majordomus/quarantine/) and named. Writes "
+    "refs/majordomus/ only.",
+    title="Fetch the team's ledger",
+    handler=reasoning_pull,
+    input=RemoteInput,
+    output=Pulled,
+)
+REASONING_SYNC = _team(
+    "sync",
+    "`reasoning pull`, then `reasoning push`, with one remote.",
+    title="Pull, then push",
+    handler=reasoning_sync,
+    input=RemoteInput,
+    output=Synced,
+)
+
+# == end of the ledger's section ===============================================================
 
 
 # == projections: reasoning.status, reasoning.explain, reasoning.check ==========================
@@ -439,9 +522,16 @@ REASONING_EXPLAIN = Capability(
 
 
 class ReasoningCheckInput(StrictInput):
-    """As of when to check the records (default: now, every record)."""
+    """As of when to check the records (default: now, every record), and which records."""
 
     as_of: AsOf = None
+    shared: Annotated[
+        bool,
+        Field(
+            description="Check the published records alone (the refs below "
+            "refs/majordomus/, as a CI job fetched them), not this checkout's store."
+        ),
+    ] = False
 
 
 class ReasoningCheck(Wire):
@@ -453,7 +543,7 @@ class ReasoningCheck(Wire):
 
 
 def reasoning_check(ctx: Workspace, request: ReasoningCheckInput) -> ReasoningCheck:
-    situation = reasoning_situation(ctx, request.as_of)
+    situation = reasoning_situation(ctx, request.as_of, local=not request.shared)
     used = situation.advisors.loaded
     findings = run_checks(
         ctx.root, used.catalogue, used.references, situation.loaded, source=used.source
@@ -467,7 +557,8 @@ REASONING_CHECK = Capability(
     description="The six checks in order: the catalogue's findings, a transport module per "
     "adapter, provider-independent code that names an advisor, CI that depends on a model "
     "credential, documents asserting a refused claim, and records that do not parse or claim "
-    "review the ledger does not show. Findings are reported, never fixed. Read-only.",
+    "review the ledger does not show, and fetched ledger refs kept aside as rewritten. "
+    "Findings are reported, never fixed. Read-only.",
     input=ReasoningCheckInput,
     output=ReasoningCheck,
     handler=reasoning_check,
@@ -497,6 +588,9 @@ REASONING = Module(
         REASONING_EXPLAIN,
         REASONING_CHECK,
         REASONING_HANDOVER,
+        REASONING_PUSH,
+        REASONING_PULL,
+        REASONING_SYNC,
     ),
 )
 

@@ -3,9 +3,10 @@
 The guard (`majordomus.http.middleware`) owns what must happen before routing. The routes are
 generic: one per capability HTTP exposure, each binding the request to the input, running the
 one executor and mapping errors; beside them the pages (`/`, `/api/v1`, `/openapi.json`,
-Swagger UI). The registry, the routes and the OpenAPI document are built once per process;
-before each request the workspace checks cheaply whether the layer changed and reads it
-again only when it did.
+Swagger UI) and MCP at `/mcp` (`majordomus.http.mcp`), which `serve --mcp-only` serves
+alone. The registry, the routes and the OpenAPI document are built once per process; before
+each request the workspace checks cheaply whether the layer changed and reads it again only
+when it did.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ from majordomus.capabilities.schemas import canonical_schema
 from majordomus.egress import clean
 from majordomus.http import pages
 from majordomus.http.binding import body_input, query_input
+from majordomus.http.door import CLOSED, Door
 from majordomus.http.errors import HttpError, from_exception
-from majordomus.http.guards import check_caller
+from majordomus.http.guards import MCP_PATH
+from majordomus.http.mcp import McpEndpoint
 from majordomus.http.middleware import BODY_LIMIT, MAX_IN_FLIGHT, Guard, client_of
 from majordomus.http.openapi import OpenApiError, build_openapi, render
 from majordomus.http.responses import error_response, model_response
@@ -58,11 +61,13 @@ def _wants_html(accept: str) -> bool:
 class Routes:
     """The application's state: one workspace, its registry, the pages built once per index."""
 
-    def __init__(self, ctx: Workspace) -> None:
+    def __init__(self, ctx: Workspace, door: Door) -> None:
         self.ctx = ctx
         ctx.index  # noqa: B018 - read before anything is served, so a strict refusal comes first
         self.registry = ctx.registry
         self.executor = ctx.executor
+        self.door = door
+        self.mcp = McpEndpoint(ctx, door)
         self._info: pages.ServerIndex | None = None
         self.api = pages.api_index(self.registry)
         self.command_lock = anyio.Lock()
@@ -102,8 +107,10 @@ class Routes:
                 return await anyio.to_thread.run_sync(call)
         return await anyio.to_thread.run_sync(call)
 
-    def table(self) -> list[tuple[str, str, Endpoint]]:
-        """Every route served: the pages, then one per capability HTTP exposure."""
+    def table(self, *, mcp_only: bool = False) -> list[tuple[str, str, Endpoint]]:
+        """Every route served beside MCP: the pages, then one per capability HTTP exposure."""
+        if mcp_only:
+            return []
         served: list[tuple[str, str, Endpoint]] = [
             ("/", "GET", self.home),
             ("/api/v1", "GET", self.api_index),
@@ -171,7 +178,8 @@ class Routes:
 
         async def dispatch(request: Request) -> Response:
             try:
-                check_caller(client_of(request.scope), cap)
+                if cap.kind == "command":
+                    self.door.check_write(client_of(request.scope), request.headers, cap.id)
                 if method == "GET":
                     raw = query_input(request.query_params.multi_items(), schema)
                 else:
@@ -183,14 +191,15 @@ class Routes:
                     log.error(
                         "%s: %s", cap.id, mapped.message, exc_info=not isinstance(exc, HttpError)
                     )
-                return error_response(mapped.status, mapped.code, mapped.message)
+                challenge = {"WWW-Authenticate": "Bearer"} if mapped.status == 401 else None
+                return error_response(mapped.status, mapped.code, mapped.message, challenge)
             return model_response(answer)
 
         dispatch.__name__ = f"capability_{cap.id}"
         return dispatch
 
 
-def _routing_error(request: Request, exc: StarletteHTTPException) -> Response:
+def _routing_error(request: Request, exc: StarletteHTTPException, mcp_only: bool) -> Response:
     method, path = request.method, request.url.path
     if exc.status_code == 405 or (
         exc.status_code == 404 and path.startswith("/api/v1/") and method not in ("GET", "POST")
@@ -201,7 +210,9 @@ def _routing_error(request: Request, exc: StarletteHTTPException) -> Response:
         return error_response(
             405, "method_not_allowed", f"method {method} is not served{served}", headers
         )
-    if path.startswith("/api/v1/"):
+    if mcp_only:
+        message = f"nothing is served at {path}; this server serves {MCP_PATH} only"
+    elif path.startswith("/api/v1/"):
         message = f"no route {method} {path}; the routes are listed at /openapi.json"
     else:
         message = f"nothing is served at {path}; / and /api/v1 list what is served"
@@ -209,19 +220,31 @@ def _routing_error(request: Request, exc: StarletteHTTPException) -> Response:
 
 
 def create_app(
-    ctx: Workspace, *, max_in_flight: int = MAX_IN_FLIGHT, body_limit: int = BODY_LIMIT
+    ctx: Workspace,
+    *,
+    door: Door = CLOSED,
+    mcp_only: bool = False,
+    max_in_flight: int = MAX_IN_FLIGHT,
+    body_limit: int = BODY_LIMIT,
 ) -> Guard:
-    """The whole application over one context; the registry and index are built here, once."""
-    routes = Routes(ctx)
+    """The whole application over one context (`mcp_only`: `/mcp` alone); the registry and
+    index are built here, once."""
+    routes = Routes(ctx, door)
     api = FastAPI(openapi_url=None, docs_url=None, redoc_url=None, redirect_slashes=False)
 
     async def routing_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
-        return _routing_error(request, exc)
+        return _routing_error(request, exc, mcp_only)
 
     api.add_exception_handler(StarletteHTTPException, routing_error)
-    for path, method, endpoint in routes.table():
+    # A plain route: MCP reads its body itself and needs none of FastAPI's request handling.
+    api.add_route(MCP_PATH, routes.mcp.post, methods=["POST"], include_in_schema=False)
+    for path, method, endpoint in routes.table(mcp_only=mcp_only):
         api.add_api_route(path, endpoint, methods=[method], include_in_schema=False)
     return Guard(
-        api, max_in_flight=max_in_flight, body_limit=body_limit, before_each=routes.refresh
+        api,
+        door=door,
+        max_in_flight=max_in_flight,
+        body_limit=body_limit,
+        before_each=routes.refresh,
     )

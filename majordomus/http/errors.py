@@ -14,6 +14,7 @@ from majordomus.wire import Wire, dumps_pretty
 
 ErrorCode = Literal[
     "invalid_input",
+    "unauthorized",
     "not_found",
     "refused",
     "forbidden",
@@ -27,7 +28,8 @@ ErrorCode = Literal[
 #: (status, code, when) of every error the HTTP surface can answer, in status order.
 ERRORS: tuple[tuple[int, ErrorCode, str], ...] = (
     (400, "invalid_input", "the input cannot be read into the capability's input type"),
-    (403, "forbidden", "a foreign Host or Origin, or a remote caller on a non-read capability"),
+    (401, "unauthorized", "no server token where one is needed: off loopback, or a write"),
+    (403, "forbidden", "a foreign Host or Origin"),
     (404, "not_found", "no such route, or the input names something the repository lacks"),
     (405, "method_not_allowed", "the path is served, but not with this method"),
     (413, "too_large", "the request body is over 1 MiB"),

@@ -1,8 +1,10 @@
 """The request guards of docs/http.md, as functions over (client address, headers).
 
 1. DNS rebinding: a loopback caller must name the server by an IP literal or `localhost`.
-2. Foreign Origin: a non-GET/HEAD request may carry only the server's own origin.
-3. Remote callers may run only capabilities that admit remote (effect `read`).
+2. Foreign Origin: a non-GET/HEAD request, and every request to `/mcp`, may carry only the
+   server's own origin.
+
+Who must show the server's token is `majordomus.http.door`'s.
 
 Pure: no sockets, no clock; the ASGI middleware and the tests call the same functions.
 """
@@ -13,8 +15,10 @@ import ipaddress
 import re
 from collections.abc import Mapping
 
-from majordomus.capabilities.registry import Capability
 from majordomus.http.errors import HttpError
+
+#: The MCP endpoint (`majordomus.http.mcp`).
+MCP_PATH = "/mcp"
 
 _PORT = r"(?::[0-9]{1,5})?"
 _IPV4 = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}" + _PORT + r"\Z")
@@ -53,7 +57,9 @@ def local_host(host: str) -> bool:
     return bool(_LOCALHOST.match(host))
 
 
-def check_request(client: str | None, method: str, headers: Mapping[str, str]) -> None:
+def check_request(
+    client: str | None, method: str, headers: Mapping[str, str], path: str = ""
+) -> None:
     """Guards 1 and 2, before routing; raises a 403 `forbidden` naming what was refused.
 
     `headers` maps lower-case names to values.
@@ -67,7 +73,7 @@ def check_request(client: str | None, method: str, headers: Mapping[str, str]) -
             "to its own names (DNS rebinding guard)",
         )
     origin = headers.get("origin")
-    if origin is None or method in ("GET", "HEAD"):
+    if origin is None or (method in ("GET", "HEAD") and path != MCP_PATH):
         return
     if host is not None and local_host(host) and origin in (f"http://{host}", f"https://{host}"):
         return
@@ -76,18 +82,3 @@ def check_request(client: str | None, method: str, headers: Mapping[str, str]) -
         "forbidden",
         f"Origin '{origin}' is not this server's own origin; cross-origin {method} is refused",
     )
-
-
-def admits_remote(cap: Capability) -> bool:
-    """Only reads may be run by a caller that is not on this machine."""
-    return cap.effect == "read"
-
-
-def check_caller(client: str | None, cap: Capability) -> None:
-    """Guard 3: a remote caller on a capability that changes state gets 403 `forbidden`."""
-    if not is_loopback(client) and not admits_remote(cap):
-        raise HttpError(
-            403,
-            "forbidden",
-            f"{cap.id} changes state ({cap.effect}); only a caller on this machine may run it",
-        )

@@ -1,6 +1,7 @@
 """The pure-ASGI guard in front of the routes: what must happen before routing.
 
-The in-flight bound (503 `busy`, liveness probes exempt), the Host / Origin guards, the 1 MiB
+The in-flight bound (503 `busy`, liveness probes exempt), the Host / Origin guards, the token
+a caller off loopback must show (`majordomus.http.door`, 401), the 1 MiB
 body limit (413), a body that must arrive whole before anything runs (a retrying client
 cannot commit a record twice), HEAD as GET without a body, `Cache-Control: no-store` and a
 `Content-Length` on every answer; and, before each request, the application's cheap check
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from majordomus.http.door import CLOSED, Door
 from majordomus.http.errors import HttpError
 from majordomus.http.guards import check_request
 from majordomus.http.responses import error_response
@@ -49,11 +51,13 @@ class Guard:
         self,
         app: ASGIApp,
         *,
+        door: Door = CLOSED,
         max_in_flight: int = MAX_IN_FLIGHT,
         body_limit: int = BODY_LIMIT,
         before_each: Callable[[], None] | None = None,
     ) -> None:
         self.app = app
+        self.door = door
         self.before_each = before_each
         self.max_in_flight = max_in_flight
         self.body_limit = body_limit
@@ -87,13 +91,15 @@ class Guard:
             for key, value in scope["headers"]
         }
         try:
-            check_request(client_of(scope), scope["method"], headers)
+            check_request(client_of(scope), scope["method"], headers, scope["path"])
+            self.door.admit(client_of(scope), headers)
             body = await self._body(receive, headers)
         except ClientGone:
             log.info("the client left before its request body was complete; nothing ran")
             return
         except HttpError as refused:
-            await error_response(refused.status, refused.code, refused.message)(
+            challenge = {"WWW-Authenticate": "Bearer"} if refused.status == 401 else None
+            await error_response(refused.status, refused.code, refused.message, challenge)(
                 scope, receive, send
             )
             return

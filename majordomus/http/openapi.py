@@ -38,7 +38,10 @@ INFRASTRUCTURE: tuple[tuple[str, str, str], ...] = (
     ("GET", "/api/v1", "Every capability route with its capability id and title."),
     ("GET", "/openapi.json", "This document."),
     ("GET", "/swagger", "Swagger UI over this document."),
+    ("POST", "/mcp", "MCP over Streamable HTTP: one JSON-RPC message, answered as JSON."),
 )
+#: The server's token (docs/http.md): every caller off loopback and every write shows it.
+SECURITY_SCHEMES = {"token": {"type": "http", "scheme": "bearer"}}
 
 
 class OpenApiError(Exception):
@@ -193,7 +196,8 @@ def _responses(cap: Capability, output: dict[str, Any]) -> dict[str, Any]:
         out["422"] = _error_response(reasons["refused"])
     out["500"] = _error_response(reasons["internal"])
     out["default"] = _error_response(
-        "method_not_allowed (405), forbidden (403), too_large (413) or busy (503); "
+        "unauthorized (401), forbidden (403), method_not_allowed (405), too_large (413) or "
+        "busy (503); "
         "the body names what was refused."
     )
     return out
@@ -229,6 +233,8 @@ def operation(
             "content": {"application/json": media},
         }
     op["responses"] = _responses(cap, output_ref)
+    if cap.kind == "command":
+        op["security"] = [{"token": []}]
     op["x-majordomus-id"] = cap.id
     op["x-majordomus-kind"] = cap.kind
     op["x-majordomus-stability"] = cap.stability
@@ -282,7 +288,11 @@ def build_openapi(registry: Registry, cases: Cases) -> dict[str, Any]:
         "servers": [{"url": "/", "description": "The server that serves this document."}],
         "tags": tags,
         "paths": {path: paths[path] for path in sorted(paths)},
-        "components": {"schemas": {k: components.schemas[k] for k in sorted(components.schemas)}},
+        "security": [{}, {"token": []}],
+        "components": {
+            "schemas": {k: components.schemas[k] for k in sorted(components.schemas)},
+            "securitySchemes": SECURITY_SCHEMES,
+        },
         "x-majordomus": {
             "generator": GENERATOR,
             "infrastructure": [

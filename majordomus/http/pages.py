@@ -122,6 +122,7 @@ SURFACES = tuple(
         ("api", "Capability routes", "/api/v1", "api", "json"),
         ("openapi", "OpenAPI document", "/openapi.json", "reference", "json"),
         ("swagger", "Swagger UI", "/swagger", "reference", "html"),
+        ("mcp", "MCP over Streamable HTTP", "/mcp", "mcp", "json"),
     )
 )
 

@@ -1,8 +1,8 @@
 """Running the application under uvicorn: bind, announce the URL, serve until signalled.
 
 The socket is bound and listening before the URL is printed, so a client that reads the line
-can connect at once. SIGTERM and SIGINT stop gracefully (in-flight requests get up to 30 s)
-and the process exits 0.
+can connect at once; the token (`majordomus.http.door`) is printed on the next line. SIGTERM
+and SIGINT stop gracefully (in-flight requests get up to 30 s) and the process exits 0.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from majordomus.capabilities.registry import RegistryBuildFailed
 from majordomus.errors import ContractUnmet, ProtocolFailure
 from majordomus.http.app import create_app
 from majordomus.http.deadlines import protocol_class, read_timeouts
-from majordomus.http.guards import is_loopback
+from majordomus.http.door import TOKEN_FILE, Door, TokenUnusable, server_token
+from majordomus.http.guards import MCP_PATH, is_loopback
 from majordomus.logger import log
 
 if TYPE_CHECKING:
@@ -75,7 +76,15 @@ def route_uvicorn_logs() -> None:
     theirs.propagate = False
 
 
-def serve(ctx: Workspace, host: str, port: int, *, fallback: bool = False) -> int:
+def serve(
+    ctx: Workspace,
+    host: str,
+    port: int,
+    *,
+    fallback: bool = False,
+    mcp_only: bool = False,
+    open_loopback: bool = False,
+) -> int:
     """Build the index and registry once, then serve until SIGTERM / SIGINT."""
     try:
         registry = ctx.registry
@@ -83,16 +92,19 @@ def serve(ctx: Workspace, host: str, port: int, *, fallback: bool = False) -> in
         raise ContractUnmet(
             f"refusing to serve: {failed}; run `majordomus capabilities validate`"
         ) from None
-    app = create_app(ctx)
-    route_uvicorn_logs()
+    ctx.index  # noqa: B018 - a strict refusal comes before anything is bound or written
     sock = bind(host, port, fallback=fallback)
     bound = sock.getsockname()[0]
-    if not is_loopback(bound):
+    loopback = is_loopback(bound)
+    door = Door(None if loopback and open_loopback else _token(ctx, bound), open_loopback)
+    if not loopback:
         log.warning(
-            "listening on %s, which is not loopback: every host that reaches it can read the "
-            "layer (remote callers may run read capabilities only)",
+            "listening on %s, which is not loopback: a caller from another host must send the "
+            "token on every request",
             bound,
         )
+    app = create_app(ctx, door=door, mcp_only=mcp_only)
+    route_uvicorn_logs()
     config = uvicorn.Config(
         app,
         log_config=None,
@@ -113,10 +125,32 @@ def serve(ctx: Workspace, host: str, port: int, *, fallback: bool = False) -> in
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, server.handle_exit)
     url = url_of(sock)
-    sys.stderr.write(
-        f"majordomus[INFO] serving {ctx.index.root.name} at {url} "
-        f"({sum(1 for c in registry if c.http)} routes; OpenAPI at {url}/openapi.json)\n"
+    served = (
+        f"MCP at {url}{MCP_PATH} only"
+        if mcp_only
+        else f"{sum(1 for c in registry if c.http)} routes; OpenAPI at {url}/openapi.json; "
+        f"MCP at {url}{MCP_PATH}"
     )
+    sys.stderr.write(f"majordomus[INFO] serving {ctx.index.root.name} at {url} ({served})\n")
+    if door.token is not None:
+        sys.stderr.write(
+            f"majordomus[INFO] token (for writes and callers off loopback, as "
+            f"'Authorization: Bearer <token>'; kept in {TOKEN_FILE}): {door.token}\n"
+        )
     sys.stderr.flush()
     server.run(sockets=[sock])
     return 0
+
+
+def _token(ctx: Workspace, bound: str) -> str | None:
+    """The server's token; off loopback there is no serving without it, on loopback the
+    server serves and refuses writes until one can be made."""
+    try:
+        return server_token(ctx.root)
+    except TokenUnusable as exc:
+        if not is_loopback(bound):
+            raise TokenUnusable(
+                f"refusing to listen on {bound} without a token: {exc.message}"
+            ) from None
+        log.warning("%s; every write is refused (or start with --open-loopback)", exc.message)
+        return None

@@ -1,26 +1,32 @@
 """Every `git` invocation of the product, and how git is made safe to run on a stranger's
 repository (docs/RELIABILITY.md, "What git is trusted with").
 
-Read-only by construction: the only subcommands run here are `rev-parse`, `symbolic-ref`,
-`status --porcelain` (with `--no-optional-locks`, so git never refreshes `.git/index`),
-`config --list` and `ls-files`. Nothing in this module may write to a repository; auditing
-the read-only promise means reading this one file.
+Reading the layer is read-only by construction: `rev-parse`, `symbolic-ref`, `status
+--porcelain` (with `--no-optional-locks`, so git never refreshes `.git/index`), `config` and
+`ls-files`. The team ledger (docs/team.md) reads its refs and objects (`for-each-ref`,
+`ls-tree`, `cat-file`, `merge-base`) and, on `reasoning push` and `pull` alone, writes objects
+(`hash-object`, `mktree`) and refs below `refs/majordomus/` (`update-ref`, always with the old
+value). Auditing what majordomus does to a repository means reading this one file.
 
 What git says about a root is a `GitState`, built here and held by the index.
 
 Every command starts in `_argv_env`: git is told which git directory and work tree to use
 (the `.git` found above the layer root, never a directory git might take for a bare
 repository), and every setting through which a repository's config could make git run a
-program or reach the network is overridden from the command line, which git reads last.
+program or reach the network is overridden from the command line, which git reads last. The
+three commands a person runs by asking to publish or fetch (`commit-tree`, `fetch`, `push`)
+run as the user's own git would (`_as_user`): their credentials, SSH set-up, hooks and signing.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 import subprocess
+import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -191,9 +197,11 @@ class _Running:
         args: tuple[str, ...],
         quiet_codes: tuple[int, ...],
         drivers: tuple[tuple[str, str], ...] = (),
+        stdin: bytes | None = None,
     ) -> None:
         self.args = args
         self.quiet_codes = quiet_codes
+        self.stdin = stdin
         self.failure: _Failed | None = None
         self.process: subprocess.Popen[bytes] | None = None
         try:
@@ -202,7 +210,7 @@ class _Running:
                 argv,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                stdin=subprocess.DEVNULL,
+                stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
                 env=env,
             )
         except _Failed as exc:
@@ -214,7 +222,7 @@ class _Running:
         """The answer, or `_Failed` once git took longer than `TIMEOUT` (then it is killed)."""
         assert self.process is not None
         try:
-            return self.process.communicate(timeout=TIMEOUT)
+            return self.process.communicate(self.stdin, timeout=TIMEOUT)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.communicate()
@@ -571,3 +579,182 @@ def head(root: Path) -> str | None:
         return head_commit(root)
     except GitError:
         return None
+
+
+# -- the team ledger (docs/team.md) ------------------------------------------------------------
+
+#: Every ref the team ledger reads or writes is below this prefix; no other ref is written.
+LEDGER_REFS = "refs/majordomus/"
+
+#: A name `mktree` is given: a task or a record file, each checked before (no tab, no newline).
+_TREE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+_MODES = {"blob": "100644", "tree": "040000"}
+
+#: How many `ls-tree` run at once.
+_SIDE_BY_SIDE = 8
+
+#: One entry of `ls-tree -r -t -l`: type, object id, size (None for a tree) and path.
+TreeEntry = tuple[str, str, int | None, str]
+
+
+def _ask(
+    root: Path, args: tuple[str, ...], stdin: bytes | None = None, quiet: tuple[int, ...] = ()
+) -> bytes | None:
+    """One hardened command run to its end; `GitError` when it fails."""
+    try:
+        return _Running(root, args, quiet, stdin=stdin).result()
+    except _Failed as exc:
+        raise GitError(str(exc)) from exc
+
+
+def ledger_refs(root: Path) -> dict[str, str]:
+    """Every ref below `refs/majordomus/` and the commit it names."""
+    out = _ask(root, ("for-each-ref", "--format=%(objectname) %(refname)", LEDGER_REFS))
+    pairs = (line.split(" ", 1) for line in (out or b"").decode("utf-8", "replace").splitlines())
+    return {name: oid for oid, name in pairs}
+
+
+def _tree(out: bytes) -> list[TreeEntry]:
+    entries: list[TreeEntry] = []
+    for item in out.split(b"\0"):
+        head, tab, path = item.partition(b"\t")
+        if tab:
+            _, kind, oid, size = head.decode("ascii").split()
+            entries.append(
+                (kind, oid, None if size == "-" else int(size), path.decode("utf-8", "replace"))
+            )
+    return entries
+
+
+def trees(root: Path, commits: Sequence[str]) -> list[list[TreeEntry]]:
+    """Every entry of each commit's tree, trees included (`ls-tree -r -t -l`, a few run side
+    by side: a repository may hold any number of refs); `GitError` when one cannot be listed."""
+    listed: list[list[TreeEntry]] = []
+    for at in range(0, len(commits), _SIDE_BY_SIDE):
+        batch = commits[at : at + _SIDE_BY_SIDE]
+        running = [_Running(root, ("ls-tree", "-r", "-t", "-l", "-z", c), ()) for c in batch]
+        try:
+            listed.extend(_tree(each.result() or b"") for each in running)
+        except _Failed as exc:
+            for each in running:
+                _reap(each)
+            raise GitError(str(exc)) from exc
+    return listed
+
+
+def blobs(root: Path, objects: Sequence[str]) -> dict[str, bytes]:
+    """The bytes of each blob (`cat-file --batch`); a missing one is left out."""
+    if not objects:
+        return {}
+    asked = "".join(f"{oid}\n" for oid in objects).encode("ascii")
+    out = _ask(root, ("cat-file", "--batch"), stdin=asked) or b""
+    found: dict[str, bytes] = {}
+    at = 0
+    while at < len(out):
+        end = out.index(b"\n", at)
+        head = out[at:end].split()
+        at = end + 1
+        if len(head) == 3:  # `<id> <type> <size>`, else `<id> missing`
+            size = int(head[2])
+            found[head[0].decode("ascii")] = out[at : at + size]
+            at += size + 1
+    return found
+
+
+def is_ancestor(root: Path, old: str, new: str) -> bool:
+    """Whether `new` fast-forwards from `old` (`merge-base --is-ancestor`)."""
+    return _ask(root, ("merge-base", "--is-ancestor", old, new), quiet=(1,)) is not None
+
+
+def write_blobs(root: Path, contents: Sequence[bytes]) -> list[str]:
+    """Store each content as a blob and return the ids in order (`hash-object -w
+    --no-filters --stdin-paths`, read from files of a private temporary directory)."""
+    with tempfile.TemporaryDirectory(prefix="majordomus-") as folder:
+        paths = [os.path.join(folder, str(n)) for n in range(len(contents))]
+        for path, data in zip(paths, contents, strict=True):
+            with open(path, "wb") as handle:
+                handle.write(data)
+        asked = "".join(f"{path}\n" for path in paths).encode("utf-8")
+        out = _ask(root, ("hash-object", "-w", "--no-filters", "--stdin-paths"), stdin=asked)
+    return (out or b"").decode("ascii").split()
+
+
+def make_trees(root: Path, listings: Sequence[Sequence[tuple[str, str, str]]]) -> list[str]:
+    """One tree per listing of (type, object id, name), ids in order (`mktree --batch`)."""
+    if any(not _TREE_NAME.fullmatch(name) for listing in listings for _, _, name in listing):
+        raise GitError("a tree entry name is not a plain file name")
+    text = "\n".join(
+        "".join(f"{_MODES[kind]} {kind} {oid}\t{name}\n" for kind, oid, name in listing)
+        for listing in listings
+    )
+    out = _ask(root, ("mktree", "--batch"), stdin=text.encode("utf-8"))
+    return (out or b"").decode("ascii").split()
+
+
+def update_refs(root: Path, changes: Sequence[tuple[str, str | None, str | None]]) -> None:
+    """Move each ref (below `refs/majordomus/`) to its new commit, or delete it when that is
+    None, all or none, and only while each still names its old commit (None: while it does
+    not exist): one `update-ref --stdin` transaction."""
+    lines = []
+    for ref, new, old in changes:
+        if not ref.startswith(LEDGER_REFS):
+            raise GitError(f"{ref} is not a ref of the team ledger")
+        if new is not None:
+            lines.append(f"update {ref} {new} {old or '0' * len(new)}\n")
+        elif old is not None:
+            lines.append(f"delete {ref} {old}\n")
+    if lines:
+        _ask(root, ("update-ref", "--stdin"), stdin="".join(lines).encode("utf-8"))
+
+
+def config_value(root: Path, key: str) -> str | None:
+    """`config --get KEY`: the value, or None when it is not set."""
+    return _line(_ask(root, ("config", "--get", key), quiet=(1,)))
+
+
+def _as_user(root: Path, args: tuple[str, ...]) -> tuple[int, bytes, str]:
+    """`args` run as the user's own git runs them (their config, credentials, SSH set-up,
+    hooks and signing) in the repository `find_git_dir` names, with no time limit: a push
+    over a slow link takes what it takes. Exit code, stdout and stderr's last line."""
+    found = find_git_dir(root)
+    if found is None:
+        raise GitError(f"{root} is not inside a git work tree (no .git in it or above it)")
+    git_dir, work_tree = found
+    env = {k: v for k, v in os.environ.items() if k not in _REDIRECTING}
+    argv = ["git", f"--git-dir={git_dir}", f"--work-tree={work_tree}", "-C", str(root), *args]
+    try:
+        done = subprocess.run(argv, capture_output=True, stdin=subprocess.DEVNULL, env=env)
+    except OSError as exc:
+        raise GitError(f"cannot run git: {exc.strerror or exc}") from None
+    lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+    return done.returncode, done.stdout, lines[-1] if lines else f"exit status {done.returncode}"
+
+
+def commit_tree(root: Path, tree: str, parent: str | None, message: str) -> str:
+    """A commit of `tree` on `parent`, made as the user's `git commit` would make it."""
+    parents = ("-p", parent) if parent else ()
+    code, out, err = _as_user(root, ("commit-tree", tree, *parents, "-m", message))
+    if code:
+        raise GitError(f"git commit-tree failed: {err}")
+    return out.decode("ascii").strip()
+
+
+def fetch(root: Path, remote: str, refspec: str) -> None:
+    """`git fetch` of one refspec from `remote`, touching no tag and writing no FETCH_HEAD."""
+    code, _, err = _as_user(
+        root,
+        ("fetch", "--no-tags", "--prune", "--no-write-fetch-head", "--quiet", remote, refspec),
+    )
+    if code:
+        raise GitError(f"git fetch {remote} failed: {err}")
+
+
+def push(root: Path, remote: str, ref: str) -> str | None:
+    """`git push --atomic` of `ref` to the same name on `remote`, never forced: None when it
+    landed, else git's reason (a rejection when the remote's ref does not fast-forward)."""
+    code, out, err = _as_user(root, ("push", "--atomic", "--porcelain", remote, f"{ref}:{ref}"))
+    if code == 0:
+        return None
+    rejected = [line for line in out.decode("utf-8", "replace").splitlines() if line[:1] == "!"]
+    return rejected[0].rsplit("\t", 1)[-1] if rejected else err

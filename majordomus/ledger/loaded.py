@@ -35,10 +35,12 @@ def subject_key(subject: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Placed:
-    """A readable record file: its path relative to the store (`<task>/<name>.json`)."""
+    """A readable record file: its path relative to the store (`<task>/<name>.json`), and
+    the writer whose published ref holds it (empty for a file of the local store)."""
 
     path: str
     record: ReasoningRecord
+    origin: str = ""
 
     @property
     def folder(self) -> str:
@@ -47,6 +49,19 @@ class Placed:
     @property
     def name(self) -> str:
         return self.path.rsplit("/", 1)[-1]
+
+    @property
+    def shown(self) -> str:
+        """The path, after `<writer>:` for a published record (docs/team.md)."""
+        return f"{self.origin}:{self.path}" if self.origin else self.path
+
+
+@dataclass(frozen=True, slots=True)
+class Collision:
+    """One id held by several files: the one replayed, then the others, in canonical order."""
+
+    id: str
+    holders: list[Placed]
 
 
 @dataclass(slots=True)
@@ -61,6 +76,14 @@ class Loaded:
     records: list[ReasoningRecord] = field(default_factory=list)
     unreadable: list[str] = field(default_factory=list)
     placed: list[Placed] = field(default_factory=list)
+    quarantined: list[str] = field(default_factory=list)
+
+    def collisions(self) -> list[Collision]:
+        """Every id more than one file holds, in the order its first holder is placed."""
+        holders: dict[str, list[Placed]] = {}
+        for entry in self.placed:
+            holders.setdefault(entry.record.id, []).append(entry)
+        return [Collision(ident, held) for ident, held in holders.items() if len(held) > 1]
 
     def get(self, record_id: str) -> ReasoningRecord | None:
         """The first record with this id."""
@@ -85,6 +108,7 @@ class Loaded:
             records=[r for r in self.records if keep(r)],
             unreadable=list(self.unreadable),
             placed=[p for p in self.placed if keep(p.record)],
+            quarantined=list(self.quarantined),
         )
 
 

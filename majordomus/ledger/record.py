@@ -56,6 +56,7 @@ __all__ = [
     "input_schema",
     "parse_body",
     "parse_input",
+    "parse_stored",
     "record_size_problem",
 ]
 
@@ -427,8 +428,18 @@ def describe_record_error(exc: ValidationError, *, root: tuple[str, ...] = ()) -
     return "; ".join(dict.fromkeys(parts)) or "the record is not valid"
 
 
+#: The largest Lamport counter: a record beyond it does not parse, and a writer that has seen
+#: it stamps this value again rather than fail.
+MAX_LAMPORT = 2**53
+
+
 class ReasoningRecord(Wire):
-    """One stored record: the body and the envelope only the writer stamps."""
+    """One stored record: the body and the envelope only the writer stamps.
+
+    `lamport` (one more than the largest counter the writer had seen) and `writer` (the
+    clone's writer id) order a replay every clone agrees on; a record written before the
+    team ledger has neither and sorts first, as it always did.
+    """
 
     model_config = FROZEN
 
@@ -437,6 +448,8 @@ class ReasoningRecord(Wire):
     id: str
     task: str
     recorded_at: str
+    lamport: Annotated[Annotated[StrictInt, Field(ge=0, le=MAX_LAMPORT)] | None, OMIT] = None
+    writer: Annotated[str | None, OMIT] = None
     head: Annotated[str | None, OMIT] = None
     redacted: Lines = Field(default_factory=list)
     body: ReasoningBody
@@ -444,3 +457,16 @@ class ReasoningRecord(Wire):
     @property
     def kind(self) -> str:
         return self.body.kind
+
+
+def parse_stored(data: bytes | None) -> ReasoningRecord | None:
+    """The record these bytes hold, or None when they hold none of this schema and version."""
+    if data is None:
+        return None
+    try:
+        record = ReasoningRecord.model_validate_json(data)
+    except ValidationError:
+        return None
+    if record.schema_ != RECORD_SCHEMA or record.version != RECORD_VERSION:
+        return None
+    return record

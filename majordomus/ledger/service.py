@@ -2,10 +2,10 @@
 
 `Ledger.record` is the whole write path, in order: the size limit, the store's writer lock
 and the records under it, the availability now (for a plan only: no other kind reads it),
-admission, redaction, the task, then the envelope (stamp, HEAD, a minted id) and the write,
-minting again when a racing writer took the id. Every surface reaches it through the
-`reasoning.record` handler, a library caller through `majordomus.Repository`; the store
-(`majordomus.ledger.store`) only persists what this decides.
+admission, redaction, the task, then the envelope (stamp, Lamport counter, writer, HEAD, a
+minted id) and the write, minting again when a racing writer took the id. Every surface
+reaches it through the `reasoning.record` handler, a library caller through
+`majordomus.Repository`; the store (`majordomus.ledger.store`) only persists what this decides.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from majordomus.ledger.admission import Admission, admit, needs_admission
 from majordomus.ledger.loaded import Loaded
 from majordomus.ledger.lock import DEFAULT_WAIT
 from majordomus.ledger.record import (
+    MAX_LAMPORT,
     RECORD_SCHEMA,
     RECORD_VERSION,
     DisagreementInput,
@@ -35,6 +36,7 @@ from majordomus.ledger.record import (
     parse_body,
     record_size_problem,
 )
+from majordomus.ledger.refs import writer_id
 from majordomus.ledger.store import Store
 from majordomus.ledger.tasks import CURRENT_FILE, check_task
 from majordomus.redaction.redactor import redact_value
@@ -87,11 +89,12 @@ class _Suffixes:
         return (cls.start + next(cls.counter)) % _SUFFIX_SPACE
 
 
-def mint_id(kind: str, recorded_at: str) -> str:
-    """`<kind>-<stamp without punctuation>-<6 hex>`; distinct within a process by construction,
-    across processes by a random start (and the writer's refusal to overwrite)."""
+def mint_id(kind: str, recorded_at: str, writer: str) -> str:
+    """`<kind>-<stamp without punctuation>-<6 hex>-<writer>`: distinct across clones by the
+    writer id, within a process by construction, across processes of one clone by a random
+    start (and the writer's refusal to overwrite)."""
     digits = "".join(ch for ch in recorded_at if ch.isascii() and ch.isalnum())
-    return f"{kind}-{digits}-{_Suffixes.next():06x}"
+    return f"{kind}-{digits}-{_Suffixes.next():06x}-{writer}"
 
 
 def record_size(given: ReasoningInput) -> int:
@@ -226,20 +229,26 @@ class Ledger:
                 name = check_task(self.store.current_task(), origin=CURRENT_FILE)
             else:
                 name = check_task(task)
+            seen = max((p.record.lamport or 0 for p in loaded.placed), default=0)
             with self.store.held():
-                return self._stamp_and_write(body, redacted, name)
+                return self._stamp_and_write(body, redacted, name, min(seen + 1, MAX_LAMPORT))
 
-    def _stamp_and_write(self, body: ReasoningBody, redacted: list[str], task: str) -> Recorded:
+    def _stamp_and_write(
+        self, body: ReasoningBody, redacted: list[str], task: str, lamport: int
+    ) -> Recorded:
         """The envelope around `body` and its write; a taken id is minted again."""
         recorded_at = clock.now_stamp()
         head = self._head(self.store.root)
+        writer = writer_id(self.store.root)
         for _ in range(_MINT_ATTEMPTS):
             record = ReasoningRecord(
                 schema_=RECORD_SCHEMA,
                 version=RECORD_VERSION,
-                id=mint_id(body.kind, recorded_at),
+                id=mint_id(body.kind, recorded_at, writer),
                 task=task,
                 recorded_at=recorded_at,
+                lamport=lamport,
+                writer=writer,
                 head=head,
                 redacted=redacted,
                 body=body,

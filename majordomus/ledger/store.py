@@ -21,13 +21,12 @@ from contextlib import contextmanager
 from itertools import groupby
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from majordomus import safefs
 from majordomus.errors import Refused
 from majordomus.ledger.loaded import Loaded, Placed
 from majordomus.ledger.lock import DEFAULT_WAIT, LOCK_NAME, exclusive
-from majordomus.ledger.record import RECORD_SCHEMA, RECORD_VERSION, ReasoningRecord
+from majordomus.ledger.record import ReasoningRecord, parse_stored
+from majordomus.ledger.refs import Published, published
 from majordomus.ledger.tasks import CURRENT_FILE, UNTASKED, check_task, current_task
 from majordomus.order import natural_key
 from majordomus.wire import dumps_pretty
@@ -68,6 +67,20 @@ def check_record_id(ident: str) -> None:
 
 
 def _canonical(found: list[Placed]) -> list[Placed]:
+    """Records without a Lamport counter first, in the order they always had (`_by_stamp`),
+    then the others by counter, writer, id and path: an order every clone agrees on."""
+    counted = [p for p in found if p.record.lamport is not None]
+    if not counted:
+        return _by_stamp(found)
+    legacy = [p for p in found if p.record.lamport is None]
+
+    def key(p: Placed) -> tuple[int, str, str, str, str]:
+        return p.record.lamport or 0, p.record.writer or "", p.record.id, p.path, p.origin
+
+    return _by_stamp(legacy) + sorted(counted, key=key)
+
+
+def _by_stamp(found: list[Placed]) -> list[Placed]:
     """Files by `recorded_at`, then id, then path, each in natural order.
 
     Stamps the writer minted sort alike as plain strings and in natural order (equal-length
@@ -75,8 +88,8 @@ def _canonical(found: list[Placed]) -> list[Placed]:
     any other stamp (a hand-edited store) sorts the whole list by natural keys.
     """
 
-    def tie(p: Placed) -> tuple[tuple[str, str], tuple[str, str]]:
-        return natural_key(p.record.id), natural_key(p.path)
+    def tie(p: Placed) -> tuple[tuple[str, str], ...]:
+        return natural_key(p.record.id), natural_key(p.path), natural_key(p.origin)
 
     def stamp(p: Placed) -> str:
         return p.record.recorded_at
@@ -119,19 +132,6 @@ def _files(tree: safefs.Tree, tasks: list[str]) -> Iterator[tuple[str, bytes | N
             except safefs.Unsafe:
                 data = None
             yield f"{task}/{name}", data
-
-
-def _parsed(data: bytes | None) -> ReasoningRecord | None:
-    """The record these bytes hold, or None when they hold none of this schema and version."""
-    if data is None:
-        return None
-    try:
-        record = ReasoningRecord.model_validate_json(data)
-    except ValidationError:
-        return None
-    if record.schema_ != RECORD_SCHEMA or record.version != RECORD_VERSION:
-        return None
-    return record
 
 
 def record_bytes(record: ReasoningRecord) -> bytes:
@@ -185,12 +185,15 @@ class Store:
         Admit against what this yields and write inside the block: no other writer
         can add a record between the read and the write, so what admission checked still
         holds when the record lands. Readers never wait for it. A store that does not exist
-        yet is empty and is not created here: against an empty store only records citing
-        nothing can be admitted, and those conflict with no other writer's.
+        yet, in a clone that has no published record either, is not created here: against
+        no record only records citing nothing can be admitted, and those conflict with no
+        other writer's.
         """
         if not safefs.is_directory(self.root, STATE_DIR):
-            yield Loaded()
-            return
+            loaded = self.load()
+            if not loaded.placed:
+                yield loaded
+                return
         with self.held():
             yield self.load()
 
@@ -211,24 +214,22 @@ class Store:
         shown = self.relative(path) if path.is_relative_to(self.root) else str(path)
         return f"{shown}: {reason}"
 
-    def load(self) -> Loaded:
-        """Every readable record in canonical order, and every store file that is not one.
+    def load(self, *, local: bool = True, team: bool = True) -> Loaded:
+        """Every readable record in canonical order: the store's files (unless `local` is
+        false) and the published records (`majordomus.ledger.refs`, unless `team` is false).
 
-        An id names one record: when several files hold one id, `records` keeps the first
-        in canonical order (then by path); `placed` lists every readable file."""
-        found: list[Placed] = []
-        unreadable: list[str] = []
-        with safefs.Tree(self.root) as tree:
-            try:
-                tasks = _task_names(tree)
-            except (safefs.Unsafe, OSError):
-                return Loaded()
-            for path, data in _files(tree, tasks):
-                record = _parsed(data)
-                if record is None:
-                    unreadable.append(path)
-                else:
-                    found.append(Placed(path, record))
+        A published record the store holds too (same path, id and writer: this clone's own,
+        or the same writer's from two remotes) is placed once, the store's file first. An id
+        names one record: when several files hold one id, `records` keeps the first in
+        canonical order; `placed` lists every readable file, `collisions()` the others."""
+        found, unreadable = self._files() if local else ([], [])
+        shared = published(self.root) if team else Published()
+        held = {(p.path, p.record.id, p.record.writer) for p in found}
+        for entry in shared.placed:
+            key = (entry.path, entry.record.id, entry.record.writer)
+            if key not in held:
+                held.add(key)
+                found.append(entry)
         placed = _canonical(found)
         records: list[ReasoningRecord] = []
         seen: set[str] = set()
@@ -237,8 +238,28 @@ class Store:
                 seen.add(entry.record.id)
                 records.append(entry.record)
         return Loaded(
-            records=records, unreadable=sorted(unreadable, key=natural_key), placed=placed
+            records=records,
+            unreadable=sorted(unreadable + shared.unreadable, key=natural_key),
+            placed=placed,
+            quarantined=shared.quarantined,
         )
+
+    def _files(self) -> tuple[list[Placed], list[str]]:
+        """The store's readable record files, and the paths of those that are none."""
+        found: list[Placed] = []
+        unreadable: list[str] = []
+        with safefs.Tree(self.root) as tree:
+            try:
+                tasks = _task_names(tree)
+            except (safefs.Unsafe, OSError):
+                return found, unreadable
+            for path, data in _files(tree, tasks):
+                record = parse_stored(data)
+                if record is None:
+                    unreadable.append(path)
+                else:
+                    found.append(Placed(path, record))
+        return found, unreadable
 
     def write(self, record: ReasoningRecord) -> Path:
         """Write one stamped record atomically and return its path; never overwrites.

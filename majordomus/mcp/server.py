@@ -1,4 +1,5 @@
-"""The stdio MCP server's dispatcher: the methods, their parameters and their error codes.
+"""The MCP server's dispatcher: the methods, their parameters and their error codes; stdio
+runs it here, and Streamable HTTP through `majordomus.http.mcp`.
 
 No MCP library. Framing and the redaction of what is written live in
 `majordomus.mcp.framing`, tool results and list pages in `majordomus.mcp.results`, the
@@ -85,6 +86,9 @@ _SERVER_INFO = {"name": "majordomus", "title": "Majordomus", "version": __versio
 class Server(Dispatcher):
     """One session's dispatcher over a workspace whose index it keeps current; listings are
     computed on first request and then served from memory until a re-index."""
+
+    #: What `initialize` says this server does.
+    capabilities: dict[str, Any] = _CAPABILITIES
 
     def __init__(self, ctx: Workspace, *, read_only: bool) -> None:
         self.ctx = ctx
@@ -201,7 +205,7 @@ class Server(Dispatcher):
         return clean_value(
             {
                 "protocolVersion": version,
-                "capabilities": _CAPABILITIES,
+                "capabilities": self.capabilities,
                 "serverInfo": _SERVER_INFO,
                 "instructions": self.instructions,
             }

@@ -220,28 +220,34 @@ def _claims(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]:
 
 def _files(loaded: Loaded) -> list[ReasoningFinding]:
     """What hand-placed files can do that the writer never does: one id in several files, a
-    file named after another id, a record in another task's directory."""
-    findings: list[ReasoningFinding] = []
-    holders: dict[str, list[str]] = {}
-    for entry in loaded.placed:
-        holders.setdefault(entry.record.id, []).append(entry.path)
-    for ident, paths in holders.items():
-        if len(paths) > 1:
-            findings.append(
-                ReasoningFinding(
-                    check="records",
-                    subject=paths[0],
-                    message=f"id {ident} is held by {len(paths)} files ({', '.join(paths)}); "
-                    f"an id names one record, and only {paths[0]} is replayed",
-                )
+    file named after another id, a record in another task's directory; and a fetched ledger
+    ref kept aside (docs/team.md)."""
+    findings = [
+        ReasoningFinding(
+            check="records",
+            subject=ref,
+            message="a fetched ledger ref that rewrote what was seen is kept aside and not "
+            "replayed; docs/team.md says how to accept or drop it",
+        )
+        for ref in loaded.quarantined
+    ]
+    for collision in loaded.collisions():
+        paths = [entry.shown for entry in collision.holders]
+        findings.append(
+            ReasoningFinding(
+                check="records",
+                subject=paths[0],
+                message=f"id {collision.id} is held by {len(paths)} files ({', '.join(paths)}); "
+                f"an id names one record, and only {paths[0]} is replayed",
             )
+        )
     for entry in loaded.placed:
         record = entry.record
         if entry.name != f"{record.id}.json":
             findings.append(
                 ReasoningFinding(
                     check="records",
-                    subject=entry.path,
+                    subject=entry.shown,
                     message=f"holds record {record.id}, whose file is named {record.id}.json",
                 )
             )
@@ -249,7 +255,7 @@ def _files(loaded: Loaded) -> list[ReasoningFinding]:
             findings.append(
                 ReasoningFinding(
                     check="records",
-                    subject=entry.path,
+                    subject=entry.shown,
                     message=f"holds a record of task {record.task} in the directory of task "
                     f"{entry.folder}",
                 )
@@ -263,7 +269,7 @@ class _Placed:
     def __init__(self, loaded: Loaded) -> None:
         self.paths: dict[str, str] = {}
         for entry in loaded.placed:
-            self.paths.setdefault(entry.record.id, entry.path)
+            self.paths.setdefault(entry.record.id, entry.shown)
 
     def named(self, records: list[ReasoningRecord]) -> str:
         return ", ".join(f"{r.id} ({self.paths.get(r.id, 'not in the store')})" for r in records)

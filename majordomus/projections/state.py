@@ -47,6 +47,7 @@ __all__ = [
     "ConclusionView",
     "ConsultationView",
     "DisagreementView",
+    "IdCollision",
     "ReasoningExplanation",
     "ReasoningPhase",
     "ReasoningState",
@@ -64,9 +65,19 @@ ALL_TASKS = "all"
 LOCAL_REASONING = "no independent advisor (local reasoning)"
 
 
+class IdCollision(Wire):
+    """One id several files hold: the one replayed and the ones that are not (a published
+    file is named `<writer>:<task>/<id>.json`)."""
+
+    id: str
+    replayed: str
+    not_replayed: list[str]
+
+
 class ReasoningState(Wire):
     """Assessments, consultations, disagreements and conclusions of a task, the timeline of
-    each of its records, totals, and the store files that could not be read."""
+    each of its records, totals, the store files that could not be read, and the ids of the
+    task that several files hold."""
 
     task: str
     assessments: list[AssessmentView] = Field(default_factory=list)
@@ -76,6 +87,7 @@ class ReasoningState(Wire):
     timeline: list[ReasoningStep] = Field(default_factory=list)
     totals: ReasoningTotals = Field(default_factory=ReasoningTotals)
     unreadable: Annotated[list[str], OMIT] = Field(default_factory=list)
+    collisions: Annotated[list[IdCollision], OMIT] = Field(default_factory=list)
 
 
 def derive(loaded: Loaded, task: str | None, index: RecordIndex | None = None) -> ReasoningState:
@@ -101,6 +113,13 @@ def derive(loaded: Loaded, task: str | None, index: RecordIndex | None = None) -
             state.conclusions.append(conclusion_view(record, body, index))
     state.totals = totals_over(len(state.timeline), asked)
     state.unreadable = list(loaded.unreadable)
+    state.collisions = [
+        IdCollision(
+            id=c.id, replayed=c.holders[0].shown, not_replayed=[h.shown for h in c.holders[1:]]
+        )
+        for c in loaded.collisions()
+        if task is None or any(h.record.task == task for h in c.holders)
+    ]
     return state
 
 
@@ -109,9 +128,9 @@ def render_markdown(state: ReasoningState) -> str:
     pastes into any document under any heading; empty when the state reports no record.
 
     Superseded conclusions are left out; open, planned and disputed assessments are listed
-    as unresolved, and every degraded consultation is named."""
+    as unresolved, and every degraded consultation and id collision is named."""
     totals = state.totals
-    if totals.records == 0:
+    if totals.records == 0 and not state.collisions:
         return ""
     rows = [
         f"Reasoning: {totals.records} record(s); {totals.consultations_completed} "
@@ -136,5 +155,10 @@ def render_markdown(state: ReasoningState) -> str:
         f"- Degradation: {c.advisor} {c.status.value} ({c.id})"
         for c in state.consultations
         if c.status is not ConsultationStatus.COMPLETED
+    )
+    rows.extend(
+        f"- Collision: id {c.id} is held by {', '.join([c.replayed, *c.not_replayed])}; "
+        f"only {c.replayed} is replayed"
+        for c in state.collisions
     )
     return "".join(f"{row}\n" for row in rows)

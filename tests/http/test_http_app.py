@@ -16,21 +16,25 @@ from starlette.testclient import TestClient
 from majordomus.capabilities.schemas import canonical_schema
 from majordomus.capabilities.workspace import Workspace
 from majordomus.http.app import create_app
+from majordomus.http.door import Door
 from majordomus.http.middleware import BODY_LIMIT, Guard
 
 LOCAL = ("127.0.0.1", 50000)
 REMOTE = ("10.0.0.5", 50000)
 BASE = "http://127.0.0.1:8741"
+TOKEN = "probe-token-" + "x" * 32
+SHOWN = {"authorization": f"Bearer {TOKEN}"}
 
 
 @pytest.fixture(scope="module")
 def app(probe_context: Workspace) -> Guard:
-    return create_app(probe_context)
+    return create_app(probe_context, door=Door(TOKEN))
 
 
 @pytest.fixture(scope="module")
 def client(app: Guard) -> Iterator[TestClient]:
-    with TestClient(app, base_url=BASE, client=LOCAL) as test_client:
+    """A loopback caller that shows the token."""
+    with TestClient(app, base_url=BASE, client=LOCAL, headers=SHOWN) as test_client:
         yield test_client
 
 
@@ -165,15 +169,31 @@ def test_guards_on_the_asgi_path(app: Guard, probe_context: Workspace) -> None:
         foreign = {"origin": "http://evil.example"}
         note = local.post("/api/v1/probe/note", content=b'{"note":"x"}', headers=foreign)
         error_of(note, 403, "forbidden")
-        own = local.post("/api/v1/probe/note", content=b'{"note":"x"}', headers={"origin": BASE})
-        assert own.status_code == 200
+        own = {"origin": BASE, **SHOWN}
+        assert local.post("/api/v1/probe/note", content=b'{"note":"x"}', headers=own).is_success
         assert local.get("/api/v1/live", headers=foreign).status_code == 200
-    with TestClient(app, base_url="http://majordomus.internal", client=REMOTE) as remote:
-        assert remote.get("/api/v1/live").status_code == 200
         before = probe_context.executor.counters.executions
-        refused = remote.post("/api/v1/probe/note", content=b'{"note":"x"}')
-        assert "probe.note changes state" in error_of(refused, 403, "forbidden")
+        unshown = local.post("/api/v1/probe/note", content=b'{"note":"x"}')
+        assert "--open-loopback" in error_of(unshown, 401, "unauthorized")
+        assert unshown.headers["www-authenticate"] == "Bearer"
         assert probe_context.executor.counters.executions == before
+    with TestClient(app, base_url="http://majordomus.internal", client=REMOTE) as remote:
+        for method, path in (("GET", "/api/v1/live"), ("GET", "/"), ("POST", "/mcp")):
+            error_of(remote.request(method, path), 401, "unauthorized")
+        wrong = {"authorization": "Bearer " + "y" * 44}
+        error_of(remote.get("/api/v1/live", headers=wrong), 401, "unauthorized")
+        assert probe_context.executor.counters.executions == before
+        assert remote.get("/api/v1/live", headers=SHOWN).status_code == 200
+        note = remote.post("/api/v1/probe/note", content=b'{"note":"x"}', headers=SHOWN)
+        assert note.json() == {"input": {"note": "x"}}
+
+
+def test_open_loopback_lets_loopback_callers_write(probe_context: Workspace) -> None:
+    app = create_app(probe_context, door=Door(TOKEN, open_loopback=True))
+    with TestClient(app, base_url=BASE, client=LOCAL) as local:
+        assert local.post("/api/v1/probe/note", content=b'{"note":"x"}').is_success
+    with TestClient(app, base_url="http://majordomus.internal", client=REMOTE) as remote:
+        error_of(remote.post("/api/v1/probe/note", content=b'{"note":"x"}'), 401, "unauthorized")
 
 
 def test_body_limit(client: TestClient) -> None:
@@ -205,7 +225,8 @@ def test_index_json_unless_html_is_asked_for(client: TestClient, served_repo: Pa
         assert body["name"] == "majordomus"
         assert body["repository"] == served_repo.name
         assert str(served_repo) not in answer.text
-        assert [s["path"] for s in body["surfaces"]] == ["/api/v1", "/openapi.json", "/swagger"]
+        paths = [s["path"] for s in body["surfaces"]]
+        assert paths == ["/api/v1", "/openapi.json", "/swagger", "/mcp"]
     page = client.get("/", headers={"accept": "text/html,application/xhtml+xml;q=0.9"})
     assert page.headers["content-type"].startswith("text/html")
     assert "frame-ancestors 'none'" in page.headers["content-security-policy"]

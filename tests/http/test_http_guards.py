@@ -5,16 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from majordomus.capabilities.core import Empty, Liveness
-from majordomus.capabilities.registry import Capability
+from majordomus.http.door import Door
 from majordomus.http.errors import HttpError
-from majordomus.http.guards import (
-    admits_remote,
-    check_caller,
-    check_request,
-    is_loopback,
-    local_host,
-)
+from majordomus.http.guards import MCP_PATH, check_request, is_loopback, local_host
 
 
 @pytest.mark.parametrize(
@@ -60,9 +53,9 @@ def test_local_host_names(host: str, local: bool) -> None:
     assert local_host(host) is local
 
 
-def _refused(client: str | None, method: str, headers: dict[str, str]) -> str:
+def _refused(client: str | None, method: str, headers: dict[str, str], path: str = "") -> str:
     with pytest.raises(HttpError) as caught:
-        check_request(client, method, headers)
+        check_request(client, method, headers, path)
     assert (caught.value.status, caught.value.code) == (403, "forbidden")
     return caught.value.message
 
@@ -89,27 +82,36 @@ def test_origin_guard_on_non_get() -> None:
     assert "Origin" in _refused("10.0.0.5", "POST", remote)
 
 
-def _cap(kind: str, writes: bool = False) -> Capability:
-    return Capability(
-        id="probe.x",
-        title="x",
-        description="",
-        input=Empty,
-        output=Liveness,
-        handler=lambda ctx, request: Liveness(alive=True, version="0"),
-        kind=kind,  # type: ignore[arg-type]
-        writes_repository=writes,
-    )
+def test_origin_guard_on_every_mcp_request() -> None:
+    own = {"host": "127.0.0.1:8741", "origin": "http://127.0.0.1:8741"}
+    check_request("127.0.0.1", "GET", own, MCP_PATH)
+    for method in ("GET", "HEAD", "POST", "DELETE"):
+        foreign = {**own, "origin": "http://elsewhere.example"}
+        assert "Origin" in _refused("127.0.0.1", method, foreign, MCP_PATH)
 
 
-def test_remote_callers_may_only_read() -> None:
-    read, process, write = _cap("query"), _cap("command"), _cap("command", writes=True)
-    assert admits_remote(read) and not admits_remote(process) and not admits_remote(write)
-    check_caller("10.0.0.5", read)
-    check_caller("127.0.0.1", write)
-    check_caller("::ffff:127.0.0.1", write)
-    for cap in (process, write):
+TOKEN = "t" * 43
+SHOWN = {"authorization": f"Bearer {TOKEN}"}
+
+
+def test_the_door_wants_the_token_off_loopback_and_for_writes() -> None:
+    door = Door(TOKEN)
+    door.admit("127.0.0.1", {})
+    door.admit("::ffff:127.0.0.1", {})
+    door.admit("10.0.0.5", SHOWN)
+    door.admit("10.0.0.5", {"authorization": f"bearer  {TOKEN} "})
+    for headers in ({}, {"authorization": "Bearer wrong"}, {"authorization": f"Basic {TOKEN}"}):
         with pytest.raises(HttpError) as caught:
-            check_caller("10.0.0.5", cap)
-        assert (caught.value.status, caught.value.code) == (403, "forbidden")
-        assert "only a caller on this machine may run it" in caught.value.message
+            door.admit("10.0.0.5", headers)
+        assert (caught.value.status, caught.value.code) == (401, "unauthorized")
+    assert door.may_write("127.0.0.1", SHOWN) and door.may_write("10.0.0.5", SHOWN)
+    assert not door.may_write("127.0.0.1", {})
+    with pytest.raises(HttpError) as caught:
+        door.check_write("127.0.0.1", {}, "probe.x")
+    assert caught.value.status == 401 and "--open-loopback" in caught.value.message
+    opened = Door(TOKEN, open_loopback=True)
+    assert opened.may_write("127.0.0.1", {}) and not opened.may_write("10.0.0.5", {})
+    closed = Door()
+    assert not closed.may_write("127.0.0.1", {"authorization": "Bearer "})
+    with pytest.raises(HttpError):
+        closed.admit("10.0.0.5", {"authorization": "Bearer "})

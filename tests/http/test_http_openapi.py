@@ -49,10 +49,13 @@ def test_top_level_shape(document: dict[str, Any], probe_context: Workspace) -> 
         "/api/v1",
         "/openapi.json",
         "/swagger",
+        "/mcp",
     }
+    assert document["components"]["securitySchemes"]["token"]["scheme"] == "bearer"
     assert extension["binding"]
     assert {(e["status"], e["code"]) for e in extension["errors"]} >= {
         (400, "invalid_input"),
+        (401, "unauthorized"),
         (404, "not_found"),
         (422, "refused"),
         (403, "forbidden"),

@@ -20,6 +20,7 @@ from majordomus.ledger import service as service_module
 from majordomus.ledger.admission import Admission, Refusal
 from majordomus.ledger.lock import LOCK_NAME
 from majordomus.ledger.record import ReasoningRecord, parse_input
+from majordomus.ledger.refs import WRITER_FILE
 from majordomus.ledger.service import Ledger, mint_id
 from majordomus.ledger.store import STATE_DIR, Loaded, Store
 from majordomus.ledger.tasks import CURRENT_FILE
@@ -78,7 +79,9 @@ def test_record_stamps_mints_and_writes_pretty_json(tmp_path):
     done = writer(tmp_path, head=lambda root: "f" * 40).record(assessment("verrou «portée»"))
     record = done.record
     assert record.recorded_at == "2026-10-01T09:30:00.123Z"
-    assert re.fullmatch(r"assessment-20261001T093000123Z-[0-9a-f]{6}", record.id)
+    writer_id = (tmp_path / WRITER_FILE).read_text().strip()
+    assert re.fullmatch(rf"assessment-20261001T093000123Z-[0-9a-f]{{6}}-{writer_id}", record.id)
+    assert (record.writer, record.lamport) == (writer_id, 1)
     assert record.task == "untasked"
     assert record.head == "f" * 40
     assert done.path == f"{STATE_DIR}/untasked/{record.id}.json"
@@ -91,6 +94,8 @@ def test_record_stamps_mints_and_writes_pretty_json(tmp_path):
         "id",
         "task",
         "recorded_at",
+        "lamport",
+        "writer",
         "head",
         "body",
     ]
@@ -175,7 +180,7 @@ def test_a_racing_writer_of_the_same_temporary_name_is_not_clobbered(tmp_path):
 
 def test_a_taken_id_is_minted_again(tmp_path, monkeypatch):
     ids = iter(["assessment-same", "assessment-same", "assessment-fresh"])
-    monkeypatch.setattr(service_module, "mint_id", lambda kind, stamp: next(ids))
+    monkeypatch.setattr(service_module, "mint_id", lambda kind, stamp, writer: next(ids))
     ledger = writer(tmp_path)
     first = ledger.record(assessment("one"))
     second = ledger.record(assessment("two"))
@@ -194,9 +199,9 @@ def test_a_write_failure_is_a_refusal_naming_the_file(tmp_path):
 
 @freeze_time("2026-10-01T00:00:00Z")
 def test_ids_minted_in_one_instant_differ():
-    ids = {mint_id("attempt", "2026-10-01T00:00:00.000Z") for _ in range(2000)}
+    ids = {mint_id("attempt", "2026-10-01T00:00:00.000Z", "0a1b2c3d") for _ in range(2000)}
     assert len(ids) == 2000
-    assert all(i.startswith("attempt-20261001T000000000Z-") for i in ids)
+    assert all(re.fullmatch(r"attempt-20261001T000000000Z-[0-9a-f]{6}-0a1b2c3d", i) for i in ids)
 
 
 def test_load_of_an_absent_store_is_empty(tmp_path):

@@ -1,4 +1,5 @@
-"""The MCP Inspector CLI (npm `@modelcontextprotocol/inspector`) drives `majordomus mcp`.
+"""The MCP Inspector CLI (npm `@modelcontextprotocol/inspector`) drives `majordomus mcp`, and
+MCP over Streamable HTTP on `majordomus serve` (`--transport http`).
 
 Optional: it needs node. The Inspector is used from `MAJORDOMUS_INSPECTOR_BIN` (a path to an
 installed `mcp-inspector`), else from the npx cache; only with `MAJORDOMUS_TEST_INSPECTOR=1`
@@ -16,9 +17,10 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import GIT_ENV, MAJORDOMUS
+from tests.conftest import GIT_ENV, MAJORDOMUS, serve
 
 PACKAGE = "@modelcontextprotocol/inspector"
+CONTINUE = "majordomus://prompt/continue"
 
 
 def inspector() -> list[str] | None:
@@ -54,10 +56,11 @@ def command() -> list[str]:
     return found
 
 
-def run(command: list[str], root: Path, *args: str) -> Any:
+def run(command: list[str], root: Path, *args: str, url: str | None = None) -> Any:
     env = {**os.environ, **GIT_ENV, "MAJORDOMUS_LOG": "warn"}
+    server = [url, "--transport", "http"] if url else [MAJORDOMUS, "mcp"]
     done = subprocess.run(
-        [*command, "--cli", MAJORDOMUS, "mcp", *args],
+        [*command, "--cli", *server, *args],
         cwd=root,
         capture_output=True,
         text=True,
@@ -110,3 +113,38 @@ def test_the_inspector_lists_calls_prompts_and_reads(command: list[str], layer_r
     )
     text = (layer_repo / ".ai/repo/prompts/continue.md").read_text()
     assert read["contents"][0]["text"] == text
+
+
+def test_the_inspector_over_streamable_http(command: list[str], layer_repo: Path) -> None:
+    """The Inspector's CLI sends no token (it has no header option before the releases that
+    need node 22), so it reads, and the write tool answers why it may not write."""
+    served = serve(layer_repo)
+    url = f"{served.url}/mcp"
+    try:
+        tools = run(command, layer_repo, "--method", "tools/list", url=url)["tools"]
+        found = run(
+            command,
+            layer_repo,
+            *("--method", "tools/call", "--tool-name", "majordomus_search"),
+            *("--tool-arg", "query=handover"),
+            url=url,
+        )
+        read = run(command, layer_repo, "--method", "resources/read", "--uri", CONTINUE, url=url)
+        prompts = run(command, layer_repo, "--method", "prompts/list", url=url)["prompts"]
+        refused = run(
+            command,
+            layer_repo,
+            *("--method", "tools/call", "--tool-name", "majordomus_reasoning_record"),
+            *("--tool-arg", 'record={"kind": "assessment", "subject": "over http?"}'),
+            url=url,
+        )
+    finally:
+        assert served.stop() == 0
+    assert "majordomus_reasoning_record" in [t["name"] for t in tools]
+    assert found["isError"] is False
+    hits = json.loads(found["content"][0]["text"])["hits"]
+    assert "majordomus://prompt/handover" in [h["uri"] for h in hits]
+    assert read["contents"][0]["text"] == (layer_repo / ".ai/repo/prompts/continue.md").read_text()
+    assert [p["name"] for p in prompts] == ["devcontext", "continue", "handover"]
+    assert refused["isError"] is True and "token" in refused["content"][0]["text"]
+    assert not (layer_repo / ".ai/local/state/reasoning").exists()

@@ -238,7 +238,8 @@ def test_a_symlinked_local_half_is_refused_and_nothing_is_written_outside(
     _, answers = mcp(hostile, env, [call(1, "majordomus_reasoning_record", {"record": RECORD})])
     assert tool_text(answers[1]) == (True, f"refused: {refusal}")
     served_answer(answers)
-    with http(hostile, env) as client:
+    # no token can be made under the link: loopback writes need --open-loopback
+    with http(hostile, env, "--open-loopback") as client:
         answer = client.post("/api/v1/reasoning/records", json={"record": RECORD})
         assert answer.status_code == 422
         assert refusal in json.dumps(body(answer))

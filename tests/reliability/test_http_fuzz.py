@@ -171,7 +171,7 @@ def test_a_foreign_origin_cannot_write(live: Served, origin: str) -> None:
 
 def test_the_own_origin_may_write(live: Served) -> None:
     host = f"127.0.0.1:{port_of(live)}"
-    with httpx.Client(base_url=live.url, timeout=30) as client:
+    with live.client() as client:
         answer = client.post(
             "/api/v1/reasoning/records",
             json=RECORD,
@@ -182,7 +182,7 @@ def test_the_own_origin_may_write(live: Served) -> None:
 
 def test_the_body_limit(live: Served) -> None:
     limit = 1024 * 1024
-    with httpx.Client(base_url=live.url, timeout=60) as client:
+    with live.client(timeout=60) as client:
         over = client.post("/api/v1/reasoning/records", content=b" " * (limit + 1))
         assert over.status_code == 413
         assert over.json()["error"]["code"] == "too_large"
@@ -204,7 +204,7 @@ def test_the_body_limit(live: Served) -> None:
 
 def test_a_header_cannot_make_a_local_caller_remote_or_a_remote_one_local(live: Served) -> None:
     """The guards judge the TCP peer; forwarding headers are not believed."""
-    with httpx.Client(base_url=live.url, timeout=30) as client:
+    with live.client() as client:
         for spoofed in ("203.0.113.5", "127.0.0.1", "unknown"):
             headers = {"X-Forwarded-For": spoofed, "Forwarded": f"for={spoofed}"}
             answer = client.post("/api/v1/reasoning/records", json=RECORD, headers=headers)
@@ -224,29 +224,35 @@ def own_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
-def test_a_remote_caller_may_read_but_not_write(
+def test_a_remote_caller_shows_the_token_on_every_request(
     fresh_repo: Callable[[str], Path], suite_env: dict[str, str]
 ) -> None:
     """A server bound to every interface, reached through this machine's own non-loopback
-    address (the traffic never leaves the host): the caller is remote."""
+    address (the traffic never leaves the host): the caller is remote, and without the token
+    it is answered 401 whatever it asks and whatever its forwarding headers claim."""
     address = own_address()
     if address is None:
         pytest.skip("this machine has no non-loopback IPv4 address to call from")
     root = fresh_repo("remote")
     server = serve(root, "--host", "0.0.0.0", env=suite_env)
     url = f"http://{address}:{port_of(server)}"
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
     try:
         with httpx.Client(base_url=url, timeout=30) as client:
-            answer = client.post("/api/v1/reasoning/records", json=RECORD)
-            assert answer.status_code == 403, answer.text
-            assert answer.json()["error"]["code"] == "forbidden"
             spoofed = {"X-Forwarded-For": "127.0.0.1", "Forwarded": "for=127.0.0.1"}
-            assert (
-                client.post("/api/v1/reasoning/records", json=RECORD, headers=spoofed).status_code
-                == 403
-            )
-            assert client.get("/api/v1/repository").status_code == 200
-            assert client.get("/api/v1/reasoning").status_code == 200
+            for headers in ({}, spoofed):
+                for answer in (
+                    client.post("/api/v1/reasoning/records", json=RECORD, headers=headers),
+                    client.get("/api/v1/repository", headers=headers),
+                    client.post("/mcp", json=ping, headers=headers),
+                ):
+                    assert answer.status_code == 401, answer.text
+                    assert answer.json()["error"]["code"] == "unauthorized"
+            assert not (root / ".ai/local/state/reasoning").exists()
+            shown = {"Authorization": f"Bearer {server.token}"}
+            assert client.get("/api/v1/repository", headers=shown).status_code == 200
+            assert client.post("/mcp", json=ping, headers=shown).json()["result"] == {}
+            written = client.post("/api/v1/reasoning/records", json=RECORD, headers=shown)
+            assert written.status_code == 200, written.text
     finally:
         assert server.stop() == 0
-    assert not (root / ".ai/local/state/reasoning").exists()

@@ -54,6 +54,7 @@ def head(served: Served, method: str, path: str, length: int | None = None) -> b
     lines = [f"{method} {path} HTTP/1.1", f"Host: {host}:{port}"]
     if length is not None:
         lines += ["Content-Type: application/json", f"Content-Length: {length}"]
+        lines.append(f"Authorization: Bearer {served.token}")
     return ("\r\n".join(lines) + "\r\n\r\n").encode()
 
 

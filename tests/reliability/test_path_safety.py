@@ -206,7 +206,8 @@ def test_bad_task_names_are_refused_over_mcp(sandbox: Path, suite_env: dict[str,
 
 def test_bad_task_names_are_refused_over_http(sandbox: Path, suite_env: dict[str, str]) -> None:
     before = tree(sandbox.parent)
-    server = serve(sandbox, env=suite_env)
+    # --open-loopback: no token file is made, so the tree stays as it was
+    server = serve(sandbox, "--open-loopback", env=suite_env)
     try:
         with httpx.Client(base_url=server.url, timeout=30) as client:
             for task in BAD_TASKS:

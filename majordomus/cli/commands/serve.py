@@ -1,5 +1,5 @@
-"""`majordomus serve`: the HTTP API on loopback. FastAPI and uvicorn are
-imported here, when the command runs, and nowhere else in the CLI."""
+"""`majordomus serve`: the HTTP API and MCP over Streamable HTTP, on loopback by default.
+FastAPI and uvicorn are imported here, when the command runs, and nowhere else in the CLI."""
 
 from __future__ import annotations
 
@@ -22,11 +22,25 @@ def command() -> click.Command:
         help="Port to bind; 0 picks a free one and prints the URL on stderr.",
     )
     @click.option("--fallback", is_flag=True, help="If the port is taken, bind a free one.")
-    def serve(host: str, port: int, fallback: bool) -> None:
-        """Serve the capabilities over HTTP, with OpenAPI at /openapi.json and Swagger UI."""
+    @click.option("--mcp-only", is_flag=True, help="Serve MCP at /mcp and nothing else.")
+    @click.option(
+        "--open-loopback",
+        is_flag=True,
+        help="Let callers on this machine write without the token (.ai/local/serve-token).",
+    )
+    def serve(host: str, port: int, fallback: bool, mcp_only: bool, open_loopback: bool) -> None:
+        """Serve the capabilities over HTTP (OpenAPI at /openapi.json, Swagger UI) and MCP at
+        /mcp. Writes, and every request from another host, need the token it prints."""
         from majordomus.http.server import serve as run_server
 
-        code = run_server(settings().context(serving=True), host, port, fallback=fallback)
+        code = run_server(
+            settings().context(serving=True),
+            host,
+            port,
+            fallback=fallback,
+            mcp_only=mcp_only,
+            open_loopback=open_loopback,
+        )
         click.get_current_context().exit(code)
 
     return with_shared(serve)

@@ -151,6 +151,30 @@ RECORD_FILE = click.Option(
     help="Read the record (JSON with its `kind`) from this file instead of standard input.",
 )
 
+
+def _pushed(out: Any) -> list[str]:
+    tasks = f" of {', '.join(out['tasks'])}" if out["tasks"] else ""
+    verb = "would push" if out["dry_run"] else "pushed"
+    return [
+        f"{verb:<11} {len(out['records'])} record(s){tasks} to {out['remote']} ({out['ref']})",
+        *([f"redacted    {out['redacted']} record(s) again"] if out["redacted"] else []),
+        *(f"  {path}" for path in out["records"] if out["dry_run"]),
+    ]
+
+
+def _pulled(out: Any) -> list[str]:
+    return [
+        f"pulled      {out['records']} new record(s) from {len(out['writers'])} writer(s) of "
+        f"{out['remote']}",
+        *(f"quarantined {q['ref']}: {q['reason']}" for q in out["quarantined"]),
+    ]
+
+
+def pull_exit(out: Any) -> int:
+    """A ref kept aside means the team's ledger is not what it was: the contract is unmet."""
+    return EXIT_CONTRACT if out["quarantined"] else 0
+
+
 # == end of the ledger's section ===============================================================
 
 
@@ -191,6 +215,11 @@ def status(out: Any, values: Params) -> str:
         f"{totals['independent_reviewers']}",
         *(f"  {s['at']}  {s['phase']:<16} {s['summary']}" for s in state["timeline"]),
         *(f"unreadable  {path}" for path in state.get("unreadable", [])),
+        *(
+            f"collision   {c['id']}: {c['replayed']} is replayed, not "
+            f"{', '.join(c['not_replayed'])}"
+            for c in state.get("collisions", [])
+        ),
     )
 
 
@@ -238,4 +267,13 @@ VIEWS = {
     "reasoning.explain": CliView(text=explain, arguments=("id",)),
     "reasoning.check": CliView(text=check, exit_code=check_exit),
     "reasoning.handover": CliView(text=handover),
+    "reasoning.push": CliView(text=lambda out, _: lines(*_pushed(out)), arguments=("remote",)),
+    "reasoning.pull": CliView(
+        text=lambda out, _: lines(*_pulled(out)), arguments=("remote",), exit_code=pull_exit
+    ),
+    "reasoning.sync": CliView(
+        text=lambda out, _: lines(*_pulled(out["pulled"]), *_pushed(out["pushed"])),
+        arguments=("remote",),
+        exit_code=lambda out: pull_exit(out["pulled"]),
+    ),
 }

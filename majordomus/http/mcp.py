@@ -1,0 +1,102 @@
+"""MCP over Streamable HTTP at `/mcp`: each POSTed JSON-RPC message goes to the dispatcher
+stdio uses (`majordomus.mcp.server.Server`), and its answer is the body, as JSON.
+
+Stateless (docs/mcp.md): no session id, no server-sent-event stream, nothing kept between
+requests but what stdio keeps for every client (the lists, computed once per index). The
+guard in front (`majordomus.http.middleware`) has already checked Host, Origin, the token of
+a caller off loopback, the body limit and the in-flight bound, and re-read the layer if it
+changed; here the protocol version header is checked and the write tool asks for the token.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import anyio.to_thread
+from fastapi import Request
+from fastapi.responses import Response
+
+from majordomus.egress import excerpt
+from majordomus.errors import Forbidden
+from majordomus.http.door import Door, refusal
+from majordomus.http.middleware import client_of
+from majordomus.mcp.dispatch import Answer
+from majordomus.mcp.framing import INVALID_REQUEST, PARSE_ERROR, encode, error
+from majordomus.mcp.results import tool_refusal
+from majordomus.mcp.server import PROTOCOL_VERSIONS, Server
+
+if TYPE_CHECKING:
+    from majordomus.capabilities.workspace import Workspace
+
+#: Whether the request being answered may write: set in the worker thread that answers it.
+_WRITER: ContextVar[bool] = ContextVar("writer", default=False)
+#: MCP requests answered at once, each on a worker thread; the others in flight wait their
+#: turn. More threads would not answer faster under one interpreter lock, and each keeps
+#: the memory it touched.
+WORKERS = 4
+
+
+class StatelessServer(Server):
+    """The stdio dispatcher without what needs a stream back to the client: no
+    subscriptions and no `listChanged` (no notification can reach an HTTP client)."""
+
+    capabilities: dict[str, Any] = {"resources": {}, "tools": {}, "prompts": {}, "completions": {}}
+
+    def __init__(self, ctx: Workspace) -> None:
+        super().__init__(ctx, read_only=False)
+        del self.methods["resources/subscribe"], self.methods["resources/unsubscribe"]
+        self.generation = ctx.generation
+
+    def answer_post(self, raw: bytes, writer: bool) -> Answer | None:
+        """The answer to one POST body; the lists are computed again after a re-index."""
+        if self.generation != self.ctx.generation:
+            self.generation = self.ctx.generation
+            self._lists = {}
+            self.instructions = self._instructions()
+        _WRITER.set(writer)
+        return self.answer(raw)
+
+    def _tools_call(self, params: dict[str, Any]) -> dict[str, Any]:
+        name = params.get("name")
+        cap = self._tool(name) if isinstance(name, str) else None
+        if cap is not None and cap.kind == "command" and not _WRITER.get():
+            return tool_refusal(Forbidden(refusal(f"the tool {name}")))
+        return super()._tools_call(params)
+
+
+class McpEndpoint:
+    """`POST /mcp`: one message (or a batch) in, its answer out; notifications get 202."""
+
+    def __init__(self, ctx: Workspace, door: Door) -> None:
+        self.server = StatelessServer(ctx)
+        self.door = door
+        self.workers = anyio.CapacityLimiter(WORKERS)
+
+    async def post(self, request: Request) -> Response:
+        version = request.headers.get("mcp-protocol-version")
+        if version is not None and version not in PROTOCOL_VERSIONS:
+            return _rejected(
+                INVALID_REQUEST,
+                f"unsupported MCP-Protocol-Version {excerpt(version)}; this server speaks "
+                + ", ".join(sorted(PROTOCOL_VERSIONS)),
+            )
+        body = await request.body()
+        if not body.strip():
+            return _rejected(PARSE_ERROR, "parse error: the body is empty")
+        writer = self.door.may_write(client_of(request.scope), request.headers)
+        answer = await anyio.to_thread.run_sync(
+            self.server.answer_post, body, writer, limiter=self.workers
+        )
+        if answer is None:
+            return Response(status_code=202)
+        unanswerable = isinstance(answer, dict) and "error" in answer and answer["id"] is None
+        return Response(
+            encode(answer), status_code=400 if unanswerable else 200, media_type="application/json"
+        )
+
+
+def _rejected(code: int, message: str) -> Response:
+    """400 with a JSON-RPC error that answers no request (it has no id)."""
+    return Response(encode(error(None, code, message)), 400, media_type="application/json")
