@@ -138,7 +138,16 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--work", type=Path, default=None)
     parser.add_argument("--rules", type=int, default=10000)
     parser.add_argument("--samples", type=int, default=5)
+    parser.add_argument(
+        "--peers-python", help="an interpreter with detect-secrets and credsweeper installed"
+    )
+    parser.add_argument("--gitleaks", help="a gitleaks binary")
     args = parser.parse_args(argv)
+    if args.peers_python or args.gitleaks:
+        from benchmarks.redaction_peers import compare
+
+        print("\n".join(compare(args.peers_python, args.gitleaks)))
+        return 0
 
     found, missed = recall()
     print(

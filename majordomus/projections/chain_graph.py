@@ -24,6 +24,7 @@ from majordomus.ledger.record import (
     ValidationOutcome,
 )
 from majordomus.projections.text import one_line
+from majordomus.redaction.redactor import redact_secrets
 
 #: At most this many records are drawn (the most recent ones): GitHub refuses larger graphs.
 MAX_GRAPH_RECORDS = 100
@@ -36,7 +37,8 @@ _ESCAPES = {"#": "#35;", '"': "#quot;", "<": "#lt;", ">": "#gt;", "`": "#96;"}
 
 
 def _label_text(text: str) -> str:
-    text = one_line(text)
+    # redacted before it is cut and escaped, which would hide a secret from the egress filter
+    text = one_line(redact_secrets(text))
     if len(text) > LABEL_LIMIT:
         text = text[: LABEL_LIMIT - 1] + "…"
     return "".join(_ESCAPES.get(ch, ch) for ch in text)

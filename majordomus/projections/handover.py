@@ -31,6 +31,7 @@ from majordomus.order import natural_key
 from majordomus.projections.chain_graph import chain_graph, omitted
 from majordomus.projections.standing import AssessmentStanding
 from majordomus.projections.state import LOCAL_REASONING, ReasoningState, derive, render_markdown
+from majordomus.redaction.redactor import redact_secrets
 from majordomus.wire import OMIT, Wire
 
 #: The sections of a task's handover, in order; the policy `init` writes requires these.
@@ -179,7 +180,9 @@ def task_counts(records: list[ReasoningRecord]) -> list[TaskRecords]:
 
 def flat(text: str) -> str:
     """Free text on one line, whitespace collapsed: nothing in it can start a Markdown block."""
-    return " ".join(text.split())
+    # redacted first: a password on the line after `password:` is one only while the line
+    # break is there (docs/RELIABILITY.md, redaction and egress)
+    return " ".join(redact_secrets(text).split())
 
 
 # -- the sections as data --------------------------------------------------------------------

@@ -12,6 +12,7 @@ from functools import cache, cached_property
 from typing import Any
 
 from majordomus.order import canonical_strings
+from majordomus.redaction import unlabelled
 from majordomus.redaction.shapes import (
     ALSO,
     ANCHORS,
@@ -20,8 +21,8 @@ from majordomus.redaction.shapes import (
     JOINTS,
     SHAPE_NAMES,
     SHAPES,
+    UNLABELLED,
     WORD_END,
-    Source,
     words_anchor,
 )
 
@@ -36,13 +37,13 @@ def _split_gate(gate: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]
 class _Shape:
     """One shape with its gate, its anchor and its marker; compiled on first need."""
 
-    def __init__(self, name: str, source: Source) -> None:
+    def __init__(self, name: str, source: str) -> None:
         self.source = source
         self.exact, self.any_case = _split_gate(GATES[name])
         self.also = tuple(literal.encode("ascii") for literal in ALSO.get(name, ()))
         self.anchor = ANCHORS.get(name)
         self.marker = f"[redacted:{name}]"
-        self.keep = "(?P<keep>" in source.pattern
+        self.keep = "(?P<keep>" in source
         self.words = _gate_words(self.exact, self.any_case, self.anchor)
         self.narrowed: dict[tuple[str, ...], re.Pattern[str]] = {}
 
@@ -51,28 +52,34 @@ class _Shape:
 
     @cached_property
     def pattern(self) -> re.Pattern[str]:
-        return re.compile(self.source.pattern, self.source.flags)
+        return re.compile(self.source, re.ASCII)
 
     def sub(
         self, text: str, key_words: _KeyWords | None, any_case: frozenset[str] = frozenset()
-    ) -> str:
-        """The text with every match replaced; an anchored shape is tried where `key_words`
-        (those of `text`) finds its key words, and `any_case` are the case-insensitive
-        literals the text holds (`Candidates`), when known."""
+    ) -> tuple[str, list[tuple[int, int]]]:
+        """The text with every match replaced, and where each replacement now stands in it;
+        an anchored shape is tried where `key_words` (those of `text`) finds its key words,
+        and `any_case` are the case-insensitive literals the text holds (`Candidates`),
+        when known."""
         pattern = self.pattern
         if self.anchor is None or key_words is None:
-            return pattern.sub(self.replace, text)
+            matches: Iterator[re.Match[str] | None] = pattern.finditer(text)
+        else:
+            starts = key_words.starts(self._anchor(text, any_case))
+            matches = (pattern.match(text, start) for start in starts)
         pieces: list[str] = []
-        done = 0
-        for start in key_words.starts(self._anchor(text, any_case)):
-            if start < done:
+        spans: list[tuple[int, int]] = []
+        done = length = 0
+        for match in matches:
+            if match is None or match.start() < done:
                 continue
-            match = pattern.match(text, start)
-            if match is None:
-                continue
-            pieces += (text[done:start], self.replace(match))
+            replacement = self.replace(match)
+            pieces += (text[done : match.start()], replacement)
+            length += match.start() - done
+            spans.append((length, length + len(replacement)))
+            length += len(replacement)
             done = match.end()
-        return "".join((*pieces, text[done:])) if pieces else text
+        return ("".join((*pieces, text[done:])), spans) if pieces else (text, spans)
 
     def _anchor(self, text: str, any_case: frozenset[str]) -> re.Pattern[str]:
         """Where the key words may start: for a shape gated by whole key words alone, only
@@ -180,7 +187,7 @@ _FREQUENT = (
 #: The pivots of the scans (`_Prefilter`): few characters, rare in answers, that cover every
 #: literal of their scan (a literal holding none gets its rarest character).
 _CASED_PIVOTS = "ABGJKNQ"
-_FOLDED_PIVOTS = "./_gkpqrx"
+_FOLDED_PIVOTS = "./_ghkpqrx"
 
 
 def _rarity(char: str) -> int:
@@ -224,11 +231,12 @@ class _Prefilter:
     without an upper-case letter, then confirmed in the bytes), one the bytes themselves.
     """
 
-    __slots__ = ("_bare", "_folded", "_rented", "_scans", "any_case", "exact")
+    __slots__ = ("_bare", "_folded", "_rented", "_scans", "any_case", "exact", "longest")
 
     def __init__(self, exact: set[str], any_case: set[str]) -> None:
         self.exact = tuple(sorted(exact))
         self.any_case = tuple(sorted(any_case))
+        self.longest = max(map(len, (*exact, *any_case)), default=0)
         self._bare = (
             [(literal, _bare(literal).encode("ascii")) for literal in self.exact],
             [(literal, _bare(literal).encode("ascii")) for literal in self.any_case],
@@ -239,13 +247,10 @@ class _Prefilter:
         self._scans: tuple[_Scan, _Scan] | None = None
         self._rented = 0
 
-    def found(self, text: str) -> tuple[frozenset[str], frozenset[str]]:
-        """The case-sensitive literals and the key words (lower case) `text` may hold."""
-        return self.found_in(text.encode("utf-8", "surrogatepass"))
-
     def found_in(self, data: bytes) -> tuple[frozenset[str], frozenset[str]]:
-        """`found` over a text's UTF-8 bytes (bytes outside ASCII, well-formed or not, only
-        ever stand next to an ASCII literal). Until a process has searched `_RENTED_BYTES`, a
+        """The case-sensitive literals and the key words (lower case) a text whose UTF-8
+        bytes these are may hold (bytes outside ASCII, well-formed or not, only ever stand
+        next to an ASCII literal). Until a process has searched `_RENTED_BYTES`, a
         text is searched literal by literal, so a command that filters only small answers
         never compiles a scan."""
         if self._rented + len(data) <= _RENTED_BYTES:
@@ -371,6 +376,7 @@ _LITERALS = _Prefilter(
 )
 
 _MARKER = re.compile(r"\[redacted:([a-z-]+)\]")
+_UNLABELLED_MARKER = f"[redacted:{UNLABELLED}]".encode("ascii")
 
 
 #: An ESC `[` sequence up to its letter, or one control character (category Cc) but `\n`.
@@ -408,12 +414,26 @@ class Candidates:
         return all(literal in self.data for literal in shape.also)
 
     def none(self) -> bool:
-        """Whether no shape can match."""
-        return not any(map(self.admits, _COMPILED))
+        """Whether no shape can match and no unlabelled token can be there."""
+        if any(map(self.admits, _COMPILED)):
+            return False
+        return not unlabelled.possible(unlabelled.cases(self.data))
+
+    def after(self, text: str, spans: list[tuple[int, int]]) -> Candidates:
+        """Those of `text`, the text after replacements at `spans`: these literals (some
+        may be gone, never one too few) and those found around each replacement, where a
+        marker adds its own and may make a key word next to it whole."""
+        reach = _LITERALS.longest
+        around = "\0".join(text[max(0, start - reach) : end + reach] for start, end in spans)
+        found = Candidates(around.encode("utf-8", "surrogatepass"))
+        found.data, found.utf8 = text.encode("utf-8", "surrogatepass"), True
+        found.exact, found.any_case = found.exact | self.exact, found.any_case | self.any_case
+        return found
 
 
 def redact_secrets(text: str, candidates: Candidates | None = None) -> str:
-    """Replace every secret shape, in table order, by its marker (controls left alone).
+    """Replace every secret shape, in table order, by its marker, then every unlabelled
+    token (`majordomus.redaction.unlabelled`) by its marker (controls left alone).
 
     `candidates`, when given, are those of this very text (`Candidates` of its UTF-8 bytes),
     found once by a caller that already holds them."""
@@ -425,14 +445,20 @@ def redact_secrets(text: str, candidates: Candidates | None = None) -> str:
             continue
         if key_words is None and shape.anchor is not None:
             key_words = _KeyWords(text, candidates.data if candidates.utf8 else None)
-        replaced = shape.sub(text, key_words, candidates.any_case)
-        if replaced != text:
-            # A replacement adds its marker (a literal of a later shape), and a key word
-            # next to a marker may have become a whole word: the literals are looked for
-            # again in the text as it now is.
-            text, key_words = replaced, None
-            candidates = Candidates(text.encode("utf-8", "surrogatepass"), utf8=True)
-    return text
+        text, spans = shape.sub(text, key_words, candidates.any_case)
+        if spans:
+            key_words = None
+            candidates = candidates.after(text, spans)
+    data = candidates.data if candidates.utf8 else text.encode("utf-8", "surrogatepass")
+    cased = unlabelled.cases(data)
+    if not unlabelled.possible(cased):
+        return text
+    pieces: list[bytes] = []
+    done = 0
+    for start, end in unlabelled.spans(data, cased):
+        pieces += (data[done:start], _UNLABELLED_MARKER)
+        done = end
+    return b"".join((*pieces, data[done:])).decode("utf-8", "surrogatepass") if pieces else text
 
 
 def redact_text(text: str) -> str:

@@ -106,7 +106,8 @@ def test_the_inspector_lists_calls_prompts_and_reads(command: list[str], layer_r
 
     templates = run(command, layer_repo, "--method", "resources/templates/list")
     assert [t["uriTemplate"] for t in templates["resourceTemplates"]] == [
-        "majordomus://{kind}/{identity}"
+        "majordomus://{kind}/{identity}",
+        "majordomus://reasoning/record/{id}",
     ]
     read = run(
         command, layer_repo, "--method", "resources/read", "--uri", "majordomus://prompt/continue"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import random
 import uuid
 from dataclasses import dataclass
 
@@ -34,6 +35,13 @@ class Sample:
 def cycle(alphabet: str, length: int, offset: int = 0) -> str:
     """A deterministic string of `length` characters drawn from `alphabet`."""
     return "".join(alphabet[(offset + 7 * i + i // 5) % len(alphabet)] for i in range(length))
+
+
+def drawn(alphabet: str, length: int, seed: int) -> str:
+    """A deterministic string of `length` characters drawn at random from `alphabet` (as a
+    real token is: no pattern an entropy measure could hold against it)."""
+    chooser = random.Random(seed)
+    return "".join(chooser.choice(alphabet) for _ in range(length))
 
 
 def _s(family: str, text: str, *leaks: str) -> Sample:
@@ -329,6 +337,236 @@ def _private_keys() -> list[Sample]:
     return out
 
 
+def _command_lines() -> list[Sample]:
+    """Passwords handed to a command on its command line, the shell or a transcript."""
+    out: list[Sample] = []
+    add = out.append
+    pw = "V9x!q2" + drawn(B62, 6, 101)
+    add(_s("mysql-password", f"mysql -h db.internal -u root -p{pw} app", pw))
+    pw = "Tr1cky-" + drawn(B62, 6, 102)
+    add(_s("mysql-password", f"mysqldump -uadmin -p'{pw}' --all-databases > all.sql", pw))
+    pw = drawn(B62, 12, 103)
+    add(_s("mysql-password", f"mariadb -p\"{pw}\" -u app -e 'select 1'", pw))
+    pw = "Ci-" + drawn(B62, 9, 104)
+    add(_s("mysql-password", f"mysql --user=ci --password={pw} -e 'show databases'", pw))
+    pw = "hunter2-" + drawn(B62, 6, 105)
+    add(_s("sshpass", f"sshpass -p '{pw}' ssh deploy@web1.example.invalid uptime", pw))
+    pw = "S5h-" + drawn(B62, 8, 106)
+    add(_s("sshpass", f"sshpass -p {pw} scp build.tar deploy@web1:/srv", pw))
+    pw = drawn(B62, 11, 107)
+    add(_s("sshpass", f"SSHPASS={pw} sshpass -e rsync -a out/ deploy@web1:/srv/", pw))
+    pw = "Dk-" + drawn(B62, 10, 108)
+    add(_s("command-password", f"docker login -u ci -p {pw} registry.example.invalid", pw))
+    pw = drawn(B62, 14, 109)
+    add(_s("command-password", f"redis-cli -h cache -a {pw} ping", pw))
+    pw = drawn(B62, 10, 110)
+    add(_s("command-password", f"htpasswd -b -c /etc/nginx/.htpasswd admin {pw}", pw))
+    pw = "Ldap-" + drawn(B62, 8, 111)
+    add(_s("command-password", f"ldapsearch -x -D cn=admin,dc=example -w {pw} -b dc=example", pw))
+    return out
+
+
+def _issue_files() -> list[Sample]:
+    """Credentials in the files and prompts tools write them to: netrc, Docker's config, the
+    AWS CLI's prompts, a PuTTY key, a bare PKCS#8 body, a password on the line after its
+    label, passphrases written as words."""
+    out: list[Sample] = []
+    add = out.append
+    pw = "N3trc-" + drawn(B62, 8, 120)
+    add(_s("netrc", f"machine api.example.invalid login ada password {pw}", pw))
+    pw = drawn(B62 + "!#%", 14, 121)
+    add(_s("netrc", f"machine git.example.invalid\n  login deploy\n  password {pw}\n", pw))
+    pw = drawn(B62, 12, 122)
+    add(_s("netrc", f"default login anonymous password {pw}", pw))
+    auth = base64.b64encode(b"deploy:" + drawn(B62, 16, 123).encode()).decode()
+    config = {"auths": {"https://index.docker.io/v1/": {"auth": auth}}}
+    add(_s("docker-auth", json.dumps(config, indent="\t"), auth))
+    auth = base64.b64encode(b"ci-bot:" + drawn(B62, 20, 124).encode()).decode()
+    add(_s("docker-auth", json.dumps({"auths": {"ghcr.io": {"auth": auth}}}), auth))
+    secret = drawn(B64, 40, 125)
+    key_id = "AKIA" + drawn(UPPER, 16, 126)
+    add(
+        _s(
+            "aws-cli-prompt",
+            f"$ aws configure\nAWS Access Key ID [None]: {key_id}\n"
+            f"AWS Secret Access Key [None]: {secret}\nDefault region name [None]: eu-west-1\n",
+            key_id[4:],
+            secret,
+        )
+    )
+    secret = drawn(B64, 40, 127)
+    add(_s("aws-cli-prompt", f"AWS Secret Access Key [****************MPLE]: {secret}", secret))
+    public = [drawn(B64, 64, 128), drawn(B64, 40, 129)]
+    private = [drawn(B64, 64, 130 + n) for n in range(3)] + [drawn(B64, 20, 134) + "="]
+    ppk = "\n".join(
+        [
+            "PuTTY-User-Key-File-3: ssh-rsa",
+            "Encryption: none",
+            "Comment: rsa-key-20261201",
+            f"Public-Lines: {len(public)}",
+            *public,
+            f"Private-Lines: {len(private)}",
+            *private,
+            "Private-MAC: " + drawn(LOWER_HEX, 64, 135),
+        ]
+    )
+    add(_s("putty-key", ppk, private[0], private[2]))
+    add(_s("putty-key", json.dumps({"key": ppk}), private[1]))
+    head = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQ"
+    body = [head + drawn(B64, 14, 136)] + [drawn(B64, 64, 137 + n) for n in range(4)]
+    add(_s("pkcs8-body", "\n".join(body), body[0][len(head) :], body[2]))
+    add(_s("pkcs8-body", "PRIVATE_KEY=" + "".join(body), body[1]))
+    ec = "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg" + drawn(B64, 43, 141) + "="
+    add(_s("pkcs8-body", json.dumps({"signing_key": ec}), ec[48:]))
+    ed = "MC4CAQAwBQYDK2VwBCIEI" + drawn(B64, 43, 142)
+    add(_s("pkcs8-body", f"ED25519_KEY: {ed}", ed[21:]))
+    pw = "Zq7-" + drawn(B62, 8, 143)
+    add(_s("password-next-line", f"Username: deploy\nPassword:\n{pw}\n", pw))
+    pw = drawn(B62 + "-_", 14, 144)
+    add(_s("password-next-line", f"db:\n  user: app\n  password:\n    {pw}\n", pw))
+    pw = drawn(B62, 12, 145)
+    add(_s("password-next-line", f"password: |\n  {pw}\nhost: db\n", pw))
+    add(_s("passphrase-words", "passphrase: correct horse battery staple", "horse battery"))
+    add(_s("passphrase-words", "GPG_PASSPHRASE=tumble orchid lantern velvet", "orchid lantern"))
+    add(
+        _s(
+            "passphrase-words",
+            'gpg --batch --passphrase "amber kettle meadow piano" -d notes.gpg',
+            "kettle meadow",
+        )
+    )
+    add(
+        _s(
+            "passphrase-words",
+            "ssh-keygen -t ed25519 -f deploy -N 'orbit maple fjord quiet'",
+            "maple fjord",
+        )
+    )
+    add(
+        _s(
+            "passphrase-words",
+            "openssl rsa -in key.pem -passin pass:velvet-harbor-moss -out plain.pem",
+            "harbor-moss",
+        )
+    )
+    add(_s("passphrase-words", "The wifi password: marble otter fjord quince", "otter fjord"))
+    return out
+
+
+def _issue_tokens() -> list[Sample]:
+    """Tokens the table had no shape for, and a quote inside a secret's value."""
+    out: list[Sample] = []
+    add = out.append
+    groq = "gsk_" + drawn(B62, 52, 150)
+    add(_s("groq", f"GROQ_API_KEY={groq}", groq[4:]))
+    add(_s("groq", f'client = Groq(api_key="{groq}")', groq[4:]))
+    hex40 = drawn(LOWER_HEX, 40, 151)
+    add(_s("authorization-token", f"Authorization: token {hex40}", hex40))
+    hex40 = drawn(LOWER_HEX, 40, 152)
+    add(
+        _s(
+            "authorization-token",
+            f'curl -H "Authorization: Token {hex40}" https://api.example.invalid/user',
+            hex40,
+        )
+    )
+    replicate = "r8_" + drawn(B62, 37, 153)
+    add(_s("replicate", f"REPLICATE_API_TOKEN={replicate}", replicate[3:]))
+    add(_s("replicate", f"token {replicate} in the notebook", replicate[3:]))
+    supabase = "sbp_" + drawn(LOWER_HEX, 40, 154)
+    add(_s("supabase", f"supabase login --token {supabase}", supabase[4:]))
+    for n, prefix in enumerate(("pscale_tkn_", "pscale_pw_", "pscale_oauth_")):
+        token = prefix + drawn(B62 + "_", 43, 155 + n)
+        add(_s("planetscale", f"PLANETSCALE_SERVICE_TOKEN {token}", token[len(prefix) :]))
+    pulumi = "pul-" + drawn(LOWER_HEX, 40, 158)
+    add(_s("pulumi", f"PULUMI_ACCESS_TOKEN={pulumi}", pulumi[4:]))
+    add(_s("pulumi", f"pulumi login with {pulumi}", pulumi[4:]))
+    claims = {"iat": 1767225600.0, "url": "https://sentry.io", "region_url": "https://us.sentry.io"}
+    org = base64.b64encode(json.dumps({**claims, "org": "acme"}).encode()).decode().rstrip("=")
+    sentry = f"sntrys_{org}_{drawn(B64, 43, 159)}"
+    add(_s("sentry", f"SENTRY_AUTH_TOKEN={sentry}", sentry[-43:]))
+    user = "sntryu_" + drawn(LOWER_HEX, 64, 160)
+    add(_s("sentry", f"sentry-cli --auth-token {user} releases list", user[7:]))
+    terraform = drawn(LOWER_HEX + "ghijklmnop", 14, 161) + ".atlasv1." + drawn(B62, 67, 162)
+    add(
+        _s(
+            "terraform-cloud",
+            f'credentials "app.terraform.io" {{ token = "{terraform}" }}',
+            terraform[23:],
+        )
+    )
+    add(_s("terraform-cloud", f"TF_TOKEN_app_terraform_io={terraform}", terraform[23:]))
+    claims = {"u": "acme", "a": drawn(B62, 25, 163)}
+    mapbox = "sk." + _b64url(claims) + "." + drawn(B62 + "-_", 22, 164)
+    add(_s("mapbox", f"MAPBOX_SECRET_TOKEN={mapbox}", mapbox.rsplit(".", 1)[1]))
+    add(_s("mapbox", f"mapbox token {mapbox} for the tiles", mapbox.rsplit(".", 1)[1]))
+    add(_s("quote-in-secret", 'postgres://admin:pa"ss-W0rd-9@db.internal/app', "ss-W0rd-9"))
+    add(_s("quote-in-secret", 'admin:\n  password: pa"ss-Quoted-7\n', "ss-Quoted-7"))
+    add(_s("quote-in-secret", 'DB_PASSWORD="ab\\"cd-Escaped-5"', "cd-Escaped-5"))
+    add(_s("quote-in-secret", json.dumps({"password": 'ab"cd-InJson-3'}), "cd-InJson-3"))
+    return out
+
+
+def _more_tokens() -> list[Sample]:
+    """Further prefixed tokens of widely used services."""
+    out: list[Sample] = []
+    add = out.append
+    for family, token, text in (
+        ("xai", "xai-" + drawn(B62, 80, 170), "XAI_API_KEY={}"),
+        ("perplexity", "pplx-" + drawn(B62, 48, 171), "PERPLEXITY_API_KEY {}"),
+        ("nvidia", "nvapi-" + drawn(B62 + "-_", 64, 172), "nvidia key {}"),
+        (
+            "docker-hub",
+            "dckr_pat_" + drawn(B62 + "-_", 27, 173),
+            "docker login -u ci --password-stdin <<< {}",
+        ),
+        (
+            "tailscale",
+            "tskey-auth-" + drawn(B62, 17, 174) + "-" + drawn(B62, 32, 175),
+            "tailscale up --authkey={}",
+        ),
+        (
+            "langsmith",
+            "lsv2_pt_" + drawn(LOWER_HEX, 32, 176) + "_" + drawn(LOWER_HEX, 10, 177),
+            "LANGSMITH_API_KEY={}",
+        ),
+        ("1password", "ops_eyJ" + drawn(B64, 260, 178), "OP_SERVICE_ACCOUNT_TOKEN={}"),
+        ("figma", "figd_" + drawn(B62 + "-_", 40, 179), "figma token {}"),
+        ("notion", "ntn_" + drawn(B62, 46, 180), "NOTION_TOKEN={}"),
+        ("rubygems", "rubygems_" + drawn(LOWER_HEX, 48, 182), "GEM_HOST_API_KEY: {}"),
+        ("bitbucket", "ATBB" + drawn(B62, 32, 183), "bitbucket app password {}"),
+        ("google-refresh", "1//0" + drawn(B62 + "-_", 99, 184), '"refresh_token": "{}"'),
+        ("fly", "FlyV1 fm2_" + drawn(B64, 120, 185), "FLY_API_TOKEN='{}'"),
+        (
+            "brevo",
+            "xkeysib-" + drawn(LOWER_HEX, 64, 186) + "-" + drawn(B62, 16, 187),
+            "brevo key {}",
+        ),
+    ):
+        add(_s(family, text.format(token), token[-20:]))
+    return out
+
+
+def _unlabelled() -> list[Sample]:
+    """Tokens with no prefix and no key word that names a secret: only their randomness
+    gives them away."""
+    out: list[Sample] = []
+    add = out.append
+    token = drawn(B62, 32, 190)
+    add(_s("unlabelled-token", f"here is the one you asked for: {token}", token))
+    token = drawn(B62, 40, 191)
+    add(_s("unlabelled-token", token, token))
+    token = drawn(B62 + "-_", 40, 192)
+    add(_s("unlabelled-token", f"Cookie: sid={token}; Path=/; HttpOnly", token))
+    token = drawn(B64, 44, 193)
+    add(_s("unlabelled-token", f"CF_ORIGIN={token}", token))
+    token = drawn(B62, 28, 194)
+    add(_s("unlabelled-token", f"mistral = Mistral({token!r})", token))
+    token = drawn(B62, 48, 195)
+    add(_s("unlabelled-token", f"POST https://hooks.example.invalid/trigger/{token}", token))
+    return out
+
+
 def _samples() -> list[Sample]:
     """Every sample, family by family, in a fixed order."""
     return [
@@ -339,11 +577,41 @@ def _samples() -> list[Sample]:
         *_url_credentials(),
         *_assignments(),
         *_private_keys(),
+        *_command_lines(),
+        *_issue_files(),
+        *_issue_tokens(),
+        *_more_tokens(),
+        *_unlabelled(),
     ]
 
 
 SAMPLES: tuple[Sample, ...] = tuple(_samples())
 FAMILIES = frozenset(sample.family for sample in SAMPLES)
+#: The families issue 29 found leaking, every one of whose samples must be caught.
+ISSUE_FAMILIES = frozenset(
+    {
+        "mysql-password",
+        "sshpass",
+        "netrc",
+        "groq",
+        "authorization-token",
+        "docker-auth",
+        "aws-cli-prompt",
+        "putty-key",
+        "pkcs8-body",
+        "password-next-line",
+        "passphrase-words",
+        "replicate",
+        "supabase",
+        "planetscale",
+        "pulumi",
+        "sentry",
+        "terraform-cloud",
+        "mapbox",
+        "quote-in-secret",
+    }
+)
+ISSUE_SAMPLES = tuple(sample for sample in SAMPLES if sample.family in ISSUE_FAMILIES)
 
 #: Samples that are themselves a valid task name (what a careless `--task "$TOKEN"` sends).
 TASK_TOKENS: tuple[str, ...] = (
@@ -679,6 +947,80 @@ variable "db_password" {
 # TODO: move the key loading into the settings module
 // the token is refreshed five minutes before it expires
 /* passwords are compared in constant time */""",
+        # commit messages
+        """Fix off-by-one in the pager when the last page is exactly full
+Merge pull request #412 from ada/fix-token-refresh
+Revert "Use the new password hashing parameters" (reverts 1a2b3c4d)
+Bump pydantic from 2.7.1 to 2.8.0 in /requirements
+feat(auth): rotate the session key on every login
+fix(api): return 401 instead of 500 when the bearer header is empty
+chore: regenerate docs/generated after the schema change
+refactor: rename parseISO8601Timestamp to parse_timestamp
+docs: explain where the secret manager keeps the deploy key
+test: cover the OAuth2 callback with a fake provider
+ci: pin actions/checkout@v4 and actions/setup-python@v5
+perf: cache the compiled regexes of the redactor
+Squash the three WIP commits into one before the release
+Add useOAuth2Callback hook and its tests
+Drop Python 3.10 from the test matrix
+Update CHANGELOG for v2.14.4 (see #398, #401, #405)
+Handle HTTP2ServerPush being disabled on older proxies
+Move getUserAccountSettingsV2 behind the feature flag
+Remove the hard-coded password from the fixtures, use the vault
+Store only the SHA-256 of each API token (closes #377)
+Signed-off-by: Ada Lovelace <ada@example.invalid>
+Co-authored-by: Grace Hopper <grace@example.invalid>
+Change-Id: I8f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e
+Reviewed-on: https://review.example.invalid/c/project/+/48213
+(cherry picked from commit 5d41402abc4b2a76b9719d911017c592)""",
+        # paths
+        """src/main/java/com/example/account/UserAccountService2.java
+src/components/Base64UrlEncoder.test.tsx
+internal/http2/server_push_test.go
+app/Http/Controllers/OAuth2Controller.php
+lib/active_record/connection_adapters/postgresql_adapter.rb
+dist/assets/index-DiwrgTda.js
+static/js/main.3f9a2c1b.chunk.js
+~/.config/gcloud/application_default_credentials.json
+/var/lib/docker/overlay2/l/XQ4G7KQ2V3NJ5BZ6P7D2EYHNMA/diff
+/home/ada/Projects/MyApp2/build/outputs/apk/debug/app-debug.apk
+C:\\Users\\ada\\AppData\\Local\\Programs\\Python\\Python311\\python.exe
+.github/workflows/release-on-tag.yml
+docs/adr/0007-use-sqlite-for-the-export.md
+tests/fixtures/x509/ValidCertificatePathTest1EE.crt
+node_modules/@babel/plugin-transform-async-to-generator/lib/index.js
+vendor/golang.org/x/crypto/chacha20poly1305/chacha20poly1305_amd64.s
+.ai/repo/rules/project/scope-integrity.v1.md
+/usr/lib/python3/dist-packages/cryptography/hazmat/primitives/kdf/pbkdf2.py
+build/intermediates/javac/debug/classes/com/example/R$drawable.class
+k8s/overlays/production/kustomization.yaml""",
+        # lock files, sums and digests
+        """github.com/pmezard/go-difflib v1.0.0 h1:4DBwDE0NGyQoBHbLQYPwSUPoCMWR5BEzIk/f1lZbAQM=
+github.com/stretchr/testify v1.9.0/go.mod h1:r2ic/lqez/lEtzL7wO/rwa5dbSLXVDPFyf8C91i36aY=
+"integrity": "sha384-Nd7S0ch1Q3J7O5Dv3vYbUg4Yv0o9wQkVXm6m5t1nX7y4ZQ2D9lq8E3fH6xW0cR1jA5bK8pN",
+"resolved": "https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz",
+requests==2.32.3 --hash=sha256:70761cfe03c773ceb22aa2f671b4757976145175cdfca038c02654d061d6dcc6
+checksum = "c2f0e1ba2b7e4a1a0c9e0f4a9e8b0f0d6f3c2b1a0e9d8c7b6a5f4e3d2c1b0a99"
+oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393
+Digest: sha256:a3ed95caeb02ffe68cdd9fd84406680ae93d633cb16422d00e8a7c22955b46d4
+X-Request-Id: 7f3c2e1a-9b8d-4c6e-a5f4-3d2c1b0a9e8f
+trace_id=4bf92f3577b34da6a3ce929d0e0e4736 span_id=00f067aa0ba902b7""",
+        # code with identifiers that mix case and digits
+        """const handler = useOAuth2Callback(provider, { redirectUri });
+func NewHTTP2ServerPushHandler(cfg *Config) *Handler {
+assert parseISO8601Timestamp("2026-12-01T21:30:00Z").year == 2026
+val encoder = Base64UrlEncoderV2(padding = false)
+class X509CertificateChainValidator(private val store: KeyStore)
+export const getUserAccountSettingsV2 = async (id: string) => api.get(`/v2/${id}`);
+if isinstance(key, Ed25519PrivateKey): return key.public_key()
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+self.assertEqual(sha3_256(b"abc").hexdigest()[:8], "3a985da7")
+let s3Client = S3Client(region: "eu-west-1", credentials: .fromEnvironment)
+WebSocket2FrameDecoderTest::testFragmentedPingFrame
+@pytest.mark.parametrize("mode", ["AES256GCM", "ChaCha20Poly1305"])
+mockk<AwsS3ObjectStorageV2Client>(relaxed = true)
+ProtocolBuffers3JsonFormatPrinter.print(message)
+dict(utf8mb4_0900_ai_ci="collation", InnoDB="engine")""",
         _generated(),
     )
     for line in block.split("\n")

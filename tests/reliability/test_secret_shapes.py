@@ -66,7 +66,38 @@ ADDED = (
     "azure-client-secret",
     "azure-storage-key",
     "curl-credentials",
+    "command-password",
+    "netrc-password",
+    "docker-auth",
+    "authorization-header",
+    "putty-private-key",
+    "private-key-body",
+    "password-next-line",
+    "passphrase",
+    "groq-key",
+    "replicate-token",
+    "supabase-token",
+    "planetscale-token",
+    "pulumi-token",
+    "sentry-token",
+    "mapbox-secret-token",
+    "xai-key",
+    "perplexity-key",
+    "nvidia-key",
+    "docker-hub-token",
+    "tailscale-key",
+    "langsmith-key",
+    "onepassword-token",
+    "figma-token",
+    "notion-token",
+    "rubygems-key",
+    "bitbucket-token",
+    "google-refresh-token",
+    "fly-token",
+    "brevo-key",
+    "terraform-token",
     "secret-assignment",
+    "high-entropy-token",
 )
 
 KEY_LINE = "MIIEowIBAAKCAQEAx4UbaDzY3Y0cG8kVt2Yf3Q9a1Hc5lZgB7zN6Wq4vFf1sL0pXbd"
@@ -148,6 +179,94 @@ def test_added_shapes(text: str, expected: str) -> None:
     assert redact_text(text) == expected
 
 
+R = "[redacted:command-password]"
+TOKEN = "Zq7Xv2LmK9pRw4sT8yBn3cFj"
+KEY_BODY = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7" + "aB3dE5fG7hJ9kL1m"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("mysql -u root -pS3cr3t app", f"mysql -u root -p{R} app"),
+        ("mysqldump -p'a b' db", f"mysqldump -p{R} db"),
+        ("mysql -u root -p app", "mysql -u root -p app"),
+        ("mysql -P 3306 -u root", "mysql -P 3306 -u root"),
+        ("mkdir -p build && docker run -p 80:80 x", "mkdir -p build && docker run -p 80:80 x"),
+        ('sshpass -p "pw word" ssh h', f"sshpass -p {R} ssh h"),
+        ("SSHPASS=pw1234 sshpass -e ssh h", f"SSHPASS={R} sshpass -e ssh h"),
+        ("docker login -u ci -p Dk1234 r.io", f"docker login -u ci -p {R} r.io"),
+        ("redis-cli -a pw1234 ping", f"redis-cli -a {R} ping"),
+        ("ldapsearch -a always -w pw1234 -b x", f"ldapsearch -a always -w {R} -b x"),
+        ("htpasswd -cb f admin pw1234", f"htpasswd -cb f admin {R}"),
+        ("htpasswd -c f admin", "htpasswd -c f admin"),
+        ("ssh-keygen -f k -N 'two words'", f"ssh-keygen -f k -N {R}"),
+        ("openssl rsa -passin pass:pw1234 -in k", f"openssl rsa -passin pass:{R} -in k"),
+        ("gpg --passphrase hunter2 -d x", f"gpg --passphrase {R} -d x"),
+        ("use the --username and --password options", "use the --username and --password options"),
+        ("psql --password -h db", "psql --password -h db"),
+        ("mysql -p$MYSQL_PWD db", "mysql -p$MYSQL_PWD db"),
+        (
+            "machine h login ada password pw1234",
+            "machine h login ada password [redacted:netrc-password]",
+        ),
+        ("the machine learning password policy", "the machine learning password policy"),
+        ('{"auth": "YWRhOnB3MTIzNA=="}', '{"auth": "[redacted:docker-auth]"}'),
+        ('{"auth": "none"}', '{"auth": "none"}'),
+        (
+            "Authorization: token 0123456789abcdef0123456789abcdef01234567",
+            "Authorization: token [redacted:authorization-header]",
+        ),
+        (
+            'authorization = request.headers.get("Authorization")',
+            'authorization = request.headers.get("Authorization")',
+        ),
+        (
+            "object_level_authorization: SimpleCheckConfig",
+            "object_level_authorization: SimpleCheckConfig",
+        ),
+        (
+            "AWS Secret Access Key [****MPLE]: " + AWS_SECRET,
+            "AWS Secret Access Key [****MPLE]: [redacted:aws-secret-access-key]",
+        ),
+        (
+            "PuTTY-User-Key-File-3: ssh-rsa\nPrivate-Lines: 1\nQUJDRA==\nPrivate-MAC: ab",
+            "PuTTY-User-Key-File-3: ssh-rsa\nPrivate-Lines: 1[redacted:putty-private-key]"
+            "\nPrivate-MAC: ab",
+        ),
+        (f"KEY={KEY_BODY}", "KEY=[redacted:private-key-body]"),
+        (f"{KEY_BODY}\n{KEY_BODY[4:]}\nnext", "[redacted:private-key-body]\nnext"),
+        (
+            "MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBa",
+            "MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBa",
+        ),
+        ("Password:\nhunter2x\n", "Password:\n[redacted:password-next-line]\n"),
+        ("password: |\n  hunter2x\n", "password: |\n  [redacted:password-next-line]\n"),
+        ("password:\n  file: /run/x\n", "password:\n  file: /run/x\n"),
+        ("password:\n  - a\n", "password:\n  - a\n"),
+        ("passphrase: correct horse battery staple", "passphrase: [redacted:passphrase]"),
+        ("password: The plaintext password.", "password: The plaintext password."),
+        ("password: see the vault", "password: see the vault"),
+        ("gsk_" + "a1B2" * 13, "[redacted:groq-key]"),
+        ("r8_" + "a1B" * 12 + "c", "[redacted:replicate-token]"),
+        ("xr8_" + "a1B" * 12 + "c", "xr8_" + "a1B" * 12 + "c"),
+        ("pul-" + "ab12" * 10, "[redacted:pulumi-token]"),
+        ("sbp_" + "ab12" * 10, "[redacted:supabase-token]"),
+        ("abcdefghij1234.atlasv1." + "aB3" * 22, "abcdefghij1234[redacted:terraform-token]"),
+        ("sk.eyJ1IjoiYWRhIn0." + "aB3dE5fG7hJ9kL1mN3pQ5r", "[redacted:mapbox-secret-token]"),
+        ('postgres://admin:pa"ss@db/x', "postgres://admin:[redacted:url-credentials]@db/x"),
+        ('{"u":"ssh://git:x","b":"me@h"}', '{"u":"ssh://git:x","b":"me@h"}'),
+        ('DB_PASSWORD="ab\\"cd1234"', 'DB_PASSWORD="[redacted:secret-assignment]"'),
+        ('password: pa"ss1234', "password: [redacted:secret-assignment]"),
+        (
+            "Password: Zq7-6L28 (low, 0 evidence)",
+            "Password: [redacted:secret-assignment] (low, 0 evidence)",
+        ),
+    ],
+)
+def test_context_and_prefixed_shapes(text: str, expected: str) -> None:
+    assert redact_text(text) == expected
+
+
 def test_a_token_used_as_a_url_password_keeps_its_own_name() -> None:
     token = "ghp_" + "c" * 36
     out = redact_text(f"https://x:{token}@github.com/o/r")
@@ -172,6 +291,15 @@ def test_the_table_still_wins_where_it_matches() -> None:
         "-----BEGIN RSA PRIVATE KEY-----\n" + "a: b: " * 150_000,
         "-----BEGIN RSA PRIVATE KEY-----\n" + "A" * 900_000,
         "authorization: basic " * 40_000,
+        "mysql " * 150_000,
+        "sshpass -x " * 80_000,
+        "htpasswd -b " * 70_000,
+        "password:\n" * 40_000,
+        "password: a b " * 40_000,
+        "machine x login y " * 50_000,
+        '"auth": "' * 90_000,
+        "aA " * 300_000,
+        "aB1cD2eF3gH4iJ5kL6mN " * 42_000,
     ],
     ids=[
         "eyJ-run",
@@ -183,6 +311,15 @@ def test_the_table_still_wins_where_it_matches() -> None:
         "pem-headers",
         "pem-body",
         "basic",
+        "mysql",
+        "sshpass",
+        "htpasswd",
+        "password-lines",
+        "password-words",
+        "netrc",
+        "docker-auth",
+        "case-pairs",
+        "one-token",
     ],
 )
 def test_no_input_makes_redaction_slow(text: str) -> None:
