@@ -25,7 +25,8 @@ from majordomus.wire import OMIT, Empty, StrictInput, Wire, dumps_compact, dumps
 if TYPE_CHECKING:
     from majordomus.capabilities.registry import Registry
     from majordomus.capabilities.workspace import Workspace
-    from majordomus.layer.model import GitState, LayerObject
+    from majordomus.layer.git import GitState
+    from majordomus.layer.model import LayerObject
 
 
 # -- repository.info ---------------------------------------------------------------------------

@@ -15,18 +15,6 @@ import click
 from pydantic import ValidationError
 
 from majordomus.bounded_json import loads, refusal
-from majordomus.capabilities.reasoning import (
-    REASONING_ADVISORS,
-    REASONING_CHECK,
-    REASONING_EXPLAIN,
-    REASONING_HANDOVER,
-    REASONING_PLAN,
-    REASONING_PULL,
-    REASONING_PUSH,
-    REASONING_RECORD,
-    REASONING_STATUS,
-    REASONING_SYNC,
-)
 from majordomus.cli.views import CliView, Params, lines
 from majordomus.egress import one_line
 from majordomus.errors import EXIT_CONTRACT, InvalidInput
@@ -276,18 +264,18 @@ REPORT = click.Option(
 
 
 VIEWS = {
-    REASONING_ADVISORS.id: CliView(text=advisors),
-    REASONING_PLAN.id: CliView(text=plan),
-    REASONING_RECORD.id: CliView(text=record, options=(RECORD_FILE,), prepare=_record_input),
-    REASONING_STATUS.id: CliView(text=status, options=(REPORT,)),
-    REASONING_EXPLAIN.id: CliView(text=explain, arguments=("id",)),
-    REASONING_CHECK.id: CliView(text=check, exit_code=check_exit),
-    REASONING_HANDOVER.id: CliView(text=handover),
-    REASONING_PUSH.id: CliView(text=lambda out, _: lines(*_pushed(out)), arguments=("remote",)),
-    REASONING_PULL.id: CliView(
+    "reasoning.advisors": CliView(text=advisors),
+    "reasoning.plan": CliView(text=plan),
+    "reasoning.record": CliView(text=record, options=(RECORD_FILE,), prepare=_record_input),
+    "reasoning.status": CliView(text=status, options=(REPORT,)),
+    "reasoning.explain": CliView(text=explain, arguments=("id",)),
+    "reasoning.check": CliView(text=check, exit_code=check_exit),
+    "reasoning.handover": CliView(text=handover),
+    "reasoning.push": CliView(text=lambda out, _: lines(*_pushed(out)), arguments=("remote",)),
+    "reasoning.pull": CliView(
         text=lambda out, _: lines(*_pulled(out)), arguments=("remote",), exit_code=pull_exit
     ),
-    REASONING_SYNC.id: CliView(
+    "reasoning.sync": CliView(
         text=lambda out, _: lines(*_pulled(out["pulled"]), *_pushed(out["pushed"])),
         arguments=("remote",),
         exit_code=lambda out: pull_exit(out["pulled"]),
