@@ -1,8 +1,8 @@
-"""Benchmarks of majordomus (issue 8 and issue 18): scripts, not tests.
+"""Benchmarks of majordomus (issues 8 and 30): scripts, not tests.
 
-`python benchmarks/run.py` (or `python -m benchmarks`) measures every capability whose
-benchmark policy is required, on each declared transport, cold and warm, and compares the
-run with the accepted baseline; `python benchmarks/run.py scale` prints the ratios of the
-scale targets on synthetic inputs. Every file these scripts write lives under `benchmarks/`
+`python benchmarks/run.py` (or `python -m benchmarks`) prints every row of issue 30 next to
+its floor; `python benchmarks/run.py capabilities` measures every capability whose benchmark
+policy is required, on each declared transport, cold and warm, against the accepted
+baseline. Every file these scripts write lives under `benchmarks/`
 (or a temporary directory): nothing is written next to a repository's layer.
 """

@@ -37,8 +37,9 @@ if str(HERE.parent) not in sys.path:
     sys.path.insert(0, str(HERE.parent))
 
 from majordomus.devcontext import CompiledContext, CompileInput, Tier, compile_context  # noqa: E402
+from majordomus.layer.git import GitState  # noqa: E402
 from majordomus.layer.index import build_index  # noqa: E402
-from majordomus.layer.model import GitState, Index  # noqa: E402
+from majordomus.layer.model import Index  # noqa: E402
 from majordomus.synthetic import Shape, SyntheticRepository  # noqa: E402
 
 FIXTURES = HERE.parent / "fixtures" / "layers"

@@ -74,20 +74,28 @@ def imported(args: list[str], cwd: Path, feed: str) -> list[str]:
     return json.loads(done.stderr.rsplit("MODULES ", 1)[1])
 
 
-def main() -> int:
+def counts() -> dict[str, tuple[int, int, list[str]]]:
+    """Per command: our modules, modules in all, and the heavy packages it imported."""
     from majordomus.synthetic import SyntheticRepository, synthetic_ledger
 
+    out = {}
     with tempfile.TemporaryDirectory(prefix="majordomus-imports-") as tmp:
         root = Path(tmp) / "repo"
         SyntheticRepository.new(at=root).commit()
         synthetic_ledger(root, 48)
-        print(f"{'command':26} {'ours':>5} {'all':>5}  heavy")
         for name, args in COMMANDS.items():
             feed = json.dumps(RECORD) if name == "reasoning record" else ""
             modules = imported(args, root, feed)
             ours = sum(1 for m in modules if m.split(".")[0] == "majordomus")
             heavy = sorted({m.split(".")[0] for m in modules} & set(HEAVY))
-            print(f"{name:26} {ours:5} {len(modules):5}  {', '.join(heavy) or '-'}", flush=True)
+            out[name] = (ours, len(modules), heavy)
+    return out
+
+
+def main() -> int:
+    print(f"{'command':26} {'ours':>5} {'all':>5}  heavy")
+    for name, (ours, total, heavy) in counts().items():
+        print(f"{name:26} {ours:5} {total:5}  {', '.join(heavy) or '-'}")
     return 0
 
 

@@ -1,74 +1,114 @@
-"""Measurements that must run in a fresh interpreter, one per process (issues 8 and 18).
+"""The floors, and the SDK peer: programs that run in a fresh interpreter, one per process.
 
-    python benchmarks/probes.py index ROOT      a new Workspace(ROOT)'s index, after the imports
-    python benchmarks/probes.py floor ROOT      `git ls-files` plus reading every listed file
-    python benchmarks/probes.py ledger ROOT     json.load every record file, then sort them
-    python benchmarks/probes.py sdk-server      a minimal MCP server of the official SDK
+    python benchmarks/probes.py stack MODELS [layer ROOT | ledger ROOT]
+    python benchmarks/probes.py sdk-server
 
-`index` and `floor` print the wall and CPU nanoseconds of their work alone (the floor
-imports nothing, so neither counts imports); timed from outside, `floor` is also the
-whole-process floor of `objects list`. `ledger` is the plain script the status command
-is held against and is timed from outside like the command; `sdk-server` serves one tool
-over stdio.
+`stack` is the floor of a command (issue 30): the declared stack's own start (`import click,
+pydantic`), then the models the command uses built (MODELS, a JSON file of JSON Schemas the
+run exported from the product's own models, is turned back into pydantic models of the same
+fields, nesting and unions), then the work's floor: `layer` lists the files git tracks and
+reads every one, `ledger` `json.load`s every record file of the store and sorts them by stamp
+and id. Nothing of majordomus is imported, so the floor moves only with the stack and the
+machine. `sdk-server` is the official MCP SDK's own minimal server, serving one tool.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import resource
 import subprocess
 import sys
-import time
+from typing import Any, Literal, Union
+
+_SCALARS: dict[str, Any] = {
+    "string": str,
+    "integer": int,
+    "number": float,
+    "boolean": bool,
+    "null": type(None),
+}
 
 
-def _cpu_ns() -> int:
-    """CPU (user + system) of this process and its reaped children so far."""
-    own, children = (
-        resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
-    )
-    seconds = own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-    return round(seconds * 1e9)
+class Models:
+    """pydantic models built from JSON Schemas: one class per `$defs` entry or inline object."""
+
+    def __init__(self, defs: dict[str, Any]) -> None:
+        self.defs = defs
+        self.made: dict[str, Any] = {}
+        self.count = 0
+
+    def annotation(self, schema: dict[str, Any], name: str) -> Any:
+        if "$ref" in schema:
+            return self.model(schema["$ref"].rsplit("/", 1)[1])
+        if "const" in schema:
+            return Literal[schema["const"]]
+        if "enum" in schema:
+            return Literal[tuple(schema["enum"])]
+        for key in ("anyOf", "oneOf", "allOf"):
+            if key in schema:
+                options = [self.annotation(s, f"{name}{i}") for i, s in enumerate(schema[key])]
+                return options[0] if len(options) == 1 else Union[tuple(options)]  # noqa: UP007
+        kind = schema.get("type")
+        if isinstance(kind, list):
+            return Union[tuple(_SCALARS.get(k, Any) for k in kind)]  # noqa: UP007
+        if kind == "array":
+            return list[self.annotation(schema.get("items", {}), f"{name}Item")]  # type: ignore[misc]
+        if kind == "object" and "properties" in schema:
+            return self.build(name, schema)
+        if kind == "object":
+            extra = schema.get("additionalProperties")
+            value = self.annotation(extra, f"{name}Value") if isinstance(extra, dict) else Any
+            return dict[str, value]  # type: ignore[valid-type]
+        return _SCALARS.get(kind or "", Any)
+
+    def model(self, ref: str) -> Any:
+        if ref not in self.made:
+            self.made[ref] = Any  # a model that refers to itself takes any value there
+            self.made[ref] = self.annotation(self.defs[ref], ref)
+        return self.made[ref]
+
+    def build(self, name: str, schema: dict[str, Any]) -> Any:
+        from pydantic import Field, create_model
+
+        required = set(schema.get("required", ()))
+        fields: dict[str, Any] = {}
+        for index, (key, value) in enumerate(schema.get("properties", {}).items()):
+            annotation = self.annotation(value, f"{name}{key.title()}")
+            default = ... if key in required else value.get("default")
+            fields[f"f{index}"] = (annotation, Field(default, alias=key))
+        self.count += 1
+        return create_model(name, **fields)
 
 
-def floor(root: str) -> tuple[int, int]:
-    cpu = _cpu_ns()
-    start = time.perf_counter_ns()
+def build_models(path: str) -> int:
+    """Every schema of the file built, with what it refers to; the number of classes made."""
+    with open(path, encoding="utf-8") as handle:
+        schemas: dict[str, dict[str, Any]] = json.load(handle)
+    from pydantic import TypeAdapter
+
+    made = 0
+    for name, schema in schemas.items():
+        models = Models(schema.get("$defs", {}))
+        TypeAdapter(models.annotation(schema, name))
+        made += models.count
+    return made
+
+
+def layer(root: str) -> int:
+    """`git ls-files`, then every listed file read: the bytes read."""
     listed = subprocess.run(
         ["git", "-C", root, "ls-files", "-z"], capture_output=True, check=True
     ).stdout
+    total = 0
     for name in listed.split(b"\0"):
         if name:
             with open(os.path.join(root.encode(), name), "rb") as handle:
-                handle.read()
-    return time.perf_counter_ns() - start, _cpu_ns() - cpu
+                total += len(handle.read())
+    return total
 
 
-def index(root: str) -> tuple[int, int]:
-    """A full index build through the stable entry point, a new `Workspace`'s index.
-
-    The modules the build imports on first use are imported before the clock starts when
-    they are where they are today (the floor imports nothing either); if they moved, their
-    import is timed too."""
-    import importlib
-    from pathlib import Path
-
-    from majordomus.capabilities.workspace import Workspace
-
-    for module in ("majordomus.capabilities.builtin", "majordomus.layer.index"):
-        with contextlib.suppress(ImportError):
-            importlib.import_module(module)
-    cpu = _cpu_ns()
-    start = time.perf_counter_ns()
-    built = Workspace(Path(root)).index
-    elapsed = time.perf_counter_ns() - start, _cpu_ns() - cpu
-    assert built.objects, "the layer has no object"
-    return elapsed
-
-
-def ledger(root: str) -> None:
-    """The floor of `reasoning status`: every record file json.load-ed, sorted by stamp and id."""
+def ledger(root: str) -> int:
+    """Every record file `json.load`ed, then sorted by stamp and id: the records."""
     store = os.path.join(root, ".ai", "local", "state", "reasoning")
     records = []
     for task in os.listdir(store):
@@ -78,7 +118,16 @@ def ledger(root: str) -> None:
                 with open(os.path.join(folder, name), "rb") as handle:
                     records.append(json.load(handle))
     records.sort(key=lambda r: (r["recorded_at"], r["id"]))
-    sys.stdout.write(f"{len(records)}\n")
+    return len(records)
+
+
+def stack(argv: list[str]) -> None:
+    import click  # noqa: F401
+    import pydantic  # noqa: F401
+
+    made = build_models(argv[0])
+    work = {"layer": layer, "ledger": ledger}[argv[1]](argv[2]) if len(argv) > 1 else 0
+    sys.stdout.write(f"{made} {work}\n")
 
 
 def sdk_server() -> None:
@@ -96,15 +145,10 @@ def sdk_server() -> None:
 
 
 def main(argv: list[str]) -> int:
-    what = argv[0]
-    if what == "sdk-server":
+    if argv[0] == "sdk-server":
         sdk_server()
-        return 0
-    if what == "ledger":
-        ledger(argv[1])
-        return 0
-    wall, cpu = {"index": index, "floor": floor}[what](argv[1])
-    sys.stdout.write(f"{wall} {cpu}\n")
+    else:
+        stack(argv[1:])
     return 0
 
 

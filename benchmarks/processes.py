@@ -9,15 +9,16 @@ with the load than wall time does). Nothing here imports the product: only the i
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from benchmarks.stats import median
 
@@ -57,24 +58,40 @@ class Sample:
     peak_kib: int = 0
 
 
+#: A small interpreter that runs the measured process and reports its figures: Linux carries
+#: a process's peak RSS over `exec`, so a process spawned by this (large) one would count our
+#: size as its own; spawned by this helper, it counts only the helper's few MiB.
+_SPAWN = (
+    "import os, subprocess, sys, time\n"
+    "start = time.perf_counter_ns()\n"
+    "child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
+    "_, status, usage = os.wait4(child.pid, 0)\n"
+    "wall = time.perf_counter_ns() - start\n"
+    "cpu = round((usage.ru_utime + usage.ru_stime) * 1e9)\n"
+    "print(wall, cpu, usage.ru_maxrss, os.waitstatus_to_exitcode(status))\n"
+)
+
+
 def run(argv: Sequence[str], cwd: Path, env: dict[str, str], ok: tuple[int, ...] = (0,)) -> Sample:
-    """Spawn `argv`, discard its output, wait for it with its resource usage.
+    """Run `argv` in `cwd`, its output discarded: its wall time from spawn to exit, its CPU
+    and its peak RSS.
 
     An exit code outside `ok` stops the run with the command's error output."""
     with tempfile.TemporaryFile() as errors:
-        start = time.perf_counter_ns()
-        process = subprocess.Popen(
-            list(argv), cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=errors
+        done = subprocess.run(
+            [sys.executable, "-S", "-c", _SPAWN, *argv],
+            cwd=cwd,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            check=True,
         )
-        _, status, usage = os.wait4(process.pid, 0)
-        wall_ns = time.perf_counter_ns() - start
-        process.returncode = os.waitstatus_to_exitcode(status)
-        if process.returncode not in ok:
+        wall_ns, cpu_ns, peak_kib, code = (int(x) for x in done.stdout.split())
+        if code not in ok:
             errors.seek(0)
             said = errors.read().decode("utf-8", "replace").strip()[-400:]
-            raise SystemExit(f"scale: {' '.join(argv)} exited {process.returncode}: {said}")
-    cpu_ns = round((usage.ru_utime + usage.ru_stime) * 1e9)
-    return Sample(wall_ns, cpu_ns, usage.ru_maxrss)
+            raise SystemExit(f"benchmarks: {' '.join(argv)} exited {code}: {said}")
+    return Sample(wall_ns, cpu_ns, peak_kib)
 
 
 @dataclass(frozen=True)
@@ -118,3 +135,11 @@ def load_average() -> str:
         return ", ".join(f"{x:.2f}" for x in os.getloadavg())
     except OSError:
         return "unknown"
+
+
+def write_atomically(path: Path, document: dict[str, Any]) -> None:
+    """Write a result document under its final name in one step."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    os.replace(temporary, path)

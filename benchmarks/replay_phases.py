@@ -2,8 +2,8 @@
 
     python benchmarks/replay_phases.py ROOT [--samples 7] [--task all]
 
-ROOT is a repository with a ledger (`benchmarks/run.py scale` generates them under its
-`--work` directory, `ledger-<n>`). Prints the CPU (user + system) milliseconds of each
+ROOT is a repository with a ledger (`benchmarks/run.py` generates them under its `--work`
+directory, `ledger-<n>`). Prints the CPU (user + system) milliseconds of each
 phase, the median and the minimum of `--samples` repetitions in this one process, after
 one warm-up that builds every validator and serializer:
 
@@ -15,7 +15,7 @@ one warm-up that builds every validator and serializer:
 * `egress` — that text through the egress filter, as the command sends it.
 
 The process's own start (interpreter, imports, validators built on first use) is not in
-these figures: compare the whole command with `benchmarks/run.py scale` for it. Figures on
+these figures: compare the whole command with `benchmarks/run.py` for it. Figures on
 a loaded machine vary by tens of percent; compare medians taken in the same conditions.
 """
 

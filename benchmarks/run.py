@@ -1,289 +1,181 @@
-"""The benchmark entry point (issues 8 and 18).
+"""The benchmark entry point: every row of issue 30 next to its floor, in one run.
 
-    python benchmarks/run.py [ID-or-key-prefix] [--transport all|direct|mcp|http|system]
-        [--profile quick|full|ci] [--format text|json] [--check] [--no-write] [--repo PATH]
-    python benchmarks/run.py baseline update [--profile full] [--allow-dirty] [--repo PATH]
-    python benchmarks/run.py scale [--quick] [--samples N] [--work DIR] [--skip-100k] ...
+    python benchmarks/run.py [--quick] [--rows NAME,...] [--samples N] [--work DIR]
+        [--rules N] [--records N] [--rss-records N] [--mcp-rules N] [--calls N] [--checks N]
+        [--warmup N] [--format text|json] [--check] [--no-write]
+    python benchmarks/run.py capabilities ...   every capability on each transport (issue 8)
 
-Without `--repo` the measured repository is generated (`majordomus.synthetic`), so runs on
-one host compare. A run writes `benchmarks/results/<finished_at>-<profile>.json` (unless
-`--no-write`); `baseline update` writes `benchmarks/baseline.<platform>.json`; both
-atomically. `--check` compares with the baseline and exits 10 on a regression. `scale`
-(benchmarks/scale.py) imports none of the capability benchmark's machinery.
+Every figure is measured on whole processes through stable entry points (the installed
+`majordomus` CLI, `majordomus mcp` driven by the official MCP client against the SDK's own
+minimal server, `Workspace(...).refresh()` in `benchmarks/freshness.py`), as medians of
+samples that alternate the measured side with its floor (benchmarks/rows.py says what each
+floor is), wall time and CPU both. The table gives, per row, the figure, its floor, the
+ratio, the target and whether it is met; supplementary figures follow (among them what the
+one switch at process start, no cyclic collector in one-shot commands, buys).
+
+`--rows` picks groups (mcp, objects, status, check, rss, freshness, imports, collector);
+`--quick` takes fewer samples; `--check` exits 10 when a row is missed. A run writes
+`benchmarks/results/<finished_at>.json` unless `--no-write`. The load average is recorded as
+each group of rows starts: the machine is shared.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import subprocess
 import sys
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks import rows
+from benchmarks.processes import WARMUP, bytecode_compiled, load_average, write_atomically
+from benchmarks.table import Table, render, size
 from majordomus import clock
-from majordomus.version import __version__
-
-if TYPE_CHECKING:
-    from benchmarks.runners import Profile
-    from benchmarks.targets import Target
 
 HERE = Path(__file__).resolve().parent
-SOURCE = HERE.parent
 RESULTS = HERE / "results"
-POLICY = HERE / "policy.yaml"
-SCHEMA = "majordomus/benchmark-result/v1"
-EXIT_REGRESSION = 10
-EXIT_ABORT = 13
+GROUPS = ("mcp", "objects", "status", "check", "rss", "freshness", "imports", "collector")
+EXIT_MISSED = 10
 
 
-# -- provenance ----------------------------------------------------------------------------------
+def _commit() -> str | None:
+    done = subprocess.run(
+        ["git", "-C", str(HERE.parent), "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
+    )
+    return done.stdout.strip() or None
 
 
-def _git(*args: str) -> str | None:
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(SOURCE), *args], capture_output=True, text=True, check=True
-        )
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    return done.stdout
-
-
-def _cpu_brand() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown-cpu"
-
-
-def build_profile() -> str:
-    """Python has no debug/release build of ours: the interpreter and its minor version."""
-    return f"{platform.python_implementation().lower()}{sys.version_info[0]}.{sys.version_info[1]}"
-
-
-def platform_key() -> str:
-    return f"{platform.system().lower()}-{platform.machine().lower()}-{build_profile()}"
-
-
-def provenance(fingerprint: str) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    head = _git("rev-parse", "HEAD")
-    if head:
-        out["commit"] = head.strip()
-    out["dirty"] = bool(_git("status", "--porcelain", "--untracked-files=no"))
-    out["build_profile"] = build_profile()
-    out["os"] = platform.system().lower()
-    out["arch"] = platform.machine().lower()
-    out["version"] = __version__
-    out["registry_fingerprint"] = fingerprint
-    out["host"] = f"{_cpu_brand()}/{os.cpu_count() or 1}"
-    return out
-
-
-def write_atomically(path: Path, document: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-    os.replace(temporary, path)
-
-
-# -- the run -------------------------------------------------------------------------------------
-
-
-def measure(root: Path, targets: list[Target], profile: Profile) -> list[dict[str, Any]]:
-    """Every selected target, direct first, then over a spawned MCP child, then HTTP."""
-    from benchmarks.runners import DirectRunner, HttpRunner, McpRunner
-    from benchmarks.targets import bench_environment
-    from majordomus.capabilities.workspace import Workspace
-
-    env = bench_environment()
-    ctx = Workspace(root, environ=env)
-    results: list[dict[str, Any]] = []
-    direct = [t for t in targets if t.transport == "direct"]
-    if direct:
-        runner = DirectRunner(ctx)
-        for target in direct:
-            results += runner.measure(target, profile)
-    over_mcp = [t for t in targets if t.transport == "mcp"]
-    if over_mcp:
-        objects = ctx.index.objects
-        first = objects[0].uri if objects else "majordomus://repository"
-        mcp = McpRunner(root, env, first)
-        try:
-            for target in over_mcp:
-                results += mcp.measure(target, profile)
-        finally:
-            mcp.close()
-    over_http = [t for t in targets if t.transport == "http"]
-    if over_http:
-        http = HttpRunner(root, env)
-        try:
-            for target in over_http:
-                results += http.measure(target, profile)
-        finally:
-            http.close()
-    order = {t.key: i for i, t in enumerate(targets)}
-    return sorted(results, key=lambda r: order[r["key"]])
-
-
-def run_document(root: Path, targets: list[Target], profile: Profile) -> dict[str, Any]:
-    from benchmarks.targets import bench_environment
-    from majordomus.capabilities.workspace import Workspace
-
-    ctx = Workspace(root, environ=bench_environment())
-    from majordomus.capabilities.core import registry_fingerprint
-
-    fingerprint = registry_fingerprint(ctx.registry)
-    results = measure(root, targets, profile)
+def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    """Every chosen group of rows, in the issue's order."""
+    chosen = set(args.rows)
+    ledgers = [args.records] + ([args.rss_records] if args.rss_records else [])
+    inputs = rows.prepare(work, [args.mcp_rules, args.rules], ledgers)
+    bytecode_compiled()
+    n = args.samples
+    table = Table()
+    steps: list[tuple[str, Callable[[], None]]] = [
+        (
+            "mcp",
+            lambda: rows.mcp_rows(
+                table, inputs[f"layer-{args.mcp_rules}"], args.mcp_rules, n, args.calls
+            ),
+        ),
+        ("objects", lambda: rows.objects_row(table, inputs, "init", "`init` layer", 1.3, n)),
+        ("status", lambda: rows.status_row(table, inputs, args.records, n)),
+        ("check", lambda: rows.check_row(table, inputs, args.records, n)),
+        ("rss", lambda: rows.rss_row(table, inputs, args.rss_records, args.rss_samples)),
+        (
+            "objects",
+            lambda: rows.objects_row(
+                table, inputs, f"layer-{args.rules}", f"{size(args.rules)} rules", 2, n
+            ),
+        ),
+        (
+            "freshness",
+            lambda: rows.freshness_rows(
+                table, inputs[f"layer-{args.rules}"], args.rules, args.checks, args.fresh_samples
+            ),
+        ),
+        ("imports", lambda: rows.imports_rows(table)),
+        (
+            "collector",
+            lambda: rows.collector_rows(
+                table, inputs, args.records, args.rules, args.rss_records, n
+            ),
+        ),
+    ]
+    load_before = load_average()
+    loads: dict[str, str] = {}
+    for name, step in steps:
+        if name not in chosen or (name == "rss" and not args.rss_records):
+            continue
+        loads[name] = load_average()
+        sys.stderr.write(f"benchmarks: measuring {name} (load average {loads[name]})\n")
+        step()
     return {
-        "schema": SCHEMA,
+        "schema": "majordomus/benchmark-run/v3",
         "finished_at": clock.now().strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "profile": profile.name,
-        "provenance": provenance(fingerprint),
-        "results": results,
+        "commit": _commit(),
+        "python": sys.version.split()[0],
+        "load_average": {"before": load_before, "steps": loads, "after": load_average()},
+        "samples": n,
+        "sizes": {
+            "mcp_rules": args.mcp_rules,
+            "rules": args.rules,
+            "records": args.records,
+            "rss_records": args.rss_records,
+            "calls": args.calls,
+            "checks": args.checks,
+        },
+        "rows": table.rows,
+        "supplementary": table.supplementary,
     }
 
 
-def render(document: dict[str, Any]) -> str:
-    """The table of medians and percentiles, in microseconds."""
-    head = f"{'target':<58} {'mode':<14} {'n':>4} {'p50':>10} {'p90':>10} {'p95':>10} "
-    head += f"{'p99':>10} {'max':>10}  handler"
-    rows = [head, "-" * len(head)]
-    for r in document["results"]:
-        s = r["stats"]
-        calls = r.get("handler_invocations")
-        rows.append(
-            f"{r['key']:<58} {r['cache_mode']:<14} {s['samples']:>4} {s['p50_us']:>10.1f} "
-            f"{s['p90_us']:>10.1f} {s['p95_us']:>10.1f} {s['p99_us']:>10.1f} "
-            f"{s['max_us']:>10.1f}  {'' if calls is None else calls}"
-        )
-    prov = document["provenance"]
-    rows.append(
-        f"profile {document['profile']} · {platform_key()} · host {prov['host']} · "
-        f"registry {prov['registry_fingerprint'][:12]} · durations in µs (nearest-rank)"
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="benchmarks/run.py", description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer samples")
+    parser.add_argument("--rows", default=",".join(GROUPS), help="groups of rows, comma-separated")
+    parser.add_argument("--samples", type=int, help="samples per row (default 7; quick 3)")
+    parser.add_argument("--work", type=Path, help="keep (and reuse) the generated inputs here")
+    parser.add_argument("--rules", type=int, default=10000, help="the indexing layer's rules")
+    parser.add_argument("--records", type=int, default=10000, help="the replay ledger's size")
+    parser.add_argument(
+        "--rss-records", type=int, default=100000, help="the peak-memory ledger (0: skip)"
     )
-    return "\n".join(rows) + "\n"
+    parser.add_argument("--mcp-rules", type=int, default=100, help="the MCP rows' layer")
+    parser.add_argument("--calls", type=int, help="steady tools/call per session (default 200)")
+    parser.add_argument("--checks", type=int, help="freshness checks (default 2000)")
+    parser.add_argument(
+        "--warmup", type=int, default=1, help="uncounted pairs before each row (default 1)"
+    )
+    parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.add_argument("--check", action="store_true", help="exit 10 if a row is missed")
+    parser.add_argument("--no-write", action="store_true", help="do not keep the result file")
+    args = parser.parse_args(argv)
+    args.rows = [g.strip() for g in args.rows.split(",") if g.strip()]
+    unknown = sorted(set(args.rows) - set(GROUPS))
+    if unknown:
+        parser.error(f"unknown rows {', '.join(unknown)}; choose from {', '.join(GROUPS)}")
+    args.samples = args.samples or (3 if args.quick else 7)
+    args.calls = args.calls or (50 if args.quick else 200)
+    args.checks = args.checks or (500 if args.quick else 2000)
+    args.fresh_samples = 3 if args.quick else 5
+    args.rss_samples = 1 if args.quick else 3
+    return args
 
 
-def _selector(prefix: str | None, transport: str) -> Any:
-    """Whether a baseline key falls inside this run's selection (for STALE lines)."""
+def main(argv: list[str] | None = None) -> int:
+    given = sys.argv[1:] if argv is None else argv
+    if given[:1] == ["capabilities"]:
+        from benchmarks.capabilities import main as capabilities_main
 
-    def selected(key: str) -> bool:
-        if prefix and not key.startswith(prefix) and key.split("|", 1)[0] != prefix:
-            return False
-        system = key.startswith("system.")
-        word = key.split(".")[1] if system else key.split("|")[1]
-        if transport == "all":
-            return True
-        if transport == "system":
-            return system
-        return not system and word == transport
-
-    return selected
-
-
-def bench(args: argparse.Namespace) -> int:
-    from benchmarks.compare import compare, load_policy
-    from benchmarks.runners import PROFILES, BenchAbort
-    from benchmarks.targets import bench_environment, derive_targets, repository, select
-    from majordomus.capabilities.workspace import Workspace
-
-    profile = PROFILES[args.profile]
-    with repository(args.repo) as root:
-        ctx = Workspace(root, environ=bench_environment())
-        targets = select(derive_targets(ctx, ctx.registry), args.prefix, args.transport)
-        if not targets:
-            sys.stderr.write("benchmarks: no target matches\n")
-            return 2
-        try:
-            document = run_document(root, targets, profile)
-        except BenchAbort as exc:
-            sys.stderr.write(f"benchmarks: aborted: {exc}\n")
-            return EXIT_ABORT
+        return capabilities_main(given[1:])
+    args = parse(given)
+    WARMUP[0] = max(0, args.warmup)
+    with tempfile.TemporaryDirectory(prefix="majordomus-bench-") as scratch:
+        work = (args.work or Path(scratch)).resolve()
+        work.mkdir(parents=True, exist_ok=True)
+        document = measure(args, work)
     if args.format == "json":
         sys.stdout.write(json.dumps(document, indent=2) + "\n")
     else:
         sys.stdout.write(render(document))
     if not args.no_write:
         stamp = document["finished_at"].replace(":", "").replace("-", "")
-        path = RESULTS / f"{stamp}-{profile.name}.json"
+        path = RESULTS / f"{stamp}.json"
         write_atomically(path, document)
-        sys.stderr.write(f"benchmarks: wrote {path.relative_to(SOURCE)}\n")
-    if not args.check:
-        return 0
-    baseline_path = HERE / f"baseline.{platform_key()}.json"
-    baseline = (
-        json.loads(baseline_path.read_text(encoding="utf-8")) if baseline_path.is_file() else None
-    )
-    lines, failed = compare(
-        document,
-        baseline,
-        load_policy(POLICY),
-        platform_key(),
-        _selector(args.prefix, args.transport),
-    )
-    sys.stdout.write("\n".join(lines) + "\n")
-    return EXIT_REGRESSION if failed else 0
-
-
-def baseline_update(args: argparse.Namespace) -> int:
-    from benchmarks.runners import PROFILES, BenchAbort
-    from benchmarks.targets import bench_environment, derive_targets, repository
-    from majordomus.capabilities.workspace import Workspace
-
-    profile = PROFILES[args.profile]
-    dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
-    if dirty and not args.allow_dirty:
-        sys.stderr.write("benchmarks: the source tree is dirty; commit first or --allow-dirty\n")
-        return 2
-    with repository(args.repo) as root:
-        ctx = Workspace(root, environ=bench_environment())
-        targets = derive_targets(ctx, ctx.registry)
-        try:
-            document = run_document(root, targets, profile)
-        except BenchAbort as exc:
-            sys.stderr.write(f"benchmarks: aborted: {exc}\n")
-            return EXIT_ABORT
-    path = HERE / f"baseline.{platform_key()}.json"
-    write_atomically(path, document)
-    sys.stdout.write(render(document))
-    sys.stderr.write(f"benchmarks: wrote {path.relative_to(SOURCE)}\n")
-    return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    args_list = sys.argv[1:] if argv is None else argv
-    if args_list[:1] == ["scale"]:
-        from benchmarks.scale import main as scale_main
-
-        return scale_main(args_list[1:])
-    from benchmarks.runners import PROFILES
-
-    parser = argparse.ArgumentParser(prog="benchmarks/run.py", description=__doc__.split("\n")[0])
-    if args_list[:2] == ["baseline", "update"]:
-        parser.add_argument("--profile", choices=sorted(PROFILES), default="full")
-        parser.add_argument("--allow-dirty", action="store_true")
-        parser.add_argument("--repo", type=Path)
-        return baseline_update(parser.parse_args(args_list[2:]))
-    parser.add_argument("prefix", nargs="?", help="a capability id or a target key prefix")
-    parser.add_argument(
-        "--transport", choices=["all", "direct", "mcp", "http", "system"], default="all"
-    )
-    parser.add_argument("--profile", choices=sorted(PROFILES), default="quick")
-    parser.add_argument("--format", choices=["text", "json"], default="text")
-    parser.add_argument("--check", action="store_true", help="compare with the baseline")
-    parser.add_argument("--no-write", action="store_true", help="do not keep the result file")
-    parser.add_argument("--repo", type=Path, help="measure this repository instead")
-    return bench(parser.parse_args(args_list))
+        sys.stderr.write(f"benchmarks: wrote {path.relative_to(HERE.parent)}\n")
+    missed = [r for r in document["rows"] if not r["ok"]]
+    return EXIT_MISSED if args.check and missed else 0
 
 
 if __name__ == "__main__":

@@ -29,13 +29,9 @@ if TYPE_CHECKING:
         ResourceView,
         SearchResult,
     )
-    from majordomus.capabilities.reasoning import (
-        AdvisorsReport,
-        ReasoningCheck,
-        ReasoningRecorded,
-        ReasoningStatus,
-    )
+    from majordomus.capabilities.reasoning import AdvisorsReport, ReasoningCheck, ReasoningStatus
     from majordomus.capabilities.recall import RecallAnswer, RecallHit
+    from majordomus.capabilities.record import ReasoningRecorded
     from majordomus.devcontext import CompiledContext, CompileInput, Explanation
     from majordomus.errors import (
         CapabilityError,
@@ -98,7 +94,7 @@ _HOMES = {
     "ReasoningCheck": "majordomus.capabilities.reasoning",
     "ReasoningExplanation": "majordomus.projections.state",
     "ReasoningRecord": "majordomus.ledger.record",
-    "ReasoningRecorded": "majordomus.capabilities.reasoning",
+    "ReasoningRecorded": "majordomus.capabilities.record",
     "ReasoningState": "majordomus.projections.state",
     "ReasoningStatus": "majordomus.capabilities.reasoning",
     # the layer and the context compiler

@@ -9,6 +9,8 @@ instead of reaching a terminal.
 * `clean(text)` — human text: C0 and C1 controls (other than newline and tab), DEL and the
   bidirectional overrides are written as `\\xNN` / `\\uNNNN`.
 * `clean_line(text)` — one line (an error, a log line): newline and tab escaped as well.
+* `one_line(text)` — that escaping alone, for a row of a text view that quotes a path or a
+  finding (its whole text then passes `clean`): a newline in a file name forges no line.
 * `excerpt(text, limit)` — a short quotation of repository content for an error message.
 * `clean_json(text, dumps)` — JSON text: stays valid and deterministic; DEL, C1 controls and
   bidi overrides become `\\uNNNN` escapes (JSON escapes the C0 ones itself).
@@ -93,7 +95,11 @@ def clean(text: str) -> str:
 
 def clean_line(text: str) -> str:
     """One line as it may leave the process: redacted, every control escaped."""
-    text = redact_secrets(text)
+    return one_line(redact_secrets(text))
+
+
+def one_line(text: str) -> str:
+    """Every control escaped, newline and tab included: the text stays one line."""
     if not _has_unsafe(text, _UNSAFE_LINE, _PRINTABLE):
         return text
     return _UNSAFE_LINE.sub(_escaped, text)

@@ -25,3 +25,7 @@ MAX_RECORD_BYTES = 1024 * 1024
 
 #: Bytes of an HTTP request body; a longer one is answered 413.
 MAX_BODY_BYTES = 1024 * 1024
+
+#: Bytes of one MCP stdio line, its newline not counted; a longer one is answered -32600
+#: without being kept.
+MAX_LINE_BYTES = 1024 * 1024

@@ -26,13 +26,9 @@ if TYPE_CHECKING:
         ResourceView,
         SearchResult,
     )
-    from majordomus.capabilities.reasoning import (
-        AdvisorsReport,
-        ReasoningCheck,
-        ReasoningRecorded,
-        ReasoningStatus,
-    )
+    from majordomus.capabilities.reasoning import AdvisorsReport, ReasoningCheck, ReasoningStatus
     from majordomus.capabilities.recall import RecallAnswer
+    from majordomus.capabilities.record import ReasoningRecorded
     from majordomus.capabilities.workspace import Workspace
     from majordomus.devcontext import CompiledContext, CompileInput, Explanation
     from majordomus.layer.model import Discovery, Index
@@ -175,7 +171,7 @@ class RepositoryLedger:
     def record(self, given: ReasoningInput, *, task: str | None = None) -> ReasoningRecorded:
         """`majordomus reasoning record [--task T]`: admit and write one record; a refusal
         (`Refused`, `InvalidInput`) writes nothing."""
-        from majordomus.capabilities.reasoning import ReasoningRecordInput
+        from majordomus.capabilities.record import ReasoningRecordInput
 
         request = ReasoningRecordInput(record=given, task=task)
         return _answer(self.workspace, "reasoning.record", request)

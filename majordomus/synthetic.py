@@ -36,7 +36,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from majordomus.layer.model import GitState, Index
+from majordomus.layer.git import GitState
+from majordomus.layer.model import Index
 
 if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace

@@ -18,9 +18,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 if TYPE_CHECKING:
     import httpx
+
+# Property tests run on a fixed budget, the same examples on every run (CI included): a test
+# that asks for more examples says so in its own `@settings`.
+settings.register_profile(
+    "majordomus",
+    derandomize=True,
+    database=None,
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile("majordomus")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = REPO_ROOT / "fixtures"

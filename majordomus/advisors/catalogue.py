@@ -17,7 +17,6 @@ from majordomus.order import canonical_strings
 from majordomus.wire import OMIT, StrictInput
 
 __all__ = [
-    "DEFAULT_CAPABILITY",
     "AdvisorCatalogue",
     "AdvisorDeclaration",
     "AdvisorTransport",
@@ -26,8 +25,6 @@ __all__ = [
     "References",
     "credential_of",
 ]
-
-DEFAULT_CAPABILITY = "independent_reasoning"
 
 
 class AdvisoryCapability(StrictInput):

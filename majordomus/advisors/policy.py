@@ -13,7 +13,6 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from majordomus.advisors.catalogue import DEFAULT_CAPABILITY
 from majordomus.advisors.modes import ModeResolution, ReasoningMode
 from majordomus.advisors.states import AdvisorState, AdvisorStatus, count_available
 from majordomus.wire import OMIT, Wire
@@ -31,6 +30,9 @@ __all__ = [
     "budget",
     "plan",
 ]
+
+#: What a plan asks for when the request names no advisory capability.
+DEFAULT_CAPABILITY = "independent_reasoning"
 
 LOCAL_REVIEW: tuple[str, ...] = (
     "state the hypothesis and the strongest alternative to it",

@@ -5,15 +5,18 @@ and models, and importing one costs its whole domain. So a surface that needs on
 imports its namespace alone (the command line builds only the command word it runs), and
 the registry, which imports every namespace, is built once per process when first asked for.
 
-Two small tables are read before any namespace is imported: the command words, and the MCP
-tools a layer's use cases may name (the index resolves those names as it is built).
-tests/capabilities/test_builtin.py holds both to the declarations.
+Small tables are read before any namespace is imported: the capability commands, and the
+MCP tools a layer's use cases may name (the index resolves those names as it is built).
+tests/capabilities/test_builtin.py holds them to the declarations. A capability may be
+declared in a file of its own beside its namespace (`APART`): then its command, tool call or
+library call imports that file alone.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from majordomus.capabilities.registry import Capability, Module, Registry, build_registry
 
@@ -53,8 +56,42 @@ NAMESPACES: dict[str, Callable[[], Sequence[Module]]] = {
     "devcontext": _devcontext,
 }
 
+
+def _record() -> Capability:
+    from majordomus.capabilities import record
+
+    return record.REASONING_RECORD
+
+
+#: The capabilities declared apart from their namespace: writing a record needs none of the
+#: projections the other reasoning capabilities answer with.
+APART: dict[str, Callable[[], Capability]] = {"reasoning.record": _record}
+
+#: Each capability command's words (its module id, then its name) → the capability it runs.
+COMMANDS: dict[tuple[str, ...], str] = {
+    ("capabilities", "describe"): "capabilities.describe",
+    ("capabilities", "list"): "capabilities.list",
+    ("devcontext", "compile"): "devcontext.compile",
+    ("devcontext", "explain"): "devcontext.explain",
+    ("devcontext", "policy"): "devcontext.policy",
+    ("objects", "get"): "objects.get",
+    ("objects", "list"): "objects.list",
+    ("objects", "search"): "objects.search",
+    ("reasoning", "advisors"): "reasoning.advisors",
+    ("reasoning", "check"): "reasoning.check",
+    ("reasoning", "explain"): "reasoning.explain",
+    ("reasoning", "handover"): "reasoning.handover",
+    ("reasoning", "plan"): "reasoning.plan",
+    ("reasoning", "pull"): "reasoning.pull",
+    ("reasoning", "push"): "reasoning.push",
+    ("reasoning", "record"): "reasoning.record",
+    ("reasoning", "status"): "reasoning.status",
+    ("reasoning", "sync"): "reasoning.sync",
+    ("recall",): "recall.query",
+}
+
 #: The modules whose capabilities are commands, each under its module id as the command word.
-COMMAND_WORDS = ("capabilities", "devcontext", "objects", "reasoning", "recall")
+COMMAND_WORDS = tuple(sorted({words[0] for words in COMMANDS}))
 
 #: Each MCP tool → the capability it runs.
 TOOLS = {
@@ -92,10 +129,13 @@ def module_capabilities(module_id: str) -> list[Capability]:
 
 
 def declared(capability_id: str) -> Capability:
-    """One built-in capability by id (`<module>.<name>`), importing only its namespace."""
-    return next(
-        c for c in module_capabilities(capability_id.split(".")[0]) if c.id == capability_id
-    )
+    """One built-in capability by id (`<module>.<name>`), importing only the file that
+    declares it."""
+    module_id = capability_id.split(".")[0]
+    apart = APART.get(capability_id)
+    if apart is not None:
+        return replace(apart(), module=module_id)
+    return next(c for c in module_capabilities(module_id) if c.id == capability_id)
 
 
 @functools.cache

@@ -26,7 +26,8 @@ from majordomus.wire import OMIT, Empty, StrictInput, Wire, dumps_compact, dumps
 if TYPE_CHECKING:
     from majordomus.capabilities.registry import Registry
     from majordomus.capabilities.workspace import Workspace
-    from majordomus.layer.model import GitState, LayerObject
+    from majordomus.layer.git import GitState
+    from majordomus.layer.model import LayerObject
 
 
 # -- repository.info ---------------------------------------------------------------------------
@@ -231,9 +232,10 @@ def resolve_resource(ctx: Workspace, uri: str) -> ResourceView:
 
 def objects_get(ctx: Workspace, request: GetInput) -> ResourceView:
     from majordomus.layer.shortid import SCHEME, expand
+    from majordomus.ledger.store import is_record_id
 
     uri = expand(ctx.index.objects, request.uri)
-    if not uri.startswith(SCHEME):
+    if not uri.startswith(SCHEME) and is_record_id(uri):
         from majordomus.capabilities.recall import ledger_ranking
 
         if uri in ledger_ranking(ctx).records:

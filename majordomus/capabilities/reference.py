@@ -37,8 +37,9 @@ def banner(target: str) -> str:
 
 def reference_workspace() -> Workspace:
     """A workspace over an empty layer: the benchmark cases the declarations give alone."""
+    from majordomus.layer.git import GitState
     from majordomus.layer.manifest import LAYER_SCHEMA
-    from majordomus.layer.model import GitState, Index, Manifest
+    from majordomus.layer.model import Index, Manifest
 
     manifest = Manifest(
         schema=LAYER_SCHEMA,

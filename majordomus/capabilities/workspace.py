@@ -22,8 +22,9 @@ if TYPE_CHECKING:
     from majordomus.capabilities.executor import Executor
     from majordomus.capabilities.registry import Registry
     from majordomus.layer.freshness import Baseline, Watch
+    from majordomus.layer.git import GitState
     from majordomus.layer.index import Built
-    from majordomus.layer.model import Discovery, GitState, Index
+    from majordomus.layer.model import Discovery, Index
     from majordomus.layer.ranking import Ranking
     from majordomus.layer.sqlite_index import SqliteIndex
 
@@ -126,7 +127,7 @@ class Workspace:
     def refresh(self) -> bool:
         """Read the layer again if it changed since the index was read; True when it did.
 
-        Cheap when nothing changed (a few dozen `stat` calls); after a change only the
+        Cheap when nothing changed (`majordomus.layer.freshness`); after a change only the
         files that moved are read again. A re-index that fails (git gone, a strict refusal)
         keeps the last index, sets `stale` and is tried again after the next change.
         """

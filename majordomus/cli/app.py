@@ -14,20 +14,17 @@ import difflib
 import sys
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
-from majordomus.capabilities.builtin import COMMAND_WORDS, module_capabilities
+from majordomus.capabilities.builtin import COMMAND_WORDS, COMMANDS, declared
 from majordomus.cli import errors, logs
 from majordomus.cli.commands import PROCESS_COMMANDS, is_server
 from majordomus.cli.settings import shared_params
 from majordomus.cli.views import views_of
 from majordomus.pipes import silence
 from majordomus.version import __version__
-
-if TYPE_CHECKING:
-    from majordomus.capabilities.registry import Capability
 
 GROUP_HELP = {
     "objects": "The layer's declarative objects: list, get, search.",
@@ -142,20 +139,22 @@ def top_words() -> set[str]:
 
 
 def _load_word(root: Root, word: str) -> None:
-    """Attach `word`: its module's capabilities (the namespace that declares them imported),
-    then its process commands, each built (its views or command file imported) on use."""
-    caps = module_capabilities(word) if word in COMMAND_WORDS else []
+    """Attach `word`: its capability commands and its process commands, each built (the file
+    that declares its capability, its views or its command file imported) on use."""
     entries: list[Entry] = [
-        (cap.cli, partial(_capability_command, cap)) for cap in caps if cap.cli is not None
+        (words, partial(_capability_command, capability_id))
+        for words, capability_id in COMMANDS.items()
+        if words[0] == word
     ]
     entries.extend((words, build) for words, build in PROCESS_COMMANDS.items() if words[0] == word)
     root.add_command(_command_at(word, entries), word)
 
 
-def _capability_command(cap: Capability) -> click.Command:
+def _capability_command(capability_id: str) -> click.Command:
     """The command of one capability, with its views (only its module's views imported)."""
     from majordomus.cli.capability_commands import capability_command
 
+    cap = declared(capability_id)
     return capability_command(cap, views_of(cap.module).get(cap.id))
 
 

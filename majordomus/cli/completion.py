@@ -4,10 +4,17 @@ Click completes commands and options by itself (`_MAJORDOMUS_COMPLETE=bash_sourc
 prints the script; README "Shell completion"). These completers add the values a word of
 this program takes, read from the layer found from `--repo` (or the current directory). A
 layer that cannot be read completes nothing: completion never prints an error.
+
+A value is repository data, never shell: bash inserts a completion exactly as it is given,
+so for bash a value holding anything a shell acts on is offered quoted (`shlex.quote`); zsh
+and fish quote what they insert themselves. The layer also refuses such characters in ids
+(`missing_field`), but a path, and so a URI, may hold them.
 """
 
 from __future__ import annotations
 
+import os
+import shlex
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +24,13 @@ from click.shell_completion import CompletionItem
 from majordomus.cli.settings import Settings
 
 Completer = Callable[[click.Context, click.Parameter, str], list[CompletionItem]]
+
+
+def offered(value: str, help: str | None = None) -> CompletionItem:
+    """A completion as the shell completing will insert it."""
+    if os.environ.get("_MAJORDOMUS_COMPLETE", "").startswith("bash"):
+        value = shlex.quote(value)
+    return CompletionItem(value, help=help)
 
 
 def _objects(ctx: click.Context) -> list[Any]:
@@ -34,13 +48,13 @@ def complete_kind(
 ) -> list[CompletionItem]:
     from majordomus.layer.kinds import load_kinds
 
-    return [CompletionItem(k) for k in sorted(load_kinds().kinds) if k.startswith(incomplete)]
+    return [offered(k) for k in sorted(load_kinds().kinds) if k.startswith(incomplete)]
 
 
 def complete_uri(
     ctx: click.Context, _param: click.Parameter, incomplete: str
 ) -> list[CompletionItem]:
-    return [CompletionItem(o.uri) for o in _objects(ctx) if o.uri.startswith(incomplete)]
+    return [offered(o.uri) for o in _objects(ctx) if o.uri.startswith(incomplete)]
 
 
 def ids_of(kind: str) -> Completer:
@@ -50,7 +64,7 @@ def ids_of(kind: str) -> Completer:
         ctx: click.Context, _param: click.Parameter, incomplete: str
     ) -> list[CompletionItem]:
         return [
-            CompletionItem(o.identity, help=o.title)
+            offered(o.identity, help=o.title)
             for o in _objects(ctx)
             if o.kind == kind and o.identity.startswith(incomplete)
         ]

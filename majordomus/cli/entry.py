@@ -1,24 +1,29 @@
 """The `majordomus` command and `python -m majordomus`: argv goes to the click application
 (`majordomus.cli.app`), which parses it once and renders every failure once.
 
-One switch is set as the process starts (README): no pydantic plugin is loaded unless the
+Two switches are set as the process starts (README): no pydantic plugin is loaded unless the
 user's environment says which to skip (`PYDANTIC_DISABLE_PLUGINS`), because a plugin sees
-every value validated, records included, before their secrets are redacted. A library caller
-(`majordomus.Repository`) keeps its process's own setting.
+every value validated, records included, before their secrets are redacted; and a one-shot
+command runs without the cyclic garbage collector. A library caller
+(`majordomus.Repository`) keeps its process's own settings.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
 from majordomus.cli.app import run
+from majordomus.cli.commands import is_server
 from majordomus.pipes import silence
 
 
 def console() -> None:
     """The console script: run the process's command line and exit with its code."""
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    if not is_server(sys.argv[1:]):
+        gc.disable()  # a one-shot command ends before its cycles matter (benchmarks/RESULTS.md)
     code = main()
     try:
         sys.stdout.flush()

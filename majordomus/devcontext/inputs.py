@@ -23,6 +23,10 @@ from majordomus.layer.model import Index
 from majordomus.layer.shortid import SCHEME, expand, why_absent
 
 PATH_KIND = "path"
+#: What a request may name as its own scope: each path is weighed against every object of
+#: the layer, so their number bounds what a request costs (docs/devcontext.md).
+MAX_PATHS = 64
+MAX_PATH_LENGTH = 1024
 INTENT_KIND = "intent"
 
 
@@ -57,6 +61,10 @@ def resolve(index: Index, given: CompileInput) -> Request:
         if obj is None:
             raise NotFound(why_absent(index, uri, f"the index holds nothing under `{uri}`"))
         seeds.append(Seed(uri=uri, kind=obj.kind, from_="uris"))
+    if len(given.paths) > MAX_PATHS:
+        raise InvalidInput(
+            f"{len(given.paths)} paths; at most {MAX_PATHS} are a scope (name their directory)"
+        )
     paths: set[str] = set()
     for raw in given.paths:
         path = normalise_path(raw)
@@ -105,6 +113,8 @@ def _named(index: Index, field: str, value: str) -> Seed:
 
 def normalise_path(raw: str) -> str:
     """Trimmed, without leading `./` or trailing `/`; refused when empty or outside the tree."""
+    if len(raw) > MAX_PATH_LENGTH:
+        raise InvalidInput(f"a path of {len(raw)} characters; at most {MAX_PATH_LENGTH}")
     path = raw.strip()
     while path.startswith("./"):
         path = path[2:]

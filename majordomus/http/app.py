@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -58,6 +59,12 @@ def _wants_html(accept: str) -> bool:
     return False
 
 
+#: Capability handlers running at once; the other requests in flight wait their turn. The
+#: work is Python under one interpreter lock, so more threads answer no sooner and only hold
+#: more answers in memory at once (docs/http.md, "Guards and limits").
+WORKERS = 2
+
+
 class Routes:
     """The application's state: one workspace, its registry, the pages built once per index."""
 
@@ -71,6 +78,7 @@ class Routes:
         self._info: pages.ServerIndex | None = None
         self.api = pages.api_index(self.registry)
         self.command_lock = anyio.Lock()
+        self.workers = anyio.CapacityLimiter(WORKERS)
         self._openapi: str | None = None
 
     def refresh(self) -> None:
@@ -104,8 +112,8 @@ class Routes:
         call = functools.partial(self.executor.answer, cap, raw)
         if cap.kind == "command":
             async with self.command_lock:
-                return await anyio.to_thread.run_sync(call)
-        return await anyio.to_thread.run_sync(call)
+                return await anyio.to_thread.run_sync(call, limiter=self.workers)
+        return await anyio.to_thread.run_sync(call, limiter=self.workers)
 
     def table(self, *, mcp_only: bool = False) -> list[tuple[str, str, Endpoint]]:
         """Every route served beside MCP: the pages, then one per capability HTTP exposure."""
@@ -241,10 +249,12 @@ def create_app(
     api.add_route(MCP_PATH, routes.mcp.post, methods=["POST"], include_in_schema=False)
     for path, method, endpoint in routes.table(mcp_only=mcp_only):
         api.add_api_route(path, endpoint, methods=[method], include_in_schema=False)
+    top = ctx.index.git.toplevel
     return Guard(
         api,
         door=door,
         max_in_flight=max_in_flight,
         body_limit=body_limit,
         before_each=routes.refresh,
+        hidden=(ctx.index.root, *([Path(top)] if top else [])),
     )

@@ -1,21 +1,27 @@
 """The pure-ASGI guard in front of the routes: what must happen before routing.
 
-The in-flight bound (503 `busy`, liveness probes exempt), the Host / Origin guards, the token
-a caller off loopback must show (`majordomus.http.door`, 401), the 1 MiB
+The in-flight bound (503 `busy`, liveness probes exempt), a request framed both by
+`Transfer-Encoding` and `Content-Length` (400, its connection closed), the Host / Origin
+guards, the token a caller off loopback must show (`majordomus.http.door`, 401), the 1 MiB
 body limit (413), a body that must arrive whole before anything runs (a retrying client
 cannot commit a record twice), HEAD as GET without a body, `Cache-Control: no-store` and a
-`Content-Length` on every answer; and, before each request, the application's cheap check
-whether the layer changed (`before_each`).
+`Content-Length` on every answer, in which the absolute paths of the repository (`hidden`:
+its root and git's top level) are shown as their last names (except MCP's, which answer as
+over stdio); and, before each request, the
+application's cheap check whether the layer changed (`before_each`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, MutableMapping
+import json
+import re
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from pathlib import Path
 from typing import Any
 
 from majordomus.http.door import CLOSED, Door
 from majordomus.http.errors import HttpError
-from majordomus.http.guards import check_request
+from majordomus.http.guards import MCP_PATH, check_request
 from majordomus.http.responses import error_response
 from majordomus.limits import MAX_BODY_BYTES
 from majordomus.logger import log
@@ -33,6 +39,10 @@ LIVENESS_PATHS = frozenset({"/", "/api/v1/live"})
 #: An over-long body is read (and dropped) up to this much before the 413 is sent, so the
 #: client is not cut off mid-write and can read the answer; beyond it the connection closes.
 DRAIN_LIMIT = 16 * BODY_LIMIT
+NOT_HTTP = (
+    "the request is not valid HTTP/1.1 (RFC 9112): a malformed head, or framing headers "
+    "that contradict each other"
+)
 
 
 class ClientGone(Exception):
@@ -55,9 +65,11 @@ class Guard:
         max_in_flight: int = MAX_IN_FLIGHT,
         body_limit: int = BODY_LIMIT,
         before_each: Callable[[], None] | None = None,
+        hidden: Iterable[Path] = (),
     ) -> None:
         self.app = app
         self.door = door
+        self.hide = hider(hidden)
         self.before_each = before_each
         self.max_in_flight = max_in_flight
         self.body_limit = body_limit
@@ -68,7 +80,9 @@ class Guard:
             await self.app(scope, receive, send)
             return
         method = scope["method"]
-        send = _finishing(send, head=method == "HEAD")
+        # MCP at /mcp answers as it does over stdio (docs/mcp.md)
+        hide = self.hide if scope["path"] != MCP_PATH else _unchanged
+        send = _finishing(send, head=method == "HEAD", hide=hide)
         probe = method in ("GET", "HEAD") and scope["path"] in LIVENESS_PATHS
         if self.in_flight >= self.max_in_flight and not probe:
             answer = error_response(
@@ -90,6 +104,12 @@ class Guard:
             key.decode("latin-1").lower(): value.decode("latin-1")
             for key, value in scope["headers"]
         }
+        if "transfer-encoding" in headers and "content-length" in headers:
+            # RFC 9112, 6.1: such a request is answered and its connection closed.
+            await error_response(400, "invalid_input", NOT_HTTP, {"Connection": "close"})(
+                scope, receive, send
+            )
+            return
         try:
             check_request(client_of(scope), scope["method"], headers, scope["path"])
             self.door.admit(client_of(scope), headers)
@@ -150,8 +170,40 @@ class Guard:
         return b"".join(chunks)
 
 
-def _finishing(send: Send, *, head: bool) -> Send:
-    """Adds `Cache-Control: no-store` when unset, guarantees `Content-Length`, drops HEAD bodies."""
+def hider(paths: Iterable[Path]) -> Callable[[bytes], bytes]:
+    """A body with each of these absolute paths (as JSON writes it) shown as its last name,
+    where it stands as a whole path or the start of one: the API never says where the
+    repository lives on the server's disk."""
+    names = {
+        json.dumps(str(path), ensure_ascii=ascii)[1:-1].encode(): json.dumps(
+            path.name, ensure_ascii=ascii
+        )[1:-1].encode()
+        for path in paths
+        if path.is_absolute() and path.name
+        for ascii in (False, True)
+    }
+    if not names:
+        return lambda body: body
+    pattern = re.compile(
+        b"(" + b"|".join(map(re.escape, sorted(names, key=len, reverse=True))) + rb")"
+        rb"(?=[/\"\\\s'<]|\Z)"
+    )
+
+    def hide(body: bytes) -> bytes:
+        if not any(path in body for path in names):
+            return body
+        return pattern.sub(lambda found: names[found.group(1)], body)
+
+    return hide
+
+
+def _unchanged(body: bytes) -> bytes:
+    return body
+
+
+def _finishing(send: Send, *, head: bool, hide: Callable[[bytes], bytes]) -> Send:
+    """Adds `Cache-Control: no-store` when unset, guarantees `Content-Length`, drops HEAD
+    bodies, hides the repository's absolute paths."""
     start: Message | None = None
     chunks: list[bytes] = []
 
@@ -166,7 +218,7 @@ def _finishing(send: Send, *, head: bool) -> Send:
         chunks.append(message.get("body", b""))
         if message.get("more_body", False):
             return
-        body = b"".join(chunks)
+        body = hide(b"".join(chunks))
         headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
         headers.append((b"content-length", str(len(body)).encode()))
         if not any(k.lower() == b"cache-control" for k, _ in headers):

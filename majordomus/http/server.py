@@ -19,7 +19,7 @@ import uvicorn
 from majordomus.capabilities.registry import RegistryBuildFailed
 from majordomus.errors import ContractUnmet, ProtocolFailure
 from majordomus.http.app import create_app
-from majordomus.http.deadlines import protocol_class, read_timeouts
+from majordomus.http.deadlines import protocol_class, timeouts
 from majordomus.http.door import TOKEN_FILE, Door, TokenUnusable, server_token
 from majordomus.http.guards import MCP_PATH, is_loopback
 from majordomus.logger import log
@@ -115,9 +115,9 @@ def serve(
         # loopback caller look remote (skipping the DNS-rebinding guard) nor the reverse.
         proxy_headers=False,
         timeout_graceful_shutdown=GRACE_SECONDS,
-        # A client slow to send its request head or body is dropped (deadlines.py), so slow
-        # clients cannot hold the in-flight slots.
-        http=protocol_class(*read_timeouts()),
+        # A client slow to send its request head or body, or to take its answer, is dropped
+        # (deadlines.py), so slow clients hold neither the in-flight slots nor memory.
+        http=protocol_class(*timeouts()),
     )
     server = _Server(config)
     # A stop signal that arrives between the announcement and uvicorn's own handlers still

@@ -20,7 +20,6 @@ from typing import NamedTuple
 
 from majordomus.layer.git import GitError, LsFiles
 from majordomus.layer.model import Diagnostic, Discovery, Manifest, SourceClass
-from majordomus.layer.root import LayerIOError
 from majordomus.layer.sources import GLOB_MAGIC
 from majordomus.logger import log
 from majordomus.safefs import Tree, Unsafe
@@ -295,9 +294,8 @@ ClassListing = tuple[Iterable[str], Mapping[str, str]]
 class GitListings:
     """The `vcs` listings of one discovery, all started at once: one `ls-files` with every
     class's pathspec (verbatim), picked apart among the classes `union_pick` takes; every
-    other class listed alone. When the one listing fails, or holds a path that is not UTF-8,
-    every class is listed alone, so each failure is the one its own listing raises, in
-    class order.
+    other class listed alone. When the one listing fails, every class is listed alone, so
+    each failure is the one its own listing raises, in class order.
 
     A path outside the root (listed for another class's `..`) may be matched for a class
     here that its own listing would not hold; discovery drops every such path.
@@ -388,14 +386,6 @@ def class_entries(
     else:
         glob = Glob(source.pathspec.removeprefix(GLOB_MAGIC))
         listed = walk(root, glob, lambda rel: _under(rel, local_dir), tree)
-        for rel in listed:
-            try:
-                rel.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                shown = rel.encode("utf-8", "replace").decode("utf-8")
-                raise LayerIOError(
-                    f"a path that is not UTF-8 matches class '{source.id}': {shown}"
-                ) from exc
     inside = local_dir + "/"
     # each path comes once (a listing's keys, a walk's finds), a listing's already sorted
     kept = [
@@ -440,6 +430,10 @@ def discover(
         )
         kept = []
         for rel in paths:
+            if _UNDECODED.search(rel):
+                if claimed.setdefault(rel, source.id) == source.id:
+                    findings.append(_undecodable(rel, source))
+                continue
             first = claimed.setdefault(rel, source.id)
             if first == source.id:
                 kept.append(rel)
@@ -464,6 +458,23 @@ def discover(
                 )
             )
     return files, findings
+
+
+#: A byte of a path that is not UTF-8, as the listing and the walk decode it (a surrogate).
+_UNDECODED = re.compile("[\udc80-\udcff]")
+
+
+def _undecodable(rel: str, source: SourceClass) -> Diagnostic:
+    """A path that is not UTF-8 names no object (no URI, no JSON string holds its bytes): it
+    is left unread, shown with each such byte as `\\xNN`."""
+    shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return Diagnostic(
+        severity="error",
+        code="undecodable_path",
+        path=shown,
+        message=f"matched by class '{source.id}', but the path is not UTF-8 (its bytes are "
+        "shown as \\xNN); it is not read: rename the file",
+    )
 
 
 def _listing_of(listings: GitListings, place: int) -> Callable[[], ClassListing]:

@@ -9,9 +9,11 @@ calls, never a read or a git process. What it `stat`s:
 * every directory holding a layer file, and with `filesystem` discovery every directory of
   the `.ai/` tree outside `.ai/local/`: a file created, removed or saved by rename (what
   most editors do) changes its directory;
-* a rotating slice of `SLICE` layer files: a file rewritten in place changes only its own
-  stat, so it is seen within `ceil(files / SLICE)` checks (at the next one on a layer of
-  up to `SLICE` files).
+* the layer files themselves, since a file rewritten in place changes only its own stat:
+  every one at every check on a layer of up to `SLICE` files (what one check can `stat`
+  within its budget, benchmarks/RESULTS.md), so such an edit is seen at the next answer;
+  on a larger layer a rotating slice of `SLICE` files, so it is seen within
+  `ceil(files / SLICE)` checks.
 
 What git sees is stated before the index is read, so a commit made while it is read makes
 the next check report a change; a file or directory whose change time falls inside the read
@@ -31,8 +33,8 @@ from majordomus.layer.model import Discovery
 if TYPE_CHECKING:
     from majordomus.layer.index import Built
 
-#: Layer files stat'ed per check, besides the fixed set.
-SLICE = 64
+#: Layer files stat'ed per check, besides the fixed set: a layer up to this size whole.
+SLICE = 200
 
 _CONFIG = (".ai/manifest.yaml", ".ai/repo/knowledge/sources.yaml")
 

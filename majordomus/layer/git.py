@@ -8,6 +8,8 @@ Reading the layer is read-only by construction: `rev-parse`, `symbolic-ref`, `st
 (`hash-object`, `mktree`) and refs below `refs/majordomus/` (`update-ref`, always with the old
 value). Auditing what majordomus does to a repository means reading this one file.
 
+What git says about a root is a `GitState`, built here and held by the index.
+
 Every command starts in `_argv_env`: git is told which git directory and work tree to use
 (the `.git` found above the layer root, never a directory git might take for a bare
 repository), and every setting through which a repository's config could make git run a
@@ -23,13 +25,13 @@ import re
 import stat
 import subprocess
 import tempfile
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from majordomus import safefs
 from majordomus.errors import ProtocolFailure
-from majordomus.layer.model import GitState
 from majordomus.safefs import CONFIG_LIMIT
 
 WorkingTree = Literal["clean", "dirty", "unknown"]
@@ -345,7 +347,7 @@ class LsFiles:
 
     def entries(self) -> dict[str, str]:
         """Path → its index entry (`<mode> <blob> <stage>`, one per stage of a conflict), in
-        listing order; `GitError` when git fails or lists a path that is not UTF-8."""
+        listing order; `GitError` when git fails."""
         try:
             out = self.running.result()
         except _Failed as exc:
@@ -360,23 +362,15 @@ class LsFiles:
 def ls_files(root: Path, pathspec: str) -> list[str]:
     """`git ls-files -z -- <pathspec>`: index entries (tracked or staged), verbatim pathspec.
 
-    A failure or a path that is not UTF-8 is fatal: discovery through git is
-    the contract, and a partial listing would make the index silently smaller.
+    A failure is fatal: discovery through git is the contract, and a partial listing would
+    make the index silently smaller.
     """
     return list(LsFiles(root, pathspec).entries())
 
 
 def _entries(out: bytes) -> dict[str, str]:
-    try:
-        text = out.decode("utf-8")
-    except UnicodeDecodeError:
-        for raw in out.split(b"\0"):
-            try:
-                raw.decode("utf-8")
-            except UnicodeDecodeError:
-                shown = raw.partition(b"\t")[2].decode("utf-8", "replace")
-                raise GitError(f"git ls-files listed a path that is not UTF-8: {shown}") from None
-        raise
+    # a path that is not UTF-8 keeps its bytes as surrogates; discovery excludes it by name
+    text = out.decode("utf-8", "surrogateescape")
     lines = text.split("\0")
     if lines and not lines[-1]:
         lines.pop()
@@ -398,6 +392,109 @@ def _reap(running: _Running) -> None:
     if running.process is not None and running.process.returncode is None:
         running.process.kill()
         running.process.communicate()
+
+
+class GitState:
+    """What git says about the root; `state` is `available` or `unavailable`.
+
+    Immutable. The working tree state (`git status`, the slowest question: it stats every
+    tracked file) may be given as `ask`, a question already running: it is collected the
+    first time `working_tree` is read, so a build, and a re-index, never wait for it unless
+    an answer needs it.
+    """
+
+    __slots__ = (
+        "_ask",
+        "_lock",
+        "_working_tree",
+        "branch",
+        "head",
+        "reason",
+        "state",
+        "toplevel",
+    )
+
+    state: Literal["available", "unavailable"]
+    toplevel: str | None
+    head: str | None
+    branch: str | None
+    reason: str | None
+    _working_tree: str
+    _ask: Callable[[], str] | None
+    _lock: threading.Lock | None
+
+    def __init__(
+        self,
+        state: Literal["available", "unavailable"],
+        toplevel: str | None = None,
+        head: str | None = None,
+        branch: str | None = None,
+        working_tree: str = "unknown",
+        reason: str | None = None,
+        *,
+        ask: Callable[[], str] | None = None,
+    ) -> None:
+        for name, value in (
+            ("state", state),
+            ("toplevel", toplevel),
+            ("head", head),
+            ("branch", branch),
+            ("reason", reason),
+            ("_working_tree", working_tree),
+            ("_ask", ask),
+            ("_lock", threading.Lock() if ask is not None else None),
+        ):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"GitState is immutable: cannot assign {name}")
+
+    @property
+    def working_tree(self) -> str:
+        """`clean`, `dirty` or `unknown`; asked of git once, when first read."""
+        lock = self._lock
+        if lock is not None:
+            with lock:
+                ask = self._ask
+                if ask is not None:
+                    object.__setattr__(self, "_working_tree", ask())
+                    object.__setattr__(self, "_ask", None)
+        return self._working_tree
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.state, self.toplevel, self.head, self.branch, self.working_tree, self.reason)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GitState):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        names = ("state", "toplevel", "head", "branch", "working_tree", "reason")
+        shown = ", ".join(f"{n}={v!r}" for n, v in zip(names, self._fields(), strict=True))
+        return f"GitState({shown})"
+
+    @classmethod
+    def unavailable(cls, reason: str) -> GitState:
+        return cls(state="unavailable", reason=reason)
+
+    @property
+    def available(self) -> bool:
+        return self.state == "available"
+
+    def to_json(self) -> dict[str, Any]:
+        if self.state == "unavailable":
+            return {"state": "unavailable", "reason": self.reason or ""}
+        return {
+            "state": "available",
+            "toplevel": self.toplevel,
+            "head": self.head,
+            "branch": self.branch,
+            "working_tree": self.working_tree,
+        }
 
 
 class PendingGitState:

@@ -6,13 +6,12 @@ its answer models.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
+from majordomus.layer.git import GitState
 from majordomus.layer.uris import candidates, object_uri
 
 Severity = Literal["info", "warning", "error"]
@@ -114,109 +113,6 @@ class Diagnostic:
             out["path"] = self.path
         out["message"] = self.message
         return out
-
-
-class GitState:
-    """What git says about the root; `state` is `available` or `unavailable`.
-
-    Immutable. The working tree state (`git status`, the slowest question: it stats every
-    tracked file) may be given as `ask`, a question already running: it is collected the
-    first time `working_tree` is read, so a build, and a re-index, never wait for it unless
-    an answer needs it.
-    """
-
-    __slots__ = (
-        "_ask",
-        "_lock",
-        "_working_tree",
-        "branch",
-        "head",
-        "reason",
-        "state",
-        "toplevel",
-    )
-
-    state: Literal["available", "unavailable"]
-    toplevel: str | None
-    head: str | None
-    branch: str | None
-    reason: str | None
-    _working_tree: str
-    _ask: Callable[[], str] | None
-    _lock: threading.Lock | None
-
-    def __init__(
-        self,
-        state: Literal["available", "unavailable"],
-        toplevel: str | None = None,
-        head: str | None = None,
-        branch: str | None = None,
-        working_tree: str = "unknown",
-        reason: str | None = None,
-        *,
-        ask: Callable[[], str] | None = None,
-    ) -> None:
-        for name, value in (
-            ("state", state),
-            ("toplevel", toplevel),
-            ("head", head),
-            ("branch", branch),
-            ("reason", reason),
-            ("_working_tree", working_tree),
-            ("_ask", ask),
-            ("_lock", threading.Lock() if ask is not None else None),
-        ):
-            object.__setattr__(self, name, value)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"GitState is immutable: cannot assign {name}")
-
-    @property
-    def working_tree(self) -> str:
-        """`clean`, `dirty` or `unknown`; asked of git once, when first read."""
-        lock = self._lock
-        if lock is not None:
-            with lock:
-                ask = self._ask
-                if ask is not None:
-                    object.__setattr__(self, "_working_tree", ask())
-                    object.__setattr__(self, "_ask", None)
-        return self._working_tree
-
-    def _fields(self) -> tuple[Any, ...]:
-        return (self.state, self.toplevel, self.head, self.branch, self.working_tree, self.reason)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, GitState):
-            return NotImplemented
-        return self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        names = ("state", "toplevel", "head", "branch", "working_tree", "reason")
-        shown = ", ".join(f"{n}={v!r}" for n, v in zip(names, self._fields(), strict=True))
-        return f"GitState({shown})"
-
-    @classmethod
-    def unavailable(cls, reason: str) -> GitState:
-        return cls(state="unavailable", reason=reason)
-
-    @property
-    def available(self) -> bool:
-        return self.state == "available"
-
-    def to_json(self) -> dict[str, Any]:
-        if self.state == "unavailable":
-            return {"state": "unavailable", "reason": self.reason or ""}
-        return {
-            "state": "available",
-            "toplevel": self.toplevel,
-            "head": self.head,
-            "branch": self.branch,
-            "working_tree": self.working_tree,
-        }
 
 
 @dataclass(frozen=True, slots=True)

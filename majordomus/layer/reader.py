@@ -22,6 +22,8 @@ from majordomus.safefs import Tree, Unsafe
 SIZE_LIMIT = 4 * 1024 * 1024
 HEADING = "@heading"
 _BAD_IDENTITY = re.compile(r"[/@\s]")
+#: What a shell acts on in a word: an id is completed onto command lines, so it holds none.
+_SHELL = re.compile(r"[;&|$`()<>{}'\"\\!*?\[\]#~]")
 
 
 class LayerReader:
@@ -91,6 +93,11 @@ def identity_of(spec: KindSpec, metadata: dict[str, Any], rel: str) -> str:
         if _BAD_IDENTITY.search(text):
             raise ValueError(
                 f"identity field '{field}' holds '{text}', which has a '/', '@' or whitespace"
+            )
+        if _SHELL.search(text):
+            raise ValueError(
+                f"identity field '{field}' holds '{text}', which has a character a shell acts "
+                "on (one of ;&|$`()<>{}'\"\\!*?[]#~)"
             )
         parts.append(text)
     return "@".join(parts)

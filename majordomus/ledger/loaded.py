@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from majordomus.errors import InvalidInput
 from majordomus.ledger.record import (
     AssessmentInput,
+    AttemptInput,
     ConsultationInput,
     DisagreementInput,
     ReasoningRecord,
@@ -26,6 +27,50 @@ from majordomus.ledger.record import (
     ValidationInput,
     ValidationOutcome,
 )
+
+
+def cites(record: ReasoningRecord) -> list[str]:
+    """The ids of the records this record names: what it answers, concludes or supersedes."""
+    body = record.body
+    if isinstance(body, StoredPlan | DisagreementInput):
+        return [body.assessment]
+    if isinstance(body, ConsultationInput):
+        return [body.plan]
+    if isinstance(body, ResolutionInput):
+        return [body.disagreement]
+    if isinstance(body, StoredConclusion):
+        later = [body.supersedes] if body.supersedes else []
+        return [body.assessment, *body.consultations, *body.disagreements, *later]
+    if isinstance(body, ValidationInput):
+        return [body.conclusion]
+    if isinstance(body, AttemptInput) and body.assessment:
+        return [body.assessment]
+    return []
+
+
+def by_citation(records: list[ReasoningRecord]) -> list[ReasoningRecord]:
+    """The records in the order given, except that a record citing one placed after it (the
+    clock stepped back between them) waits until what it cites is replayed, and follows it:
+    a replay never sees a conclusion before its assessment. Linear in records and citations;
+    records caught in a cycle of citations come last, in the order given."""
+    place = {r.id: n for n, r in reversed(list(enumerate(records)))}
+    if all(place.get(c, -1) <= n for n, r in enumerate(records) for c in cites(r)):
+        return records
+    out: list[ReasoningRecord] = []
+    replayed: set[str] = set()
+    waiting: dict[str, list[ReasoningRecord]] = {}
+    for record in records:
+        queue = [record]
+        while queue:
+            one = queue.pop()
+            missing = [c for c in cites(one) if c in place and c != one.id and c not in replayed]
+            if missing:
+                waiting.setdefault(missing[0], []).append(one)
+                continue
+            out.append(one)
+            replayed.add(one.id)
+            queue.extend(reversed(waiting.pop(one.id, [])))
+    return out + [r for r in records if r.id not in replayed]
 
 
 def subject_key(subject: str) -> str:
@@ -91,12 +136,13 @@ class Loaded:
 
     def full_id(self, text: str) -> str:
         """The id `text` stands for: itself when a record has it, else the one record id
-        ending in `-<text>` (its 6 hex digits) or starting with it; none leaves `text` as
-        given (the caller's "not found" names it), more than one is refused listing them."""
+        whose 6 hex digits (`<kind>-<stamp>-<6 hex>-<writer>`) are `text`, or which starts
+        with it; none leaves `text` as given (the caller's "not found" names it), more than
+        one is refused listing them."""
         if not text or any(r.id == text for r in self.records):
             return text
         found = sorted(
-            {r.id for r in self.records if r.id.endswith(f"-{text}") or r.id.startswith(text)}
+            {r.id for r in self.records if _short(r.id) == text or r.id.startswith(text)}
         )
         if len(found) > 1:
             raise InvalidInput(f"'{text}' names more than one record: {', '.join(found)}")
@@ -210,3 +256,9 @@ class RecordIndex:
             else:
                 return getattr(body, "assessment", None)
         return None
+
+
+def _short(record_id: str) -> str | None:
+    """A record id's 6 hex digits: its third part (ids written before writer ids end there)."""
+    parts = record_id.split("-")
+    return parts[2] if len(parts) >= 3 else None

@@ -3,11 +3,19 @@
 Admission reads the whole store and decides against it (one answer per advisor and plan,
 one conclusion in force per assessment, one resolution per disagreement), so the read, the
 decision and the write must not interleave with another writer's. The lock is an exclusive
-operating-system lock on `<store>/.lock`: `fcntl.flock` where the platform has it, else
-`msvcrt.locking` (Windows). Both are released by the operating system when the holder exits,
-so a crashed writer never leaves the store locked. Taking it never blocks for long: it is
-polled without blocking until a bounded wait is over, then refused with one sentence.
-Readers take no lock: a record becomes visible only once it is complete.
+operating-system lock: `fcntl.flock` where the platform has it, else `msvcrt.locking`
+(Windows). Both are released by the operating system when the holder exits, so a crashed
+writer never leaves the store locked. Taking it never blocks for long: it is polled without
+blocking until a bounded wait is over, then refused with one sentence. Readers take no lock:
+a record becomes visible only once it is complete.
+
+A lock is only as good as the name the next writer opens, so a writer holds two things a
+cleanup job cannot swap under it: the store directory itself (with `flock`, where the file
+system can lock a directory), and the file `<store>/.lock`, which it holds only once it has
+checked that the file it locked is still the one at that name (device and inode; else it
+tries again). The lock file is never deleted by majordomus; one deleted or replaced while a
+writer holds it lets no second writer in, because the directory is still held (Windows
+refuses to delete or rename a file that is open).
 """
 
 from __future__ import annotations
@@ -51,6 +59,16 @@ class _Flock:
     def __init__(self, fcntl: ModuleType) -> None:
         self.fcntl = fcntl
 
+    def try_directory(self, fd: int) -> bool | None:
+        """Lock a directory: None where its file system cannot (NFS locks only files open
+        for writing)."""
+        try:
+            return self.try_lock(fd)
+        except OSError as exc:
+            if exc.errno in (errno.EBADF, errno.EINVAL, errno.ENOLCK, errno.EOPNOTSUPP):
+                return None
+            raise
+
     def try_lock(self, fd: int) -> bool:
         try:
             self.fcntl.flock(fd, self.fcntl.LOCK_EX | self.fcntl.LOCK_NB)
@@ -71,6 +89,10 @@ class _Msvcrt:
 
     def __init__(self, msvcrt: ModuleType) -> None:
         self.msvcrt = msvcrt
+
+    def try_directory(self, fd: int) -> bool | None:
+        """None: Windows locks no directory (and deletes no open lock file)."""
+        return None
 
     def try_lock(self, fd: int) -> bool:
         os.lseek(fd, 0, os.SEEK_SET)
@@ -104,27 +126,58 @@ def _open(dir_fd: int, shown: str) -> int:
         raise Refused(f"the ledger lock {shown} cannot be used: {exc.about(LOCK_NAME)}") from None
 
 
+def _same_file(dir_fd: int, fd: int) -> bool:
+    """Whether `fd` is still the file at `LOCK_NAME` (never following a link)."""
+    held = os.fstat(fd)
+    try:
+        now = os.stat(LOCK_NAME, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return (held.st_dev, held.st_ino) == (now.st_dev, now.st_ino)
+
+
+def _try(primitive: _Flock | _Msvcrt, dir_fd: int, shown: str) -> tuple[bool, int] | None:
+    """One try: the directory (where it can be locked), then the lock file at its name.
+
+    Returns whether the directory is held and the held lock file's descriptor, or None
+    with nothing held.
+    """
+    directory = primitive.try_directory(dir_fd)
+    if directory is False:
+        return None
+    fd = _open(dir_fd, shown)
+    if primitive.try_lock(fd):
+        if _same_file(dir_fd, fd):
+            return directory is True, fd
+        primitive.unlock(fd)
+    os.close(fd)
+    if directory:
+        primitive.unlock(dir_fd)
+    return None
+
+
 @contextmanager
 def exclusive(dir_fd: int, shown: str, wait: float = DEFAULT_WAIT) -> Iterator[None]:
-    """Hold the lock file `LOCK_NAME` in the store directory `dir_fd` for the block's duration.
+    """Hold the store directory `dir_fd` and its lock file `LOCK_NAME` for the block.
 
-    `shown` is how messages name the file. Refuses with `LedgerBusy` when another writer
-    holds it for longer than `wait` seconds.
+    `shown` is how messages name the lock file. Refuses with `LedgerBusy` when another
+    writer holds it for longer than `wait` seconds.
     """
     primitive = _primitive()
-    fd = _open(dir_fd, shown)
+    tries = max(1, math.ceil(wait / POLL_INTERVAL) + 1)
+    for attempt in range(tries):
+        held = _try(primitive, dir_fd, shown)
+        if held is not None:
+            break
+        if attempt + 1 < tries:
+            time.sleep(POLL_INTERVAL)
+    else:
+        raise LedgerBusy(f"the ledger is busy: another writer holds {shown}; try again")
+    directory, fd = held
     try:
-        tries = max(1, math.ceil(wait / POLL_INTERVAL) + 1)
-        for attempt in range(tries):
-            if primitive.try_lock(fd):
-                break
-            if attempt + 1 < tries:
-                time.sleep(POLL_INTERVAL)
-        else:
-            raise LedgerBusy(f"the ledger is busy: another writer holds {shown}; try again")
-        try:
-            yield
-        finally:
-            primitive.unlock(fd)
+        yield
     finally:
+        primitive.unlock(fd)
         os.close(fd)
+        if directory:
+            primitive.unlock(dir_fd)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from majordomus import safefs
 from majordomus.errors import Refused
-from majordomus.ledger.loaded import Loaded, Placed
+from majordomus.ledger.loaded import Loaded, Placed, by_citation
 from majordomus.ledger.lock import DEFAULT_WAIT, LOCK_NAME, exclusive
 from majordomus.ledger.record import ReasoningRecord, parse_stored
 from majordomus.ledger.refs import Published, published
@@ -55,9 +55,14 @@ MAX_ID_LENGTH = 255 - len("..json.tmp")
 _WRITTEN_STAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z")
 
 
+def is_record_id(ident: str) -> bool:
+    """Whether `ident` is a plain file name, as every minted id is."""
+    return len(ident) <= MAX_ID_LENGTH and _RECORD_ID.fullmatch(ident) is not None
+
+
 def check_record_id(ident: str) -> None:
     """Refuse an id that is not a plain file name (a minted id always is)."""
-    if not _RECORD_ID.fullmatch(ident) or len(ident) > MAX_ID_LENGTH:
+    if not is_record_id(ident):
         shown = json.dumps(ident if len(ident) <= 64 else ident[:60] + "…", ensure_ascii=False)
         raise Refused(
             f"record id {shown} is not allowed: an id starts with a letter or digit, holds only "
@@ -238,7 +243,7 @@ class Store:
                 seen.add(entry.record.id)
                 records.append(entry.record)
         return Loaded(
-            records=records,
+            records=by_citation(records),
             unreadable=sorted(unreadable + shared.unreadable, key=natural_key),
             placed=placed,
             quarantined=shared.quarantined,

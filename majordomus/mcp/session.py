@@ -4,16 +4,19 @@ Only the loop's thread answers; the idle check runs on a background thread every
 `IDLE_CHECK_SECONDS` once the client is initialised, so a change of the layer is announced
 unasked. The two never run at once (one lock over the server's state), and nothing but one
 compact JSON value per line ever reaches stdout (a stray `print` lands on stderr). Logs go
-to stderr.
+to stderr. A line is read at most `MAX_LINE_BYTES` at a time: a longer one is answered
+-32600 and the rest of it is read and dropped in pieces, so no line is ever held whole.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING
 
+from majordomus.limits import MAX_LINE_BYTES
 from majordomus.logger import log
-from majordomus.mcp.framing import OutputClosed, encode, write
+from majordomus.mcp.framing import INVALID_REQUEST, OutputClosed, encode, error, write
 from majordomus.pipes import silence
 
 if TYPE_CHECKING:
@@ -25,6 +28,29 @@ EXIT_IO = 13
 
 #: Seconds between the checks an idle session makes, so a change is announced unasked.
 IDLE_CHECK_SECONDS = 2.0
+
+#: How much of an over-long line is read at a time while it is dropped.
+_DROP_CHUNK = 64 * 1024
+
+_OVER_LONG = encode(
+    error(
+        None,
+        INVALID_REQUEST,
+        f"the line is over the {MAX_LINE_BYTES // (1024 * 1024)} MiB limit "
+        f"({MAX_LINE_BYTES} bytes)",
+    )
+)
+
+
+def _lines(inp: IO[bytes]) -> Iterator[bytes | None]:
+    """Each line of `inp` up to its end, or None for a line over `MAX_LINE_BYTES`."""
+    while raw := inp.readline(MAX_LINE_BYTES + 1):
+        if len(raw) <= MAX_LINE_BYTES or raw.endswith(b"\n"):
+            yield raw
+            continue
+        while not raw.endswith(b"\n") and (raw := inp.readline(_DROP_CHUNK)):
+            pass
+        yield None
 
 
 def run(server: Dispatcher, inp: IO[bytes], out: IO[bytes]) -> int:
@@ -38,9 +64,9 @@ def run(server: Dispatcher, inp: IO[bytes], out: IO[bytes]) -> int:
         daemon=True,
     ).start()
     try:
-        for raw in inp:
+        for raw in _lines(inp):
             with turn:
-                for line in server.answer_lines(raw):
+                for line in [_OVER_LONG] if raw is None else server.answer_lines(raw):
                     write(out, line)
     except OutputClosed:
         log.info("the client closed the output; stopping")

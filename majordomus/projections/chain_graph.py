@@ -34,11 +34,15 @@ LABEL_LIMIT = 60
 
 #: Mermaid entity codes for what would end a label, open HTML or close the code fence.
 _ESCAPES = {"#": "#35;", '"': "#quot;", "<": "#lt;", ">": "#gt;", "`": "#96;"}
+_PLAIN = frozenset(_ESCAPES)
 
 
 def _label_text(text: str) -> str:
-    # redacted before it is cut and escaped, which would hide a secret from the egress filter
-    text = one_line(redact_secrets(text))
+    # redacted before it is cut and escaped, which would hide a secret from the egress filter;
+    # a short printable label is neither, and the filter sees it whole
+    if len(text) > LABEL_LIMIT or not text.isprintable() or not _PLAIN.isdisjoint(text):
+        text = redact_secrets(text)
+    text = one_line(text)
     if len(text) > LABEL_LIMIT:
         text = text[: LABEL_LIMIT - 1] + "…"
     return "".join(_ESCAPES.get(ch, ch) for ch in text)

@@ -22,7 +22,7 @@ from majordomus.advisors.catalogue import AdvisorCatalogue
 from majordomus.advisors.loading import PACKAGED_CATALOGUE
 from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.references import References
-from majordomus.ledger.loaded import Loaded, RecordIndex
+from majordomus.ledger.loaded import Loaded, RecordIndex, cites
 from majordomus.ledger.record import (
     ConsultationInput,
     ReasoningRecord,
@@ -31,6 +31,7 @@ from majordomus.ledger.record import (
     StoredPlan,
 )
 from majordomus.order import canonical_strings
+from majordomus.projections.moment import recorded_moment
 from majordomus.safefs import Tree, Unsafe
 from majordomus.wire import Wire
 
@@ -398,15 +399,30 @@ def _conclusion_claims(index: RecordIndex, body: StoredConclusion) -> Iterator[s
         )
 
 
+def _backwards(index: RecordIndex, record: ReasoningRecord) -> Iterator[str]:
+    """Records it cites that say they were recorded after it: the clock ran backwards."""
+    at = recorded_moment(record.recorded_at)
+    if at is None:
+        return
+    for cited in dict.fromkeys(cites(record)):
+        earlier = index.get(cited)
+        then = None if earlier is None else recorded_moment(earlier.recorded_at)
+        if earlier is not None and then is not None and then > at:
+            yield (
+                f"was recorded at {record.recorded_at}, before {cited} ({earlier.recorded_at}), "
+                "which it cites: the clock ran backwards; replay puts it after what it cites"
+            )
+
+
 def _claims_of(
     catalogue: AdvisorCatalogue, index: RecordIndex, record: ReasoningRecord
 ) -> Iterator[str]:
+    yield from _backwards(index, record)
     body = record.body
     if isinstance(body, ConsultationInput):
-        return _consultation_claims(catalogue, index, body)
-    if isinstance(body, StoredConclusion):
-        return _conclusion_claims(index, body)
-    return iter(())
+        yield from _consultation_claims(catalogue, index, body)
+    elif isinstance(body, StoredConclusion):
+        yield from _conclusion_claims(index, body)
 
 
 def _records(catalogue: AdvisorCatalogue, loaded: Loaded) -> list[ReasoningFinding]:

@@ -10,13 +10,12 @@ it stands now). Every text passes the redactor and the control filter before it 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from majordomus import safefs
 from majordomus.egress import clean_json
 from majordomus.errors import Refused
 from majordomus.ledger.loaded import Loaded, RecordIndex
@@ -91,12 +90,15 @@ def _rows(loaded: Loaded) -> tuple[list[dict[str, Any]], dict[str, list[dict[str
     return [_clean(r) for r in records], {k: [_clean(r) for r in v] for k, v in by_kind.items()}
 
 
-def write_sqlite(loaded: Loaded, path: Path) -> None:
-    """Build the database at `path` (a new file sqlite-utils creates)."""
+def sqlite_bytes(loaded: Loaded) -> bytes:
+    """The database, built in memory: its bytes are then written as any other file is."""
+    import sqlite3
+
     import sqlite_utils
 
     records, by_kind = _rows(loaded)
-    db = sqlite_utils.Database(path)
+    connection = sqlite3.connect(":memory:")
+    db = sqlite_utils.Database(connection)
     try:
         db["records"].insert_all(records, pk="id", alter=True)  # type: ignore[union-attr]
         if not records:
@@ -131,33 +133,25 @@ def write_sqlite(loaded: Loaded, path: Path) -> None:
                 db[table].create(columns, pk="id")  # type: ignore[union-attr]
         db.create_view("timeline", TIMELINE_VIEW.strip())
         db.create_view("standing", STANDING_VIEW.strip())
+        return connection.serialize()
     finally:
         db.close()
 
 
-def publish(target: Path, build: Any, *, force: bool) -> None:
-    """Write through `build(temporary_path)` next to `target`, then publish: without `force`
-    an existing `target` is refused (and never replaced, even by a racing writer)."""
-    if not force and (target.exists() or target.is_symlink()):
-        raise Refused(f"{target} already exists; pass --force to replace it")
-    folder = target.parent if str(target.parent) else Path(".")
+def publish(target: Path, data: bytes, *, force: bool) -> None:
+    """Write `data` as `target`: in the folder opened once, to a temporary file created
+    exclusively and never through a link, then renamed into place (safefs). Without `force`
+    an existing `target` (a link included) is refused and never replaced, even by a racing
+    writer; with it, a link at `target` is replaced, never followed."""
     try:
-        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise Refused(f"cannot write {target}: {exc.strerror or exc}") from None
-    os.close(fd)
-    temporary = Path(name)
-    try:
-        temporary.unlink()
-        build(temporary)
-        if force:
-            os.replace(temporary, target)
-        else:
-            os.link(temporary, target)
+        folder = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            (safefs.replace if force else safefs.write_new)(folder, target.name, data)
+        finally:
+            os.close(folder)
     except FileExistsError:
         raise Refused(f"{target} already exists; pass --force to replace it") from None
+    except safefs.Unsafe as exc:
+        raise Refused(f"{target} {exc.reason}") from None
     except OSError as exc:
         raise Refused(f"cannot write {target}: {exc.strerror or exc}") from None
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            temporary.unlink()

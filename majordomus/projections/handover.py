@@ -19,7 +19,7 @@ from typing import Annotated
 from pydantic import Field
 
 from majordomus.advisors.policy import Materiality, ReasoningConfidence
-from majordomus.ledger.loaded import Loaded, RecordIndex
+from majordomus.ledger.loaded import Collision, Loaded, RecordIndex
 from majordomus.ledger.record import (
     AssessmentInput,
     AttemptInput,
@@ -181,8 +181,9 @@ def task_counts(records: list[ReasoningRecord]) -> list[TaskRecords]:
 def flat(text: str) -> str:
     """Free text on one line, whitespace collapsed: nothing in it can start a Markdown block."""
     # redacted first: a password on the line after `password:` is one only while the line
-    # break is there (docs/RELIABILITY.md, redaction and egress)
-    return " ".join(redact_secrets(text).split())
+    # break is there (docs/RELIABILITY.md, redaction and egress); a text of one printable line
+    # loses no break, and egress redacts it on the way out
+    return " ".join((text if text.isprintable() else redact_secrets(text)).split())
 
 
 # -- the sections as data --------------------------------------------------------------------
@@ -474,11 +475,18 @@ def render_handover(handover: Handover) -> str:
     return text + (handover.report or f"{NONE_RECORDED}\n")
 
 
-def task_handover(loaded: Loaded, task: str, position: GitPosition) -> TaskHandover:
-    """One task's sections, replayed from every loaded record."""
-    state = derive(loaded, task)
-    records = [r for r in loaded.records if r.task == task]
-    index = RecordIndex(loaded.records)
+def task_handover(
+    loaded: Loaded,
+    task: str,
+    position: GitPosition,
+    index: RecordIndex,
+    records: list[ReasoningRecord],
+    collisions: list[Collision],
+) -> TaskHandover:
+    """One task's sections: its own `records` replayed, references resolved through `index`
+    over every loaded record and its `collisions` among the loaded ones (both found once for
+    all tasks, so all tasks cost one pass)."""
+    state = derive(loaded, task, index, records, collisions)
     decisions = _decisions(state, index)
     items = _open_items(state, index)
     return TaskHandover(
@@ -505,12 +513,21 @@ def handover(
     position = position or GitPosition()
     with_records = task_counts(loaded.records)
     names = [t.task for t in with_records] if task is None else [task]
-    report = render_markdown(derive(loaded, task))
+    index = RecordIndex(loaded.records)
+    by_task: dict[str, list[ReasoningRecord]] = {name: [] for name in names}
+    for record in loaded.records:
+        if record.task in by_task:
+            by_task[record.task].append(record)
+    collisions = loaded.collisions()
+    report = render_markdown(derive(loaded, task, index, None, collisions))
     result = Handover(
         task="all" if task is None else task,
         current_task_set=current_task_set,
         sections=list(SECTIONS),
-        tasks=[task_handover(loaded, name, position) for name in names],
+        tasks=[
+            task_handover(loaded, name, position, index, by_task[name], collisions)
+            for name in names
+        ],
         tasks_with_records=with_records,
         unreadable=list(loaded.unreadable),
         report=report,

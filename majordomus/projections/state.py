@@ -10,16 +10,18 @@ Pure: records in, state out; the same input gives byte-identical JSON.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated
 
 from pydantic import Field
 
 from majordomus.advisors.outcomes import ConsultationStatus
-from majordomus.ledger.loaded import Loaded, RecordIndex
+from majordomus.ledger.loaded import Collision, Loaded, RecordIndex
 from majordomus.ledger.record import (
     AssessmentInput,
     ConsultationInput,
     DisagreementInput,
+    ReasoningRecord,
     StoredConclusion,
 )
 from majordomus.projections.explain import ReasoningExplanation, explain
@@ -90,14 +92,22 @@ class ReasoningState(Wire):
     collisions: Annotated[list[IdCollision], OMIT] = Field(default_factory=list)
 
 
-def derive(loaded: Loaded, task: str | None, index: RecordIndex | None = None) -> ReasoningState:
+def derive(
+    loaded: Loaded,
+    task: str | None,
+    index: RecordIndex | None = None,
+    records: Sequence[ReasoningRecord] | None = None,
+    collisions: Sequence[Collision] | None = None,
+) -> ReasoningState:
     """The state of `task` (every task when None), replayed from the loaded records alone, in
-    one pass over the reported records; `index` is theirs when the caller indexed them."""
+    one pass over the reported records; `index` is theirs when the caller indexed them, and
+    `records` the task's own, in order, and `collisions` the loaded ones, when the caller has
+    them (one pass over all tasks then costs what their records cost)."""
     if index is None:
         index = RecordIndex(loaded.records)
     state = ReasoningState(task=ALL_TASKS if task is None else task)
     asked: list[ConsultationInput] = []
-    for record in loaded.records:
+    for record in loaded.records if records is None else records:
         if task is not None and record.task != task:
             continue
         state.timeline.append(step_of(record))
@@ -117,7 +127,7 @@ def derive(loaded: Loaded, task: str | None, index: RecordIndex | None = None) -
         IdCollision(
             id=c.id, replayed=c.holders[0].shown, not_replayed=[h.shown for h in c.holders[1:]]
         )
-        for c in loaded.collisions()
+        for c in (loaded.collisions() if collisions is None else collisions)
         if task is None or any(h.record.task == task for h in c.holders)
     ]
     return state

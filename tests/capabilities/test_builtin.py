@@ -8,11 +8,14 @@ import json
 import subprocess
 import sys
 import typing
+from dataclasses import replace
 
 import pytest
 
 from majordomus.capabilities.builtin import (
+    APART,
     COMMAND_WORDS,
+    COMMANDS,
     NAMESPACES,
     TOOLS,
     builtin_modules,
@@ -45,6 +48,7 @@ def test_every_module_is_declared_by_the_namespace_named_for_it() -> None:
 def test_the_tables_read_before_any_import_are_the_declarations() -> None:
     assert {cap.tool: cap.id for cap in BUILTIN if cap.tool is not None} == TOOLS
     commands = [cap for cap in BUILTIN if cap.cli is not None]
+    assert {cap.cli: cap.id for cap in commands} == COMMANDS
     assert tuple(sorted({cap.module for cap in commands})) == COMMAND_WORDS
     assert all(cap.cli is not None and cap.cli[0] == cap.module for cap in commands)
 
@@ -71,19 +75,43 @@ PROBE = (
     "import json, sys\n"
     "from majordomus.cli.app import lazy_cli\n"
     "root = lazy_cli()\n"
-    "before = sorted(m for m in sys.modules if m.startswith('majordomus.capabilities.'))\n"
-    "root.get_command(None, 'objects')\n"
-    "after = sorted(m for m in sys.modules if m.startswith('majordomus.capabilities.'))\n"
-    "print(json.dumps([before, after]))\n"
+    "word, name = sys.argv[1:]\n"
+    "def ours():\n"
+    "    return sorted(m for m in sys.modules if m.startswith('majordomus.capabilities.'))\n"
+    "before = ours()\n"
+    "group = root.get_command(None, word)\n"
+    "listed = ours()\n"
+    "group.get_command(None, name)\n"
+    "print(json.dumps([before, listed, ours()]))\n"
 )
 
 
-def test_a_command_word_imports_only_the_namespace_that_declares_it() -> None:
+def imported(word: str, name: str) -> tuple[list[str], list[str], list[str]]:
+    """Our capability modules before a word is looked up, after, and after one command."""
     done = subprocess.run(
-        [sys.executable, "-c", PROBE], capture_output=True, text=True, check=True, timeout=120
+        [sys.executable, "-c", PROBE, word, name],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
     )
-    before, after = json.loads(done.stdout)
-    assert "majordomus.capabilities.core" not in before
-    assert "majordomus.capabilities.core" in after
-    assert "majordomus.capabilities.reasoning" not in after
-    assert "majordomus.capabilities.devcontext" not in after
+    before, listed, built = json.loads(done.stdout)
+    return before, listed, built
+
+
+def test_a_command_imports_only_the_file_that_declares_it() -> None:
+    before, listed, built = imported("objects", "list")
+    assert before == listed  # the words come from `COMMANDS`
+    assert "majordomus.capabilities.core" in built
+    assert "majordomus.capabilities.reasoning" not in built
+    assert "majordomus.capabilities.devcontext" not in built
+    _, _, built = imported("reasoning", "record")
+    assert "majordomus.capabilities.record" in built
+    assert "majordomus.capabilities.reasoning" not in built
+
+
+def test_a_capability_declared_apart_is_its_namespaces_own() -> None:
+    for capability_id, declaration in APART.items():
+        cap = declared(capability_id)
+        assert cap == replace(declaration(), module=cap.module)
+        assert cap in module_capabilities(cap.module)

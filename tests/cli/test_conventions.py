@@ -136,3 +136,26 @@ def test_completion_offers_kinds_uris_and_ids(tmp_path: Path) -> None:
     assert "majordomus://prompt/continue" in complete("majordomus objects get majordomus://p")
     assert complete("majordomus devcontext compile --issue I") == ["I0007"]
     assert "issue" in complete("majordomus schema ")
+
+
+def test_completion_offers_what_a_shell_acts_on_quoted_and_lint_refuses_it_in_ids(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "repo" / "docs").mkdir(parents=True)
+    root = initialised_repo(
+        tmp_path / "repo",
+        {
+            "docs/a;$(touch P).md": "# A\n",
+            ".ai/repo/project/issues/I0007.yaml": "id: I1;$(touch${IFS}PWNED)\n",
+        },
+    )
+    env = {
+        "_MAJORDOMUS_COMPLETE": "bash_complete",
+        "COMP_WORDS": "majordomus objects get majordomus://document/docs/a",
+        "COMP_CWORD": "3",
+    }
+    done = run_majordomus([], cwd=root, env=env)
+    assert done.stdout == "plain,'majordomus://document/docs/a;$(touch%20P).md'\n"
+    linted = run_majordomus(["lint"], cwd=root)
+    assert linted.code == 10
+    assert "I0007.yaml — identity field 'id' holds 'I1;$(touch${IFS}PWNED)'" in linted.stdout

@@ -1,10 +1,13 @@
-"""A majordomus process loads no pydantic plugin (majordomus/cli/entry.py): finding one
-scans every installed distribution, and a plugin would see records before redaction. A
-user who names which plugins to skip keeps that setting."""
+"""The switches a majordomus process sets as it starts (majordomus/cli/entry.py): it loads no
+pydantic plugin (finding one scans every installed distribution, and a plugin would see
+records before redaction), unless the user names which plugins to skip; and a one-shot
+command runs without the cyclic garbage collector, which the servers keep."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import initialised_repo, run_majordomus
 
@@ -56,3 +59,40 @@ def test_no_pydantic_plugin_is_loaded(tmp_path: Path) -> None:
 def test_the_users_own_plugin_setting_is_kept(tmp_path: Path) -> None:
     marker = status_beside_a_spy(tmp_path, {"PYDANTIC_DISABLE_PLUGINS": "some-other-plugin"})
     assert marker.read_text() == "loaded"
+
+
+#: Imported by the interpreter as it starts (`sitecustomize` on `PYTHONPATH`): writes at exit
+#: whether the collector was on.
+COLLECTOR_SPY = """
+import atexit, gc, os
+from pathlib import Path
+
+atexit.register(lambda: Path(os.environ["SPY_MARKER"]).write_text(str(gc.isenabled())))
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "collects"),
+    [
+        (["reasoning", "status", "--format", "json"], False),
+        (["objects", "list"], False),
+        (["mcp", "--inspect"], False),
+        (["--format", "json", "mcp", "--inspect"], False),
+        (["mcp"], True),
+        (["--repo", ".", "--log-level", "warn", "mcp"], True),
+        (["--quiet", "mcp"], True),
+    ],
+)
+def test_only_the_servers_keep_the_cyclic_collector(
+    tmp_path: Path, args: list[str], collects: bool
+) -> None:
+    repo = initialised_repo(tmp_path / "repo")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(COLLECTOR_SPY)
+    marker = tmp_path / "marker"
+    done = run_majordomus(
+        args, cwd=repo, input="", env={"PYTHONPATH": str(site), "SPY_MARKER": str(marker)}
+    )
+    assert done.code == 0, done.stderr
+    assert marker.read_text() == str(collects)

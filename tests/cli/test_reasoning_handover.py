@@ -237,6 +237,21 @@ def test_export_writes_nothing_in_the_repository(repo: Path, run: Any, tmp_path:
     assert git(repo, "status", "--porcelain", "--ignored") == "!! .ai/local/\n"
 
 
+def test_export_never_writes_through_a_link(repo: Path, run: Any, tmp_path: Path) -> None:
+    victim = tmp_path / "victim"
+    victim.write_text("kept\n")
+    target = tmp_path / "ledger.jsonl"
+    target.symlink_to(victim)
+    (tmp_path / ".ledger.jsonl.tmp").symlink_to(victim)
+    refused = run(repo, "export", "--format", "jsonl", "--output", str(target))
+    assert refused.code == 13 and "already exists" in refused.stderr
+    assert run(repo, "export", "--sqlite", str(target)).code == 13
+    (tmp_path / ".ledger.jsonl.tmp").unlink()
+    assert run(repo, "export", "--format", "jsonl", "--output", str(target), "--force").code == 0
+    assert not target.is_symlink() and len(target.read_text().splitlines()) == 6
+    assert victim.read_text() == "kept\n"
+
+
 # -- what init writes --------------------------------------------------------------------------
 
 

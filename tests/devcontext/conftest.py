@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from majordomus.layer.git import GitState
 from majordomus.layer.index import build_index
-from majordomus.layer.model import GitState, Index
+from majordomus.layer.model import Index
 
 PLANNED = Path(__file__).resolve().parents[2] / "fixtures" / "layers" / "planned"
 HEAD = "0123456789abcdef0123456789abcdef01234567"

@@ -12,7 +12,8 @@ import pytest
 
 from majordomus.devcontext import CompileInput, CompileSources, compile_context
 from majordomus.devcontext.sources import sources_of
-from majordomus.layer.model import GitState, Index
+from majordomus.layer.git import GitState
+from majordomus.layer.model import Index
 from tests.devcontext.conftest import PLANNED
 
 HANDOVER = ".ai/local/state/handovers/20260902T000000Z.md"

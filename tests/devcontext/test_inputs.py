@@ -7,7 +7,7 @@ import math
 import pytest
 
 from majordomus.devcontext import CompileInput, compile_context
-from majordomus.devcontext.inputs import is_under, normalise_path
+from majordomus.devcontext.inputs import MAX_PATH_LENGTH, MAX_PATHS, is_under, normalise_path
 from majordomus.errors import InvalidInput
 from majordomus.layer.model import Index
 
@@ -78,3 +78,14 @@ def test_seeds_keep_request_order(planned: Index) -> None:
         "kind": "issue",
         "from": "issue",
     }
+
+
+def test_the_requested_paths_are_capped(planned: Index) -> None:
+    """A request's own scope is weighed against every object: a 50 KB list of paths, or one
+    path of 50 KB, is refused before anything is weighed."""
+    many = [f"src/file_{n:05}.py" for n in range(3000)]
+    with pytest.raises(InvalidInput, match=f"3000 paths; at most {MAX_PATHS}"):
+        compile_context(planned, CompileInput(paths=many))
+    with pytest.raises(InvalidInput, match=f"at most {MAX_PATH_LENGTH}"):
+        compile_context(planned, CompileInput(paths=["a" * 50_000]))
+    compile_context(planned, CompileInput(paths=many[:MAX_PATHS]))

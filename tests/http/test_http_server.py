@@ -167,3 +167,14 @@ def test_uvicorn_lines_pass_our_filter() -> None:
     line = sink.getvalue()
     assert token not in line and "\x1b" not in line
     assert line.startswith("majordomus[WARN] ") and line.count("\n") == 1
+
+
+def test_no_answer_shows_the_absolute_root(server: Any, served_repo: Path) -> None:
+    with server.client() as client:
+        for path in ("/", "/api/v1/repository", "/api/v1/health", "/api/v1/objects"):
+            answer = client.get(path)
+            assert answer.status_code == 200, path
+            assert str(served_repo) not in answer.text, path
+        repository = client.get("/api/v1/repository").json()["repository"]
+        assert repository["root"] == served_repo.name
+        assert repository["git"]["toplevel"] == served_repo.name

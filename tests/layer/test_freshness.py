@@ -1,6 +1,7 @@
 """The freshness check a long-lived server makes before each answer (README "Live
-re-indexing"): nothing changed is nothing to do; each kind of change is seen, in place edits
-within one turn of the rotating slice."""
+re-indexing"): nothing changed is nothing to do; each kind of change is seen, an edit in
+place at the next check on a layer of up to `SLICE` files and within one turn of the
+rotating slice beyond."""
 
 from __future__ import annotations
 
@@ -43,13 +44,28 @@ def test_a_staged_change_is_seen_at_the_next_check() -> None:
         assert ctx.generation == 1 and not ctx.refresh()
 
 
-def test_an_edit_in_place_is_seen_within_one_turn_of_the_slice() -> None:
-    rules = SLICE * 3
+@pytest.mark.parametrize("rule", [0, 75, 149])
+def test_an_unstaged_edit_in_place_is_seen_at_the_next_check_under_the_bound(rule: int) -> None:
+    with committed(Shape(rules=150, prompts=0, documents=0)) as repo:
+        ctx = Workspace(repo.root)
+        ctx.index  # noqa: B018
+        assert ctx.watch is not None and 64 < ctx.watch.files <= SLICE
+        repo.touch_rule(rule, "edited in place")
+        assert [ctx.refresh() for _ in range(3)] == [True, False, False]
+        assert ctx.index.by_path[rule_path(rule)].content.endswith("edited in place\n")
+
+
+def test_beyond_the_bound_an_edit_in_place_is_seen_within_one_turn_of_the_slice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(freshness, "SLICE", 16)
+    rules = 16 * 3
     with committed(Shape(rules=rules, prompts=0, documents=0)) as repo:
         ctx = Workspace(repo.root)
         ctx.index  # noqa: B018
         assert ctx.watch is not None
-        turns = math.ceil(ctx.watch.files / SLICE)
+        turns = math.ceil(ctx.watch.files / 16)
+        assert turns > 1
         repo.touch_rule(rules - 1, "edited in place")
         seen = [ctx.refresh() for _ in range(turns)]
         assert seen.count(True) == 1

@@ -1,6 +1,7 @@
 """The freshness check of a long-lived server (README "Live re-indexing"): each change made
 between two answers is seen by the second, and the index it reads is the one a build from
-scratch reads."""
+scratch reads. The layer has more than 64 files and fewer than the check's bound, so an edit
+in place too is seen by the next answer."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from majordomus.capabilities.builtin import TOOLS
 from majordomus.capabilities.workspace import Workspace
+from majordomus.layer.freshness import SLICE
 from majordomus.layer.index import build_index
 from majordomus.layer.model import Discovery
 from majordomus.synthetic import Shape, SyntheticRepository, rule_path
@@ -52,8 +54,7 @@ def _remove_tree(folder: Path) -> None:
 
 Step = Callable[[Path], None]
 
-#: (name, change, whether `vcs` discovery stages it); the last rule lies in the second
-#: slice the check looks at, so the edit in place is seen by the check after the first.
+#: (name, change, whether `vcs` discovery stages it).
 STEPS: list[tuple[str, Step, bool]] = [
     ("edit in place, unstaged", lambda root: _append(root, rule_path(99)), False),
     ("the edit is staged", lambda root: None, True),
@@ -101,6 +102,7 @@ def test_each_change_between_two_answers_is_seen_by_the_second(discovery: Discov
         repo.commit()
         ctx = Workspace(root, discovery=discovery)
         ctx.index  # noqa: B018
+        assert ctx.watch is not None and 64 < ctx.watch.files <= SLICE
         assert not ctx.refresh()
         for name, step, staged in STEPS:
             step(root)

@@ -18,8 +18,8 @@ import pytest
 from majordomus.capabilities.core import search_text
 from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import CapabilityError
+from majordomus.layer.git import GitState
 from majordomus.layer.index import build_index
-from majordomus.layer.model import GitState
 from majordomus.layer.sqlite_index import SWITCH, SqliteIndex, enabled
 from majordomus.synthetic import Shape, SyntheticRepository
 from tests.conftest import FIXTURES

@@ -216,7 +216,7 @@ def test_pathspec_variables_list_every_class_alone(
     assert found == (icase if variable == "GIT_ICASE_PATHSPECS" else [])
 
 
-def test_a_path_that_is_not_utf8_fails_as_its_class_alone(tmp_path: Path) -> None:
+def test_a_path_that_is_not_utf8_is_left_out_with_a_finding(tmp_path: Path) -> None:
     root = make_git_repo(tmp_path / "r", commit=False)
     _tree(root, ["docs/a.md"])
     with open(bytes(root) + b"/docs/sub-caf\xe9.md", "wb") as handle:
@@ -225,11 +225,12 @@ def test_a_path_that_is_not_utf8_fails_as_its_class_alone(tmp_path: Path) -> Non
     with open(bytes(root) + b"/docs/deep/caf\xe9.md", "wb") as handle:
         handle.write(b"x\n")
     git(root, "add", "-A")
-    with pytest.raises(GitError) as failed:
-        discover(root, MANIFEST, CLASSES, "vcs")
-    assert failed.value.message == (
-        "git ls-files listed a path that is not UTF-8: docs/sub-caf\ufffd.md"
-    )
+    files, findings = discover(root, MANIFEST, CLASSES, "vcs")
+    assert [path for c in files for path in c.paths] == ["docs/a.md"]
+    assert [(f.code, f.path) for f in findings if f.code != "claimed_twice"] == [
+        ("undecodable_path", "docs/sub-caf\\xe9.md"),
+        ("undecodable_path", "docs/deep/caf\\xe9.md"),
+    ]
 
 
 def test_a_failing_listing_fails_as_the_first_class_alone(tmp_path: Path) -> None:

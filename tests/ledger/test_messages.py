@@ -234,7 +234,9 @@ def test_every_cli_refusal_is_free_of_library_words(root: Path, record: Any) -> 
     clean(stderr.rstrip("\n"))
 
 
-def test_mcp_refuses_an_oversized_record_in_the_same_words(root: Path) -> None:
+def test_mcp_refuses_an_oversized_record_as_an_over_long_line(root: Path) -> None:
+    """A record over 1 MiB cannot arrive in a line within the 1 MiB line limit: the line is
+    answered -32600 without being read whole, and the session goes on."""
     big = {"kind": "assessment", "subject": "x" * (MAX_RECORD_BYTES + 1)}
     session = Pipes().run(
         root,
@@ -245,9 +247,9 @@ def test_mcp_refuses_an_oversized_record_in_the_same_words(root: Path) -> None:
         ],
     )
     answers = {a["id"]: a for a in session.responses}
-    oversized = answers[1]["result"]
-    assert oversized["isError"] is True
-    assert "over the 1 MiB limit" in oversized["content"][0]["text"]
+    assert 1 not in answers
+    assert answers[None]["error"]["code"] == -32600
+    assert "the line is over the 1 MiB limit" in answers[None]["error"]["message"]
     unknown = answers[2]["result"]["content"][0]["text"]
     assert f"record.kind: 'hunch' is not a kind; the kinds are {KIND_LIST}" in unknown
     clean(unknown)

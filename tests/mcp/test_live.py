@@ -204,14 +204,17 @@ def test_template_read_and_completion(layer_repo: Path) -> None:
     assert got["no_prompt"] == (-32602, "unknown prompt: nope")
 
 
+#: 150 rules: more than fill one page of a list, and more than 64 layer files.
+RULES = {
+    f".ai/repo/rules/project/r{i:03d}.v1.md": (
+        f"---\nid: project.r{i:03d}\nversion: 1\ntitle: Rule {i}\n---\n\nRule {i}.\n"
+    )
+    for i in range(150)
+}
+
+
 def test_every_list_pages_with_a_cursor(layer_repo: Path) -> None:
-    rules = {
-        f".ai/repo/rules/project/r{i:03d}.v1.md": (
-            f"---\nid: project.r{i:03d}\nversion: 1\ntitle: Rule {i}\n---\n\nRule {i}.\n"
-        )
-        for i in range(150)
-    }
-    commit(layer_repo, rules, "150 rules")
+    commit(layer_repo, RULES, "150 rules")
 
     async def work(session: ClientSession, _: Notes) -> dict[str, Any]:
         pages = []
@@ -271,6 +274,31 @@ def test_an_adr_committed_during_the_session_is_announced_and_served(layer_repo:
     hits = answered_sdk(got["found"])["hits"]
     assert [h["uri"] for h in hits] == [ADR_URI]
     assert got["read"].contents[0].text == ADR
+
+
+@pytest.mark.parametrize("rule", ["r000", "r149"])
+def test_an_unstaged_edit_in_place_is_served_by_the_next_answer(
+    layer_repo: Path, rule: str
+) -> None:
+    """On a layer of more than 64 files (and within the freshness check's bound, so every
+    file is stat'ed at every check), a file saved in place and not staged (git sees nothing)
+    is what the very next answer serves."""
+    commit(layer_repo, RULES, "150 rules")
+    uri = f"majordomus://rule/project.{rule}@1"
+    path = layer_repo / f".ai/repo/rules/project/{rule}.v1.md"
+
+    async def work(session: ClientSession, _: Notes) -> list[str]:
+        texts = [(await session.read_resource(uri)).contents[0].text]
+        for line in ("First edit.", "Second edit."):
+            with path.open("a", encoding="utf-8") as out:
+                out.write(f"\n{line}\n")
+            texts.append((await session.read_resource(uri)).contents[0].text)
+        return texts
+
+    before, first, second = drive(layer_repo, work)
+    assert before.endswith(f"Rule {int(rule[1:])}.\n")
+    assert first.endswith("\nFirst edit.\n") and second.endswith("\nSecond edit.\n")
+    assert git(layer_repo, "status", "--porcelain").strip() == f"M {path.relative_to(layer_repo)}"
 
 
 # The protocol revision after 2025-11-25 replaces subscriptions; the SDK warns about it.

@@ -114,7 +114,11 @@ CASES: list[tuple[str, Any, Check]] = [
     ("deep nesting", b"[" * 200_000, parse_error),
     ("deep nesting of objects", b'{"a":' * 200_000, parse_error),
     ("the session survives deep nesting", req(6, "ping"), ok(6, {})),
-    ("a 10 MB line", req("big", "ping", {"pad": BIG}), ok("big", {})),
+    (
+        "a 10 MB line is over the line limit",
+        req("big", "ping", {"pad": BIG}),
+        err(None, -32600, "the line is over the 1 MiB limit (1048576 bytes)"),
+    ),
     (
         "a lone surrogate id is echoed, escaped",
         b'{"jsonrpc":"2.0","id":"\\ud800-x","method":"ping"}',

@@ -119,3 +119,30 @@ def test_as_of_narrows_the_files_with_the_records(tmp_path: Path) -> None:
     later = recorded_by(loaded, parse_moment("2026-10-01T00:00:09Z"))  # type: ignore[arg-type]
     assert [p.path for p in later.placed] == ["t/assessment-1.json", "u/assessment-1.json"]
     assert [r.id for r in later.records] == ["assessment-1"]
+
+
+def test_a_clock_stepped_back_is_a_finding_and_replay_follows_the_citations(
+    tmp_path: Path,
+) -> None:
+    """The clock stepped back between an assessment and its conclusion: `check` says so, and
+    the replay puts the conclusion (and what waits on it) after its assessment."""
+    put(tmp_path, "assessment-1", "2026-10-01T10:00:00Z", assessment("one"))
+    put(tmp_path, "conclusion-2", "2026-10-01T09:00:00Z", conclusion("assessment-1"))
+    put(tmp_path, "assessment-3", "2026-10-01T09:30:00Z", assessment("two"))
+    superseding = {**conclusion("assessment-1"), "supersedes": "conclusion-2"}
+    put(tmp_path, "conclusion-4", "2026-10-01T09:10:00Z", superseding)
+    assert record_findings(tmp_path) == [
+        (
+            record_id,
+            f"was recorded at {at}, before assessment-1 (2026-10-01T10:00:00Z), which it "
+            "cites: the clock ran backwards; replay puts it after what it cites",
+        )
+        for record_id, at in (
+            ("conclusion-2", "2026-10-01T09:00:00Z"),
+            ("conclusion-4", "2026-10-01T09:10:00Z"),
+        )
+    ]
+    loaded = Store(tmp_path).load()
+    order = ["assessment-3", "assessment-1", "conclusion-2", "conclusion-4"]
+    assert [r.id for r in loaded.records] == order
+    assert [s.id for s in derive(loaded, "t").timeline] == order

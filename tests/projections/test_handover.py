@@ -14,6 +14,7 @@ from majordomus.ledger.admission import Admission
 from majordomus.ledger.record import parse_input
 from majordomus.ledger.service import Ledger as Writer
 from majordomus.ledger.store import Store
+from majordomus.projections import handover as handover_module
 from majordomus.projections.chain_graph import MAX_GRAPH_RECORDS
 from majordomus.projections.handover import (
     SECTIONS,
@@ -230,3 +231,27 @@ def test_same_input_same_bytes(ledger: Ledger) -> None:
     write_chain(ledger)
     first = handover(ledger.store.load(), None, position=POSITION).model_dump_json()
     assert handover(ledger.store.load(), None, position=POSITION).model_dump_json() == first
+
+
+def test_all_tasks_cost_one_pass(ledger: Ledger, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One index over every record, and each task replays its own records only: the
+    handover of every task is linear in records (docs/RELIABILITY.md)."""
+    write_chain(ledger)
+    loaded = ledger.store.load()
+    alone = {t: handover(loaded, t, position=POSITION).tasks[0] for t in ("t", "u")}
+    built, replayed = [], []
+    index_class, real_derive = handover_module.RecordIndex, handover_module.derive
+
+    def counted_index(records: Any) -> Any:
+        built.append(len(records))
+        return index_class(records)
+
+    def counted_derive(loaded: Any, task: Any, index: Any, records: Any, collisions: Any) -> Any:
+        replayed.append(len(loaded.records if records is None else records))
+        return real_derive(loaded, task, index, records, collisions)
+
+    monkeypatch.setattr(handover_module, "RecordIndex", counted_index)
+    monkeypatch.setattr(handover_module, "derive", counted_derive)
+    result = handover(loaded, None, position=POSITION)
+    assert built == [6] and replayed == [6, 5, 1]
+    assert result.tasks == [alone["t"], alone["u"]]

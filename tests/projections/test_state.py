@@ -29,7 +29,9 @@ def store_with(root: Path, *records) -> Store:
     return store
 
 
-def test_records_written_out_of_order_replay_in_recorded_at_order(tmp_path: Path) -> None:
+def test_records_written_out_of_order_replay_in_recorded_at_order_after_what_they_cite(
+    tmp_path: Path,
+) -> None:
     store = store_with(
         tmp_path,
         rec("conclusion-3", 3, conclusion("assessment-1")),
@@ -38,10 +40,11 @@ def test_records_written_out_of_order_replay_in_recorded_at_order(tmp_path: Path
         rec("validation-2", 2, validation("conclusion-3", "pass")),
     )
     state = derive(store.load(), None)
+    # validation-2 is stamped before the conclusion it tests: it follows it
     assert [s.id for s in state.timeline] == [
         "assessment-1",
-        "validation-2",
         "conclusion-3",
+        "validation-2",
         "validation-4",
     ]
     assert state.assessments[0].standing.value == "validation_failed"

@@ -303,7 +303,9 @@ class _Saboteur:
 def kill_at(root: str, environ: dict[str, str], step: str, publisher: str) -> None:
     """Record one record and die at `step` of `Store.write` (run in a spawned process)."""
     from majordomus import Repository, safefs
+    from majordomus.ledger.refs import writer_id
 
+    writer_id(Path(root))  # a clone's first record mints its writer id: not the write killed here
     publish = {"renameat2": safefs._publish_renameat2, "link": safefs._publish_link}
     saboteur = _Saboteur(step, publisher, publish[publisher])
     opened, mkdir = saboteur.opened, saboteur.mkdir

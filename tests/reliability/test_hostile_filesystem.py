@@ -459,3 +459,28 @@ def test_init_never_appends_through_a_symlinked_gitignore(
     (root / ".ai").symlink_to(outside / "target")
     assert cli(root, env, "init").code == 13
     assert [p.name for p in (outside / "target").iterdir()] == ["victim"]
+
+
+# -- 4. names git can track that a line or a URI cannot hold as they are ---------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_name_not_utf8_or_holding_a_newline_stops_nothing_and_forges_no_line(
+    hostile: Path, env: dict[str, str], mode: str
+) -> None:
+    rules = os.fsencode(hostile / ".ai" / "repo" / "rules" / "project")
+    for name in (b"caf\xe9.md", b"a\nPASS layer verified.md"):
+        with open(rules + b"/" + name, "wb") as handle:
+            handle.write(b"---\ntitle: no id, so a finding quotes the path\n---\nx\n")
+    commit(hostile)
+    found = {(d["code"], d["path"]) for d in diagnostics(hostile, env, mode)}
+    assert ("undecodable_path", ".ai/repo/rules/project/caf\\xe9.md") in found
+    for args in (["lint"], ["mcp", "--inspect"], ["objects", "list"]):
+        done = cli(hostile, env, "--discovery", mode, *args)
+        assert done.code in (0, 10), done.stderr
+        assert not any(line.startswith("PASS") for line in done.stdout.splitlines())
+        assert "a\\nPASS layer verified.md" in done.stdout + done.stderr or args[0] == "objects"
+    done, answers = mcp(hostile, env, [call(1, "majordomus_list")], "--discovery", mode)
+    served_answer(answers)
+    with http(hostile, env, "--discovery", mode) as client:
+        assert client.get("/api/v1/objects").status_code == 200

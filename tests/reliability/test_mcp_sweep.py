@@ -3,12 +3,12 @@
 prescribe, a `ping` after each case proves the server still serves, the session ends on an
 abrupt EOF with exit 0, and the read-only witness is identical afterwards.
 
-Cases: invalid JSON, invalid UTF-8, 10 MB lines, nesting from 10 to 100 000 levels, a value
-of every wrong JSON type for every parameter of every tool (derived from `tools/list`, one
-level into the record kinds of `majordomus_reasoning_record`), unknown parameters, missing
-required ones, unknown methods, and seeded batches of garbage whose answers a small model of
-the message rules predicts. Single cases are in `tests/mcp/test_protocol.py`; this is the
-systematic sweep.
+Cases: invalid JSON, invalid UTF-8, 10 MB lines (over the 1 MiB line limit), nesting from
+10 to 100 000 levels, a value of every wrong JSON type for every parameter of every tool
+(derived from `tools/list`, one level into the record kinds of
+`majordomus_reasoning_record`), unknown parameters, missing required ones, unknown methods,
+and seeded batches of garbage whose answers a small model of the message rules predicts.
+Single cases are in `tests/mcp/test_protocol.py`; this is the systematic sweep.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from typing import Any
 
 import pytest
 
-from majordomus.capabilities.reasoning import ReasoningRecordInput
+from majordomus.capabilities.record import ReasoningRecordInput
 from majordomus.capabilities.schemas import canonical_schema
-from majordomus.limits import MAX_JSON_DEPTH
-from tests.conftest import MAJORDOMUS, answered, command_env, witness
+from majordomus.limits import MAX_JSON_DEPTH, MAX_LINE_BYTES
+from tests.conftest import MAJORDOMUS, command_env, witness
 from tests.reliability.chain import MODELS, inputs
 from tests.reliability.conftest import soak
 
@@ -328,23 +328,26 @@ def _framing(mcp: Session) -> None:
 
 
 def _big_lines(mcp: Session) -> None:
-    """10 MB lines: valid, unterminated, not UTF-8, blank, and a huge query."""
-    assert mcp.one(encode(request("big", "ping", {"pad": "x" * BIG}))) == {
-        "jsonrpc": "2.0",
-        "id": "big",
-        "result": {},
-    }
-    assert_parse_error(mcp.one(b'{"pad":"' + b"y" * BIG))
-    assert_parse_error(mcp.one(b"\xff" * BIG), "parse error: input is not UTF-8")
-    assert mcp.case(b" " * BIG) == []
-    search = mcp.one(
+    """10 MB lines (valid, unterminated, not UTF-8, blank, a huge query) are over the line
+    limit and answered -32600; a line of exactly the limit is read and answered."""
+    over = error(None, -32600, "the line is over the 1 MiB limit (1048576 bytes)")
+    for raw in (
+        encode(request("big", "ping", {"pad": "x" * BIG})),
+        b'{"pad":"' + b"y" * BIG,
+        b"\xff" * BIG,
+        b" " * BIG,
         encode(
             request(
                 "q", "tools/call", {"name": "majordomus_search", "arguments": {"query": "z" * BIG}}
             )
-        )
-    )
-    assert answered(search["result"])["count"] == 0
+        ),
+    ):
+        assert mcp.one(raw) == over
+    pad = MAX_LINE_BYTES - len(encode(request("exact", "ping", {"pad": ""})))
+    exact = encode(request("exact", "ping", {"pad": "x" * pad}))
+    assert len(exact) == MAX_LINE_BYTES
+    assert mcp.one(exact) == {"jsonrpc": "2.0", "id": "exact", "result": {}}
+    assert mcp.one(exact[:-1] + b" }") == over
 
 
 def _assert_nested_answer(template: str, depth: int, nested: str, answer: Any) -> None:

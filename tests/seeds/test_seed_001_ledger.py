@@ -198,7 +198,7 @@ def test_redaction_example():
 
 
 def test_record_input():
-    from majordomus.capabilities.reasoning import ReasoningRecordInput
+    from majordomus.capabilities.record import ReasoningRecordInput
 
     given = ReasoningRecordInput.model_validate(
         {"record": {"kind": "plan", "assessment": "assessment-1"}}
@@ -207,7 +207,7 @@ def test_record_input():
 
 
 def test_recorded_schema_requires_record_path_step():
-    from majordomus.capabilities.reasoning import ReasoningRecorded
+    from majordomus.capabilities.record import ReasoningRecorded
 
     required = ReasoningRecorded.model_json_schema()["required"]
     for field in ("record", "path", "step"):

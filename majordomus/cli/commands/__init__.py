@@ -119,5 +119,20 @@ SERVERS = ("mcp", "serve")
 
 
 def is_server(args: list[str]) -> bool:
-    """Whether this command line starts a long-lived server (`mcp --inspect` is one-shot)."""
-    return bool(args) and args[0] in SERVERS and "--inspect" not in args
+    """Whether this command line starts a long-lived server (`mcp --inspect` is one-shot):
+    its command word is the first that is neither an option nor a shared option's value."""
+    from majordomus.cli.settings import shared_params
+
+    valued = {
+        name
+        for param in shared_params()
+        if isinstance(param, click.Option) and not param.is_flag
+        for name in param.opts
+    }
+    words = iter(args)
+    for word in words:
+        if word in valued:
+            next(words, None)
+        elif not word.startswith("-"):
+            return word in SERVERS and "--inspect" not in args
+    return False

@@ -157,7 +157,7 @@ def _tour(root: Path) -> None:
         "Then the decision. Its `assessment` may be the id's last 6 characters;",
         "`rejected` keeps the alternatives turned down.",
     )
-    short = assessment.rsplit("-", 1)[1]
+    short = assessment.split("-")[2]
     _record(root, {"kind": "conclusion", "assessment": short, **CONCLUSION})
     _say("Where the task stands, replayed from the records:")
     _step(root, "reasoning", "status")

@@ -41,7 +41,7 @@ def command() -> click.Command:
     ) -> None:
         """Copy the reasoning records out for analysis; the copy is never read back."""
         from majordomus.ledger.store import Store
-        from majordomus.projections.export import jsonl, publish, write_sqlite
+        from majordomus.projections.export import jsonl, publish, sqlite_bytes
 
         if (sqlite_file is None) == (export_format is None):
             raise click.UsageError("give exactly one of --sqlite FILE and --format jsonl")
@@ -49,7 +49,7 @@ def command() -> click.Command:
             raise click.UsageError("--output goes with --format jsonl")
         loaded = Store(settings().context().root).load()
         if sqlite_file is not None:
-            publish(sqlite_file, lambda path: write_sqlite(loaded, path), force=force)
+            publish(sqlite_file, sqlite_bytes(loaded), force=force)
             click.echo(f"exported    {len(loaded.records)} record(s) to {sqlite_file}")
             return
         data = jsonl(loaded)
@@ -57,7 +57,7 @@ def command() -> click.Command:
             sys.stdout.buffer.write(data)
             sys.stdout.flush()
             return
-        publish(output, lambda path: path.write_bytes(data), force=force)
+        publish(output, data, force=force)
         click.echo(f"exported    {len(loaded.records)} record(s) to {output}")
 
     export.params.extend(p for p in shared_params() if p.name != "format")

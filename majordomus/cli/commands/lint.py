@@ -7,13 +7,24 @@ so a pre-commit hook can hold the layer to zero findings.
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from majordomus.cli.settings import settings, with_shared
+from majordomus.cli.views import lines
+from majordomus.egress import one_line
 from majordomus.errors import EXIT_CONTRACT
 from majordomus.wire import dumps_pretty
 
 LEVEL_WORD = {"error": "FAIL", "warning": "WARN", "info": "INFO"}
+
+
+def diagnostic_row(d: dict[str, Any]) -> str:
+    """One diagnostic as `lint` and `mcp --inspect` print it: one line, whatever its path holds."""
+    return one_line(
+        f"{LEVEL_WORD[d['severity']]:<4} {d['code']:<22} {d.get('path', '-')} — {d['message']}"
+    )
 
 
 def command() -> click.Command:
@@ -37,11 +48,7 @@ def command() -> click.Command:
         if chosen.format == "json":
             click.echo(clean_json(dumps_pretty(info), dumps_pretty))
         else:
-            rows = [
-                f"{LEVEL_WORD[d['severity']]:<4} {d['code']:<22} {d.get('path', '-')} — "
-                f"{d['message']}"
-                for d in diagnostics
-            ]
+            rows = [diagnostic_row(d) for d in diagnostics]
             from majordomus.layer.coverage import lines_to_add
 
             rows += lines_to_add(ctx.index).splitlines()
@@ -51,7 +58,7 @@ def command() -> click.Command:
                 f"lint: {objects} object(s), {counts['error']} error(s), "
                 f"{counts['warning']} warning(s); state {info['state']}"
             )
-            click.echo(clean("".join(row + "\n" for row in rows)), nl=False)
+            click.echo(clean(lines(*rows)), nl=False)
         failing = info["state"] != "ok" or (chosen.strict and bool(diagnostics))
         if failing:
             click.get_current_context().exit(EXIT_CONTRACT)

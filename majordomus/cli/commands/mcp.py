@@ -6,11 +6,11 @@ from typing import Any
 
 import click
 
+from majordomus.cli.commands.lint import diagnostic_row
 from majordomus.cli.settings import settings, with_shared
+from majordomus.cli.views import lines
 from majordomus.errors import EXIT_CONTRACT
 from majordomus.wire import dumps_pretty
-
-LEVEL_WORD = {"error": "FAIL", "warning": "WARN", "info": "INFO"}
 
 
 def render_inspect(report: dict[str, Any]) -> str:
@@ -24,10 +24,8 @@ def render_inspect(report: dict[str, Any]) -> str:
     rows += [f"{'kind':<12}{kind:<12} {count}" for kind, count in info["kinds"].items()]
     rows += [f"{'resource':<12}{r['uri']}" for r in report["resources"]]
     rows += [f"{'tool':<12}{t['name']}" for t in report["tools"]]
-    for diag in info["diagnostics"]:
-        level = LEVEL_WORD[diag["severity"]]
-        rows.append(f"{level:<4} {diag['code']:<22} {diag.get('path', '-')} — {diag['message']}")
-    return "".join(row + "\n" for row in rows)
+    rows += [diagnostic_row(d) for d in info["diagnostics"]]
+    return lines(*rows)
 
 
 def command() -> click.Command:

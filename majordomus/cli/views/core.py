@@ -6,6 +6,7 @@ from typing import Any
 
 from majordomus.capabilities import core
 from majordomus.cli.views import CliView, Params, lines, more
+from majordomus.egress import one_line
 
 
 def objects_list(out: Any, _: Params) -> str:
@@ -14,7 +15,7 @@ def objects_list(out: Any, _: Params) -> str:
     if not objects:
         return "count 0\n"
     width = max(len(o["uri"]) for o in objects)
-    rows = [f"{o['uri']:<{width}}  {o['title'] or ''}".rstrip() for o in objects]
+    rows = [one_line(f"{o['uri']:<{width}}  {o['title'] or ''}".rstrip()) for o in objects]
     return lines(*rows, *more(out, len(objects)))
 
 

@@ -15,6 +15,7 @@ from majordomus.capabilities.devcontext import (
     DEVCONTEXT_POLICY,
 )
 from majordomus.cli.views import CliView, Params, lines
+from majordomus.egress import one_line
 from majordomus.errors import EXIT_CONTRACT
 
 REQUEST_FLAGS = {"paths": "path", "uris": "uri"}
@@ -99,7 +100,7 @@ def compile_text(out: Any, _: Params) -> str:
     if out["diagnostics"]:
         rows.append(f"DIAGNOSTICS ({len(out['diagnostics'])})")
         rows.extend(
-            f"  {d['severity']:<8} {d['code']} {d.get('path', '-')}: {d['message']}"
+            one_line(f"  {d['severity']:<8} {d['code']} {d.get('path', '-')}: {d['message']}")
             for d in out["diagnostics"]
         )
     return lines(*rows)

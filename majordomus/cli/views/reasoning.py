@@ -15,19 +15,8 @@ import click
 from pydantic import ValidationError
 
 from majordomus.bounded_json import loads, refusal
-from majordomus.capabilities.reasoning import (
-    REASONING_ADVISORS,
-    REASONING_CHECK,
-    REASONING_EXPLAIN,
-    REASONING_HANDOVER,
-    REASONING_PLAN,
-    REASONING_PULL,
-    REASONING_PUSH,
-    REASONING_RECORD,
-    REASONING_STATUS,
-    REASONING_SYNC,
-)
 from majordomus.cli.views import CliView, Params, lines, more
+from majordomus.egress import one_line
 from majordomus.errors import EXIT_CONTRACT, InvalidInput
 from majordomus.ledger.record import (
     MAX_RECORD_BYTES,
@@ -226,7 +215,7 @@ def status(out: Any, values: Params) -> str:
         f"completed, {totals['consultations_failed']} failed · independent reviewers "
         f"{totals['independent_reviewers']}",
         *(f"  {s['at']}  {s['phase']:<16} {s['summary']}" for s in state["timeline"]),
-        *(f"unreadable  {path}" for path in state.get("unreadable", [])),
+        *(one_line(f"unreadable  {path}") for path in state.get("unreadable", [])),
         *(
             f"collision   {c['id']}: {c['replayed']} is replayed, not "
             f"{', '.join(c['not_replayed'])}"
@@ -249,7 +238,10 @@ def check(out: Any, _: Params) -> str:
     return lines(
         f"checks      {', '.join(out['checks'])}",
         *(["ok          no finding"] if not out["findings"] else []),
-        *(f"FAIL {f['check']:<9} {f['subject']}: {f['message']}" for f in out["findings"]),
+        *(
+            one_line(f"FAIL {f['check']:<9} {f['subject']}: {f['message']}")
+            for f in out["findings"]
+        ),
     )
 
 
@@ -273,18 +265,18 @@ REPORT = click.Option(
 
 
 VIEWS = {
-    REASONING_ADVISORS.id: CliView(text=advisors),
-    REASONING_PLAN.id: CliView(text=plan),
-    REASONING_RECORD.id: CliView(text=record, options=(RECORD_FILE,), prepare=_record_input),
-    REASONING_STATUS.id: CliView(text=status, options=(REPORT,)),
-    REASONING_EXPLAIN.id: CliView(text=explain, arguments=("id",)),
-    REASONING_CHECK.id: CliView(text=check, exit_code=check_exit),
-    REASONING_HANDOVER.id: CliView(text=handover),
-    REASONING_PUSH.id: CliView(text=lambda out, _: lines(*_pushed(out)), arguments=("remote",)),
-    REASONING_PULL.id: CliView(
+    "reasoning.advisors": CliView(text=advisors),
+    "reasoning.plan": CliView(text=plan),
+    "reasoning.record": CliView(text=record, options=(RECORD_FILE,), prepare=_record_input),
+    "reasoning.status": CliView(text=status, options=(REPORT,)),
+    "reasoning.explain": CliView(text=explain, arguments=("id",)),
+    "reasoning.check": CliView(text=check, exit_code=check_exit),
+    "reasoning.handover": CliView(text=handover),
+    "reasoning.push": CliView(text=lambda out, _: lines(*_pushed(out)), arguments=("remote",)),
+    "reasoning.pull": CliView(
         text=lambda out, _: lines(*_pulled(out)), arguments=("remote",), exit_code=pull_exit
     ),
-    REASONING_SYNC.id: CliView(
+    "reasoning.sync": CliView(
         text=lambda out, _: lines(*_pulled(out["pulled"]), *_pushed(out["pushed"])),
         arguments=("remote",),
         exit_code=lambda out: pull_exit(out["pulled"]),

@@ -1,4 +1,4 @@
-"""`benchmarks/run.py scale` runs end to end on tiny inputs and reports every row of issue 18.
+"""`benchmarks/run.py` runs end to end on tiny inputs and reports every row of issue 30.
 
 Only the shape of the report is checked (a row per measure, its floor, ratio, target and
 verdict); the figures themselves depend on the machine and are never asserted.
@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from benchmarks.scale_table import render
+from benchmarks.table import render
 
 SOURCE = Path(__file__).resolve().parent.parent
 TINY = [
@@ -36,40 +36,46 @@ TINY = [
     "json",
     "--no-write",
 ]
-ISSUE_18 = (
+ROWS = (
     "MCP first answer, majordomus_get",
     "MCP first answer, majordomus_search",
     "MCP first answer, majordomus_devcontext",
     "MCP handshake",
     "MCP steady tools/call",
+    "objects list --format json, `init` layer",
     "reasoning status --format json",
-    "objects list --format json",
+    "reasoning check vs reasoning status",
     "peak RSS of reasoning status",
+    "objects list --format json, 12 rules",
     "freshness check before an answer",
     "re-index after one layer file changed",
-    "reasoning check vs reasoning status",
+    "modules imported: reasoning status --report beyond --format json",
+    "one-shot commands importing the HTTP stack or PyYAML",
+    "modules imported: reasoning record",
 )
+RATIOS = {"MCP", "objects", "reasoning", "re-index"}
 
 
-def test_scale_reports_every_row_with_its_floor_and_target(tmp_path: Path) -> None:
+def test_one_run_reports_every_row_with_its_floor_and_target(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "benchmarks/run.py", "scale", *TINY, "--work", str(tmp_path)],
+        [sys.executable, "benchmarks/run.py", *TINY, "--work", str(tmp_path)],
         cwd=SOURCE,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=900,
     )
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
-    rows = [r for r in document["rows"] if r["issue"] == 18]
-    assert [next(r for r in rows if r["name"].startswith(p))["name"] for p in ISSUE_18]
-    assert len(rows) == len(ISSUE_18)
-    for row in rows:
-        assert row["measured"] > 0, row
+    names = [r["name"] for r in document["rows"]]
+    assert [next(n for n in names if n.startswith(prefix)) for prefix in ROWS] == names
+    for row in document["rows"]:
         assert isinstance(row["ok"], bool)
         if row["target_kind"] == "ratio":
-            assert row["floor"] > 0 and row["ratio"] > 0, row
+            assert row["name"].split()[0] in RATIOS
+            assert row["measured"] > 0 and row["floor"] > 0 and row["ratio"] > 0, row
+    collector = [e for e in document["supplementary"] if e["name"].startswith("collector")]
+    assert len(collector) == 4 and all(e["peak_mib"] > 0 for e in collector)
     table = render(document)
-    for prefix in ISSUE_18:
+    for prefix in ROWS:
         line = next(line for line in table.splitlines() if line.strip().startswith(prefix))
         assert line.rstrip().endswith(("met", "MISSED")), line

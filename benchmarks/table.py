@@ -1,8 +1,8 @@
-"""The scale run's table: its rows, each next to its floor and target, and their rendering.
+"""The run's table: its rows, each next to its floor and target, and their rendering.
 
-A row is held either to a ratio of its floor (`Table.ratio`) or to an absolute bound
-(`Table.absolute`, the floor then shown for reference); supplementary figures carry no
-target. `render` prints the table the scale run ends with.
+A row is held either to a ratio of its floor (`Table.ratio`) or to a bound of its own
+(`Table.absolute`: milliseconds, MiB or a count of modules; a floor, when given, is shown for
+reference); supplementary figures carry no target. `render` prints the table a run ends with.
 """
 
 from __future__ import annotations
@@ -18,18 +18,17 @@ def size(n: int) -> str:
 
 
 class Table:
-    """The rows of one run: issue-18 rows, the issue-8 rows held, supplementary figures."""
+    """The rows of one run, then supplementary figures."""
 
     def __init__(self) -> None:
         self.rows: list[dict[str, Any]] = []
         self.supplementary: list[dict[str, Any]] = []
 
-    def ratio(self, issue: int, name: str, pair: Pair, target: float, command: str) -> None:
-        """A row held to `target` times its floor."""
+    def ratio(self, name: str, pair: Pair, target: float, command: str) -> None:
+        """A row held to `target` times its floor (wall time; CPU shown beside it)."""
         ratio = pair.wall / pair.floor_wall if pair.floor_wall else 0.0
         self.rows.append(
             {
-                "issue": issue,
                 "name": name,
                 "unit": "ms",
                 "measured": pair.wall / 1e6,
@@ -46,7 +45,6 @@ class Table:
 
     def absolute(
         self,
-        issue: int,
         name: str,
         measured: float,
         unit: str,
@@ -54,10 +52,9 @@ class Table:
         command: str,
         floor: float | None = None,
     ) -> None:
-        """A row held to an absolute bound (`floor`, when given, is shown for reference)."""
+        """A row held to a bound of its own (`floor`, when given, is shown for reference)."""
         self.rows.append(
             {
-                "issue": issue,
                 "name": name,
                 "unit": unit,
                 "measured": measured,
@@ -72,7 +69,8 @@ class Table:
             }
         )
 
-    def extra(self, name: str, pair: Pair) -> None:
+    def extra(self, name: str, pair: Pair, *, peak: bool = False) -> None:
+        """A supplementary figure beside its reference; `peak` adds both sides' peak RSS."""
         self.supplementary.append(
             {
                 "name": name,
@@ -80,6 +78,8 @@ class Table:
                 "floor": pair.floor_wall / 1e6,
                 "cpu": pair.cpu / 1e6 if pair.cpu else None,
                 "floor_cpu": pair.floor_cpu / 1e6 if pair.floor_cpu else None,
+                "peak_mib": pair.peak_kib / 1024 if peak else None,
+                "floor_peak_mib": pair.floor_peak_kib / 1024 if peak else None,
             }
         )
 
@@ -89,42 +89,46 @@ def _figure(value: float | None, unit: str) -> str:
         return "—"
     if unit == "MiB":
         return f"{value:.0f} MiB"
+    if unit == "modules":
+        return f"{value:.0f}"
     return f"{value:.3f} ms" if value < 1 else f"{value:.1f} ms"
+
+
+def _cpu_ratio(row: dict[str, Any]) -> str:
+    return f"{row['cpu'] / row['floor_cpu']:.2f}x" if row["cpu"] and row["floor_cpu"] else "—"
 
 
 def render(document: dict[str, Any]) -> str:
     """The table: measured, floor, ratio, target, CPU of both sides, met or missed."""
     head = (
-        f"{'row':<78} {'measured':>10} {'floor':>10} {'ratio':>7} {'target':>9} "
+        f"{'row':<74} {'measured':>10} {'floor':>10} {'ratio':>7} {'target':>11} "
         f"{'cpu':>10} {'cpu floor':>10} {'cpu ratio':>9}  verdict"
     )
     lines = [head, "-" * len(head)]
-    issue = None
     for r in document["rows"]:
-        if r["issue"] != issue:
-            issue = r["issue"]
-            lines.append(f"issue {issue}" + (" (held)" if issue != 18 else ""))
         ratio = "—" if r["ratio"] is None else f"{r['ratio']:.2f}x"
         if r["target_kind"] == "ratio":
             target = f"≤{r['target']:g}x"
         else:
             target = f"≤{r['target']:g} {r['unit']}"
-        cpu_ratio = f"{r['cpu'] / r['floor_cpu']:.2f}x" if r["cpu"] and r["floor_cpu"] else "—"
         lines.append(
-            f"  {r['name']:<76} {_figure(r['measured'], r['unit']):>10} "
-            f"{_figure(r['floor'], r['unit']):>10} {ratio:>7} {target:>9} "
-            f"{_figure(r['cpu'], 'ms'):>10} {_figure(r['floor_cpu'], 'ms'):>10} {cpu_ratio:>9}  "
-            f"{'met' if r['ok'] else 'MISSED'}"
+            f"  {r['name']:<72} {_figure(r['measured'], r['unit']):>10} "
+            f"{_figure(r['floor'], r['unit']):>10} {ratio:>7} {target:>11} "
+            f"{_figure(r['cpu'], 'ms'):>10} {_figure(r['floor_cpu'], 'ms'):>10} "
+            f"{_cpu_ratio(r):>9}  {'met' if r['ok'] else 'MISSED'}"
         )
     if document["supplementary"]:
-        lines.append("supplementary")
+        lines.append("supplementary (no target)")
         for e in document["supplementary"]:
-            times = e["measured"] / e["floor"] if e["floor"] else 0.0
-            cpu_ratio = f"{e['cpu'] / e['floor_cpu']:.2f}x" if e["cpu"] and e["floor_cpu"] else "—"
+            times = f"{e['measured'] / e['floor']:.2f}x" if e["floor"] else "—"
+            peak = ""
+            if e.get("peak_mib") is not None:
+                peak = f"  peak {e['peak_mib']:.0f} / {e['floor_peak_mib']:.0f} MiB"
             lines.append(
-                f"  {e['name']:<76} {_figure(e['measured'], 'ms'):>10} "
-                f"{_figure(e['floor'], 'ms'):>10} {times:>6.2f}x {'':>9} "
-                f"{_figure(e['cpu'], 'ms'):>10} {_figure(e['floor_cpu'], 'ms'):>10} {cpu_ratio:>9}"
+                f"  {e['name']:<72} {_figure(e['measured'], 'ms'):>10} "
+                f"{_figure(e['floor'] or None, 'ms'):>10} {times:>7} {'':>11} "
+                f"{_figure(e['cpu'], 'ms'):>10} {_figure(e['floor_cpu'], 'ms'):>10} "
+                f"{_cpu_ratio(e):>9}{peak}"
             )
     sizes = document["sizes"]
     lines.append(

@@ -1,0 +1,92 @@
+"""`reasoning.record`, the one reasoning capability that writes: its input, its answer, its
+handler and its declaration, in a file of their own so that writing a record (from any
+surface or the library) imports the ledger's write path and none of the projections the
+reading capabilities of `majordomus.capabilities.reasoning` answer with.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import Field, ValidationError
+
+from majordomus.capabilities.registry import EXPERIMENTAL, Capability
+from majordomus.ledger.record import ReasoningInput, ReasoningRecord, describe_record_error
+from majordomus.projections.timeline import ReasoningStep
+from majordomus.wire import StrictInput, Wire
+
+if TYPE_CHECKING:
+    from majordomus.capabilities.workspace import Workspace
+
+
+class ReasoningRecordInput(StrictInput):
+    """One record as written, tagged by its `kind`; the writer computes everything else
+    (id, task, stamp, head, a plan's selection)."""
+
+    record: ReasoningInput
+    task: Annotated[
+        str | None,
+        Field(
+            description="The task to record into (default: the current task); letters, "
+            "digits, '.', '_' and '-', starting with a letter or digit."
+        ),
+    ] = None
+
+    @classmethod
+    def from_json_value(cls, value: dict[str, Any]) -> ReasoningRecordInput:
+        """The input from the JSON value a surface decoded, validated once as it is.
+
+        Never written back to text and read again: the record's models hold their numbers
+        and booleans strict and every other field takes only its JSON type, so the value is
+        refused exactly as its text would be; a record already validated (the command line
+        validates the bare record to word its errors) is taken as it is. How deep the value
+        nests is bounded by the models, whatever the caller passes.
+        """
+        return cls.model_validate(value)
+
+    @classmethod
+    def describe_invalid(cls, exc: ValidationError) -> str:
+        """Paths as written (`record.subject`), the kinds when `kind` is wrong."""
+        return describe_record_error(exc, root=("record",))
+
+
+class ReasoningRecorded(Wire):
+    """The record as stored, where it was written, and the timeline step it adds."""
+
+    record: ReasoningRecord
+    path: str
+    step: ReasoningStep
+
+
+def reasoning_record(ctx: Workspace, request: ReasoningRecordInput) -> ReasoningRecorded:
+    """The ledger's write path (`majordomus.ledger.service`), and the step the record adds.
+
+    The step is the record's own (`step_of` reads the record alone), so a write never
+    replays the whole store to name it.
+    """
+    from majordomus.ledger.service import Ledger
+    from majordomus.projections.timeline import step_of
+
+    done = Ledger.open(ctx.root, ctx.environ).record(request.record, task=request.task)
+    return ReasoningRecorded(record=done.record, path=done.path, step=step_of(done.record))
+
+
+REASONING_RECORD = Capability(
+    id="reasoning.record",
+    title="Record reasoning",
+    description="Admit one typed record (assessment, plan, consultation, disagreement, "
+    "resolution, conclusion, validation, attempt) into the append-only store of the current "
+    "task or a named one, with secrets redacted; a plan is decided by the review policy "
+    "against the advisors available now. A refused record writes nothing. Writes only "
+    "`.ai/local/state/reasoning/`.",
+    input=ReasoningRecordInput,
+    output=ReasoningRecorded,
+    handler=reasoning_record,
+    kind="command",
+    writes_repository=True,
+    tool="majordomus_reasoning_record",
+    http=("POST", "/api/v1/reasoning/records"),
+    cli=("reasoning", "record"),
+    stability=EXPERIMENTAL,
+    tags=("reasoning", "records"),
+)

@@ -1,0 +1,144 @@
+"""The writer lock is what it says (docs/RELIABILITY.md, "The writer lock"): deleting,
+renaming or replacing `.ai/local/state/reasoning/.lock` while a writer holds it (a cleanup
+job, `git clean -X`) lets no second writer in, and a writer that locked a file which is no
+longer at the lock's name tries again. 100 tries each way admit no conflicting record."""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from majordomus.errors import Refused
+from majordomus.ledger import lock
+from majordomus.ledger.lock import LOCK_NAME, LedgerBusy
+from majordomus.ledger.store import STATE_DIR, Store
+from tests.ledger.test_lock import _record
+
+TRIES = 100
+EVIDENCE = [{"kind": "file", "reference": "src/lock.py:10"}]
+
+
+def _conclusion(assessment: str, decision: str) -> dict[str, Any]:
+    return {
+        "kind": "conclusion",
+        "assessment": assessment,
+        "decision": decision,
+        "rationale": "measured",
+        "evidence": EVIDENCE,
+        "validation_plan": ["soak"],
+    }
+
+
+def _swap(folder: Path, how: int) -> None:
+    """Take the lock's name away: deleted, renamed away, or replaced by a new file."""
+    path = folder / LOCK_NAME
+    if how == 0:
+        path.unlink(missing_ok=True)
+    elif how == 1 and path.exists():
+        path.replace(folder / "lock.old")
+    elif how == 2:
+        (folder / "lock.new").write_text("", encoding="utf-8")
+        (folder / "lock.new").replace(path)
+
+
+def test_a_lock_taken_away_from_its_holder_admits_no_second_writer(tmp_path: Path) -> None:
+    holder = Store(tmp_path)
+    other = Store(tmp_path, lock_wait=0)
+    folder = tmp_path / STATE_DIR
+    conflicting = 0
+    for attempt in range(TRIES):
+        assessment = _record(holder, {"kind": "assessment", "subject": f"try {attempt}"})
+        with holder.locked():
+            _swap(folder, attempt % 3)
+            try:
+                _record(other, _conclusion(assessment, "the other writer's"))
+                conflicting += 1
+            except LedgerBusy:
+                pass
+            _record(holder, _conclusion(assessment, "the holder's"))
+        with pytest.raises(Refused, match="already concludes"):
+            _record(other, _conclusion(assessment, "late"))
+    assert conflicting == 0
+    assert (folder / LOCK_NAME).exists()  # the lock file is never deleted by a writer
+
+
+def _writer(root: str, start: Any, jobs: Any, results: Any) -> None:
+    """One process: for each job, wait at the start line with the others, then record."""
+    store = Store(Path(root), lock_wait=60)
+    while (job := jobs.get()) is not None:
+        start.wait()
+        try:
+            results.put(("admitted", _record(store, job)))
+        except Refused as refused:
+            results.put(("refused", str(refused)))
+
+
+def test_writers_racing_a_cleanup_job_admit_one_conclusion_per_assessment(tmp_path: Path) -> None:
+    spawn = multiprocessing.get_context("spawn")
+    start = spawn.Barrier(2)
+    jobs = [spawn.Queue(), spawn.Queue()]
+    results = spawn.Queue()
+    workers = [
+        spawn.Process(target=_writer, args=(str(tmp_path), start, queue, results), daemon=True)
+        for queue in jobs
+    ]
+    for worker in workers:
+        worker.start()
+    store = Store(tmp_path)
+    folder = tmp_path / STATE_DIR
+    stop = threading.Event()
+
+    def cleanup() -> None:
+        how = 0
+        while not stop.is_set():
+            with contextlib.suppress(OSError):
+                _swap(folder, how % 3)
+            how += 1
+
+    conflicting = []
+    try:
+        _record(store, {"kind": "assessment", "subject": "the store exists"})
+        cleaner = threading.Thread(target=cleanup, daemon=True)
+        cleaner.start()
+        for attempt in range(TRIES):
+            assessment = _record(store, {"kind": "assessment", "subject": f"race {attempt}"})
+            for n, queue in enumerate(jobs):
+                queue.put(_conclusion(assessment, f"writer {n}"))
+            outcomes = [results.get(timeout=120) for _ in jobs]
+            if sum(verdict == "admitted" for verdict, _ in outcomes) != 1:
+                conflicting.append((attempt, outcomes))
+    finally:
+        stop.set()
+        for queue in jobs:
+            queue.put(None)
+        for worker in workers:
+            worker.join(timeout=30)
+    assert conflicting == []
+
+
+def test_a_lock_file_replaced_between_opening_and_locking_is_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store(tmp_path)
+    _record(store, {"kind": "assessment", "subject": "the store exists"})
+    folder = tmp_path / STATE_DIR
+    real = lock._open
+    opened: list[int] = []
+
+    def replaced_after_the_first_open(dir_fd: int, shown: str) -> int:
+        fd = real(dir_fd, shown)
+        opened.append(os.fstat(fd).st_ino)
+        if len(opened) == 1:
+            _swap(folder, 2)
+        return fd
+
+    monkeypatch.setattr(lock, "_open", replaced_after_the_first_open)
+    with store.locked():
+        held = (folder / LOCK_NAME).stat().st_ino
+    assert len(opened) == 2 and opened[0] != held and opened[1] == held
