@@ -9,8 +9,10 @@ confirms the ADRs are objects), starts `majordomus mcp` there with the official 
 SDK client (`stdio_client` + `ClientSession`) and runs the session of issue 31: initialize,
 tools/list, prompts/list, resources/templates/list, then the tools repository,
 capabilities, list, list of kind rule, search "handover", get one issue, devcontext for
-the issue at the budget plain and with `bundle`, and reasoning status. Every list method
-follows `nextCursor` to the end, as a client that wants the whole list does.
+the issue at the budget plain and with `detail` (over MCP the plain answer is the bundle
+already, docs/mcp.md; a server whose tool takes `bundle` instead is asked with that), and
+reasoning status. Every list method follows `nextCursor` to the end, as a client that wants
+the whole list does; a list tool is called once (its first page).
 
 What is counted is what the client receives, on the wire: the server is started through a
 relay (this script run as `relay CAPTURE -- COMMAND...`), which appends every byte of the
@@ -147,10 +149,10 @@ def tool_steps(issue: str, budget: int) -> tuple[ToolStep, ...]:
         ),
         ToolStep(f"devcontext {issue} @{budget}", devcontext, compile_args, ("issue",)),
         ToolStep(
-            f"devcontext {issue} @{budget} +bundle",
+            f"devcontext {issue} @{budget} +detail",
             devcontext,
-            (*compile_args, (("bundle",), True)),
-            ("issue", "bundle"),
+            (*compile_args, (("detail", "bundle"), True)),
+            ("issue", "detail"),
         ),
         ToolStep("reasoning status", ("majordomus_reasoning_status", "majordomus_reasoning")),
     )

@@ -3,6 +3,7 @@ a running `majordomus serve`."""
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import re
@@ -54,6 +55,20 @@ advisors:
     executable: fake-reviewer
     capabilities: [independent_reasoning]
 """
+
+
+def answered(result: Mapping[str, Any]) -> Any:
+    """The JSON value of an MCP tool result: its one text block, never given twice."""
+    assert "structuredContent" not in result
+    [block] = result["content"]
+    return json.loads(block["text"])
+
+
+def answered_sdk(result: Any) -> Any:
+    """`answered` for a result the official MCP SDK client returns."""
+    assert result.structured_content is None
+    [block] = result.content
+    return json.loads(block.text)
 
 
 GIT_ENV = {

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
+from majordomus.capabilities.paging import Paged, PageInput
 from majordomus.capabilities.registry import VERIFIED, Capability, Module, process_cache
 from majordomus.capabilities.schemas import schema_ref
 from majordomus.errors import InvalidInput, NotFound, Refused
@@ -116,8 +117,8 @@ class ResourceView(Wire):
     content: str
 
 
-class ListInput(StrictInput):
-    """Filters for `objects.list`; both optional."""
+class ListInput(PageInput):
+    """Filters for `objects.list`, both optional, and the page."""
 
     kind: Annotated[str | None, Field(description="Only objects of this kind.")] = None
     tag: Annotated[
@@ -125,7 +126,9 @@ class ListInput(StrictInput):
     ] = None
 
 
-class ObjectList(Wire):
+class ObjectList(Paged):
+    ROWS = "objects"
+
     count: int
     objects: list[ObjectSummary]
 
@@ -141,7 +144,10 @@ class GetInput(StrictInput):
     ]
 
 
-class SearchInput(StrictInput):
+class SearchInput(PageInput):
+    DEFAULT_LIMIT = 20
+    MAX_LIMIT = 200
+
     query: Annotated[str, Field(description="Case-insensitive text to look for.")]
     kind: Annotated[str | None, Field(description="Only objects of this kind.")] = None
     limit: Annotated[
@@ -149,16 +155,13 @@ class SearchInput(StrictInput):
     ] = None
 
 
-class SearchResult(Wire):
+class SearchResult(Paged):
+    ROWS = "hits"
+
     query: str
     count: int
     limit: int
     hits: list[ObjectSummary]
-
-
-#: The default and the bounds of the number of search hits.
-DEFAULT_LIMIT = 20
-MAX_LIMIT = 200
 
 
 def check_kind(ctx: Workspace, kind: str | None) -> None:
@@ -256,18 +259,15 @@ def search_text(obj: LayerObject) -> str:
 
 
 def search_hits(
-    ctx: Workspace, needle: str, kind: str | None, limit: int
+    ctx: Workspace, needle: str, kind: str | None
 ) -> Iterator[tuple[LayerObject, str | None]]:
-    """Each hit of a search for `needle` (lowered) in index order with its snippet, at most
-    `limit`: an object whose content holds it (the snippet is that line) or whose identity,
-    title or description does. The index's SQLite copy, when on, passes over the objects
-    that cannot match; the rule below decides every hit."""
+    """Each hit of a search for `needle` (lowered) in index order with its snippet: an object
+    whose content holds it (the snippet is that line) or whose identity, title or
+    description does. The index's SQLite copy, when on, passes over the objects that cannot
+    match; the rule below decides every hit."""
     sqlite = ctx.sqlite
     candidates = sqlite.matching("search", [needle], search_text) if sqlite else None
-    found = 0
     for obj in ctx.index.objects:
-        if found >= limit:
-            return
         if kind is not None and obj.kind != kind:
             continue
         if candidates is not None and obj.uri not in candidates:
@@ -277,20 +277,19 @@ def search_hits(
             needle in text.lower() for text in (obj.identity, obj.title, obj.description) if text
         )
         if snippet is not None or named:
-            found += 1
             yield obj, snippet
 
 
 def objects_search(ctx: Workspace, request: SearchInput) -> SearchResult:
+    """Every hit, counted; the executor keeps the first `limit` of them (docs/mcp.md)."""
     if not request.query.strip():
         raise Refused("argument 'query' is required and must not be blank")
     check_kind(ctx, request.kind)
-    if request.limit is not None and request.limit < 0:
-        raise InvalidInput("limit: must not be negative")
-    limit = DEFAULT_LIMIT if request.limit is None else min(MAX_LIMIT, max(1, request.limit))
+    limit = request.page_limit()
+    assert limit is not None  # search has a default limit
     hits = [
         ObjectSummary(**obj.summary_json(), snippet=snippet)
-        for obj, snippet in search_hits(ctx, request.query.lower(), request.kind, limit)
+        for obj, snippet in search_hits(ctx, request.query.lower(), request.kind)
     ]
     return SearchResult(query=request.query, count=len(hits), limit=limit, hits=hits)
 
@@ -350,7 +349,8 @@ OBJECTS_SEARCH = Capability(
     id="objects.search",
     title="Search objects",
     description="Case-insensitive substring search over identities, titles, "
-    "descriptions and content. Read-only.",
+    "descriptions and content, in URI order; for results ranked across the layer and the "
+    "reasoning ledger, recall (majordomus_recall). Read-only.",
     input=SearchInput,
     output=SearchResult,
     handler=objects_search,
@@ -379,7 +379,7 @@ OBJECTS = Module(
 # -- capabilities.* ----------------------------------------------------------------------------
 
 
-class CapabilitiesInput(StrictInput):
+class CapabilitiesInput(PageInput):
     kind: Annotated[
         str | None, Field(description="Only capabilities of this kind: query, command or resource.")
     ] = None
@@ -405,7 +405,9 @@ class CapabilitySummary(Wire):
     cache: dict[str, Any]
 
 
-class CapabilityList(Wire):
+class CapabilityList(Paged):
+    ROWS = "capabilities"
+
     count: int
     summary: dict[str, Any]
     capabilities: list[CapabilitySummary]

@@ -81,13 +81,13 @@ def _explain_cases(ctx: Workspace) -> list[tuple[str, dict[str, Any]]]:
 DEVCONTEXT_COMPILE = Capability(
     id="devcontext.compile",
     title="Compile a development context",
-    description="The context a session needs for a task under one token budget: from an issue, "
-    "a milestone, paths, identifiers or an intent, the typed graph of the layer is walked; "
+    description="The context a session needs for a task, within one token budget: from an "
+    "issue, a milestone, paths, identifiers or an intent, the layer's typed graph is walked; "
     "what may not be dropped is funded first, then the work's own promise (its milestone, "
-    "dependencies, scope, the decisions and rules over it, what it names), other work last; "
-    "the answer is laid out in tier order (task, governance, source, decision, knowledge, "
-    "history), every exclusion and collapse is reported with its cost, and `bundle` adds the "
-    "content itself as one Markdown text. Read-only.",
+    "dependencies, scope, the decisions and rules over it), other work last. The answer lays "
+    "the entries out in tier order and reports every exclusion with its cost; `bundle` adds "
+    "the content as Markdown (over MCP the answer is that bundle, and `detail` the rows). "
+    "Read-only.",
     input=CompileInput,
     output=CompiledContext,
     handler=compile_context,

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ValidationError
 
 from majordomus.bounded_json import depth_exceeds
+from majordomus.capabilities.paging import Paged, PageInput, cut
 from majordomus.errors import (
     CapabilityError,
     Fatal,
@@ -143,21 +144,37 @@ class Executor:
         answer = self.answer(self.capability(capability_id), raw, fresh=fresh)
         return answer.model_dump(mode="json", by_alias=True)
 
-    def answer(self, cap: Capability, raw: Any = None, *, fresh: bool = False) -> BaseModel:
+    def answer(
+        self,
+        cap: Capability,
+        raw: Any = None,
+        *,
+        fresh: bool = False,
+        page_bytes: int | None = None,
+    ) -> BaseModel:
         """The handler's answer to one request, or a `CapabilityError` for its refusal.
 
         `raw` is the input as JSON values (or the input model itself); unless `fresh`, an
         answer the process cache holds for the same input is given again (a process that
-        answers once, a command, asks for a fresh one)."""
+        answers once, a command, asks for a fresh one). A list answer is cut to the page the
+        request asks for, its rows at most `page_bytes` when the surface sets a size
+        (`majordomus.capabilities.paging`)."""
         self.counters.executions += 1
         request = validate_input(cap, raw)
+        answer = self._computed(cap, request, fresh)
+        if isinstance(answer, Paged) and isinstance(request, PageInput):
+            return cut(answer, request, cap.id, page_bytes)
+        return answer
+
+    def _computed(self, cap: Capability, request: BaseModel, fresh: bool) -> BaseModel:
+        """The whole answer, from the process cache or the handler."""
         use_cache = cap.cache.enabled and not fresh
         key = ""
         if use_cache:
             key = dumps_canonical(request.model_dump(mode="json", by_alias=True))
-            hit, value = self.cache.lookup(cap, key)
+            hit, cached = self.cache.lookup(cap, key)
             if hit:
-                return value  # type: ignore[no-any-return]
+                return cached  # type: ignore[no-any-return]
         self.counters.handler_invocations += 1
         assert cap.handler is not None
         try:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BeforeValidator, Field
+from pydantic_core import to_json
 
 from majordomus.advisors.availability import AdvisorState, ModeResolution
 from majordomus.advisors.loading import CatalogueError
@@ -28,6 +29,7 @@ from majordomus.advisors.policy import (
     plan,
 )
 from majordomus.advisors.situation import AdvisorSituation, resolve_advisors
+from majordomus.capabilities.paging import Paged, PageInput
 from majordomus.capabilities.record import (
     REASONING_RECORD,
 )
@@ -337,8 +339,8 @@ REASONING_SYNC = _team(
 # -- reasoning.status --------------------------------------------------------------------------
 
 
-class ReasoningStatusInput(StrictInput):
-    """Which task to report, and as of when."""
+class ReasoningStatusInput(PageInput):
+    """Which task to report, as of when, and which page of its records."""
 
     task: Annotated[
         str | None,
@@ -347,15 +349,34 @@ class ReasoningStatusInput(StrictInput):
     as_of: AsOf = None
 
 
-class ReasoningStatus(Wire):
+class ReasoningStatus(Paged):
     """The mode in force, the advisor counts, the state the records derive, and that state
-    rendered as the Markdown a handover carries."""
+    rendered as the Markdown a handover carries. Its rows are the records, in the
+    timeline's order: a page holds the views and steps of its records, the totals of all."""
 
     mode: ModeResolution
     advisors_available: int
     advisors_unavailable: int
     state: ReasoningState
     report: str
+
+    def row_sizes(self) -> list[int]:
+        sizes = {view.id: len(to_json(view)) for view in _views(self.state)}
+        return [len(to_json(step)) + sizes.get(step.id, 0) for step in self.state.timeline]
+
+    def page(self, start: int, stop: int) -> ReasoningStatus:
+        steps = self.state.timeline[start:stop]
+        ids = {step.id for step in steps}
+        kept = {name: [v for v in getattr(self.state, name) if v.id in ids] for name in _VIEWS}
+        state = self.state.model_copy(update={**kept, "timeline": steps})
+        return self.model_copy(update={"state": state, "report": render_markdown(state)})
+
+
+_VIEWS = ("assessments", "consultations", "disagreements", "conclusions")
+
+
+def _views(state: ReasoningState) -> list[Any]:
+    return [view for name in _VIEWS for view in getattr(state, name)]
 
 
 def reasoning_status(ctx: Workspace, request: ReasoningStatusInput) -> ReasoningStatus:

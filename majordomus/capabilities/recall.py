@@ -10,14 +10,13 @@ and built again when the store changes (`ledger_state`). A record hit is address
 
 from __future__ import annotations
 
-import base64
-import binascii
 import os
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
 
 from majordomus.capabilities.core import RECORD_URI
+from majordomus.capabilities.paging import cursor, offset_in
 from majordomus.capabilities.registry import VERIFIED, Capability, Module
 from majordomus.errors import InvalidInput, NotFound, Refused
 from majordomus.layer.ranking import Document, Ranking, Scored, plan, rank, snippet, why
@@ -254,25 +253,6 @@ class RecallAnswer(Wire):
     next_cursor: Annotated[str | None, OMIT] = None
 
 
-def cursor_of(offset: int) -> str:
-    """An opaque cursor naming where the next page starts."""
-    return base64.urlsafe_b64encode(f"recall:{offset}".encode()).decode().rstrip("=")
-
-
-def offset_of(cursor: str | None) -> int:
-    """Where a page starts; a cursor recall did not give is invalid input."""
-    if cursor is None:
-        return 0
-    try:
-        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        text = ""
-    name, _, start = text.partition(":")
-    if name != "recall" or not start.isdigit() or start != str(int(start)) or len(cursor) > 64:
-        raise InvalidInput("cursor: pass the next_cursor an earlier recall answer gave")
-    return int(start)
-
-
 def _check_kind(ctx: Workspace, kind: str | None) -> None:
     if kind is None or kind == RECORD or kind in KINDS:
         return
@@ -294,7 +274,9 @@ def recall_query(ctx: Workspace, request: RecallInput) -> RecallAnswer:
 
         check_task(request.task)
     _check_kind(ctx, request.kind)
-    offset = offset_of(request.cursor)
+    offset = 0 if request.cursor is None else offset_in(request.cursor, "recall")
+    if offset is None:
+        raise InvalidInput("cursor: pass the next_cursor an earlier recall answer gave")
     limit = request.limit or DEFAULT_LIMIT
     ledger = ledger_ranking(ctx)
     rankings = [ledger.ranking]
@@ -315,7 +297,7 @@ def recall_query(ctx: Workspace, request: RecallInput) -> RecallAnswer:
     return RecallAnswer(
         query=request.query,
         hits=[_hit(s, terms, records) for s in page],
-        next_cursor=cursor_of(offset + limit) if more else None,
+        next_cursor=cursor("recall", offset + limit) if more else None,
     )
 
 

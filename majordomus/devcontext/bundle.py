@@ -78,12 +78,13 @@ def _seeds_line(seeds: list[Seed]) -> str:
     return "For " + ", ".join(f"{s.from_} `{s.uri}`" for s in seeds) + "."
 
 
+#: Where the frame sends a reader for what the bundle left out (a surface may say it its way).
+LEFT_OUT = "What was left out and why: the same request without the bundle."
+
+
 def _summary(count: int, used: int, limit: int, over: bool) -> str:
     state = " OVER BUDGET: what may not be dropped costs more than the limit." if over else ""
-    return (
-        f"{count} entries in tier order, {used} of {limit} token(s).{state} What was left "
-        "out and why: the same request without the bundle.\n\n"
-    )
+    return f"{count} entries in tier order, {used} of {limit} token(s).{state} {LEFT_OUT}\n\n"
 
 
 def _frame(seeds: list[Seed], count: int, used: int, limit: int, over: bool) -> str:

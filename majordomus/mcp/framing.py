@@ -41,17 +41,12 @@ def encode(message: Any) -> str:
     return json_safe(dumps_compact(message))
 
 
-def redacted(value: Any) -> tuple[str, Any]:
-    """A result as it may leave the process, as JSON text and as a value: the value itself
-    when its text needed no cleaning, else the value of the cleaned text."""
+def clean_value(value: Any) -> Any:
+    """A result's value with every secret redacted: the value itself when its text needed no
+    cleaning, else the value of the cleaned text."""
     text = dumps_compact(value)
     cleaned = clean_json(text, dumps_compact)
-    return cleaned, value if cleaned == text else json.loads(cleaned)
-
-
-def clean_value(value: Any) -> Any:
-    """A result's value with every secret redacted."""
-    return redacted(value)[1]
+    return value if cleaned == text else json.loads(cleaned)
 
 
 def success(id_: Any, result: Any) -> dict[str, Any]:

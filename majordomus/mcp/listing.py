@@ -9,6 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from majordomus.capabilities.registry import RegistryBuildFailed
 from majordomus.capabilities.schemas import canonical_schema
+from majordomus.mcp.devcontext import COMPILE, DETAIL
+
+#: The resource family of the record kinds' schemas (`schema_resources`).
+SCHEMA_PREFIX = "majordomus://schema/"
 
 if TYPE_CHECKING:
     from majordomus.capabilities.registry import Capability, Registry
@@ -17,36 +21,108 @@ if TYPE_CHECKING:
 
 
 def tool_annotations(cap: Capability) -> dict[str, bool]:
-    """Client hints from the execution policy: a read is idempotent and never destructive."""
-    reads = cap.effect == "read"
-    return {
-        "readOnlyHint": reads,
-        "destructiveHint": cap.effect == "repository_mutation",
-        "idempotentHint": reads,
-        "openWorldHint": False,
-    }
+    """Client hints from the execution policy, each stated only where the protocol's default
+    does not hold: a read is read-only (the destructive and idempotent hints then mean
+    nothing), a command writing only process state is not destructive, and no tool reaches
+    beyond the repository."""
+    if cap.effect == "read":
+        return {"readOnlyHint": True, "openWorldHint": False}
+    if cap.effect == "repository_mutation":
+        return {"openWorldHint": False}
+    return {"destructiveHint": False, "openWorldHint": False}
 
 
 @functools.cache
 def tool_entries(registry: Registry, read_only: bool) -> list[dict[str, Any]]:
     """`tools/list` entries in id order; `--read-only` leaves out every command. Shared by
-    every caller: read, never changed."""
+    every caller: read, never changed. No `outputSchema`: an answer is one text block
+    (docs/mcp.md), and `capabilities.describe` gives each output's schema."""
     out = []
     for cap in registry:
         if cap.tool is None or (read_only and cap.kind == "command"):
             continue
+        schema = lean_schema(canonical_schema(cap.input, "validation"))
+        if cap.id == COMPILE:  # over MCP the answer always carries the bundle
+            del schema["properties"]["bundle"]
+            schema["properties"]["detail"] = DETAIL
         out.append(
             {
                 "name": cap.tool,
                 "title": cap.title,
                 "description": cap.description,
-                "inputSchema": canonical_schema(cap.input, "validation"),
-                "outputSchema": canonical_schema(cap.output, "serialization"),
+                "inputSchema": schema,
                 "_meta": {"majordomus": {"id": cap.id, "effect": cap.effect}},
                 "annotations": tool_annotations(cap),
             }
         )
     return out
+
+
+def lean_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """A tool's input schema as `tools/list` carries it: each reference written out where it
+    is used, no titles, descriptions on one line, and a tagged union (the record tool's
+    `record`) reduced to its tag; each member's whole schema is the resource
+    `majordomus://schema/<tag>` (`schema_resources`). Still an object at the root and at
+    every object-valued property, without `anyOf [T, null]`."""
+    out = _lean(schema, schema.get("$defs", {}), frozenset())
+    out.pop("description", None)
+    return out
+
+
+#: The keywords whose values are schemas themselves.
+_SUBSCHEMAS = frozenset(("items", "anyOf", "oneOf", "allOf", "additionalProperties"))
+
+
+def _lean(node: dict[str, Any], defs: dict[str, Any], seen: frozenset[str]) -> dict[str, Any]:
+    if "discriminator" in node:
+        return _tag_only(node["discriminator"])
+    name = node.get("$ref", "").removeprefix("#/$defs/")
+    if name in defs:
+        if name in seen:  # a model that holds itself: any object
+            return {"type": "object"}
+        node, seen = {**defs[name], **node}, seen | {name}
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "properties":
+            out[key] = {field: _lean(prop, defs, seen) for field, prop in value.items()}
+        elif key in _SUBSCHEMAS and isinstance(value, dict):
+            out[key] = _lean(value, defs, seen)
+        elif key in _SUBSCHEMAS and isinstance(value, list):
+            out[key] = [_lean(item, defs, seen) for item in value]
+        elif key == "description":
+            out[key] = " ".join(value.split())
+        elif key not in ("title", "$defs", "$ref"):
+            out[key] = value
+    return out
+
+
+def _tag_only(discriminator: dict[str, Any]) -> dict[str, Any]:
+    tag = discriminator["propertyName"]
+    return {
+        "type": "object",
+        "description": f"Tagged by `{tag}`; each {tag}'s fields are the JSON Schema of the "
+        f"resource {SCHEMA_PREFIX}<{tag}>.",
+        "properties": {tag: {"type": "string", "enum": sorted(discriminator["mapping"])}},
+        "required": [tag],
+    }
+
+
+@functools.cache
+def schema_resources(registry: Registry) -> dict[str, dict[str, Any]]:
+    """`majordomus://schema/<tag>` → the JSON Schema of that member of a tool's tagged
+    union (each record kind of `majordomus_reasoning_record`), written out as `lean_schema`
+    writes a tool's."""
+    out: dict[str, dict[str, Any]] = {}
+    for cap in registry:
+        if cap.tool is None:
+            continue
+        schema = canonical_schema(cap.input, "validation")
+        defs = schema.get("$defs", {})
+        for prop in schema.get("properties", {}).values():
+            for tag, ref in prop.get("discriminator", {}).get("mapping", {}).items():
+                member = defs[ref.removeprefix("#/$defs/")]
+                out[SCHEMA_PREFIX + tag] = _lean(member, defs, frozenset())
+    return dict(sorted(out.items()))
 
 
 def _query_resource(cap: Capability) -> dict[str, Any]:
@@ -85,11 +161,22 @@ def _object_resource(obj: LayerObject) -> dict[str, Any]:
 
 
 def resource_entries(registry: Registry, index: Index) -> list[dict[str, Any]]:
-    """`resources/list` entries: the query resources, then the layer's objects, each in
-    id order (an object's id is `<kind>.<identity>`)."""
+    """`resources/list` entries: the query resources, the record kinds' schemas, then the
+    layer's objects, each in id order (an object's id is `<kind>.<identity>`)."""
     queries = [_query_resource(cap) for cap in registry if cap.resource is not None]
+    schemas = [
+        {
+            "uri": uri,
+            "name": uri.removeprefix("majordomus://"),
+            "mimeType": "application/json",
+            "_meta": {
+                "majordomus": {"id": f"schema.{uri.removeprefix(SCHEMA_PREFIX)}", "kind": "schema"}
+            },
+        }
+        for uri in schema_resources(registry)
+    ]
     objects = sorted(index.objects, key=lambda o: f"{o.kind}.{o.identity}")
-    return queries + [_object_resource(obj) for obj in objects]
+    return queries + schemas + [_object_resource(obj) for obj in objects]
 
 
 def inspect_report(ctx: Workspace, read_only: bool) -> dict[str, Any]:

@@ -2,18 +2,23 @@
 
 Every object of kind `prompt` is a prompt under its identity. Its arguments are the ones its
 front matter declares (`arguments: [{name, description, required}]`); `prompts/get` fills
-each `{{NAME}}` placeholder of its body (the argument's name in capitals) with the value
-given, and `{{BRANCH}}` / `{{HEAD}}`, when no argument claims them, with the git facts of
-the index. One built-in prompt, `devcontext`, compiles the context of an issue, a milestone
-or an intent through the `devcontext.compile` capability and returns it as messages.
+each `{{NAME}}` placeholder of its body (the name in any case) with the argument given or,
+when none is, with what majordomus knows (`majordomus.layer.prompts.FACTS`: the task, the
+branch, the head, the time, the newest checkpoint, ...), and names in one line at the end
+each placeholder it could not fill. One built-in prompt, `devcontext`, is the devcontext
+tool's answer as a message: the bundle of an issue, a milestone or an intent within the
+budget, or, asked nothing, of the repository's governance.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from majordomus.errors import CapabilityError
+from majordomus.layer.prompts import PLACEHOLDER, declared_arguments, placeholders
+from majordomus.mcp.devcontext import fitted
+from majordomus.mcp.framing import clean_value
 
 if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
@@ -34,29 +39,10 @@ _DEVCONTEXT_ARGUMENTS = [
     },
 ]
 _SEEDS = ("issue", "milestone", "intent")
-_PLACEHOLDER = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
 
 
 class PromptRefused(Exception):
     """`prompts/get` cannot answer: an unknown prompt or a missing or bad argument."""
-
-
-def declared_arguments(obj: LayerObject) -> list[dict[str, Any]]:
-    """The arguments a prompt's front matter declares, well-formed entries only."""
-    raw = obj.metadata.get("arguments")
-    out: list[dict[str, Any]] = []
-    if not isinstance(raw, list):
-        return out
-    for item in raw:
-        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-            continue
-        entry: dict[str, Any] = {"name": item["name"]}
-        if isinstance(item.get("description"), str):
-            entry["description"] = item["description"]
-        if item.get("required") is True:
-            entry["required"] = True
-        out.append(entry)
-    return out
 
 
 def layer_prompts(ctx: Workspace) -> dict[str, LayerObject]:
@@ -74,9 +60,9 @@ def prompt_entries(ctx: Workspace) -> list[dict[str, Any]]:
         {
             "name": DEVCONTEXT,
             "title": "Development context",
-            "description": "The compiled context of an issue, a milestone or an intent: what "
-            "a session should read first, within a token budget. Give one of issue, "
-            "milestone or intent.",
+            "description": "What a session should read first, within a token budget: the "
+            "context of an issue, a milestone or an intent, or of the repository's "
+            "governance when none is given.",
             "arguments": _DEVCONTEXT_ARGUMENTS,
         }
     ]
@@ -109,12 +95,16 @@ def get_prompt(ctx: Workspace, name: str, arguments: dict[str, str]) -> dict[str
     for arg in declared:
         if arg.get("required") and not arguments.get(arg["name"]):
             raise PromptRefused(f"prompt {name} requires the argument {arg['name']}")
-    values = {key.upper(): value for key, value in arguments.items()}
-    git = ctx.index.git
-    if git.available:
-        values.setdefault("BRANCH", git.branch or "(detached)")
-        values.setdefault("HEAD", git.head or "(no commit)")
-    text = _PLACEHOLDER.sub(lambda m: values.get(m.group(1).upper(), m.group(0)), obj.body)
+    given = {key.upper(): value for key, value in arguments.items() if value}
+    values: dict[str, str | None] = {}
+    for placeholder in placeholders(obj.body):
+        fact = _FACTS.get(placeholder)
+        values[placeholder] = given.get(placeholder) or (fact(ctx) if fact else None)
+    text = PLACEHOLDER.sub(lambda m: values.get(m.group(1).upper()) or m.group(0), obj.body)
+    unfilled = [f"{{{{{n}}}}}" for n, value in values.items() if value is None]
+    if unfilled:
+        text = f"{text.rstrip()}\n\nNot filled (no argument gave it and majordomus knows no "
+        text += f"value): {', '.join(unfilled)}"
     result: dict[str, Any] = {
         "messages": [{"role": "user", "content": {"type": "text", "text": text.strip()}}]
     }
@@ -123,57 +113,75 @@ def get_prompt(ctx: Workspace, name: str, arguments: dict[str, str]) -> dict[str
     return result
 
 
+def _task(ctx: Workspace) -> str | None:
+    from majordomus.ledger.tasks import UNTASKED, current_task
+
+    task = current_task(ctx.root)
+    return None if task == UNTASKED else task
+
+
+def _checkpoint(ctx: Workspace) -> str | None:
+    """The newest checkpoint's path and body, None when there is none or it cannot be read."""
+    from majordomus.devcontext.continuity import newest_record
+    from majordomus.layer.frontmatter import FrontMatterError, split
+    from majordomus.safefs import CONFIG_LIMIT, Tree, Unsafe
+
+    folder = f".ai/{ctx.index.manifest.local_path}/state/checkpoints"
+    try:
+        with Tree(ctx.root) as tree:
+            record = newest_record(tree, folder)
+            if record is None:
+                return None
+            text = tree.read(record["path"], CONFIG_LIMIT).decode("utf-8", "replace")
+        return f"{record['path']}\n\n{split(text)[1].strip()}"
+    except (ValueError, Unsafe, FrontMatterError):
+        return None
+
+
+def _git(read: Callable[[Any], str | None]) -> Callable[[Workspace], str | None]:
+    return lambda ctx: read(ctx.index.git) if ctx.index.git.available else None
+
+
+#: How each fact of `majordomus.layer.prompts.FACTS` is read, only when a prompt uses it.
+_FACTS: dict[str, Callable[[Workspace], str | None]] = {
+    "TASK": _task,
+    "TASK_ID": _task,
+    "BRANCH": _git(lambda git: git.branch or "(detached)"),
+    "HEAD": _git(lambda git: git.head or "(no commit)"),
+    "WORKING_TREE": _git(lambda git: git.working_tree),
+    "REPOSITORY": lambda ctx: str(ctx.root),
+    "NOW": lambda _ctx: _now(),
+    "CHECKPOINT": _checkpoint,
+}
+
+
+def _now() -> str:
+    from majordomus.clock import now_epoch, stamp_of
+
+    return stamp_of(now_epoch())
+
+
 def _devcontext(ctx: Workspace, arguments: dict[str, str]) -> dict[str, Any]:
     unknown = sorted(set(arguments) - {a["name"] for a in _DEVCONTEXT_ARGUMENTS})
     if unknown:
         raise PromptRefused(f"prompt devcontext takes no argument {', '.join(unknown)}")
     request: dict[str, Any] = {k: arguments[k] for k in _SEEDS if arguments.get(k)}
-    if not request:
-        raise PromptRefused(
-            "prompt devcontext requires one of the arguments issue, milestone, intent"
-        )
     budget = arguments.get("budget_tokens")
     if budget:
         if not budget.strip().isdigit():
             raise PromptRefused("argument budget_tokens must be a non-negative integer")
         request["budget_tokens"] = int(budget.strip())
-    request["bundle"] = True
+    named = ", ".join(f"{k} {v}" for k, v in request.items())
+    description = f"The compiled context for {named or 'the repository governance'}"
+
+    def messages(text: str) -> dict[str, Any]:
+        message = {"role": "user", "content": {"type": "text", "text": text}}
+        return clean_value({"description": description, "messages": [message]})  # type: ignore[no-any-return]
+
     try:
-        compiled = ctx.executor.call("devcontext.compile", request)
+        return fitted(ctx, request, messages)
     except CapabilityError as exc:
         raise PromptRefused(exc.display) from None
-    return {
-        "description": "The compiled context for "
-        + ", ".join(f"{k} {request[k]}" for k in (*_SEEDS, "budget_tokens") if k in request),
-        "messages": devcontext_messages(compiled),
-    }
-
-
-def devcontext_messages(compiled: dict[str, Any]) -> list[dict[str, Any]]:
-    """The compiled context as messages: an overview of the selection (what was chosen, at
-    what cost, and any diagnostic), then the capability's Markdown bundle, which holds each
-    selected entry's content in tier order within the budget."""
-    selected = compiled.get("selected", [])
-    lines = [
-        "# Development context",
-        "",
-        f"{len(selected)} entries selected, {len(compiled.get('excluded', []))} excluded "
-        f"(fingerprint {compiled.get('fingerprint', '')}):",
-        "",
-    ]
-    for entry in selected:
-        title = entry.get("title") or entry["uri"]
-        lines.append(
-            f"- {title} ({entry['uri']}, tier {entry.get('tier')}, "
-            f"{entry.get('cost_tokens')} tokens)"
-        )
-    for diagnostic in compiled.get("diagnostics", []):
-        lines.append(f"- note: {diagnostic.get('message', diagnostic)}")
-    messages = [{"role": "user", "content": {"type": "text", "text": "\n".join(lines)}}]
-    bundle = compiled.get("bundle")
-    if isinstance(bundle, str) and bundle:
-        messages.append({"role": "user", "content": {"type": "text", "text": bundle}})
-    return messages
 
 
 def completion_values(

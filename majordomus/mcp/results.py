@@ -1,34 +1,42 @@
 """The results the MCP server answers with, as JSON values: tool results and list pages.
 
-A tool's answer is its model's JSON as structured content plus the same content as JSON text
-(clients that read only `content` get it all); both are redacted. Every list method pages by
-`PAGE_SIZE` with an opaque cursor naming the list and where the next page starts.
+A tool's answer is one text block, its model's compact JSON (the devcontext answer is
+Markdown, `majordomus.mcp.devcontext`), with no `structuredContent` beside it: a model reads
+each answer once, and a client that reads only `content` gets all of it (docs/mcp.md). Every
+list method pages with an opaque cursor naming the list and where the next page starts:
+`PAGE_SIZE` entries, and `resources/list` at most `PAGE_BYTES` of them.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 from typing import Any
 
 from pydantic import BaseModel
 
-from majordomus.egress import clean
+from majordomus.capabilities.paging import cursor, offset_in
+from majordomus.egress import clean, clean_json
 from majordomus.errors import CapabilityError
-from majordomus.mcp.framing import INVALID_PARAMS, RpcError, redacted
+from majordomus.mcp.framing import INVALID_PARAMS, RpcError
+from majordomus.wire import dumps_compact
 
 #: Entries per page of every list method; `nextCursor` is present while more remain.
 PAGE_SIZE = 100
+#: The bytes of rows a page of a list tool or of `resources/list` holds: about 2,000 tokens
+#: once escaped into the JSON-RPC line.
+PAGE_BYTES = 7_200
+
+
+def text_result(text: str, *, is_json: bool = False) -> dict[str, Any]:
+    """A tool's answer as one text block, redacted as the text it is (a secret spanning
+    lines is found in the text, not in its escaped form inside the JSON-RPC line)."""
+    cleaned = clean_json(text, dumps_compact) if is_json else clean(text)
+    return {"content": [{"type": "text", "text": cleaned}], "isError": False}
 
 
 def tool_result(answer: BaseModel) -> dict[str, Any]:
-    """A tool's answer: its redacted JSON as text content and as structured content."""
-    text, structured = redacted(answer.model_dump(mode="json", by_alias=True))
-    return {
-        "content": [{"type": "text", "text": text}],
-        "structuredContent": structured,
-        "isError": False,
-    }
+    """A tool's answer: its model's compact JSON as the one text block."""
+    value = answer.model_dump(mode="json", by_alias=True)
+    return text_result(dumps_compact(value), is_json=True)
 
 
 def tool_refusal(exc: CapabilityError) -> dict[str, Any]:
@@ -40,29 +48,26 @@ def tool_refusal(exc: CapabilityError) -> dict[str, Any]:
     }
 
 
-def page(name: str, entries: list[Any], offset: int) -> dict[str, Any]:
-    """`PAGE_SIZE` entries of a list from `offset`, with `nextCursor` if more remain."""
-    result: dict[str, Any] = {name: entries[offset : offset + PAGE_SIZE]}
-    if offset + PAGE_SIZE < len(entries):
-        result["nextCursor"] = cursor(name, offset + PAGE_SIZE)
+def page(name: str, entries: list[Any], offset: int, size: int | None = None) -> dict[str, Any]:
+    """`PAGE_SIZE` entries of a list from `offset`, and no more than `size` bytes of them
+    when given (at least one), with `nextCursor` if more remain."""
+    stop = min(len(entries), offset + PAGE_SIZE)
+    if size is not None:
+        spent = 0
+        for at in range(offset, stop):
+            spent += len(dumps_compact(entries[at]))
+            if spent > size and at > offset:
+                stop = at
+                break
+    result: dict[str, Any] = {name: entries[offset:stop]}
+    if stop < len(entries):
+        result["nextCursor"] = cursor(name, stop)
     return result
-
-
-def cursor(name: str, offset: int) -> str:
-    """An opaque cursor: which list and where the next page starts."""
-    return base64.urlsafe_b64encode(f"{name}:{offset}".encode()).decode().rstrip("=")
 
 
 def offset_of(name: str, given: Any) -> int:
     """Where a page starts; a cursor this server did not give for this list is -32602."""
-    if given is None:
-        return 0
-    if isinstance(given, str) and len(given) <= 64:
-        try:
-            text = base64.urlsafe_b64decode(given + "=" * (-len(given) % 4)).decode()
-        except (binascii.Error, UnicodeDecodeError, ValueError):
-            text = ""
-        listed, _, start = text.partition(":")
-        if listed == name and start.isdigit() and start == str(int(start)):
-            return int(start)
-    raise RpcError(INVALID_PARAMS, "invalid cursor: pass a nextCursor this list gave")
+    start = 0 if given is None else offset_in(given, name)
+    if start is None:
+        raise RpcError(INVALID_PARAMS, "invalid cursor: pass a nextCursor this list gave")
+    return start

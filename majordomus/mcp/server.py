@@ -25,6 +25,7 @@ from majordomus.capabilities.registry import Capability, Registry
 from majordomus.egress import excerpt
 from majordomus.errors import CapabilityError, Internal, MissingArtifact, NotFound
 from majordomus.logger import log
+from majordomus.mcp.devcontext import COMPILE, fitted
 from majordomus.mcp.dispatch import Dispatcher
 from majordomus.mcp.framing import (
     INVALID_PARAMS,
@@ -33,9 +34,18 @@ from majordomus.mcp.framing import (
     clean_value,
     notification,
 )
-from majordomus.mcp.results import offset_of, page, tool_refusal, tool_result
+from majordomus.mcp.listing import SCHEMA_PREFIX, schema_resources
+from majordomus.mcp.results import (
+    PAGE_BYTES,
+    offset_of,
+    page,
+    text_result,
+    tool_refusal,
+    tool_result,
+)
 from majordomus.mcp.session import EXIT_IO, EXIT_OK, run
 from majordomus.version import __version__
+from majordomus.wire import dumps_pretty
 
 if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
@@ -47,8 +57,10 @@ __all__ = ["EXIT_IO", "EXIT_OK", "Server", "serve"]
 PROTOCOL_VERSIONS = ("2025-06-18", "2025-03-26", "2024-11-05", "2025-11-25")
 DEFAULT_PROTOCOL_VERSION = "2025-06-18"
 
-#: The one resource template: every object of the layer by kind and identity.
+#: The resource templates: every object of the layer by kind and identity, and the schema
+#: of each record kind.
 TEMPLATE = "majordomus://{kind}/{identity}"
+SCHEMA_TEMPLATE = SCHEMA_PREFIX + "{kind}"
 
 _CAPABILITIES = {
     "resources": {"subscribe": True, "listChanged": True},
@@ -64,6 +76,13 @@ _TEMPLATES = [
         "description": "One object of the .ai/ layer by kind and identity; completion/complete "
         "suggests both.",
         "mimeType": "text/markdown",
+    },
+    {
+        "uriTemplate": SCHEMA_TEMPLATE,
+        "name": "schema",
+        "title": "A record kind's JSON Schema",
+        "description": "The fields of one kind of majordomus_reasoning_record's record.",
+        "mimeType": "application/json",
     },
     {
         "uriTemplate": RECORD_URI + "{id}",
@@ -133,7 +152,10 @@ class Server(Dispatcher):
             f"Majordomus serves a view of the .ai/ layer of the repository at {index.root}: "
             f"{len(index.objects)} objects, index state {index.state}. "
             "Resources are majordomus://<kind>/<identity>; majordomus://repository carries the "
-            "repository, its git state and every diagnostic of the index. "
+            "repository, its git state and every diagnostic of the index; "
+            "majordomus://schema/<kind> is the JSON Schema of a kind of reasoning record. "
+            "List tools answer a page of about 2,000 tokens and say `next_cursor` when more "
+            "remain. "
             "The layer's prompts are MCP prompts, and the devcontext prompt compiles the "
             "context of an issue, a milestone or an intent. "
             f"{writes}"
@@ -190,6 +212,7 @@ class Server(Dispatcher):
         return (
             uri in self.ctx.index.by_uri
             or uri in self.registry.by_resource
+            or uri in schema_resources(self.registry)
             or uri.startswith(RECORD_URI)
         )
 
@@ -230,8 +253,10 @@ class Server(Dispatcher):
         return entries
 
     def _page(self, name: str, params: dict[str, Any]) -> dict[str, Any]:
-        """One page of a list, redacted."""
-        return clean_value(page(name, self._list(name), offset_of(name, params.get("cursor"))))
+        """One page of a list, redacted; resources by size (the layer may hold thousands)."""
+        offset = offset_of(name, params.get("cursor"))
+        size = PAGE_BYTES if name == "resources" else None
+        return clean_value(page(name, self._list(name), offset, size))  # type: ignore[no-any-return]
 
     def _resources_read(self, params: dict[str, Any]) -> Any:
         uri = _uri(params)
@@ -240,6 +265,10 @@ class Server(Dispatcher):
 
             unknown = f"resource not found: {uri}"
             raise RpcError(RESOURCE_NOT_FOUND, why_absent(self.ctx.index, uri, unknown))
+        schema = schema_resources(self.registry).get(uri)
+        if schema is not None:
+            content = {"uri": uri, "mimeType": "application/json", "text": dumps_pretty(schema)}
+            return {"contents": [content]}
         from majordomus.capabilities.core import resolve_resource
 
         try:
@@ -274,6 +303,10 @@ class Server(Dispatcher):
         if not isinstance(name, str) or not isinstance(value, str):
             raise RpcError(INVALID_PARAMS, "params.argument needs a string name and value")
         kind = ref.get("type")
+        if kind == "ref/resource" and ref.get("uri") == SCHEMA_TEMPLATE:
+            kinds = [u.removeprefix(SCHEMA_PREFIX) for u in schema_resources(self.registry)]
+            values = [k for k in kinds if k.startswith(value)]
+            return {"completion": {"values": values, "total": len(values), "hasMore": False}}
         if kind == "ref/resource" and ref.get("uri") != TEMPLATE:
             raise RpcError(INVALID_PARAMS, f"no resource template {excerpt(str(ref.get('uri')))}")
         if kind == "ref/prompt" and ref.get("name") not in {
@@ -301,7 +334,9 @@ class Server(Dispatcher):
         if cap is None:
             raise RpcError(INVALID_PARAMS, f"unknown tool: {excerpt(name)}")
         try:
-            answer = self.ctx.executor.answer(cap, arguments)
+            if cap.id == COMPILE:
+                return fitted(self.ctx, arguments, text_result)
+            answer = self.ctx.executor.answer(cap, arguments, page_bytes=PAGE_BYTES)
         except Internal:
             raise
         except CapabilityError as exc:

@@ -91,9 +91,10 @@ def test_the_bundle_through_mcp_is_one_call(tmp_path: Path) -> None:
     line = srv.handle_line(json.dumps(message).encode())
     assert line is not None
     result = json.loads(line)["result"]
-    answer = result.get("structuredContent") or json.loads(result["content"][0]["text"])
-    assert answer["bundle"].startswith("# Development context")
-    assert "### majordomus://adr/adr-0006" in answer["bundle"]
+    [block] = result["content"]
+    assert "structuredContent" not in result, "over MCP the answer is the bundle, once"
+    assert block["text"].startswith("# Development context")
+    assert "### majordomus://adr/adr-0006" in block["text"]
 
 
 def test_the_cli_prints_the_bundle(tmp_path: Path) -> None:

@@ -230,22 +230,32 @@ def test_a_token_file_that_may_not_be_trusted_is_never_used(tmp_path: Path, laun
     assert "tracked by git" in refused_to_start(root, "--host", "0.0.0.0")
 
 
+def listed_uris(client: httpx.Client) -> list[str]:
+    """Every resource's URI, page after page (`resources/list` pages by size)."""
+    uris: list[str] = []
+    params: dict[str, Any] = {}
+    while True:
+        result = post(client, rpc(1, "resources/list", params)).json()["result"]
+        uris += [r["uri"] for r in result["resources"]]
+        if "nextCursor" not in result:
+            return uris
+        params = {"cursor": result["nextCursor"]}
+
+
 def test_an_edit_of_the_layer_is_served_at_the_next_request(tmp_path: Path, launch: Any) -> None:
     root = private(tmp_path)
     served = launch(root)
     uri = "majordomus://rule/project.over-http@1"
     try:
         with served.client() as client:
-            listed = post(client, rpc(1, "resources/list")).json()["result"]["resources"]
-            assert uri not in [r["uri"] for r in listed]
+            assert uri not in listed_uris(client)
             made = run_majordomus(
                 ["new", "rule", "project.over-http", "--title", "Over HTTP", "--statement", "Live"],
                 cwd=root,
             )
             assert made.code == 0, made.stderr
             git(root, "add", "-A")
-            listed = post(client, rpc(2, "resources/list")).json()["result"]["resources"]
-            assert uri in [r["uri"] for r in listed]
+            assert uri in listed_uris(client)
             read = post(client, rpc(3, "resources/read", {"uri": uri})).json()["result"]
             assert "Live" in read["contents"][0]["text"]
     finally:

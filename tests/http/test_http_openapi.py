@@ -143,7 +143,7 @@ def test_the_seed_exposure_of_devcontext_explain() -> None:
 
 def test_get_parameters_follow_the_input_properties(document: dict[str, Any]) -> None:
     params = {p["name"]: p for p in document["paths"]["/api/v1/search"]["get"]["parameters"]}
-    assert list(params) == ["query", "kind", "limit"]
+    assert list(params) == ["query", "kind", "limit", "cursor"]
     assert all(p["in"] == "query" for p in params.values())
     assert params["query"]["required"] is True and params["kind"]["required"] is False
     assert params["kind"]["schema"] == {"type": "string"}

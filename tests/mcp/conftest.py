@@ -81,6 +81,18 @@ class Pipes:
         responses = [json.loads(line) for line in result.stdout.split("\n") if line]
         return Session(result, responses)
 
+    def every_resource(self, root: Path) -> list[Any]:
+        """`resources/list`, page after page, one session each, until no `nextCursor`."""
+        listed: list[Any] = []
+        cursor = None
+        while True:
+            params = None if cursor is None else {"cursor": cursor}
+            [response] = self.run(root, [self.request(1, "resources/list", params)]).responses
+            listed += response["result"]["resources"]
+            cursor = response["result"].get("nextCursor")
+            if cursor is None:
+                return listed
+
 
 @pytest.fixture
 def pipes() -> Pipes:

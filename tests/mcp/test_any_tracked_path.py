@@ -18,7 +18,7 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from tests.conftest import GIT_ENV, MAJORDOMUS, initialised_repo, run_majordomus, serve
+from tests.conftest import GIT_ENV, MAJORDOMUS, answered, initialised_repo, run_majordomus, serve
 
 FILES = {
     "docs/Meeting notes.md": "# Meeting notes\n\nWe met.\n",
@@ -98,7 +98,7 @@ def test_mcp_over_pipes_serves_them(odd_repo: Path, pipes, discovery: str) -> No
     listed = [r["uri"] for r in by_id[2]["result"]["resources"]]
     assert set(NAMED.values()) <= set(listed)
     assert by_id[3]["result"]["contents"][0]["text"] == FILES["docs/Meeting notes.md"]
-    assert by_id[4]["result"]["structuredContent"]["uri"] == uri
+    assert answered(by_id[4]["result"])["uri"] == uri
 
 
 @pytest.mark.parametrize("discovery", DISCOVERY)

@@ -14,7 +14,7 @@ import re
 import shutil
 from pathlib import Path
 
-from tests.conftest import git, make_git_repo, run_majordomus, witness
+from tests.conftest import answered, git, make_git_repo, run_majordomus, witness
 
 SCOPE_RULE = ".ai/repo/rules/vendor/majordomus/rules/scope-integrity.v1.md"
 SCOPE_URI = "majordomus://rule/majordomus.scope-integrity@1"
@@ -159,23 +159,24 @@ def test_step6_a_real_session_over_pipes(layer_repo: Path, pipes) -> None:
     assert "resources" in line1["capabilities"] and "tools" in line1["capabilities"]
     assert line1["capabilities"]["prompts"] == {"listChanged": True}
 
-    [scope] = [r for r in line2["resources"] if r["uri"] == SCOPE_URI]
+    assert line2["resources"] == pipes.every_resource(layer_repo)[: len(line2["resources"])]
+    [scope] = [r for r in pipes.every_resource(layer_repo) if r["uri"] == SCOPE_URI]
     assert scope["_meta"]["majordomus"]["provenance"]["path"] == SCOPE_RULE
     assert scope["_meta"]["majordomus"]["provenance"]["section"] == "rules"
 
     assert line3["contents"][0]["text"].encode() == (layer_repo / SCOPE_RULE).read_bytes()
 
     assert line4["isError"] is False
-    assert line4["structuredContent"]["metadata"]["name"] == "continue"
-    assert line4["structuredContent"]["provenance"]["source_class"] == "prompt"
-    assert line4["structuredContent"]["source"] == "declarative"
+    assert answered(line4)["metadata"]["name"] == "continue"
+    assert answered(line4)["provenance"]["source_class"] == "prompt"
+    assert answered(line4)["source"] == "declarative"
 
-    report = line5["structuredContent"]
+    report = answered(line5)
     assert report["state"] == "ok"
     assert report["diagnostics"] == []
     assert report["repository"]["git"]["state"] == "available"
 
-    view = line6["structuredContent"]
+    view = answered(line6)
     assert line6["isError"] is False
     assert view["source"] == "builtin"
     assert view["id"] == "repository.info"

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import GIT_ENV, MAJORDOMUS, serve
+from tests.conftest import GIT_ENV, MAJORDOMUS, answered, serve
 
 PACKAGE = "@modelcontextprotocol/inspector"
 CONTINUE = "majordomus://prompt/continue"
@@ -88,7 +88,7 @@ def test_the_inspector_lists_calls_prompts_and_reads(command: list[str], layer_r
         "query=handover",
     )
     assert found["isError"] is False
-    assert "majordomus://prompt/handover" in [h["uri"] for h in found["structuredContent"]["hits"]]
+    assert "majordomus://prompt/handover" in [h["uri"] for h in answered(found)["hits"]]
 
     prompts = run(command, layer_repo, "--method", "prompts/list")["prompts"]
     assert [p["name"] for p in prompts] == ["devcontext", "continue", "handover"]
@@ -107,6 +107,7 @@ def test_the_inspector_lists_calls_prompts_and_reads(command: list[str], layer_r
     templates = run(command, layer_repo, "--method", "resources/templates/list")
     assert [t["uriTemplate"] for t in templates["resourceTemplates"]] == [
         "majordomus://{kind}/{identity}",
+        "majordomus://schema/{kind}",
         "majordomus://reasoning/record/{id}",
     ]
     read = run(
@@ -114,6 +115,23 @@ def test_the_inspector_lists_calls_prompts_and_reads(command: list[str], layer_r
     )
     text = (layer_repo / ".ai/repo/prompts/continue.md").read_text()
     assert read["contents"][0]["text"] == text
+
+
+def test_the_inspector_reads_each_answer_once(command: list[str], layer_repo: Path) -> None:
+    tools = run(command, layer_repo, "--method", "tools/list")["tools"]
+    [record] = [t for t in tools if t["name"] == "majordomus_reasoning_record"]
+    assert record["inputSchema"]["properties"]["record"]["type"] == "object"
+    assert all("outputSchema" not in t for t in tools)
+    schema = run(
+        command, layer_repo, "--method", "resources/read", "--uri", "majordomus://schema/plan"
+    )
+    assert json.loads(schema["contents"][0]["text"])["properties"]["kind"]["const"] == "plan"
+    compiled = run(
+        command, layer_repo, "--method", "tools/call", "--tool-name", "majordomus_devcontext"
+    )
+    [block] = compiled["content"]
+    assert "structuredContent" not in compiled
+    assert block["text"].startswith("# Development context")
 
 
 def test_the_inspector_over_streamable_http(command: list[str], layer_repo: Path) -> None:

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.conftest import answered
+
 
 def _attempt(text: str) -> dict[str, Any]:
     record = {"kind": "attempt", "attempt": text, "observed_failure": "the cache went stale"}
@@ -26,13 +28,12 @@ def test_a_record_is_recalled_and_read_in_the_same_session(layer_repo: Path, pip
     )
     assert session.result.code == 0, session.result.stderr
     by_id = {r["id"]: r for r in session.responses}
-    before = by_id[2]["result"]["structuredContent"]
+    before = answered(by_id[2]["result"])
     assert not any(h["uri"].startswith("majordomus://reasoning/") for h in before["hits"])
-    recorded = by_id[3]["result"]["structuredContent"]["record"]["id"]
-    after = by_id[4]["result"]["structuredContent"]
+    recorded = answered(by_id[3]["result"])["record"]["id"]
+    after = answered(by_id[4]["result"])
     [first, *_] = after["hits"]
     assert (first["id"], first["task"]) == (recorded, "caching")
-    assert json.loads(by_id[4]["result"]["content"][0]["text"]) == after
     assert by_id[5]["result"]["isError"] is True
     assert by_id[5]["result"]["_meta"]["majordomus"]["error"]["code"] == "invalid_input"
 

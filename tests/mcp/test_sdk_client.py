@@ -1,9 +1,10 @@
 """The official MCP Python SDK client drives `majordomus mcp` (issue 7 item 2).
 
 The client negotiates, lists, calls every tool with the inputs of its benchmark cases and
-validates each structured result against the tool's `outputSchema` on its own; the answers
-must equal what the executor gives in-process for the same input. Resources are listed and
-read. The read-only witness holds after every session.
+reads each answer from its one text block (no `outputSchema`, no `structuredContent`); the
+answers must equal what the MCP surface gives in-process for the same input: a page of a
+list, the devcontext bundle within its budget. Resources are listed, page by page, and read.
+The read-only witness holds after every session.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp import types
 from mcp.client.client import Client
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
@@ -22,8 +24,10 @@ from mcp.shared.exceptions import MCPError
 
 from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import CapabilityError
-from majordomus.mcp.listing import resource_entries, tool_entries
-from tests.conftest import GIT_ENV, MAJORDOMUS, witness
+from majordomus.mcp.devcontext import COMPILE, fitted
+from majordomus.mcp.listing import SCHEMA_PREFIX, resource_entries, schema_resources, tool_entries
+from majordomus.mcp.results import PAGE_BYTES, text_result
+from tests.conftest import GIT_ENV, MAJORDOMUS, answered_sdk, witness
 
 RECORD_TOOL = "majordomus_reasoning_record"
 ENV = {**GIT_ENV, "MAJORDOMUS_LOG": "warn"}
@@ -60,10 +64,23 @@ def in_process(root: Path) -> Workspace:
 
 
 def expected_answer(ctx: Workspace, capability_id: str, arguments: dict[str, Any]) -> Any:
+    """The text block's value: the devcontext bundle as text, every other answer as JSON."""
     try:
-        return ("ok", ctx.executor.call(capability_id, arguments))
+        if capability_id == COMPILE:
+            return ("ok", fitted(ctx, arguments, text_result)["content"][0]["text"])
+        cap = ctx.registry.get(capability_id)
+        answer = ctx.executor.answer(cap, arguments, page_bytes=PAGE_BYTES)
+        return ("ok", answer.model_dump(mode="json", by_alias=True))
     except CapabilityError as exc:
         return ("error", exc.code)
+
+
+async def every_resource(session: ClientSession) -> list[Any]:
+    pages = [await session.list_resources()]
+    while pages[-1].next_cursor:
+        cursor = types.PaginatedRequestParams(cursor=pages[-1].next_cursor)
+        pages.append(await session.list_resources(params=cursor))
+    return [resource for page in pages for resource in page.resources]
 
 
 def test_every_tool_and_resource_through_the_sdk(layer_repo: Path) -> None:
@@ -88,7 +105,7 @@ def test_every_tool_and_resource_through_the_sdk(layer_repo: Path) -> None:
         calls = [
             (tool, await session.call_tool(tool, arguments)) for tool, _, arguments, _ in cases
         ]
-        listed = await session.list_resources()
+        listed = await every_resource(session)
         read = [await session.read_resource(r["uri"]) for r in resources]
         templates = await session.list_resource_templates()
         refused = await session.call_tool("majordomus_get", {})
@@ -121,20 +138,23 @@ def test_every_tool_and_resource_through_the_sdk(layer_repo: Path) -> None:
     assert [t.name for t in got["tools"].tools] == [t["name"] for t in listed_tools]
     for tool in got["tools"].tools:
         assert tool.input_schema["type"] == "object"
-        assert tool.output_schema is not None
+        assert tool.output_schema is None
 
     assert len(got["calls"]) == len(cases) >= len(reads)
     for (tool, case, _, expected), (_, result) in zip(cases, got["calls"], strict=True):
         outcome, value = expected
         if outcome == "ok":
             assert result.is_error is False, (tool, case, result.content)
-            assert result.structured_content == value, (tool, case)
-            assert json.loads(result.content[0].text) == value
+            if isinstance(value, str):
+                assert result.structured_content is None
+                assert [block.text for block in result.content] == [value], (tool, case)
+            else:
+                assert answered_sdk(result) == value, (tool, case)
         else:
             assert result.is_error is True, (tool, case)
             assert result.meta == {"majordomus": {"error": {"code": value}}}
 
-    assert [r.uri for r in got["resources"].resources] == [r["uri"] for r in resources]
+    assert [r.uri for r in got["resources"]] == [r["uri"] for r in resources]
     for entry, read in zip(resources, got["read"], strict=True):
         [content] = read.contents
         assert content.uri == entry["uri"]
@@ -142,11 +162,14 @@ def test_every_tool_and_resource_through_the_sdk(layer_repo: Path) -> None:
         obj = ctx.index.by_uri.get(entry["uri"])
         if obj is not None:
             assert content.text == obj.content
+        elif entry["uri"].startswith(SCHEMA_PREFIX):
+            assert json.loads(content.text) == schema_resources(ctx.registry)[entry["uri"]]
         else:
             answer = ctx.executor.call(entry["_meta"]["majordomus"]["id"], {})
             assert json.loads(content.text) == answer
     assert [t.uri_template for t in got["templates"].resource_templates] == [
         "majordomus://{kind}/{identity}",
+        "majordomus://schema/{kind}",
         "majordomus://reasoning/record/{id}",
     ]
 
@@ -194,13 +217,13 @@ def test_a_reasoning_record_through_the_tool(layer_repo: Path) -> None:
 
     (tools, result), stderr = drive(layer_repo, work)
     [entry] = [t for t in tools.tools if t.name == RECORD_TOOL]
-    assert entry.annotations.read_only_hint is False
+    assert not entry.annotations.read_only_hint
     assert result.is_error is False, result.content
-    path = result.structured_content["path"]
+    path = answered_sdk(result)["path"]
     assert path.startswith(".ai/local/state/reasoning/")
     written = layer_repo / path
     assert written.is_file()
-    assert json.loads(written.read_text())["id"] == result.structured_content["record"]["id"]
+    assert json.loads(written.read_text())["id"] == answered_sdk(result)["record"]["id"]
     assert "Traceback" not in stderr
     assert witness(layer_repo) == before
 

@@ -8,6 +8,7 @@ import json
 from majordomus.mcp.framing import encode
 from majordomus.mcp.results import tool_result
 from majordomus.wire import Wire
+from tests.conftest import answered
 
 SECRET = "sk-ant-" + "a1b2c3d4" * 4
 
@@ -17,11 +18,11 @@ class Titled(Wire):
     n: int
 
 
-def test_a_tool_result_carries_the_same_redacted_value_twice() -> None:
+def test_a_tool_result_carries_its_redacted_value_once() -> None:
     result = tool_result(Titled(title=f"key {SECRET}", n=1))
     text = result["content"][0]["text"]
     assert SECRET not in text and "[redacted:" in text
-    assert json.loads(text) == result["structuredContent"]
+    assert answered(result)["title"].startswith("key [redacted:")
     assert result["isError"] is False
 
 

@@ -25,7 +25,7 @@ import pytest
 from majordomus.ledger.lock import LOCK_NAME
 from majordomus.ledger.store import STATE_DIR, Store
 from majordomus.order import natural_key
-from tests.conftest import MAJORDOMUS, command_env, run_majordomus
+from tests.conftest import MAJORDOMUS, answered, command_env, run_majordomus
 
 SEED = 9
 TASK = "t"
@@ -246,5 +246,5 @@ def test_the_mcp_server_and_its_status_survive_the_specials(
     done = majordomus_bounded(["mcp"], repo, suite_env, stdin=data.encode())
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert [a["id"] for a in answers] == [1, 2]
-    state = answers[0]["result"]["structuredContent"]["state"]
+    state = answered(answers[0]["result"])["state"]
     assert state["unreadable"] == expected_unreadable(names)

@@ -24,6 +24,8 @@ from typing import Any
 
 import pytest
 
+from majordomus.capabilities.record import ReasoningRecordInput
+from majordomus.capabilities.schemas import canonical_schema
 from majordomus.limits import MAX_JSON_DEPTH, MAX_LINE_BYTES
 from tests.conftest import MAJORDOMUS, command_env, witness
 from tests.reliability.chain import MODELS, inputs
@@ -191,8 +193,8 @@ def tool_cases(tools: list[dict[str, Any]]) -> Iterator[tuple[str, dict[str, Any
         yield tool["name"], {**base, "zz_unknown": 1}, "unknown parameter"
         for name in schema.get("required", []):
             yield tool["name"], {k: v for k, v in base.items() if k != name}, f"no {name}"
-    record_schema = next(t for t in tools if t["name"] == "majordomus_reasoning_record")
-    defs = record_schema["inputSchema"]["$defs"]
+    # the tool lists the record's tag; each kind's fields are its own schema
+    defs = canonical_schema(ReasoningRecordInput, "validation")["$defs"]
     for kind, model in MODELS.items():
         base = inputs(kind, lambda path: "words", {k: f"{k}-1" for k in MODELS})
         properties = defs[model.__name__]["properties"]

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from majordomus.limits import MAX_INT_DIGITS, MAX_JSON_DEPTH, MAX_RECORD_BYTES, MAX_YAML_DEPTH
-from tests.conftest import Served, git, run_majordomus, serve
+from tests.conftest import Served, answered, git, run_majordomus, serve
 
 DEEP_PROFILE = ".ai/repo/profiles/deep.yaml"
 DEEP_PROMPT = ".ai/repo/prompts/deep.md"
@@ -189,7 +189,7 @@ def test_mcp_refuses_what_is_over_a_limit_and_serves_the_rest(repo: Path) -> Non
         {"code": -32700, "message": "parse error: nesting too deep"},
         invalid_params,
     ]
-    repository = by_id[8]["result"]["structuredContent"]
+    repository = answered(by_id[8]["result"])
     assert too_deep(repository["diagnostics"]) == [DEEP_PROFILE, DEEP_PROMPT]
     assert len(answers) == 8
 

@@ -61,7 +61,7 @@ def test_the_bundle_on_the_command_line(layer: Path, form: str) -> None:
 
 def test_the_bundle_a_resource_and_an_object_over_mcp(layer: Path) -> None:
     pipes = Pipes()
-    arguments = {"issue": "I0105", "budget_tokens": 24000, "bundle": True}
+    arguments = {"issue": "I0105", "budget_tokens": 24000}
     session = pipes.run(
         layer,
         [
@@ -72,7 +72,7 @@ def test_the_bundle_a_resource_and_an_object_over_mcp(layer: Path) -> None:
         ],
     )
     by_id = {answer["id"]: answer for answer in session.responses}
-    assert f"### {ADR}" in by_id[1]["result"]["structuredContent"]["bundle"]
+    assert f"### {ADR}" in by_id[1]["result"]["content"][0]["text"]  # the bundle, as Markdown
     for n in (2, 3):
         _served(json.dumps(by_id[n]))
     assert leaks_in(session.result.stdout + session.result.stderr, list(ISSUE_SAMPLES)) == []

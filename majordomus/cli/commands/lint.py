@@ -1,4 +1,5 @@
-"""`majordomus lint`: check the layer and print every diagnostic (what `mcp --inspect` finds).
+"""`majordomus lint`: check the layer and print every diagnostic (what `mcp --inspect` finds,
+and the prompts' placeholders that nothing fills).
 
 Exit 0 when no diagnostic is an error, 10 when one is; with `--strict` a warning fails too,
 so a pre-commit hook can hold the layer to zero findings.
@@ -35,6 +36,7 @@ def command() -> click.Command:
         from majordomus.capabilities.workspace import Workspace
         from majordomus.cli.logs import quiet_by_default
         from majordomus.egress import clean, clean_json
+        from majordomus.layer.prompts import undeclared_placeholders
 
         quiet_by_default()
         chosen = settings()
@@ -42,6 +44,7 @@ def command() -> click.Command:
         answer = ctx.executor.answer(declared("repository.info"), {}, fresh=True)
         info = answer.model_dump(mode="json", by_alias=True)
         diagnostics = info["diagnostics"]
+        diagnostics += [d.to_json() for d in undeclared_placeholders(ctx.index.objects)]
         if chosen.format == "json":
             click.echo(clean_json(dumps_pretty(info), dumps_pretty))
         else:

@@ -84,3 +84,10 @@ def all_views() -> dict[str, CliView]:
 def lines(*rows: str) -> str:
     """Rows joined, each ending with a newline (an empty tuple renders nothing)."""
     return "".join(f"{row}\n" for row in rows)
+
+
+def more(out: Any, shown: int) -> tuple[str, ...]:
+    """The line a page that does not hold every row ends with: how many, and the next one."""
+    if not out.get("more"):
+        return ()
+    return (f"{shown} of {out['total']} shown; the next page: --cursor {out['next_cursor']}",)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from majordomus.capabilities import core
-from majordomus.cli.views import CliView, Params, lines
+from majordomus.cli.views import CliView, Params, lines, more
 from majordomus.egress import one_line
 
 
@@ -15,7 +15,8 @@ def objects_list(out: Any, _: Params) -> str:
     if not objects:
         return "count 0\n"
     width = max(len(o["uri"]) for o in objects)
-    return lines(*(one_line(f"{o['uri']:<{width}}  {o['title'] or ''}".rstrip()) for o in objects))
+    rows = [one_line(f"{o['uri']:<{width}}  {o['title'] or ''}".rstrip()) for o in objects]
+    return lines(*rows, *more(out, len(objects)))
 
 
 def objects_get(out: Any, _: Params) -> str:
@@ -33,7 +34,7 @@ def objects_search(out: Any, _: Params) -> str:
         if hit.get("snippet"):
             rows.append(f"  {hit['snippet']}")
     rows.append(f"{out['count']} hit(s) for '{out['query']}' (limit {out['limit']})")
-    return lines(*rows)
+    return lines(*rows, *more(out, out["count"]))
 
 
 def _surfaces(exposure: dict[str, Any]) -> str:
@@ -60,7 +61,7 @@ def capabilities_list(out: Any, _: Params) -> str:
         f"{out['count']} shown · {summary['total']} in the registry "
         f"({summary['builtin']} built-in, {summary['declarative']} declarative)"
     )
-    return lines(*rows)
+    return lines(*rows, *more(out, out["count"]))
 
 
 def capabilities_describe(out: Any, _: Params) -> str:

@@ -15,7 +15,7 @@ import click
 from pydantic import ValidationError
 
 from majordomus.bounded_json import loads, refusal
-from majordomus.cli.views import CliView, Params, lines
+from majordomus.cli.views import CliView, Params, lines, more
 from majordomus.egress import one_line
 from majordomus.errors import EXIT_CONTRACT, InvalidInput
 from majordomus.ledger.record import (
@@ -221,6 +221,7 @@ def status(out: Any, values: Params) -> str:
             f"{', '.join(c['not_replayed'])}"
             for c in state.get("collisions", [])
         ),
+        *more(out, len(state["timeline"])),
     )
 
 
