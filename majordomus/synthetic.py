@@ -43,7 +43,6 @@ if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
 
 UNAVAILABLE_REASON = "synthetic repository"
-SCALING_RULES = (10, 100, 1000, 10000)
 COMMIT_DATE = "2026-09-10T00:00:00+00:00"
 
 MANIFEST = """\
@@ -109,9 +108,6 @@ class Shape:
     def scaling(cls, rules: int) -> Shape:
         """The benchmark shape: `rules` rules, two prompts, a document per ten rules."""
         return cls(rules=rules, prompts=2, documents=rules // 10, body_lines=8)
-
-    def object_count(self) -> int:
-        return self.rules + self.prompts + self.documents + 2
 
 
 def rule_text(i: int, body_lines: int) -> str:
@@ -218,10 +214,6 @@ class SyntheticRepository:
 
     @property
     def root(self) -> Path:
-        return self._root
-
-    @property
-    def path(self) -> Path:
         return self._root
 
     def touch_rule(self, i: int, suffix: str) -> None:

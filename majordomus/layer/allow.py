@@ -72,14 +72,6 @@ class AllowList:
         return f"key(s) not allowed here (see {self.display}): {', '.join(unknown)}"
 
 
-def parse_allow_list(name: str, text: str) -> AllowList:
-    """Patterns from list text: trimmed lines, blank and `#` lines ignored; compiled now, so
-    a pattern that does not compile raises `AllowListError` here."""
-    allow = _read_list(name, text)
-    allow.matcher  # noqa: B018 - compiled for its refusal
-    return allow
-
-
 def _read_list(name: str, text: str) -> AllowList:
     """The list `text` holds, not compiled yet (`AllowList.matcher`)."""
     numbers: list[int] = []

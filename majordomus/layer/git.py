@@ -331,11 +331,6 @@ class _StatusQuestion:
         return _status(self._running)
 
 
-def working_tree(root: Path) -> WorkingTree:
-    """`git --no-optional-locks status --porcelain`: clean, dirty, or unknown on failure."""
-    return _status(_start_status(root))
-
-
 class LsFiles:
     """`ls-files -s` started now and collected later (see `_Running`): each path with the
     index entry it stands for, so that a re-index sees a staged change to a file. Given
@@ -498,7 +493,7 @@ class GitState:
 
 
 class PendingGitState:
-    """`git_state` whose questions run in the background until they are collected.
+    """What git says about a root, its questions run in the background until they are collected.
 
     The quick questions (the work tree, HEAD and the branch) are collected when `available`,
     `reason` or `result()` is first asked, so a build lists its files meanwhile; `status`
@@ -558,11 +553,6 @@ class PendingGitState:
             branch=self._branch,
             ask=_StatusQuestion(self._root, self._status),
         )
-
-
-def git_state(root: Path) -> GitState:
-    """What git says about `root`, asked once per run; never raises."""
-    return PendingGitState(root).result()
 
 
 def head(root: Path) -> str | None:

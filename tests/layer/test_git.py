@@ -13,15 +13,14 @@ from majordomus.errors import EXIT_REFUSED
 from majordomus.layer import git as gitmod
 from majordomus.layer.git import (
     GitError,
+    PendingGitState,
     _entries,
     current_branch,
     git_dir,
-    git_state,
     head,
     head_commit,
     ls_files,
     show_toplevel,
-    working_tree,
 )
 from tests.conftest import git, make_git_repo, witness
 
@@ -40,7 +39,7 @@ def repo(tmp_path: Path) -> Path:
 
 
 def test_state_of_a_clean_repository(repo: Path) -> None:
-    state = git_state(repo)
+    state = PendingGitState(repo).result()
     assert state.available
     assert state.toplevel == str(repo.resolve())
     assert state.head is not None and re.fullmatch(r"[0-9a-f]{40}", state.head)
@@ -51,19 +50,19 @@ def test_state_of_a_clean_repository(repo: Path) -> None:
 
 def test_dirty_detached_and_unborn(repo: Path, tmp_path: Path) -> None:
     (repo / "new.txt").write_text("x\n")
-    assert working_tree(repo) == "dirty"
+    assert PendingGitState(repo).result().working_tree == "dirty"
     git(repo, "checkout", "-q", "--detach")
     assert current_branch(repo) is None
     assert head_commit(repo) == head(repo)
     unborn = make_git_repo(tmp_path / "u", commit=False)
     assert head_commit(unborn) is None
     assert current_branch(unborn) == "master"
-    assert git_state(unborn).head is None
+    assert PendingGitState(unborn).result().head is None
 
 
 def test_outside_git_the_state_is_unavailable_with_a_reason(tmp_path: Path) -> None:
     (tmp_path / "plain").mkdir()
-    state = git_state(tmp_path / "plain")
+    state = PendingGitState(tmp_path / "plain").result()
     assert state.state == "unavailable"
     assert state.reason
     assert state.to_json() == {"state": "unavailable", "reason": state.reason}
@@ -75,7 +74,7 @@ def test_outside_git_the_state_is_unavailable_with_a_reason(tmp_path: Path) -> N
 
 def test_missing_git_executable_is_unavailable(repo: Path, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
-    state = git_state(repo)
+    state = PendingGitState(repo).result()
     assert state.state == "unavailable"
     assert "cannot run git" in (state.reason or "")
 
@@ -122,7 +121,7 @@ def test_asking_writes_nothing(repo: Path) -> None:
     before = witness(repo)
     index = repo / ".git" / "index"
     stamp = index.stat().st_mtime_ns
-    git_state(repo)
+    PendingGitState(repo).result()
     ls_files(repo, ":(glob)**")
     assert witness(repo) == before
     assert index.stat().st_mtime_ns == stamp
@@ -200,7 +199,7 @@ def _asked_alone(root: Path) -> tuple[str | None, ...]:
 
 
 def _answered(root: Path) -> tuple[str | None, ...]:
-    state = git_state(root)
+    state = PendingGitState(root).result()
     if state.available:
         return (state.state, state.toplevel, state.head, state.branch)
     return (state.state, state.reason)
