@@ -1,11 +1,5 @@
-"""The layer reference: a Markdown page and a JSON Schema per kind, from the shipped data.
-
-Joins the kind schema (`kinds.yaml`), the allow-lists (read back into keys by
-`majordomus.layer.keys`), the meanings of `majordomus.layer.glossary` and the relation table,
-so the page says exactly what the reader accepts. `majordomus generate docs` writes the page
-and the schemas under `docs/generated/`; `majordomus schema KIND` prints one schema. Pure and
-deterministic: the same package gives the same bytes.
-"""
+"""The layer reference: a Markdown page and a JSON Schema per kind, from the shipped data
+(docs/layer-internals.md). Pure and deterministic."""
 
 from __future__ import annotations
 

@@ -1,12 +1,5 @@
-"""Strict typed reads of the layer's own control files: manifest, `sources.yaml`, `kinds.yaml`
-.
-
-The index is built on every invocation, so its path stays free of pydantic (whose first use
-costs more than indexing a small layer). The rules are those of a strict model: unknown
-members refused, required members enforced, `true` is not an integer and `"1"` is not one
-either. Every problem is reported, each naming its field path, in pydantic's words so all
-the product's messages read alike. Pure: values in, values or problems out.
-"""
+"""Strict typed reads of the layer's control files without pydantic, whose first use costs
+more than indexing a small layer (docs/layer-internals.md)."""
 
 from __future__ import annotations
 
