@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from majordomus.layer.frontmatter import LIMIT_BYTES, FrontMatterError, split
 from majordomus.layer.yaml import YamlError, parse
@@ -94,21 +92,3 @@ def test_document_markers_inside_are_not_the_closing_fence_when_padded() -> None
     front, body = split("---\nid: a\n  ---\n---\nbody")
     assert parse(front or "") == {"id": "a"}
     assert body == "body"
-
-
-@settings(derandomize=True, max_examples=200, deadline=None)
-@given(
-    st.lists(
-        st.sampled_from(["---", "\n", "\r\n", "\r", "a: 1", " ", "-", "\ufeff", "é", "+++"]),
-        max_size=20,
-    ).map("".join)
-)
-def test_split_raises_only_front_matter_error(text: str) -> None:
-    try:
-        front, body = split(text)
-    except FrontMatterError:
-        return
-    if front is None:
-        assert body == text
-    else:
-        assert text.startswith("---") and text.endswith(body)
