@@ -248,11 +248,6 @@ def _optional(running: _Running) -> str | None:
         raise GitError(str(exc)) from exc
 
 
-def show_toplevel(root: Path) -> str:
-    """`git rev-parse --show-toplevel`: the work tree holding `root` (GitError if none)."""
-    return _toplevel(root, _Running(root, _TOPLEVEL, ()))
-
-
 def head_commit(root: Path) -> str | None:
     """`git rev-parse --verify -q HEAD`: the commit HEAD names, None when unborn."""
     return _optional(_Running(root, _HEAD, (1,)))

@@ -20,7 +20,6 @@ from majordomus.layer.git import (
     head,
     head_commit,
     ls_files,
-    show_toplevel,
 )
 from tests.conftest import git, make_git_repo, witness
 
@@ -68,7 +67,7 @@ def test_outside_git_the_state_is_unavailable_with_a_reason(tmp_path: Path) -> N
     assert state.to_json() == {"state": "unavailable", "reason": state.reason}
     assert head(tmp_path / "plain") is None
     with pytest.raises(GitError) as caught:
-        show_toplevel(tmp_path / "plain")
+        head_commit(tmp_path / "plain")
     assert caught.value.exit_code == EXIT_REFUSED
 
 
@@ -193,7 +192,8 @@ def test_a_conflicted_path_is_listed_once_with_every_stage() -> None:
 def _asked_alone(root: Path) -> tuple[str | None, ...]:
     """The git state as the three quick questions answer it asked one by one."""
     try:
-        return ("available", show_toplevel(root), head_commit(root), current_branch(root))
+        top = gitmod._toplevel(root, gitmod._Running(root, gitmod._TOPLEVEL, ()))
+        return ("available", top, head_commit(root), current_branch(root))
     except GitError as exc:
         return ("unavailable", exc.message)
 
