@@ -46,22 +46,21 @@ def described_keys(spec: KindSpec) -> list[tuple[Key, str, str]]:
     return out
 
 
+_SCALAR = ["string", "integer", "boolean"]
+_VALUE_SCHEMAS: dict[str, dict[str, Any]] = {
+    "string": {"type": "string"},
+    "integer": {"type": "integer"},
+    "boolean": {"type": "boolean"},
+    "date": {"type": "string", "format": "date"},
+    "timestamp": {"type": "string", "format": "date-time"},
+    "list": {"anyOf": [{"type": _SCALAR}, {"type": "array", "items": {"type": _SCALAR}}]},
+}
+
+
 def _value_schema(value: str) -> dict[str, Any]:
-    scalar: list[str] = ["string", "integer", "boolean"]
-    if value == "string":
-        return {"type": "string"}
-    if value == "integer":
-        return {"type": "integer"}
-    if value == "boolean":
-        return {"type": "boolean"}
-    if value == "date":
-        return {"type": "string", "format": "date"}
-    if value == "timestamp":
-        return {"type": "string", "format": "date-time"}
-    if value == "list":
-        return {"anyOf": [{"type": scalar}, {"type": "array", "items": {"type": scalar}}]}
-    words: list[Any] = [int(w) if w.isdigit() else w for w in value.split("|")]
-    return {"enum": words}
+    if value in _VALUE_SCHEMAS:
+        return dict(_VALUE_SCHEMAS[value])
+    return {"enum": [int(w) if w.isdigit() else w for w in value.split("|")]}
 
 
 def _object(properties: dict[str, Any]) -> dict[str, Any]:
