@@ -1,29 +1,5 @@
-"""A generated repository for examples, tests and benchmarks.
-
-`SyntheticRepository.new(shape)` writes a layer of `shape.rules` rules, `shape.prompts`
-prompts and `shape.documents` documents (plus one policy and one profile) into a fresh
-temporary directory, removed on `close()`, on leaving a `with` block, or when the object is
-collected. `small()` is the default shape: 19 objects of fixed byte sizes, which tests and
-benchmarks compare against (policy 54 bytes / 14 tokens, profile 142, rule 732 / 183
-tokens, prompt 78, document 526). Every file is a pure function of the shape, so two
-generators agree byte for byte and the index fingerprint is reproducible.
-
-`index()` reads it with filesystem discovery and reports git as unavailable (reason
-`synthetic repository`); `context()` is the capability context over that index, which the
-Python API (`devcontext.compile_context`, `explain`) accepts.
-
-`synthetic_ledger(root, n)` writes `n` reasoning records into the store under `root`
-(chains of the eight record kinds, one second apart, on one task made current), built with
-the ledger's own record models and written as the store writes them, for the scale
-benchmarks. Ids and stamps are a pure function of the position, so two runs agree.
-
-Git writes: `git_init()` and `commit()` turn the directory into a committed repository for
-black-box tests. They are the generator's own (the demo commits its own repository); the
-product's read path (`majordomus.layer.git`) never calls them.
-
-Just over 400 lines on purpose: the layer and the ledger it generates are one fixture, used
-together by the benchmarks and the tests.
-"""
+"""A generated repository and reasoning ledger for examples, tests and benchmarks
+(docs/layer-internals.md)."""
 
 from __future__ import annotations
 
@@ -43,7 +19,6 @@ if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
 
 UNAVAILABLE_REASON = "synthetic repository"
-SCALING_RULES = (10, 100, 1000, 10000)
 COMMIT_DATE = "2026-09-10T00:00:00+00:00"
 
 MANIFEST = """\
@@ -109,9 +84,6 @@ class Shape:
     def scaling(cls, rules: int) -> Shape:
         """The benchmark shape: `rules` rules, two prompts, a document per ten rules."""
         return cls(rules=rules, prompts=2, documents=rules // 10, body_lines=8)
-
-    def object_count(self) -> int:
-        return self.rules + self.prompts + self.documents + 2
 
 
 def rule_text(i: int, body_lines: int) -> str:
@@ -218,10 +190,6 @@ class SyntheticRepository:
 
     @property
     def root(self) -> Path:
-        return self._root
-
-    @property
-    def path(self) -> Path:
         return self._root
 
     def touch_rule(self, i: int, suffix: str) -> None:
@@ -394,9 +362,7 @@ def _ledger_body(kind: str, chain: int, ids: dict[str, str]) -> dict[str, Any]:
 
 def synthetic_ledger(root: Path, n: int, task: str = LEDGER_TASK) -> int:
     """Write `n` records into the store of `root` on `task` and make it current; returns n.
-
-    Record `i` is kind `i mod 8` of chain `i div 8`, stamped `LEDGER_START + i` seconds.
-    """
+    Record `i` is kind `i mod 8` of chain `i div 8`, stamped `LEDGER_START + i` seconds."""
     from majordomus.clock import stamp_of
     from majordomus.ledger.record import KINDS, RECORD_SCHEMA, RECORD_VERSION, ReasoningRecord
     from majordomus.ledger.store import STATE_DIR, record_bytes

@@ -1,4 +1,4 @@
-"""`natural_key` orders exactly as `natural_cmp` compares (the key is the fast path)."""
+"""`natural_key` orders exactly as `natural_cmp`, the comparison spelled out, compares."""
 
 from __future__ import annotations
 
@@ -7,7 +7,59 @@ import functools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from majordomus.order import OrderKey, canonical, natural_cmp, natural_key
+from majordomus.order import OrderKey, canonical, natural_key
+
+
+def _fold(ch: str) -> str:
+    return chr(ord(ch) + 32) if "A" <= ch <= "Z" else ch
+
+
+def _is_digit(ch: str) -> bool:
+    return "0" <= ch <= "9"
+
+
+def _run_end(s: str, i: int) -> int:
+    while i < len(s) and _is_digit(s[i]):
+        i += 1
+    return i
+
+
+def _cmp_runs(run_a: str, run_b: str) -> int:
+    """Two digit runs by value, then more leading zeros first; 0 when they are the same."""
+    sa, sb = run_a.lstrip("0"), run_b.lstrip("0")
+    if len(sa) != len(sb):
+        return -1 if len(sa) < len(sb) else 1
+    if sa != sb:
+        return -1 if sa < sb else 1
+    if len(run_a) != len(run_b):
+        return -1 if len(run_a) > len(run_b) else 1
+    return 0
+
+
+def natural_cmp(a: str, b: str) -> int:
+    """-1, 0 or 1: digit runs by value (more leading zeros first), letters case-folded."""
+    i = j = 0
+    la, lb = len(a), len(b)
+    while i < la and j < lb:
+        ca, cb = a[i], b[j]
+        if _is_digit(ca) and _is_digit(cb):
+            ei, ej = _run_end(a, i), _run_end(b, j)
+            runs = _cmp_runs(a[i:ei], b[j:ej])
+            if runs:
+                return runs
+            i, j = ei, ej
+            continue
+        fa, fb = _fold(ca), _fold(cb)
+        if fa != fb:
+            return -1 if fa < fb else 1
+        i += 1
+        j += 1
+    if (i < la) != (j < lb):
+        return -1 if i >= la else 1
+    if a == b:
+        return 0
+    return -1 if a < b else 1
+
 
 ALPHABET = st.sampled_from(list("0123456789aAbBzZ-._:/ ~é\u00ff\U0001f600\x00"))
 TEXT = st.text(ALPHABET, max_size=12) | st.text(max_size=8)

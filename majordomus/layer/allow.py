@@ -1,12 +1,4 @@
-"""Allow-lists: which metadata key paths a kind admits.
-
-Owns loading the shipped lists (package data `data/allow/<name>.txt`) and matching flattened
-key paths against them. Each list is compiled once, on first use, into a single alternation,
-and the verdict on each key path is remembered: the same keys recur in every file of a kind.
-A pattern that does not compile is a fatal error (exit 13) where its list is compiled: the
-lists ship with the executable, so it is a build defect, and a test compiles every one of
-them.
-"""
+"""Allow-lists: which metadata key paths a kind admits (docs/layer-internals.md)."""
 
 from __future__ import annotations
 
@@ -70,14 +62,6 @@ class AllowList:
 
     def message(self, unknown: list[str]) -> str:
         return f"key(s) not allowed here (see {self.display}): {', '.join(unknown)}"
-
-
-def parse_allow_list(name: str, text: str) -> AllowList:
-    """Patterns from list text: trimmed lines, blank and `#` lines ignored; compiled now, so
-    a pattern that does not compile raises `AllowListError` here."""
-    allow = _read_list(name, text)
-    allow.matcher  # noqa: B018 - compiled for its refusal
-    return allow
 
 
 def _read_list(name: str, text: str) -> AllowList:

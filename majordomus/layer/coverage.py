@@ -1,14 +1,5 @@
-"""Sections no source class reads: the `section_not_indexed` finding.
-
-A manifest section names a place in the layer; only the classes of `sources.yaml` decide what
-is read. A section that holds files but whose path no class pathspec reaches is therefore
-silently not indexed; this module turns that silence into a warning naming the section and
-the class that would read it: the class `init` declares for a section of that name, at this
-manifest's path (`proposed`, also what `init --sources` adds and `new` suggests). A section
-that is absent, empty or holds only its `README.md` loses nothing and is not reported; nor is
-the `knowledge` section, which holds `sources.yaml` itself (never an object). Lists at most one
-directory per section; opens no file of the repository.
-"""
+"""Sections no source class reads: the `section_not_indexed` finding
+(docs/layer-internals.md)."""
 
 from __future__ import annotations
 

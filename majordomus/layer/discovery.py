@@ -1,12 +1,5 @@
-"""Enumerating the files of each source class.
-
-Two enumerations: `vcs` (the contract: `git ls-files` with every class's pathspec verbatim,
-in one listing picked apart among the classes where `Glob` provably matches a pathspec as git
-does (`union_pick`), else one listing per class) and `filesystem` (a convenience: a walk of
-the work tree with the same glob semantics). Owns the `claimed_twice` and
-`required_source_empty` findings. Reads directory listings only, each directory reached from
-the root without following a symlink at any component; opens no file.
-"""
+"""Enumerating the files of each source class, `vcs` or `filesystem`
+(docs/layer-internals.md)."""
 
 from __future__ import annotations
 
@@ -139,11 +132,8 @@ def _entries(tree: Tree, directory: str, names: list[str] | None) -> Iterator[tu
 def walk(
     root: Path, glob: Glob, never_enter: Callable[[str], bool], tree: Tree | None = None
 ) -> list[str]:
-    """The paths under `root` the glob matches; symlinks skipped, hopeless branches pruned.
-
-    Directories are opened from the root one component at a time (`tree`, or a tree of its
-    own), so a directory swapped for a link while the walk runs is not entered either.
-    """
+    """The paths under `root` the glob matches; symlinks skipped, hopeless branches pruned,
+    directories opened from the root one component at a time."""
     if tree is None:
         with Tree(root) as own:
             return walk(root, glob, never_enter, own)
@@ -199,13 +189,7 @@ def _fits(name: str, before: str, after: str) -> bool:
 
 
 class UnionPick:
-    """A pathspec whose paths are picked out of the one listing of every class (`union_pick`).
-
-    `head` is its leading literal segments, each with its `/`; `star` the two sides of the
-    `*` of its last segment when that segment is all that follows `head`, or all after a
-    `**` (`deep`) that follows it; those two shapes are matched with string tests, any
-    other with `glob`.
-    """
+    """A pathspec whose paths are picked out of the one listing of every class (`union_pick`)."""
 
     __slots__ = ("deep", "glob", "head", "literal", "pattern", "star")
 
@@ -223,9 +207,8 @@ class UnionPick:
         self.star: tuple[str, str] | None = (before, after) if shaped else None
 
     def paths(self, keys: list[str], listed: Mapping[str, str]) -> list[str]:
-        """Of the listed paths (`keys` sorted), the ones git lists for this pathspec alone,
-        sorted: those `glob` matches, and those the pathspec names literally, as the path
-        or a directory above it (git's own rule: `docs/*.md` lists `docs/*.md/x`)."""
+        """The listed paths git lists for this pathspec alone: those `glob` matches, and those it
+        names literally, as the path or a directory above it (`docs/*.md` lists `docs/*.md/x`)."""
         if self.literal:
             found = [self.pattern] if self.pattern in listed else []
         else:
@@ -252,20 +235,8 @@ class UnionPick:
 
 
 def union_pick(pathspec: str) -> UnionPick | None:
-    """How a class's paths are picked out of the one listing of every class, when `Glob`
-    matches its pathspec exactly as git does; None: the class is listed alone.
-
-    Git matches the pattern after `:(glob)` with its wildmatch (`*` and `?` within a
-    segment, `**/` over directories, `[...]` classes, `\\` escapes, byte by byte), and also
-    takes it literally, as the path or a directory above it. Wildmatch and `Glob` agree on
-    a pattern without `?`, `[` or `\\` (`_NOT_GLOB`), encodable as UTF-8 (a `*` then
-    matches the same run of bytes as of characters), whose segments are neither empty nor
-    `.` or `..` (git normalises those; so no leading, trailing or doubled `/`), whose `**`
-    stands as a whole segment, never the last (git's trailing `/**` needs a path below it,
-    `Glob`'s also matches the directory), and whose other segments hold at most one `*`
-    (git splits the pattern at its first wildcard, where a `**` inside a segment would turn
-    special; and one `*` keeps `Glob` linear in the path).
-    """
+    """How a class's paths are picked out of the one listing of every class, when `Glob` matches
+    its pathspec exactly as git does (docs/layer-internals.md); None: listed alone."""
     if not pathspec.startswith(GLOB_MAGIC):
         return None
     pattern = pathspec[len(GLOB_MAGIC) :]
@@ -292,14 +263,7 @@ ClassListing = tuple[Iterable[str], Mapping[str, str]]
 
 
 class GitListings:
-    """The `vcs` listings of one discovery, all started at once: one `ls-files` with every
-    class's pathspec (verbatim), picked apart among the classes `union_pick` takes; every
-    other class listed alone. When the one listing fails, every class is listed alone, so
-    each failure is the one its own listing raises, in class order.
-
-    A path outside the root (listed for another class's `..`) may be matched for a class
-    here that its own listing would not hold; discovery drops every such path.
-    """
+    """The `vcs` listings of one discovery, all started at once (docs/layer-internals.md)."""
 
     def __init__(self, root: Path, sources: list[SourceClass]) -> None:
         self.root = root
@@ -374,12 +338,8 @@ def class_entries(
     listing: Callable[[], ClassListing] | None,
     tree: Tree | None = None,
 ) -> tuple[list[str], Mapping[str, str] | None]:
-    """The class's paths, sorted and unique, with the local half and escapes removed, and
-    with a listing a map holding each path's git index entry.
-
-    `listing` answers the class's `ls-files` already started (vcs mode); None walks the work
-    tree (filesystem mode).
-    """
+    """The class's paths, sorted and unique, local half and escapes removed; with a listing (vcs),
+    a map of each path's git index entry; without, a walk (filesystem)."""
     entries: Mapping[str, str] | None = None
     if listing is not None:
         listed, entries = listing()
@@ -407,11 +367,7 @@ def discover(
     listings: GitListings | None = None,
 ) -> tuple[list[Claimed], list[Diagnostic]]:
     """Every file to read, by class in class order, each class's in path order, and the
-    discovery findings.
-
-    `tree` holds the root's open directories for the filesystem walk (the reader reuses
-    them); `listings` are the `vcs` listings when they were already started.
-    """
+    discovery findings."""
     local_dir = ".ai/" + manifest.local_path
     claimed: dict[str, str] = {}
     files: list[Claimed] = []

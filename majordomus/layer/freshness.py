@@ -1,24 +1,5 @@
-"""Whether the layer on disk is still the one an index was read from, asked cheaply.
-
-A long-lived server asks before every answer, so the question costs a few dozen `stat`
-calls, never a read or a git process. What it `stat`s:
-
-* what every change git sees touches: the git index (`git add`, `commit`, `checkout`,
-  `reset`) and HEAD's reflog (a commit, a branch switch), in `vcs` discovery;
-* the layer's two configuration files;
-* every directory holding a layer file, and with `filesystem` discovery every directory of
-  the `.ai/` tree outside `.ai/local/`: a file created, removed or saved by rename (what
-  most editors do) changes its directory;
-* the layer files themselves, since a file rewritten in place changes only its own stat:
-  every one at every check on a layer of up to `SLICE` files (what one check can `stat`
-  within its budget, benchmarks/RESULTS.md), so such an edit is seen at the next answer;
-  on a larger layer a rotating slice of `SLICE` files, so it is seen within
-  `ceil(files / SLICE)` checks.
-
-What git sees is stated before the index is read, so a commit made while it is read makes
-the next check report a change; a file or directory whose change time falls inside the read
-is treated the same way.
-"""
+"""Whether the layer on disk is still the one an index was read from, asked with a few
+dozen `stat` calls (docs/layer-internals.md)."""
 
 from __future__ import annotations
 
@@ -136,11 +117,8 @@ class Watch:
         return {paths[at] for at in places if _key(base + paths[at]) != keys[at]}
 
     def moved(self) -> set[str]:
-        """The layer files (root-relative) a re-index must read again, as far as this watch
-        saw: those changed while the index was read, those of the current slice whose stat
-        moved, and those of a moved directory that were replaced or removed (a save by
-        rename, a delete). A file rewritten in place elsewhere is seen, as by `changed()`,
-        when the slice reaches it."""
+        """The layer files a re-index must read again, as far as this watch saw
+        (docs/layer-internals.md)."""
         base = self._base
         out = self._suspects | self._sliced()
         folders = {path for path, key in self._fixed if path in self._folders and _key(path) != key}

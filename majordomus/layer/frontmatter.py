@@ -1,9 +1,4 @@
-"""Splitting a markdown document into front matter and body.
-
-Owns only the fences and the size limit; the front matter text is parsed by
-`majordomus.layer.yaml`, so its line numbers count from the line after the opening fence.
-Pure: no disk, no clock.
-"""
+"""Splitting a markdown document into front matter and body: the fences and the size limit."""
 
 from __future__ import annotations
 

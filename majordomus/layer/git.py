@@ -1,22 +1,5 @@
 """Every `git` invocation of the product, and how git is made safe to run on a stranger's
-repository (docs/RELIABILITY.md, "What git is trusted with").
-
-Reading the layer is read-only by construction: `rev-parse`, `symbolic-ref`, `status
---porcelain` (with `--no-optional-locks`, so git never refreshes `.git/index`), `config` and
-`ls-files`. The team ledger (docs/team.md) reads its refs and objects (`for-each-ref`,
-`ls-tree`, `cat-file`, `merge-base`) and, on `reasoning push` and `pull` alone, writes objects
-(`hash-object`, `mktree`) and refs below `refs/majordomus/` (`update-ref`, always with the old
-value). Auditing what majordomus does to a repository means reading this one file.
-
-What git says about a root is a `GitState`, built here and held by the index.
-
-Every command starts in `_argv_env`: git is told which git directory and work tree to use
-(the `.git` found above the layer root, never a directory git might take for a bare
-repository), and every setting through which a repository's config could make git run a
-program or reach the network is overridden from the command line, which git reads last. The
-three commands a person runs by asking to publish or fetch (`commit-tree`, `fetch`, `push`)
-run as the user's own git would (`_as_user`): their credentials, SSH set-up, hooks and signing.
-"""
+repository (docs/RELIABILITY.md, "What git is trusted with"; docs/layer-internals.md)."""
 
 from __future__ import annotations
 
@@ -93,10 +76,8 @@ TIMEOUT = 60.0
 
 
 def find_git_dir(root: Path) -> tuple[Path, Path] | None:
-    """The git directory (a `.git` folder, or a `.git` file naming one) and its work tree:
-    the nearest `.git` at or above `root`. Git's own discovery would also take `root`
-    itself for a bare repository when it holds `HEAD`, `objects/` and `refs/`, which any
-    commit can plant; this never does."""
+    """The nearest `.git` (folder, or file naming one) at or above `root`, and its work tree;
+    never `root` itself as a bare repository, which any commit can plant."""
     for directory in (root, *root.parents):
         marker = directory / ".git"
         try:
@@ -130,9 +111,8 @@ def git_dir(root: Path) -> Path | None:
 def _argv_env(
     root: Path, args: tuple[str, ...], drivers: tuple[tuple[str, str], ...] = ()
 ) -> tuple[list[str], dict[str, str]]:
-    """The one way a git command is made: explicit git directory and work tree, run from
-    `root` (so paths are relative to it), with the safe settings and `drivers`' programs
-    emptied. Raises `_Failed` when there is no git directory above `root`."""
+    """The one way a git command is made: explicit git directory and work tree, safe settings,
+    `drivers`' programs emptied. Raises `_Failed` when there is no git directory above `root`."""
     found = find_git_dir(root)
     if found is None:
         raise _Failed(f"{root} is not inside a git work tree (no .git in it or above it)")
@@ -184,12 +164,8 @@ def _drivers(root: Path) -> tuple[tuple[str, str], ...]:
 
 
 class _Running:
-    """A git command running in the background; `result()` collects its answer.
-
-    Starting the slow questions (`status`, one `ls-files` per class) together lets git
-    work on another core while the layer is read; every answer and failure is the same
-    as asking in turn, and is raised where the caller collects it.
-    """
+    """A git command running in the background, so git works beside the reading; `result()`
+    collects its answer or raises its failure."""
 
     def __init__(
         self,
@@ -272,11 +248,6 @@ def _optional(running: _Running) -> str | None:
         raise GitError(str(exc)) from exc
 
 
-def show_toplevel(root: Path) -> str:
-    """`git rev-parse --show-toplevel`: the work tree holding `root` (GitError if none)."""
-    return _toplevel(root, _Running(root, _TOPLEVEL, ()))
-
-
 def head_commit(root: Path) -> str | None:
     """`git rev-parse --verify -q HEAD`: the commit HEAD names, None when unborn."""
     return _optional(_Running(root, _HEAD, (1,)))
@@ -304,9 +275,8 @@ def _status(running: _Running) -> WorkingTree:
 
 
 def _start_status(root: Path) -> _Running:
-    """`status`, the one question that may run a repository's filter drivers (to hash a
-    file whose stat changed): it runs with every driver's programs emptied, and never
-    recurses into submodules, whose configs are not read here."""
+    """`status`, the one question that may run filter drivers: with every driver's programs
+    emptied, never recursing into submodules."""
     return _Running(
         root,
         ("--no-optional-locks", "status", "--porcelain", "--ignore-submodules=all"),
@@ -331,15 +301,9 @@ class _StatusQuestion:
         return _status(self._running)
 
 
-def working_tree(root: Path) -> WorkingTree:
-    """`git --no-optional-locks status --porcelain`: clean, dirty, or unknown on failure."""
-    return _status(_start_status(root))
-
-
 class LsFiles:
-    """`ls-files -s` started now and collected later (see `_Running`): each path with the
-    index entry it stands for, so that a re-index sees a staged change to a file. Given
-    several pathspecs (each verbatim), the paths any of them matches."""
+    """`ls-files -s` of one or more verbatim pathspecs, started now and collected later: each
+    path with its index entry, so a re-index sees a staged change."""
 
     def __init__(self, root: Path, pathspec: str, *more: str) -> None:
         self.pathspec = " ".join((pathspec, *more))
@@ -360,11 +324,8 @@ class LsFiles:
 
 
 def ls_files(root: Path, pathspec: str) -> list[str]:
-    """`git ls-files -z -- <pathspec>`: index entries (tracked or staged), verbatim pathspec.
-
-    A failure is fatal: discovery through git is the contract, and a partial listing would
-    make the index silently smaller.
-    """
+    """`git ls-files -z -- <pathspec>`: index entries, verbatim pathspec; a failure is fatal,
+    since a partial listing would make the index silently smaller."""
     return list(LsFiles(root, pathspec).entries())
 
 
@@ -395,13 +356,8 @@ def _reap(running: _Running) -> None:
 
 
 class GitState:
-    """What git says about the root; `state` is `available` or `unavailable`.
-
-    Immutable. The working tree state (`git status`, the slowest question: it stats every
-    tracked file) may be given as `ask`, a question already running: it is collected the
-    first time `working_tree` is read, so a build, and a re-index, never wait for it unless
-    an answer needs it.
-    """
+    """What git says about the root; immutable. `ask`, a `status` already running, is collected
+    when `working_tree` is first read, so nothing waits for it unless an answer needs it."""
 
     __slots__ = (
         "_ask",
@@ -498,15 +454,8 @@ class GitState:
 
 
 class PendingGitState:
-    """`git_state` whose questions run in the background until they are collected.
-
-    The quick questions (the work tree, HEAD and the branch) are collected when `available`,
-    `reason` or `result()` is first asked, so a build lists its files meanwhile; `status`
-    runs until `result()`'s working tree collects it. With `status_now` false `status`
-    starts only when the working tree is first asked for: a re-index reads a few files, so
-    nothing runs beside it, and a server that never shows the working tree never pays for a
-    `status` over the whole work tree.
-    """
+    """What git says about a root, its questions run in the background until collected
+    (docs/layer-internals.md)."""
 
     def __init__(self, root: Path, *, status_now: bool = True) -> None:
         self._root = root
@@ -558,11 +507,6 @@ class PendingGitState:
             branch=self._branch,
             ask=_StatusQuestion(self._root, self._status),
         )
-
-
-def git_state(root: Path) -> GitState:
-    """What git says about `root`, asked once per run; never raises."""
-    return PendingGitState(root).result()
 
 
 def head(root: Path) -> str | None:
@@ -685,9 +629,8 @@ def make_trees(root: Path, listings: Sequence[Sequence[tuple[str, str, str]]]) -
 
 
 def update_refs(root: Path, changes: Sequence[tuple[str, str | None, str | None]]) -> None:
-    """Move each ref (below `refs/majordomus/`) to its new commit, or delete it when that is
-    None, all or none, and only while each still names its old commit (None: while it does
-    not exist): one `update-ref --stdin` transaction."""
+    """Move or delete each ref below `refs/majordomus/`, all or none, only while each still names
+    its old commit: one `update-ref --stdin` transaction."""
     lines = []
     for ref, new, old in changes:
         if not ref.startswith(LEDGER_REFS):
@@ -706,9 +649,8 @@ def config_value(root: Path, key: str) -> str | None:
 
 
 def _as_user(root: Path, args: tuple[str, ...]) -> tuple[int, bytes, str]:
-    """`args` run as the user's own git runs them (their config, credentials, SSH set-up,
-    hooks and signing) in the repository `find_git_dir` names, with no time limit: a push
-    over a slow link takes what it takes. Exit code, stdout and stderr's last line."""
+    """`args` run as the user's own git (config, credentials, hooks, signing), no time limit;
+    exit code, stdout and stderr's last line."""
     found = find_git_dir(root)
     if found is None:
         raise GitError(f"{root} is not inside a git work tree (no .git in it or above it)")

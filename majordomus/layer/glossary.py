@@ -1,13 +1,5 @@
-"""What the keys of each shipped kind mean, where its files usually live, and an example.
-
-The allow-lists say which keys a kind admits; this table says, for people and for editors'
-schemas, what each key is for and what value it takes. The reference page and the JSON
-Schemas join the two (`majordomus.layer.reference`); a test holds every admitted key to a
-meaning here. Values: `string`, `integer`, `boolean`, `date` (YYYY-MM-DD), `timestamp`
-(RFC 3339), `a|b|c` (one of the words), `list` (one string or a list of strings),
-`mappings` (a list of mappings, whose keys are listed after it). Data only, and over 400
-lines on purpose: one table, one entry per kind.
-"""
+"""What the keys of each shipped kind mean, where its files usually live, and an example
+(docs/layer-internals.md). Data only, over 400 lines on purpose: one table, one entry per kind."""
 
 from __future__ import annotations
 

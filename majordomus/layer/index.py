@@ -1,14 +1,5 @@
-"""Building the `Index` of a layer (docs/layer.md up to the index).
-
-Owns the start-up sequence up to a built index: root, manifest, sources, kind schema, git
-state, enumeration, reading (`majordomus.layer.reading`: the files, `unnamable_object`,
-`duplicate_identity` and the URI order), relations, and the log lines (each diagnostic at
-debug, one summary line with the counts); and what the next build reuses of it (`Snapshot`:
-each file's read, the vcs discovery, the relations).
-Fatal problems raise `majordomus.errors.Fatal` subclasses; everything else becomes a
-diagnostic. Reads the layer and asks git; never writes. Logs through the `majordomus`
-logger only; handlers are the CLI's business.
-"""
+"""Building the `Index` of a layer, and what the next build reuses of it
+(docs/layer.md up to the index; docs/layer-internals.md)."""
 
 from __future__ import annotations
 
@@ -110,15 +101,8 @@ IndexedDiscovery = tuple[Stamp, list[Claimed], list[Diagnostic]]
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """What a build keeps so that the next one re-reads only what changed.
-
-    `files`: every file's read by path, kept while its class, git index entry and stat hold
-    (`majordomus.layer.reading.read_files`); `discovered`: the `vcs` discovery with the
-    stamp of the git index it was listed from (git replaces that file on every write, so
-    the same stamp lists the same files); `relations`: the derivation over the objects,
-    which holds while no file changes what relations read
-    (`majordomus.layer.reading.relational`).
-    """
+    """What a build keeps so that the next one re-reads only what changed
+    (docs/layer-internals.md)."""
 
     layer: Layer
     mcp_tools: dict[str, str] | None
@@ -141,11 +125,8 @@ def build_index(
     *,
     mcp_tools: Mapping[str, str] | None = None,
 ) -> Index:
-    """The index of the layer found from `root` (docs/layer.md up to the index).
-
-    `mcp_tools` maps MCP tool names to capability ids for the use-case `mcp_tools` edge;
-    None means none is known. With `vcs` discovery an unusable git is fatal (exit 13).
-    """
+    """The index of the layer found from `root`; `mcp_tools` maps MCP tool names to capability
+    ids (None: none known). With `vcs` discovery an unusable git is fatal (exit 13)."""
     return build(root, discovery, mcp_tools=mcp_tools).index
 
 
@@ -158,16 +139,8 @@ def build(
     moved: Collection[str] = (),
     status_now: bool = True,
 ) -> Built:
-    """`build_index`, and its snapshot. Given the snapshot of an earlier build of the same
-    layer, each file's earlier read is kept while it holds and the file is not in `moved`;
-    with `moved` naming every file changed on disk since that build
-    (`majordomus.layer.freshness.Watch.moved`), the index is the one a build from scratch
-    answers.
-
-    A build without an earlier one starts `git status` beside the reading, unless
-    `status_now` is false: then, as in a re-index, it runs only when the working tree is
-    first asked for.
-    """
+    """`build_index`, and its snapshot; given an earlier snapshot and `moved`, the index a build
+    from scratch answers, re-reading only what changed (docs/layer-internals.md)."""
     layer = open_layer(root)
     tools = None if mcp_tools is None else dict(mcp_tools)
     if previous is not None and (previous.layer != layer or previous.mcp_tools != tools):

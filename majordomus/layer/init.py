@@ -1,15 +1,5 @@
-"""`majordomus init [--extend] [--sources] [--ignore-local] [PATH]`: writing a layer from the
-shipped skeleton, or completing an existing one.
-
-Owns the skeleton (package data `skeleton/ai/**`, written to `<root>/.ai/**`), the local
-half's directories, the `.ai/local/` line of `.gitignore` and the classes appended to an
-existing `sources.yaml` for the sections no class reads (`majordomus.layer.coverage`).
-Never overwrites: without `--extend` an existing `.ai/` (or a pre-`.ai` `.majordomus/`
-directory) is refused before anything is written; with it only the skeleton files that are
-missing are added. Every file is created exclusively; the two files it may extend only ever
-gain lines at their end. Never writes through a symlink (`majordomus.safefs`): a symlinked
-`.gitignore` is refused up front. Runs no git command.
-"""
+"""`majordomus init`: writing a layer from the shipped skeleton, or completing an existing one;
+never overwrites, never writes through a symlink (docs/layer-internals.md)."""
 
 from __future__ import annotations
 
@@ -134,8 +124,7 @@ def _missing_directory(root: Path, rel: str) -> bool:
 
 def _add_classes(root: Path) -> list[str]:
     """Append to `sources.yaml` the classes `init` declares for the sections no class reads;
-    the path and ids added. Refused, naming the lines, when the file would not read back as
-    its classes followed by them (its `sources:` list is not last)."""
+    refused when the file would not read back as its classes followed by them."""
     from majordomus.layer.coverage import proposed, render_classes, uncovered
     from majordomus.layer.index import open_layer
     from majordomus.layer.sources import parse_sources, sources_path
@@ -170,16 +159,8 @@ def init_layer(
     sources: bool = False,
     ignore_local: bool = False,
 ) -> list[str]:
-    """Write the skeleton layer into `target` (default: cwd); the created paths, root-relative.
-
-    Directories created empty on purpose are listed with a trailing `/`; `.gitignore` is
-    listed when it was created or extended. With `extend`, an existing layer is completed:
-    only what is missing is written, and what exists is left byte for byte, but for the
-    lines appended to `.gitignore` and `sources.yaml`. `sources` and `ignore_local` each
-    complete an existing layer in that one file alone. Nothing is written through a
-    symlink: a `.gitignore` that is one is refused before anything is written, and every
-    directory and file is created relative to its parent without following links.
-    """
+    """Write the skeleton layer into `target` (default: cwd); the created paths, root-relative
+    (docs/layer-internals.md)."""
     root = Path.cwd() if target is None else target
     partial = sources or ignore_local
     _refuse_existing(root, extend or partial)

@@ -1,11 +1,5 @@
-"""The key paths an allow-list admits, spelled for people: `tags[]`, `evidence[].covers`.
-
-The shipped allow-lists are regular expressions of a few shapes (an alternation of names, an
-optional list index, a list of mappings, a named member); this module reads those shapes back
-into the keys they admit, so the reference page and the JSON Schemas are generated from the
-lists themselves and cannot drift from what the reader accepts. A pattern of another shape is
-a build defect of the shipped data (raises `ValueError`). Pure.
-"""
+"""The key paths an allow-list admits, spelled for people: `tags[]`, `evidence[].covers`
+(docs/layer-internals.md)."""
 
 from __future__ import annotations
 

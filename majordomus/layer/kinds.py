@@ -1,9 +1,5 @@
-"""The kind schema: how each kind of file is read.
-
-Owns loading and validating the shipped `data/kinds.yaml` into `KindSpec` records the reader
-consults per file. Every failure here is a defect of the shipped data, hence fatal with
-exit 13. Pure apart from reading package data; the result is cached per process.
-"""
+"""The kind schema: how each kind of file is read; a defect of the shipped data is fatal
+(exit 13). Cached per process."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""Reading `.ai/manifest.yaml` into the typed `Manifest`.
-
-Owns the validation order of docs/layer.md (parse, allow-list, schema, typed read) and the fatal
-errors it raises; every message names the file and the problem. Reads one file, safely
-(`majordomus.safefs`); never writes.
-"""
+"""Reading `.ai/manifest.yaml` into the typed `Manifest`, in the validation order of
+docs/layer.md; never writes."""
 
 from __future__ import annotations
 
@@ -56,9 +52,8 @@ def _layer_path(value: str) -> str | None:
 
 
 def read_text(root: Path, rel: str, error: type[ContractUnmet]) -> str:
-    """The text of layer file `rel` below `root`, read without following a symlink at any
-    component and under `CONFIG_LIMIT`; a missing, refused or unreadable file is an I/O
-    error naming the file and the reason (never its content), bad UTF-8 a contract error."""
+    """The text of layer file `rel`, read safely under `CONFIG_LIMIT`; unreadable is an I/O error
+    naming the file and the reason (never its content), bad UTF-8 a contract error."""
     path = root / rel
     try:
         data = read_file(root, rel, CONFIG_LIMIT)

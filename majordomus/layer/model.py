@@ -1,8 +1,5 @@
-"""The in-memory values of an indexed layer: slotted dataclasses, frozen but the index.
-
-`to_json()` methods give the exact key orders of the specs; the capability layer wraps them in
-its answer models.
-"""
+"""The in-memory values of an indexed layer: slotted dataclasses, frozen but the index;
+`to_json()` gives the exact key orders of the specs."""
 
 from __future__ import annotations
 
@@ -193,11 +190,8 @@ class ExcludedObject:
 
 @dataclass
 class Index:
-    """The layer as read: objects in URI order, diagnostics in production order, relations.
-
-    Mutable and unhashable (the `cached_property`s below keep their answers in the
-    instance's `__dict__`); equal by its fields, the cached answers aside.
-    """
+    """The layer as read: objects in URI order, diagnostics in production order, relations;
+    mutable (cached answers live in `__dict__`), equal by its fields."""
 
     root: Path
     manifest: Manifest

@@ -1,10 +1,5 @@
-"""A prompt object's arguments and placeholders (docs/mcp.md#prompts).
-
-A prompt's body names `{{NAME}}` placeholders. Each is filled, case aside, from the argument
-of that name its front matter declares or, when none does, from a fact majordomus knows
-(`FACTS`). A placeholder that is neither can never be filled: `undeclared_placeholders`
-finds those for `majordomus lint`. Pure: objects in, findings out.
-"""
+"""A prompt object's arguments and `{{NAME}}` placeholders (docs/mcp.md#prompts).
+Pure: objects in, findings out."""
 
 from __future__ import annotations
 

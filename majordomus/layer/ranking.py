@@ -1,21 +1,5 @@
-"""Ranked retrieval: documents in an in-memory SQLite FTS5 table, a query ranked over them.
-
-One `Ranking` is one FTS5 table in `:memory:`, built per process from documents made of the
-files (the layer's objects by `layer_documents`, the ledger's records by the recall
-capability) and never stored. Words are Unicode words reduced by the Porter stemmer. A query
-is its words less stop words, every one optional (OR); a word no document holds is matched
-through the vocabulary's nearest spellings (trigrams, then edit distance), so a typo still
-finds its word. Each document's score in 0..1 is how much of the query's information
-(inverse document frequency) it matches and in which field (a name above a summary above a
-body), scaled by its BM25 rank among the hits; the layer's own structure adds a bounded
-boost (the milestone of a matching issue, the decision that puts a matching rule in force,
-the assessment of a matching record). Scores are rounded, ties go by URI: the same files
-and query give the same answer. docs/recall.md says how to read a hit.
-
-Several rankings (the layer, the ledger) are ranked together by `rank`, each document scored
-against its own table's statistics, so a layer-only ranking (devcontext's intent) orders
-the layer exactly as recall does.
-"""
+"""Ranked retrieval: documents in an in-memory SQLite FTS5 table, a query ranked over them
+(docs/recall.md; docs/layer-internals.md)."""
 
 from __future__ import annotations
 
@@ -93,10 +77,8 @@ def _quoted(term: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    """What one hit can be: its texts by weight, and the documents it points at.
-
-    `labels` names the three text columns in a hit's `why` (an object's title, description
-    and content; a record's own fields)."""
+    """What one hit can be: its texts by weight, and the documents it points at; `labels` names
+    the three text columns in a hit's `why`."""
 
     uri: str
     kind: str
@@ -288,9 +270,8 @@ def edit_distance(a: str, b: str, bound: int) -> int:
 
 
 def corrections(word: str, rankings: Sequence[Ranking], most: int = 2) -> tuple[str, ...]:
-    """The words of the rankings' vocabularies nearest `word` in spelling (sharing a trigram
-    with it, then within one edit for a word of up to six letters, two for a longer one; a
-    swap of neighbours is one edit); none for a word under four letters."""
+    """The vocabulary words nearest `word` in spelling (a shared trigram, then one edit, two past
+    six letters; a swap is one edit); none under four letters."""
     if len(word) < 4 or word.isdigit():
         return ()
     bound = 1 if len(word) <= 6 else 2
@@ -331,9 +312,8 @@ def rank(
     rankings: Sequence[Ranking],
     keep: Callable[[Document], bool] | None = None,
 ) -> list[Scored]:
-    """Every document any term reaches, with the structure boost, best first (score, then
-    URI); a document no term matches comes in only through a link. A term weighs its
-    inverse document frequency over all the rankings; one no document holds weighs nothing."""
+    """Every document any term reaches (or a link lifts), best first (score, then URI); a term
+    weighs its inverse document frequency over all the rankings."""
     n = sum(len(r.documents) for r in rankings)
     idf = []
     for term in terms:

@@ -1,10 +1,5 @@
-"""Reading one discovered file into object(s) or one error diagnostic.
-
-The checks run in the order of docs/layer.md and the first failure excludes the file. Owns the
-identity, title and description rules of docs/layer.md and collection members. Opens files read-only
-and never follows a symlink at any path component (`majordomus.safefs`); reads at most 4 MiB
-per file.
-"""
+"""Reading one discovered file into object(s) or one error diagnostic, in the check order
+of docs/layer.md; read-only, no symlink followed, at most 4 MiB per file."""
 
 from __future__ import annotations
 
@@ -27,12 +22,8 @@ _SHELL = re.compile(r"[;&|$`()<>{}'\"\\!*?\[\]#~]")
 
 
 class LayerReader:
-    """The reader of one layer for one build: what reading a file needs besides the file (the
-    root, the manifest, the kind schema and the root's open directories, `tree`; one of its
-    own when none is given).
-
-    Also memoises the section of each directory, so the per-file path stays lean.
-    """
+    """The reader of one layer for one build: root, manifest, kind schema and the root's open
+    directories (`tree`); memoises the section of each directory."""
 
     __slots__ = ("_by_directory", "_by_file", "kinds", "manifest", "root", "tree")
 
@@ -74,10 +65,8 @@ class Excluded(Exception):
 
 
 def identity_of(spec: KindSpec, metadata: dict[str, Any], rel: str) -> str:
-    """The identity: `rel` for an empty field list, else the fields joined with `@`.
-
-    Raises `ValueError` whose text is the `missing_field` message.
-    """
+    """The identity: `rel` for an empty field list, else the fields joined with `@`; raises
+    `ValueError` whose text is the `missing_field` message."""
     if not spec.identity:
         return rel
     parts = []
@@ -167,9 +156,8 @@ Stamp = tuple[int, int, int, int]
 
 
 class FileRead(NamedTuple):
-    """What one discovered file yields: its objects, its diagnostics, the (kind, identity) it
-    would have named when an error excluded it, and the stamp of what was read (None when
-    nothing was)."""
+    """What one file yields: objects, diagnostics, the (kind, identity) an error excluded, and
+    the stamp of what was read (None when nothing was)."""
 
     objects: list[LayerObject]
     findings: list[Diagnostic]

@@ -1,12 +1,5 @@
-"""Reading the discovered files into the index's objects (docs/layer.md up to the index).
-
-Each file's read, or an earlier build's read of it while its key holds (`read_files`: the
-same class and git index entry, and a stat the freshness watch did not see move), the
-objects whose identity names them (`drop_unnamable`), and one claimant per URI in URI order
-(`drop_duplicates`). A build from scratch has no earlier reads and reads every file; a
-re-index runs the same steps. Split from `majordomus.layer.index`, which runs the build
-around it.
-"""
+"""Reading the discovered files into the index's objects, reusing an earlier build's reads
+while they hold (docs/layer-internals.md)."""
 
 from __future__ import annotations
 
@@ -27,11 +20,8 @@ def _claimant(obj: LayerObject) -> str:
 
 
 def drop_duplicates(objects: list[LayerObject]) -> tuple[list[LayerObject], list[Diagnostic]]:
-    """Exclude every claimant of a URI claimed twice or more; sort by URI.
-
-    One `duplicate_identity` error per claimant: URI order, then claimant (file) order. The
-    sort is stable, so the claimants of one URI stay in file order, side by side.
-    """
+    """Exclude every claimant of a URI claimed twice or more, one `duplicate_identity` error
+    each (URI, then file order); sort by URI."""
     ordered = sorted(objects, key=attrgetter("uri"))
     uris = [obj.uri for obj in ordered]
     if len(set(uris)) == len(uris):
@@ -63,11 +53,8 @@ def drop_duplicates(objects: list[LayerObject]) -> tuple[list[LayerObject], list
 
 
 def drop_unnamable(objects: list[LayerObject]) -> tuple[list[LayerObject], list[Diagnostic]]:
-    """Exclude every object whose identity cannot name it, one `unnamable_object` error each.
-
-    A URI percent-encodes any identity, but the capability id holds it verbatim, so an empty
-    identity or one with a control character names nothing; the rest of the layer is served.
-    """
+    """Exclude every object whose identity cannot name it (empty, or a control character, which
+    the capability id would hold verbatim), one `unnamable_object` error each."""
     kept: list[LayerObject] = []
     findings: list[Diagnostic] = []
     for obj in objects:
@@ -87,12 +74,8 @@ def drop_unnamable(objects: list[LayerObject]) -> tuple[list[LayerObject], list[
 
 
 class Kept(NamedTuple):
-    """One file as a build read it: the class that claimed it, its git index entry, what it
-    yielded (with the stamp of the bytes read), its objects that have a name beside the
-    `unnamable_object` findings of the others, and whether a later build may keep this read
-    while the file's class, entry and stat stay (`reusable`: a read that depends on the
-    bytes alone, so some were read, and neither a whole file excluded nor findings without
-    an object)."""
+    """One file as a build read it, and whether a later build may keep this read
+    (docs/layer-internals.md)."""
 
     source: str
     entry: str | None
@@ -114,9 +97,8 @@ def keep(source: str, entry: str | None, read: FileRead) -> Kept:
 
 
 class Reading(NamedTuple):
-    """What the files of one build yielded, in discovery order; `same`: every file was kept
-    from the earlier reads, or read again yielding what relations read as before
-    (`relational`), so the relations derived from those reads still hold."""
+    """What the files of one build yielded, in discovery order; `same`: the relations derived
+    from the earlier reads still hold."""
 
     files: dict[str, Kept]
     objects: list[LayerObject]
@@ -132,9 +114,8 @@ def read_files(
     reader: LayerReader,
     diagnostics: list[Diagnostic],
 ) -> Reading:
-    """Read each file, or keep its `earlier` read while it is reusable, of the same class and
-    git index entry, and its path is not in `moved` (the files the freshness watch saw change
-    on disk); every file's findings go to `diagnostics`, in discovery order."""
+    """Read each file, or keep its `earlier` read while reusable, same class and entry, and not
+    `moved`; every file's findings go to `diagnostics`, in discovery order."""
     files: dict[str, Kept] = {}
     objects: list[LayerObject] = []
     unnamed: list[Diagnostic] = []

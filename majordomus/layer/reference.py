@@ -1,11 +1,5 @@
-"""The layer reference: a Markdown page and a JSON Schema per kind, from the shipped data.
-
-Joins the kind schema (`kinds.yaml`), the allow-lists (read back into keys by
-`majordomus.layer.keys`), the meanings of `majordomus.layer.glossary` and the relation table,
-so the page says exactly what the reader accepts. `majordomus generate docs` writes the page
-and the schemas under `docs/generated/`; `majordomus schema KIND` prints one schema. Pure and
-deterministic: the same package gives the same bytes.
-"""
+"""The layer reference: a Markdown page and a JSON Schema per kind, from the shipped data
+(docs/layer-internals.md). Pure and deterministic."""
 
 from __future__ import annotations
 
@@ -52,22 +46,21 @@ def described_keys(spec: KindSpec) -> list[tuple[Key, str, str]]:
     return out
 
 
+_SCALAR = ["string", "integer", "boolean"]
+_VALUE_SCHEMAS: dict[str, dict[str, Any]] = {
+    "string": {"type": "string"},
+    "integer": {"type": "integer"},
+    "boolean": {"type": "boolean"},
+    "date": {"type": "string", "format": "date"},
+    "timestamp": {"type": "string", "format": "date-time"},
+    "list": {"anyOf": [{"type": _SCALAR}, {"type": "array", "items": {"type": _SCALAR}}]},
+}
+
+
 def _value_schema(value: str) -> dict[str, Any]:
-    scalar: list[str] = ["string", "integer", "boolean"]
-    if value == "string":
-        return {"type": "string"}
-    if value == "integer":
-        return {"type": "integer"}
-    if value == "boolean":
-        return {"type": "boolean"}
-    if value == "date":
-        return {"type": "string", "format": "date"}
-    if value == "timestamp":
-        return {"type": "string", "format": "date-time"}
-    if value == "list":
-        return {"anyOf": [{"type": scalar}, {"type": "array", "items": {"type": scalar}}]}
-    words: list[Any] = [int(w) if w.isdigit() else w for w in value.split("|")]
-    return {"enum": words}
+    if value in _VALUE_SCHEMAS:
+        return dict(_VALUE_SCHEMAS[value])
+    return {"enum": [int(w) if w.isdigit() else w for w in value.split("|")]}
 
 
 def _object(properties: dict[str, Any]) -> dict[str, Any]:

@@ -1,15 +1,5 @@
-"""The relation edges between indexed objects.
-
-Owns the relation table (which metadata field of which kind yields which edge), the `names`
-edges an issue or milestone gets for every object its text names (docs/devcontext.md), target
-resolution, the external nodes created while resolving, the list of unresolved references
-with their correction texts, and the `unresolved_reference` warnings. Pure: works on the
-objects already read; no disk, no git. Hub and registry edges (`is_a`, `composes`,
-`projects`) are not derived here: they belong to whoever composes the graph.
-
-About 450 lines on purpose: the relation table, the resolver it names and the correction
-texts the resolver gives are one concern, read together.
-"""
+"""The relation edges between indexed objects: the relation table, the resolver and its
+correction texts, one concern, over 400 lines on purpose (docs/layer-internals.md). Pure."""
 
 from __future__ import annotations
 
@@ -98,11 +88,8 @@ class _Lookups(NamedTuple):
 
 
 class _Resolver:
-    """Lookups over the index objects (URI order) and the external nodes made on the way.
-
-    The lookups over the objects are built on first use: a layer whose objects reference
-    nothing (every `depends_on` empty, no naming kind) never needs them.
-    """
+    """Lookups over the index objects (URI order), built on first use, and the external nodes
+    made on the way."""
 
     def __init__(
         self,
@@ -362,11 +349,8 @@ def strings_in(value: Any) -> Iterator[str]:
 
 
 def _prose_of(obj: LayerObject) -> str:
-    """The text an object's mentions are read from: its front matter's strings and its body.
-
-    `scope` is left out (paths the work touches are matched as scope, not as mentions) and
-    so is `non_scope` (what the work says it does not do is not what it needs).
-    """
+    """The text an object's mentions are read from: its front matter's strings and its body,
+    less `scope` (matched as scope) and `non_scope`."""
     kept = {k: v for k, v in obj.metadata.items() if k not in ("scope", "non_scope")}
     body = "" if obj.body == obj.content and obj.metadata else obj.body  # a YAML document
     return "\n".join([*strings_in(kept), body])
@@ -393,12 +377,8 @@ def derive_relations(
     mcp_tools: Mapping[str, str] | None = None,
     excluded: list[ExcludedObject] | None = None,
 ) -> Relations:
-    """Edges, external nodes and unresolved references of `objects` (URI order).
-
-    `mcp_tools` maps an MCP tool name to the capability id exposed under it; None means
-    no tool is known, so every `mcp_tools` reference is unresolved. `excluded` names the
-    objects of files an error diagnostic excluded, so a reference to one says so.
-    """
+    """Edges, external nodes and unresolved references of `objects` (URI order)
+    (docs/layer-internals.md)."""
     resolver = _Resolver(objects, mcp_tools, excluded)
     edges: set[tuple[str, str, str]] = set()
     unresolved: set[UnresolvedReference] = set()

@@ -1,8 +1,5 @@
-"""Finding the layer root and the fatal errors of locating it.
-
-Reads only the file system's shape (stat calls); parses nothing. The nearest ancestor of the
-start directory that holds `.ai/manifest.yaml` is the root; `.git` is not a marker.
-"""
+"""Finding the layer root (the nearest ancestor holding `.ai/manifest.yaml`; `.git` is not a
+marker) and the fatal errors of locating it. Stat calls only."""
 
 from __future__ import annotations
 

@@ -1,12 +1,5 @@
-"""Writing one new layer file from a few facts: what `majordomus new KIND` does.
-
-The product otherwise never writes the layer; this is its one authoring path, and it only
-ever creates a file that does not exist yet (refusing to replace one, never writing through a
-symbolic link: `majordomus.safefs`). Each file is written where the layer `init` writes
-declares a class for its kind, with the keys and links of docs/generated/layer.md, and is
-refused before anything is written when no class of `sources.yaml` would read it as that
-kind (it would be silently not indexed).
-"""
+"""Writing one new layer file from a few facts: what `majordomus new KIND` does, the product's
+one authoring path (docs/layer-internals.md)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""Short identifiers: `adr-0001`, `I0102`, `rule/project.no-secrets` wherever a URI is taken.
-
-A text that is already a `majordomus://` URI is left alone. Otherwise it names the one object
-whose identity, identity before `@`, or `<kind>/<identity>` it is; none leaves the text as
-given (the caller's "not found" names it), more than one is refused listing every candidate.
-`why_absent` says why a text names nothing, when the layer knows: the file that holds it was
-excluded by an error, or a section no class reads. Pure: looks at the index only.
-"""
+"""Short identifiers: `adr-0001`, `I0102`, `rule/project.no-secrets` wherever a URI is taken
+(docs/layer-internals.md). Pure."""
 
 from __future__ import annotations
 
@@ -54,9 +48,8 @@ def _names(item: ExcludedObject, text: str) -> bool:
 
 
 def why_absent(index: Index, text: str, unknown: str, kind: str | None = None) -> str:
-    """What a lookup of `text` (a URI, short id or, given `kind`, an identity) that names no
-    object answers: the excluded file that holds it, or `unknown`, followed (for a lookup of
-    any kind) by the manifest sections no class reads."""
+    """What a lookup of `text` that names no object answers: the excluded file that holds it,
+    or `unknown`, then (for any kind) the manifest sections no class reads."""
     for item in index.excluded:
         if (kind is None or item.kind == kind) and _names(item, text):
             found = next(

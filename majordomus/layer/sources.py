@@ -1,10 +1,5 @@
-"""Reading `.ai/<knowledge>/sources.yaml` into `SourceClass` records.
-
-Owns the typed read and the rules of docs/layer.md; every violation is fatal (`InvalidSources`,
-exit 10) with a message naming the file and the problem, a missing or unreadable file is an
-I/O error (exit 13). Kinds are deliberately not checked here: an unknown kind is a per-file
-diagnostic (`unknown_kind`). Reads one file; never writes.
-"""
+"""Reading `.ai/<knowledge>/sources.yaml` into `SourceClass` records; every violation is
+fatal (exit 10), kinds are checked per file (`unknown_kind`)."""
 
 from __future__ import annotations
 

@@ -1,19 +1,5 @@
-"""The in-memory SQLite copy of the index: candidates, never truth.
-
-Built per process from the git-derived `Index` with the standard library's sqlite3 into
-`:memory:` (nothing is ever written next to the repository), one FTS5 table per kind of text
-a caller asks about, each built on first use: an FTS table and one insert per object is all
-it takes, so a first search does not pay for importing a database toolkit.
-The trigram tokenizer with `case_sensitive 1` over text the caller has already lowered
-matches a phrase exactly where Python's `in` would find it as a substring, so the URIs it
-returns are every object whose text holds one of the needles (a superset when a needle
-straddles two joined fields). Callers narrow to those and then apply their own rule to each:
-results are the same with and without it.
-
-A needle shorter than three characters has no trigram; then, and whenever SQLite cannot
-take a text, the answer is None: "cannot narrow, look at every object".
-Switched off with `MAJORDOMUS_SQLITE=0` (read by `enabled`).
-"""
+"""The in-memory SQLite copy of the index: candidates, never truth (docs/layer-internals.md).
+Switched off with `MAJORDOMUS_SQLITE=0`."""
 
 from __future__ import annotations
 
@@ -82,10 +68,8 @@ class SqliteIndex:
         return frozenset(always)
 
     def matching(self, table: str, needles: Iterable[str], text_of: TextOf) -> set[str] | None:
-        """URIs whose `text_of` holds at least one needle, or None when it cannot narrow.
-
-        `table` names the text (`text_of` must always be the same function for one name).
-        """
+        """URIs whose `text_of` holds at least one needle, or None when it cannot narrow; `table`
+        names the text (`text_of` is always the same function for one name)."""
         wanted = list(needles)
         if not wanted or any(len(n) < 3 or _UNSAFE in n for n in wanted):
             return None

@@ -1,12 +1,5 @@
-"""Strict typed reads of the layer's own control files: manifest, `sources.yaml`, `kinds.yaml`
-.
-
-The index is built on every invocation, so its path stays free of pydantic (whose first use
-costs more than indexing a small layer). The rules are those of a strict model: unknown
-members refused, required members enforced, `true` is not an integer and `"1"` is not one
-either. Every problem is reported, each naming its field path, in pydantic's words so all
-the product's messages read alike. Pure: values in, values or problems out.
-"""
+"""Strict typed reads of the layer's control files without pydantic, whose first use costs
+more than indexing a small layer (docs/layer-internals.md)."""
 
 from __future__ import annotations
 
@@ -25,32 +18,28 @@ def _refuse(path: str, problems: list[str], message: str) -> None:
     problems.append(f"{path or 'input'}: {message}")
 
 
-def string(value: Any, path: str, problems: list[str]) -> str | None:
-    if isinstance(value, str):
-        return value
-    _refuse(path, problems, "Input should be a valid string")
-    return None
+def _valid(test: Callable[[Any], bool], what: str) -> Check:
+    """A value `test` accepts, else the problem "Input should be a valid `what`"."""
+
+    def check(value: Any, path: str, problems: list[str]) -> Any:
+        if test(value):
+            return value
+        _refuse(path, problems, f"Input should be a valid {what}")
+        return None
+
+    return check
 
 
-def boolean(value: Any, path: str, problems: list[str]) -> bool | None:
-    if isinstance(value, bool):
-        return value
-    _refuse(path, problems, "Input should be a valid boolean")
-    return None
+def _is_integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
-def integer(value: Any, path: str, problems: list[str]) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    _refuse(path, problems, "Input should be a valid integer")
-    return None
-
-
-def integer_or_string(value: Any, path: str, problems: list[str]) -> int | str | None:
-    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
-        return value
-    _refuse(path, problems, "Input should be a valid integer or string")
-    return None
+string = _valid(lambda value: isinstance(value, str), "string")
+boolean = _valid(lambda value: isinstance(value, bool), "boolean")
+integer = _valid(_is_integer, "integer")
+integer_or_string = _valid(
+    lambda value: isinstance(value, str) or _is_integer(value), "integer or string"
+)
 
 
 def literal(*words: str) -> Check:

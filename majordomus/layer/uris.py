@@ -1,12 +1,5 @@
-"""Object URIs: `majordomus://<kind>/<identity>`, with the identity percent-encoded (RFC 3986).
-
-Any path git can track is an identity, so a URI encodes what a path segment may not hold: a
-space becomes `%20`, and `%`, `#`, `?`, control characters and non-ASCII characters (as
-UTF-8) are percent-encoded too; `/` stays, as it separates the segments of a path. This
-encoded form is the one every surface prints. Where a person types a URI (the CLI,
-`objects get`, `devcontext explain`) the decoded form is accepted as well: `candidates` lists
-the spellings to try, the canonical one first.
-"""
+"""Object URIs: `majordomus://<kind>/<identity>`, the identity percent-encoded (RFC 3986)
+(docs/layer-internals.md)."""
 
 from __future__ import annotations
 

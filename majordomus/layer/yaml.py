@@ -1,12 +1,5 @@
-"""The YAML subset every `.ai/` file is read with.
-
-Owns: line rules, refused constructs, scalar typing, flattened leaves, rebuilding the
-insertion-ordered mapping, key paths for allow-lists, and typed reads (`parse_into`).
-It is deliberately *not* general YAML: the quirks of the original reader are part of parity
-(both readers of a layer must accept the same files), so it never falls back to a YAML
-library. Pure: no disk, no clock. Hot path (every file of the layer, every invocation): one
-pass over the lines, module-level patterns, no pydantic until `parse_into` validates.
-"""
+"""The YAML subset every `.ai/` file is read with; deliberately not general YAML
+(docs/layer-internals.md). Pure."""
 
 from __future__ import annotations
 
@@ -40,10 +33,8 @@ _TYPED_LEAD = frozenset(_QUOTES | _INTEGER_LEAD | _REFUSED_LEAD | {"[", "t", "f"
 
 
 class YamlError(ValueError):
-    """A document outside the subset; `message` is the one-line text docs/layer.md lists.
-
-    `code` names the diagnostic when it is not the reader's generic one for the file.
-    """
+    """A document outside the subset; `message` is the one-line text docs/layer.md lists, `code`
+    the diagnostic when it is not the reader's generic one."""
 
     code: str | None = None
 
@@ -115,10 +106,8 @@ def _put(stack: list[str | None], depth: int, path: str) -> None:
 
 
 def _opens(out: list[tuple[str, Any]], path: str, raw: str | None, number: int) -> bool:
-    """Whether `path: raw` opens a block (empty value); otherwise emits its leaves.
-
-    A block opened at `MAX_YAML_DEPTH` is refused before anything deeper is read.
-    """
+    """Whether `path: raw` opens a block (empty value), refused at `MAX_YAML_DEPTH`; otherwise
+    emits its leaves."""
     value = (raw or "").lstrip(" ")
     if value:
         _emit(out, path, value, number)
@@ -188,11 +177,8 @@ def _key_line(
 
 
 def leaves(text: str) -> list[tuple[str, Any]]:
-    """The flattened leaves (dotted path, scalar or empty list) of `text`, in document order.
-
-    `ctx[d]` / `pend[d]` hold the open context and pending key at depth d (depth = indent / 2);
-    `_list_item` and `_key_line` read one significant line each.
-    """
+    """The flattened leaves (dotted path, scalar or empty list) of `text`, in document order;
+    `ctx[d]` / `pend[d]` hold the open context and pending key at depth d (indent / 2)."""
     out: list[tuple[str, Any]] = []
     tab = text.find("\t")
     tab_line = text.count("\n", 0, tab) + 1 if tab >= 0 else 0
@@ -283,14 +269,8 @@ def _filled_lines(text: str) -> int:
 
 
 def _flat(text: str) -> dict[str, Any] | None:
-    """The mapping of a flat document, or None when `text` is anything else.
-
-    Flat: no tab, no carriage return, and every non-empty line a top-level `key: value`
-    with a value, no key twice and no refused construct. That is what nearly every front
-    matter is; for it the general pass (`build(leaves(text))`) yields exactly this mapping,
-    which one C-level match over the whole text finds. Anything else (comments, nesting,
-    list items, errors) takes the general pass, which also words every error.
-    """
+    """The mapping of a flat document (top-level `key: value` lines only), or None
+    (docs/layer-internals.md)."""
     if "\t" in text or "\r" in text:
         return None
     pairs = _FLAT_LINE.findall("\n" + text)

@@ -37,101 +37,55 @@ DUP = (
     "all of them are excluded"
 )
 
+#: code -> (path, message) of the one error broken/<code> yields
+ONE_ERROR: dict[str, tuple[str | None, str]] = {
+    "required_source_empty": (
+        None,
+        "class 'policy' is required but its pathspec ':(glob).ai/repo/policy.yaml' matches no file",
+    ),
+    "unknown_kind": (
+        ".ai/repo/widgets/w.yaml",
+        "class 'widget' declares kind 'widget', which this executable does not read "
+        "(its kinds: docs/generated/layer.md)",
+    ),
+    "unreadable": ("docs/GONE.md", "cannot stat: No such file or directory"),
+    "symlink": ("docs/link.md", "is a symbolic link; symlinks are never followed"),
+    "not_a_file": ("docs/dir.md", "is not a regular file"),
+    "oversized": ("docs/BIG.md", "4194305 bytes, over the 4194304 byte limit"),
+    "invalid_utf8": ("docs/latin1.md", "not valid UTF-8 (byte 0xe9 at offset 5)"),
+    "malformed_yaml": (
+        ".ai/repo/profiles/review.yaml",
+        "unsupported YAML construct on line 2: &anchor text",
+    ),
+    "malformed_front_matter": (
+        ".ai/repo/rules/project/broken.v1.md",
+        "front matter opened on line 1 and never closed",
+    ),
+    "missing_front_matter": (
+        ".ai/repo/prompts/triage.md",
+        "no front matter, and the kind requires it",
+    ),
+    "unknown_key": (
+        ".ai/repo/rules/project/x.v1.md",
+        "key(s) not allowed here (see docs/generated/layer.md#rule): owner, extra.k",
+    ),
+    "kind_mismatch": (
+        ".ai/repo/rules/project/x.v1.md",
+        "declares kind 'prompt' but was discovered by class 'rule' as 'rule'",
+    ),
+    "unsupported_version": (".ai/repo/policy.yaml", "'version' is 2; this executable reads 1"),
+    "missing_field": (".ai/repo/prompts/nameless.md", "identity field 'name' is missing"),
+}
+
 # code -> the exact diagnostics (severity, code, path, message) of broken/<code>
 EXPECTED: dict[str, list[tuple[str, str, str | None, str]]] = {
+    **{code: [("error", code, *found)] for code, found in ONE_ERROR.items()},
     "claimed_twice": [
         (
             "warning",
             "claimed_twice",
             ".ai/repo/rules/a.v1.md",
             "matched by class 'extra' after class 'rule'; kept under 'rule'",
-        )
-    ],
-    "required_source_empty": [
-        (
-            "error",
-            "required_source_empty",
-            None,
-            "class 'policy' is required but its pathspec ':(glob).ai/repo/policy.yaml' "
-            "matches no file",
-        )
-    ],
-    "unknown_kind": [
-        (
-            "error",
-            "unknown_kind",
-            ".ai/repo/widgets/w.yaml",
-            "class 'widget' declares kind 'widget', which this executable does not read "
-            "(its kinds: docs/generated/layer.md)",
-        )
-    ],
-    "unreadable": [
-        ("error", "unreadable", "docs/GONE.md", "cannot stat: No such file or directory")
-    ],
-    "symlink": [
-        ("error", "symlink", "docs/link.md", "is a symbolic link; symlinks are never followed")
-    ],
-    "not_a_file": [("error", "not_a_file", "docs/dir.md", "is not a regular file")],
-    "oversized": [
-        ("error", "oversized", "docs/BIG.md", "4194305 bytes, over the 4194304 byte limit")
-    ],
-    "invalid_utf8": [
-        ("error", "invalid_utf8", "docs/latin1.md", "not valid UTF-8 (byte 0xe9 at offset 5)")
-    ],
-    "malformed_yaml": [
-        (
-            "error",
-            "malformed_yaml",
-            ".ai/repo/profiles/review.yaml",
-            "unsupported YAML construct on line 2: &anchor text",
-        )
-    ],
-    "malformed_front_matter": [
-        (
-            "error",
-            "malformed_front_matter",
-            ".ai/repo/rules/project/broken.v1.md",
-            "front matter opened on line 1 and never closed",
-        )
-    ],
-    "missing_front_matter": [
-        (
-            "error",
-            "missing_front_matter",
-            ".ai/repo/prompts/triage.md",
-            "no front matter, and the kind requires it",
-        )
-    ],
-    "unknown_key": [
-        (
-            "error",
-            "unknown_key",
-            ".ai/repo/rules/project/x.v1.md",
-            "key(s) not allowed here (see docs/generated/layer.md#rule): owner, extra.k",
-        )
-    ],
-    "kind_mismatch": [
-        (
-            "error",
-            "kind_mismatch",
-            ".ai/repo/rules/project/x.v1.md",
-            "declares kind 'prompt' but was discovered by class 'rule' as 'rule'",
-        )
-    ],
-    "unsupported_version": [
-        (
-            "error",
-            "unsupported_version",
-            ".ai/repo/policy.yaml",
-            "'version' is 2; this executable reads 1",
-        )
-    ],
-    "missing_field": [
-        (
-            "error",
-            "missing_field",
-            ".ai/repo/prompts/nameless.md",
-            "identity field 'name' is missing",
         )
     ],
     "duplicate_identity": [

@@ -13,15 +13,13 @@ from majordomus.errors import EXIT_REFUSED
 from majordomus.layer import git as gitmod
 from majordomus.layer.git import (
     GitError,
+    PendingGitState,
     _entries,
     current_branch,
     git_dir,
-    git_state,
     head,
     head_commit,
     ls_files,
-    show_toplevel,
-    working_tree,
 )
 from tests.conftest import git, make_git_repo, witness
 
@@ -40,7 +38,7 @@ def repo(tmp_path: Path) -> Path:
 
 
 def test_state_of_a_clean_repository(repo: Path) -> None:
-    state = git_state(repo)
+    state = PendingGitState(repo).result()
     assert state.available
     assert state.toplevel == str(repo.resolve())
     assert state.head is not None and re.fullmatch(r"[0-9a-f]{40}", state.head)
@@ -51,31 +49,31 @@ def test_state_of_a_clean_repository(repo: Path) -> None:
 
 def test_dirty_detached_and_unborn(repo: Path, tmp_path: Path) -> None:
     (repo / "new.txt").write_text("x\n")
-    assert working_tree(repo) == "dirty"
+    assert PendingGitState(repo).result().working_tree == "dirty"
     git(repo, "checkout", "-q", "--detach")
     assert current_branch(repo) is None
     assert head_commit(repo) == head(repo)
     unborn = make_git_repo(tmp_path / "u", commit=False)
     assert head_commit(unborn) is None
     assert current_branch(unborn) == "master"
-    assert git_state(unborn).head is None
+    assert PendingGitState(unborn).result().head is None
 
 
 def test_outside_git_the_state_is_unavailable_with_a_reason(tmp_path: Path) -> None:
     (tmp_path / "plain").mkdir()
-    state = git_state(tmp_path / "plain")
+    state = PendingGitState(tmp_path / "plain").result()
     assert state.state == "unavailable"
     assert state.reason
     assert state.to_json() == {"state": "unavailable", "reason": state.reason}
     assert head(tmp_path / "plain") is None
     with pytest.raises(GitError) as caught:
-        show_toplevel(tmp_path / "plain")
+        head_commit(tmp_path / "plain")
     assert caught.value.exit_code == EXIT_REFUSED
 
 
 def test_missing_git_executable_is_unavailable(repo: Path, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
-    state = git_state(repo)
+    state = PendingGitState(repo).result()
     assert state.state == "unavailable"
     assert "cannot run git" in (state.reason or "")
 
@@ -122,7 +120,7 @@ def test_asking_writes_nothing(repo: Path) -> None:
     before = witness(repo)
     index = repo / ".git" / "index"
     stamp = index.stat().st_mtime_ns
-    git_state(repo)
+    PendingGitState(repo).result()
     ls_files(repo, ":(glob)**")
     assert witness(repo) == before
     assert index.stat().st_mtime_ns == stamp
@@ -194,13 +192,14 @@ def test_a_conflicted_path_is_listed_once_with_every_stage() -> None:
 def _asked_alone(root: Path) -> tuple[str | None, ...]:
     """The git state as the three quick questions answer it asked one by one."""
     try:
-        return ("available", show_toplevel(root), head_commit(root), current_branch(root))
+        top = gitmod._toplevel(root, gitmod._Running(root, gitmod._TOPLEVEL, ()))
+        return ("available", top, head_commit(root), current_branch(root))
     except GitError as exc:
         return ("unavailable", exc.message)
 
 
 def _answered(root: Path) -> tuple[str | None, ...]:
-    state = git_state(root)
+    state = PendingGitState(root).result()
     if state.available:
         return (state.state, state.toplevel, state.head, state.branch)
     return (state.state, state.reason)

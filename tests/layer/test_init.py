@@ -124,12 +124,6 @@ def test_an_existing_layer_is_refused_and_nothing_is_written(tmp_path: Path) -> 
     assert list((tmp_path / ".ai").iterdir()) == []
 
 
-def test_a_second_init_is_refused(tmp_path: Path) -> None:
-    init_layer(tmp_path)
-    with pytest.raises(InitRefused):
-        init_layer(tmp_path)
-
-
 def test_legacy_and_missing_targets_are_refused(tmp_path: Path) -> None:
     (tmp_path / "old" / ".majordomus").mkdir(parents=True)
     with pytest.raises(InitRefused, match="majordomus migrate"):

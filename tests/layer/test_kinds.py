@@ -7,7 +7,7 @@ from importlib import resources
 import pytest
 
 from majordomus.errors import EXIT_REFUSED
-from majordomus.layer.allow import AllowListError, available, load_allow_list, parse_allow_list
+from majordomus.layer.allow import AllowListError, _read_list, available, load_allow_list
 from majordomus.layer.kinds import KindSchemaError, load_kinds, parse_kinds
 from majordomus.layer.yaml import key_paths, parse
 
@@ -140,17 +140,17 @@ def test_every_kind_that_validates_has_a_list_and_the_session_list_is_session_re
 
 def test_a_pattern_that_does_not_compile_is_fatal() -> None:
     with pytest.raises(AllowListError, match="line 2"):
-        parse_allow_list("x", "# banner\n^(unclosed$\n")
+        _read_list("x", "# banner\n^(unclosed$\n").unknown(["a"])
 
 
 def test_search_semantics_with_the_anchors_the_lines_carry() -> None:
-    allow = parse_allow_list("x", "^a$\ntags\n")
+    allow = _read_list("x", "^a$\ntags\n")
     assert allow.unknown(["a", "ab", "xtagsx", "b"]) == ["ab", "b"]
-    assert parse_allow_list("empty", "# nothing\n").unknown(["a"]) == ["a"]
+    assert _read_list("empty", "# nothing\n").unknown(["a"]) == ["a"]
 
 
 def test_a_remembered_refusal_is_still_reported() -> None:
-    rule = parse_allow_list("rule", "^id$\n^tags(\\.[0-9]+)?$")
+    rule = _read_list("rule", "^id$\n^tags(\\.[0-9]+)?$")
     for _ in range(2):
         assert rule.unknown(key_paths({"id": 1, "nope": 2, "tags": ["a", "b"]})) == ["nope"]
         assert rule.unknown(["nope", "id", "tags.1"]) == ["nope"]
