@@ -1,26 +1,4 @@
-"""The one filter every text passes on its way out of the process (docs/RELIABILITY.md).
-
-Repository content is untrusted: a rule title may carry a terminal escape (an OSC 52
-clipboard write, a screen clear), a record or a file may carry a secret. Whatever majordomus
-prints, logs or answers over MCP and HTTP goes through here: secrets are replaced by their
-`[redacted:<name>]` markers (`majordomus.redaction`) and control characters are made visible
-instead of reaching a terminal.
-
-* `clean(text)` — human text: C0 and C1 controls (other than newline and tab), DEL and the
-  bidirectional overrides are written as `\\xNN` / `\\uNNNN`.
-* `clean_line(text)` — one line (an error, a log line): newline and tab escaped as well.
-* `one_line(text)` — that escaping alone, for a row of a text view that quotes a path or a
-  finding (its whole text then passes `clean`): a newline in a file name forges no line.
-* `excerpt(text, limit)` — a short quotation of repository content for an error message.
-* `clean_json(text, dumps)` — JSON text: stays valid and deterministic; DEL, C1 controls and
-  bidi overrides become `\\uNNNN` escapes (JSON escapes the C0 ones itself).
-* `json_safe(text)` — those escapes alone, for JSON text whose strings are already redacted.
-
-Cheap when there is nothing to do: an ASCII text is checked for controls with one
-`bytes.translate`, and redaction skips every shape whose literal is absent; JSON bytes
-(`clean_json_bytes`) are looked at as bytes first and decoded only when something in them
-may need cleaning.
-"""
+"""The one filter every text passes on its way out of the process (docs/RELIABILITY.md)."""
 
 from __future__ import annotations
 

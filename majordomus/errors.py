@@ -1,13 +1,4 @@
-"""Every error a surface must render, in one place.
-
-Two families:
-* `Fatal` — the run cannot proceed (no root, broken manifest, git unusable). Each carries
-  its exit code (0 ok, 2 usage, 10 contract unmet, 12 not found, 13 refused).
-* `CapabilityError` — a handler declined or failed. Each carries its code word; surfaces
-  map it to an HTTP status, an MCP result or a CLI exit code.
-
-Handlers raise; they never print.
-"""
+"""Every error a surface must render, in one place."""
 
 from __future__ import annotations
 

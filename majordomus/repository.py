@@ -1,13 +1,4 @@
-"""The library's front door: one repository, answering exactly what the command line answers.
-
-`Repository.open(path)` finds the repository holding `path` as every command does; each
-method runs the capability the command of the same name runs, through the same executor and
-with the same typed input, and returns the handler's own model (what `--format json` prints
-is that model's JSON). Nothing is re-implemented here, so a library caller and a command can
-never disagree: `compile_context` reads the same local continuity records and on-disk sizes,
-`ledger.record` takes the same write path (`majordomus.ledger.service`). Refusals raise the
-same errors (`majordomus.errors`) whose messages the command line prints.
-"""
+"""The library's front door: one repository, answering exactly what the command line answers."""
 
 from __future__ import annotations
 

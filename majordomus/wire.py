@@ -1,16 +1,5 @@
 """What crosses a surface as JSON: the base classes of its pydantic models and the writers
 of its text.
-
-* `Wire` — an answer (or stored record) model: lenient on input (unknown keys ignored),
-  serialised by alias; `wire()` is its JSON value. A field annotated `Annotated[T, OMIT]` is
-  dropped from JSON when it is None or an empty list / mapping ("omit∅" in the specs).
-* `StrictInput` — a request model: unknown keys are refused, so a misspelt field is an
-  error rather than a silently dropped claim. `Empty` is the one without a field, here so
-  that a namespace taking it does not import another namespace's models.
-* `dumps_pretty`, `dumps_compact`, `dumps_canonical`, `dumps_model_pretty_bytes` — the JSON
-  texts, each deterministic.
-
-`defer_build` keeps import cheap: a model's validator is built on first use.
 """
 
 from __future__ import annotations

@@ -1,9 +1,4 @@
-"""The checks a capability declaration passes before any surface serves it.
-
-Identity and exposure (one owner per name on every surface), the declaration's policies, and
-its types (a resource query accepts `{}`, the handler's signature is the declared input and
-output). Every check appends to a list, so every error is reported at once.
-"""
+"""The checks a capability declaration passes before any surface serves it."""
 
 from __future__ import annotations
 

@@ -1,11 +1,4 @@
-"""The core capabilities: repository, objects, capabilities and health.
-
-Each section holds one capability module: its models, handlers, benchmark cases and
-declarations, so a capability reads top to bottom in one place (the file is one namespace of
-four small modules, hence its length). Handlers are ordinary functions over pydantic models;
-they raise capability errors and never print. Resource resolution (`objects.get`, MCP
-`resources/read`) lives here, once.
-"""
+"""The core capabilities: repository, objects, capabilities and health."""
 
 from __future__ import annotations
 

@@ -1,10 +1,4 @@
-"""The one execution path every surface calls, and the process cache.
-
-Input arrives as JSON-compatible values from any surface and is validated strictly through
-JSON, so `"5"` is not an integer and an unknown key is refused the same way everywhere. The
-answer is the handler's own model, which each surface serialises; a cached answer is the
-model a computed one would be, and errors are never cached.
-"""
+"""The one execution path every surface calls, and the process cache."""
 
 from __future__ import annotations
 

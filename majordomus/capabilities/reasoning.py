@@ -1,14 +1,4 @@
-"""The `reasoning` module, organised by capability.
-
-The situation (`ReasoningSituation`) is resolved once per request and shared by every
-reasoning capability that reads: the record store and its records, the consultation history
-replayed from them, the advisor catalogue in force, the mode, and every advisor's state now;
-the one that writes calls the ledger service (`majordomus.ledger.service`), and push, pull and
-sync the team ledger (`majordomus.ledger.team`). None of these capabilities contacts an
-advisor. After the situation, each section holds one capability's wire shapes, handler,
-benchmark cases and declaration (ten capabilities read top to bottom in one file, hence its
-length).
-"""
+"""The `reasoning` module, organised by capability."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""`reasoning.record`, the one reasoning capability that writes: its input, its answer, its
-handler and its declaration, in a file of their own so that writing a record (from any
-surface or the library) imports the ledger's write path and none of the projections the
-reading capabilities of `majordomus.capabilities.reasoning` answer with.
+"""`reasoning.record`, the one reasoning capability that writes, in a file of its own so
+that writing a record imports the ledger's write path and none of the projections.
 """
 
 from __future__ import annotations

@@ -1,7 +1,4 @@
-"""The canonical JSON Schemas of capability inputs and outputs, which every surface reads.
-
-They come from the pydantic models (never hand-written), computed once per model.
-"""
+"""The canonical JSON Schemas of capability inputs and outputs, which every surface reads."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
 """The workspace: what a handler may ask for (the root, the index, the registry, the
-environment). Named so because "context" in this product means the context compiled for a
-session (`majordomus.devcontext`); handlers still take it as their first argument, `ctx`.
-
-Everything is computed lazily and at most once per workspace, so a command that needs only the
-ledger never builds the layer index. A long-lived server calls `refresh()` before each
-answer: a cheap check (`majordomus.layer.freshness`) and, when the layer moved, a re-index.
+environment), each computed lazily and at most once.
 """
 
 from __future__ import annotations

@@ -1,12 +1,4 @@
-"""The click application: groups from the registry's CLI words plus the process commands.
-
-The tree is lazy at both levels: a top-level word is built when it is invoked (a capability
-word imports the one namespace that declares its module), and under it only the subcommand
-asked for (its views, or its command file), so `reasoning status` never imports the context
-compiler, the HTTP server or `reasoning export`'s file. Listing the tree (`--help`,
-completion) builds what it lists.
-Parsing and rendering only; every answer comes from a capability or a library function.
-"""
+"""The click application: groups from the registry's CLI words plus the process commands."""
 
 from __future__ import annotations
 

@@ -1,13 +1,4 @@
-"""The ASGI application `majordomus serve` runs: FastAPI routes inside the guard.
-
-The guard (`majordomus.http.middleware`) owns what must happen before routing. The routes are
-generic: one per capability HTTP exposure, each binding the request to the input, running the
-one executor and mapping errors; beside them the pages (`/`, `/api/v1`, `/openapi.json`,
-Swagger UI) and MCP at `/mcp` (`majordomus.http.mcp`), which `serve --mcp-only` serves
-alone. The registry, the routes and the OpenAPI document are built once per process; before
-each request the workspace checks cheaply whether the layer changed and reads it again only
-when it did.
-"""
+"""The ASGI application `majordomus serve` runs: FastAPI routes inside the guard."""
 
 from __future__ import annotations
 

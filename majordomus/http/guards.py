@@ -1,13 +1,4 @@
-"""The request guards of docs/http.md, as functions over (client address, headers).
-
-1. DNS rebinding: a loopback caller must name the server by an IP literal or `localhost`.
-2. Foreign Origin: a non-GET/HEAD request, and every request to `/mcp`, may carry only the
-   server's own origin.
-
-Who must show the server's token is `majordomus.http.door`'s.
-
-Pure: no sockets, no clock; the ASGI middleware and the tests call the same functions.
-"""
+"""The request guards of docs/http.md, as functions over (client address, headers)."""
 
 from __future__ import annotations
 

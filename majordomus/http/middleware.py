@@ -1,15 +1,4 @@
-"""The pure-ASGI guard in front of the routes: what must happen before routing.
-
-The in-flight bound (503 `busy`, liveness probes exempt), a request framed both by
-`Transfer-Encoding` and `Content-Length` (400, its connection closed), the Host / Origin
-guards, the token a caller off loopback must show (`majordomus.http.door`, 401), the 1 MiB
-body limit (413), a body that must arrive whole before anything runs (a retrying client
-cannot commit a record twice), HEAD as GET without a body, `Cache-Control: no-store` and a
-`Content-Length` on every answer, in which the absolute paths of the repository (`hidden`:
-its root and git's top level) are shown as their last names (except MCP's, which answer as
-over stdio); and, before each request, the
-application's cheap check whether the layer changed (`before_each`).
-"""
+"""The pure-ASGI guard in front of the routes: what must happen before routing."""
 
 from __future__ import annotations
 

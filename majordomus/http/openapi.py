@@ -1,11 +1,4 @@
-"""The OpenAPI 3.1 document, derived from the registry and nothing else.
-
-Every capability with an HTTP exposure is one operation whose `operationId` is its id; input
-and output schemas are the canonical schemas of its pydantic models with `$defs` hoisted into
-`components.schemas` under their titles. Two different schemas under one name are an error:
-the document is not built. Pure: no I/O, no clock; the same registry and cases give the same
-bytes, so `majordomus generate` can commit the result and `--check` can compare it.
-"""
+"""The OpenAPI 3.1 document, derived from the registry and nothing else."""
 
 from __future__ import annotations
 

@@ -1,18 +1,5 @@
 """The MCP server's dispatcher: the methods, their parameters and their error codes; stdio
 runs it here, and Streamable HTTP through `majordomus.http.mcp`.
-
-No MCP library. Framing and the redaction of what is written live in
-`majordomus.mcp.framing`, tool results and list pages in `majordomus.mcp.results`, the
-session loop (one writer and the idle check) in `majordomus.mcp.session`. Tools are a
-projection of the registry, resources of the registry and the index
-(`majordomus.mcp.listing`), prompts and completions of the index (`majordomus.mcp.prompts`);
-every tool call goes through the one executor.
-
-Before each input line the workspace checks whether the layer changed and re-indexes if it
-did; the lists are then computed again, `notifications/*/list_changed` go out for those that
-moved and `notifications/resources/updated` for each subscribed resource whose content moved,
-before the answer. Every result and every error message passes `majordomus.egress` (redacted,
-controls escaped); a name the client sent is quoted as a short excerpt.
 """
 
 from __future__ import annotations

@@ -1,7 +1,4 @@
-"""Text renderings of the `reasoning` capabilities, one section per capability.
-
-Each view reads the capability's JSON answer (what `--format json` prints), never the domain.
-"""
+"""Text renderings of the `reasoning` capabilities, one section per capability."""
 
 from __future__ import annotations
 
