@@ -110,13 +110,7 @@ def json_safe(text: str) -> str:
 
 
 def clean_json(text: str, dumps: Callable[[Any], str], candidates: Candidates | None = None) -> str:
-    """JSON text as it may leave the process: every secret in it redacted, still valid JSON.
-
-    Redaction runs over the text itself; should a replacement have broken the JSON (a
-    secret-shaped value that was a number, say), the value is parsed, each of its strings
-    redacted, and written again with `dumps`, the writer that produced `text`.
-    `candidates` are the text's own, when the caller has found them already.
-    """
+    """JSON text as it may leave the process: every secret in it redacted, still valid JSON."""
     redacted = redact_secrets(text, candidates)
     if redacted != text:
         try:
@@ -137,11 +131,7 @@ def _json_safe_already(data: bytes) -> bool:
 
 
 def clean_json_bytes(data: bytes, dumps: Callable[[Any], str]) -> bytes:
-    """`clean_json` over UTF-8 bytes: the same bytes back when nothing needed cleaning.
-
-    The bytes are looked at first: when they hold no literal of any secret shape and none
-    of the characters `json_safe` escapes, the text would come back unchanged, so it is
-    never decoded (the usual case, and most of a large answer's cost otherwise)."""
+    """`clean_json` over UTF-8 bytes, decoded only when something in them may need cleaning."""
     candidates = Candidates(data)
     safe = _json_safe_already(data)
     if candidates.none() and safe:

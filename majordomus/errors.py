@@ -162,11 +162,7 @@ def field_path(loc: Sequence[str | int]) -> str:
 def describe_validation(
     exc: object, *, locate: Callable[[tuple[str | int, ...]], tuple[str | int, ...]] | None = None
 ) -> str:
-    """One line naming every field a validation error complains about, in plain words.
-
-    `locate` rewrites a location before it is shown (a model that knows how its input was
-    written, e.g. without the tag segment a tagged union adds).
-    """
+    """One line naming every field a validation error complains about, in plain words."""
     errors = getattr(exc, "errors", None)
     if errors is None:
         return str(exc).splitlines()[0] if str(exc) else type(exc).__name__

@@ -59,13 +59,8 @@ class Repository:
         strict: bool = False,
         environ: Mapping[str, str] | None = None,
     ) -> Repository:
-        """The repository whose `.ai/manifest.yaml` is nearest above `path`.
-
-        `discovery` and `strict` are the command line's `--discovery` and `--strict` (a
-        strict repository refuses to answer from an index with error diagnostics);
-        `environ` is the environment the advisors and the ledger's lock wait are read from
-        (default: this process's). Raises `MissingArtifact` when no repository holds `path`.
-        """
+        """The repository whose `.ai/manifest.yaml` is nearest above `path`, opened as the command
+        line's `--discovery` and `--strict` would."""
         from majordomus.capabilities.workspace import Workspace
 
         workspace = Workspace(Path(path), discovery=discovery, strict=strict, environ=environ)

@@ -23,9 +23,6 @@ if TYPE_CHECKING:
     from majordomus.layer.model import LayerObject
 
 
-# -- repository.info ---------------------------------------------------------------------------
-
-
 class RepositoryReport(Wire):
     """The repository, its layer, git state, discovery mode, kinds present and every diagnostic."""
 
@@ -71,9 +68,6 @@ REPOSITORY = Module(
     stability=VERIFIED,
     capabilities=(REPOSITORY_INFO,),
 )
-
-
-# -- objects.* ---------------------------------------------------------------------------------
 
 
 class ObjectSummary(Wire):
@@ -191,10 +185,7 @@ def objects_list(ctx: Workspace, request: ListInput) -> ObjectList:
 
 
 def resolve_resource(ctx: Workspace, uri: str) -> ResourceView:
-    """One URI resolution for `objects.get` and MCP `resources/read`; never reads a file.
-
-    An object URI may be given canonical (percent-encoded) or decoded; the view always
-    carries the canonical one."""
+    """One URI resolution for `objects.get` and MCP `resources/read`; never reads a file."""
     obj = ctx.index.find(uri)
     if obj is not None:
         return ResourceView(source="declarative", id=f"{obj.kind}.{obj.identity}", **obj.to_json())
@@ -254,10 +245,8 @@ def search_text(obj: LayerObject) -> str:
 def search_hits(
     ctx: Workspace, needle: str, kind: str | None
 ) -> Iterator[tuple[LayerObject, str | None]]:
-    """Each hit of a search for `needle` (lowered) in index order with its snippet: an object
-    whose content holds it (the snippet is that line) or whose identity, title or
-    description does. The index's SQLite copy, when on, passes over the objects that cannot
-    match; the rule below decides every hit."""
+    """Each hit for `needle` (lowered) in index order with its snippet; the SQLite copy, when
+    on, only skips objects that cannot match."""
     sqlite = ctx.sqlite
     candidates = sqlite.matching("search", [needle], search_text) if sqlite else None
     for obj in ctx.index.objects:
@@ -367,9 +356,6 @@ OBJECTS = Module(
         OBJECTS_SEARCH,
     ),
 )
-
-
-# -- capabilities.* ----------------------------------------------------------------------------
 
 
 class CapabilitiesInput(PageInput):
@@ -543,9 +529,6 @@ CAPABILITIES = Module(
         CAPABILITIES_DESCRIBE,
     ),
 )
-
-
-# -- health.* ----------------------------------------------------------------------------------
 
 
 class HealthCheck(Wire):

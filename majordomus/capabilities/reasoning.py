@@ -53,9 +53,6 @@ if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
 
 
-# -- the situation -----------------------------------------------------------------------------
-
-
 @dataclass(frozen=True, slots=True)
 class ReasoningSituation:
     """What every reasoning capability knows about one request; `index` holds the lookups
@@ -71,13 +68,8 @@ class ReasoningSituation:
 def reasoning_situation(
     ctx: Workspace, as_of: str | None = None, *, indexed: bool = False, local: bool = True
 ) -> ReasoningSituation:
-    """Resolve the situation; an invalid catalogue is refused naming the file it came from.
-
-    With `as_of` (an RFC 3339 time) only the records recorded at or before that moment are
-    replayed and circuits are evaluated at it: the state a handover saw, by the same path.
-    `indexed` keeps the records' `RecordIndex` for a caller that derives the state; with
-    `local` false only the published records are read (`reasoning check --shared`).
-    """
+    """Resolve the situation, as of `as_of` when given; an invalid catalogue is refused naming
+    its file. `local` false reads only the published records (`reasoning check --shared`)."""
     store = Store(ctx.root)
     loaded = store.load(local=local)
     now = None
@@ -92,9 +84,6 @@ def reasoning_situation(
     except CatalogueError as exc:
         raise Refused(exc.message) from None
     return ReasoningSituation(store=store, loaded=loaded, advisors=advisors, index=index)
-
-
-# -- reasoning.advisors ------------------------------------------------------------------------
 
 
 class AdvisorCapacity(Wire):
@@ -168,9 +157,6 @@ REASONING_ADVISORS = Capability(
 )
 
 
-# -- reasoning.plan ----------------------------------------------------------------------------
-
-
 class PlanPreviewInput(StrictInput):
     """A stated uncertainty to plan review for; nothing is recorded."""
 
@@ -235,14 +221,6 @@ REASONING_PLAN = Capability(
     tags=("reasoning", "policy"),
     cases=_plan_cases,
 )
-
-
-# == ledger: reasoning.record, and the team ledger's push, pull and sync ========================
-# `reasoning.record` is declared in `majordomus.capabilities.record`, so writing a record
-# imports none of the projections below.
-
-
-# -- reasoning.push, reasoning.pull, reasoning.sync (the command line and the library only) -----
 
 
 class RemoteInput(StrictInput):
@@ -319,15 +297,6 @@ REASONING_SYNC = _team(
     output=Synced,
 )
 
-# == end of the ledger's section ===============================================================
-
-
-# == projections: reasoning.status, reasoning.explain, reasoning.check ==========================
-# (the state, explanations and checks replayed from the records; owned by the projections)
-
-
-# -- reasoning.status --------------------------------------------------------------------------
-
 
 class ReasoningStatusInput(PageInput):
     """Which task to report, as of when, and which page of its records."""
@@ -383,9 +352,8 @@ def reasoning_status(ctx: Workspace, request: ReasoningStatusInput) -> Reasoning
 def _derived_state(
     ctx: Workspace, task: str | None, as_of: str | None
 ) -> tuple[ReasoningState, AdvisorSituation]:
-    """The state of `task` (default: the current one) and the advisors; the records and
-    their lookups are let go on return, before the report is rendered beside the state
-    (the peak memory of a large store)."""
+    """The state of `task` (default: the current one) and the advisors; the records are let go
+    on return, before the report is rendered (the peak memory of a large store)."""
     situation = reasoning_situation(ctx, as_of, indexed=True)
     if task is None:
         task = situation.store.current_task()
@@ -415,9 +383,6 @@ REASONING_STATUS = Capability(
     tags=("reasoning", "session"),
     cases=_status_cases,
 )
-
-
-# -- reasoning.handover ------------------------------------------------------------------------
 
 
 class ReasoningHandoverInput(StrictInput):
@@ -482,9 +447,6 @@ REASONING_HANDOVER = Capability(
 )
 
 
-# -- reasoning.explain -------------------------------------------------------------------------
-
-
 class ReasoningExplainInput(StrictInput):
     """The record to explain, and as of when."""
 
@@ -527,9 +489,6 @@ REASONING_EXPLAIN = Capability(
     waived="transient_state",
     cases=_explain_cases,
 )
-
-
-# -- reasoning.check ---------------------------------------------------------------------------
 
 
 class ReasoningCheckInput(StrictInput):
@@ -579,9 +538,6 @@ REASONING_CHECK = Capability(
     stability=EXPERIMENTAL,
     tags=("reasoning", "governance"),
 )
-
-
-# == end of the projections' section ===========================================================
 
 
 REASONING = Module(

@@ -150,9 +150,6 @@ def record_documents(records: list[ReasoningRecord]) -> list[Document]:
     return documents
 
 
-# -- the ledger's ranking, kept while the store stands still ------------------------------------
-
-
 def ledger_state(root: Any) -> tuple[tuple[str, int, int], ...]:
     """What says the store moved: the store's and each task directory's modification time
     and entry count (a record is a new file in its task's directory, never an edit)."""
@@ -194,9 +191,6 @@ def ledger_ranking(ctx: Workspace) -> LedgerRanking:
         known = LedgerRanking(Store(ctx.root).load().records, state)
         ctx.__dict__["ledger_ranking"] = known
     return known
-
-
-# -- recall.query ------------------------------------------------------------------------------
 
 
 class RecallInput(StrictInput):

@@ -73,18 +73,15 @@ class Routes:
         self._openapi: str | None = None
 
     def refresh(self) -> None:
-        """Before each request: re-index if the layer changed, and rebuild what the index
-        feeds (the JSON index of `/`); the handlers read the current index. A re-index that
-        failed leaves the last index served and `/` saying `stale`."""
+        """Before each request: re-index if the layer changed; a failed re-index keeps the last one
+        and `/` says `stale`."""
         was_stale = self.ctx.stale
         if self.ctx.refresh() or self.ctx.stale != was_stale:
             self._info = None
 
     @property
     def info(self) -> pages.ServerIndex:
-        """The JSON index of the index served, built when `/` first asks for it after a
-        change: it shows the working tree, which asks `git status` over the whole work tree,
-        and a request after a re-index should not wait for that unless it is `/`."""
+        """The JSON index of `/`, built on first ask after a change (it runs `git status`)."""
         if self._info is None:
             self._info = pages.server_index(self.ctx.index, stale=self.ctx.stale)
         return self._info

@@ -51,10 +51,7 @@ def local_host(host: str) -> bool:
 def check_request(
     client: str | None, method: str, headers: Mapping[str, str], path: str = ""
 ) -> None:
-    """Guards 1 and 2, before routing; raises a 403 `forbidden` naming what was refused.
-
-    `headers` maps lower-case names to values.
-    """
+    """Guards 1 and 2 (`headers` lower-case), before routing; a refusal is a 403 `forbidden`."""
     host = headers.get("host")
     if is_loopback(client) and host is not None and not local_host(host):
         raise HttpError(

@@ -129,13 +129,8 @@ class Guard:
         await self.app(inner, replay, send)
 
     async def _body(self, receive: Receive, headers: dict[str, str]) -> bytes:
-        """The whole body, or 413 `too_large` once it is over the limit.
-
-        Whole means its last chunk arrived (`more_body` false) and, when a length was
-        declared, it has that length; a client that leaves before is `ClientGone`, so a
-        request whose body did not arrive whole never runs (a retrying client cannot
-        commit a record twice).
-        """
+        """The whole body, or 413 `too_large`; a client that leaves before it is whole is
+        `ClientGone`, so a retrying client cannot commit a record twice."""
         declared = headers.get("content-length", "")
         too_large = declared.isdigit() and int(declared) > self.body_limit
         chunks: list[bytes] = []
@@ -160,9 +155,8 @@ class Guard:
 
 
 def hider(paths: Iterable[Path]) -> Callable[[bytes], bytes]:
-    """A body with each of these absolute paths (as JSON writes it) shown as its last name,
-    where it stands as a whole path or the start of one: the API never says where the
-    repository lives on the server's disk."""
+    """A body with each of these absolute paths shown as its last name: the API never says where
+    the repository lives on the server's disk."""
     names = {
         json.dumps(str(path), ensure_ascii=ascii)[1:-1].encode(): json.dumps(
             path.name, ensure_ascii=ascii

@@ -97,11 +97,8 @@ class Components:
     def hoist(
         self, canonical: dict[str, Any], origin: str
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Register the schema's `$defs` and, when named, the schema itself.
-
-        Returns the reference (or the inline schema when anonymous) and the resolved root
-        with its references rewritten (what the GET binding reads properties from).
-        """
+        """Register the schema's `$defs` (and the schema when named); return its reference and the
+        resolved root the GET binding reads properties from."""
         schema = copy.deepcopy(canonical)
         defs: dict[str, Any] = schema.pop("$defs", {})
         names = {key: str(value.get("title", key)) for key, value in defs.items()}

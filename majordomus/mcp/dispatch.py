@@ -48,8 +48,6 @@ class Dispatcher:
         """The notifications to send before the next answer; none by default."""
         return []
 
-    # -- message handling ----------------------------------------------------------------------
-
     def handle_line(self, raw: bytes) -> str | None:
         """The one output line a raw input line produces, or None (blank, notifications)."""
         answer = self.answer(raw)

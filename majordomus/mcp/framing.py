@@ -64,9 +64,7 @@ class Unparsable(Exception):
 
 
 def decode(raw: bytes) -> tuple[Any, bool]:
-    """An input line's value, and whether it holds an integer too long for any parameter
-    (then it is read again keeping them, so each message that holds one is answered as
-    invalid params under its own id and the others are served)."""
+    """An input line's value, and whether it holds an integer too long for any parameter."""
     try:
         return loads(raw), False
     except UnicodeDecodeError:

@@ -123,8 +123,6 @@ class Server(Dispatcher):
             }
         )
 
-    # -- start-up facts ------------------------------------------------------------------------
-
     def _instructions(self) -> str:
         index = self.ctx.index
         writers = self.registry.writer_tools()
@@ -153,8 +151,6 @@ class Server(Dispatcher):
         if cap is None or (self.read_only and cap.kind == "command"):
             return None
         return cap
-
-    # -- live serving --------------------------------------------------------------------------
 
     def refresh(self) -> list[dict[str, Any]]:
         """Re-index if the layer changed; the notifications that announce what moved."""
@@ -202,8 +198,6 @@ class Server(Dispatcher):
             or uri in schema_resources(self.registry)
             or uri.startswith(RECORD_URI)
         )
-
-    # -- methods -------------------------------------------------------------------------------
 
     def _initialize(self, params: dict[str, Any]) -> Any:
         asked = params.get("protocolVersion")
@@ -357,13 +351,8 @@ def _call(params: dict[str, Any], not_an_object: str) -> tuple[str, dict[str, An
 
 
 def serve(ctx: Workspace, *, read_only: bool) -> int:
-    """`majordomus mcp`: build the index and the registry once, then serve stdio until EOF.
-
-    Only the protocol is written to stdout: anything else printed lands on stderr. A strict
-    refusal or a registry that fails to build raises before anything is served, so stdout
-    stays empty and the CLI maps the error to its exit code. Where no repository is found,
-    the session is served all the same, each call answering why (`majordomus.mcp.unrooted`).
-    """
+    """`majordomus mcp`: build the index and the registry once, then serve stdio until EOF;
+    only the protocol reaches stdout."""
     protocol_out = sys.stdout.buffer
     saved = sys.stdout
     sys.stdout = sys.stderr
