@@ -350,11 +350,7 @@ OBJECTS = Module(
     title="Objects",
     description="The declarative objects of the `.ai/` layer.",
     stability=VERIFIED,
-    capabilities=(
-        OBJECTS_LIST,
-        OBJECTS_GET,
-        OBJECTS_SEARCH,
-    ),
+    capabilities=(OBJECTS_LIST, OBJECTS_GET, OBJECTS_SEARCH),
 )
 
 
@@ -524,10 +520,7 @@ CAPABILITIES = Module(
     title="Capabilities",
     description="The capability registry itself: every declaration and its projections.",
     stability=VERIFIED,
-    capabilities=(
-        CAPABILITIES_LIST,
-        CAPABILITIES_DESCRIBE,
-    ),
+    capabilities=(CAPABILITIES_LIST, CAPABILITIES_DESCRIBE),
 )
 
 
@@ -698,11 +691,7 @@ HEALTH = Module(
     title="Health",
     description="Liveness, readiness and a report of the checks that decide them.",
     stability=VERIFIED,
-    capabilities=(
-        HEALTH_REPORT,
-        HEALTH_LIVE,
-        HEALTH_READY,
-    ),
+    capabilities=(HEALTH_REPORT, HEALTH_LIVE, HEALTH_READY),
 )
 
 

@@ -20,9 +20,7 @@ from majordomus.advisors.policy import (
 )
 from majordomus.advisors.situation import AdvisorSituation, resolve_advisors
 from majordomus.capabilities.paging import Paged, PageInput
-from majordomus.capabilities.record import (
-    REASONING_RECORD,
-)
+from majordomus.capabilities.record import REASONING_RECORD
 from majordomus.capabilities.registry import EXPERIMENTAL, Capability, Module
 from majordomus.errors import InvalidInput, NotFound, Refused
 from majordomus.ledger.history import LazyHistory
@@ -298,13 +296,16 @@ REASONING_SYNC = _team(
 )
 
 
+Task = Annotated[
+    str | None,
+    Field(description="A task id, or `all` for every task (default: the current task)."),
+]
+
+
 class ReasoningStatusInput(PageInput):
     """Which task to report, as of when, and which page of its records."""
 
-    task: Annotated[
-        str | None,
-        Field(description="A task id, or `all` for every task (default: the current task)."),
-    ] = None
+    task: Task = None
     as_of: AsOf = None
 
 
@@ -361,7 +362,7 @@ def _derived_state(
     return state, situation.advisors
 
 
-def _status_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
+def _task_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
     return [("current", {}), ("all", {"task": ALL_TASKS})]
 
 
@@ -381,17 +382,14 @@ REASONING_STATUS = Capability(
     cli=("reasoning", "status"),
     stability=EXPERIMENTAL,
     tags=("reasoning", "session"),
-    cases=_status_cases,
+    cases=_task_cases,
 )
 
 
 class ReasoningHandoverInput(StrictInput):
     """Which task to hand over, and as of when."""
 
-    task: Annotated[
-        str | None,
-        Field(description="A task id, or `all` for every task (default: the current task)."),
-    ] = None
+    task: Task = None
     as_of: AsOf = None
 
 
@@ -422,10 +420,6 @@ def reasoning_handover(ctx: Workspace, request: ReasoningHandoverInput) -> Hando
     )
 
 
-def _handover_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
-    return [("current", {}), ("all", {"task": ALL_TASKS})]
-
-
 REASONING_HANDOVER = Capability(
     id="reasoning.handover",
     title="Hand a task over",
@@ -443,7 +437,7 @@ REASONING_HANDOVER = Capability(
     cli=("reasoning", "handover"),
     stability=EXPERIMENTAL,
     tags=("reasoning", "session"),
-    cases=_handover_cases,
+    cases=_task_cases,
 )
 
 
