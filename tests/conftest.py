@@ -256,3 +256,23 @@ def pytest_configure(config: pytest.Config) -> None:
     names = "|".join(["tests", "conftest", r"test_\w+", *packages])
     for category in ("DeprecationWarning", "PendingDeprecationWarning"):
         config.addinivalue_line("filterwarnings", f"error::{category}:({names})(\\.|$)")
+
+
+def npx_command(package: str, download_variable: str) -> list[str] | None:
+    """`npx` running `package` from its cache, or fetching it when `download_variable` is 1;
+    None without node or the cached package."""
+    npx = shutil.which("npx")
+    if npx is None or shutil.which("node") is None:
+        return None
+    if os.environ.get(download_variable) == "1":
+        return [npx, "--yes", package]
+    try:
+        cached = subprocess.run(
+            [npx, "--no", "--offline", package, "--help"],
+            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            timeout=120,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return [npx, "--no", "--offline", package] if cached.returncode == 0 else None

@@ -1,10 +1,5 @@
 """Parity: every query capability with an HTTP route answers over HTTP exactly what the CLI
 prints with `--format json` for the same input (issue 7 acceptance).
-
-Parametrised over the built-in registry, so a capability another module adds is covered
-without touching this file. The inputs are the capability's own benchmark cases against the
-served repository. A capability without a CLI exposure is compared with the executor
-called in process instead.
 """
 
 from __future__ import annotations

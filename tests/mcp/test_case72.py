@@ -1,10 +1,5 @@
 """The original's black-box shell case `72_rust_mcp.sh`, as scenarios against the installed
-command, in a repository `majordomus init` wrote and a commit recorded.
-
-Like the shell harness, each `mcp --inspect` check greps stdout and stderr together. Step 2's
-share-directory check does not apply (kinds.yaml is package data) and step 11 is optional;
-step 5 compares the rule resources with the rule files on disk, since the shell tool's
-`rules list` does not exist here.
+command (step 2 does not apply, step 11 is optional, step 5 reads the rule files).
 """
 
 from __future__ import annotations

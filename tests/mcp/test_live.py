@@ -1,8 +1,5 @@
 """A long session with the official SDK client: prompts, the resource template, completion,
 pagination, and a layer that changes while the session runs (README "In an MCP client").
-
-The server checks the layer before each answer; each test changes the repository between
-two requests and asserts what the next answer and the notifications before it say.
 """
 
 from __future__ import annotations

@@ -1,10 +1,4 @@
-"""Tool input schemas a generic MCP client can fill (README: "In an MCP client").
-
-Every tool's `inputSchema`, as the official SDK client lists it, is an object whose properties
-are plain types: no `anyOf [T, null]`, no `null` default, and every object-valued property,
-however deep, says `type: object`. Each optional number is then set through the client, once
-to a number and once to `null`, which means absent.
-"""
+"""Tool input schemas a generic MCP client can fill (README: "In an MCP client")."""
 
 from __future__ import annotations
 

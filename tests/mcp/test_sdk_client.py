@@ -1,11 +1,4 @@
-"""The official MCP Python SDK client drives `majordomus mcp` (issue 7 item 2).
-
-The client negotiates, lists, calls every tool with the inputs of its benchmark cases and
-reads each answer from its one text block (no `outputSchema`, no `structuredContent`); the
-answers must equal what the MCP surface gives in-process for the same input: a page of a
-list, the devcontext bundle within its budget. Resources are listed, page by page, and read.
-The read-only witness holds after every session.
-"""
+"""The official MCP Python SDK client drives `majordomus mcp` (issue 7 item 2)."""
 
 from __future__ import annotations
 
