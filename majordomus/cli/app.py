@@ -112,18 +112,6 @@ class Root(Group):
             silence(sys.stdout)
             return 0
 
-    def load_all(self) -> Root:
-        """Build every command of the tree (what listing the tree does anyway)."""
-        for word in sorted(top_words()):
-            _build_all(self.get_command(None, word))
-        return self
-
-
-def _build_all(command: click.Command | None) -> None:
-    if isinstance(command, Word):
-        for name in command.list_commands(None):  # type: ignore[arg-type]
-            _build_all(command.get_command(None, name))
-
 
 def top_words() -> set[str]:
     """Every first word: capability words and process commands."""
@@ -163,11 +151,6 @@ def lazy_cli() -> Root:
     return click.version_option(
         __version__, "-V", "--version", prog_name="majordomus", message="%(prog)s %(version)s"
     )(root)
-
-
-def build_cli() -> Root:
-    """The whole command tree: capabilities with a CLI exposure, then process commands."""
-    return lazy_cli().load_all()
 
 
 def run(args: list[str]) -> int:

@@ -13,7 +13,7 @@ import pytest
 
 from majordomus.capabilities.builtin import builtin_modules
 from majordomus.capabilities.workspace import Workspace
-from majordomus.cli.app import build_cli
+from majordomus.cli.app import lazy_cli
 from majordomus.errors import CapabilityError
 from majordomus.http.middleware import hider
 from tests.conftest import run_majordomus
@@ -70,7 +70,7 @@ def context(served_repo: Path, server_env: dict[str, str]) -> Workspace:
 
 @pytest.fixture(scope="module")
 def cli_root() -> click.Group:
-    return build_cli()
+    return lazy_cli()
 
 
 @pytest.mark.parametrize("capability_id", QUERIES)

@@ -67,13 +67,6 @@ def views_of(module_id: str) -> dict[str, CliView]:
     return dict(views()) if views is not None else {}
 
 
-def all_views() -> dict[str, CliView]:
-    views: dict[str, CliView] = {}
-    for module_id in VIEWS_OF:
-        views.update(views_of(module_id))
-    return views
-
-
 def lines(*rows: str) -> str:
     """Rows joined, each ending with a newline (an empty tuple renders nothing)."""
     return "".join(f"{row}\n" for row in rows)
