@@ -40,12 +40,8 @@ def _answer(workspace: Workspace, capability_id: str, request: BaseModel) -> Any
 
 
 class Repository:
-    """One repository: its layer index, its objects, its context compiler and its ledger.
-
-    Everything is read when first asked for and kept: the index is the one read at that
-    moment (open the repository again to see later changes to the layer); the ledger is read
-    afresh by every call, as by every command.
-    """
+    """One repository: its layer index (read once, when first needed), its objects, its context
+    compiler and its ledger (read afresh by every call, as by every command)."""
 
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
@@ -144,12 +140,8 @@ class Repository:
 
 
 class RepositoryLedger:
-    """The `majordomus reasoning` commands: record, status, explain, check, handover, and the
-    team ledger's push, pull and sync.
-
-    `task` is a task id, `all` for every task, or None for the current task; `as_of` (an
-    RFC 3339 time) replays only what was recorded by then.
-    """
+    """The `majordomus reasoning` commands; `task` is an id, `all` or None (the current task),
+    `as_of` an RFC 3339 time that replays only what was recorded by then."""
 
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
