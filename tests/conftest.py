@@ -276,3 +276,28 @@ def npx_command(package: str, download_variable: str) -> list[str] | None:
     except (OSError, subprocess.TimeoutExpired):
         return None
     return [npx, "--no", "--offline", package] if cached.returncode == 0 else None
+
+
+def sdk_session(root: Path, work: Callable[..., Any], *args: str, handler: Any = None) -> Any:
+    """One session of the official MCP SDK client against `majordomus mcp ARGS` in `root`: what
+    `work(session, initialized)` returns, and the server's stderr."""
+    import asyncio
+
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    errlog = root.parent / "server-stderr.log"
+    env = {**GIT_ENV, "MAJORDOMUS_LOG": "warn"}
+
+    async def main() -> Any:
+        params = StdioServerParameters(
+            command=MAJORDOMUS, args=["mcp", *args], cwd=str(root), env=env
+        )
+        with errlog.open("w") as err:
+            async with (
+                stdio_client(params, errlog=err) as (read, write),
+                ClientSession(read, write, message_handler=handler) as session,
+            ):
+                return await work(session, await session.initialize())
+
+    return asyncio.run(main()), errlog.read_text()

@@ -96,10 +96,11 @@ def test_http_answers_what_the_cli_prints(
                 # HTTP shows the repository's absolute root as its last name
                 assert answer.json() == json.loads(hide(json.dumps(direct).encode())), name
                 continue
-            command: click.Command = cli_root
+            command: click.Command | None = cli_root
             for word in cap.cli:
                 assert isinstance(command, click.Group)
-                command = command.commands[word]
+                command = command.get_command(None, word)  # type: ignore[arg-type]
+            assert command is not None
             args = cli_args(command, value)
             assert args is not None, f"{capability_id} case {name}: no CLI spelling for {value}"
             printed = run_majordomus([*cap.cli, *args, "--format", "json"], cwd=served_repo)
