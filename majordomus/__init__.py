@@ -1,15 +1,6 @@
 """majordomus as a library: `Repository.open(path)` answers what the command line answers.
 
-    from majordomus import AssessmentInput, Repository
-
-    repo = Repository.open(".")
-    repo.objects(kind="rule")
-    repo.ledger.record(AssessmentInput(subject="lock scope"), task="issue-4")
-    repo.compile_context()
-
-docs/library.md shows the whole API. Every name below is imported on first use: a package's
-`__init__` runs before any of its modules, so importing them here would make every command
-import the whole library.
+Names are imported on first use (docs/library.md), so no command imports the whole library.
 """
 
 from __future__ import annotations

@@ -1,26 +1,4 @@
-"""The one filter every text passes on its way out of the process (docs/RELIABILITY.md).
-
-Repository content is untrusted: a rule title may carry a terminal escape (an OSC 52
-clipboard write, a screen clear), a record or a file may carry a secret. Whatever majordomus
-prints, logs or answers over MCP and HTTP goes through here: secrets are replaced by their
-`[redacted:<name>]` markers (`majordomus.redaction`) and control characters are made visible
-instead of reaching a terminal.
-
-* `clean(text)` — human text: C0 and C1 controls (other than newline and tab), DEL and the
-  bidirectional overrides are written as `\\xNN` / `\\uNNNN`.
-* `clean_line(text)` — one line (an error, a log line): newline and tab escaped as well.
-* `one_line(text)` — that escaping alone, for a row of a text view that quotes a path or a
-  finding (its whole text then passes `clean`): a newline in a file name forges no line.
-* `excerpt(text, limit)` — a short quotation of repository content for an error message.
-* `clean_json(text, dumps)` — JSON text: stays valid and deterministic; DEL, C1 controls and
-  bidi overrides become `\\uNNNN` escapes (JSON escapes the C0 ones itself).
-* `json_safe(text)` — those escapes alone, for JSON text whose strings are already redacted.
-
-Cheap when there is nothing to do: an ASCII text is checked for controls with one
-`bytes.translate`, and redaction skips every shape whose literal is absent; JSON bytes
-(`clean_json_bytes`) are looked at as bytes first and decoded only when something in them
-may need cleaning.
-"""
+"""The one filter every text passes on its way out of the process (docs/RELIABILITY.md)."""
 
 from __future__ import annotations
 
@@ -132,13 +110,7 @@ def json_safe(text: str) -> str:
 
 
 def clean_json(text: str, dumps: Callable[[Any], str], candidates: Candidates | None = None) -> str:
-    """JSON text as it may leave the process: every secret in it redacted, still valid JSON.
-
-    Redaction runs over the text itself; should a replacement have broken the JSON (a
-    secret-shaped value that was a number, say), the value is parsed, each of its strings
-    redacted, and written again with `dumps`, the writer that produced `text`.
-    `candidates` are the text's own, when the caller has found them already.
-    """
+    """JSON text as it may leave the process: every secret in it redacted, still valid JSON."""
     redacted = redact_secrets(text, candidates)
     if redacted != text:
         try:
@@ -159,11 +131,7 @@ def _json_safe_already(data: bytes) -> bool:
 
 
 def clean_json_bytes(data: bytes, dumps: Callable[[Any], str]) -> bytes:
-    """`clean_json` over UTF-8 bytes: the same bytes back when nothing needed cleaning.
-
-    The bytes are looked at first: when they hold no literal of any secret shape and none
-    of the characters `json_safe` escapes, the text would come back unchanged, so it is
-    never decoded (the usual case, and most of a large answer's cost otherwise)."""
+    """`clean_json` over UTF-8 bytes, decoded only when something in them may need cleaning."""
     candidates = Candidates(data)
     safe = _json_safe_already(data)
     if candidates.none() and safe:

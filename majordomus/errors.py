@@ -1,13 +1,4 @@
-"""Every error a surface must render, in one place.
-
-Two families:
-* `Fatal` — the run cannot proceed (no root, broken manifest, git unusable). Each carries
-  its exit code (0 ok, 2 usage, 10 contract unmet, 12 not found, 13 refused).
-* `CapabilityError` — a handler declined or failed. Each carries its code word; surfaces
-  map it to an HTTP status, an MCP result or a CLI exit code.
-
-Handlers raise; they never print.
-"""
+"""Every error a surface must render, in one place."""
 
 from __future__ import annotations
 
@@ -171,11 +162,7 @@ def field_path(loc: Sequence[str | int]) -> str:
 def describe_validation(
     exc: object, *, locate: Callable[[tuple[str | int, ...]], tuple[str | int, ...]] | None = None
 ) -> str:
-    """One line naming every field a validation error complains about, in plain words.
-
-    `locate` rewrites a location before it is shown (a model that knows how its input was
-    written, e.g. without the tag segment a tagged union adds).
-    """
+    """One line naming every field a validation error complains about, in plain words."""
     errors = getattr(exc, "errors", None)
     if errors is None:
         return str(exc).splitlines()[0] if str(exc) else type(exc).__name__

@@ -1,13 +1,4 @@
-"""The library's front door: one repository, answering exactly what the command line answers.
-
-`Repository.open(path)` finds the repository holding `path` as every command does; each
-method runs the capability the command of the same name runs, through the same executor and
-with the same typed input, and returns the handler's own model (what `--format json` prints
-is that model's JSON). Nothing is re-implemented here, so a library caller and a command can
-never disagree: `compile_context` reads the same local continuity records and on-disk sizes,
-`ledger.record` takes the same write path (`majordomus.ledger.service`). Refusals raise the
-same errors (`majordomus.errors`) whose messages the command line prints.
-"""
+"""The library's front door: one repository, answering exactly what the command line answers."""
 
 from __future__ import annotations
 
@@ -49,12 +40,8 @@ def _answer(workspace: Workspace, capability_id: str, request: BaseModel) -> Any
 
 
 class Repository:
-    """One repository: its layer index, its objects, its context compiler and its ledger.
-
-    Everything is read when first asked for and kept: the index is the one read at that
-    moment (open the repository again to see later changes to the layer); the ledger is read
-    afresh by every call, as by every command.
-    """
+    """One repository: its layer index (read once, when first needed), its objects, its context
+    compiler and its ledger (read afresh by every call, as by every command)."""
 
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
@@ -68,13 +55,8 @@ class Repository:
         strict: bool = False,
         environ: Mapping[str, str] | None = None,
     ) -> Repository:
-        """The repository whose `.ai/manifest.yaml` is nearest above `path`.
-
-        `discovery` and `strict` are the command line's `--discovery` and `--strict` (a
-        strict repository refuses to answer from an index with error diagnostics);
-        `environ` is the environment the advisors and the ledger's lock wait are read from
-        (default: this process's). Raises `MissingArtifact` when no repository holds `path`.
-        """
+        """The repository whose `.ai/manifest.yaml` is nearest above `path`, opened as the command
+        line's `--discovery` and `--strict` would."""
         from majordomus.capabilities.workspace import Workspace
 
         workspace = Workspace(Path(path), discovery=discovery, strict=strict, environ=environ)
@@ -158,12 +140,8 @@ class Repository:
 
 
 class RepositoryLedger:
-    """The `majordomus reasoning` commands: record, status, explain, check, handover, and the
-    team ledger's push, pull and sync.
-
-    `task` is a task id, `all` for every task, or None for the current task; `as_of` (an
-    RFC 3339 time) replays only what was recorded by then.
-    """
+    """The `majordomus reasoning` commands; `task` is an id, `all` or None (the current task),
+    `as_of` an RFC 3339 time that replays only what was recorded by then."""
 
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace

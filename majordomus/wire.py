@@ -1,16 +1,5 @@
 """What crosses a surface as JSON: the base classes of its pydantic models and the writers
 of its text.
-
-* `Wire` — an answer (or stored record) model: lenient on input (unknown keys ignored),
-  serialised by alias; `wire()` is its JSON value. A field annotated `Annotated[T, OMIT]` is
-  dropped from JSON when it is None or an empty list / mapping ("omit∅" in the specs).
-* `StrictInput` — a request model: unknown keys are refused, so a misspelt field is an
-  error rather than a silently dropped claim. `Empty` is the one without a field, here so
-  that a namespace taking it does not import another namespace's models.
-* `dumps_pretty`, `dumps_compact`, `dumps_canonical`, `dumps_model_pretty_bytes` — the JSON
-  texts, each deterministic.
-
-`defer_build` keeps import cheap: a model's validator is built on first use.
 """
 
 from __future__ import annotations
@@ -52,9 +41,7 @@ class Empty(StrictInput):
 
 
 def _spelled_apart(data: bytes) -> bool:
-    """Whether pydantic-core may have spelled a value differently from `json`: a float below
-    1e-4, which it writes as `0.0000…` or `<digit>e-…` where `json` writes `…e-05`. The test
-    also matches such text inside strings, which only costs the slow path."""
+    """Whether pydantic-core may have spelled a float differently from `json` (below 1e-4)."""
     if b"0.0000" in data:
         return True
     at = data.find(b"e-")
@@ -80,11 +67,7 @@ def _indented(value: Any) -> str:
 
 
 def dumps_pretty(value: Any) -> str:
-    """2-space indented JSON, non-ASCII kept: `json.dumps(indent=2)`'s bytes.
-
-    `json` indents in pure Python; pydantic-core writes the same bytes many times faster, so
-    it goes first and `json` answers whenever the two might differ.
-    """
+    """`json.dumps(indent=2)`'s bytes, from pydantic-core when it cannot differ."""
     fast = _fast(lambda: to_json(value, indent=2))
     return fast.decode("utf-8") if fast is not None else _indented(value)
 
@@ -100,10 +83,7 @@ def dumps_canonical(value: Any) -> str:
 
 
 def dumps_model_pretty_bytes(model: BaseModel) -> bytes:
-    """`dumps_pretty(model.wire())` as UTF-8, serialised straight from the model: neither the
-    JSON value in between nor a decoded copy of the text (each as large again as the bytes
-    for a big answer) is ever built. Where the fast bytes cannot be used, `json` writes the
-    value (the fast encoder would refuse it, or spell it apart, a second time)."""
+    """`dumps_pretty(model.wire())` as UTF-8, serialised straight from the model."""
     fast = _fast(lambda: model.__pydantic_serializer__.to_json(model, indent=2, by_alias=True))
     if fast is not None:
         return fast

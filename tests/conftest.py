@@ -256,3 +256,48 @@ def pytest_configure(config: pytest.Config) -> None:
     names = "|".join(["tests", "conftest", r"test_\w+", *packages])
     for category in ("DeprecationWarning", "PendingDeprecationWarning"):
         config.addinivalue_line("filterwarnings", f"error::{category}:({names})(\\.|$)")
+
+
+def npx_command(package: str, download_variable: str) -> list[str] | None:
+    """`npx` running `package` from its cache, or fetching it when `download_variable` is 1;
+    None without node or the cached package."""
+    npx = shutil.which("npx")
+    if npx is None or shutil.which("node") is None:
+        return None
+    if os.environ.get(download_variable) == "1":
+        return [npx, "--yes", package]
+    try:
+        cached = subprocess.run(
+            [npx, "--no", "--offline", package, "--help"],
+            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            timeout=120,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return [npx, "--no", "--offline", package] if cached.returncode == 0 else None
+
+
+def sdk_session(root: Path, work: Callable[..., Any], *args: str, handler: Any = None) -> Any:
+    """One session of the official MCP SDK client against `majordomus mcp ARGS` in `root`: what
+    `work(session, initialized)` returns, and the server's stderr."""
+    import asyncio
+
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    errlog = root.parent / "server-stderr.log"
+    env = {**GIT_ENV, "MAJORDOMUS_LOG": "warn"}
+
+    async def main() -> Any:
+        params = StdioServerParameters(
+            command=MAJORDOMUS, args=["mcp", *args], cwd=str(root), env=env
+        )
+        with errlog.open("w") as err:
+            async with (
+                stdio_client(params, errlog=err) as (read, write),
+                ClientSession(read, write, message_handler=handler) as session,
+            ):
+                return await work(session, await session.initialize())
+
+    return asyncio.run(main()), errlog.read_text()

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from majordomus.capabilities.workspace import Workspace
-from majordomus.cli.views import all_views
+from majordomus.cli.views import VIEWS_OF, views_of
 from majordomus.devcontext.bundle import LEFT_OUT
 from majordomus.http.middleware import hider
 from majordomus.mcp.devcontext import MCP_LEFT_OUT
@@ -115,7 +115,7 @@ def same_input(cap_id: str, arguments: dict[str, Any], over_mcp: Any) -> dict[st
 
 def cli_args(cap_id: str, cli: tuple[str, ...], arguments: dict[str, Any]) -> list[str]:
     """The command line a person would type for this input (the CLI projection inverted)."""
-    view = all_views().get(cap_id)
+    view = {k: v for m in VIEWS_OF for k, v in views_of(m).items()}.get(cap_id)
     positional = view.arguments if view else ()
     flags = dict(view.flags) if view else {}
     args = [*cli]

@@ -1,16 +1,4 @@
-"""The built-in capabilities: the namespace that declares each module, and the registry.
-
-Each namespace (`core`, `reasoning`, `devcontext`) declares its `Module`s beside its handlers
-and models, and importing one costs its whole domain. So a surface that needs one module
-imports its namespace alone (the command line builds only the command word it runs), and
-the registry, which imports every namespace, is built once per process when first asked for.
-
-Small tables are read before any namespace is imported: the capability commands, and the
-MCP tools a layer's use cases may name (the index resolves those names as it is built).
-tests/capabilities/test_builtin.py holds them to the declarations. A capability may be
-declared in a file of its own beside its namespace (`APART`): then its command, tool call or
-library call imports that file alone.
-"""
+"""The built-in capabilities: the namespace that declares each module, and the registry."""
 
 from __future__ import annotations
 

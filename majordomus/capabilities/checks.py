@@ -1,9 +1,4 @@
-"""The checks a capability declaration passes before any surface serves it.
-
-Identity and exposure (one owner per name on every surface), the declaration's policies, and
-its types (a resource query accepts `{}`, the handler's signature is the declared input and
-output). Every check appends to a list, so every error is reported at once.
-"""
+"""The checks a capability declaration passes before any surface serves it."""
 
 from __future__ import annotations
 
@@ -126,8 +121,7 @@ _OWNED: tuple[tuple[Callable[[Capability], Any], str, Callable[[Any], str]], ...
 
 def check_capabilities(caps: Sequence[Capability], errors: list[RegistryError]) -> None:
     """Check each capability's identity and exposure, in id order, and that every name has
-    one owner. Only a broken declaration repeats an id: those ties are ordered by the
-    handler's module, so the errors do not depend on declaration order."""
+    one owner; ties of a repeated id are ordered by the handler's module."""
     pending = sorted(caps, key=lambda c: (c.id, getattr(c.handler, "__module__", "")))
     for cap in pending:
         _check_id(cap, errors)
@@ -206,9 +200,8 @@ def _name(annotation: Any) -> str:
 
 
 def check_types(cap: Capability, errors: list[RegistryError]) -> None:
-    """The checks that need the declared types: a query exposed as a resource accepts `{}`
-    (a resource read supplies no input), and an annotated handler's signature is the
-    declared input and output."""
+    """The checks that need the declared types: a resource query accepts `{}`, and an annotated
+    handler's signature is the declared input and output."""
     if cap.kind == "query" and cap.resource is not None:
         required = [n for n, f in cap.input.model_fields.items() if f.is_required()]
         if required:

@@ -1,11 +1,4 @@
-"""The core capabilities: repository, objects, capabilities and health.
-
-Each section holds one capability module: its models, handlers, benchmark cases and
-declarations, so a capability reads top to bottom in one place (the file is one namespace of
-four small modules, hence its length). Handlers are ordinary functions over pydantic models;
-they raise capability errors and never print. Resource resolution (`objects.get`, MCP
-`resources/read`) lives here, once.
-"""
+"""The core capabilities: repository, objects, capabilities and health."""
 
 from __future__ import annotations
 
@@ -28,9 +21,6 @@ if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
     from majordomus.layer.git import GitState
     from majordomus.layer.model import LayerObject
-
-
-# -- repository.info ---------------------------------------------------------------------------
 
 
 class RepositoryReport(Wire):
@@ -78,9 +68,6 @@ REPOSITORY = Module(
     stability=VERIFIED,
     capabilities=(REPOSITORY_INFO,),
 )
-
-
-# -- objects.* ---------------------------------------------------------------------------------
 
 
 class ObjectSummary(Wire):
@@ -198,10 +185,7 @@ def objects_list(ctx: Workspace, request: ListInput) -> ObjectList:
 
 
 def resolve_resource(ctx: Workspace, uri: str) -> ResourceView:
-    """One URI resolution for `objects.get` and MCP `resources/read`; never reads a file.
-
-    An object URI may be given canonical (percent-encoded) or decoded; the view always
-    carries the canonical one."""
+    """One URI resolution for `objects.get` and MCP `resources/read`; never reads a file."""
     obj = ctx.index.find(uri)
     if obj is not None:
         return ResourceView(source="declarative", id=f"{obj.kind}.{obj.identity}", **obj.to_json())
@@ -261,10 +245,8 @@ def search_text(obj: LayerObject) -> str:
 def search_hits(
     ctx: Workspace, needle: str, kind: str | None
 ) -> Iterator[tuple[LayerObject, str | None]]:
-    """Each hit of a search for `needle` (lowered) in index order with its snippet: an object
-    whose content holds it (the snippet is that line) or whose identity, title or
-    description does. The index's SQLite copy, when on, passes over the objects that cannot
-    match; the rule below decides every hit."""
+    """Each hit for `needle` (lowered) in index order with its snippet; the SQLite copy, when
+    on, only skips objects that cannot match."""
     sqlite = ctx.sqlite
     candidates = sqlite.matching("search", [needle], search_text) if sqlite else None
     for obj in ctx.index.objects:
@@ -368,15 +350,8 @@ OBJECTS = Module(
     title="Objects",
     description="The declarative objects of the `.ai/` layer.",
     stability=VERIFIED,
-    capabilities=(
-        OBJECTS_LIST,
-        OBJECTS_GET,
-        OBJECTS_SEARCH,
-    ),
+    capabilities=(OBJECTS_LIST, OBJECTS_GET, OBJECTS_SEARCH),
 )
-
-
-# -- capabilities.* ----------------------------------------------------------------------------
 
 
 class CapabilitiesInput(PageInput):
@@ -545,14 +520,8 @@ CAPABILITIES = Module(
     title="Capabilities",
     description="The capability registry itself: every declaration and its projections.",
     stability=VERIFIED,
-    capabilities=(
-        CAPABILITIES_LIST,
-        CAPABILITIES_DESCRIBE,
-    ),
+    capabilities=(CAPABILITIES_LIST, CAPABILITIES_DESCRIBE),
 )
-
-
-# -- health.* ----------------------------------------------------------------------------------
 
 
 class HealthCheck(Wire):
@@ -722,11 +691,7 @@ HEALTH = Module(
     title="Health",
     description="Liveness, readiness and a report of the checks that decide them.",
     stability=VERIFIED,
-    capabilities=(
-        HEALTH_REPORT,
-        HEALTH_LIVE,
-        HEALTH_READY,
-    ),
+    capabilities=(HEALTH_REPORT, HEALTH_LIVE, HEALTH_READY),
 )
 
 

@@ -1,10 +1,4 @@
-"""The `devcontext` module: compile, explain, policy.
-
-Thin capabilities over `majordomus.devcontext`: each handler passes the request context,
-whose index and checkout `compile_context` reads (local continuity records, on-disk sizes), and
-returns the domain's own answer model; the declarations close the file. Benchmark cases come
-from the index.
-"""
+"""The `devcontext` module: compile, explain, policy."""
 
 from __future__ import annotations
 

@@ -1,10 +1,4 @@
-"""The one execution path every surface calls, and the process cache.
-
-Input arrives as JSON-compatible values from any surface and is validated strictly through
-JSON, so `"5"` is not an integer and an unknown key is refused the same way everywhere. The
-answer is the handler's own model, which each surface serialises; a cached answer is the
-model a computed one would be, and errors are never cached.
-"""
+"""The one execution path every surface calls, and the process cache."""
 
 from __future__ import annotations
 
@@ -80,11 +74,7 @@ class ProcessCache:
 
 
 def validate_input(cap: Capability, raw: Any) -> BaseModel:
-    """Deserialise a surface's JSON-compatible input into the capability's input type.
-
-    An input type knowing how its input is written (a tagged union's paths) words its own
-    errors through a `describe_invalid(exc)` class method.
-    """
+    """Deserialise a surface's JSON-compatible input into the capability's input type."""
     if isinstance(raw, cap.input):
         return raw
     if raw is None:
@@ -152,13 +142,8 @@ class Executor:
         fresh: bool = False,
         page_bytes: int | None = None,
     ) -> BaseModel:
-        """The handler's answer to one request, or a `CapabilityError` for its refusal.
-
-        `raw` is the input as JSON values (or the input model itself); unless `fresh`, an
-        answer the process cache holds for the same input is given again (a process that
-        answers once, a command, asks for a fresh one). A list answer is cut to the page the
-        request asks for, its rows at most `page_bytes` when the surface sets a size
-        (`majordomus.capabilities.paging`)."""
+        """The handler's answer to one request (cached unless `fresh`, cut to the page asked for),
+        or a `CapabilityError` for its refusal."""
         self.counters.executions += 1
         request = validate_input(cap, raw)
         answer = self._computed(cap, request, fresh)

@@ -1,11 +1,5 @@
 """Pages of a list answer: `limit` and an opaque `cursor` in; `more`, `total` and
 `next_cursor` out whenever a page does not hold every row (docs/mcp.md#paging).
-
-A handler answers every row; the executor keeps one page of them (`cut`). A page ends at
-`limit` rows or, when the surface sets a size (MCP: about 2,000 tokens), at that many bytes
-of rows, whichever comes first, and always holds at least one row. A cursor names the
-capability, the request it continues and where the next page starts, so one given for
-another request is refused rather than read as an offset into a different list.
 """
 
 from __future__ import annotations

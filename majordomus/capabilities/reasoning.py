@@ -1,14 +1,4 @@
-"""The `reasoning` module, organised by capability.
-
-The situation (`ReasoningSituation`) is resolved once per request and shared by every
-reasoning capability that reads: the record store and its records, the consultation history
-replayed from them, the advisor catalogue in force, the mode, and every advisor's state now;
-the one that writes calls the ledger service (`majordomus.ledger.service`), and push, pull and
-sync the team ledger (`majordomus.ledger.team`). None of these capabilities contacts an
-advisor. After the situation, each section holds one capability's wire shapes, handler,
-benchmark cases and declaration (ten capabilities read top to bottom in one file, hence its
-length).
-"""
+"""The `reasoning` module, organised by capability."""
 
 from __future__ import annotations
 
@@ -30,9 +20,7 @@ from majordomus.advisors.policy import (
 )
 from majordomus.advisors.situation import AdvisorSituation, resolve_advisors
 from majordomus.capabilities.paging import Paged, PageInput
-from majordomus.capabilities.record import (
-    REASONING_RECORD,
-)
+from majordomus.capabilities.record import REASONING_RECORD
 from majordomus.capabilities.registry import EXPERIMENTAL, Capability, Module
 from majordomus.errors import InvalidInput, NotFound, Refused
 from majordomus.ledger.history import LazyHistory
@@ -63,9 +51,6 @@ if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
 
 
-# -- the situation -----------------------------------------------------------------------------
-
-
 @dataclass(frozen=True, slots=True)
 class ReasoningSituation:
     """What every reasoning capability knows about one request; `index` holds the lookups
@@ -81,13 +66,8 @@ class ReasoningSituation:
 def reasoning_situation(
     ctx: Workspace, as_of: str | None = None, *, indexed: bool = False, local: bool = True
 ) -> ReasoningSituation:
-    """Resolve the situation; an invalid catalogue is refused naming the file it came from.
-
-    With `as_of` (an RFC 3339 time) only the records recorded at or before that moment are
-    replayed and circuits are evaluated at it: the state a handover saw, by the same path.
-    `indexed` keeps the records' `RecordIndex` for a caller that derives the state; with
-    `local` false only the published records are read (`reasoning check --shared`).
-    """
+    """Resolve the situation, as of `as_of` when given; an invalid catalogue is refused naming
+    its file. `local` false reads only the published records (`reasoning check --shared`)."""
     store = Store(ctx.root)
     loaded = store.load(local=local)
     now = None
@@ -102,9 +82,6 @@ def reasoning_situation(
     except CatalogueError as exc:
         raise Refused(exc.message) from None
     return ReasoningSituation(store=store, loaded=loaded, advisors=advisors, index=index)
-
-
-# -- reasoning.advisors ------------------------------------------------------------------------
 
 
 class AdvisorCapacity(Wire):
@@ -178,9 +155,6 @@ REASONING_ADVISORS = Capability(
 )
 
 
-# -- reasoning.plan ----------------------------------------------------------------------------
-
-
 class PlanPreviewInput(StrictInput):
     """A stated uncertainty to plan review for; nothing is recorded."""
 
@@ -245,14 +219,6 @@ REASONING_PLAN = Capability(
     tags=("reasoning", "policy"),
     cases=_plan_cases,
 )
-
-
-# == ledger: reasoning.record, and the team ledger's push, pull and sync ========================
-# `reasoning.record` is declared in `majordomus.capabilities.record`, so writing a record
-# imports none of the projections below.
-
-
-# -- reasoning.push, reasoning.pull, reasoning.sync (the command line and the library only) -----
 
 
 class RemoteInput(StrictInput):
@@ -329,23 +295,17 @@ REASONING_SYNC = _team(
     output=Synced,
 )
 
-# == end of the ledger's section ===============================================================
 
-
-# == projections: reasoning.status, reasoning.explain, reasoning.check ==========================
-# (the state, explanations and checks replayed from the records; owned by the projections)
-
-
-# -- reasoning.status --------------------------------------------------------------------------
+Task = Annotated[
+    str | None,
+    Field(description="A task id, or `all` for every task (default: the current task)."),
+]
 
 
 class ReasoningStatusInput(PageInput):
     """Which task to report, as of when, and which page of its records."""
 
-    task: Annotated[
-        str | None,
-        Field(description="A task id, or `all` for every task (default: the current task)."),
-    ] = None
+    task: Task = None
     as_of: AsOf = None
 
 
@@ -393,9 +353,8 @@ def reasoning_status(ctx: Workspace, request: ReasoningStatusInput) -> Reasoning
 def _derived_state(
     ctx: Workspace, task: str | None, as_of: str | None
 ) -> tuple[ReasoningState, AdvisorSituation]:
-    """The state of `task` (default: the current one) and the advisors; the records and
-    their lookups are let go on return, before the report is rendered beside the state
-    (the peak memory of a large store)."""
+    """The state of `task` (default: the current one) and the advisors; the records are let go
+    on return, before the report is rendered (the peak memory of a large store)."""
     situation = reasoning_situation(ctx, as_of, indexed=True)
     if task is None:
         task = situation.store.current_task()
@@ -403,7 +362,7 @@ def _derived_state(
     return state, situation.advisors
 
 
-def _status_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
+def _task_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
     return [("current", {}), ("all", {"task": ALL_TASKS})]
 
 
@@ -423,20 +382,14 @@ REASONING_STATUS = Capability(
     cli=("reasoning", "status"),
     stability=EXPERIMENTAL,
     tags=("reasoning", "session"),
-    cases=_status_cases,
+    cases=_task_cases,
 )
-
-
-# -- reasoning.handover ------------------------------------------------------------------------
 
 
 class ReasoningHandoverInput(StrictInput):
     """Which task to hand over, and as of when."""
 
-    task: Annotated[
-        str | None,
-        Field(description="A task id, or `all` for every task (default: the current task)."),
-    ] = None
+    task: Task = None
     as_of: AsOf = None
 
 
@@ -467,10 +420,6 @@ def reasoning_handover(ctx: Workspace, request: ReasoningHandoverInput) -> Hando
     )
 
 
-def _handover_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
-    return [("current", {}), ("all", {"task": ALL_TASKS})]
-
-
 REASONING_HANDOVER = Capability(
     id="reasoning.handover",
     title="Hand a task over",
@@ -488,11 +437,8 @@ REASONING_HANDOVER = Capability(
     cli=("reasoning", "handover"),
     stability=EXPERIMENTAL,
     tags=("reasoning", "session"),
-    cases=_handover_cases,
+    cases=_task_cases,
 )
-
-
-# -- reasoning.explain -------------------------------------------------------------------------
 
 
 class ReasoningExplainInput(StrictInput):
@@ -537,9 +483,6 @@ REASONING_EXPLAIN = Capability(
     waived="transient_state",
     cases=_explain_cases,
 )
-
-
-# -- reasoning.check ---------------------------------------------------------------------------
 
 
 class ReasoningCheckInput(StrictInput):
@@ -589,9 +532,6 @@ REASONING_CHECK = Capability(
     stability=EXPERIMENTAL,
     tags=("reasoning", "governance"),
 )
-
-
-# == end of the projections' section ===========================================================
 
 
 REASONING = Module(

@@ -1,12 +1,4 @@
-"""The `recall` module: ranked retrieval over the layer's objects and the ledger's records.
-
-`recall.query` answers "what does this repository know about X, and what was already
-tried?" with both kinds of hit ranked together (`majordomus.layer.ranking`): the layer's
-ranking is the workspace's, built once per index; the ledger's is built from the records
-and built again when the store changes (`ledger_state`). A record hit is addressed as
-`majordomus://reasoning/record/<id>`, a URI `objects.get` and MCP `resources/read` resolve
-(`record_view`). docs/recall.md is the user's page.
-"""
+"""The `recall` module: ranked retrieval over the layer's objects and the ledger's records."""
 
 from __future__ import annotations
 
@@ -158,9 +150,6 @@ def record_documents(records: list[ReasoningRecord]) -> list[Document]:
     return documents
 
 
-# -- the ledger's ranking, kept while the store stands still ------------------------------------
-
-
 def ledger_state(root: Any) -> tuple[tuple[str, int, int], ...]:
     """What says the store moved: the store's and each task directory's modification time
     and entry count (a record is a new file in its task's directory, never an edit)."""
@@ -202,9 +191,6 @@ def ledger_ranking(ctx: Workspace) -> LedgerRanking:
         known = LedgerRanking(Store(ctx.root).load().records, state)
         ctx.__dict__["ledger_ranking"] = known
     return known
-
-
-# -- recall.query ------------------------------------------------------------------------------
 
 
 class RecallInput(StrictInput):

@@ -1,7 +1,5 @@
-"""`reasoning.record`, the one reasoning capability that writes: its input, its answer, its
-handler and its declaration, in a file of their own so that writing a record (from any
-surface or the library) imports the ledger's write path and none of the projections the
-reading capabilities of `majordomus.capabilities.reasoning` answer with.
+"""`reasoning.record`, the one reasoning capability that writes, in a file of its own so
+that writing a record imports the ledger's write path and none of the projections.
 """
 
 from __future__ import annotations
@@ -34,14 +32,8 @@ class ReasoningRecordInput(StrictInput):
 
     @classmethod
     def from_json_value(cls, value: dict[str, Any]) -> ReasoningRecordInput:
-        """The input from the JSON value a surface decoded, validated once as it is.
-
-        Never written back to text and read again: the record's models hold their numbers
-        and booleans strict and every other field takes only its JSON type, so the value is
-        refused exactly as its text would be; a record already validated (the command line
-        validates the bare record to word its errors) is taken as it is. How deep the value
-        nests is bounded by the models, whatever the caller passes.
-        """
+        """The input from the JSON value a surface decoded, validated once as it is, never
+        written back to text; a record already validated is taken as it is."""
         return cls.model_validate(value)
 
     @classmethod
@@ -59,11 +51,7 @@ class ReasoningRecorded(Wire):
 
 
 def reasoning_record(ctx: Workspace, request: ReasoningRecordInput) -> ReasoningRecorded:
-    """The ledger's write path (`majordomus.ledger.service`), and the step the record adds.
-
-    The step is the record's own (`step_of` reads the record alone), so a write never
-    replays the whole store to name it.
-    """
+    """The ledger's write path, and the step the record adds, read from the record alone."""
     from majordomus.ledger.service import Ledger
     from majordomus.projections.timeline import step_of
 

@@ -1,13 +1,4 @@
-"""The committed Markdown reference of the registry.
-
-`docs/generated/capabilities.md` lists every module and capability; `modules/<id>.md` gives,
-per capability, its exposure on every surface (absence written as `—`), its input and output
-schemas, its policies and its benchmark targets. Everything is read from the declarations.
-
-Pure: no disk, no clock, no absolute path, no fingerprint. The benchmark cases are those of
-an empty layer (`reference_workspace`), so a change to the repository's own `.ai/` files
-never makes the reference stale; only a change to a declaration does.
-"""
+"""The committed Markdown reference of the registry."""
 
 from __future__ import annotations
 

@@ -1,12 +1,4 @@
-"""Declaring a capability once, and the registry that checks and indexes the declarations.
-
-A capability is an ordinary function over pydantic models plus the facts every surface needs
-(docs/generated/capabilities.md). It is declared beside its handler, in the namespace that
-owns it; the registry is built from those declarations once per process
-(`majordomus.capabilities.builtin`), collects every declaration error instead of stopping at
-the first, never changes once built, and iterates in id order. It knows nothing of click,
-JSON-RPC or HTTP, nor of the layer's objects: surfaces read it and project.
-"""
+"""Declaring a capability once, and the registry that checks and indexes the declarations."""
 
 from __future__ import annotations
 

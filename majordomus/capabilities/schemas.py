@@ -1,7 +1,4 @@
-"""The canonical JSON Schemas of capability inputs and outputs, which every surface reads.
-
-They come from the pydantic models (never hand-written), computed once per model.
-"""
+"""The canonical JSON Schemas of capability inputs and outputs, which every surface reads."""
 
 from __future__ import annotations
 
@@ -57,9 +54,8 @@ def _type_objects(node: Any, defs: dict[str, Any]) -> None:
 
 
 def _fillable(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
-    """One input property as a type a generic client fills: `anyOf [T, null]` becomes `T`
-    (null is still accepted and means absent), a `None` default is not stated, and the one
-    JSON type of a reference or a tagged union is stated beside it."""
+    """One input property as a type a generic client fills: `anyOf [T, null]` becomes `T` and a
+    `None` default is not stated."""
     choices = prop.get("anyOf")
     if isinstance(choices, list) and {"type": "null"} in choices:
         rest = [c for c in choices if c != {"type": "null"}]
@@ -75,9 +71,8 @@ def _fillable(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _input_form(schema: dict[str, Any]) -> dict[str, Any]:
-    """A request's schema in the form generic clients (the MCP Inspector) fill: the root is an
-    object and each of its properties a type it can fill. The nested types under `$defs`
-    keep the one form they share with the answers that carry them."""
+    """A request's schema in the form generic clients (the MCP Inspector) fill; `$defs` keep
+    the form they share with the answers."""
     defs = schema.get("$defs", {})
     properties = schema.get("properties")
     if isinstance(properties, dict):
@@ -90,10 +85,7 @@ def _input_form(schema: dict[str, Any]) -> dict[str, Any]:
 def canonical_schema(
     model: type[BaseModel], mode: Literal["validation", "serialization"]
 ) -> dict[str, Any]:
-    """The model's JSON Schema (draft 2020-12, nested types under `$defs`, root an object).
-
-    Object-valued properties say `type: object`; a request's schema (validation mode) is in
-    its input form (`_input_form`)."""
+    """The model's JSON Schema (draft 2020-12, nested types under `$defs`, root an object)."""
     schema = model.model_json_schema(mode=mode)
     schema.pop("$schema", None)
     if mode == "validation":

@@ -1,10 +1,5 @@
 """The workspace: what a handler may ask for (the root, the index, the registry, the
-environment). Named so because "context" in this product means the context compiled for a
-session (`majordomus.devcontext`); handlers still take it as their first argument, `ctx`.
-
-Everything is computed lazily and at most once per workspace, so a command that needs only the
-ledger never builds the layer index. A long-lived server calls `refresh()` before each
-answer: a cheap check (`majordomus.layer.freshness`) and, when the layer moved, a re-index.
+environment), each computed lazily and at most once.
 """
 
 from __future__ import annotations
@@ -92,9 +87,7 @@ class Workspace:
         return built.index
 
     def _build(self, *, status_now: bool) -> tuple[Baseline | None, Built]:
-        """Build the index, keeping what the last build read of every file the watch did
-        not see move (`majordomus.layer.index.build`); `status_now`: whether a build without
-        a last one starts `git status` beside the reading."""
+        """Build the index, reusing what the last build read of every file that did not move."""
         from majordomus.capabilities.builtin import TOOLS
         from majordomus.layer.freshness import Baseline
         from majordomus.layer.index import build
@@ -125,12 +118,8 @@ class Workspace:
         return Watch(baseline, built)
 
     def refresh(self) -> bool:
-        """Read the layer again if it changed since the index was read; True when it did.
-
-        Cheap when nothing changed (`majordomus.layer.freshness`); after a change only the
-        files that moved are read again. A re-index that fails (git gone, a strict refusal)
-        keeps the last index, sets `stale` and is tried again after the next change.
-        """
+        """Read the layer again if it changed since the index was read; True when it did. A failed
+        re-index keeps the last index and sets `stale`."""
         if self.watch is None or "index" not in self.__dict__ or not self.watch.changed():
             return False
         return self._reindex(self.watch)
@@ -164,9 +153,7 @@ class Workspace:
 
     @cached_property
     def sqlite(self) -> SqliteIndex | None:
-        """The in-memory SQLite copy of the index, or None when switched off.
-
-        It only narrows candidates; each table inside is built on first use."""
+        """The in-memory SQLite copy of the index (it only narrows candidates), or None when off."""
         from majordomus.layer.sqlite_index import SqliteIndex, enabled
 
         return SqliteIndex(self.index) if enabled(self.environ) else None

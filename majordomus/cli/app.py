@@ -1,12 +1,4 @@
-"""The click application: groups from the registry's CLI words plus the process commands.
-
-The tree is lazy at both levels: a top-level word is built when it is invoked (a capability
-word imports the one namespace that declares its module), and under it only the subcommand
-asked for (its views, or its command file), so `reasoning status` never imports the context
-compiler, the HTTP server or `reasoning export`'s file. Listing the tree (`--help`,
-completion) builds what it lists.
-Parsing and rendering only; every answer comes from a capability or a library function.
-"""
+"""The click application: groups from the registry's CLI words plus the process commands."""
 
 from __future__ import annotations
 
@@ -120,18 +112,6 @@ class Root(Group):
             silence(sys.stdout)
             return 0
 
-    def load_all(self) -> Root:
-        """Build every command of the tree (what listing the tree does anyway)."""
-        for word in sorted(top_words()):
-            _build_all(self.get_command(None, word))
-        return self
-
-
-def _build_all(command: click.Command | None) -> None:
-    if isinstance(command, Word):
-        for name in command.list_commands(None):  # type: ignore[arg-type]
-            _build_all(command.get_command(None, name))
-
 
 def top_words() -> set[str]:
     """Every first word: capability words and process commands."""
@@ -171,11 +151,6 @@ def lazy_cli() -> Root:
     return click.version_option(
         __version__, "-V", "--version", prog_name="majordomus", message="%(prog)s %(version)s"
     )(root)
-
-
-def build_cli() -> Root:
-    """The whole command tree: capabilities with a CLI exposure, then process commands."""
-    return lazy_cli().load_all()
 
 
 def run(args: list[str]) -> int:

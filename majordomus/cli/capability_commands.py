@@ -1,10 +1,4 @@
-"""The click command of a capability: one option per input field.
-
-`--kebab-case` names, lists repeatable, booleans as flags, enums and literals as choices, the
-view's positional arguments and extra flags. JSON (`--format json`, or a capability without a
-text view) is the answer model serialised straight to bytes; the text view and the view's
-exit code read the model's JSON value. Everything printed passes `majordomus.egress`.
-"""
+"""The click command of a capability: one option per input field."""
 
 from __future__ import annotations
 

@@ -1,15 +1,4 @@
-"""Shell completion of values: kinds, object URIs, and issue and milestone ids.
-
-Click completes commands and options by itself (`_MAJORDOMUS_COMPLETE=bash_source majordomus`
-prints the script; README "Shell completion"). These completers add the values a word of
-this program takes, read from the layer found from `--repo` (or the current directory). A
-layer that cannot be read completes nothing: completion never prints an error.
-
-A value is repository data, never shell: bash inserts a completion exactly as it is given,
-so for bash a value holding anything a shell acts on is offered quoted (`shlex.quote`); zsh
-and fish quote what they insert themselves. The layer also refuses such characters in ids
-(`missing_field`), but a path, and so a URI, may hold them.
-"""
+"""Shell completion of values: kinds, object URIs, and issue and milestone ids."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
 """The `majordomus` command and `python -m majordomus`: argv goes to the click application
 (`majordomus.cli.app`), which parses it once and renders every failure once.
-
-Two switches are set as the process starts (README): no pydantic plugin is loaded unless the
-user's environment says which to skip (`PYDANTIC_DISABLE_PLUGINS`), because a plugin sees
-every value validated, records included, before their secrets are redacted; and a one-shot
-command runs without the cyclic garbage collector. A library caller
-(`majordomus.Repository`) keeps its process's own settings.
 """
 
 from __future__ import annotations

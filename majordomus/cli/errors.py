@@ -1,7 +1,4 @@
-"""Errors handled once: every failure becomes one `majordomus: ` line and an exit code.
-
-Exit codes: 0 ok, 2 usage, 10 contract unmet, 12 not found, 13 refused / invalid / internal.
-"""
+"""Errors handled once: every failure becomes one `majordomus: ` line and an exit code."""
 
 from __future__ import annotations
 

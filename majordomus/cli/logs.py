@@ -1,11 +1,4 @@
-"""Logging to stderr only: `--log-level`, `--quiet` or `MAJORDOMUS_LOG` set the level.
-
-Servers (`mcp`, `serve`) log at `info` by default; one-shot commands at `warn`, so their
-stderr carries a failure's one line and, when the layer has diagnostics, one line counting
-them (`--quiet` drops it; `majordomus lint` lists them). Every log line reads
-`majordomus[LEVEL] message`: one line, redacted, its control characters escaped
-(`majordomus.egress`).
-"""
+"""Logging to stderr only: `--log-level`, `--quiet` or `MAJORDOMUS_LOG` set the level."""
 
 from __future__ import annotations
 

@@ -1,13 +1,4 @@
-"""The ASGI application `majordomus serve` runs: FastAPI routes inside the guard.
-
-The guard (`majordomus.http.middleware`) owns what must happen before routing. The routes are
-generic: one per capability HTTP exposure, each binding the request to the input, running the
-one executor and mapping errors; beside them the pages (`/`, `/api/v1`, `/openapi.json`,
-Swagger UI) and MCP at `/mcp` (`majordomus.http.mcp`), which `serve --mcp-only` serves
-alone. The registry, the routes and the OpenAPI document are built once per process; before
-each request the workspace checks cheaply whether the layer changed and reads it again only
-when it did.
-"""
+"""The ASGI application `majordomus serve` runs: FastAPI routes inside the guard."""
 
 from __future__ import annotations
 
@@ -82,18 +73,15 @@ class Routes:
         self._openapi: str | None = None
 
     def refresh(self) -> None:
-        """Before each request: re-index if the layer changed, and rebuild what the index
-        feeds (the JSON index of `/`); the handlers read the current index. A re-index that
-        failed leaves the last index served and `/` saying `stale`."""
+        """Before each request: re-index if the layer changed; a failed re-index keeps the last one
+        and `/` says `stale`."""
         was_stale = self.ctx.stale
         if self.ctx.refresh() or self.ctx.stale != was_stale:
             self._info = None
 
     @property
     def info(self) -> pages.ServerIndex:
-        """The JSON index of the index served, built when `/` first asks for it after a
-        change: it shows the working tree, which asks `git status` over the whole work tree,
-        and a request after a re-index should not wait for that unless it is `/`."""
+        """The JSON index of `/`, built on first ask after a change (it runs `git status`)."""
         if self._info is None:
             self._info = pages.server_index(self.ctx.index, stale=self.ctx.stale)
         return self._info

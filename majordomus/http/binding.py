@@ -1,10 +1,4 @@
-"""How a request becomes a capability's input.
-
-GET: each query pair is coerced by the declared JSON-schema types of the property it names
-(looking one level into `anyOf` / `oneOf`); POST: the body is one JSON object. The result is
-then validated by the executor, which refuses unknown keys, so this module only has to turn
-text into JSON values. Pure: no I/O.
-"""
+"""How a request becomes a capability's input."""
 
 from __future__ import annotations
 

@@ -1,31 +1,5 @@
 """Deadlines for HTTP connections: a client that is slow to send, or that does not take its
 answer, drops off.
-
-uvicorn closes an idle keep-alive connection, but a client that trickles its request head,
-or sends the head and then its body a byte at a time, keeps the connection (and, once the
-head is in, one of the 64 in-flight slots) for as long as it likes. This protocol gives the
-head `HEADER_TIMEOUT` seconds from the moment the server waits for it (a new connection, or
-the end of the previous response) and the body `BODY_TIMEOUT` seconds from the end of the
-head; past either the connection is closed. Bytes arriving do not extend a deadline. The
-application then sees `http.disconnect` and runs nothing (see `majordomus.http.middleware`).
-
-An answer is held in memory until the client takes it, so a client that sends a request and
-never reads would hold its answer for as long as it stays. The write buffer signals the
-protocol whenever anything is left in it (its high-water mark is 0): from then the client
-has `WRITE_TIMEOUT` seconds to take everything, else the connection is aborted and what
-was left is dropped. Bytes taken do not extend the deadline.
-
-Answers built for many clients at once leave garbage in reference cycles and freed memory
-the C allocator keeps for the life of the process. So after a burst (`BURST` connections
-open at once), once the last connection has gone and none came for `IDLE_SECONDS`, the
-cycles are collected and the allocator is asked to return its free memory to the system
-(`malloc_trim`, where the C library has it).
-
-A request h11 cannot read as HTTP/1.1 (conflicting framing headers, a malformed head) is
-answered 400 with the JSON error body of every other error, and the connection is closed.
-
-`MAJORDOMUS_HTTP_READ_TIMEOUT` (seconds) sets both read deadlines and
-`MAJORDOMUS_HTTP_WRITE_TIMEOUT` the write deadline, so tests can use short ones.
 """
 
 from __future__ import annotations

@@ -1,11 +1,4 @@
-"""The server's bearer token and who must show it (docs/http.md, "The token").
-
-One token for the API and for MCP over HTTP, generated once into `.ai/local/serve-token`
-(mode 0600) and shown as `Authorization: Bearer <token>`. A caller off loopback shows it on
-every request; a write shows it from anywhere, unless `serve --open-loopback` lets loopback
-callers write without it. The repository is untrusted, so a token file it could have
-planted (a link, another owner, readable by others, tracked by git) is never used.
-"""
+"""The server's bearer token and who must show it (docs/http.md, "The token")."""
 
 from __future__ import annotations
 

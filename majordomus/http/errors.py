@@ -1,8 +1,4 @@
-"""The HTTP error body and the status of every error the HTTP projection answers.
-
-Pure: no I/O. One model gives both the body served and the `ErrorBody` component of the
-OpenAPI document, so the two cannot drift.
-"""
+"""The HTTP error body and the status of every error the HTTP projection answers."""
 
 from __future__ import annotations
 

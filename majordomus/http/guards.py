@@ -1,13 +1,4 @@
-"""The request guards of docs/http.md, as functions over (client address, headers).
-
-1. DNS rebinding: a loopback caller must name the server by an IP literal or `localhost`.
-2. Foreign Origin: a non-GET/HEAD request, and every request to `/mcp`, may carry only the
-   server's own origin.
-
-Who must show the server's token is `majordomus.http.door`'s.
-
-Pure: no sockets, no clock; the ASGI middleware and the tests call the same functions.
-"""
+"""The request guards of docs/http.md, as functions over (client address, headers)."""
 
 from __future__ import annotations
 
@@ -60,10 +51,7 @@ def local_host(host: str) -> bool:
 def check_request(
     client: str | None, method: str, headers: Mapping[str, str], path: str = ""
 ) -> None:
-    """Guards 1 and 2, before routing; raises a 403 `forbidden` naming what was refused.
-
-    `headers` maps lower-case names to values.
-    """
+    """Guards 1 and 2 (`headers` lower-case), before routing; a refusal is a 403 `forbidden`."""
     host = headers.get("host")
     if is_loopback(client) and host is not None and not local_host(host):
         raise HttpError(

@@ -1,11 +1,5 @@
 """MCP over Streamable HTTP at `/mcp`: each POSTed JSON-RPC message goes to the dispatcher
 stdio uses (`majordomus.mcp.server.Server`), and its answer is the body, as JSON.
-
-Stateless (docs/mcp.md): no session id, no server-sent-event stream, nothing kept between
-requests but what stdio keeps for every client (the lists, computed once per index). The
-guard in front (`majordomus.http.middleware`) has already checked Host, Origin, the token of
-a caller off loopback, the body limit and the in-flight bound, and re-read the layer if it
-changed; here the protocol version header is checked and the write tool asks for the token.
 """
 
 from __future__ import annotations

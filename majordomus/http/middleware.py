@@ -1,15 +1,4 @@
-"""The pure-ASGI guard in front of the routes: what must happen before routing.
-
-The in-flight bound (503 `busy`, liveness probes exempt), a request framed both by
-`Transfer-Encoding` and `Content-Length` (400, its connection closed), the Host / Origin
-guards, the token a caller off loopback must show (`majordomus.http.door`, 401), the 1 MiB
-body limit (413), a body that must arrive whole before anything runs (a retrying client
-cannot commit a record twice), HEAD as GET without a body, `Cache-Control: no-store` and a
-`Content-Length` on every answer, in which the absolute paths of the repository (`hidden`:
-its root and git's top level) are shown as their last names (except MCP's, which answer as
-over stdio); and, before each request, the
-application's cheap check whether the layer changed (`before_each`).
-"""
+"""The pure-ASGI guard in front of the routes: what must happen before routing."""
 
 from __future__ import annotations
 
@@ -140,13 +129,8 @@ class Guard:
         await self.app(inner, replay, send)
 
     async def _body(self, receive: Receive, headers: dict[str, str]) -> bytes:
-        """The whole body, or 413 `too_large` once it is over the limit.
-
-        Whole means its last chunk arrived (`more_body` false) and, when a length was
-        declared, it has that length; a client that leaves before is `ClientGone`, so a
-        request whose body did not arrive whole never runs (a retrying client cannot
-        commit a record twice).
-        """
+        """The whole body, or 413 `too_large`; a client that leaves before it is whole is
+        `ClientGone`, so a retrying client cannot commit a record twice."""
         declared = headers.get("content-length", "")
         too_large = declared.isdigit() and int(declared) > self.body_limit
         chunks: list[bytes] = []
@@ -171,9 +155,8 @@ class Guard:
 
 
 def hider(paths: Iterable[Path]) -> Callable[[bytes], bytes]:
-    """A body with each of these absolute paths (as JSON writes it) shown as its last name,
-    where it stands as a whole path or the start of one: the API never says where the
-    repository lives on the server's disk."""
+    """A body with each of these absolute paths shown as its last name: the API never says where
+    the repository lives on the server's disk."""
     names = {
         json.dumps(str(path), ensure_ascii=ascii)[1:-1].encode(): json.dumps(
             path.name, ensure_ascii=ascii

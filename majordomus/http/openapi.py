@@ -1,11 +1,4 @@
-"""The OpenAPI 3.1 document, derived from the registry and nothing else.
-
-Every capability with an HTTP exposure is one operation whose `operationId` is its id; input
-and output schemas are the canonical schemas of its pydantic models with `$defs` hoisted into
-`components.schemas` under their titles. Two different schemas under one name are an error:
-the document is not built. Pure: no I/O, no clock; the same registry and cases give the same
-bytes, so `majordomus generate` can commit the result and `--check` can compare it.
-"""
+"""The OpenAPI 3.1 document, derived from the registry and nothing else."""
 
 from __future__ import annotations
 
@@ -104,11 +97,8 @@ class Components:
     def hoist(
         self, canonical: dict[str, Any], origin: str
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Register the schema's `$defs` and, when named, the schema itself.
-
-        Returns the reference (or the inline schema when anonymous) and the resolved root
-        with its references rewritten (what the GET binding reads properties from).
-        """
+        """Register the schema's `$defs` (and the schema when named); return its reference and the
+        resolved root the GET binding reads properties from."""
         schema = copy.deepcopy(canonical)
         defs: dict[str, Any] = schema.pop("$defs", {})
         names = {key: str(value.get("title", key)) for key, value in defs.items()}

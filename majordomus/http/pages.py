@@ -1,9 +1,4 @@
-"""What the non-capability routes answer: `/`, `/api/v1` and `/swagger`.
-
-Pure: built from the registry and the index the server holds, never from the disk per
-request. The HTML pages load nothing but integrity-checked assets this server serves itself
-and carry a Content-Security-Policy without `unsafe-eval`.
-"""
+"""What the non-capability routes answer: `/`, `/api/v1` and `/swagger`."""
 
 from __future__ import annotations
 

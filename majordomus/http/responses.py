@@ -1,8 +1,4 @@
-"""The two answers every route and the guard send: a model's JSON, or an error body.
-
-A model's JSON passes `majordomus.egress` on its way out (secrets redacted); an error body is
-already built from our own messages by `majordomus.http.errors`.
-"""
+"""The two answers every route and the guard send: a model's JSON, or an error body."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""Running the application under uvicorn: bind, announce the URL, serve until signalled.
-
-The socket is bound and listening before the URL is printed, so a client that reads the line
-can connect at once; the token (`majordomus.http.door`) is printed on the next line. SIGTERM
-and SIGINT stop gracefully (in-flight requests get up to 30 s) and the process exits 0.
-"""
+"""Running the application under uvicorn: bind, announce the URL, serve until signalled."""
 
 from __future__ import annotations
 

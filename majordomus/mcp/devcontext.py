@@ -1,15 +1,4 @@
-"""The MCP answer of `devcontext.compile`: what a model reads, within the budget it gave.
-
-Over MCP the answer is the bundle (the selected entries' content in tier order, one
-provenance line each, as Markdown), and the whole result the client receives, measured as
-bytes / 4 (the compiler's own estimate), stays within `budget_tokens`: while it does not, the
-context is compiled again under a limit lowered by the excess, never below what may not be
-dropped, and the answer says at which limit it was compiled. `detail: true` answers the JSON
-of that same compile instead (the selection rows, exclusions and deduplication, without the
-content), within the budget too: the last deduplications and then the last exclusions are
-left out, saying how many of each are shown, and an answer whose selection rows alone cost
-more says so (docs/mcp.md).
-"""
+"""The MCP answer of `devcontext.compile`: what a model reads, within the budget it gave."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
 """JSON-RPC 2.0 dispatch of the stdio MCP server: from an input line to the answer it calls
 for, whatever the methods are.
-
-A line is one message or a batch; a request gets exactly one answer under its id, a
-notification none; a method that raises answers with an error, never ends the session.
-Methods return JSON values; `handle_line` serialises the whole answer once
-(`majordomus.mcp.framing.encode`).
 """
 
 from __future__ import annotations
@@ -52,8 +47,6 @@ class Dispatcher:
     def refresh(self) -> list[dict[str, Any]]:
         """The notifications to send before the next answer; none by default."""
         return []
-
-    # -- message handling ----------------------------------------------------------------------
 
     def handle_line(self, raw: bytes) -> str | None:
         """The one output line a raw input line produces, or None (blank, notifications)."""

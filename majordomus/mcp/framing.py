@@ -1,10 +1,4 @@
-"""JSON-RPC 2.0 framing of the stdio MCP server: one compact JSON value per line.
-
-Every message is built as a JSON value and serialised once, by `encode`, into the line that
-is written. Redaction happens before that, on the values that carry content (`clean_value`,
-`error`, `notification`); `encode` escapes what a terminal or a bidi-aware viewer would act
-on (DEL, C1 controls, bidi overrides, line separators), wherever it sits in the line.
-"""
+"""JSON-RPC 2.0 framing of the stdio MCP server: one compact JSON value per line."""
 
 from __future__ import annotations
 
@@ -70,9 +64,7 @@ class Unparsable(Exception):
 
 
 def decode(raw: bytes) -> tuple[Any, bool]:
-    """An input line's value, and whether it holds an integer too long for any parameter
-    (then it is read again keeping them, so each message that holds one is answered as
-    invalid params under its own id and the others are served)."""
+    """An input line's value, and whether it holds an integer too long for any parameter."""
     try:
         return loads(raw), False
     except UnicodeDecodeError:

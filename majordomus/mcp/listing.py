@@ -22,9 +22,7 @@ if TYPE_CHECKING:
 
 def tool_annotations(cap: Capability) -> dict[str, bool]:
     """Client hints from the execution policy, each stated only where the protocol's default
-    does not hold: a read is read-only (the destructive and idempotent hints then mean
-    nothing), a command writing only process state is not destructive, and no tool reaches
-    beyond the repository."""
+    does not hold."""
     if cap.effect == "read":
         return {"readOnlyHint": True, "openWorldHint": False}
     if cap.effect == "repository_mutation":
@@ -34,9 +32,8 @@ def tool_annotations(cap: Capability) -> dict[str, bool]:
 
 @functools.cache
 def tool_entries(registry: Registry, read_only: bool) -> list[dict[str, Any]]:
-    """`tools/list` entries in id order; `--read-only` leaves out every command. Shared by
-    every caller: read, never changed. No `outputSchema`: an answer is one text block
-    (docs/mcp.md), and `capabilities.describe` gives each output's schema."""
+    """`tools/list` entries in id order, without `outputSchema`; `--read-only` leaves out every
+    command."""
     out = []
     for cap in registry:
         if cap.tool is None or (read_only and cap.kind == "command"):
@@ -59,11 +56,8 @@ def tool_entries(registry: Registry, read_only: bool) -> list[dict[str, Any]]:
 
 
 def lean_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """A tool's input schema as `tools/list` carries it: each reference written out where it
-    is used, no titles, descriptions on one line, and a tagged union (the record tool's
-    `record`) reduced to its tag; each member's whole schema is the resource
-    `majordomus://schema/<tag>` (`schema_resources`). Still an object at the root and at
-    every object-valued property, without `anyOf [T, null]`."""
+    """A tool's input schema as `tools/list` carries it: references written out, no titles, a
+    tagged union reduced to its tag (`schema_resources` has each member)."""
     out = _lean(schema, schema.get("$defs", {}), frozenset())
     out.pop("description", None)
     return out
@@ -109,9 +103,7 @@ def _tag_only(discriminator: dict[str, Any]) -> dict[str, Any]:
 
 @functools.cache
 def schema_resources(registry: Registry) -> dict[str, dict[str, Any]]:
-    """`majordomus://schema/<tag>` → the JSON Schema of that member of a tool's tagged
-    union (each record kind of `majordomus_reasoning_record`), written out as `lean_schema`
-    writes a tool's."""
+    """`majordomus://schema/<tag>` → the JSON Schema of that member of a tool's tagged union."""
     out: dict[str, dict[str, Any]] = {}
     for cap in registry:
         if cap.tool is None:
@@ -180,10 +172,8 @@ def resource_entries(registry: Registry, index: Index) -> list[dict[str, Any]]:
 
 
 def inspect_report(ctx: Workspace, read_only: bool) -> dict[str, Any]:
-    """`mcp --inspect --format json`: repository info, resources and tools.
-
-    A registry that does not build still leaves a report: the index's diagnostics plus one
-    `registry_error` per declaration problem, and nothing listed."""
+    """`mcp --inspect --format json`: repository info, resources and tools, or the registry's
+    errors when it does not build."""
     try:
         registry = ctx.registry
     except RegistryBuildFailed as failed:

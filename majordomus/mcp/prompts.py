@@ -1,14 +1,4 @@
-"""What the MCP surface offers as prompts, and the values `completion/complete` suggests.
-
-Every object of kind `prompt` is a prompt under its identity. Its arguments are the ones its
-front matter declares (`arguments: [{name, description, required}]`); `prompts/get` fills
-each `{{NAME}}` placeholder of its body (the name in any case) with the argument given or,
-when none is, with what majordomus knows (`majordomus.layer.prompts.FACTS`: the task, the
-branch, the head, the time, the newest checkpoint, ...), and names in one line at the end
-each placeholder it could not fill. One built-in prompt, `devcontext`, is the devcontext
-tool's answer as a message: the bundle of an issue, a milestone or an intent within the
-budget, or, asked nothing, of the repository's governance.
-"""
+"""What the MCP surface offers as prompts, and the values `completion/complete` suggests."""
 
 from __future__ import annotations
 

@@ -1,11 +1,4 @@
-"""The results the MCP server answers with, as JSON values: tool results and list pages.
-
-A tool's answer is one text block, its model's compact JSON (the devcontext answer is
-Markdown, `majordomus.mcp.devcontext`), with no `structuredContent` beside it: a model reads
-each answer once, and a client that reads only `content` gets all of it (docs/mcp.md). Every
-list method pages with an opaque cursor naming the list and where the next page starts:
-`PAGE_SIZE` entries, and `resources/list` at most `PAGE_BYTES` of them.
-"""
+"""The results the MCP server answers with, as JSON values: tool results and list pages."""
 
 from __future__ import annotations
 

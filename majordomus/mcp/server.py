@@ -1,18 +1,5 @@
 """The MCP server's dispatcher: the methods, their parameters and their error codes; stdio
 runs it here, and Streamable HTTP through `majordomus.http.mcp`.
-
-No MCP library. Framing and the redaction of what is written live in
-`majordomus.mcp.framing`, tool results and list pages in `majordomus.mcp.results`, the
-session loop (one writer and the idle check) in `majordomus.mcp.session`. Tools are a
-projection of the registry, resources of the registry and the index
-(`majordomus.mcp.listing`), prompts and completions of the index (`majordomus.mcp.prompts`);
-every tool call goes through the one executor.
-
-Before each input line the workspace checks whether the layer changed and re-indexes if it
-did; the lists are then computed again, `notifications/*/list_changed` go out for those that
-moved and `notifications/resources/updated` for each subscribed resource whose content moved,
-before the answer. Every result and every error message passes `majordomus.egress` (redacted,
-controls escaped); a name the client sent is quoted as a short excerpt.
 """
 
 from __future__ import annotations
@@ -136,8 +123,6 @@ class Server(Dispatcher):
             }
         )
 
-    # -- start-up facts ------------------------------------------------------------------------
-
     def _instructions(self) -> str:
         index = self.ctx.index
         writers = self.registry.writer_tools()
@@ -166,8 +151,6 @@ class Server(Dispatcher):
         if cap is None or (self.read_only and cap.kind == "command"):
             return None
         return cap
-
-    # -- live serving --------------------------------------------------------------------------
 
     def refresh(self) -> list[dict[str, Any]]:
         """Re-index if the layer changed; the notifications that announce what moved."""
@@ -215,8 +198,6 @@ class Server(Dispatcher):
             or uri in schema_resources(self.registry)
             or uri.startswith(RECORD_URI)
         )
-
-    # -- methods -------------------------------------------------------------------------------
 
     def _initialize(self, params: dict[str, Any]) -> Any:
         asked = params.get("protocolVersion")
@@ -370,13 +351,8 @@ def _call(params: dict[str, Any], not_an_object: str) -> tuple[str, dict[str, An
 
 
 def serve(ctx: Workspace, *, read_only: bool) -> int:
-    """`majordomus mcp`: build the index and the registry once, then serve stdio until EOF.
-
-    Only the protocol is written to stdout: anything else printed lands on stderr. A strict
-    refusal or a registry that fails to build raises before anything is served, so stdout
-    stays empty and the CLI maps the error to its exit code. Where no repository is found,
-    the session is served all the same, each call answering why (`majordomus.mcp.unrooted`).
-    """
+    """`majordomus mcp`: build the index and the registry once, then serve stdio until EOF;
+    only the protocol reaches stdout."""
     protocol_out = sys.stdout.buffer
     saved = sys.stdout
     sys.stdout = sys.stderr

@@ -1,12 +1,4 @@
-"""One stdio MCP session: the loop that reads lines and writes answers, and the idle check.
-
-Only the loop's thread answers; the idle check runs on a background thread every
-`IDLE_CHECK_SECONDS` once the client is initialised, so a change of the layer is announced
-unasked. The two never run at once (one lock over the server's state), and nothing but one
-compact JSON value per line ever reaches stdout (a stray `print` lands on stderr). Logs go
-to stderr. A line is read at most `MAX_LINE_BYTES` at a time: a longer one is answered
--32600 and the rest of it is read and dropped in pieces, so no line is ever held whole.
-"""
+"""One stdio MCP session: the loop that reads lines and writes answers, and the idle check."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""The executor, the one path every surface calls: strict validation through JSON, the
-process cache (an answer from it is the computed one; errors are never cached; FIFO and
-TTL eviction), and handler failures as `Internal`.
-
-Most cases run a small stand-in capability, so each rule is seen in isolation; the rest run
-the real registry over the planned fixture layer."""
+"""The executor: strict validation through JSON, the process cache, and handler failures as
+`Internal`; mostly on a small stand-in capability, each rule in isolation.
+"""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""Adopting majordomus on an existing layer: nothing lost silently (issue 33).
-
-An excluded file is named where it is looked up, a section no class reads comes with the
-lines that would read it, and `.ai/local/` is kept out of git or the first write says so.
-"""
+"""Adopting majordomus on an existing layer: nothing lost silently (issue 33)."""
 
 from __future__ import annotations
 

@@ -102,17 +102,9 @@ def test_new_refuses_to_overwrite_or_write_through_a_link(tmp_path: Path) -> Non
     outside = tmp_path / "outside"
     outside.mkdir()
     os.symlink(outside, root / ".ai/repo/project/milestones/linked")
+    linked_path = ".ai/repo/project/milestones/linked/M2.yaml"
     linked = run_majordomus(
-        [
-            "new",
-            "milestone",
-            "M2",
-            "--title",
-            "x",
-            "--path",
-            ".ai/repo/project/milestones/linked/M2.yaml",
-        ],
-        cwd=root,
+        ["new", "milestone", "M2", "--title", "x", "--path", linked_path], cwd=root
     )
     assert linked.code != 0
     assert list(outside.iterdir()) == []

@@ -1,9 +1,6 @@
-"""A capability as a click command: one `--kebab-case` option per scalar input field (lists
-repeatable, booleans as flags, enums and literals as choices, checks run as the value is
-parsed), the view's positional arguments, flag names and extra options, and the answer
-printed as text through the view or as exactly the output model with `--format json`.
-
-Run in-process with click's runner, on a stand-in capability over the planned fixture."""
+"""A capability as a click command (options per input field, the view's arguments and flags,
+text or `--format json`), in-process on a stand-in capability.
+"""
 
 from __future__ import annotations
 

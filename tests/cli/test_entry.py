@@ -1,7 +1,5 @@
-"""The switches a majordomus process sets as it starts (majordomus/cli/entry.py): it loads no
-pydantic plugin (finding one scans every installed distribution, and a plugin would see
-records before redaction), unless the user names which plugins to skip; and a one-shot
-command runs without the cyclic garbage collector, which the servers keep."""
+"""The switches a process sets as it starts (majordomus/cli/entry.py): no pydantic plugin
+unless the user names which to skip, and no cyclic collector but in the servers."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""`majordomus generate [all|docs|openapi] [--check]`, black-box.
-
-The first test keeps the committed reference honest: when a declaration changes, it fails
-until `majordomus generate all` is run in the project checkout and the result committed.
-"""
+"""`majordomus generate [all|docs|openapi] [--check]`, black-box."""
 
 from __future__ import annotations
 

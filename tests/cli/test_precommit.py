@@ -1,14 +1,5 @@
-"""The `reasoning-check` and `layer-lint` pre-commit hooks, driven by the real `pre-commit` tool.
-
-A temporary repository installs the hooks and shows a commit blocked by a finding and
-allowed once the finding is gone. Offline by default the hook is the declared one run as a
-`repo: local` hook (`language: system`, the installed `majordomus` on PATH), because
-installing the package into pre-commit's own environment fetches its dependencies from the
-package index. With `MAJORDOMUS_TEST_NETWORK=1` the same scenario installs the hooks from
-this checkout at its HEAD exactly as a user's configuration does (`repo:` + `rev:`,
-`language: python`), with PATH stripped to /usr/bin:/bin as a GUI git client or an IDE runs
-hooks: pre-commit's own environment is all the hook needs. pip's own variables
-(`PIP_INDEX_URL`, or `PIP_NO_INDEX` with `PIP_FIND_LINKS`) point that install at a local index.
+"""The pre-commit hooks driven by the real `pre-commit` tool: as a `repo: local` hook offline,
+from this checkout (`repo:` + `rev:`) with `MAJORDOMUS_TEST_NETWORK=1`.
 """
 
 from __future__ import annotations

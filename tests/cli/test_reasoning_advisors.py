@@ -119,15 +119,9 @@ def test_advisors_json(repo: Path, run: Callable[..., Any]) -> None:
     done = run(repo, "advisors", "--format", "json", MAJORDOMUS_REASONING_MODE="offline")
     assert done.code == 0
     report = json.loads(done.stdout)
-    assert list(report) == [
-        "operational",
-        "mode",
-        "available",
-        "unavailable",
-        "advisors",
-        "capacity",
-        "diagnostics",
-    ]
+    assert list(report) == (
+        ["operational", "mode", "available", "unavailable", "advisors", "capacity", "diagnostics"]
+    )
     assert report["mode"] == {"mode": "offline", "source": "MAJORDOMUS_REASONING_MODE"}
     assert (report["operational"], report["available"], report["unavailable"]) == (True, 1, 3)
     assert report["advisors"][2] == {
@@ -192,17 +186,12 @@ def test_the_packaged_catalogue_without_an_override(
     assert report["advisors"][0]["reason"] == "credential_absent"
 
 
+PLAN_HIGH = ("plan", "--materiality", "high", "--confidence", "low")
+PLAN_HIGH += ("--capabilities", "code_review,security_review")
+
+
 def test_plan_text(repo: Path, run: Callable[..., Any]) -> None:
-    done = run(
-        repo,
-        "plan",
-        "--materiality",
-        "high",
-        "--confidence",
-        "low",
-        "--capabilities",
-        "code_review,security_review",
-    )
+    done = run(repo, *PLAN_HIGH)
     assert (done.code, done.stderr) == (0, "")
     assert done.stdout == (
         "outcome     consult\n"
@@ -218,18 +207,7 @@ def test_plan_text(repo: Path, run: Callable[..., Any]) -> None:
 
 
 def test_plan_json_and_local_review(repo: Path, run: Callable[..., Any]) -> None:
-    done = run(
-        repo,
-        "plan",
-        "--materiality",
-        "high",
-        "--confidence",
-        "low",
-        "--capabilities",
-        "code_review,security_review",
-        "--format",
-        "json",
-    )
+    done = run(repo, *PLAN_HIGH, "--format", "json")
     plan = json.loads(done.stdout)
     assert (plan["outcome"], plan["budget"], plan["capabilities"]) == (
         "consult",

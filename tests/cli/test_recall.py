@@ -1,7 +1,4 @@
-"""`majordomus recall`: ranked retrieval over the layer and the ledger, black-box.
-
-The layer is the ledgerly fixture (an invoicing service) in a temporary git repository, and
-a small ledger is recorded into it through `majordomus reasoning record`."""
+"""`majordomus recall`: ranked retrieval over the layer and the ledger, black-box."""
 
 from __future__ import annotations
 

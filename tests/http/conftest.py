@@ -1,9 +1,5 @@
-"""Fixtures for the HTTP surface: a committed repository `majordomus init` wrote, a real
-`majordomus serve --port 0` over it, and an in-process application with a probe module.
-
-No `__init__.py` here on purpose: as a package this directory would be named `http` and hide
-the standard library's. Test files are therefore named `test_http_*.py` and helpers are
-fixtures.
+"""Fixtures for the HTTP surface. No `__init__.py` here on purpose: as a package this directory
+would be named `http` and hide the standard library's (hence `test_http_*.py`, and fixtures).
 """
 
 from __future__ import annotations

@@ -7,11 +7,10 @@ import json
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
 
 from majordomus.capabilities.core import Empty
 from majordomus.capabilities.reference import reference_workspace
-from majordomus.capabilities.registry import Capability, Module, build_registry
+from majordomus.capabilities.registry import Capability, Module, Registry, build_registry
 from majordomus.capabilities.schemas import canonical_schema
 from majordomus.capabilities.workspace import Workspace
 from majordomus.http.openapi import OpenApiError, build_openapi, render
@@ -191,29 +190,28 @@ class _Right(Wire):
     b: str
 
 
-def test_two_schemas_under_one_name_fail_the_build() -> None:
-    def cap(id_: str, output: type[BaseModel]) -> Capability:
-        return Capability(
-            id=id_,
-            title=id_,
+def _twins() -> Registry:
+    """Two capabilities whose outputs are different schemas titled `Twin`."""
+    caps = tuple(
+        Capability(
+            id=f"twins.{side}",
+            title=side,
             description="",
             input=Empty,
-            output=output,
-            handler=lambda ctx, request: output(),
-            http=("GET", "/api/v1/" + id_.replace(".", "/")),
+            output=model,
+            handler=lambda ctx, request: None,  # type: ignore[arg-type,return-value]
+            http=("GET", f"/api/v1/twins/{side}"),
         )
-
-    registry = build_registry(
-        [
-            Module(
-                id="twins",
-                title="Twins",
-                description="",
-                stability="implemented",
-                capabilities=(cap("twins.left", _Left), cap("twins.right", _Right)),
-            )
-        ]
+        for side, model in (("left", _Left), ("right", _Right))
     )
+    twins = Module(
+        id="twins", title="Twins", description="", stability="implemented", capabilities=caps
+    )
+    return build_registry([twins])
+
+
+def test_two_schemas_under_one_name_fail_the_build() -> None:
+    registry = _twins()
     with pytest.raises(OpenApiError) as failed:
         build_openapi(registry, lambda c: [])
     assert len(failed.value.problems) == 1
@@ -232,27 +230,6 @@ def test_capabilities_validate_reports_an_openapi_clash(probe_context: Workspace
 
     assert _openapi(probe_context) == []
     twins = Workspace.from_index(probe_context.index)
-    twins.__dict__["registry"] = build_registry(
-        [
-            Module(
-                id="twins",
-                title="Twins",
-                description="",
-                stability="implemented",
-                capabilities=tuple(
-                    Capability(
-                        id=f"twins.{side}",
-                        title=side,
-                        description="",
-                        input=Empty,
-                        output=model,
-                        handler=lambda ctx, request: None,  # type: ignore[arg-type,return-value]
-                        http=("GET", f"/api/v1/twins/{side}"),
-                    )
-                    for side, model in (("left", _Left), ("right", _Right))
-                ),
-            )
-        ]
-    )
+    twins.__dict__["registry"] = _twins()
     problems = _openapi(twins)
     assert len(problems) == 1 and problems[0].startswith("OPENAPI component 'Twin'")

@@ -1,8 +1,5 @@
-"""Fixtures for the MCP surface: a committed repository that `majordomus init` wrote, and
-`pipes`, which runs one whole `majordomus mcp` session over real pipes.
-
-This directory has no `__init__.py` on purpose: as a package it would be named `mcp` and hide
-the official MCP SDK the client tests drive. Helpers are therefore fixtures, not imports.
+"""Fixtures for the MCP surface. No `__init__.py` here on purpose: as a package it would be
+named `mcp` and hide the official MCP SDK the client tests drive; helpers are fixtures.
 """
 
 from __future__ import annotations

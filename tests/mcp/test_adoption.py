@@ -3,34 +3,15 @@ file is named where a client reads it (issue 33 items 1 and 4)."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 
-from tests.conftest import GIT_ENV, MAJORDOMUS, git
+from tests.conftest import git, sdk_session
 
 EXCLUDED = ".ai/repo/project/issues/I0824.yaml"
-
-
-def drive_sdk(cwd: Path, work: Any, *args: str) -> Any:
-    """One session of the official SDK client against `majordomus mcp` started in `cwd`."""
-
-    async def main() -> Any:
-        params = StdioServerParameters(
-            command=MAJORDOMUS, args=["mcp", *args], cwd=str(cwd), env={**GIT_ENV}
-        )
-        with (cwd.parent / "stderr.log").open("w") as err:
-            async with (
-                stdio_client(params, errlog=err) as (read, write),
-                ClientSession(read, write) as session,
-            ):
-                return await work(session, await session.initialize())
-
-    return asyncio.run(main())
 
 
 def test_a_server_outside_a_repository_answers_every_call_with_the_fix(tmp_path: Path) -> None:
@@ -57,7 +38,7 @@ def test_a_server_outside_a_repository_answers_every_call_with_the_fix(tmp_path:
             "read": read,
         }
 
-    got = drive_sdk(home, work)
+    got, _ = sdk_session(home, work)
     assert "serves no repository" in got["init"].instructions
     assert '"--repo"' in got["init"].instructions
     assert any(t.name == "majordomus_list" for t in got["tools"].tools)
@@ -85,7 +66,7 @@ def test_an_excluded_file_is_named_on_every_read(layer_repo: Path) -> None:
         compiled = await session.call_tool("majordomus_devcontext", {"issue": "I0824"})
         return read, got, compiled
 
-    read, got, compiled = drive_sdk(layer_repo, work)
+    (read, got, compiled), _ = sdk_session(layer_repo, work)
     said = f"{EXCLUDED} is in the layer but excluded: unknown_key "
     assert read is not None and read.startswith(said) and "majordomus lint" in read
     assert got.is_error and got.content[0].text.startswith(f"not found: {said}")

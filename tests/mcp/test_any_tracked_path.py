@@ -1,11 +1,4 @@
-"""Any path git can track names an object on every surface (README: "Object URIs").
-
-A repository holds documents whose paths carry a space, `%`, `#`, `?` and non-ASCII
-characters, and one whose name holds a tab. The CLI, MCP (over pipes and through the official
-SDK client) and HTTP all start, in both discovery modes; each prints the one percent-encoded
-URI, the CLI also takes the decoded form, and the object that cannot be named is left out with
-an `unnamable_object` diagnostic that `mcp --inspect` shows.
-"""
+"""Any path git can track names an object on every surface (README: "Object URIs")."""
 
 from __future__ import annotations
 

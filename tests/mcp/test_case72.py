@@ -1,10 +1,5 @@
 """The original's black-box shell case `72_rust_mcp.sh`, as scenarios against the installed
-command, in a repository `majordomus init` wrote and a commit recorded.
-
-Like the shell harness, each `mcp --inspect` check greps stdout and stderr together. Step 2's
-share-directory check does not apply (kinds.yaml is package data) and step 11 is optional;
-step 5 compares the rule resources with the rule files on disk, since the shell tool's
-`rules list` does not exist here.
+command (step 1 is tests/cli/test_core_cli.py's, step 2 does not apply, 11 is optional).
 """
 
 from __future__ import annotations
@@ -50,20 +45,6 @@ def grep(pattern: str, text: str) -> list[str]:
 
 def stage(root: Path) -> None:
     git(root, "add", "-A")
-
-
-def test_step1_cli_surface(tmp_path: Path) -> None:
-    done = run_majordomus(["--help"], cwd=tmp_path)
-    assert done.code == 0
-    assert grep(r"^  mcp ", done.stdout)
-    done = run_majordomus(["mcp", "--help"], cwd=tmp_path)
-    assert done.code == 0
-    assert grep(r"^Usage: majordomus mcp", done.stdout)
-    done = run_majordomus(["nonsense"], cwd=tmp_path)
-    assert done.code == 2
-    assert done.stderr.startswith("majordomus: ")
-    assert "unrecognized subcommand 'nonsense'" in done.stderr
-    assert done.stderr.count("\n") == 1
 
 
 def test_step4_inspect_serves_what_init_wrote(layer_repo: Path) -> None:

@@ -1,46 +1,23 @@
-"""The MCP conformance suite (npm `@modelcontextprotocol/conformance`) against MCP over
-Streamable HTTP on `majordomus serve`, with the failures docs/mcp.md explains as its baseline.
-
-Optional: it needs node and npx. The suite is used from the npx cache; only with
-`MAJORDOMUS_TEST_CONFORMANCE=1` may npx download it. Without either the test skips.
+"""The MCP conformance suite against MCP over Streamable HTTP, with docs/mcp.md's failures as
+its baseline; needs node (`MAJORDOMUS_TEST_CONFORMANCE=1` lets npx fetch it).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import serve
+from tests.conftest import npx_command, serve
 
 #: The newest release that runs on node 20; 0.1.16 on node 22 gives the same results.
 PACKAGE = "@modelcontextprotocol/conformance@0.1.13"
 BASELINE = Path(__file__).with_name("conformance-expected-failures.yaml")
 
 
-def suite() -> list[str] | None:
-    npx = shutil.which("npx")
-    if npx is None or shutil.which("node") is None:
-        return None
-    if os.environ.get("MAJORDOMUS_TEST_CONFORMANCE") == "1":
-        return [npx, "--yes", PACKAGE]
-    try:
-        cached = subprocess.run(
-            [npx, "--no", "--offline", PACKAGE, "--help"],
-            capture_output=True,
-            stdin=subprocess.DEVNULL,
-            timeout=120,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return [npx, "--no", "--offline", PACKAGE] if cached.returncode == 0 else None
-
-
 def test_the_conformance_suite_fails_only_what_the_docs_explain(layer_repo: Path) -> None:
-    command = suite()
+    command = npx_command(PACKAGE, "MAJORDOMUS_TEST_CONFORMANCE")
     if command is None:
         pytest.skip(
             "the MCP conformance suite is not at hand (MAJORDOMUS_TEST_CONFORMANCE=1 lets npx "

@@ -1,23 +1,18 @@
-"""The MCP Inspector CLI (npm `@modelcontextprotocol/inspector`) drives `majordomus mcp`, and
-MCP over Streamable HTTP on `majordomus serve` (`--transport http`).
-
-Optional: it needs node. The Inspector is used from `MAJORDOMUS_INSPECTOR_BIN` (a path to an
-installed `mcp-inspector`), else from the npx cache; only with `MAJORDOMUS_TEST_INSPECTOR=1`
-may npx download it. Without any of these the test skips.
+"""The MCP Inspector CLI drives `majordomus mcp` and MCP over HTTP; needs node
+(`MAJORDOMUS_INSPECTOR_BIN`, or `MAJORDOMUS_TEST_INSPECTOR=1` lets npx fetch it).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import GIT_ENV, MAJORDOMUS, answered, serve
+from tests.conftest import GIT_ENV, MAJORDOMUS, answered, npx_command, serve
 
 PACKAGE = "@modelcontextprotocol/inspector"
 CONTINUE = "majordomus://prompt/continue"
@@ -28,21 +23,7 @@ def inspector() -> list[str] | None:
     given = os.environ.get("MAJORDOMUS_INSPECTOR_BIN")
     if given:
         return [given]
-    npx = shutil.which("npx")
-    if npx is None or shutil.which("node") is None:
-        return None
-    if os.environ.get("MAJORDOMUS_TEST_INSPECTOR") == "1":
-        return [npx, "--yes", PACKAGE]
-    try:
-        cached = subprocess.run(
-            [npx, "--no", "--offline", PACKAGE, "--help"],
-            capture_output=True,
-            stdin=subprocess.DEVNULL,
-            timeout=120,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return [npx, "--no", "--offline", PACKAGE] if cached.returncode == 0 else None
+    return npx_command(PACKAGE, "MAJORDOMUS_TEST_INSPECTOR")
 
 
 @pytest.fixture(scope="module")

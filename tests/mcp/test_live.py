@@ -1,13 +1,9 @@
 """A long session with the official SDK client: prompts, the resource template, completion,
 pagination, and a layer that changes while the session runs (README "In an MCP client").
-
-The server checks the layer before each answer; each test changes the repository between
-two requests and asserts what the next answer and the notifications before it say.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -17,12 +13,10 @@ import anyio
 import pytest
 from mcp import types
 from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 
-from tests.conftest import GIT_ENV, MAJORDOMUS, answered_sdk, git
+from tests.conftest import answered_sdk, git, sdk_session
 
-ENV = {**GIT_ENV, "MAJORDOMUS_LOG": "warn"}
 TEMPLATE = "majordomus://{kind}/{identity}"
 ADR_PATH = ".ai/repo/adrs/0007-serve-live.md"
 ADR_URI = "majordomus://adr/ADR-0007"
@@ -72,28 +66,10 @@ class Notes:
             await self.event(method).wait()
 
 
-def drive(
-    root: Path,
-    work: Callable[[ClientSession, Notes], Awaitable[Any]],
-    *,
-    args: tuple[str, ...] = (),
-) -> Any:
+def drive(root: Path, work: Callable[[ClientSession, Notes], Awaitable[Any]], *args: str) -> Any:
     """Run one SDK session against `majordomus mcp` in `root`; return what `work` returns."""
     notes = Notes()
-
-    async def main() -> Any:
-        params = StdioServerParameters(
-            command=MAJORDOMUS, args=["mcp", *args], cwd=str(root), env=ENV
-        )
-        with (root.parent / "server-stderr.log").open("w") as err:
-            async with (
-                stdio_client(params, errlog=err) as (read, write),
-                ClientSession(read, write, message_handler=notes) as session,
-            ):
-                await session.initialize()
-                return await work(session, notes)
-
-    return asyncio.run(main())
+    return sdk_session(root, lambda session, _: work(session, notes), *args, handler=notes)[0]
 
 
 def commit(root: Path, files: dict[str, str], message: str) -> None:
@@ -339,7 +315,7 @@ def test_filesystem_discovery_sees_a_new_file(layer_repo: Path) -> None:
         await notes.wait("notifications/resources/list_changed")
         return await session.read_resource("majordomus://rule/project.fresh@1")
 
-    read = drive(layer_repo, work, args=("--discovery", "filesystem"))
+    read = drive(layer_repo, work, "--discovery", "filesystem")
     assert "Fresh." in read.contents[0].text
 
 

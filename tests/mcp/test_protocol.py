@@ -1,9 +1,5 @@
 """Raw pipes against the installed `majordomus mcp`: framing, message rules and error codes,
 the original's crate-level cases, and the read-only witness.
-
-Most cases share one session (one process, one line per case) to keep the suite fast; the
-cases that need a process of their own (degraded layer, --strict, closed output, I/O
-failures, --read-only) run separately.
 """
 
 from __future__ import annotations

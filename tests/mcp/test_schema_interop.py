@@ -1,22 +1,14 @@
-"""Tool input schemas a generic MCP client can fill (README: "In an MCP client").
-
-Every tool's `inputSchema`, as the official SDK client lists it, is an object whose properties
-are plain types: no `anyOf [T, null]`, no `null` default, and every object-valued property,
-however deep, says `type: object`. Each optional number is then set through the client, once
-to a number and once to `null`, which means absent.
-"""
+"""Tool input schemas a generic MCP client can fill (README: "In an MCP client")."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from majordomus.capabilities.workspace import Workspace
-from tests.conftest import GIT_ENV, MAJORDOMUS, answered_sdk
+from tests.conftest import GIT_ENV, answered_sdk, sdk_session
 
 ENV = {**GIT_ENV, "MAJORDOMUS_LOG": "warn"}
 NUMBERS = {"budget_tokens": 4000, "max_depth": 2, "limit": 5, "floor": 0.2}
@@ -70,30 +62,25 @@ def test_every_input_schema_is_fillable_and_null_means_absent(layer_repo: Path) 
         if cap.tool is not None and cap.effect == "read" and cap.benchmark_cases(ctx)
     }
 
-    async def main() -> tuple[Any, list[tuple[str, str, Any, Any, Any]]]:
-        params = StdioServerParameters(
-            command=MAJORDOMUS, args=["mcp"], cwd=str(layer_repo), env=ENV
-        )
-        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-            await session.initialize()
-            tools = await session.list_tools()
-            calls = []
-            for tool in tools.tools:
-                if tool.name not in base:
+    async def work(session: ClientSession, _: Any) -> tuple[Any, list[Any]]:
+        tools = await session.list_tools()
+        calls = []
+        for tool in tools.tools:
+            if tool.name not in base:
+                continue
+            required = set(tool.input_schema.get("required", []))
+            for name, prop in tool.input_schema.get("properties", {}).items():
+                if name in required or prop.get("type") not in ("integer", "number"):
                     continue
-                required = set(tool.input_schema.get("required", []))
-                for name, prop in tool.input_schema.get("properties", {}).items():
-                    if name in required or prop.get("type") not in ("integer", "number"):
-                        continue
-                    value = NUMBERS.get(name, 1)
-                    given = await session.call_tool(tool.name, {**base[tool.name], name: value})
-                    null = await session.call_tool(tool.name, {**base[tool.name], name: None})
-                    absent_args = {k: v for k, v in base[tool.name].items() if k != name}
-                    absent = await session.call_tool(tool.name, absent_args)
-                    calls.append((tool.name, name, given, null, absent))
-            return tools, calls
+                value = NUMBERS.get(name, 1)
+                given = await session.call_tool(tool.name, {**base[tool.name], name: value})
+                null = await session.call_tool(tool.name, {**base[tool.name], name: None})
+                absent_args = {k: v for k, v in base[tool.name].items() if k != name}
+                absent = await session.call_tool(tool.name, absent_args)
+                calls.append((tool.name, name, given, null, absent))
+        return tools, calls
 
-    tools, calls = asyncio.run(main())
+    (tools, calls), _ = sdk_session(layer_repo, work)
     for tool in tools.tools:
         assert_fillable(tool.name, tool.input_schema)
     [record] = [t for t in tools.tools if t.name == "majordomus_reasoning_record"]

@@ -1,17 +1,9 @@
-"""The official MCP Python SDK client drives `majordomus mcp` (issue 7 item 2).
-
-The client negotiates, lists, calls every tool with the inputs of its benchmark cases and
-reads each answer from its one text block (no `outputSchema`, no `structuredContent`); the
-answers must equal what the MCP surface gives in-process for the same input: a page of a
-list, the devcontext bundle within its budget. Resources are listed, page by page, and read.
-The read-only witness holds after every session.
-"""
+"""The official MCP Python SDK client drives `majordomus mcp` (issue 7 item 2)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +11,7 @@ import pytest
 from mcp import types
 from mcp.client.client import Client
 from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
+from mcp.client.stdio import StdioServerParameters, get_default_environment
 from mcp.shared.exceptions import MCPError
 
 from majordomus.capabilities.workspace import Workspace
@@ -27,35 +19,10 @@ from majordomus.errors import CapabilityError
 from majordomus.mcp.devcontext import COMPILE, fitted
 from majordomus.mcp.listing import SCHEMA_PREFIX, resource_entries, schema_resources, tool_entries
 from majordomus.mcp.results import PAGE_BYTES, text_result
-from tests.conftest import GIT_ENV, MAJORDOMUS, answered_sdk, witness
+from tests.conftest import GIT_ENV, MAJORDOMUS, answered_sdk, sdk_session, witness
 
 RECORD_TOOL = "majordomus_reasoning_record"
 ENV = {**GIT_ENV, "MAJORDOMUS_LOG": "warn"}
-
-
-def drive(
-    root: Path,
-    work: Callable[[ClientSession, Any], Awaitable[Any]],
-    *,
-    args: tuple[str, ...] = (),
-) -> tuple[Any, str]:
-    """Run one SDK session against `majordomus mcp`; return `work`'s value and the stderr."""
-    errlog = root.parent / "server-stderr.log"
-
-    async def main() -> Any:
-        params = StdioServerParameters(
-            command=MAJORDOMUS, args=["mcp", *args], cwd=str(root), env=ENV
-        )
-        with errlog.open("w") as err:
-            async with (
-                stdio_client(params, errlog=err) as (read, write),
-                ClientSession(read, write) as session,
-            ):
-                initialized = await session.initialize()
-                return await work(session, initialized)
-
-    value = asyncio.run(main())
-    return value, errlog.read_text()
 
 
 def in_process(root: Path) -> Workspace:
@@ -126,7 +93,7 @@ def test_every_tool_and_resource_through_the_sdk(layer_repo: Path) -> None:
             "unknown": unknown,
         }
 
-    got, stderr = drive(layer_repo, work)
+    got, stderr = sdk_session(layer_repo, work)
 
     init = got["init"]
     assert init.protocol_version == "2025-11-25"
@@ -189,7 +156,7 @@ def test_read_only_hides_command_tools_from_the_sdk(layer_repo: Path) -> None:
     async def work(session: ClientSession, initialized: Any) -> tuple[Any, Any]:
         return initialized, await session.list_tools()
 
-    (initialized, tools), _ = drive(layer_repo, work, args=("--read-only",))
+    (initialized, tools), _ = sdk_session(layer_repo, work, "--read-only")
     names = [t.name for t in tools.tools]
     assert names == readers
     assert RECORD_TOOL not in names
@@ -215,7 +182,7 @@ def test_a_reasoning_record_through_the_tool(layer_repo: Path) -> None:
         tools = await session.list_tools()
         return tools, await session.call_tool(RECORD_TOOL, arguments)
 
-    (tools, result), stderr = drive(layer_repo, work)
+    (tools, result), stderr = sdk_session(layer_repo, work)
     [entry] = [t for t in tools.tools if t.name == RECORD_TOOL]
     assert not entry.annotations.read_only_hint
     assert result.is_error is False, result.content

@@ -1,8 +1,5 @@
 """Process commands that are not capabilities: init, demo, mcp, serve, validate, generate,
 lint, schema, new, help.
-
-Each lives in its own file, imported only when its words are invoked (or the whole tree is
-listed), so `majordomus mcp` never imports what `majordomus serve` needs.
 """
 
 from __future__ import annotations

@@ -1,11 +1,4 @@
-"""`majordomus demo [--keep] [DIR]`: a first hour in two minutes.
-
-Builds a small payments service with decisions, rules, a milestone and issues, commits it,
-and runs the commands a session runs on it, each shown as typed and explained: the context
-for an issue, recall, a reasoning record and its JSON, status, the handover, and the MCP
-entry to paste. Every step is the real command (`majordomus.cli.app.run`), so what it shows
-is what the user will see. The folder is removed at the end unless `--keep`.
-"""
+"""`majordomus demo [--keep] [DIR]`: a first hour in two minutes."""
 
 from __future__ import annotations
 

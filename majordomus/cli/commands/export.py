@@ -1,9 +1,4 @@
-"""`majordomus reasoning export --sqlite FILE | --format jsonl [--output FILE] [--force]`.
-
-A copy of the ledger for analysis (a SQLite database for Datasette, or JSON Lines), written
-where the command line says and never read back. An existing file is refused unless
-`--force`.
-"""
+"""`majordomus reasoning export --sqlite FILE | --format jsonl [--output FILE] [--force]`."""
 
 from __future__ import annotations
 

@@ -1,11 +1,4 @@
-"""`majordomus generate [all|docs|openapi] [--check]`: the committed reference.
-
-Writes `docs/generated/openapi.json`, `capabilities.md` and `modules/<id>.md` from the
-built-in registry (with the benchmark cases of an empty layer), and the layer reference
-(`layer.md`, `schemas/<kind>.json`) from the shipped kinds and allow-lists, so it runs in the
-project checkout without a `.ai/` layer and its output moves only when a declaration does.
-`--check` writes nothing and exits 10 naming every stale file.
-"""
+"""`majordomus generate [all|docs|openapi] [--check]`: the committed reference."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
 """`majordomus lint`: check the layer and print every diagnostic (what `mcp --inspect` finds,
 and the prompts' placeholders that nothing fills).
-
-Exit 0 when no diagnostic is an error, 10 when one is; with `--strict` a warning fails too,
-so a pre-commit hook can hold the layer to zero findings.
 """
 
 from __future__ import annotations

@@ -41,12 +41,6 @@ def _section(name: str, fallback: str) -> str:
     return ".ai/" + sections.get(name, fallback)
 
 
-def _links(rule: tuple[str, ...], adr: tuple[str, ...], knowledge: tuple[str, ...]) -> list[str]:
-    from majordomus.layer.scaffold import related
-
-    return related(rule, adr, knowledge)
-
-
 def _linking(func: Callable[..., Any]) -> Callable[..., Any]:
     """The flags that write `related` references to rules, decisions and knowledge notes."""
     func = click.option(
@@ -106,7 +100,7 @@ def new_issue(
     path: str | None,
 ) -> None:
     """A plan issue: `.ai/repo/project/issues/ID.yaml`."""
-    from majordomus.layer.scaffold import Draft, identifier
+    from majordomus.layer.scaffold import Draft, identifier, related
 
     identifier(issue_id, "issue")
     keys: list[tuple[str, Any]] = [("id", issue_id), ("title", title)]
@@ -116,7 +110,7 @@ def new_issue(
         keys.append(("objective", objective))
     if depends_on:
         keys.append(("depends_on", [identifier(d, "issue") for d in depends_on]))
-    links = _links(rule, adr, knowledge)
+    links = related(rule, adr, knowledge)
     if links:
         keys.append(("related", links))
     if scope:
@@ -143,7 +137,7 @@ def new_milestone(
     path: str | None,
 ) -> None:
     """A plan milestone: `.ai/repo/project/milestones/ID.yaml`."""
-    from majordomus.layer.scaffold import Draft, identifier
+    from majordomus.layer.scaffold import Draft, identifier, related
 
     identifier(milestone_id, "milestone")
     keys: list[tuple[str, Any]] = [("id", milestone_id), ("title", title)]
@@ -151,7 +145,7 @@ def new_milestone(
         keys.append(("outcome", outcome))
     if depends_on:
         keys.append(("depends_on", [identifier(d, "milestone") for d in depends_on]))
-    links = _links(rule, adr, knowledge)
+    links = related(rule, adr, knowledge)
     if links:
         keys.append(("related", links))
     where = path or f"{_section('project', 'repo/project')}/milestones/{milestone_id}.yaml"

@@ -1,9 +1,4 @@
-"""`majordomus reasoning task show|set NAME|list`: the current task records go to by default.
-
-The current task lives in `.ai/local/state/current.yaml` (`id: NAME`); `set` checks the name
-as the store does and replaces that file atomically, never through a symbolic link. `show`
-and `list` read only. Text by default, `--format json` for the same facts as JSON.
-"""
+"""`majordomus reasoning task show|set NAME|list`: the current task records go to by default."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""`majordomus capabilities validate`: build the registry and every projection, or list why not.
-
-Projections checked: the MCP listings, the OpenAPI document (when the HTTP surface is
-installed), and the closure of the CLI (every CLI exposure is a runnable command).
-"""
+"""`majordomus capabilities validate`: build the registry and every projection, or list why not."""
 
 from __future__ import annotations
 

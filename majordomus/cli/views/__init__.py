@@ -1,11 +1,4 @@
-"""How a capability looks on the command line beyond its input fields.
-
-A view is optional: it names the fields taken as positional arguments, extra flags that are
-not input (`--report`, `--file`), how to build the input from the flags when the fields are
-not scalar options, flag spellings that differ from the field (`--path` for `paths`), the text
-rendering of the output, and the exit code an output means.
-Rendering reads the output's JSON (exactly what `--format json` prints), never the domain.
-"""
+"""How a capability looks on the command line beyond its input fields."""
 
 from __future__ import annotations
 
@@ -72,13 +65,6 @@ def views_of(module_id: str) -> dict[str, CliView]:
     """The views of one capability module's capabilities, importing only their file."""
     views = VIEWS_OF.get(module_id)
     return dict(views()) if views is not None else {}
-
-
-def all_views() -> dict[str, CliView]:
-    views: dict[str, CliView] = {}
-    for module_id in VIEWS_OF:
-        views.update(views_of(module_id))
-    return views
 
 
 def lines(*rows: str) -> str:

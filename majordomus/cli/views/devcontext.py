@@ -1,9 +1,4 @@
-"""Text renderings and request flags of the `devcontext` capabilities.
-
-`compile` and `explain` share the request flags, with `--path` and `--uri` as the repeatable
-spellings of `paths` and `uris`; `compile` exits 10 when the answer is over budget. Each view
-reads the capability's JSON answer (what `--format json` prints), never the domain.
-"""
+"""Text renderings and request flags of the `devcontext` capabilities."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""Text renderings of the `reasoning` capabilities, one section per capability.
-
-Each view reads the capability's JSON answer (what `--format json` prints), never the domain.
-"""
+"""Text renderings of the `reasoning` capabilities, one section per capability."""
 
 from __future__ import annotations
 
@@ -24,8 +21,6 @@ from majordomus.ledger.record import (
     parse_input,
     record_size_problem,
 )
-
-# -- reasoning.advisors ------------------------------------------------------------------------
 
 
 def _advisor_row(state: dict[str, Any]) -> str:
@@ -53,9 +48,6 @@ def advisors(out: Any, _: Params) -> str:
     return lines(*rows)
 
 
-# -- reasoning.plan ----------------------------------------------------------------------------
-
-
 def plan(out: Any, _: Params) -> str:
     rows = [
         f"outcome     {out['outcome']}",
@@ -70,9 +62,6 @@ def plan(out: Any, _: Params) -> str:
         *(f"local       {step}" for step in out.get("local_review", [])),
     ]
     return lines(*rows)
-
-
-# == ledger: reasoning.record ===================================================================
 
 
 def _file_size(source: BinaryIO) -> int | None:
@@ -95,12 +84,8 @@ def _read_limited(source: BinaryIO) -> bytes:
 
 
 def _record_input(values: Params) -> dict[str, Any]:
-    """The bare record from `--file` (standard input by default), wrapped as `{"record": …}`.
-
-    Read as bytes, at most the record limit; a UTF-8 byte-order mark is dropped. The record is
-    decoded once and validated here, bare, so an error names its fields as the user wrote them
-    (`subject`, not `record.subject`); the executor takes the validated record as it is.
-    """
+    """The bare record from `--file` (stdin by default) as `{"record": …}`, validated bare so
+    an error names its fields as the user wrote them."""
     source = values["file"]
     try:
         data = _read_limited(source)
@@ -174,13 +159,6 @@ def _pulled(out: Any) -> list[str]:
 def pull_exit(out: Any) -> int:
     """A ref kept aside means the team's ledger is not what it was: the contract is unmet."""
     return EXIT_CONTRACT if out["quarantined"] else 0
-
-
-# == end of the ledger's section ===============================================================
-
-
-# == projections: reasoning.status, reasoning.explain, reasoning.check ==========================
-# (owned by the projections)
 
 
 def _name_tasks_on_stderr() -> None:
@@ -260,9 +238,6 @@ REPORT = click.Option(
     default=False,
     help="Print only the Markdown report, ready to paste into a handover.",
 )
-
-# == end of the projections' section ===========================================================
-
 
 VIEWS = {
     "reasoning.advisors": CliView(text=advisors),
