@@ -1,8 +1,6 @@
-"""The advisor catalogue: its strict models and its diagnostics.
+"""The advisor catalogue: its strict models and its diagnostics (reported, never repaired).
 
-Pure: parses nothing from disk (see `loading`) and probes nothing (see `presence`). The
-catalogue is data; declaration order is preference order. Diagnostics are reported, never
-repaired, and name the reference files actually used.
+Pure: parses nothing from disk (`loading`), probes nothing (`presence`).
 """
 
 from __future__ import annotations
@@ -79,10 +77,7 @@ class AdvisorCatalogue(StrictInput):
         return any(c.id == word for c in self.capabilities)
 
     def names(self) -> list[str]:
-        """Every id, adapter, executable, provider, vendor and model named, canonical, once.
-
-        Code that must stay provider-independent may not contain any of them (the `coupling` check).
-        """
+        """Every id, adapter, executable, provider, vendor and model named, canonical, once."""
         found: set[str] = set()
         for a in self.advisors:
             found.update(

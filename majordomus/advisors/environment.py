@@ -1,8 +1,6 @@
-"""Reading the reasoning settings of one request.
+"""Reading the reasoning settings of one request from its environment snapshot and profile.
 
-The caller snapshots the environment once per request and passes the mapping in; this
-module reads only that mapping and, for the profile, two small files under the root (through
-`majordomus.safefs`). It never writes and never looks at the value of a credential variable.
+Never writes, never looks at the value of a credential variable.
 """
 
 from __future__ import annotations

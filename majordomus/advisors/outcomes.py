@@ -1,8 +1,6 @@
-"""How a consultation ended, as far as availability cares.
+"""How a consultation ended, as far as availability cares. Pure value types.
 
-Pure value types. `ConsultationStatus` is the vocabulary the ledger records; it lives here
-because the circuit breakers read it and the advisors never depend on the ledger. The
-ledger replays its consultation records into `Outcome`s; nothing here reads records.
+`ConsultationStatus` lives here so the advisors never depend on the ledger.
 """
 
 from __future__ import annotations

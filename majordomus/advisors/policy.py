@@ -1,8 +1,6 @@
 """The review-plan policy: how much independent review an uncertainty deserves.
 
-Pure: `plan` reads a request, the mode in force and the advisor states (in preference
-order) and returns a plan; it contacts nobody and records nothing. Deciding locally is an
-ordinary outcome, never a failure.
+Pure: contacts nobody, records nothing; deciding locally is an ordinary outcome.
 """
 
 from __future__ import annotations
@@ -244,10 +242,7 @@ def plan(request: PlanRequest, mode: ModeResolution, states: Sequence[AdvisorSta
 def _select(
     pool: list[tuple[int, AdvisorState]], wanted: list[str], allowed: int
 ) -> list[SelectedAdvisor]:
-    """Greedy selection by (fresh capabilities, independent adapter); ties keep preference.
-
-    Chosen members are removed from `pool`, so what remains is what the budget left out.
-    """
+    """Greedy selection by (fresh capabilities, independent adapter); the chosen leave `pool`."""
     selected: list[SelectedAdvisor] = []
     covered: list[str] = []
     sources: set[str] = set()

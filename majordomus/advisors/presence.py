@@ -1,8 +1,6 @@
 """Presence probes: is an advisor installed or configured on this machine?
 
-`Presence` is the seam: tests pass fakes with the two predicates, production passes
-`SystemPresence`, which searches PATH and checks that a variable is set and non-empty. The
-value of a credential variable is never read into anything, logged or returned.
+The value of a credential variable is never read into anything, logged or returned.
 """
 
 from __future__ import annotations

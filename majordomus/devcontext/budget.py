@@ -1,14 +1,6 @@
-"""Tiers, `required`, de-duplication, exclusions and the single-pot spend.
+"""The single-pot spend: de-duplication, exclusions, then first fit by band (docs/devcontext.md).
 
-`spend` turns the candidates of a selection into the answer's lists: it records structural
-and semantic collapses, drops superseded and stale entries, reports what fell below the floor,
-then spends one budget: what may not be dropped first, then by band (docs/devcontext.md),
-first fit, with the shares other work and what lies beyond the work may take.
-Pure: sizes of things the index does not hold come from the injected size function; the
-rows of the answer are built in `majordomus.devcontext.rows`.
-
-Over 400 lines on purpose: the steps of the spend narrow one candidate set in order, and read
-best as one sequence.
+Pure: sizes the index does not hold come from the injected size function.
 """
 
 from __future__ import annotations
@@ -62,12 +54,7 @@ AMPLE = 10
 
 
 def is_required(cand: Candidate, object_seeds: set[str]) -> bool:
-    """A seed, the policy, the scope, or a blocking rule the work is held to: never dropped.
-
-    A blocking rule binds when the request names it, asks for every blocking rule, the work's
-    own scope is under its declared paths, a seed leads to it in one step (or a binding rule
-    does), or the whole intent matches it; a partial intent match never binds.
-    """
+    """A seed, the policy, the scope, or a blocking rule the work is held to: never dropped."""
     return (
         cand.uri in object_seeds
         or cand.kind in ("policy", "scope")
@@ -298,14 +285,7 @@ class _Spend:
 
     # steps 7–8
     def first_fit(self, limit: int, frame: int = 0) -> tuple[list[ContextEntry], int, int]:
-        """Fund what may not be dropped first, then the rest closest to the work first.
-
-        The rest goes by band (the work, its milestone, the rest, other issues), then
-        relevance, tier and identifier, first fit, within the limit less `frame` (what a
-        bundle's frame holds back). Under a scarce budget, the shares of `_Shares` apply; under
-        an ample one (`AMPLE` times what everything reached costs) only the limit does. The
-        answer lists the selection in tier order.
-        """
+        """Fund what may not be dropped, then the rest by band, first fit within `limit - frame`."""
         required = [c for c in self.cands.values() if is_required(c, self.object_seeds)]
         rest = sorted(
             (c for c in self.cands.values() if not is_required(c, self.object_seeds)),

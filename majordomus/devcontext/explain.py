@@ -1,7 +1,5 @@
 """`explain`: where one identifier stands in the context a request compiles.
 
-Compiles the request, then answers with the first of five standings that applies, the row
-that proves it and the budget the judgement was made under (carried even for `unknown`).
 Pure: everything comes from `compile_context`.
 """
 

@@ -1,8 +1,6 @@
-"""A request, checked and resolved against the index.
+"""A request, checked and resolved against the index; the first failure wins.
 
-Owns the validation order and its messages, the resolution of issue / milestone / uri / path
-seeds, and the intent. The first failure wins and is raised as `InvalidInput` or
-`NotFound`; nothing else here can fail. Pure: no I/O.
+Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -129,9 +127,7 @@ def normalise_path(raw: str) -> str:
 
 
 def expanded_uris(index: Index, uris: list[str]) -> list[str] | None:
-    """`uris` with each short id (`adr-0001`, `rule/project.no-secrets`) read as the URI it
-    names, as everywhere a URI is taken (an ambiguous one is refused listing candidates);
-    None when every one is a URI already."""
+    """`uris` with each short id read as the URI it names; None when all are URIs already."""
     if all(uri.startswith(SCHEME) for uri in uris):
         return None
     return [expand(index.objects, uri) for uri in uris]

@@ -1,14 +1,7 @@
-"""The context compiler's wire models, and the words and constants they are made of.
+"""The context compiler's wire models, enums and constants. Pure: decides nothing.
 
-The constants and the four enums whose values are the wire words (tiers in spend order,
-selectors, exclusion reasons, standings) come first, then every pydantic model the compiler
-reads or answers with; `select`, `budget` and `rows` build the answer as these models. Pure:
-no I/O, no clock. Nothing here decides what is selected; `select`, `budget` and `explain` do.
-
-Class names that are also JSON-Schema component names (`DevContextInput`,
-`DevContextExplainInput`, `DevContextStanding`) are spelt that way, and the short Python names
-the seed examples import are aliases, so a schema generated from any surface names them
-as docs/generated/modules/devcontext.md does.
+Schema component names (`DevContextInput`, ...) are the class names; the seeds' short names
+are aliases.
 """
 
 from __future__ import annotations
@@ -146,10 +139,6 @@ class ExclusionReason(StrEnum):
 
     def as_str(self) -> str:
         return self.value
-
-    def request_bound(self) -> bool:
-        """True when a different request (a higher limit) could bring the entry back."""
-        return self in (ExclusionReason.BUDGET, ExclusionReason.RELEVANCE, ExclusionReason.DEPTH)
 
 
 class DevContextStanding(StrEnum):

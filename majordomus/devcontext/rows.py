@@ -1,9 +1,4 @@
-"""The rows of the compiled answer, built from what the spend chose.
-
-A selected candidate as its `ContextEntry`, the commits the selection's evidence names, the
-per-tier spend, and the diagnostics in their canonical order (with the warning that what may
-not be dropped is over the limit). Pure: reads only the candidates and entries given.
-"""
+"""The rows of the compiled answer, built from what the spend chose. Pure."""
 
 from __future__ import annotations
 

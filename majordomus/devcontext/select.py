@@ -1,14 +1,7 @@
 """The seven selectors, run in order over the index and its graph (docs/devcontext.md).
 
-`select` offers every identifier a selector reaches to the candidate set and returns it with
-the diagnostics selection produced, the dangling references the reached objects name, and the
-rows for what the request's own limits kept out (below the floor, beyond the depth). Each way
-in also says how close it stays to the work (its band) and whether it binds the work to a
-blocking rule (docs/devcontext.md); the spend decides what that costs. Pure: the only I/O
-is what the injected continuity provider and size function do.
-
-Over 400 lines on purpose: the seven selectors share one candidate set and one walk state and
-run in a fixed order; each is a section of `_Selector` below, in that order.
+Pure: the only I/O is what the injected continuity provider and size function do. Long on
+purpose: the selectors share one candidate set and walk state, one section each, in order.
 """
 
 from __future__ import annotations
@@ -126,10 +119,7 @@ class _Selector:
         band: Band = Band.REST,
         binding: bool = False,
     ) -> None:
-        """Offer `uri` as `selector` reached it: one step whose weight is the relevance given.
-
-        Every selector but the walk (whose relevance is a product of weights) reaches this way.
-        """
+        """Offer `uri` as `selector` reached it: one step whose weight is the relevance given."""
         way = Route(
             selector=selector,
             reason=reason,
@@ -197,12 +187,7 @@ class _Selector:
                     queue.append((target, nxt, depth + 1, step_band))
 
     def _step_band(self, node: str, band: Band, kind: str, forward: bool, target_kind: str) -> Band:
-        """How close one step of the walk stays to the work.
-
-        A seed's forward edges (its milestone, its dependencies, what it names) and a seed
-        milestone's own issues are the work; what the work's milestone names is the
-        milestone's; any other issue reached is other work; the rest is the rest.
-        """
+        """How close one step of the walk stays to the work (docs/devcontext.md, "Bands")."""
         if node in self.seed_set and (forward or kind == "belongs_to"):
             return Band.WORK
         if (
@@ -248,12 +233,7 @@ class _Selector:
     # --- effective paths -------------------------------------------------------------------------
 
     def effective_paths(self) -> list[tuple[str, Band]]:
-        """The declared scope, each path with whose it is.
-
-        The request's paths and the seeds' own scope are the work's (`Band.WORK`); the scope
-        of the work's milestone, and of a seed milestone's own issues, is the milestone's
-        (`Band.MILESTONE`). Other issues' scope (dependencies included) is not followed.
-        """
+        """The declared scope, each path with its band; other issues' scope is not followed."""
         paths: dict[str, Band] = dict.fromkeys(self.request.paths, Band.WORK)
         for cand in sorted(self.found.by_uri.values(), key=lambda c: (c.band, c.uri)):
             if cand.depth > 1 or cand.kind not in ("issue", "milestone") or cand.obj is None:
@@ -537,10 +517,8 @@ class _Selector:
             )
 
     def recalled(self) -> None:
-        """The decisions recall ranks highest for each issue or milestone seed's own title
-        and objective: a decision on the same subject, whether or not a file links them. A
-        decision is offered when its own title holds at least `TITLE_WORDS` of those words,
-        as relevant as its score is close to the seed's own (at most as an intent's hit)."""
+        """The decisions recall ranks highest for each issue or milestone seed's title and
+        objective, whether or not a file links them."""
         seeds = [self.index.by_uri.get(uri) for uri in self.request.object_seeds]
         asked = [o for o in seeds if o is not None and o.kind in ("issue", "milestone")]
         if not asked or "adr" not in self.index.kinds:

@@ -1,14 +1,8 @@
-"""`reasoning check`: the executable half of the reasoning rules.
+"""`reasoning check`: the six executable reasoning rules, in the order of `CHECKS` (docs/ledger.md).
 
-Six checks run in the order of `CHECKS`: the catalogue's own diagnostics, transport modules
-for every adapter, provider-independent code that names an advisor, CI that depends on a
-model credential, documents that assert a claim the design refuses, and records that do not
-parse, claim what the ledger does not show or hold what admission refuses (docs/ledger.md
-lists them). Findings are reported, never fixed. Reads only the regular files its checks name,
-below the `root` it is given and never through a symlink (`majordomus.safefs`; unreadable
-files are skipped); writes nothing and never reads the
-clock. One module past 400 lines on purpose: the six checks share the finding model and the
-file helpers, and each is a handful of small steps.
+Findings are reported, never fixed. Reads only regular files below `root`, never through a
+symlink (`majordomus.safefs`); writes nothing, never reads the clock. Long on purpose: the
+checks share the finding model and the file helpers.
 """
 
 from __future__ import annotations
@@ -82,12 +76,8 @@ def _sort_key(relative: str) -> tuple[bytes, ...]:
 
 
 def files_under(root: Path, relative: str, extensions: frozenset[str]) -> list[str]:
-    """`relative` itself when it is a file; else every file below it with one of the
-    extensions; sorted component-wise by bytes, relative to `root` with `/` separators.
-
-    Symlinks are never followed, at `relative`, above it or below it (a link to `/` would
-    walk the whole disk); only regular files are listed.
-    """
+    """`relative` when a file, else the regular files below it with one of the extensions,
+    sorted component-wise; symlinks are never followed (a link to `/` would walk the disk)."""
     with Tree(root) as tree:
         kind = tree.kind(relative)
         if kind == "file":

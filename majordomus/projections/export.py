@@ -1,11 +1,6 @@
 """A copy of the ledger for analysis: JSON Lines, or a SQLite database ready for Datasette.
 
-The copy is written where the user says and never read back: the store stays the only
-truth. JSON Lines holds one stored record per line in canonical order. The database has a
-`records` table (one row per record: envelope, kind, position, timeline phase and summary),
-one table per record kind with the body's fields as columns (lists and objects as JSON),
-and two views: `timeline` (the steps in order) and `standing` (every assessment with where
-it stands now). Every text passes the redactor and the control filter before it is written.
+Written, never read back: the store stays the only truth. Every text is redacted first.
 """
 
 from __future__ import annotations
@@ -139,10 +134,7 @@ def sqlite_bytes(loaded: Loaded) -> bytes:
 
 
 def publish(target: Path, data: bytes, *, force: bool) -> None:
-    """Write `data` as `target`: in the folder opened once, to a temporary file created
-    exclusively and never through a link, then renamed into place (safefs). Without `force`
-    an existing `target` (a link included) is refused and never replaced, even by a racing
-    writer; with it, a link at `target` is replaced, never followed."""
+    """Write `data` as `target` through safefs; without `force` an existing one is refused."""
     try:
         folder = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY)
         try:

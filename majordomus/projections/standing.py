@@ -1,9 +1,4 @@
-"""Where an assessment stands: derived from the records, never stored.
-
-The precedence is the contract: an unresolved disagreement makes an assessment disputed
-whatever else is recorded; otherwise its conclusion in force and that conclusion's
-validations decide; without a conclusion a recorded plan makes it planned. Pure.
-"""
+"""Where an assessment stands, derived from the records (docs/ledger.md). Pure."""
 
 from __future__ import annotations
 

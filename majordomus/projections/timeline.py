@@ -1,8 +1,4 @@
-"""The timeline: one step per record, its phase and a one-line summary.
-
-Each free-text part is cut with `one_line`, and so is the assembled summary (a step is one
-line of at most 140 characters as a whole). Pure: a step depends on its record alone.
-"""
+"""The timeline: one step per record, its phase and a one-line summary. Pure."""
 
 from __future__ import annotations
 

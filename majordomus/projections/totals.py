@@ -1,9 +1,4 @@
-"""Totals over the reported records: counts, reviewers and reported tokens.
-
-Independent reviewers are distinct advisors with at least one completed consultation, however
-often each was asked. Tokens are summed only from what adapters reported; a missing usage
-adds nothing and nothing is ever estimated. Pure.
-"""
+"""Totals over the reported records: counts, reviewers and reported (never estimated) tokens."""
 
 from __future__ import annotations
 
