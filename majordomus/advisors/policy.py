@@ -5,7 +5,8 @@ Pure: contacts nobody, records nothing; deciding locally is an ordinary outcome.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -41,31 +42,25 @@ LOCAL_REVIEW: tuple[str, ...] = (
 )
 
 
+def _by_rank(compare: Callable[[int, int], bool]) -> Callable[[_Ranked, object], bool]:
+    def method(self: _Ranked, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return compare(self._rank(), other._rank())  # type: ignore[attr-defined]
+
+    return method
+
+
 class _Ranked(StrEnum):
     """A word whose order is its declaration order, not its spelling's."""
 
     def _rank(self) -> int:
         return list(type(self)).index(self)
 
-    def __lt__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._rank() < other._rank()  # type: ignore[attr-defined]
-
-    def __le__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._rank() <= other._rank()  # type: ignore[attr-defined]
-
-    def __gt__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._rank() > other._rank()  # type: ignore[attr-defined]
-
-    def __ge__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._rank() >= other._rank()  # type: ignore[attr-defined]
+    __lt__ = _by_rank(operator.lt)
+    __le__ = _by_rank(operator.le)
+    __gt__ = _by_rank(operator.gt)
+    __ge__ = _by_rank(operator.ge)
 
 
 class Materiality(_Ranked):

@@ -6,6 +6,8 @@ are aliases.
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Annotated, ClassVar
 
@@ -21,6 +23,13 @@ BYTES_PER_TOKEN = 4
 SCHEMA_VERSION = 1
 COMPOSED_GRAPH = "composed"
 STALE_STATUSES = ("deprecated", "superseded", "rejected")
+
+
+def _by_rank(compare: Callable[[int, int], bool]) -> Callable[[Tier, object], bool]:
+    def method(self: Tier, other: object) -> bool:
+        return compare(self.rank, other.rank) if isinstance(other, Tier) else NotImplemented
+
+    return method
 
 
 def tokens_for(size: int) -> int:
@@ -56,17 +65,10 @@ class Tier(StrEnum):
         """One line saying what the tier holds (carried by every tier row)."""
         return _TIER_MEANING[self]
 
-    def __lt__(self, other: object) -> bool:
-        return self.rank < other.rank if isinstance(other, Tier) else NotImplemented
-
-    def __le__(self, other: object) -> bool:
-        return self.rank <= other.rank if isinstance(other, Tier) else NotImplemented
-
-    def __gt__(self, other: object) -> bool:
-        return self.rank > other.rank if isinstance(other, Tier) else NotImplemented
-
-    def __ge__(self, other: object) -> bool:
-        return self.rank >= other.rank if isinstance(other, Tier) else NotImplemented
+    __lt__ = _by_rank(operator.lt)
+    __le__ = _by_rank(operator.le)
+    __gt__ = _by_rank(operator.gt)
+    __ge__ = _by_rank(operator.ge)
 
 
 Tier.ORDER = tuple(Tier)
