@@ -31,6 +31,11 @@ KIND_TABLES = {
     "attempt": "attempts",
 }
 
+#: The text columns of an empty `records` table, after `id` and `position`, and of an empty
+#: `assessments` table, after `id` and `task`.
+RECORD_TEXTS = ("task", "kind", "recorded_at", "head", "redacted", "phase", "summary")
+ASSESSMENT_TEXTS = ("subject", "materiality", "confidence", "standing", "conclusion")
+
 TIMELINE_VIEW = """
 SELECT position, recorded_at AS at, task, id, kind, phase, summary
 FROM records ORDER BY position
@@ -97,20 +102,9 @@ def sqlite_bytes(loaded: Loaded) -> bytes:
     try:
         db["records"].insert_all(records, pk="id", alter=True)  # type: ignore[union-attr]
         if not records:
-            db["records"].create(  # type: ignore[union-attr]
-                {
-                    "id": str,
-                    "position": int,
-                    "task": str,
-                    "kind": str,
-                    "recorded_at": str,
-                    "head": str,
-                    "redacted": str,
-                    "phase": str,
-                    "summary": str,
-                },
-                pk="id",
-            )
+            columns = {"id": str, "position": int}
+            columns |= dict.fromkeys(RECORD_TEXTS, str)
+            db["records"].create(columns, pk="id")  # type: ignore[union-attr]
         for kind, table in KIND_TABLES.items():
             rows = by_kind.get(kind, [])
             if rows:
@@ -118,13 +112,7 @@ def sqlite_bytes(loaded: Loaded) -> bytes:
             else:
                 columns = {"id": str, "task": str}
                 if kind == "assessment":
-                    columns |= {
-                        "subject": str,
-                        "materiality": str,
-                        "confidence": str,
-                        "standing": str,
-                        "conclusion": str,
-                    }
+                    columns |= dict.fromkeys(ASSESSMENT_TEXTS, str)
                 db[table].create(columns, pk="id")  # type: ignore[union-attr]
         db.create_view("timeline", TIMELINE_VIEW.strip())
         db.create_view("standing", STANDING_VIEW.strip())
