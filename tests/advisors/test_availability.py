@@ -19,26 +19,7 @@ from majordomus.advisors.availability import (
 from majordomus.advisors.catalogue import AdvisorCatalogue, References
 from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.references import ModelCatalogue
-
-
-class Everything:
-    def executable(self, name: str) -> bool:
-        return True
-
-    def variable(self, name: str) -> bool:
-        return True
-
-
-class Only:
-    def __init__(self, *names: str) -> None:
-        self.names = set(names)
-
-    def executable(self, name: str) -> bool:
-        return name in self.names
-
-    def variable(self, name: str) -> bool:
-        return name in self.names
-
+from tests.advisors.fakes import Everything, Only
 
 REFS = References(
     models=ModelCatalogue.model_validate(

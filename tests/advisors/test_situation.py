@@ -13,6 +13,7 @@ from majordomus.advisors.outcomes import ConsultationStatus, Outcome
 from majordomus.advisors.situation import resolve_advisors
 from majordomus.advisors.states import AdvisorStatus
 from majordomus.clock import epoch_seconds
+from tests.advisors.fakes import Only
 
 CATALOGUE = (
     "version: 1\ncapabilities:\n  - id: code_review\n    description: x\nadvisors:\n"
@@ -89,14 +90,7 @@ def test_circuits_close_as_the_clock_moves(tmp_path: Path) -> None:
 
 
 def test_injected_presence_replaces_the_machine(tmp_path: Path) -> None:
-    class Nothing:
-        def executable(self, name: str) -> bool:
-            return False
-
-        def variable(self, name: str) -> bool:
-            return False
-
     situation = resolve_advisors(
-        repo(tmp_path), {"PATH": str(tmp_path / "bin")}, now=0, presence=Nothing()
+        repo(tmp_path), {"PATH": str(tmp_path / "bin")}, now=0, presence=Only()
     )
     assert situation.available() == 0
