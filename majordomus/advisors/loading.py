@@ -34,10 +34,8 @@ class CatalogueError(Exception):
     """The catalogue file cannot be read or does not parse: `<file>: <reason>`."""
 
     def __init__(self, source: str, reason: str) -> None:
-        super().__init__(f"{source}: {reason}")
-        self.source = source
-        self.reason = reason
         self.message = f"{source}: {reason}"
+        super().__init__(self.message)
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,9 +32,6 @@ class ReasoningMode(StrEnum):
         except ValueError:
             return None
 
-    def as_str(self) -> str:
-        return self.value
-
 
 class ModeResolution(Wire):
     """The mode in force and what decided it, carried by plans and reports alike."""

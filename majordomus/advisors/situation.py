@@ -25,9 +25,6 @@ class AdvisorSituation:
 
     loaded: LoadedCatalogue
     mode: ModeResolution
-    disabled: list[str]
-    cooldown: int | None
-    now: int
     states: list[AdvisorState]
     diagnostics: list[str]
 
@@ -49,28 +46,18 @@ def resolve_advisors(
     """Resolve the advisors' situation; raises `CatalogueError` for an invalid catalogue."""
     loaded = load_catalogue(root)
     mode = mode_from_environment(environ, root)
-    disabled = disabled_list(environ)
-    cooldown = cooldown_override(environ)
-    at = clock.now_epoch() if now is None else now
     states = derive_availability(
         loaded.catalogue,
         Inputs(
             refs=loaded.references,
             presence=presence if presence is not None else SystemPresence(environ),
             mode=mode.mode,
-            disabled=disabled,
+            disabled=disabled_list(environ),
             history=history,
-            peers=(),
-            now=at,
-            cooldown=cooldown,
+            now=clock.now_epoch() if now is None else now,
+            cooldown=cooldown_override(environ),
         ),
     )
     return AdvisorSituation(
-        loaded=loaded,
-        mode=mode,
-        disabled=disabled,
-        cooldown=cooldown,
-        now=at,
-        states=states,
-        diagnostics=loaded.diagnostics(),
+        loaded=loaded, mode=mode, states=states, diagnostics=loaded.diagnostics()
     )

@@ -95,17 +95,18 @@ def _named(index: Index, field: str, value: str) -> Seed:
         if obj.uri == named or obj.identity == named or obj.metadata.get("slug") == named:
             resolved = obj.identity if obj.identity != named else None
             return Seed(uri=obj.uri, kind=obj.kind, from_=field, resolved=resolved)
-    unknown = f"no {field} '{named}' in this repository"
-    raise NotFound(
-        why_absent(
-            index, named, f"{unknown}; `objects.list` with kind `{field}` names every one", field
-        ),
-        cli=why_absent(
+
+    def absent(lister: str) -> str:
+        return why_absent(
             index,
             named,
-            f"{unknown}; `majordomus objects list --kind {field}` names every one",
+            f"no {field} '{named}' in this repository; {lister} names every one",
             field,
-        ),
+        )
+
+    raise NotFound(
+        absent(f"`objects.list` with kind `{field}`"),
+        cli=absent(f"`majordomus objects list --kind {field}`"),
     )
 
 
