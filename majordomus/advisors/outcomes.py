@@ -34,19 +34,10 @@ _TRANSIENT = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """One recorded consultation outcome: which record, which advisor, how, and when.
-
-    `at` is the epoch second of the record's `recorded_at`; `retry_after` comes from the
-    consultation's `retry_after_seconds`. `status` accepts any enum or string carrying a
-    consultation word, so a caller's own enum with the same words is converted here.
-    """
+    """One recorded consultation outcome; `at` is the epoch second of its `recorded_at`."""
 
     id: str
     advisor: str
     status: ConsultationStatus
     at: int
     retry_after: int | None = None
-
-    def __post_init__(self) -> None:
-        word = getattr(self.status, "value", self.status)
-        object.__setattr__(self, "status", ConsultationStatus(word))
