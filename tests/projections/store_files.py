@@ -11,10 +11,18 @@ from tests.projections.builders import assessment, attempt, conclusion, consulta
 STORE = ".ai/local/state/reasoning"
 
 
-def put(root: Path, record_id: str, at: str, body: dict[str, Any], task: str = "t") -> Path:
-    """Write one stored record file; `at` is its `recorded_at`."""
-    folder = root / STORE / task
-    folder.mkdir(parents=True, exist_ok=True)
+def put(
+    root: Path,
+    record_id: str,
+    at: str,
+    body: dict[str, Any],
+    task: str = "t",
+    file: str | None = None,
+) -> Path:
+    """Write one stored record file, at `<task>/<id>.json` unless `file` places it elsewhere;
+    `at` is its `recorded_at`."""
+    path = root / STORE / (file or f"{task}/{record_id}.json")
+    path.parent.mkdir(parents=True, exist_ok=True)
     record = {
         "schema": "majordomus/reasoning-record",
         "version": 1,
@@ -23,7 +31,6 @@ def put(root: Path, record_id: str, at: str, body: dict[str, Any], task: str = "
         "recorded_at": at,
         "body": body,
     }
-    path = folder / f"{record_id}.json"
     path.write_text(json.dumps(record, indent=2), encoding="utf-8")
     return path
 
