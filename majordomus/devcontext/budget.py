@@ -252,15 +252,10 @@ class _Spend:
             if cand.status not in STALE_STATUSES:
                 continue
             if uri in self.object_seeds:
-                diagnostics.append(
-                    Diagnostic(
-                        severity="warning",
-                        code="stale_seed",
-                        path=cand.path,
-                        message=f"`{uri}` is `{cand.status}` and was named in the request; it "
-                        "is kept anyway",
-                    )
+                message = (
+                    f"`{uri}` is `{cand.status}` and was named in the request; it is kept anyway"
                 )
+                diagnostics.append(Diagnostic.warning("stale_seed", message, cand.path))
                 continue
             del self.cands[uri]
             self.exclude(
@@ -399,10 +394,8 @@ def spend(
         *stale_seeds,
         *over_budget(selected, limit),
         *(
-            Diagnostic(
-                severity="warning",
-                code="unresolved_reference",
-                message=f"`{d.reference}` is named and not held: {d.detail}",
+            Diagnostic.warning(
+                "unresolved_reference", f"`{d.reference}` is named and not held: {d.detail}"
             )
             for d in unresolved
         ),

@@ -411,6 +411,10 @@ class Diagnostic(Wire):
     path: Annotated[str | None, OMIT] = None
     message: str
 
+    @classmethod
+    def warning(cls, code: str, message: str, path: str | None = None) -> Diagnostic:
+        return cls(severity="warning", code=code, path=path, message=message)
+
 
 class CompiledContext(Wire):
     """The answer of `devcontext.compile`."""

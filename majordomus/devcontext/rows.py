@@ -110,11 +110,8 @@ def over_budget(selected: list[ContextEntry], limit: int) -> list[Diagnostic]:
     if cost <= limit:
         return []
     named = ", ".join(f"{e.uri} ({e.cost_tokens})" for e in required)
-    return [
-        Diagnostic(
-            severity="warning",
-            code="over_budget",
-            message=f"the {len(required)} entries that may not be dropped cost {cost} token(s), "
-            f"over the limit of {limit}: {named}",
-        )
-    ]
+    message = (
+        f"the {len(required)} entries that may not be dropped cost {cost} token(s), over the "
+        f"limit of {limit}: {named}"
+    )
+    return [Diagnostic.warning("over_budget", message)]

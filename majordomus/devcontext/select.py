@@ -133,17 +133,9 @@ class _Selector:
     # --- seeds -----------------------------------------------------------------------------------
 
     def seeds(self) -> None:
+        why = "named in the request"
         for uri in self.request.object_seeds:
-            self.offer(
-                uri,
-                Tier.TASK,
-                1.0,
-                0,
-                Selector.SEED,
-                "named in the request",
-                band=Band.WORK,
-                binding=True,
-            )
+            self.offer(uri, Tier.TASK, 1.0, 0, Selector.SEED, why, band=Band.WORK, binding=True)
 
     # --- walk ------------------------------------------------------------------------------------
 
@@ -285,18 +277,10 @@ class _Selector:
                     continue
                 if obj.kind != "context" or scalar_text(obj.metadata.get("status")) == "deprecated":
                     continue
-                reason = _contract_reason(obj.metadata, obj.provenance.directory, path)
-                if reason is not None:
-                    self.offer(
-                        obj.uri,
-                        Tier.GOVERNANCE,
-                        0.85,
-                        1,
-                        Selector.CONTRACT,
-                        reason,
-                        via=path,
-                        band=band,
-                    )
+                why = _contract_reason(obj.metadata, obj.provenance.directory, path)
+                if why is not None:
+                    tier = Tier.GOVERNANCE
+                    self.offer(obj.uri, tier, 0.85, 1, Selector.CONTRACT, why, via=path, band=band)
 
     def _paths_of(self, obj: LayerObject, read: Callable[[LayerObject], list[str]]) -> list[str]:
         """The paths an object refers to or governs, read once per compilation."""
@@ -404,13 +388,7 @@ class _Selector:
             else:
                 band = Band.REST
             self.offer(
-                obj.uri,
-                Tier.KNOWLEDGE,
-                relevance,
-                1,
-                Selector.SESSION_STATE,
-                reason,
-                band=band,
+                obj.uri, Tier.KNOWLEDGE, relevance, 1, Selector.SESSION_STATE, reason, band=band
             )
 
     # --- local records ---------------------------------------------------------------------------
@@ -421,13 +399,8 @@ class _Selector:
         try:
             state = self.continuity() or {}
         except Exception as exc:  # a provider is outside code; any failure is a finding
-            self.diagnostics.append(
-                Diagnostic(
-                    severity="warning",
-                    code="continuity",
-                    message=f"the local continuity state could not be read: {exc}",
-                )
-            )
+            message = f"the local continuity state could not be read: {exc}"
+            self.diagnostics.append(Diagnostic.warning("continuity", message))
             return
         for key, phrase, weight in LOCAL_RECORDS:
             record = state.get(key)
@@ -447,15 +420,11 @@ class _Selector:
         divergence = divergence if isinstance(divergence, str) else None
         trusted = divergence in TRUSTED_DIVERGENCE
         if not trusted:
-            self.diagnostics.append(
-                Diagnostic(
-                    severity="warning",
-                    code="stale_record",
-                    path=path,
-                    message=f"the {phrase} was written against a different context "
-                    f"({divergence}); trust git, not this record",
-                )
+            message = (
+                f"the {phrase} was written against a different context ({divergence}); trust "
+                "git, not this record"
             )
+            self.diagnostics.append(Diagnostic.warning("stale_record", message, path))
         matched = record.get("matched")
         reason = (
             f"the {phrase} the two-tier resolver chose ({matched})"
