@@ -67,8 +67,7 @@ def cooldown_override(environ: Mapping[str, str]) -> int | None:
 
 
 def _line_value(root: Path, rel: str, prefix: str) -> str | None:
-    """The value of the first line starting with `prefix`, trimmed and unquoted; None when
-    the file cannot be read safely (a symlink at any component, a FIFO, over the cap)."""
+    """The value of the first line starting with `prefix`; None when not safely readable."""
     try:
         text = read_file(root, rel, CONFIG_LIMIT).decode("utf-8")
     except (Unsafe, UnicodeDecodeError):

@@ -79,8 +79,7 @@ def load_references() -> References:
 
 
 def _packaged(name: str) -> str:
-    """A shipped catalogue file, beside this module (where `importlib.resources` finds it in an
-    installed package, without importing its readers, tempfile and zipfile)."""
+    """A shipped catalogue file beside this module (no `importlib.resources` import cost)."""
     return Path(__file__).with_name("data").joinpath(name).read_text("utf-8")
 
 

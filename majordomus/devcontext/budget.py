@@ -68,8 +68,7 @@ def share_of(limit: int) -> int:
 
 
 def allowance_of(promised: int) -> int:
-    """The tokens what lies beyond the work may add to `promised` tokens of the promise:
-    so much that it is at most `BEYOND_SHARE` of the answer."""
+    """What lies beyond the work may add to `promised`: at most `BEYOND_SHARE` of the answer."""
     return int(promised * BEYOND_SHARE / (1 - BEYOND_SHARE))
 
 
@@ -124,7 +123,12 @@ class _Spend:
         text = section(cand.uri, cand.tier, path, required, best_first(cand.discovered_by), content)
         return size, section_bytes(text) + (0 if content is not None else size)
 
-    def exclude(self, cand: Candidate, reason: ExclusionReason, detail: str, cost: int) -> None:
+    def exclude(
+        self, cand: Candidate, reason: ExclusionReason, detail: str, cost: int | None = None
+    ) -> None:
+        """Report `cand` as not given; `cost` is what its own bytes cost unless told."""
+        if cost is None:
+            cost = tokens_for(self.bytes_of(cand))
         self.excluded.append(
             Excluded(
                 uri=cand.uri,
@@ -238,12 +242,7 @@ class _Spend:
             cand = self.cands.pop(uri)
             conflict = next((c for c in self.conflicts if c.against == uri), None)
             if conflict is not None:
-                self.exclude(
-                    cand,
-                    ExclusionReason.SUPERSEDED,
-                    conflict.detail,
-                    tokens_for(self.bytes_of(cand)),
-                )
+                self.exclude(cand, ExclusionReason.SUPERSEDED, conflict.detail)
 
     # step 6
     def stale(self) -> list[Diagnostic]:
@@ -258,12 +257,8 @@ class _Spend:
                 diagnostics.append(Diagnostic.warning("stale_seed", message, cand.path))
                 continue
             del self.cands[uri]
-            self.exclude(
-                cand,
-                ExclusionReason.STALE,
-                f"the object declares `status: {cand.status}`",
-                tokens_for(self.bytes_of(cand)),
-            )
+            detail = f"the object declares `status: {cand.status}`"
+            self.exclude(cand, ExclusionReason.STALE, detail)
         return diagnostics
 
     # below the floor or beyond the depth: reported as an exclusion
@@ -271,12 +266,8 @@ class _Spend:
         for uri, cand in list(self.cands.items()):
             if cand.relevance < floor and not is_required(cand, self.object_seeds):
                 del self.cands[uri]
-                self.exclude(
-                    cand,
-                    ExclusionReason.RELEVANCE,
-                    below_floor_detail(cand.relevance, floor),
-                    tokens_for(self.bytes_of(cand)),
-                )
+                detail = below_floor_detail(cand.relevance, floor)
+                self.exclude(cand, ExclusionReason.RELEVANCE, detail)
 
     # steps 7–8
     def first_fit(self, limit: int, frame: int = 0) -> tuple[list[ContextEntry], int, int]:
@@ -315,8 +306,7 @@ class _Spend:
 
 
 class _Shares:
-    """What the bands beyond the work may take of a scarce budget: other issues their share
-    of the limit; when the request names work, the last two bands a quarter of the answer."""
+    """What the bands beyond the work may take of a scarce budget (docs/devcontext.md)."""
 
     def __init__(self, limit: int, named_work: bool) -> None:
         self.limit = limit

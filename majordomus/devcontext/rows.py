@@ -20,8 +20,7 @@ from majordomus.layer.model import SEVERITY_RANK
 def entry_of(
     cand: Candidate, size: int, cost: int, required: bool, paid: int | None = None
 ) -> ContextEntry:
-    """The selected row of a candidate; `paid` is the bytes charged, when a bundle's
-    section makes them more than the thing's own `size`."""
+    """The selected row of a candidate; `paid` is the bytes charged with a bundle's section."""
     if cand.obj is not None:
         provenance = EntryProvenance.model_validate(cand.obj.provenance, from_attributes=True)
         version = version_of(cand.obj)

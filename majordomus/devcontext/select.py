@@ -198,8 +198,7 @@ class _Selector:
         return any(d.edge == "belongs_to" and d.via in self.seed_set for d in cand.discovered_by)
 
     def _binds(self, node: str) -> bool:
-        """Whether what `node` points at binds the work: it is a seed or a binding rule (a
-        rule the work is held to holds it to what that rule depends on)."""
+        """Whether what `node` points at binds the work: `node` is a seed or a binding rule."""
         if node in self.seed_set:
             return True
         cand = self.found.by_uri.get(node)
@@ -462,8 +461,7 @@ class _Selector:
         return self.source.ranking or layer_ranking(self.index)
 
     def intent(self) -> None:
-        """The objects recall ranks highest for the intent (docs/recall.md), each as relevant
-        as its score allows; only a match of every word can bind the work to a rule."""
+        """The objects recall ranks highest for the intent; only a whole match binds a rule."""
         if not self.request.intent:
             return
         terms = plan(self.request.intent, [self.ranking])
@@ -486,8 +484,7 @@ class _Selector:
             )
 
     def recalled(self) -> None:
-        """The decisions recall ranks highest for each issue or milestone seed's title and
-        objective, whether or not a file links them."""
+        """The decisions recall ranks highest for each issue or milestone seed's own words."""
         seeds = [self.index.by_uri.get(uri) for uri in self.request.object_seeds]
         asked = [o for o in seeds if o is not None and o.kind in ("issue", "milestone")]
         if not asked or "adr" not in self.index.kinds:

@@ -63,8 +63,7 @@ def _sources(record: ReasoningRecord) -> list[str]:
 
 
 def chain_graph(records: Sequence[ReasoningRecord], summaries: dict[str, str]) -> str:
-    """The flowchart (without its fence) of `records`; `summaries` maps an id to its step's
-    summary. Empty when there is no record."""
+    """The flowchart (without its fence) of `records`, labelled by `summaries`; "" for none."""
     shown = list(records)[-MAX_GRAPH_RECORDS:]
     if not shown:
         return ""

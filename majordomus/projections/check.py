@@ -102,8 +102,7 @@ def files_under(root: Path, relative: str, extensions: frozenset[str]) -> list[s
 
 
 def _texts(root: Path, paths: Iterable[str]) -> Iterator[tuple[str, str]]:
-    """(path, UTF-8 text) of each readable file; the others (refused by `majordomus.safefs`,
-    over `SCAN_LIMIT`, not UTF-8) are skipped silently."""
+    """(path, UTF-8 text) of each readable file; the others are skipped silently."""
     with Tree(root) as tree:
         for relative in paths:
             try:
@@ -349,8 +348,7 @@ def _consultation_claims(
 
 
 def _conclusion_claims(index: RecordIndex, body: StoredConclusion) -> Iterator[str]:
-    """Citations of a conclusion that are no completed consultation, then a review it
-    claims that its citations do not show."""
+    """Citations that are no completed consultation, then a review its citations do not show."""
     reviewers: list[str] = []
     for cited in body.consultations:
         answer = index.get(cited)
@@ -421,8 +419,7 @@ def run(
     *,
     source: str = PACKAGED_CATALOGUE,
 ) -> list[ReasoningFinding]:
-    """Every finding of the six checks, in check order; `source` names the catalogue file
-    actually used, the subject of `catalogue` findings."""
+    """Every finding of the six checks, in check order; `source` names the catalogue file."""
     root = Path(root)
     return [
         *_catalogue(catalogue, refs, source),

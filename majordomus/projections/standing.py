@@ -37,8 +37,7 @@ _UNRESOLVED = frozenset(
 def standing_of(
     index: RecordIndex, assessment_id: str, conclusion: ReasoningRecord | None
 ) -> AssessmentStanding:
-    """The standing of one assessment against every indexed record (in order); `conclusion`
-    is its conclusion in force (`RecordIndex.conclusion_in_force`), which a view reports too."""
+    """The standing of one assessment; `conclusion` is its conclusion in force."""
     if index.unresolved_disagreement(assessment_id):
         return AssessmentStanding.DISPUTED
     if conclusion is not None:

@@ -21,8 +21,7 @@ class ReasoningTotals(Wire):
 
 
 def totals_over(count: int, consultations: Iterable[ConsultationInput]) -> ReasoningTotals:
-    """The totals of `count` records whose consultations are `consultations` (a replay visits
-    each record once and gathers them)."""
+    """The totals of `count` records whose consultations are `consultations`."""
     completed = failed = input_tokens = output_tokens = 0
     reviewers: set[str] = set()
     for body in consultations:
