@@ -159,9 +159,6 @@ class DevContextStanding(StrEnum):
 Standing = DevContextStanding
 
 
-# --- inputs ---------------------------------------------------------------------------------
-
-
 class DevContextInput(StrictInput):
     """The input of `devcontext.compile`: what to compile a context about."""
 
@@ -264,9 +261,6 @@ class DevContextExplainInput(DevContextInput):
 
 
 ExplainInput = DevContextExplainInput
-
-
-# --- output pieces --------------------------------------------------------------------------
 
 
 class Route(Wire):

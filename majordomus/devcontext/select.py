@@ -1,7 +1,7 @@
 """The seven selectors, run in order over the index and its graph (docs/devcontext.md).
 
 Pure: the only I/O is what the injected continuity provider and size function do. Long on
-purpose: the selectors share one candidate set and walk state, one section each, in order.
+purpose: the selectors share one candidate set and walk state, one method each, in order.
 """
 
 from __future__ import annotations
@@ -130,14 +130,10 @@ class _Selector:
         )
         self.found.offer(uri, tier, relevance, depth, way, band, binding)
 
-    # --- seeds -----------------------------------------------------------------------------------
-
     def seeds(self) -> None:
         why = "named in the request"
         for uri in self.request.object_seeds:
             self.offer(uri, Tier.TASK, 1.0, 0, Selector.SEED, why, band=Band.WORK, binding=True)
-
-    # --- walk ------------------------------------------------------------------------------------
 
     def walk(self) -> None:
         floor, max_depth = self.request.floor, self.request.max_depth
@@ -221,8 +217,6 @@ class _Selector:
     def _remember(misses: dict[str, float], uri: str, relevance: float) -> None:
         misses[uri] = max(relevance, misses.get(uri, relevance))
 
-    # --- effective paths -------------------------------------------------------------------------
-
     def effective_paths(self) -> list[tuple[str, Band]]:
         """The declared scope, each path with its band; other issues' scope is not followed."""
         paths: dict[str, Band] = dict.fromkeys(self.request.paths, Band.WORK)
@@ -243,8 +237,6 @@ class _Selector:
                 if text and not text.startswith("/") and ".." not in text.split("/"):
                     paths[text] = min(paths.get(text, band), band)
         return sorted(paths.items())
-
-    # --- scope and contracts ---------------------------------------------------------------------
 
     def scope_and_contracts(self, paths: list[tuple[str, Band]]) -> None:
         for path, band in paths:
@@ -322,8 +314,6 @@ class _Selector:
             binding=band is Band.WORK,
         )
 
-    # --- governance ------------------------------------------------------------------------------
-
     def governance(self) -> None:
         for obj in self.index.objects:
             if obj.kind == "policy":
@@ -351,8 +341,6 @@ class _Selector:
                 band=Band.WORK,
                 binding=True,
             )
-
-    # --- sessions --------------------------------------------------------------------------------
 
     def sessions(self, scope: list[tuple[str, Band]]) -> None:
         paths = [path for path, _ in scope]
@@ -389,8 +377,6 @@ class _Selector:
             self.offer(
                 obj.uri, Tier.KNOWLEDGE, relevance, 1, Selector.SESSION_STATE, reason, band=band
             )
-
-    # --- local records ---------------------------------------------------------------------------
 
     def local_records(self) -> None:
         if self.continuity is None:
@@ -454,8 +440,6 @@ class _Selector:
             )
         )
 
-    # --- intent ----------------------------------------------------------------------------------
-
     @cached_property
     def ranking(self) -> Ranking:
         return self.source.ranking or layer_ranking(self.index)
@@ -513,8 +497,6 @@ class _Selector:
                     confidence=round(hit.score, 4),
                     band=Band.REST,
                 )
-
-    # --- unresolved ------------------------------------------------------------------------------
 
     def unresolved(self) -> list[Dangling]:
         declared_here = {c.path for c in self.found.by_uri.values() if c.path is not None}

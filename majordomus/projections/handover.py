@@ -180,9 +180,6 @@ def flat(text: str) -> str:
     return " ".join((text if text.isprintable() else redact_secrets(text)).split())
 
 
-# -- the sections as data --------------------------------------------------------------------
-
-
 def _state(records: list[ReasoningRecord], position: GitPosition) -> HandoverState:
     return HandoverState(
         records=len(records),
