@@ -197,16 +197,11 @@ class _Spend:
             ranked = sorted(group, key=lambda pair: (-pair[0], pair[1]))
             kept = ranked[0][1]
             losers = [uri for _, uri in ranked[1:]]
-            for loser in losers:
-                self.conflicts.append(
-                    Conflict(
-                        current=kept,
-                        against=loser,
-                        kind="version",
-                        detail=f"`{stem}` is in the answer at two versions; the higher one is "
-                        "what applies",
-                    )
-                )
+            detail = f"`{stem}` is in the answer at two versions; the higher one is what applies"
+            self.conflicts.extend(
+                Conflict(current=kept, against=loser, kind="version", detail=detail)
+                for loser in losers
+            )
             self.dropped.update(losers)
             self.deduplicated.append(
                 Deduplicated(
@@ -225,14 +220,11 @@ class _Spend:
                 continue
             for earlier in self.supersedes[later]:
                 if earlier in self.cands and earlier not in self.object_seeds:
+                    detail = (
+                        f"`{later}` stands in for `{earlier}`; the later decision is what holds"
+                    )
                     self.conflicts.append(
-                        Conflict(
-                            current=later,
-                            against=earlier,
-                            kind="supersedes",
-                            detail=f"`{later}` stands in for `{earlier}`; the later decision "
-                            "is what holds",
-                        )
+                        Conflict(current=later, against=earlier, kind="supersedes", detail=detail)
                     )
                     self.dropped.add(earlier)
 
