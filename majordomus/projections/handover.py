@@ -174,9 +174,8 @@ def task_counts(records: list[ReasoningRecord]) -> list[TaskRecords]:
 
 def flat(text: str) -> str:
     """Free text on one line, whitespace collapsed: nothing in it can start a Markdown block."""
-    # redacted first: a password on the line after `password:` is one only while the line
-    # break is there (docs/RELIABILITY.md, redaction and egress); a text of one printable line
-    # loses no break, and egress redacts it on the way out
+    # redacted before the line breaks go, which would hide a secret split across lines from
+    # the redactor (docs/RELIABILITY.md); egress redacts a printable one-line text on the way out
     return " ".join((text if text.isprintable() else redact_secrets(text)).split())
 
 
