@@ -1,9 +1,6 @@
-"""Which advisors may be asked now: `derive_availability`.
+"""Which advisors may be asked now: gates outrank presence, presence outranks circuits.
 
-Pure: the catalogue, references, presence seam, mode, disable list, consultation history,
-linked peers, `now` and the cooldown override all arrive in `Inputs`. Gates outrank
-presence, presence outranks circuits. This module also gathers the names the seed
-examples import from `reasoning::availability`.
+Pure: everything arrives in `Inputs`. Also gathers the seeds' `reasoning::availability` names.
 """
 
 from __future__ import annotations

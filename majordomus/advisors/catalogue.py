@@ -1,12 +1,11 @@
-"""The advisor catalogue: its strict models and its diagnostics.
+"""The advisor catalogue: its strict models and its diagnostics (reported, never repaired).
 
-Pure: parses nothing from disk (see `loading`) and probes nothing (see `presence`). The
-catalogue is data; declaration order is preference order. Diagnostics are reported, never
-repaired, and name the reference files actually used.
+Pure: parses nothing from disk (`loading`), probes nothing (`presence`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated
 
 from pydantic import Field, StrictInt
@@ -79,10 +78,7 @@ class AdvisorCatalogue(StrictInput):
         return any(c.id == word for c in self.capabilities)
 
     def names(self) -> list[str]:
-        """Every id, adapter, executable, provider, vendor and model named, canonical, once.
-
-        Code that must stay provider-independent may not contain any of them (the `coupling` check).
-        """
+        """Every id, adapter, executable, provider, vendor and model named, canonical, once."""
         found: set[str] = set()
         for a in self.advisors:
             found.update(
@@ -120,58 +116,50 @@ def credential_of(advisor: AdvisorDeclaration, refs: References) -> str | None:
 
 def _advisor_findings(
     catalogue: AdvisorCatalogue, a: AdvisorDeclaration, refs: References, repeated: bool
-) -> list[str]:
+) -> Iterator[str]:
     who = f"advisor '{a.id}'"
-    out: list[str] = []
     if repeated:
-        out.append(f"{who} is declared twice")
+        yield f"{who} is declared twice"
     if not a.capabilities:
-        out.append(f"{who} offers no capability")
-    out.extend(
+        yield f"{who} offers no capability"
+    yield from (
         f"{who} offers '{word}', which the vocabulary does not declare"
         for word in a.capabilities
         if not catalogue.knows_capability(word)
     )
-    out.extend(_reference_findings(who, a, refs))
-    out.extend(_probe_findings(who, a, refs))
-    return out
+    yield from _reference_findings(who, a, refs)
+    yield from _probe_findings(who, a, refs)
 
 
-def _reference_findings(who: str, a: AdvisorDeclaration, refs: References) -> list[str]:
+def _reference_findings(who: str, a: AdvisorDeclaration, refs: References) -> Iterator[str]:
     """Checks of the provider, vendor and model the advisor names against the references."""
-    out: list[str] = []
     if a.provider is not None and a.provider not in refs.providers:
-        out.append(
-            f"{who} names provider '{a.provider}', which {refs.providers_file} does not declare"
-        )
+        yield f"{who} names provider '{a.provider}', which {refs.providers_file} does not declare"
     if a.vendor is not None and refs.models.vendor(a.vendor) is None:
-        out.append(f"{who} names vendor '{a.vendor}', which {refs.models_file} does not declare")
+        yield f"{who} names vendor '{a.vendor}', which {refs.models_file} does not declare"
     if a.model is not None:
         entry = refs.models.resolve(a.model)
         if entry is None:
-            out.append(f"{who} names model '{a.model}', which {refs.models_file} does not declare")
+            yield f"{who} names model '{a.model}', which {refs.models_file} does not declare"
         elif a.vendor is not None and a.vendor != entry.vendor:
-            out.append(
+            yield (
                 f"{who} names model '{a.model}' of vendor '{entry.vendor}', not of its own vendor"
             )
-    return out
 
 
-def _probe_findings(who: str, a: AdvisorDeclaration, refs: References) -> list[str]:
+def _probe_findings(who: str, a: AdvisorDeclaration, refs: References) -> Iterator[str]:
     """Whether the advisor's transport leaves something to probe its presence by."""
-    out: list[str] = []
     if a.transport is AdvisorTransport.API and credential_of(a, refs) is None:
-        out.append(
+        yield (
             f"{who} is an API advisor whose vendor declares no credential variable, "
             "so its presence cannot be probed"
         )
     elif a.transport in (AdvisorTransport.CLI, AdvisorTransport.LOCAL_RUNTIME) and (
         a.executable is None
     ):
-        out.append(f"{who} declares no executable, so its presence cannot be probed")
+        yield f"{who} declares no executable, so its presence cannot be probed"
     elif a.transport is AdvisorTransport.PEER:
-        out.append(
+        yield (
             f"{who} is declared with transport peer; peers are discovered from the mesh, "
             "never listed"
         )
-    return out

@@ -1,9 +1,6 @@
-"""Circuit breakers replayed from recorded consultation outcomes.
+"""Circuit breakers replayed from recorded consultation outcomes; the newest outcome decides.
 
-Pure: the caller passes the history, `now` and the cooldown override. The newest outcome
-decides: an authentication failure or a rate limit opens a circuit at once, two or more
-consecutive transient failures open one, anything else leaves the advisor alone. A circuit
-whose time has passed closes again and leaves the advisor `recovering`.
+Pure: the caller passes the history, `now` and the cooldown override.
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
-"""Reading the reasoning settings of one request.
+"""Reading the reasoning settings of one request from its environment snapshot and profile.
 
-The caller snapshots the environment once per request and passes the mapping in; this
-module reads only that mapping and, for the profile, two small files under the root (through
-`majordomus.safefs`). It never writes and never looks at the value of a credential variable.
+Never writes, never looks at the value of a credential variable.
 """
 
 from __future__ import annotations
@@ -69,8 +67,7 @@ def cooldown_override(environ: Mapping[str, str]) -> int | None:
 
 
 def _line_value(root: Path, rel: str, prefix: str) -> str | None:
-    """The value of the first line starting with `prefix`, trimmed and unquoted; None when
-    the file cannot be read safely (a symlink at any component, a FIFO, over the cap)."""
+    """The value of the first line starting with `prefix`; None when not safely readable."""
     try:
         text = read_file(root, rel, CONFIG_LIMIT).decode("utf-8")
     except (Unsafe, UnicodeDecodeError):

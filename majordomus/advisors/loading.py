@@ -1,10 +1,6 @@
-"""Finding and reading the advisor catalogue and its references.
+"""Finding and reading the advisor catalogue (`.ai/repo/advisors.yaml` or the packaged one).
 
-The catalogue is the repository's tracked `.ai/repo/advisors.yaml` when it exists, else the
-packaged default; the references (models, provider ids) are always the packaged ones. The
-only reads are those files, the repository's through `majordomus.safefs`. An unreadable or
-invalid catalogue is the one failure here, and its message names the file actually used,
-never an absolute path.
+The references are always the packaged ones; errors name the file used, never an absolute path.
 """
 
 from __future__ import annotations
@@ -38,10 +34,8 @@ class CatalogueError(Exception):
     """The catalogue file cannot be read or does not parse: `<file>: <reason>`."""
 
     def __init__(self, source: str, reason: str) -> None:
-        super().__init__(f"{source}: {reason}")
-        self.source = source
-        self.reason = reason
         self.message = f"{source}: {reason}"
+        super().__init__(self.message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,10 +51,7 @@ class LoadedCatalogue:
 
 
 def load_catalogue(root: Path | None) -> LoadedCatalogue:
-    """The repository override under `root` if present, else the packaged default.
-
-    Raises `CatalogueError` naming the file when it is unreadable or invalid.
-    """
+    """The repository override under `root` if present, else the packaged default."""
     text = _override(root) if root is not None else None
     if text is not None:
         source = OVERRIDE_FILE
@@ -88,8 +79,7 @@ def load_references() -> References:
 
 
 def _packaged(name: str) -> str:
-    """A shipped catalogue file, beside this module (where `importlib.resources` finds it in an
-    installed package, without importing its readers, tempfile and zipfile)."""
+    """A shipped catalogue file beside this module (no `importlib.resources` import cost)."""
     return Path(__file__).with_name("data").joinpath(name).read_text("utf-8")
 
 
@@ -104,11 +94,8 @@ def _parse(text: str, model: type[M]) -> M | str:
 
 
 def _override(root: Path) -> str | None:
-    """The text of the repository's catalogue, None when there is none (or a directory).
-
-    Read without following a symlink at any component and under a size cap: a link, a
-    FIFO or a device in its place is refused by name, never read.
-    """
+    """The text of the repository's catalogue, None when there is none (or a directory);
+    read through safefs, so a link, FIFO or device is refused by name."""
     try:
         tree = Tree(root)
     except Unsafe:

@@ -1,8 +1,4 @@
-"""Reasoning modes: how much independent review a session may use, and why.
-
-Pure: `resolve_mode` takes already-gathered words; reading them from the environment and
-the profile files is `environment`'s job.
-"""
+"""Reasoning modes: how much independent review a session may use, and why. Pure."""
 
 from __future__ import annotations
 
@@ -36,9 +32,6 @@ class ReasoningMode(StrEnum):
         except ValueError:
             return None
 
-    def as_str(self) -> str:
-        return self.value
-
 
 class ModeResolution(Wire):
     """The mode in force and what decided it, carried by plans and reports alike."""
@@ -50,10 +43,8 @@ class ModeResolution(Wire):
 def resolve_mode(
     explicit: str | None, ci: bool, profile: tuple[str, str | None] | None
 ) -> ModeResolution:
-    """Explicit word, then a CI runner, then the profile's word, then `standard`.
-
-    Words that do not parse are skipped silently, so a misspelt mode never stops a run.
-    """
+    """Explicit word, then a CI runner, then the profile's word, then `standard`; a
+    misspelt word is skipped, so it never stops a run."""
     mode = ReasoningMode.parse(explicit) if explicit is not None else None
     if mode is not None:
         return ModeResolution(mode=mode, source=SOURCE_EXPLICIT)

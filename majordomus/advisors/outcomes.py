@@ -1,8 +1,6 @@
-"""How a consultation ended, as far as availability cares.
+"""How a consultation ended, as far as availability cares. Pure value types.
 
-Pure value types. `ConsultationStatus` is the vocabulary the ledger records; it lives here
-because the circuit breakers read it and the advisors never depend on the ledger. The
-ledger replays its consultation records into `Outcome`s; nothing here reads records.
+`ConsultationStatus` lives here so the advisors never depend on the ledger.
 """
 
 from __future__ import annotations
@@ -36,19 +34,10 @@ _TRANSIENT = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """One recorded consultation outcome: which record, which advisor, how, and when.
-
-    `at` is the epoch second of the record's `recorded_at`; `retry_after` comes from the
-    consultation's `retry_after_seconds`. `status` accepts any enum or string carrying a
-    consultation word, so a caller's own enum with the same words is converted here.
-    """
+    """One recorded consultation outcome; `at` is the epoch second of its `recorded_at`."""
 
     id: str
     advisor: str
     status: ConsultationStatus
     at: int
     retry_after: int | None = None
-
-    def __post_init__(self) -> None:
-        word = getattr(self.status, "value", self.status)
-        object.__setattr__(self, "status", ConsultationStatus(word))

@@ -1,13 +1,12 @@
 """The review-plan policy: how much independent review an uncertainty deserves.
 
-Pure: `plan` reads a request, the mode in force and the advisor states (in preference
-order) and returns a plan; it contacts nobody and records nothing. Deciding locally is an
-ordinary outcome, never a failure.
+Pure: contacts nobody, records nothing; deciding locally is an ordinary outcome.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -43,31 +42,25 @@ LOCAL_REVIEW: tuple[str, ...] = (
 )
 
 
+def _by_rank(compare: Callable[[int, int], bool]) -> Callable[[_Ranked, object], bool]:
+    def method(self: _Ranked, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return compare(self._rank(), other._rank())  # type: ignore[attr-defined]
+
+    return method
+
+
 class _Ranked(StrEnum):
     """A word whose order is its declaration order, not its spelling's."""
 
     def _rank(self) -> int:
         return list(type(self)).index(self)
 
-    def __lt__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._rank() < other._rank()  # type: ignore[attr-defined]
-
-    def __le__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._rank() <= other._rank()  # type: ignore[attr-defined]
-
-    def __gt__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._rank() > other._rank()  # type: ignore[attr-defined]
-
-    def __ge__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._rank() >= other._rank()  # type: ignore[attr-defined]
+    __lt__ = _by_rank(operator.lt)
+    __le__ = _by_rank(operator.le)
+    __gt__ = _by_rank(operator.gt)
+    __ge__ = _by_rank(operator.ge)
 
 
 class Materiality(_Ranked):
@@ -244,10 +237,7 @@ def plan(request: PlanRequest, mode: ModeResolution, states: Sequence[AdvisorSta
 def _select(
     pool: list[tuple[int, AdvisorState]], wanted: list[str], allowed: int
 ) -> list[SelectedAdvisor]:
-    """Greedy selection by (fresh capabilities, independent adapter); ties keep preference.
-
-    Chosen members are removed from `pool`, so what remains is what the budget left out.
-    """
+    """Greedy selection by (fresh capabilities, independent adapter); the chosen leave `pool`."""
     selected: list[SelectedAdvisor] = []
     covered: list[str] = []
     sources: set[str] = set()

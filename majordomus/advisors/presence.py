@@ -1,8 +1,6 @@
 """Presence probes: is an advisor installed or configured on this machine?
 
-`Presence` is the seam: tests pass fakes with the two predicates, production passes
-`SystemPresence`, which searches PATH and checks that a variable is set and non-empty. The
-value of a credential variable is never read into anything, logged or returned.
+The value of a credential variable is never read into anything, logged or returned.
 """
 
 from __future__ import annotations
@@ -69,28 +67,15 @@ def probe(advisor: AdvisorDeclaration, credential: str | None, presence: Presenc
     """Probe a declared advisor by its transport; `credential` is the variable name, if any."""
     transport = advisor.transport
     if transport is AdvisorTransport.API:
+        missing = AdvisorStatus.NOT_CONFIGURED
         if credential is None:
-            return Probe(
-                "no credential variable declared",
-                False,
-                AdvisorStatus.NOT_CONFIGURED,
-                "credential_undeclared",
-            )
-        return Probe(
-            f"credential variable {credential} set",
-            presence.variable(credential),
-            AdvisorStatus.NOT_CONFIGURED,
-            "credential_absent",
-        )
+            return Probe("no credential variable declared", False, missing, "credential_undeclared")
+        text = f"credential variable {credential} set"
+        return Probe(text, presence.variable(credential), missing, "credential_absent")
+    missing = AdvisorStatus.UNAVAILABLE
     if transport is AdvisorTransport.PEER:
-        return Probe(PEER_PROBE, False, AdvisorStatus.UNAVAILABLE, "peer_declared_statically")
+        return Probe(PEER_PROBE, False, missing, "peer_declared_statically")
     if advisor.executable is None:
-        return Probe(
-            "no executable declared", False, AdvisorStatus.UNAVAILABLE, "executable_undeclared"
-        )
-    return Probe(
-        f"executable {advisor.executable} on PATH",
-        presence.executable(advisor.executable),
-        AdvisorStatus.UNAVAILABLE,
-        "executable_not_found",
-    )
+        return Probe("no executable declared", False, missing, "executable_undeclared")
+    text = f"executable {advisor.executable} on PATH"
+    return Probe(text, presence.executable(advisor.executable), missing, "executable_not_found")

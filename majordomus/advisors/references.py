@@ -1,8 +1,4 @@
-"""What a catalogue's `provider`, `vendor` and `model` references resolve against.
-
-Pure models: loading the packaged files is `loading`'s job. Each reference table remembers
-the name of the file it came from, so diagnostics name the file actually used.
-"""
+"""What a catalogue's `provider`, `vendor` and `model` references resolve against. Pure."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
 """The advisors' part of the reasoning situation, resolved once per request.
 
-Gathers the catalogue and references, the mode, the disable list and the cooldown override
-from an environment snapshot, and derives every advisor's state at `now` from a
-consultation history the caller replays from the ledger. Reads only the catalogue and
-profile files; probes presence through the PATH and variable names of that snapshot.
+Reads only the catalogue and profile files, and the request's environment snapshot.
 """
 
 from __future__ import annotations
@@ -28,9 +25,6 @@ class AdvisorSituation:
 
     loaded: LoadedCatalogue
     mode: ModeResolution
-    disabled: list[str]
-    cooldown: int | None
-    now: int
     states: list[AdvisorState]
     diagnostics: list[str]
 
@@ -49,36 +43,21 @@ def resolve_advisors(
     now: int | None = None,
     presence: Presence | None = None,
 ) -> AdvisorSituation:
-    """Resolve the advisors' situation; raises `CatalogueError` for an invalid catalogue.
-
-    `environ` is the request's environment snapshot; `now` defaults to the clock;
-    `presence` defaults to the real machine seen through `environ`. Linked peers are
-    always empty in this implementation.
-    """
+    """Resolve the advisors' situation; raises `CatalogueError` for an invalid catalogue."""
     loaded = load_catalogue(root)
     mode = mode_from_environment(environ, root)
-    disabled = disabled_list(environ)
-    cooldown = cooldown_override(environ)
-    at = clock.now_epoch() if now is None else now
     states = derive_availability(
         loaded.catalogue,
         Inputs(
             refs=loaded.references,
             presence=presence if presence is not None else SystemPresence(environ),
             mode=mode.mode,
-            disabled=disabled,
+            disabled=disabled_list(environ),
             history=history,
-            peers=(),
-            now=at,
-            cooldown=cooldown,
+            now=clock.now_epoch() if now is None else now,
+            cooldown=cooldown_override(environ),
         ),
     )
     return AdvisorSituation(
-        loaded=loaded,
-        mode=mode,
-        disabled=disabled,
-        cooldown=cooldown,
-        now=at,
-        states=states,
-        diagnostics=loaded.diagnostics(),
+        loaded=loaded, mode=mode, states=states, diagnostics=loaded.diagnostics()
     )

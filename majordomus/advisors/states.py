@@ -1,8 +1,4 @@
-"""The models of availability: status words, the open circuit, the state row.
-
-Pure models. `AdvisorState` is the row `reasoning.advisors` reports, a plan consumes and a
-stored plan snapshots; it is lenient so that stored snapshots stay readable.
-"""
+"""The models of availability; `AdvisorState` is lenient so stored snapshots stay readable."""
 
 from __future__ import annotations
 

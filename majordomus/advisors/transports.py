@@ -1,7 +1,4 @@
-"""How an advisor is reached: the transport words and whether they leave the machine.
-
-Pure: no disk, no environment. The presence probe for each transport lives in `presence`.
-"""
+"""How an advisor is reached: the transport words and whether they leave the machine. Pure."""
 
 from __future__ import annotations
 

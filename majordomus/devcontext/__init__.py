@@ -1,10 +1,6 @@
 """The context compiler: what an assistant should be given for a task, under one token budget.
 
-`compile_context` walks the typed graph of the layer from what a request names, spends a single
-budget (required entries first, then the work's promise, other work last), lays the answer
-out in tier order, optionally as one Markdown bundle, and reports every exclusion and
-collapse; `explain` answers where one identifier stands; `policy` publishes the rules as
-data. Contract: docs/devcontext.md.
+Contract: docs/devcontext.md.
 """
 
 from __future__ import annotations

@@ -1,14 +1,6 @@
-"""Tiers, `required`, de-duplication, exclusions and the single-pot spend.
+"""The single-pot spend: de-duplication, exclusions, then first fit by band (docs/devcontext.md).
 
-`spend` turns the candidates of a selection into the answer's lists: it records structural
-and semantic collapses, drops superseded and stale entries, reports what fell below the floor,
-then spends one budget: what may not be dropped first, then by band (docs/devcontext.md),
-first fit, with the shares other work and what lies beyond the work may take.
-Pure: sizes of things the index does not hold come from the injected size function; the
-rows of the answer are built in `majordomus.devcontext.rows`.
-
-Over 400 lines on purpose: the steps of the spend narrow one candidate set in order, and read
-best as one sequence.
+Pure: sizes the index does not hold come from the injected size function.
 """
 
 from __future__ import annotations
@@ -62,12 +54,7 @@ AMPLE = 10
 
 
 def is_required(cand: Candidate, object_seeds: set[str]) -> bool:
-    """A seed, the policy, the scope, or a blocking rule the work is held to: never dropped.
-
-    A blocking rule binds when the request names it, asks for every blocking rule, the work's
-    own scope is under its declared paths, a seed leads to it in one step (or a binding rule
-    does), or the whole intent matches it; a partial intent match never binds.
-    """
+    """A seed, the policy, the scope, or a blocking rule the work is held to: never dropped."""
     return (
         cand.uri in object_seeds
         or cand.kind in ("policy", "scope")
@@ -81,8 +68,7 @@ def share_of(limit: int) -> int:
 
 
 def allowance_of(promised: int) -> int:
-    """The tokens what lies beyond the work may add to `promised` tokens of the promise:
-    so much that it is at most `BEYOND_SHARE` of the answer."""
+    """What lies beyond the work may add to `promised`: at most `BEYOND_SHARE` of the answer."""
     return int(promised * BEYOND_SHARE / (1 - BEYOND_SHARE))
 
 
@@ -137,7 +123,12 @@ class _Spend:
         text = section(cand.uri, cand.tier, path, required, best_first(cand.discovered_by), content)
         return size, section_bytes(text) + (0 if content is not None else size)
 
-    def exclude(self, cand: Candidate, reason: ExclusionReason, detail: str, cost: int) -> None:
+    def exclude(
+        self, cand: Candidate, reason: ExclusionReason, detail: str, cost: int | None = None
+    ) -> None:
+        """Report `cand` as not given; `cost` is what its own bytes cost unless told."""
+        if cost is None:
+            cost = tokens_for(self.bytes_of(cand))
         self.excluded.append(
             Excluded(
                 uri=cand.uri,
@@ -206,16 +197,11 @@ class _Spend:
             ranked = sorted(group, key=lambda pair: (-pair[0], pair[1]))
             kept = ranked[0][1]
             losers = [uri for _, uri in ranked[1:]]
-            for loser in losers:
-                self.conflicts.append(
-                    Conflict(
-                        current=kept,
-                        against=loser,
-                        kind="version",
-                        detail=f"`{stem}` is in the answer at two versions; the higher one is "
-                        "what applies",
-                    )
-                )
+            detail = f"`{stem}` is in the answer at two versions; the higher one is what applies"
+            self.conflicts.extend(
+                Conflict(current=kept, against=loser, kind="version", detail=detail)
+                for loser in losers
+            )
             self.dropped.update(losers)
             self.deduplicated.append(
                 Deduplicated(
@@ -234,14 +220,11 @@ class _Spend:
                 continue
             for earlier in self.supersedes[later]:
                 if earlier in self.cands and earlier not in self.object_seeds:
+                    detail = (
+                        f"`{later}` stands in for `{earlier}`; the later decision is what holds"
+                    )
                     self.conflicts.append(
-                        Conflict(
-                            current=later,
-                            against=earlier,
-                            kind="supersedes",
-                            detail=f"`{later}` stands in for `{earlier}`; the later decision "
-                            "is what holds",
-                        )
+                        Conflict(current=later, against=earlier, kind="supersedes", detail=detail)
                     )
                     self.dropped.add(earlier)
 
@@ -251,12 +234,7 @@ class _Spend:
             cand = self.cands.pop(uri)
             conflict = next((c for c in self.conflicts if c.against == uri), None)
             if conflict is not None:
-                self.exclude(
-                    cand,
-                    ExclusionReason.SUPERSEDED,
-                    conflict.detail,
-                    tokens_for(self.bytes_of(cand)),
-                )
+                self.exclude(cand, ExclusionReason.SUPERSEDED, conflict.detail)
 
     # step 6
     def stale(self) -> list[Diagnostic]:
@@ -265,23 +243,14 @@ class _Spend:
             if cand.status not in STALE_STATUSES:
                 continue
             if uri in self.object_seeds:
-                diagnostics.append(
-                    Diagnostic(
-                        severity="warning",
-                        code="stale_seed",
-                        path=cand.path,
-                        message=f"`{uri}` is `{cand.status}` and was named in the request; it "
-                        "is kept anyway",
-                    )
+                message = (
+                    f"`{uri}` is `{cand.status}` and was named in the request; it is kept anyway"
                 )
+                diagnostics.append(Diagnostic.warning("stale_seed", message, cand.path))
                 continue
             del self.cands[uri]
-            self.exclude(
-                cand,
-                ExclusionReason.STALE,
-                f"the object declares `status: {cand.status}`",
-                tokens_for(self.bytes_of(cand)),
-            )
+            detail = f"the object declares `status: {cand.status}`"
+            self.exclude(cand, ExclusionReason.STALE, detail)
         return diagnostics
 
     # below the floor or beyond the depth: reported as an exclusion
@@ -289,23 +258,12 @@ class _Spend:
         for uri, cand in list(self.cands.items()):
             if cand.relevance < floor and not is_required(cand, self.object_seeds):
                 del self.cands[uri]
-                self.exclude(
-                    cand,
-                    ExclusionReason.RELEVANCE,
-                    below_floor_detail(cand.relevance, floor),
-                    tokens_for(self.bytes_of(cand)),
-                )
+                detail = below_floor_detail(cand.relevance, floor)
+                self.exclude(cand, ExclusionReason.RELEVANCE, detail)
 
     # steps 7–8
     def first_fit(self, limit: int, frame: int = 0) -> tuple[list[ContextEntry], int, int]:
-        """Fund what may not be dropped first, then the rest closest to the work first.
-
-        The rest goes by band (the work, its milestone, the rest, other issues), then
-        relevance, tier and identifier, first fit, within the limit less `frame` (what a
-        bundle's frame holds back). Under a scarce budget, the shares of `_Shares` apply; under
-        an ample one (`AMPLE` times what everything reached costs) only the limit does. The
-        answer lists the selection in tier order.
-        """
+        """Fund what may not be dropped, then the rest by band, first fit within `limit - frame`."""
         required = [c for c in self.cands.values() if is_required(c, self.object_seeds)]
         rest = sorted(
             (c for c in self.cands.values() if not is_required(c, self.object_seeds)),
@@ -340,8 +298,7 @@ class _Spend:
 
 
 class _Shares:
-    """What the bands beyond the work may take of a scarce budget: other issues their share
-    of the limit; when the request names work, the last two bands a quarter of the answer."""
+    """What the bands beyond the work may take of a scarce budget (docs/devcontext.md)."""
 
     def __init__(self, limit: int, named_work: bool) -> None:
         self.limit = limit
@@ -419,10 +376,8 @@ def spend(
         *stale_seeds,
         *over_budget(selected, limit),
         *(
-            Diagnostic(
-                severity="warning",
-                code="unresolved_reference",
-                message=f"`{d.reference}` is named and not held: {d.detail}",
+            Diagnostic.warning(
+                "unresolved_reference", f"`{d.reference}` is named and not held: {d.detail}"
             )
             for d in unresolved
         ),

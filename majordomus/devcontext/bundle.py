@@ -1,11 +1,6 @@
-"""The bundle: a compiled context as one Markdown text an assistant reads in one call.
+"""The bundle: a compiled context as one Markdown text (docs/devcontext.md, "The bundle").
 
-Each selected entry becomes a section, in tier order, headed by its identifier and why it is
-there, with the entry's content in a fence. A section's heading is paid from the same budget
-as its content (`section_bytes` is what the spend counts), and the frame around the sections
-(title, summary, tier headings) is held back from the limit before anything is spent
-(`frame_reserve`), so a bundle that is not over budget fits its limit. Pure: the content
-comes from the index.
+Pure: the content comes from the index.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
-"""Candidates: one per identifier, and how offers merge into it.
+"""Candidates: one per identifier; later offers merge into it (the structural de-duplication).
 
-A candidate is created the first time a selector offers an identifier the graph holds and
-merged on every later offer (relevance max, depth min, strongest tier, closest band), which
-is the structural de-duplication. Repeated identical ways in (same selector, edge and reason)
-collapse to one discovery. Pure: no I/O.
+Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -19,14 +16,7 @@ from majordomus.layer.model import LayerObject
 
 
 class Band(IntEnum):
-    """How close a way in is to the work; the budget funds the closer bands first.
-
-    `WORK`: the seeds' own structure (the milestone, the dependencies, the declared scope and
-    what it touches, the decisions and rules over it, what the work names). `MILESTONE`: the
-    same for the milestone's broader scope and what the milestone names. `REST`: everything
-    else a selector reached. `OTHER_WORK`: other issues (siblings of the milestone, issues
-    that depend on or name the work), which take at most a share of the budget.
-    """
+    """How close a way in is to the work (docs/devcontext.md, "Bands"); closer is funded first."""
 
     WORK = 0
     MILESTONE = 1
@@ -150,11 +140,7 @@ class Candidates:
         band: Band = Band.REST,
         binding: bool = False,
     ) -> None:
-        """Merge into the existing candidate, or create one if the graph holds `uri`.
-
-        `band` is how close the way in is to the work (see `Band`); `binding` says the way in
-        makes a blocking rule one the work is held to.
-        """
+        """Merge into the existing candidate, or create one if the graph holds `uri`."""
         known = self.by_uri.get(uri)
         if known is not None:
             known.merge(relevance, depth, tier, way, band, binding)

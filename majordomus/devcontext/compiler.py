@@ -1,8 +1,6 @@
-"""`compile_context`: a request and an index in, the compiled context out.
+"""`compile_context`: the order of the stages (resolve, select, spend, bundle).
 
-Owns the order of the stages (resolve, select, spend, bundle). Pure given what the sources
-inject (`majordomus.devcontext.sources`): no clock, no randomness, and the same index and
-request give an equal answer.
+Pure given what the sources inject: the same index and request give an equal answer.
 """
 
 from __future__ import annotations
@@ -18,11 +16,7 @@ from majordomus.devcontext.sources import sources_of
 
 
 def compile_context(ctx: Any, request: CompileInput | None = None) -> CompiledContext:
-    """The context a session should be given for `request`, under one token budget.
-
-    `ctx` is what compile reads: an `Index`, `CompileSources`, or anything holding an index
-    (`majordomus.devcontext.sources.sources_of`).
-    """
+    """The context a session should be given for `request`; `ctx` as `sources_of` takes it."""
     given = request if request is not None else CompileInput()
     source = sources_of(ctx)
     index = source.index

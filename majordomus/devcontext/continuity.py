@@ -1,18 +1,7 @@
-"""The two readers compile is given for a real checkout.
+"""The two readers compile is given for a checkout: local records and on-disk sizes.
 
-* `local_state(root)`: the continuity provider. Reads the newest handover and the newest
-  checkpoint under `.ai/<local>/state/{handovers,checkpoints}/*.md` and returns the mapping
-  `{"handover": record | None, "checkpoint": record | None}`; a record is the repo-relative
-  `path` plus the scalar front-matter fields devcontext uses. "Newest" is the greatest
-  (`created_at`, file name) pair: records are named by their UTC stamp, and a stated
-  `created_at` outranks a name. A record that cannot be read makes the provider raise, which
-  compile reports as a `continuity` diagnostic. `matched` and `divergence` are read as the
-  record states them; this reader does not re-judge a record against git.
-* `disk_size(root)`: the on-disk size of a repo-relative path (a directory's size as the OS
-  reports it), None when it cannot be read or names a place outside the root.
-
-Reads only, through `majordomus.safefs`: never writes, never follows a symlink at any
-component, reads each record under a size cap.
+See docs/devcontext.md, "Local records". Reads only, through `majordomus.safefs`: never
+writes, never follows a symlink, reads each record under a size cap.
 """
 
 from __future__ import annotations
@@ -75,11 +64,7 @@ def _record(tree: Tree, rel: str) -> dict[str, Any]:
 
 
 def newest_record(tree: Tree, folder: str) -> dict[str, Any] | None:
-    """The newest record of one root-relative folder, or None when it holds none.
-
-    Only regular `*.md` files are records (a symlink among them is passed over); a folder
-    that is absent is empty, one reached through a symlink is an error naming it.
-    """
+    """The newest regular `*.md` record of one root-relative folder, or None when it holds none."""
     try:
         entries = sorted(tree.entries(folder))
     except Unsafe as exc:

@@ -1,8 +1,6 @@
-"""The edge vocabulary of the composed graph, and how the walk treats each kind.
+"""How the walk treats each edge kind of the composed graph: data, one row per kind.
 
-Data, not code: one row per edge kind with its one-line meaning, the forward and reverse
-weights and the reasons a discovery along it reports, or the reason it is refused. The index
-derives the relation edges themselves; this module only says how to follow them.
+The index derives the edges; this module only says how to follow them.
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
 """`explain`: where one identifier stands in the context a request compiles.
 
-Compiles the request, then answers with the first of five standings that applies, the row
-that proves it and the budget the judgement was made under (carried even for `unknown`).
 Pure: everything comes from `compile_context`.
 """
 
@@ -29,7 +27,10 @@ def explain(ctx: Any, given: ExplainInput) -> Explanation:
 
 def judge(index: Index, compiled: CompiledContext, uri: str) -> Explanation:
     """The first standing of docs/devcontext.md that applies to `uri` in `compiled`."""
-    budget = compiled.budget
+
+    def answer(standing: Standing, detail: str, **row: Any) -> Explanation:
+        return Explanation(uri=uri, standing=standing, detail=detail, budget=compiled.budget, **row)
+
     for entry in compiled.selected:
         if entry.uri == uri:
             ways = "; ".join(f"{d.selector.value}: {d.reason}" for d in entry.discovered_by)
@@ -38,39 +39,22 @@ def judge(index: Index, compiled: CompiledContext, uri: str) -> Explanation:
                 f"confidence {number(entry.confidence)}, costing {entry.cost_tokens} token(s); "
                 f"reached by {len(entry.discovered_by)} path(s) — {ways}"
             )
-            return Explanation(
-                uri=uri, standing=Standing.SELECTED, detail=detail, entry=entry, budget=budget
-            )
+            return answer(Standing.SELECTED, detail, entry=entry)
     for row in compiled.excluded:
         if row.uri == uri:
-            return Explanation(
-                uri=uri,
-                standing=Standing.EXCLUDED,
-                detail=f"reached and not given: {row.reason.value} — {row.detail}",
-                excluded=row,
-                budget=budget,
-            )
+            detail = f"reached and not given: {row.reason.value} — {row.detail}"
+            return answer(Standing.EXCLUDED, detail, excluded=row)
     for folded in compiled.deduplicated:
         if uri in folded.dropped:
-            return Explanation(
-                uri=uri,
-                standing=Standing.DEDUPLICATED,
-                detail=f"folded into `{folded.kept}` by {folded.key}: {folded.detail}",
-                deduplicated=folded,
-                budget=budget,
-            )
+            detail = f"folded into `{folded.kept}` by {folded.key}: {folded.detail}"
+            return answer(Standing.DEDUPLICATED, detail, deduplicated=folded)
     if uri in index.by_uri:
-        return Explanation(
-            uri=uri,
-            standing=Standing.NOT_REACHED,
-            detail=f"the index holds `{uri}` and no selector of this request reached it: no "
-            "seed names it, no followed edge leads to it, no declared path contains it, and it "
-            "is not governance",
-            budget=budget,
+        return answer(
+            Standing.NOT_REACHED,
+            f"the index holds `{uri}` and no selector of this request reached it: no seed names "
+            "it, no followed edge leads to it, no declared path contains it, and it is not "
+            "governance",
         )
-    return Explanation(
-        uri=uri,
-        standing=Standing.UNKNOWN,
-        detail=why_absent(index, uri, f"the index holds nothing under `{uri}`"),
-        budget=budget,
+    return answer(
+        Standing.UNKNOWN, why_absent(index, uri, f"the index holds nothing under `{uri}`")
     )

@@ -1,12 +1,6 @@
-"""The view of the composed graph the compiler walks.
+"""The view of the composed graph the compiler walks, arranged once per index (`Graph.of`).
 
-Nodes are the index's objects, one `kind:<k>` hub per indexed kind and the external nodes the
-index created while resolving references; edges are the index's relation edges whose two ends
-are nodes. This module does not derive relations (the index does); it only arranges them for
-the walk. The graph is a function of the index alone, and an index is not changed once
-built, so `Graph.of` arranges it once per index object: a long-lived server compiles, explains
-and publishes the policy over the same graph instead of re-arranging the layer on every call.
-Pure: no I/O.
+Pure: no I/O; the index derives the relations, this module only arranges them.
 """
 
 from __future__ import annotations

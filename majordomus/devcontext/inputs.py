@@ -1,8 +1,6 @@
-"""A request, checked and resolved against the index.
+"""A request, checked and resolved against the index; the first failure wins.
 
-Owns the validation order and its messages, the resolution of issue / milestone / uri / path
-seeds, and the intent. The first failure wins and is raised as `InvalidInput` or
-`NotFound`; nothing else here can fail. Pure: no I/O.
+Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -97,17 +95,18 @@ def _named(index: Index, field: str, value: str) -> Seed:
         if obj.uri == named or obj.identity == named or obj.metadata.get("slug") == named:
             resolved = obj.identity if obj.identity != named else None
             return Seed(uri=obj.uri, kind=obj.kind, from_=field, resolved=resolved)
-    unknown = f"no {field} '{named}' in this repository"
-    raise NotFound(
-        why_absent(
-            index, named, f"{unknown}; `objects.list` with kind `{field}` names every one", field
-        ),
-        cli=why_absent(
+
+    def absent(lister: str) -> str:
+        return why_absent(
             index,
             named,
-            f"{unknown}; `majordomus objects list --kind {field}` names every one",
+            f"no {field} '{named}' in this repository; {lister} names every one",
             field,
-        ),
+        )
+
+    raise NotFound(
+        absent(f"`objects.list` with kind `{field}`"),
+        cli=absent(f"`majordomus objects list --kind {field}`"),
     )
 
 
@@ -129,9 +128,7 @@ def normalise_path(raw: str) -> str:
 
 
 def expanded_uris(index: Index, uris: list[str]) -> list[str] | None:
-    """`uris` with each short id (`adr-0001`, `rule/project.no-secrets`) read as the URI it
-    names, as everywhere a URI is taken (an ambiguous one is refused listing candidates);
-    None when every one is a URI already."""
+    """`uris` with each short id read as the URI it names; None when all are URIs already."""
     if all(uri.startswith(SCHEME) for uri in uris):
         return None
     return [expand(index.objects, uri) for uri in uris]

@@ -1,18 +1,13 @@
-"""The context compiler's wire models, and the words and constants they are made of.
+"""The context compiler's wire models, enums and constants. Pure: decides nothing.
 
-The constants and the four enums whose values are the wire words (tiers in spend order,
-selectors, exclusion reasons, standings) come first, then every pydantic model the compiler
-reads or answers with; `select`, `budget` and `rows` build the answer as these models. Pure:
-no I/O, no clock. Nothing here decides what is selected; `select`, `budget` and `explain` do.
-
-Class names that are also JSON-Schema component names (`DevContextInput`,
-`DevContextExplainInput`, `DevContextStanding`) are spelt that way, and the short Python names
-the seed examples import are aliases, so a schema generated from any surface names them
-as docs/generated/modules/devcontext.md does.
+Schema component names (`DevContextInput`, ...) are the class names; the seeds' short names
+are aliases.
 """
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Annotated, ClassVar
 
@@ -28,6 +23,13 @@ BYTES_PER_TOKEN = 4
 SCHEMA_VERSION = 1
 COMPOSED_GRAPH = "composed"
 STALE_STATUSES = ("deprecated", "superseded", "rejected")
+
+
+def _by_rank(compare: Callable[[int, int], bool]) -> Callable[[Tier, object], bool]:
+    def method(self: Tier, other: object) -> bool:
+        return compare(self.rank, other.rank) if isinstance(other, Tier) else NotImplemented
+
+    return method
 
 
 def tokens_for(size: int) -> int:
@@ -63,17 +65,10 @@ class Tier(StrEnum):
         """One line saying what the tier holds (carried by every tier row)."""
         return _TIER_MEANING[self]
 
-    def __lt__(self, other: object) -> bool:
-        return self.rank < other.rank if isinstance(other, Tier) else NotImplemented
-
-    def __le__(self, other: object) -> bool:
-        return self.rank <= other.rank if isinstance(other, Tier) else NotImplemented
-
-    def __gt__(self, other: object) -> bool:
-        return self.rank > other.rank if isinstance(other, Tier) else NotImplemented
-
-    def __ge__(self, other: object) -> bool:
-        return self.rank >= other.rank if isinstance(other, Tier) else NotImplemented
+    __lt__ = _by_rank(operator.lt)
+    __le__ = _by_rank(operator.le)
+    __gt__ = _by_rank(operator.gt)
+    __ge__ = _by_rank(operator.ge)
 
 
 Tier.ORDER = tuple(Tier)
@@ -147,10 +142,6 @@ class ExclusionReason(StrEnum):
     def as_str(self) -> str:
         return self.value
 
-    def request_bound(self) -> bool:
-        """True when a different request (a higher limit) could bring the entry back."""
-        return self in (ExclusionReason.BUDGET, ExclusionReason.RELEVANCE, ExclusionReason.DEPTH)
-
 
 class DevContextStanding(StrEnum):
     """Where one identifier stands with respect to a compiled context."""
@@ -166,9 +157,6 @@ class DevContextStanding(StrEnum):
 
 
 Standing = DevContextStanding
-
-
-# --- inputs ---------------------------------------------------------------------------------
 
 
 class DevContextInput(StrictInput):
@@ -273,9 +261,6 @@ class DevContextExplainInput(DevContextInput):
 
 
 ExplainInput = DevContextExplainInput
-
-
-# --- output pieces --------------------------------------------------------------------------
 
 
 class Route(Wire):
@@ -419,6 +404,10 @@ class Diagnostic(Wire):
     code: str
     path: Annotated[str | None, OMIT] = None
     message: str
+
+    @classmethod
+    def warning(cls, code: str, message: str, path: str | None = None) -> Diagnostic:
+        return cls(severity="warning", code=code, path=path, message=message)
 
 
 class CompiledContext(Wire):

@@ -1,8 +1,4 @@
-"""`policy`: the rules the compiler applies, as data (docs/devcontext.md CompilerPolicy).
-
-Tiers with the graph's kinds spent from each, every edge kind of the composed graph with its
-weights or its refusal, the selectors and the defaults. Pure.
-"""
+"""`policy`: the rules the compiler applies, as data (docs/devcontext.md). Pure."""
 
 from __future__ import annotations
 

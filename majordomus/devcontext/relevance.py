@@ -1,9 +1,4 @@
-"""Relevance, confidence and depth derived from discovery paths.
-
-Owns the arithmetic and the printing of numbers: `round3` (half away from zero, as the
-answers are compared across implementations), the number display used in every sentence,
-and the "best path first" order of `discovered_by`. Pure: no I/O.
-"""
+"""The arithmetic and printing of relevance numbers, and "best path first". Pure: no I/O."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""The rows of the compiled answer, built from what the spend chose.
-
-A selected candidate as its `ContextEntry`, the commits the selection's evidence names, the
-per-tier spend, and the diagnostics in their canonical order (with the warning that what may
-not be dropped is over the limit). Pure: reads only the candidates and entries given.
-"""
+"""The rows of the compiled answer, built from what the spend chose. Pure."""
 
 from __future__ import annotations
 
@@ -25,8 +20,7 @@ from majordomus.layer.model import SEVERITY_RANK
 def entry_of(
     cand: Candidate, size: int, cost: int, required: bool, paid: int | None = None
 ) -> ContextEntry:
-    """The selected row of a candidate; `paid` is the bytes charged, when a bundle's
-    section makes them more than the thing's own `size`."""
+    """The selected row of a candidate; `paid` is the bytes charged with a bundle's section."""
     if cand.obj is not None:
         provenance = EntryProvenance.model_validate(cand.obj.provenance, from_attributes=True)
         version = version_of(cand.obj)
@@ -115,11 +109,8 @@ def over_budget(selected: list[ContextEntry], limit: int) -> list[Diagnostic]:
     if cost <= limit:
         return []
     named = ", ".join(f"{e.uri} ({e.cost_tokens})" for e in required)
-    return [
-        Diagnostic(
-            severity="warning",
-            code="over_budget",
-            message=f"the {len(required)} entries that may not be dropped cost {cost} token(s), "
-            f"over the limit of {limit}: {named}",
-        )
-    ]
+    message = (
+        f"the {len(required)} entries that may not be dropped cost {cost} token(s), over the "
+        f"limit of {limit}: {named}"
+    )
+    return [Diagnostic.warning("over_budget", message)]

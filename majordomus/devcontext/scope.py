@@ -1,10 +1,6 @@
 """Which decisions, knowledge and rules lie over a declared scope (docs/devcontext.md).
 
-A decision or a piece of knowledge is over a scope when a path it refers to lies under the
-scope or contains it; a rule governs a scope when a path it declares it applies to does. The
-references are read from the object's own front matter (typed `file:` / `test:` references,
-`tracks`, the rule's `applies_to` / `scope`), so a layer links them without any new field on
-the work items. Pure: no I/O.
+Read from each object's own front matter. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -35,11 +31,7 @@ def _clean(path: str) -> str | None:
 
 
 def referenced_paths(obj: LayerObject) -> list[str]:
-    """The paths a decision or a piece of knowledge refers to, in byte order, once each.
-
-    Typed references (`file:<path>`, `test:<path>`) anywhere in its front matter (`related`,
-    `provenance.derived_from`, `relations[].target`) and the entries of `tracks`.
-    """
+    """The `file:`/`test:` references and `tracks` of an object, in byte order, once each."""
     found: set[str] = set()
     for text in strings_in(obj.metadata):
         for prefix in _PATH_PREFIXES:

@@ -1,14 +1,7 @@
 """The seven selectors, run in order over the index and its graph (docs/devcontext.md).
 
-`select` offers every identifier a selector reaches to the candidate set and returns it with
-the diagnostics selection produced, the dangling references the reached objects name, and the
-rows for what the request's own limits kept out (below the floor, beyond the depth). Each way
-in also says how close it stays to the work (its band) and whether it binds the work to a
-blocking rule (docs/devcontext.md); the spend decides what that costs. Pure: the only I/O
-is what the injected continuity provider and size function do.
-
-Over 400 lines on purpose: the seven selectors share one candidate set and one walk state and
-run in a fixed order; each is a section of `_Selector` below, in that order.
+Pure: the only I/O is what the injected continuity provider and size function do. Long on
+purpose: the selectors share one candidate set and walk state, one method each, in order.
 """
 
 from __future__ import annotations
@@ -126,10 +119,7 @@ class _Selector:
         band: Band = Band.REST,
         binding: bool = False,
     ) -> None:
-        """Offer `uri` as `selector` reached it: one step whose weight is the relevance given.
-
-        Every selector but the walk (whose relevance is a product of weights) reaches this way.
-        """
+        """Offer `uri` as `selector` reached it: one step whose weight is the relevance given."""
         way = Route(
             selector=selector,
             reason=reason,
@@ -140,22 +130,10 @@ class _Selector:
         )
         self.found.offer(uri, tier, relevance, depth, way, band, binding)
 
-    # --- seeds -----------------------------------------------------------------------------------
-
     def seeds(self) -> None:
+        why = "named in the request"
         for uri in self.request.object_seeds:
-            self.offer(
-                uri,
-                Tier.TASK,
-                1.0,
-                0,
-                Selector.SEED,
-                "named in the request",
-                band=Band.WORK,
-                binding=True,
-            )
-
-    # --- walk ------------------------------------------------------------------------------------
+            self.offer(uri, Tier.TASK, 1.0, 0, Selector.SEED, why, band=Band.WORK, binding=True)
 
     def walk(self) -> None:
         floor, max_depth = self.request.floor, self.request.max_depth
@@ -197,12 +175,7 @@ class _Selector:
                     queue.append((target, nxt, depth + 1, step_band))
 
     def _step_band(self, node: str, band: Band, kind: str, forward: bool, target_kind: str) -> Band:
-        """How close one step of the walk stays to the work.
-
-        A seed's forward edges (its milestone, its dependencies, what it names) and a seed
-        milestone's own issues are the work; what the work's milestone names is the
-        milestone's; any other issue reached is other work; the rest is the rest.
-        """
+        """How close one step of the walk stays to the work (docs/devcontext.md, "Bands")."""
         if node in self.seed_set and (forward or kind == "belongs_to"):
             return Band.WORK
         if (
@@ -221,8 +194,7 @@ class _Selector:
         return any(d.edge == "belongs_to" and d.via in self.seed_set for d in cand.discovered_by)
 
     def _binds(self, node: str) -> bool:
-        """Whether what `node` points at binds the work: it is a seed or a binding rule (a
-        rule the work is held to holds it to what that rule depends on)."""
+        """Whether what `node` points at binds the work: `node` is a seed or a binding rule."""
         if node in self.seed_set:
             return True
         cand = self.found.by_uri.get(node)
@@ -245,15 +217,8 @@ class _Selector:
     def _remember(misses: dict[str, float], uri: str, relevance: float) -> None:
         misses[uri] = max(relevance, misses.get(uri, relevance))
 
-    # --- effective paths -------------------------------------------------------------------------
-
     def effective_paths(self) -> list[tuple[str, Band]]:
-        """The declared scope, each path with whose it is.
-
-        The request's paths and the seeds' own scope are the work's (`Band.WORK`); the scope
-        of the work's milestone, and of a seed milestone's own issues, is the milestone's
-        (`Band.MILESTONE`). Other issues' scope (dependencies included) is not followed.
-        """
+        """The declared scope, each path with its band; other issues' scope is not followed."""
         paths: dict[str, Band] = dict.fromkeys(self.request.paths, Band.WORK)
         for cand in sorted(self.found.by_uri.values(), key=lambda c: (c.band, c.uri)):
             if cand.depth > 1 or cand.kind not in ("issue", "milestone") or cand.obj is None:
@@ -272,8 +237,6 @@ class _Selector:
                 if text and not text.startswith("/") and ".." not in text.split("/"):
                     paths[text] = min(paths.get(text, band), band)
         return sorted(paths.items())
-
-    # --- scope and contracts ---------------------------------------------------------------------
 
     def scope_and_contracts(self, paths: list[tuple[str, Band]]) -> None:
         for path, band in paths:
@@ -305,18 +268,10 @@ class _Selector:
                     continue
                 if obj.kind != "context" or scalar_text(obj.metadata.get("status")) == "deprecated":
                     continue
-                reason = _contract_reason(obj.metadata, obj.provenance.directory, path)
-                if reason is not None:
-                    self.offer(
-                        obj.uri,
-                        Tier.GOVERNANCE,
-                        0.85,
-                        1,
-                        Selector.CONTRACT,
-                        reason,
-                        via=path,
-                        band=band,
-                    )
+                why = _contract_reason(obj.metadata, obj.provenance.directory, path)
+                if why is not None:
+                    tier = Tier.GOVERNANCE
+                    self.offer(obj.uri, tier, 0.85, 1, Selector.CONTRACT, why, via=path, band=band)
 
     def _paths_of(self, obj: LayerObject, read: Callable[[LayerObject], list[str]]) -> list[str]:
         """The paths an object refers to or governs, read once per compilation."""
@@ -359,8 +314,6 @@ class _Selector:
             binding=band is Band.WORK,
         )
 
-    # --- governance ------------------------------------------------------------------------------
-
     def governance(self) -> None:
         for obj in self.index.objects:
             if obj.kind == "policy":
@@ -388,8 +341,6 @@ class _Selector:
                 band=Band.WORK,
                 binding=True,
             )
-
-    # --- sessions --------------------------------------------------------------------------------
 
     def sessions(self, scope: list[tuple[str, Band]]) -> None:
         paths = [path for path, _ in scope]
@@ -424,16 +375,8 @@ class _Selector:
             else:
                 band = Band.REST
             self.offer(
-                obj.uri,
-                Tier.KNOWLEDGE,
-                relevance,
-                1,
-                Selector.SESSION_STATE,
-                reason,
-                band=band,
+                obj.uri, Tier.KNOWLEDGE, relevance, 1, Selector.SESSION_STATE, reason, band=band
             )
-
-    # --- local records ---------------------------------------------------------------------------
 
     def local_records(self) -> None:
         if self.continuity is None:
@@ -441,13 +384,8 @@ class _Selector:
         try:
             state = self.continuity() or {}
         except Exception as exc:  # a provider is outside code; any failure is a finding
-            self.diagnostics.append(
-                Diagnostic(
-                    severity="warning",
-                    code="continuity",
-                    message=f"the local continuity state could not be read: {exc}",
-                )
-            )
+            message = f"the local continuity state could not be read: {exc}"
+            self.diagnostics.append(Diagnostic.warning("continuity", message))
             return
         for key, phrase, weight in LOCAL_RECORDS:
             record = state.get(key)
@@ -467,15 +405,11 @@ class _Selector:
         divergence = divergence if isinstance(divergence, str) else None
         trusted = divergence in TRUSTED_DIVERGENCE
         if not trusted:
-            self.diagnostics.append(
-                Diagnostic(
-                    severity="warning",
-                    code="stale_record",
-                    path=path,
-                    message=f"the {phrase} was written against a different context "
-                    f"({divergence}); trust git, not this record",
-                )
+            message = (
+                f"the {phrase} was written against a different context ({divergence}); trust "
+                "git, not this record"
             )
+            self.diagnostics.append(Diagnostic.warning("stale_record", message, path))
         matched = record.get("matched")
         reason = (
             f"the {phrase} the two-tier resolver chose ({matched})"
@@ -506,15 +440,12 @@ class _Selector:
             )
         )
 
-    # --- intent ----------------------------------------------------------------------------------
-
     @cached_property
     def ranking(self) -> Ranking:
         return self.source.ranking or layer_ranking(self.index)
 
     def intent(self) -> None:
-        """The objects recall ranks highest for the intent (docs/recall.md), each as relevant
-        as its score allows; only a match of every word can bind the work to a rule."""
+        """The objects recall ranks highest for the intent; only a whole match binds a rule."""
         if not self.request.intent:
             return
         terms = plan(self.request.intent, [self.ranking])
@@ -537,10 +468,7 @@ class _Selector:
             )
 
     def recalled(self) -> None:
-        """The decisions recall ranks highest for each issue or milestone seed's own title
-        and objective: a decision on the same subject, whether or not a file links them. A
-        decision is offered when its own title holds at least `TITLE_WORDS` of those words,
-        as relevant as its score is close to the seed's own (at most as an intent's hit)."""
+        """The decisions recall ranks highest for each issue or milestone seed's own words."""
         seeds = [self.index.by_uri.get(uri) for uri in self.request.object_seeds]
         asked = [o for o in seeds if o is not None and o.kind in ("issue", "milestone")]
         if not asked or "adr" not in self.index.kinds:
@@ -569,8 +497,6 @@ class _Selector:
                     confidence=round(hit.score, 4),
                     band=Band.REST,
                 )
-
-    # --- unresolved ------------------------------------------------------------------------------
 
     def unresolved(self) -> list[Dangling]:
         declared_here = {c.path for c in self.found.by_uri.values() if c.path is not None}

@@ -1,9 +1,4 @@
-"""What a compile reads: the index, and two injected readers of what the index does not hold.
-
-A bare `Index` is read alone (pure: no local records, no sizes for graph-only names); anything
-else carrying an index (the capability `Workspace`, a checkout) is read with the readers of
-its checkout (`majordomus.devcontext.continuity`).
-"""
+"""What a compile reads: the index, and two injected readers of what the index does not hold."""
 
 from __future__ import annotations
 
@@ -52,11 +47,7 @@ class CompileSources:
 
 
 def sources_of(ctx: Any) -> CompileSources:
-    """What `ctx` lets compile read.
-
-    A `CompileSources` as is; a bare `Index` with no readers (pure); anything else carrying an
-    `index` (the capability `Workspace`, a checkout) with the readers of that checkout.
-    """
+    """`ctx` as compile reads it: a bare `Index` with no readers, a holder of one with its own."""
     if isinstance(ctx, CompileSources):
         return ctx
     if isinstance(ctx, Index):

@@ -1,11 +1,6 @@
-"""The chain of a task's records as a Mermaid flowchart that renders on GitHub.
+"""The chain of a task's records as a Mermaid flowchart that renders on GitHub. Pure.
 
-One node per record, labelled with its kind and a short summary; one edge from each record
-to the record it answers (an assessment to its plan, a plan to its consultations, a
-conclusion to the validations that test it, ...). Edges to records outside the graph are
-left out. Labels pass through an escape of the characters Mermaid or a Markdown fence would
-read as syntax. Large tasks show their most recent records only, so the graph stays within
-what GitHub renders. Pure.
+Large tasks show their most recent records only, so the graph stays within what GitHub renders.
 """
 
 from __future__ import annotations
@@ -68,8 +63,7 @@ def _sources(record: ReasoningRecord) -> list[str]:
 
 
 def chain_graph(records: Sequence[ReasoningRecord], summaries: dict[str, str]) -> str:
-    """The flowchart (without its fence) of `records`; `summaries` maps an id to its step's
-    summary. Empty when there is no record."""
+    """The flowchart (without its fence) of `records`, labelled by `summaries`; "" for none."""
     shown = list(records)[-MAX_GRAPH_RECORDS:]
     if not shown:
         return ""

@@ -1,21 +1,15 @@
-"""`reasoning check`: the executable half of the reasoning rules.
+"""`reasoning check`: the six executable reasoning rules, in the order of `CHECKS` (docs/ledger.md).
 
-Six checks run in the order of `CHECKS`: the catalogue's own diagnostics, transport modules
-for every adapter, provider-independent code that names an advisor, CI that depends on a
-model credential, documents that assert a claim the design refuses, and records that do not
-parse, claim what the ledger does not show or hold what admission refuses (docs/ledger.md
-lists them). Findings are reported, never fixed. Reads only the regular files its checks name,
-below the `root` it is given and never through a symlink (`majordomus.safefs`; unreadable
-files are skipped); writes nothing and never reads the
-clock. One module past 400 lines on purpose: the six checks share the finding model and the
-file helpers, and each is a handful of small steps.
+Findings are reported, never fixed. Reads only regular files below `root`, never through a
+symlink (`majordomus.safefs`); writes nothing, never reads the clock. Long on purpose: the
+checks share the finding model and the file helpers.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path, PurePosixPath
 
 from majordomus.advisors.catalogue import AdvisorCatalogue
@@ -82,12 +76,8 @@ def _sort_key(relative: str) -> tuple[bytes, ...]:
 
 
 def files_under(root: Path, relative: str, extensions: frozenset[str]) -> list[str]:
-    """`relative` itself when it is a file; else every file below it with one of the
-    extensions; sorted component-wise by bytes, relative to `root` with `/` separators.
-
-    Symlinks are never followed, at `relative`, above it or below it (a link to `/` would
-    walk the whole disk); only regular files are listed.
-    """
+    """`relative` when a file, else the regular files below it with one of the extensions,
+    sorted component-wise; symlinks are never followed (a link to `/` would walk the disk)."""
     with Tree(root) as tree:
         kind = tree.kind(relative)
         if kind == "file":
@@ -112,8 +102,7 @@ def files_under(root: Path, relative: str, extensions: frozenset[str]) -> list[s
 
 
 def _texts(root: Path, paths: Iterable[str]) -> Iterator[tuple[str, str]]:
-    """(path, UTF-8 text) of each readable file; the others (refused by `majordomus.safefs`,
-    over `SCAN_LIMIT`, not UTF-8) are skipped silently."""
+    """(path, UTF-8 text) of each readable file; the others are skipped silently."""
     with Tree(root) as tree:
         for relative in paths:
             try:
@@ -159,22 +148,31 @@ def _adapters(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]
     ]
 
 
+def _scan(
+    root: Path, check: str, paths: Iterable[str], hits: Callable[[str], Iterable[str]]
+) -> list[ReasoningFinding]:
+    """One finding per message `hits` gives for the text of each readable file of `paths`."""
+    return [
+        ReasoningFinding(check=check, subject=path, message=message)
+        for path, text in _texts(root, paths)
+        for message in hits(text)
+    ]
+
+
 def _coupling(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]:
     names = catalogue.names()
-    findings: list[ReasoningFinding] = []
-    for source in INDEPENDENT_SOURCES:
-        for path, text in _texts(root, files_under(root, source, SOURCE_EXTENSIONS)):
-            findings.extend(
-                ReasoningFinding(
-                    check="coupling",
-                    subject=path,
-                    message=f"provider-independent code names '{name}'; it must reach "
-                    "advisors through the catalogue",
-                )
-                for name in names
-                if f'"{name}"' in text or f"'{name}'" in text
-            )
-    return findings
+    paths = [p for s in INDEPENDENT_SOURCES for p in files_under(root, s, SOURCE_EXTENSIONS)]
+    return _scan(
+        root,
+        "coupling",
+        paths,
+        lambda text: [
+            f"provider-independent code names '{name}'; it must reach advisors through the "
+            "catalogue"
+            for name in names
+            if f'"{name}"' in text or f"'{name}'" in text
+        ],
+    )
 
 
 def _ci(root: Path, refs: References) -> list[ReasoningFinding]:
@@ -183,19 +181,16 @@ def _ci(root: Path, refs: References) -> list[ReasoningFinding]:
         *files_under(root, WORKFLOWS, YAML_EXTENSIONS),
         *files_under(root, GATES, YAML_EXTENSIONS),
     ]
-    findings: list[ReasoningFinding] = []
-    for path, text in _texts(root, paths):
-        findings.extend(
-            ReasoningFinding(
-                check="ci",
-                subject=path,
-                message=f"CI names the model credential {variable}; no gate may depend on a "
-                "live model",
-            )
+    return _scan(
+        root,
+        "ci",
+        paths,
+        lambda text: [
+            f"CI names the model credential {variable}; no gate may depend on a live model"
             for variable in variables
             if variable in text
-        )
-    return findings
+        ],
+    )
 
 
 def _claims(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]:
@@ -204,63 +199,52 @@ def _claims(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]:
         title = advisor.title.lower()
         phrases.extend((f"requires {title}", f"{title} is required"))
     paths = [path for place in DOCUMENTS for path in files_under(root, place, MARKDOWN)]
-    findings: list[ReasoningFinding] = []
-    for path, text in _texts(root, paths):
-        lowered = text.lower()
-        findings.extend(
-            ReasoningFinding(
-                check="claims",
-                subject=path,
-                message=f"asserts '{phrase}', a claim the reasoning design refuses",
-            )
+    return _scan(
+        root,
+        "claims",
+        paths,
+        lambda text: [
+            f"asserts '{phrase}', a claim the reasoning design refuses"
             for phrase in phrases
-            if phrase in lowered
-        )
-    return findings
+            if phrase in text.lower()
+        ],
+    )
+
+
+def _record_finding(subject: str, message: str) -> ReasoningFinding:
+    return ReasoningFinding(check="records", subject=subject, message=message)
 
 
 def _files(loaded: Loaded) -> list[ReasoningFinding]:
-    """What hand-placed files can do that the writer never does: one id in several files, a
-    file named after another id, a record in another task's directory; and a fetched ledger
-    ref kept aside (docs/team.md)."""
+    """What hand-placed files can do that the writer never does, and a fetched ledger ref
+    kept aside (docs/team.md)."""
     findings = [
-        ReasoningFinding(
-            check="records",
-            subject=ref,
-            message="a fetched ledger ref that rewrote what was seen is kept aside and not "
-            "replayed; docs/team.md says how to accept or drop it",
+        _record_finding(
+            ref,
+            "a fetched ledger ref that rewrote what was seen is kept aside and not replayed; "
+            "docs/team.md says how to accept or drop it",
         )
         for ref in loaded.quarantined
     ]
     for collision in loaded.collisions():
         paths = [entry.shown for entry in collision.holders]
         findings.append(
-            ReasoningFinding(
-                check="records",
-                subject=paths[0],
-                message=f"id {collision.id} is held by {len(paths)} files ({', '.join(paths)}); "
+            _record_finding(
+                paths[0],
+                f"id {collision.id} is held by {len(paths)} files ({', '.join(paths)}); "
                 f"an id names one record, and only {paths[0]} is replayed",
             )
         )
     for entry in loaded.placed:
         record = entry.record
         if entry.name != f"{record.id}.json":
-            findings.append(
-                ReasoningFinding(
-                    check="records",
-                    subject=entry.shown,
-                    message=f"holds record {record.id}, whose file is named {record.id}.json",
-                )
-            )
+            message = f"holds record {record.id}, whose file is named {record.id}.json"
+            findings.append(_record_finding(entry.shown, message))
         if entry.folder != record.task:
-            findings.append(
-                ReasoningFinding(
-                    check="records",
-                    subject=entry.shown,
-                    message=f"holds a record of task {record.task} in the directory of task "
-                    f"{entry.folder}",
-                )
+            message = (
+                f"holds a record of task {record.task} in the directory of task {entry.folder}"
             )
+            findings.append(_record_finding(entry.shown, message))
     return findings
 
 
@@ -290,11 +274,30 @@ def _conflicts(loaded: Loaded, index: RecordIndex) -> list[ReasoningFinding]:
             answers.setdefault((body.plan, body.advisor), []).append(record)
         elif isinstance(body, ResolutionInput):
             resolutions.setdefault(body.disagreement, []).append(record)
+    answered = [
+        (
+            given,
+            f"advisor '{advisor}' answered plan {plan} {len(given)} times: "
+            f"{placed.named(given)}; one plan, one answer per advisor",
+        )
+        for (plan, advisor), given in answers.items()
+    ]
+    resolved = [
+        (
+            settled,
+            f"disagreement {disagreement} is resolved {len(settled)} times: "
+            f"{placed.named(settled)}; the first settles it",
+        )
+        for disagreement, settled in resolutions.items()
+    ]
     return [
         *_foreign_supersessions(loaded, index, placed),
         *_in_force_twice(index, placed),
-        *_answered_twice(answers, placed),
-        *_resolved_twice(resolutions, placed),
+        *(
+            _record_finding(placed.subject(twice[-1]), message)
+            for twice, message in (*answered, *resolved)
+            if len(twice) > 1
+        ),
     ]
 
 
@@ -312,12 +315,10 @@ def _foreign_supersessions(
             and isinstance(earlier.body, StoredConclusion)
             and earlier.body.assessment != body.assessment
         ):
-            yield ReasoningFinding(
-                check="records",
-                subject=placed.subject(record),
-                message=f"{record.id} concludes assessment {body.assessment} and "
-                f"supersedes {placed.named([earlier])}, a conclusion of assessment "
-                f"{earlier.body.assessment}",
+            yield _record_finding(
+                placed.subject(record),
+                f"{record.id} concludes assessment {body.assessment} and supersedes "
+                f"{placed.named([earlier])}, a conclusion of assessment {earlier.body.assessment}",
             )
 
 
@@ -326,39 +327,10 @@ def _in_force_twice(index: RecordIndex, placed: _Placed) -> Iterator[ReasoningFi
     for assessment, conclusions in index.conclusions.items():
         in_force = [c for c in conclusions if c.id not in index.superseded_by]
         if len(in_force) > 1:
-            yield ReasoningFinding(
-                check="records",
-                subject=placed.subject(in_force[-1]),
-                message=f"{len(in_force)} conclusions stand on assessment {assessment}: "
+            yield _record_finding(
+                placed.subject(in_force[-1]),
+                f"{len(in_force)} conclusions stand on assessment {assessment}: "
                 f"{placed.named(in_force)}; a later conclusion names the earlier in `supersedes`",
-            )
-
-
-def _answered_twice(
-    answers: dict[tuple[str, str], list[ReasoningRecord]], placed: _Placed
-) -> Iterator[ReasoningFinding]:
-    """Advisors that completed more than one consultation for the same plan."""
-    for (plan, advisor), given in answers.items():
-        if len(given) > 1:
-            yield ReasoningFinding(
-                check="records",
-                subject=placed.subject(given[-1]),
-                message=f"advisor '{advisor}' answered plan {plan} {len(given)} times: "
-                f"{placed.named(given)}; one plan, one answer per advisor",
-            )
-
-
-def _resolved_twice(
-    resolutions: dict[str, list[ReasoningRecord]], placed: _Placed
-) -> Iterator[ReasoningFinding]:
-    """Disagreements with more than one resolution."""
-    for disagreement, settled in resolutions.items():
-        if len(settled) > 1:
-            yield ReasoningFinding(
-                check="records",
-                subject=placed.subject(settled[-1]),
-                message=f"disagreement {disagreement} is resolved {len(settled)} times: "
-                f"{placed.named(settled)}; the first settles it",
             )
 
 
@@ -376,8 +348,7 @@ def _consultation_claims(
 
 
 def _conclusion_claims(index: RecordIndex, body: StoredConclusion) -> Iterator[str]:
-    """Citations of a conclusion that are no completed consultation, then a review it
-    claims that its citations do not show."""
+    """Citations that are no completed consultation, then a review its citations do not show."""
     reviewers: list[str] = []
     for cited in body.consultations:
         answer = index.get(cited)
@@ -427,17 +398,14 @@ def _claims_of(
 
 def _records(catalogue: AdvisorCatalogue, loaded: Loaded) -> list[ReasoningFinding]:
     findings = [
-        ReasoningFinding(
-            check="records", subject=path, message="a reasoning record that does not parse"
-        )
+        _record_finding(path, "a reasoning record that does not parse")
         for path in loaded.unreadable
     ]
     findings.extend(_files(loaded))
     index = RecordIndex(loaded.records)
     for record in loaded.records:
         findings.extend(
-            ReasoningFinding(check="records", subject=record.id, message=message)
-            for message in _claims_of(catalogue, index, record)
+            _record_finding(record.id, message) for message in _claims_of(catalogue, index, record)
         )
     findings.extend(_conflicts(loaded, index))
     return findings
@@ -451,8 +419,7 @@ def run(
     *,
     source: str = PACKAGED_CATALOGUE,
 ) -> list[ReasoningFinding]:
-    """Every finding of the six checks, in check order; `source` names the catalogue file
-    actually used, the subject of `catalogue` findings."""
+    """Every finding of the six checks, in check order; `source` names the catalogue file."""
     root = Path(root)
     return [
         *_catalogue(catalogue, refs, source),

@@ -1,9 +1,4 @@
-"""A record with everything it stands on: `explain(loaded, id)`.
-
-The chain is the all-task timeline filtered to the record's assessment (the assessment, its
-plans, consultations, disagreements, resolutions, conclusions, validations and attempts);
-a record that belongs to no assessment has a chain of itself alone. Pure.
-"""
+"""A record with everything it stands on: the all-task timeline of its assessment. Pure."""
 
 from __future__ import annotations
 

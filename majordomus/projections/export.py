@@ -1,11 +1,6 @@
 """A copy of the ledger for analysis: JSON Lines, or a SQLite database ready for Datasette.
 
-The copy is written where the user says and never read back: the store stays the only
-truth. JSON Lines holds one stored record per line in canonical order. The database has a
-`records` table (one row per record: envelope, kind, position, timeline phase and summary),
-one table per record kind with the body's fields as columns (lists and objects as JSON),
-and two views: `timeline` (the steps in order) and `standing` (every assessment with where
-it stands now). Every text passes the redactor and the control filter before it is written.
+Written, never read back: the store stays the only truth. Every text is redacted first.
 """
 
 from __future__ import annotations
@@ -35,6 +30,11 @@ KIND_TABLES = {
     "validation": "validations",
     "attempt": "attempts",
 }
+
+#: The text columns of an empty `records` table, after `id` and `position`, and of an empty
+#: `assessments` table, after `id` and `task`.
+RECORD_TEXTS = ("task", "kind", "recorded_at", "head", "redacted", "phase", "summary")
+ASSESSMENT_TEXTS = ("subject", "materiality", "confidence", "standing", "conclusion")
 
 TIMELINE_VIEW = """
 SELECT position, recorded_at AS at, task, id, kind, phase, summary
@@ -102,20 +102,9 @@ def sqlite_bytes(loaded: Loaded) -> bytes:
     try:
         db["records"].insert_all(records, pk="id", alter=True)  # type: ignore[union-attr]
         if not records:
-            db["records"].create(  # type: ignore[union-attr]
-                {
-                    "id": str,
-                    "position": int,
-                    "task": str,
-                    "kind": str,
-                    "recorded_at": str,
-                    "head": str,
-                    "redacted": str,
-                    "phase": str,
-                    "summary": str,
-                },
-                pk="id",
-            )
+            columns = {"id": str, "position": int}
+            columns |= dict.fromkeys(RECORD_TEXTS, str)
+            db["records"].create(columns, pk="id")  # type: ignore[union-attr]
         for kind, table in KIND_TABLES.items():
             rows = by_kind.get(kind, [])
             if rows:
@@ -123,13 +112,7 @@ def sqlite_bytes(loaded: Loaded) -> bytes:
             else:
                 columns = {"id": str, "task": str}
                 if kind == "assessment":
-                    columns |= {
-                        "subject": str,
-                        "materiality": str,
-                        "confidence": str,
-                        "standing": str,
-                        "conclusion": str,
-                    }
+                    columns |= dict.fromkeys(ASSESSMENT_TEXTS, str)
                 db[table].create(columns, pk="id")  # type: ignore[union-attr]
         db.create_view("timeline", TIMELINE_VIEW.strip())
         db.create_view("standing", STANDING_VIEW.strip())
@@ -139,10 +122,7 @@ def sqlite_bytes(loaded: Loaded) -> bytes:
 
 
 def publish(target: Path, data: bytes, *, force: bool) -> None:
-    """Write `data` as `target`: in the folder opened once, to a temporary file created
-    exclusively and never through a link, then renamed into place (safefs). Without `force`
-    an existing `target` (a link included) is refused and never replaced, even by a racing
-    writer; with it, a link at `target` is replaced, never followed."""
+    """Write `data` as `target` through safefs; without `force` an existing one is refused."""
     try:
         folder = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY)
         try:

@@ -1,13 +1,7 @@
-"""The handover (docs/ledger.md, "The handover"): what the next session needs to take a task
-over, derived from the records and the state they replay into, as data and as Markdown.
+"""The handover (docs/ledger.md, "The handover"), as data and as Markdown. Pure.
 
-Per task: its state, decisions, failed attempts, open items, next actions, local review and
-the chain of its records as a Mermaid graph; then the report of `reasoning status
---report`, unchanged, under a `# Reasoning` heading. In the Markdown, free text from the
-records is written on one line with its whitespace collapsed, after a list marker or a
-label, so nothing a record holds can open a heading, a list or a code fence of its own.
-Pure: records and the git position in, the handover out. Past 400 lines on purpose: the
-sections as data and as Markdown are read together.
+Free text is written with `flat`, so nothing a record holds opens a Markdown block. Long on
+purpose: the sections as data and as Markdown are read together.
 """
 
 from __future__ import annotations
@@ -180,13 +174,9 @@ def task_counts(records: list[ReasoningRecord]) -> list[TaskRecords]:
 
 def flat(text: str) -> str:
     """Free text on one line, whitespace collapsed: nothing in it can start a Markdown block."""
-    # redacted first: a password on the line after `password:` is one only while the line
-    # break is there (docs/RELIABILITY.md, redaction and egress); a text of one printable line
-    # loses no break, and egress redacts it on the way out
+    # redacted before the line breaks go, which would hide a secret split across lines from
+    # the redactor (docs/RELIABILITY.md); egress redacts a printable one-line text on the way out
     return " ".join((text if text.isprintable() else redact_secrets(text)).split())
-
-
-# -- the sections as data --------------------------------------------------------------------
 
 
 def _state(records: list[ReasoningRecord], position: GitPosition) -> HandoverState:
@@ -483,9 +473,7 @@ def task_handover(
     records: list[ReasoningRecord],
     collisions: list[Collision],
 ) -> TaskHandover:
-    """One task's sections: its own `records` replayed, references resolved through `index`
-    over every loaded record and its `collisions` among the loaded ones (both found once for
-    all tasks, so all tasks cost one pass)."""
+    """One task's sections; `index` and `collisions` are found once for all tasks."""
     state = derive(loaded, task, index, records, collisions)
     decisions = _decisions(state, index)
     items = _open_items(state, index)

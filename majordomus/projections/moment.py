@@ -1,9 +1,6 @@
-"""Replaying the ledger as of a moment (`--as-of`): only records recorded at or before it.
+"""Replaying the ledger as of an RFC 3339 moment (`--as-of`), for every surface alike.
 
-One code path for every surface: the loaded records are filtered here and the moment becomes
-the `now` the circuits are evaluated at; nothing else changes. The moment must be an RFC 3339
-time (`2026-10-01T09:30:00Z`, `2026-10-01T11:30:00.250+02:00`); anything else is refused by
-the input type, so every surface rejects it the same way. Pure: no clock, no disk.
+Pure: no clock, no disk.
 """
 
 from __future__ import annotations
@@ -28,10 +25,7 @@ _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
 
 def parse_moment(text: str) -> dt.datetime | None:
-    """The UTC moment an RFC 3339 time names, or None when `text` is not one.
-
-    A leap second (`:60`) reads as the first instant of the next minute.
-    """
+    """The UTC moment an RFC 3339 time names (`:60` is the next minute), or None."""
     match = _RFC3339.match(text)
     if match is None:
         return None
@@ -98,10 +92,7 @@ def recorded_moment(stamp: str) -> dt.datetime | None:
 
 
 def recorded_by(loaded: Loaded, moment: dt.datetime) -> Loaded:
-    """The records recorded at or before `moment`, in the order given; unreadable files stay.
-
-    A record whose stamp cannot be read cannot be placed before the moment, so it is left out.
-    """
+    """The records recorded at or before `moment`, in order; one with no readable stamp is out."""
 
     def recorded_in_time(record: ReasoningRecord) -> bool:
         at = recorded_moment(record.recorded_at)

@@ -1,9 +1,4 @@
-"""Where an assessment stands: derived from the records, never stored.
-
-The precedence is the contract: an unresolved disagreement makes an assessment disputed
-whatever else is recorded; otherwise its conclusion in force and that conclusion's
-validations decide; without a conclusion a recorded plan makes it planned. Pure.
-"""
+"""Where an assessment stands, derived from the records (docs/ledger.md). Pure."""
 
 from __future__ import annotations
 
@@ -42,8 +37,7 @@ _UNRESOLVED = frozenset(
 def standing_of(
     index: RecordIndex, assessment_id: str, conclusion: ReasoningRecord | None
 ) -> AssessmentStanding:
-    """The standing of one assessment against every indexed record (in order); `conclusion`
-    is its conclusion in force (`RecordIndex.conclusion_in_force`), which a view reports too."""
+    """The standing of one assessment; `conclusion` is its conclusion in force."""
     if index.unresolved_disagreement(assessment_id):
         return AssessmentStanding.DISPUTED
     if conclusion is not None:

@@ -1,11 +1,6 @@
-"""State derivation and its report: `derive(loaded, task)` composes standing, views,
-timeline and totals into the `ReasoningState` every surface reports, and
-`render_markdown(state)` writes it as the Markdown report handovers carry.
+"""`derive` (the `ReasoningState` every surface reports) and `render_markdown` (its report).
 
-Reported records are those of the task (every record when `task` is None), in the order of
-`loaded.records`; references resolve against every loaded record whatever its task.
-This module also gathers the names the seed examples import from `reasoning::state`.
-Pure: records in, state out; the same input gives byte-identical JSON.
+Also gathers the names the seeds import from `reasoning::state`. Pure.
 """
 
 from __future__ import annotations
@@ -99,10 +94,8 @@ def derive(
     records: Sequence[ReasoningRecord] | None = None,
     collisions: Sequence[Collision] | None = None,
 ) -> ReasoningState:
-    """The state of `task` (every task when None), replayed from the loaded records alone, in
-    one pass over the reported records; `index` is theirs when the caller indexed them, and
-    `records` the task's own, in order, and `collisions` the loaded ones, when the caller has
-    them (one pass over all tasks then costs what their records cost)."""
+    """The state of `task` (every task when None); the optional arguments are what a caller
+    already computed for all tasks."""
     if index is None:
         index = RecordIndex(loaded.records)
     state = ReasoningState(task=ALL_TASKS if task is None else task)
@@ -134,11 +127,7 @@ def derive(
 
 
 def render_markdown(state: ReasoningState) -> str:
-    """The report: the state as a bullet list, with no headings and no tables, so it
-    pastes into any document under any heading; empty when the state reports no record.
-
-    Superseded conclusions are left out; open, planned and disputed assessments are listed
-    as unresolved, and every degraded consultation and id collision is named."""
+    """The report as a bullet list (no headings, no tables, so it pastes under any heading)."""
     totals = state.totals
     if totals.records == 0 and not state.collisions:
         return ""

@@ -1,8 +1,6 @@
-"""`one_line`: the one-line form every summary and report line is cut to.
+"""`one_line`: the one-line form every summary and report line is cut to. Pure.
 
-Pure string handling. Only `\\n` ends a line (never `str.splitlines()`, which splits on more),
-and the limit counts code points, so a summary renders the same in a terminal, on a page
-and in a handover.
+Only `\\n` ends a line (not `str.splitlines()`); the limit counts code points.
 """
 
 from __future__ import annotations

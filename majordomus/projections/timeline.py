@@ -1,8 +1,4 @@
-"""The timeline: one step per record, its phase and a one-line summary.
-
-Each free-text part is cut with `one_line`, and so is the assembled summary (a step is one
-line of at most 140 characters as a whole). Pure: a step depends on its record alone.
-"""
+"""The timeline: one step per record, its phase and a one-line summary. Pure."""
 
 from __future__ import annotations
 
@@ -13,16 +9,10 @@ from typing import Any
 from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.policy import PlanOutcome
 from majordomus.ledger.record import (
-    AssessmentInput,
-    AttemptInput,
     ConsultationInput,
-    DisagreementInput,
     ReasoningRecord,
-    ResolutionInput,
     Stance,
-    StoredConclusion,
     StoredPlan,
-    ValidationInput,
 )
 from majordomus.projections.text import one_line as ol
 from majordomus.wire import Wire
@@ -88,50 +78,34 @@ def _consultation(body: ConsultationInput) -> tuple[ReasoningPhase, str]:
     return ReasoningPhase.DEGRADATION, summary
 
 
-def _assessment(body: AssessmentInput) -> tuple[ReasoningPhase, str]:
-    return (
+#: The phase and summary of a body, by its `kind` (the tag that chose its type when read).
+_BY_KIND: dict[str, Callable[[Any], tuple[ReasoningPhase, str]]] = {
+    "assessment": lambda body: (
         ReasoningPhase.UNCERTAINTY,
         f"{ol(body.subject)} ({body.materiality.value}, {len(body.evidence)} evidence)",
-    )
-
-
-def _disagreement(body: DisagreementInput) -> tuple[ReasoningPhase, str]:
-    return (
-        ReasoningPhase.DISAGREEMENT,
-        f"{len(body.positions)} positions; decided by: {ol(body.discriminating_question)}",
-    )
-
-
-def _resolution(body: ResolutionInput) -> tuple[ReasoningPhase, str]:
-    return ReasoningPhase.EXPERIMENT, f"{ol(body.experiment)} → favours {body.favours}"
-
-
-def _conclusion(body: StoredConclusion) -> tuple[ReasoningPhase, str]:
-    return (
-        ReasoningPhase.CONCLUSION,
-        f"{ol(body.decision)} ({body.independent_review_count} independent review(s))",
-    )
-
-
-def _validation(body: ValidationInput) -> tuple[ReasoningPhase, str]:
-    return ReasoningPhase.VALIDATION, f"{body.outcome.value}: {ol(body.check)}"
-
-
-def _attempt(body: AttemptInput) -> tuple[ReasoningPhase, str]:
-    return ReasoningPhase.ATTEMPT, f"{ol(body.attempt)} failed: {ol(body.observed_failure)}"
-
-
-#: The phase and summary of a body, by its `kind` (the tag that chose its type when the
-#: record was read).
-_BY_KIND: dict[str, Callable[[Any], tuple[ReasoningPhase, str]]] = {
-    "assessment": _assessment,
+    ),
     "plan": _plan,
     "consultation": _consultation,
-    "disagreement": _disagreement,
-    "resolution": _resolution,
-    "conclusion": _conclusion,
-    "validation": _validation,
-    "attempt": _attempt,
+    "disagreement": lambda body: (
+        ReasoningPhase.DISAGREEMENT,
+        f"{len(body.positions)} positions; decided by: {ol(body.discriminating_question)}",
+    ),
+    "resolution": lambda body: (
+        ReasoningPhase.EXPERIMENT,
+        f"{ol(body.experiment)} → favours {body.favours}",
+    ),
+    "conclusion": lambda body: (
+        ReasoningPhase.CONCLUSION,
+        f"{ol(body.decision)} ({body.independent_review_count} independent review(s))",
+    ),
+    "validation": lambda body: (
+        ReasoningPhase.VALIDATION,
+        f"{body.outcome.value}: {ol(body.check)}",
+    ),
+    "attempt": lambda body: (
+        ReasoningPhase.ATTEMPT,
+        f"{ol(body.attempt)} failed: {ol(body.observed_failure)}",
+    ),
 }
 
 

@@ -1,9 +1,4 @@
-"""Totals over the reported records: counts, reviewers and reported tokens.
-
-Independent reviewers are distinct advisors with at least one completed consultation, however
-often each was asked. Tokens are summed only from what adapters reported; a missing usage
-adds nothing and nothing is ever estimated. Pure.
-"""
+"""Totals over the reported records: counts, reviewers and reported (never estimated) tokens."""
 
 from __future__ import annotations
 
@@ -26,8 +21,7 @@ class ReasoningTotals(Wire):
 
 
 def totals_over(count: int, consultations: Iterable[ConsultationInput]) -> ReasoningTotals:
-    """The totals of `count` records whose consultations are `consultations` (a replay visits
-    each record once and gathers them)."""
+    """The totals of `count` records whose consultations are `consultations`."""
     completed = failed = input_tokens = output_tokens = 0
     reviewers: set[str] = set()
     for body in consultations:

@@ -1,10 +1,4 @@
-"""The views of docs/ledger.md: one assessment, consultation, disagreement or conclusion as
-the state reports it.
-
-A view carries what a reader needs to take the work over; references (conclusion in force,
-resolution, supersession, validations) are resolved against every loaded record through the
-`RecordIndex`, whatever task they were recorded under. Pure.
-"""
+"""The views of docs/ledger.md; references resolve across every loaded record. Pure."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -19,26 +19,7 @@ from majordomus.advisors.availability import (
 from majordomus.advisors.catalogue import AdvisorCatalogue, References
 from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.references import ModelCatalogue
-
-
-class Everything:
-    def executable(self, name: str) -> bool:
-        return True
-
-    def variable(self, name: str) -> bool:
-        return True
-
-
-class Only:
-    def __init__(self, *names: str) -> None:
-        self.names = set(names)
-
-    def executable(self, name: str) -> bool:
-        return name in self.names
-
-    def variable(self, name: str) -> bool:
-        return name in self.names
-
+from tests.advisors.fakes import Everything, Only
 
 REFS = References(
     models=ModelCatalogue.model_validate(
@@ -90,29 +71,11 @@ def catalogue(peers: bool = False) -> AdvisorCatalogue:
 
 
 def derive(
-    c: AdvisorCatalogue | None = None,
-    *,
-    presence: object = None,
-    mode: ReasoningMode = ReasoningMode.STANDARD,
-    disabled: Sequence[str] = (),
-    history: Sequence[Outcome] = (),
-    peers: Sequence[LinkedPeer] = (),
-    now: int = 0,
-    cooldown: int | None = None,
+    c: AdvisorCatalogue | None = None, *, presence: object = None, **given: Any
 ) -> list[AdvisorState]:
-    return derive_availability(
-        c if c is not None else catalogue(),
-        Inputs(
-            refs=REFS,
-            presence=presence if presence is not None else Everything(),  # type: ignore[arg-type]
-            mode=mode,
-            disabled=disabled,
-            history=history,
-            peers=peers,
-            now=now,
-            cooldown=cooldown,
-        ),
-    )
+    """Availability over `c` (the three-advisor catalogue) with `Inputs` fields `given`."""
+    inputs = Inputs(refs=REFS, presence=presence or Everything(), **given)  # type: ignore[arg-type]
+    return derive_availability(c if c is not None else catalogue(), inputs)
 
 
 def rows(states: list[AdvisorState]) -> list[tuple[str, str, str]]:
@@ -302,10 +265,6 @@ def test_degradations_that_are_not_the_advisors_fault_never_count() -> None:
 def test_history_of_other_advisors_is_ignored() -> None:
     states = derive(history=[out("web", "auth_failed", 0)], now=1)
     assert rows(states)[1:] == [("tool", "available", "present"), ("rt", "available", "present")]
-
-
-def test_outcome_accepts_any_enum_or_word_with_a_consultation_word() -> None:
-    assert Outcome(id="c", advisor="a", status="timeout", at=0).status is ConsultationStatus.TIMEOUT  # type: ignore[arg-type]
 
 
 PEERS = [

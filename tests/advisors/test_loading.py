@@ -72,7 +72,7 @@ def test_an_invalid_override_names_the_file_and_the_problem(
     with pytest.raises(CatalogueError) as caught:
         load_catalogue(tmp_path)
     assert str(caught.value) == message
-    assert caught.value.source == OVERRIDE_FILE
+    assert caught.value.message == message and message.startswith(f"{OVERRIDE_FILE}: ")
     assert str(tmp_path) not in str(caught.value)
 
 

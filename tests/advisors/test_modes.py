@@ -21,7 +21,6 @@ def test_mode_words_and_parse() -> None:
     assert ReasoningMode.parse("  strict \n") is ReasoningMode.STRICT
     assert ReasoningMode.parse("Strict") is None
     assert ReasoningMode.parse("loud") is None
-    assert ReasoningMode.FAST.as_str() == "fast"
 
 
 @pytest.mark.parametrize(

@@ -14,30 +14,9 @@ from majordomus.advisors.policy import (
     budget,
     plan,
 )
-from majordomus.advisors.states import AdvisorState
+from tests.advisors.fakes import state
 
 STANDARD = ModeResolution(mode=ReasoningMode.STANDARD, source="default")
-
-
-def state(
-    id: str,
-    adapter: str,
-    status: str = "available",
-    capabilities: list[str] | None = None,
-    reason: str = "present",
-) -> AdvisorState:
-    return AdvisorState.model_validate(
-        {
-            "id": id,
-            "title": id,
-            "transport": "api",
-            "adapter": adapter,
-            "capabilities": capabilities or ["independent_reasoning"],
-            "status": status,
-            "reason": reason,
-            "probe": "",
-        }
-    )
 
 
 MODES = ["ci", "fast", "standard", "offline", "strict"]

@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from majordomus.devcontext.model import CompiledContext, ContextEntry
 from majordomus.layer.git import GitState
 from majordomus.layer.index import build_index
 from majordomus.layer.model import Index
 
 PLANNED = Path(__file__).resolve().parents[2] / "fixtures" / "layers" / "planned"
+LEDGERLY = PLANNED.parent / "ledgerly"
 HEAD = "0123456789abcdef0123456789abcdef01234567"
 MASTER = GitState(
     state="available", toplevel=None, head=HEAD, branch="master", working_tree="clean"
@@ -24,9 +26,21 @@ def planned_index(root: Path = PLANNED) -> Index:
     return build_index(root, "filesystem").replace(git=MASTER)
 
 
+def entry(compiled: CompiledContext, uri: str) -> ContextEntry:
+    """The one selected entry of `uri`."""
+    [found] = [e for e in compiled.selected if e.uri == uri]
+    return found
+
+
 @pytest.fixture(scope="session")
 def planned() -> Index:
     return planned_index()
+
+
+@pytest.fixture(scope="session")
+def ledgerly() -> Index:
+    """The hand-written layer that resembles a real one, git reported as `MASTER`."""
+    return planned_index(LEDGERLY)
 
 
 @pytest.fixture

@@ -12,18 +12,10 @@ from majordomus.capabilities.workspace import Workspace
 from majordomus.devcontext import CompileInput, compile_context
 from majordomus.devcontext.bundle import section
 from majordomus.devcontext.model import Selector, Tier
-from majordomus.layer.index import build_index
 from majordomus.layer.model import Index
 from majordomus.mcp.server import Server
-from tests.conftest import FIXTURES, make_git_repo, run_majordomus
-from tests.devcontext.conftest import MASTER
-
-LEDGERLY = FIXTURES / "layers" / "ledgerly"
-
-
-@pytest.fixture(scope="module")
-def ledgerly() -> Index:
-    return build_index(LEDGERLY, "filesystem").replace(git=MASTER)
+from tests.conftest import make_git_repo, run_majordomus
+from tests.devcontext.conftest import LEDGERLY
 
 
 @pytest.mark.parametrize("limit", [3_000, 8_000, 24_000])

@@ -10,7 +10,6 @@ from majordomus.devcontext import (
     CompileInput,
     Conflict,
     Deduplicated,
-    ExclusionReason,
     ExplainInput,
     Explanation,
     Standing,
@@ -71,7 +70,6 @@ def test_enums_carry_their_words() -> None:
     ]
     assert all(len(t.meaning()) > len(t.value) for t in Tier.ORDER)
     assert "architectural decisions" in Tier.DECISION.meaning()
-    assert [r.request_bound() for r in ExclusionReason] == [True] * 3 + [False] * 3
 
 
 def test_canonical_orders_of_the_collections() -> None:

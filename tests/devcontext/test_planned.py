@@ -19,10 +19,10 @@ from majordomus.devcontext import (
     explain,
     policy,
 )
-from majordomus.devcontext.model import CompiledContext, ContextEntry
+from majordomus.devcontext.model import CompiledContext
 from majordomus.errors import InvalidInput, NotFound
 from majordomus.layer.model import Index
-from tests.devcontext.conftest import HEAD, planned_index
+from tests.devcontext.conftest import HEAD, entry, planned_index
 
 MILLION = 1_000_000
 ALPHA = "majordomus://rule/project.alpha@1"
@@ -33,11 +33,6 @@ ADR2 = "majordomus://adr/adr-0002"
 I0001 = "majordomus://issue/I0001"
 I0002 = "majordomus://issue/I0002"
 M1 = "majordomus://milestone/m1"
-
-
-def entry(compiled: CompiledContext, uri: str) -> ContextEntry:
-    [found] = [e for e in compiled.selected if e.uri == uri]
-    return found
 
 
 def uris(compiled: CompiledContext) -> list[str]:

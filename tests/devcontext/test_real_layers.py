@@ -14,27 +14,14 @@ from majordomus.cli.views.devcontext import compile_text
 from majordomus.devcontext import CompileInput, ExclusionReason, Selector, Tier, compile_context
 from majordomus.devcontext.budget import OTHER_WORK_SHARE
 from majordomus.devcontext.model import CompiledContext, ContextEntry
-from majordomus.layer.index import build_index
 from majordomus.layer.model import Index
-from tests.conftest import FIXTURES
-from tests.devcontext.conftest import MASTER, planned_index
+from tests.devcontext.conftest import entry, planned_index
 
-LEDGERLY = FIXTURES / "layers" / "ledgerly"
 ALPHA = "majordomus://rule/project.alpha@1"
 
 
 def u(kind: str, identity: str) -> str:
     return f"majordomus://{kind}/{identity}"
-
-
-@pytest.fixture(scope="module")
-def ledgerly() -> Index:
-    return build_index(LEDGERLY, "filesystem").replace(git=MASTER)
-
-
-def entry(compiled: CompiledContext, uri: str) -> ContextEntry:
-    [found] = [e for e in compiled.selected if e.uri == uri]
-    return found
 
 
 def selected(compiled: CompiledContext) -> set[str]:
@@ -43,9 +30,6 @@ def selected(compiled: CompiledContext) -> set[str]:
 
 def other_issues(compiled: CompiledContext) -> list[ContextEntry]:
     return [e for e in compiled.selected if e.kind == "issue" and e.tier is Tier.HISTORY]
-
-
-# --- edges from what the work names ----------------------------------------------------------
 
 
 def test_an_issue_names_decisions_rules_and_issues_in_its_text(ledgerly: Index) -> None:
@@ -76,9 +60,6 @@ def test_ids_urls_and_paths_in_text_become_edges(
         u("issue", "I0002"),
         u("policy", ".ai/repo/policy.yaml"),
     }, "scope and non_scope are not mentions"
-
-
-# --- the promise -----------------------------------------------------------------------------
 
 
 def test_the_promise_of_an_issue(ledgerly: Index) -> None:
@@ -140,9 +121,6 @@ def test_a_rule_over_the_milestone_scope_ranks_after_the_work(ledgerly: Index) -
     assert u("milestone", "billing") not in {
         e.uri for e in compiled.selected if e.tier is Tier.TASK
     }, "a dependency's milestone is not this work's"
-
-
-# --- budget ----------------------------------------------------------------------------------
 
 
 def test_required_entries_are_funded_first(ledgerly: Index) -> None:

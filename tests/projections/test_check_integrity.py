@@ -6,7 +6,6 @@ duplicated id once."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from majordomus.projections.moment import parse_moment, recorded_by
 from majordomus.projections.state import derive
 
 from .builders import assessment, conclusion, consultation, disagreement, plan, resolution
-from .store_files import STORE, put
+from .store_files import put
 from .test_check import CATALOGUE, REFS
 
 
@@ -26,17 +25,7 @@ def record_findings(root: Path) -> list[tuple[str, str]]:
 
 
 def place(root: Path, relative: str, record_id: str, task: str, body: dict[str, Any]) -> None:
-    path = root / STORE / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    record = {
-        "schema": "majordomus/reasoning-record",
-        "version": 1,
-        "id": record_id,
-        "task": task,
-        "recorded_at": "2026-10-01T00:00:09Z",
-        "body": body,
-    }
-    path.write_text(json.dumps(record), encoding="utf-8")
+    put(root, record_id, "2026-10-01T00:00:09Z", body, task, file=relative)
 
 
 def test_files_that_break_the_layout_are_findings_naming_them(tmp_path: Path) -> None:

@@ -10,7 +10,6 @@ import json
 
 from majordomus.advisors.availability import (
     AdvisorCircuit,
-    AdvisorState,
     AdvisorStatus,
     Inputs,
     ModeResolution,
@@ -34,37 +33,8 @@ from majordomus.advisors.policy import (
 )
 from majordomus.capabilities.reasoning import AdvisorCapacity, AdvisorsReport
 from majordomus.layer.yaml import parse_into
-
-
-class All:
-    def executable(self, name: str) -> bool:
-        return True
-
-    def variable(self, name: str) -> bool:
-        return True
-
-
-class Nothing:
-    def executable(self, name: str) -> bool:
-        return False
-
-    def variable(self, name: str) -> bool:
-        return False
-
-
-def advisor(id: str, adapter: str, status: str) -> AdvisorState:
-    return AdvisorState.model_validate(
-        {
-            "id": id,
-            "title": id,
-            "transport": "api",
-            "adapter": adapter,
-            "capabilities": ["independent_reasoning"],
-            "status": status,
-            "reason": "present",
-            "probe": "",
-        }
-    )
+from tests.advisors.fakes import Everything, Only
+from tests.advisors.fakes import state as advisor
 
 
 def test_open_circuit_from_a_rate_limit() -> None:
@@ -83,20 +53,8 @@ def test_open_circuit_from_a_rate_limit() -> None:
             retry_after=60,
         )
     ]
-    refs = References()
-    states = derive_availability(
-        c,
-        Inputs(
-            refs=refs,
-            presence=All(),
-            mode=ReasoningMode.STANDARD,
-            disabled=[],
-            history=limited,
-            peers=[],
-            now=10,
-            cooldown=None,
-        ),
-    )
+    inputs = Inputs(refs=References(), presence=Everything(), history=limited, now=10)
+    states = derive_availability(c, inputs)
     circuit = states[0].circuit
     assert isinstance(circuit, AdvisorCircuit)
     assert circuit.opened_by == "consultation-1"
@@ -110,20 +68,7 @@ def test_absent_local_runtime_state() -> None:
         "    executable: rt\n    capabilities: [code_review]\n",
         AdvisorCatalogue,
     )
-    refs = References()
-    state = derive_availability(
-        c,
-        Inputs(
-            refs=refs,
-            presence=Nothing(),
-            mode=ReasoningMode.STANDARD,
-            disabled=[],
-            history=[],
-            peers=[],
-            now=0,
-            cooldown=None,
-        ),
-    ).pop(0)
+    state = derive_availability(c, Inputs(refs=References(), presence=Only())).pop(0)
     assert (state.id, state.status) == ("a", AdvisorStatus.UNAVAILABLE)
     assert state.probe == "executable rt on PATH"
     assert state.circuit is None and not state.recovering

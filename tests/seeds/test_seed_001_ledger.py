@@ -35,6 +35,7 @@ from majordomus.ledger.record import (
 )
 from majordomus.ledger.service import redact
 from majordomus.ledger.store import Loaded
+from tests.projections.builders import rec
 
 
 def test_usage_defaults():
@@ -119,19 +120,7 @@ def test_stored_conclusion_flattening():
 def test_plan_admission():
     mode = ModeResolution(mode=ReasoningMode.STANDARD, source="default")
     admission = Admission(mode=mode, availability=[])
-    loaded = Loaded()
-    loaded.records.append(
-        ReasoningRecord(
-            schema=RECORD_SCHEMA,
-            version=RECORD_VERSION,
-            id="assessment-1",
-            task="t",
-            recorded_at="2026-10-01T00:00:01Z",
-            head=None,
-            redacted=[],
-            body=AssessmentInput(subject="a name"),
-        )
-    )
+    loaded = Loaded(records=[rec("assessment-1", 1, {"kind": "assessment", "subject": "a name"})])
     stored = admit(PlanInput(assessment="assessment-1"), loaded, admission)
     assert isinstance(stored, StoredPlan), "a plan input is stored as a plan"
     assert stored.assessment == "assessment-1"
@@ -163,20 +152,7 @@ def test_material_assessment_without_evidence_is_refused():
 
 
 def test_disagreement_with_one_position_is_refused():
-    loaded = Loaded(
-        records=[
-            ReasoningRecord.model_validate(
-                {
-                    "schema": RECORD_SCHEMA,
-                    "version": 1,
-                    "id": "assessment-1",
-                    "task": "t",
-                    "recorded_at": "2026-10-01T00:00:01Z",
-                    "body": {"kind": "assessment", "subject": "s"},
-                }
-            )
-        ]
-    )
+    loaded = Loaded(records=[rec("assessment-1", 1, {"kind": "assessment", "subject": "s"})])
     given = parse_input(
         {
             "kind": "disagreement",

@@ -4,13 +4,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from majordomus.advisors.catalogue import AdvisorCatalogue, References
 from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.policy import Materiality
 from majordomus.capabilities.reasoning import ReasoningCheck, ReasoningStatus
-from majordomus.ledger.record import ReasoningRecord
 from majordomus.ledger.store import Loaded
 from majordomus.projections.check import CHECKS, ReasoningFinding, run
 from majordomus.projections.state import (
@@ -28,58 +26,31 @@ from majordomus.projections.state import (
     explain,
     render_markdown,
 )
-
-
-def rec(record_id: str, n: int, body: dict[str, Any], task: str = "t") -> ReasoningRecord:
-    return ReasoningRecord.model_validate(
-        {
-            "schema": "majordomus/reasoning-record",
-            "version": 1,
-            "id": record_id,
-            "task": task,
-            "recorded_at": f"2026-10-01T00:00:{n:02}Z",
-            "body": body,
-        }
-    )
+from tests.projections.builders import (
+    assessment,
+    attempt,
+    conclusion,
+    consultation,
+    disagreement,
+    rec,
+    resolution,
+    validation,
+)
 
 
 def test_standing_open_then_disputed() -> None:
     loaded = Loaded()
-    loaded.records.append(rec("assessment-1", 1, {"kind": "assessment", "subject": "s"}))
+    loaded.records.append(rec("assessment-1", 1, assessment()))
     assert derive(loaded, None).assessments[0].standing is AssessmentStanding.OPEN
-    loaded.records.append(
-        rec(
-            "disagreement-2",
-            2,
-            {
-                "kind": "disagreement",
-                "assessment": "assessment-1",
-                "positions": [
-                    {"source": "primary", "position": "A"},
-                    {"source": "consultation-9", "position": "B"},
-                ],
-                "discriminating_question": "do callers retry?",
-            },
-        )
-    )
+    loaded.records.append(rec("disagreement-2", 2, disagreement("assessment-1")))
     assert derive(loaded, None).assessments[0].standing is AssessmentStanding.DISPUTED
 
 
 def test_assessment_view() -> None:
-    loaded = Loaded()
-    loaded.records.append(
-        rec(
-            "assessment-1",
-            1,
-            {
-                "kind": "assessment",
-                "subject": "lock scope",
-                "materiality": "trivial",
-                "questions": ["is it held across an await?"],
-            },
-        )
+    body = assessment(
+        "lock scope", materiality="trivial", questions=["is it held across an await?"]
     )
-    state = derive(loaded, None)
+    state = derive(Loaded(records=[rec("assessment-1", 1, body)]), None)
     view: AssessmentView = state.assessments[0]
     assert (view.id, view.task) == ("assessment-1", "t")
     assert view.materiality is Materiality.TRIVIAL
@@ -88,27 +59,11 @@ def test_assessment_view() -> None:
 
 
 def test_conclusion_view_and_supersession() -> None:
-    def conclusion(decision: str, supersedes: str | None) -> dict[str, Any]:
-        return {
-            "kind": "conclusion",
-            "assessment": "assessment-0",
-            "decision": decision,
-            "rationale": "r",
-            "supersedes": supersedes,
-            "reviewed_by": [],
-            "independent_review_count": 0,
-        }
-
     loaded = Loaded()
-    loaded.records.append(rec("conclusion-1", 1, conclusion("A", None)))
-    loaded.records.append(
-        rec(
-            "validation-2",
-            2,
-            {"kind": "validation", "conclusion": "conclusion-1", "check": "x", "outcome": "fail"},
-        )
-    )
-    loaded.records.append(rec("conclusion-3", 3, conclusion("B", "conclusion-1")))
+    loaded.records.append(rec("conclusion-1", 1, conclusion("assessment-0", "A", supersedes=None)))
+    loaded.records.append(rec("validation-2", 2, validation("conclusion-1", "fail", "x")))
+    later = conclusion("assessment-0", "B", supersedes="conclusion-1")
+    loaded.records.append(rec("conclusion-3", 3, later))
     state = derive(loaded, None)
     first: ConclusionView = state.conclusions[0]
     assert (first.validations_passed, first.validations_failed) == (0, 1)
@@ -117,21 +72,8 @@ def test_conclusion_view_and_supersession() -> None:
 
 
 def test_failed_consultation_view() -> None:
-    loaded = Loaded()
-    loaded.records.append(
-        rec(
-            "consultation-1",
-            1,
-            {
-                "kind": "consultation",
-                "plan": "plan-0",
-                "advisor": "alpha",
-                "status": "timeout",
-                "diagnostic": "timeout: no answer in 60s",
-            },
-        )
-    )
-    state = derive(loaded, None)
+    body = consultation("plan-0", "alpha", "timeout", diagnostic="timeout: no answer in 60s")
+    state = derive(Loaded(records=[rec("consultation-1", 1, body)]), None)
     view: ConsultationView = state.consultations[0]
     assert view.status is ConsultationStatus.TIMEOUT
     assert view.conclusion is None
@@ -141,35 +83,8 @@ def test_failed_consultation_view() -> None:
 
 def test_disagreement_view_with_resolution() -> None:
     loaded = Loaded()
-    loaded.records.append(
-        rec(
-            "disagreement-1",
-            1,
-            {
-                "kind": "disagreement",
-                "assessment": "assessment-0",
-                "positions": [
-                    {"source": "primary", "position": "A"},
-                    {"source": "consultation-9", "position": "B"},
-                ],
-                "discriminating_question": "do callers retry?",
-            },
-        )
-    )
-    loaded.records.append(
-        rec(
-            "resolution-2",
-            2,
-            {
-                "kind": "resolution",
-                "disagreement": "disagreement-1",
-                "experiment": "read the callers",
-                "outcome": "none retries",
-                "favours": "consultation-9",
-                "evidence": [{"kind": "file", "reference": "src/caller.rs"}],
-            },
-        )
-    )
+    loaded.records.append(rec("disagreement-1", 1, disagreement("assessment-0")))
+    loaded.records.append(rec("resolution-2", 2, resolution("disagreement-1", "consultation-9")))
     state = derive(loaded, None)
     view: DisagreementView = state.disagreements[0]
     assert view.discriminating_question == "do callers retry?"
@@ -185,14 +100,7 @@ def test_reasoning_check_parses() -> None:
 
 
 def test_explain_a_lone_attempt() -> None:
-    loaded = Loaded()
-    loaded.records.append(
-        rec(
-            "attempt-1",
-            1,
-            {"kind": "attempt", "attempt": "inline it", "observed_failure": "still slow"},
-        )
-    )
+    loaded = Loaded(records=[rec("attempt-1", 1, attempt())])
     e = explain(loaded, "attempt-1")
     assert isinstance(e, ReasoningExplanation)
     assert e.record.id == "attempt-1"
@@ -213,36 +121,19 @@ def test_check_on_an_unreadable_file(tmp_path: Path) -> None:
 
 
 def test_degradation_phase() -> None:
-    loaded = Loaded()
-    loaded.records.append(
-        rec(
-            "consultation-1",
-            1,
-            {"kind": "consultation", "plan": "plan-0", "advisor": "alpha", "status": "unavailable"},
-        )
-    )
-    phases = [s.phase for s in derive(loaded, None).timeline]
+    body = consultation("plan-0", "alpha", "unavailable")
+    phases = [
+        s.phase for s in derive(Loaded(records=[rec("consultation-1", 1, body)]), None).timeline
+    ]
     assert phases == [ReasoningPhase.DEGRADATION]
     step = ReasoningStep(at="x", id="y", phase=ReasoningPhase.ADVISOR_RESPONSE, summary="")
     assert step.wire()["phase"] == "advisor_response"
 
 
 def test_task_filtering() -> None:
-    def at_zero(record_id: str, task: str, subject: str) -> ReasoningRecord:
-        return ReasoningRecord.model_validate(
-            {
-                "schema": "majordomus/reasoning-record",
-                "version": 1,
-                "id": record_id,
-                "task": task,
-                "recorded_at": "2026-10-01T00:00:00Z",
-                "body": {"kind": "assessment", "subject": subject},
-            }
-        )
-
     loaded = Loaded()
-    loaded.records.append(at_zero("assessment-1", "t1", "a"))
-    loaded.records.append(at_zero("assessment-2", "t2", "b"))
+    loaded.records.append(rec("assessment-1", 0, assessment("a"), task="t1"))
+    loaded.records.append(rec("assessment-2", 0, assessment("b"), task="t2"))
     loaded.unreadable.append("t2/broken.json")
     one: ReasoningState = derive(loaded, "t1")
     assert (one.task, len(one.assessments)) == ("t1", 1)
@@ -258,39 +149,20 @@ def test_reasoning_status_schema() -> None:
 
 
 def test_attempt_step() -> None:
-    loaded = Loaded()
-    loaded.records.append(
-        rec(
-            "attempt-1",
-            1,
-            {
-                "kind": "attempt",
-                "attempt": "share the client\nacross threads",
-                "observed_failure": "the handle is not Sync",
-            },
-        )
+    body = attempt(
+        attempt="share the client\nacross threads", observed_failure="the handle is not Sync"
     )
-    step: ReasoningStep = derive(loaded, None).timeline[0]
+    step: ReasoningStep = derive(Loaded(records=[rec("attempt-1", 1, body)]), None).timeline[0]
     assert step.at == "2026-10-01T00:00:01Z"
     assert step.phase is ReasoningPhase.ATTEMPT
     assert step.summary == "share the client failed: the handle is not Sync"
 
 
 def test_totals() -> None:
-    def answer(plan: str) -> dict[str, Any]:
-        return {
-            "kind": "consultation",
-            "plan": plan,
-            "advisor": "alpha",
-            "status": "completed",
-            "conclusion": "A",
-            "stance": "supports",
-            "usage": {"input_tokens": 100, "output_tokens": 20},
-        }
-
+    usage = {"input_tokens": 100, "output_tokens": 20}
     loaded = Loaded()
-    loaded.records.append(rec("consultation-1", 1, answer("plan-a")))
-    loaded.records.append(rec("consultation-2", 2, answer("plan-b")))
+    loaded.records.append(rec("consultation-1", 1, consultation("plan-a", usage=usage)))
+    loaded.records.append(rec("consultation-2", 2, consultation("plan-b", usage=usage)))
     totals: ReasoningTotals = derive(loaded, None).totals
     assert totals.consultations_completed == 2
     assert totals.independent_reviewers == 1, "one advisor, however often asked"
@@ -298,19 +170,8 @@ def test_totals() -> None:
 
 
 def test_report_of_one_open_assessment() -> None:  # the seed's additional report example
-    loaded = Loaded()
-    loaded.records.append(
-        rec(
-            "assessment-1",
-            1,
-            {
-                "kind": "assessment",
-                "subject": "lock scope",
-                "questions": ["held across an await?"],
-            },
-        )
-    )
-    assert render_markdown(derive(loaded, None)) == (
+    body = assessment("lock scope", questions=["held across an await?"])
+    assert render_markdown(derive(Loaded(records=[rec("assessment-1", 1, body)]), None)) == (
         "Reasoning: 1 record(s); 0 consultation(s) completed, 0 failed; "
         "0 independent reviewer(s).\n"
         "- Unresolved assessment-1: lock scope (Open)\n"
@@ -319,18 +180,6 @@ def test_report_of_one_open_assessment() -> None:  # the seed's additional repor
 
 
 def test_report_names_a_degradation() -> None:  # the seed's additional report example
-    loaded = Loaded()
-    loaded.records.append(
-        rec(
-            "consultation-1",
-            1,
-            {
-                "kind": "consultation",
-                "plan": "plan-0",
-                "advisor": "alpha",
-                "status": "rate_limited",
-            },
-        )
-    )
-    report = render_markdown(derive(loaded, None))
+    body = consultation("plan-0", "alpha", "rate_limited")
+    report = render_markdown(derive(Loaded(records=[rec("consultation-1", 1, body)]), None))
     assert "- Degradation: alpha rate_limited (consultation-1)" in report.split("\n")

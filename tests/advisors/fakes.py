@@ -1,0 +1,48 @@
+"""Presence fakes and an advisor-state builder shared by the advisors' and the seed tests."""
+
+from __future__ import annotations
+
+from majordomus.advisors.states import AdvisorState
+
+
+class Only:
+    """A machine where exactly the named executables and variables are present."""
+
+    def __init__(self, *names: str) -> None:
+        self.names = set(names)
+
+    def executable(self, name: str) -> bool:
+        return name in self.names
+
+    def variable(self, name: str) -> bool:
+        return name in self.names
+
+
+class Everything(Only):
+    def executable(self, name: str) -> bool:
+        return True
+
+    def variable(self, name: str) -> bool:
+        return True
+
+
+def state(
+    id: str,
+    adapter: str,
+    status: str = "available",
+    capabilities: list[str] | None = None,
+    reason: str = "present",
+) -> AdvisorState:
+    """An API advisor's state row, as availability would report it."""
+    return AdvisorState.model_validate(
+        {
+            "id": id,
+            "title": id,
+            "transport": "api",
+            "adapter": adapter,
+            "capabilities": capabilities or ["independent_reasoning"],
+            "status": status,
+            "reason": reason,
+            "probe": "",
+        }
+    )
