@@ -108,7 +108,7 @@ def test_a_device_is_not_a_file() -> None:
     fd = os.open("/dev/zero", os.O_RDONLY)
     try:
         with pytest.raises(Unsafe) as caught:
-            safefs.read_open(fd, 10)
+            safefs.read_open_stat(fd, 10)
     finally:
         os.close(fd)
     assert caught.value.code == "not_a_file"

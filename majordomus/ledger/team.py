@@ -1,14 +1,4 @@
-"""Publishing and fetching the team ledger: `reasoning push`, `pull` and `sync` (docs/team.md).
-
-A push commits the store's records this clone wrote and its writer ref does not hold yet, each
-passed through the redactor again, on top of the ref (`refs/majordomus/ledger/<writer>`) and
-pushes that ref alone, never forced. A pull fetches every writer's ref into
-`refs/majordomus/incoming/<remote>/`, and copies one to `refs/majordomus/remote/<remote>/` only
-when it fast-forwards from the tip last seen there and keeps every record seen unchanged;
-any other is kept aside in `refs/majordomus/quarantine/<remote>/` and named, and replay never
-reads it. Every git command is `majordomus.layer.git`'s; a failure of git ends the command
-with git's own last line (`GitError`, exit 13).
-"""
+"""Publishing and fetching the team ledger: `reasoning push`, `pull` and `sync` (docs/team.md)."""
 
 from __future__ import annotations
 

@@ -28,17 +28,14 @@ _FUNCTION_WORDS = "the|a|an|and|or|of|for|to|is|are|be|in|on|with|from|by|as|it|
 
 
 def _spelled(pattern: str) -> str:
-    """A shape's pattern with `(?W)` for `_WORD_START`, `(?S)` for the whitespace between
-    words (escaped newlines and tabs too) and `(?D)` for `_DOTTED`."""
+    """`(?W)` as `_WORD_START`, `(?S)` as whitespace (escaped too), `(?D)` as `_DOTTED`."""
     for short, long in (("(?W)", _WORD_START), ("(?S)", r"(?:\s|\\[nt])+"), ("(?D)", _DOTTED)):
         pattern = pattern.replace(short, long)
     return pattern
 
 
 def _alone(prefix: str, also: str = "") -> str:
-    """A token's prefix (a pattern) with look-behinds that keep it from matching inside a
-    longer word (a letter, a digit or one of `also` before it), allowing the `n`, `r`, `t` of
-    a JSON escape (`\\n`) before it."""
+    """A token's prefix that matches at no word's middle (a JSON escape's letter may precede)."""
     return f"{prefix}(?<![A-Za-mo-qsu-z0-9{also}]{prefix})(?<![^\\\\][nrt]{prefix})"
 
 
