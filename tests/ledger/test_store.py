@@ -24,6 +24,7 @@ from majordomus.ledger.refs import WRITER_FILE
 from majordomus.ledger.service import Ledger, mint_id
 from majordomus.ledger.store import STATE_DIR, Loaded, Store
 from majordomus.ledger.tasks import CURRENT_FILE
+from tests.ledger.records import envelope
 
 ADMISSION = Admission(mode=ModeResolution(mode=ReasoningMode.STANDARD, source="default"))
 
@@ -41,16 +42,9 @@ def assessment(subject: str = "lock scope") -> Any:
     return parse_input({"kind": "assessment", "subject": subject})
 
 
-def stored(ident: str, stamp: str, task: str = "t", **envelope: object) -> dict:
-    return {
-        "schema": "majordomus/reasoning-record",
-        "version": 1,
-        "id": ident,
-        "task": task,
-        "recorded_at": stamp,
-        "body": {"kind": "attempt", "attempt": "a", "observed_failure": "f"},
-        **envelope,
-    }
+def stored(ident: str, stamp: str, task: str = "t", **extra: object) -> dict:
+    body = {"kind": "attempt", "attempt": "a", "observed_failure": "f"}
+    return envelope(ident, body, task=task, stamp=stamp, **extra)
 
 
 def put(root: Path, relative: str, content: str | bytes) -> Path:

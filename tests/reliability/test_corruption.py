@@ -26,6 +26,7 @@ from majordomus.ledger.lock import LOCK_NAME
 from majordomus.ledger.store import STATE_DIR, Store
 from majordomus.order import natural_key
 from tests.conftest import MAJORDOMUS, answered, command_env, run_majordomus
+from tests.ledger.records import envelope
 
 SEED = 9
 TASK = "t"
@@ -33,14 +34,7 @@ MEMORY_CAP = 2 * 1024**3
 
 
 def good_record(ident: str, stamp: str) -> dict[str, Any]:
-    return {
-        "schema": "majordomus/reasoning-record",
-        "version": 1,
-        "id": ident,
-        "task": TASK,
-        "recorded_at": stamp,
-        "body": {"kind": "assessment", "subject": f"subject of {ident}"},
-    }
+    return envelope(ident, {"kind": "assessment", "subject": f"subject of {ident}"}, stamp=stamp)
 
 
 GOOD = good_record("assessment-1", "2026-10-01T09:30:00.000Z")
