@@ -1,11 +1,5 @@
-"""`majordomus.safefs`: reads and writes below a root that never leave it.
-
-Reading: a symlink at any component, a FIFO, a socket or a device is a named refusal; a
-FIFO never blocks; no read goes past the cap. Writing: every directory created relative to
-its parent and never through a link; a new file never replaces an existing name, on each
-of the three ways it can be published (forced one by one); a platform without the calls
-safe access needs fails with one line.
-"""
+"""`majordomus.safefs`: reads and writes below a root that never leave it, block, or replace a
+name (each publisher forced in turn); a platform lacking the calls fails with one line."""
 
 from __future__ import annotations
 

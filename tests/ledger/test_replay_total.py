@@ -1,10 +1,6 @@
-"""Replay is total: whatever lands in the store (schema-valid records citing one another in any
-way, duplicate ids, files under another name or task, values beyond admission's bounds), every
-reasoning capability still answers; what cannot be replayed is listed, the rest renders.
-
-Records are generated from the record model's own JSON schema, with ids, tasks and references
-drawn from one small pool so that they collide and cite one another.
-"""
+"""Replay is total: whatever schema-valid records land in the store (generated from the model's
+JSON schema, ids drawn from one small pool so they collide and cite one another), every
+reasoning capability answers; what cannot be replayed is listed."""
 
 from __future__ import annotations
 

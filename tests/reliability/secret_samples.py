@@ -1,14 +1,6 @@
-"""The secret-shape corpus of the egress suite: more than a hundred samples in more than thirty
-families, each in a context it is usually pasted in (an env file, YAML, JSON, a shell line, a
-log line, a JSON document inside a string, a PEM block with its newlines escaped).
-
-Every `Sample` names its family and the material that must never leave in the clear (`leaks`:
-the secret itself, not its harmless prefix or the key name around it). The values are built
-from pieces at import time: they have the shape of a credential (prefix, length, alphabet)
-and are not real ones. `ORDINARY` is the other half: prose and code that holds no secret
-(hashes, UUIDs, commit ids, base64 data, URLs without credentials, plain configuration),
-which redaction should leave alone.
-"""
+"""The secret-shape corpus of the egress suite: over a hundred samples of credential shape (not
+real ones) in over thirty families, each in a context it is usually pasted in; `leaks` is the
+material that must never leave in the clear. `ORDINARY` holds no secret and must stay as is."""
 
 from __future__ import annotations
 

@@ -1,13 +1,6 @@
-"""A corrupted store (docs/ledger.md#replay-never-fails): files that are not records are listed
-as `unreadable`, each is a `check` finding, `status` still renders, and nothing in the store is
-rewritten, renamed or removed: bytes and modification times are identical afterwards.
-
-Planted next to two good records: truncations (every prefix of a real record file, in
-process), empty and blank files, binary noise, invalid UTF-8, JSON that is not an object,
-foreign schemas, wrong versions, unknown kinds, bodies of the wrong shape, nesting deeper than
-any parser allows, a directory, a FIFO and a symlink to an endless device. The last two must
-not make a reader block or exhaust memory.
-"""
+"""A corrupted store (docs/ledger.md#replay-never-fails, docs/RELIABILITY.md property 3): what is
+not a record is `unreadable` and a `check` finding, `status` renders, nothing is rewritten,
+and no planted FIFO or endless device makes a reader block or exhaust memory."""
 
 from __future__ import annotations
 

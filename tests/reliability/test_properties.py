@@ -1,10 +1,5 @@
-"""Properties of the inputs a stranger controls, under Hypothesis with the suite's fixed
-budget (derandomized, a few examples each: tests/conftest.py): object URIs, the JSON-RPC
-line framing, record admission and the replay order. Each never raises anything but its
-own error, never hangs, and what it gives back is always well formed. The YAML subset and
-front matter are in `test_yaml_fuzz.py`, the store's replay in
-`tests/ledger/test_replay_total.py`.
-"""
+"""Properties of the inputs a stranger controls (object URIs, JSON-RPC framing, admission, replay
+order) under Hypothesis: only their own errors, no hang, well-formed answers."""
 
 from __future__ import annotations
 

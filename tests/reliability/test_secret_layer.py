@@ -1,9 +1,5 @@
-"""Layer content served to a model, and records that reached disk in the clear, leave the
-process redacted (docs/RELIABILITY.md, "Redaction and egress"): the samples issue 29 found
-leaking, committed to a decision record, are served by `devcontext compile --bundle` (text
-and JSON), MCP (`majordomus_devcontext`, `resources/read`, `majordomus_get`) and HTTP with
-their markers in their place; planted in a record on disk by hand, by `reasoning status`,
-`handover` and `export`."""
+"""Layer content served to a model, and records planted on disk in the clear, leave the process
+redacted on every surface (docs/RELIABILITY.md, "Redaction and egress")."""
 
 from __future__ import annotations
 
