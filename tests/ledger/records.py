@@ -4,29 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from majordomus.advisors.states import AdvisorState
 from majordomus.ledger.record import RECORD_SCHEMA, ReasoningRecord
 
 STAMP = "2026-10-01T00:00:00Z"
-
-#: A stored plan body that decided locally.
-PLAN = {
-    "kind": "plan",
-    "assessment": "assessment-1",
-    "plan": {
-        "mode": "standard",
-        "mode_source": "default",
-        "materiality": "low",
-        "confidence": "medium",
-        "capabilities": ["independent_reasoning"],
-        "budget": 0,
-        "outcome": "decide_locally",
-        "reason": "r",
-        "selected": [],
-        "excluded": [],
-        "available": 0,
-    },
-    "availability": [],
-}
 
 
 def envelope(
@@ -39,3 +20,18 @@ def envelope(
 
 def stored_record(ident: str, body: dict[str, Any], **kwargs: Any) -> ReasoningRecord:
     return ReasoningRecord.model_validate(envelope(ident, body, **kwargs))
+
+
+def advisor_state(ident: str, adapter: str, status: str = "available") -> AdvisorState:
+    """An advisor's state now, as admission receives it."""
+    fields = {"transport": "api", "capabilities": ["independent_reasoning"], "probe": ""}
+    return AdvisorState.model_validate(
+        {
+            "id": ident,
+            "title": ident,
+            "adapter": adapter,
+            "status": status,
+            "reason": "present",
+            **fields,
+        }
+    )

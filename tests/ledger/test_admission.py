@@ -20,23 +20,9 @@ from majordomus.ledger.record import (
     StoredPlan,
     parse_input,
 )
+from tests.ledger.records import advisor_state as advisor
 
 EVIDENCE = [{"kind": "file", "reference": "src/lock.py:10"}]
-
-
-def advisor(ident: str, adapter: str, status: str = "available") -> AdvisorState:
-    return AdvisorState.model_validate(
-        {
-            "id": ident,
-            "title": ident,
-            "transport": "api",
-            "adapter": adapter,
-            "capabilities": ["independent_reasoning"],
-            "status": status,
-            "reason": "present",
-            "probe": "",
-        }
-    )
 
 
 class Ledger:

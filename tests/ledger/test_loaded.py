@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from majordomus.ledger.loaded import Loaded, RecordIndex, subject_key
-from tests.ledger.records import PLAN
 from tests.ledger.records import stored_record as rec
+from tests.projections.builders import plan
 
 
 def conclusion(assessment: str, supersedes: str | None = None) -> dict[str, Any]:
@@ -25,7 +25,7 @@ def chain() -> Loaded:
     return Loaded(
         records=[
             rec("assessment-1", {"kind": "assessment", "subject": "s"}),
-            rec("plan-2", PLAN),
+            rec("plan-2", plan("assessment-1", "decide_locally", ())),
             rec(
                 "consultation-3",
                 {"kind": "consultation", "plan": "plan-2", "advisor": "a", "status": "timeout"},

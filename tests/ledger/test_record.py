@@ -17,7 +17,8 @@ from majordomus.ledger.record import (
     parse_body,
     parse_input,
 )
-from tests.ledger.records import PLAN, envelope, stored_record
+from tests.ledger.records import envelope, stored_record
+from tests.projections.builders import plan
 from tests.reliability.chain import MODELS
 
 MINIMAL = {
@@ -233,7 +234,7 @@ def test_stored_conclusion_writes_review_even_when_empty():
 
 
 def test_stored_plan_is_what_a_plan_body_parses_to():
-    body = parse_body(PLAN)
+    body = parse_body(plan("assessment-1", "decide_locally", ()))
     assert isinstance(body, StoredPlan)
     assert list(body.wire()) == ["kind", "assessment", "plan", "availability"]
     with pytest.raises(ValidationError):
