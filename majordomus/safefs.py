@@ -491,28 +491,33 @@ def write_file(root: Path, rel: str, data: bytes, *, replacing: bool = False) ->
         os.close(fd)
 
 
-def append(dir_fd: int, name: str, data: bytes) -> None:
-    """Append to the regular file `name` (created), never through a link or into a FIFO."""
-    flags = (
-        os.O_WRONLY
-        | os.O_APPEND
-        | os.O_CREAT
-        | _flag("O_NOFOLLOW")
-        | _flag("O_NONBLOCK")
-        | getattr(os, "O_CLOEXEC", 0)
-    )
+def _open_file(dir_fd: int, name: str, flags: int, *, writing: bool) -> int:
+    """`name` in `dir_fd` opened with `flags` (created 0o644), never through a link, never
+    blocking; refused (`Unsafe`) unless it is a regular file."""
+    flags |= _flag("O_NOFOLLOW") | _flag("O_NONBLOCK") | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(name, flags, 0o644, dir_fd=dir_fd)
     except OSError as exc:
         found = _classify(dir_fd, name, name, exc, directory=False)
-        if found.code == "symlink":
+        if writing and found.code == "symlink":
             raise Unsafe(
                 "symlink", name, "is a symbolic link; refusing to write through it"
             ) from None
         raise found from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise Unsafe("not_a_file", name, "is not a regular file; refusing to write into it")
+            tail = "; refusing to write into it" if writing else ""
+            raise Unsafe("not_a_file", name, "is not a regular file" + tail)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def append(dir_fd: int, name: str, data: bytes) -> None:
+    """Append to the regular file `name` (created), never through a link or into a FIFO."""
+    fd = _open_file(dir_fd, name, os.O_WRONLY | os.O_APPEND | os.O_CREAT, writing=True)
+    try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
@@ -522,15 +527,4 @@ def append(dir_fd: int, name: str, data: bytes) -> None:
 
 def open_lock_file(dir_fd: int, name: str) -> int:
     """A read-write descriptor of the regular file `name` (created), never through a link."""
-    flags = os.O_RDWR | os.O_CREAT | _flag("O_NOFOLLOW") | _flag("O_NONBLOCK")
-    try:
-        fd = os.open(name, flags | getattr(os, "O_CLOEXEC", 0), 0o644, dir_fd=dir_fd)
-    except OSError as exc:
-        raise _classify(dir_fd, name, name, exc, directory=False) from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise Unsafe("not_a_file", name, "is not a regular file")
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
+    return _open_file(dir_fd, name, os.O_RDWR | os.O_CREAT, writing=False)

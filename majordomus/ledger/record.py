@@ -64,6 +64,11 @@ __all__ = [
 #: records and their parts are frozen.
 FROZEN = ConfigDict(frozen=True)
 
+
+class _Frozen(StrictInput):
+    model_config = FROZEN
+
+
 RECORD_SCHEMA = "majordomus/reasoning-record"
 RECORD_VERSION = 1
 
@@ -121,29 +126,23 @@ class ReasoningEvidenceKind(StrEnum):
     PRIOR_EXTERNAL_OPINION = "prior_external_opinion"
 
 
-class ReasoningEvidence(StrictInput):
+class ReasoningEvidence(_Frozen):
     """A pointer to what supports a claim (path, path:line, test, id, command), never a copy."""
-
-    model_config = FROZEN
 
     kind: ReasoningEvidenceKind
     reference: str
     note: Annotated[str | None, OMIT] = None
 
 
-class AdvisorUsage(StrictInput):
+class AdvisorUsage(_Frozen):
     """Token counts an adapter reported; a missing count reads as zero, nothing is estimated."""
-
-    model_config = FROZEN
 
     input_tokens: Tokens = 0
     output_tokens: Tokens = 0
 
 
-class DisagreementPosition(StrictInput):
+class DisagreementPosition(_Frozen):
     """One side: `primary` (the executor) or a completed consultation's id, and its position."""
-
-    model_config = FROZEN
 
     source: str
     position: str
@@ -153,10 +152,8 @@ Evidence = Annotated[list[ReasoningEvidence], OMIT]
 Lines = Annotated[list[str], OMIT]
 
 
-class AssessmentInput(StrictInput):
+class AssessmentInput(_Frozen):
     """An uncertainty stated before anyone is asked: how much it matters and what is known."""
-
-    model_config = FROZEN
 
     kind: Literal["assessment"] = "assessment"
     subject: str
@@ -172,10 +169,8 @@ class AssessmentInput(StrictInput):
     new_evidence: StrictBool = False
 
 
-class PlanInput(StrictInput):
+class PlanInput(_Frozen):
     """A request to plan review for an assessment; the writer runs the policy."""
-
-    model_config = FROZEN
 
     kind: Literal["plan"] = "plan"
     assessment: str
@@ -192,10 +187,8 @@ class StoredPlan(Wire):
     availability: list[AdvisorState] = Field(default_factory=list)
 
 
-class ConsultationInput(StrictInput):
+class ConsultationInput(_Frozen):
     """One advisor's answer to a plan, or the way asking it failed."""
-
-    model_config = FROZEN
 
     kind: Literal["consultation"] = "consultation"
     plan: str
@@ -216,10 +209,8 @@ class ConsultationInput(StrictInput):
     retry_after_seconds: Annotated[RetryAfter | None, OMIT] = None
 
 
-class DisagreementInput(StrictInput):
+class DisagreementInput(_Frozen):
     """Positions that diverge, and the question whose answer decides between them."""
-
-    model_config = FROZEN
 
     kind: Literal["disagreement"] = "disagreement"
     assessment: str
@@ -229,10 +220,8 @@ class DisagreementInput(StrictInput):
     experiment: Annotated[str | None, OMIT] = None
 
 
-class ResolutionInput(StrictInput):
+class ResolutionInput(_Frozen):
     """The experiment that settled a disagreement, with its evidence: never a count."""
-
-    model_config = FROZEN
 
     kind: Literal["resolution"] = "resolution"
     disagreement: str
@@ -288,10 +277,8 @@ class StoredConclusion(ConclusionFields):
         return ConclusionInput(**fields)
 
 
-class ValidationInput(StrictInput):
+class ValidationInput(_Frozen):
     """A check run against a conclusion, and whether it passed."""
-
-    model_config = FROZEN
 
     kind: Literal["validation"] = "validation"
     conclusion: str
@@ -301,10 +288,8 @@ class ValidationInput(StrictInput):
     evidence: Evidence = Field(default_factory=list)
 
 
-class AttemptInput(StrictInput):
+class AttemptInput(_Frozen):
     """Something tried that failed, and what the failure taught."""
-
-    model_config = FROZEN
 
     kind: Literal["attempt"] = "attempt"
     assessment: Annotated[str | None, OMIT] = None
