@@ -307,6 +307,5 @@ _RULES: dict[type, Callable[[Any, Loaded, Admission | None], ReasoningBody]] = {
 def admit(
     given: ReasoningInput, loaded: Loaded, admission: Admission | None = None
 ) -> ReasoningBody:
-    """The body to store for `given`, or a `Refusal` naming the first rule it breaks; a plan
-    needs `admission` (`needs_admission` says which inputs do)."""
+    """The body to store for `given`, or a `Refusal` naming the first rule it breaks."""
     return _RULES[type(given)](given, loaded, admission)

@@ -1,12 +1,6 @@
-"""Reasoning records: the envelope, what callers author, and what is stored.
-
-`ReasoningInput` is what a caller writes; every input model is strict, so a misspelt field
-is an error rather than a silently dropped claim. `ReasoningBody` is what the store keeps:
-the input unchanged, except that a plan is stored as `StoredPlan` (the policy's decision and
-the availability it was made against) and a conclusion as `StoredConclusion` (with the
-review the writer computed). Both unions are tagged by `kind`. Pure models: no disk, no
-clock; only the store stamps envelopes and only admission turns inputs into bodies.
-Over 400 lines on purpose: the eight record kinds are one vocabulary, read together.
+"""Reasoning records: what callers author (`ReasoningInput`, strict), what the store keeps
+(`ReasoningBody`: a plan and a conclusion stored with what the writer computed) and the
+envelope. Pure models. Over 400 lines on purpose: the eight kinds are one vocabulary.
 """
 
 from __future__ import annotations
@@ -372,13 +366,8 @@ _WRITTEN_BY_THE_WRITER = {
 
 
 def describe_record_error(exc: ValidationError, *, root: tuple[str, ...] = ()) -> str:
-    """One line in the words of the record as written; `root` is where the record sits in
-    the input (`("record",)` inside `{"record": …}`, nothing for a bare record).
-
-    A tagged union adds the tag to every location (`record.assessment.subject`); it is
-    dropped, so a path reads as the caller wrote it. A missing or unknown `kind` lists the
-    kinds; a `task` inside the record says where the task goes instead.
-    """
+    """One line in the words of the record as written (the union's tag dropped from paths);
+    `root` is where the record sits in the input (`("record",)`, or nothing when bare)."""
     kinds = ", ".join(KINDS)
     bare = not root
     parts: list[str] = []

@@ -66,8 +66,7 @@ _PREFIXED = (
 
 
 #: The secret shapes in the order they are applied, as (name, pattern); each match becomes
-#: `[redacted:<name>]`. Patterns are compiled with `re.ASCII`, on first use: most texts
-#: never need most shapes.
+#: `[redacted:<name>]` (compiled with `re.ASCII`, on first use).
 SHAPES: tuple[tuple[str, str], ...] = (
     ("anthropic-key", r"sk-ant-[A-Za-z0-9_-]{16,}"),
     ("openai-key", r"sk-(?:proj-)?[A-Za-z0-9_-]{20,}"),
@@ -85,10 +84,8 @@ SHAPES: tuple[tuple[str, str], ...] = (
         r"[\\\"']? *[:=] *[\\\"']?)"
         r"[A-Za-z0-9._~+/-]{16,}",
     ),
-    # Shapes beyond the table (docs/ledger.md lists every name): applied after it, so the
-    # table's own matches and names stay exactly as specified. Each starts at a literal, a
-    # word start or the start of a run and uses possessive repeats, so no input makes one
-    # quadratic; `GATES` and `ANCHORS` below keep the others from scanning every position.
+    # Shapes beyond the table, applied after it so its matches stay as specified; possessive
+    # repeats from a literal or word start keep each linear.
     (
         "private-key-block",
         r"(?:(?<=\[redacted:private-key-header\])"
@@ -426,10 +423,8 @@ GATES: dict[str, tuple[str, ...]] = {
     ),
 }
 
-#: Literals every match of a shape holds beside its gate's, all of them: looked for (one
-#: `bytes` search each) only in a text that passed the gate, so a shape whose gate literal
-#: is common in answers (`://` in every `majordomus://` URI) is not run over a text that
-#: cannot hold a match (credentials in a URL end at an `@`).
+#: Literals every match of a shape also holds, looked for after its gate passed (`://` is in
+#: every `majordomus://` URI; credentials in a URL also need an `@`).
 ALSO: dict[str, tuple[str, ...]] = {
     "url-credentials": ("@",),
     "curl-credentials": ("-u",),
@@ -437,9 +432,8 @@ ALSO: dict[str, tuple[str, ...]] = {
     "netrc-password": ("password",),
 }
 
-#: For the shapes whose pattern cannot start with a literal (a key word in any case), the
-#: lower-case words a match starts at: the pattern is tried only there, instead of at every
-#: position of the text.
+#: For shapes that cannot start with a literal, the lower-case key words a match starts at:
+#: the only positions tried.
 ANCHORS: dict[str, str] = {
     "assignment": "api[-_]?key|access[-_]?token|secret[-_]?key|password",
     "aws-secret-access-key": "aws",
