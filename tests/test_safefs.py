@@ -383,6 +383,28 @@ def test_open_lock_file(root: Path, outside: Path, folder: int) -> None:
         safefs.open_lock_file(folder, "dir")
 
 
+def test_replace_creates_then_replaces_leaving_no_temporary(root: Path, folder: int) -> None:
+    safefs.replace(folder, "current.yaml", b"id: a\n")
+    safefs.replace(folder, "current.yaml", b"id: b\n")
+    assert (root / "store" / "current.yaml").read_bytes() == b"id: b\n"
+    assert os.listdir(root / "store") == ["current.yaml"]
+
+
+def test_replace_replaces_a_link_never_follows_it(root: Path, outside: Path, folder: int) -> None:
+    (root / "store" / "current.yaml").symlink_to(outside / "secret.md")
+    safefs.replace(folder, "current.yaml", b"id: a\n")
+    assert (outside / "secret.md").read_text() == "OUTSIDE-SECRET\n"
+    assert not (root / "store" / "current.yaml").is_symlink()
+
+
+def test_replace_refuses_what_is_not_a_file(root: Path, folder: int) -> None:
+    os.mkfifo(root / "store" / "current.yaml")
+    with pytest.raises(Unsafe) as refused:
+        safefs.replace(folder, "current.yaml", b"id: a\n")
+    assert refused.value.code == "not_a_file"
+    assert os.listdir(root / "store") == ["current.yaml"]
+
+
 # -- a platform without the calls --------------------------------------------------------------
 
 
