@@ -8,6 +8,7 @@ from majordomus.advisors.states import AdvisorState
 from majordomus.ledger.record import RECORD_SCHEMA, ReasoningRecord
 
 STAMP = "2026-10-01T00:00:00Z"
+EVIDENCE = [{"kind": "file", "reference": "src/lock.py:10"}]
 
 
 def envelope(
@@ -35,3 +36,15 @@ def advisor_state(ident: str, adapter: str, status: str = "available") -> Adviso
             **fields,
         }
     )
+
+
+def conclusion_input(assessment: str, **extra: Any) -> dict[str, Any]:
+    """A conclusion a caller writes, grounded enough for material uncertainty."""
+    fields = {"rationale": "measured", "evidence": EVIDENCE, "validation_plan": ["soak"]}
+    return {
+        "kind": "conclusion",
+        "assessment": assessment,
+        "decision": "keep the lock",
+        **fields,
+        **extra,
+    }

@@ -20,9 +20,9 @@ from majordomus.ledger.record import (
     StoredPlan,
     parse_input,
 )
+from tests.ledger.records import EVIDENCE
 from tests.ledger.records import advisor_state as advisor
-
-EVIDENCE = [{"kind": "file", "reference": "src/lock.py:10"}]
+from tests.ledger.records import conclusion_input as _conclusion
 
 
 class Ledger:
@@ -335,18 +335,6 @@ def test_resolution_rules_in_order(planned):
 
 
 # conclusion
-
-
-def _conclusion(assessment: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "kind": "conclusion",
-        "assessment": assessment,
-        "decision": "keep the lock",
-        "rationale": "measured",
-        "evidence": EVIDENCE,
-        "validation_plan": ["run the soak test"],
-        **extra,
-    }
 
 
 def test_conclusion_field_rules_in_order(ledger):

@@ -19,10 +19,9 @@ from majordomus.ledger.lock import LOCK_NAME, LedgerBusy
 from majordomus.ledger.record import parse_input
 from majordomus.ledger.service import Ledger
 from majordomus.ledger.store import STATE_DIR, Store
-from tests.ledger.records import advisor_state
+from tests.ledger.records import EVIDENCE, advisor_state, conclusion_input
 from tests.projections.builders import (
     assessment,
-    conclusion,
     consultation,
     disagreement,
     resolution,
@@ -30,7 +29,6 @@ from tests.projections.builders import (
 
 ROUNDS = 12
 WRITERS = 3
-EVIDENCE = [{"kind": "file", "reference": "src/lock.py:10"}]
 
 
 def _admission() -> Admission:
@@ -50,13 +48,10 @@ def _record(store: Store, data: dict[str, Any]) -> str:
     return _ledger(store).record(parse_input(data), task="race").record.id
 
 
-def _writer(root: str, barrier: Any, jobs: Any, results: Any) -> None:
+def _writer(root: str, barrier: Any, jobs: Any, results: Any, wait: float = 30) -> None:
     """One process: for each job, wait at the start line with the others, then record."""
-    store = Store(Path(root), lock_wait=30)
-    while True:
-        job = jobs.get()
-        if job is None:
-            return
+    store = Store(Path(root), lock_wait=wait)
+    while (job := jobs.get()) is not None:
         barrier.wait()
         try:
             results.put(("admitted", _record(store, job)))
@@ -75,9 +70,10 @@ def _conflicts(store: Store, round_number: int) -> list[dict[str, Any]]:
         return [answer] * WRITERS
     answered = _record(store, answer)
     if kind == 1:
-        settled = {"evidence": EVIDENCE, "validation_plan": ["soak"], "consultations": [answered]}
-        decided = [conclusion(first, f"decision {n}", **settled) for n in range(WRITERS)]
-        return [{k: v for k, v in c.items() if "review" not in k} for c in decided]
+        return [
+            conclusion_input(first, decision=f"decision {n}", consultations=[answered])
+            for n in range(WRITERS)
+        ]
     positions = [
         {"source": "primary", "position": "keep it"},
         {"source": answered, "position": "no"},
