@@ -74,8 +74,6 @@ def test_all_is_reserved_for_every_task():
     assert task_problem("All") is None and task_problem("all-hands") is None
 
 
-
-
 def _current(tmp_path, text):
     path = tmp_path / CURRENT_FILE
     path.parent.mkdir(parents=True, exist_ok=True)
