@@ -1,18 +1,6 @@
-"""Strict, bounded JSON: the one reader of JSON that comes from outside the process.
-
-`json.loads` alone is not enough for untrusted text: how deep it may nest before the
-interpreter gives up differs between Python versions (3.11 raises RecursionError near 1000
-levels, 3.12 and later parse far deeper, and every walker after it may then overflow), it
-reads integers of thousands of digits and the words NaN and Infinity. `loads` refuses, with a
-named error and the same way on every version, what is over the limits of
-`majordomus.limits`, before `json.loads` recurses.
-
-Hot path (every MCP line, every HTTP body): a text with no more brackets than the depth
-limit cannot be too deep, which two `count` calls prove for nearly every message; only then
-is the nesting measured, at C speed (escapes dropped, quotes and brackets kept by one
-`translate`, string contents removed, one level peeled per `replace`). The number hooks
-(Python calls per number) run only when a digit run or an exponent is long enough to
-matter, which one more `translate` and two substring searches tell.
+"""Strict, bounded JSON: the one reader of JSON from outside the process, refusing what is
+over `majordomus.limits` alike on every Python version, before `json.loads` recurses.
+docs/RELIABILITY.md ("Parsing and reading limits") says how the hot path stays at C speed.
 """
 
 from __future__ import annotations
@@ -75,12 +63,8 @@ _LONG_RUN = b"0" * (MAX_INT_DIGITS + 1)
 
 
 def _skeleton(raw: bytes) -> bytes:
-    """The brackets of `raw` outside strings, in order, all spelt `[` and `]`.
-
-    Once escaped backslashes and quotes are gone, quotes alternate open / close, so removing
-    any two adjacent quotes keeps that true: `""` pairs go at C speed, and only strings that
-    hold brackets are left for the regex.
-    """
+    """The brackets of `raw` outside strings, in order, all spelt `[` and `]` (once escapes
+    are gone quotes alternate, so `""` pairs go at C speed)."""
     if b"\\" in raw:
         raw = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
     skeleton = raw.translate(_SKELETON, _NOT_SKELETON).replace(b'""', b"")
@@ -160,14 +144,8 @@ def loads(
     max_depth: int = MAX_JSON_DEPTH,
     keep_large_ints: bool = False,
 ) -> Any:
-    """The JSON value of `data` (bytes must be UTF-8), within our limits.
-
-    Checked in this order: UTF-8, nesting, then the JSON itself with its numbers.
-
-    Raises `NestingTooDeep`, `IntegerTooLarge` (an integer of more than `MAX_INT_DIGITS`
-    digits; with `keep_large_ints` it is read as a `LargeInt` instead), `NotANumber`,
-    `UnicodeDecodeError` or `json.JSONDecodeError`, all of them `ValueError`.
-    """
+    """The JSON value of `data` (UTF-8), checking UTF-8, nesting, then the JSON; every error
+    is a `ValueError` (`keep_large_ints` reads a long integer as a `LargeInt`)."""
     if isinstance(data, str):
         text, raw = data, data.encode("utf-8", "surrogatepass")
     else:

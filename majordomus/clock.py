@@ -1,8 +1,4 @@
-"""The one clock: every reading of the current time goes through here.
-
-Tests freeze it with freezegun; nothing else in the package calls `datetime.now` or
-`time.time` for domain purposes.
-"""
+"""The one clock: every domain reading of the current time goes through here."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""The size and depth limits every parser input is held to, stated once.
-
-They are ours, not the interpreter's: the JSON and YAML readers refuse what is over them
-before any recursion happens, so the same input gets the same refusal on every Python
-version, and no RecursionError is reachable from input. docs/RELIABILITY.md lists what each
-surface answers when one is crossed.
-"""
+"""The size and depth limits every parser input is held to, stated once (ours, not the
+interpreter's; docs/RELIABILITY.md lists each surface's answer)."""
 
 from __future__ import annotations
 

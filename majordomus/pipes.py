@@ -1,8 +1,5 @@
-"""What a process does when its reader closes the output pipe: stop quietly, exit 0.
-
-The stream is pointed at /dev/null so that the interpreter's flush at exit cannot fail
-loudly with a second broken pipe.
-"""
+"""When the reader closes the output pipe: point it at /dev/null so the flush at exit
+cannot fail loudly."""
 
 from __future__ import annotations
 

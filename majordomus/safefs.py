@@ -1,19 +1,7 @@
-"""Reading from and writing under the repository root without ever leaving it.
+"""Reading from and writing under the repository root without ever leaving it: every path is
+reached from a descriptor of the root, no link followed (docs/RELIABILITY.md, "Threat model").
 
-The repository is untrusted input (docs/RELIABILITY.md, "Threat model"): any of its files
-or directories may be a symbolic link, a FIFO, a device or a socket. Every path here is
-root-relative and reached from an open descriptor of the root, one component at a time,
-each directory opened with `O_NOFOLLOW | O_DIRECTORY` relative to its parent: no symbolic
-link is followed at any component. Only regular files are read, opened with `O_NONBLOCK`
-(a FIFO never blocks) and never past a size cap. Writes create each missing directory
-relative to its parent and publish a file without ever replacing an existing name.
-
-A platform without `O_NOFOLLOW`, `O_DIRECTORY` or descriptor-relative calls cannot keep
-these promises: every call here then raises `Unsupported`, one line, instead of reading
-through links.
-
-Over 400 lines on purpose: this is the trust boundary of the file system; its read and write
-sides share the descriptor walk and the refusals, and are audited as one file.
+Over 400 lines on purpose: the trust boundary of the file system, audited as one file.
 """
 
 from __future__ import annotations
@@ -56,12 +44,8 @@ class Unsupported(ProtocolFailure):
 
 
 class Unsafe(Exception):
-    """A root-relative path that is not read or written, and why.
-
-    `code` is one of `symlink`, `not_a_file`, `not_a_directory`, `oversized`, `unreadable`,
-    `missing`; `path` names the offending component (the file itself or a directory above
-    it); `reason` is the sentence that follows the path, never the file's content.
-    """
+    """A root-relative path refused: `code`, the offending component `path`, and `reason`
+    (the sentence after the path, never the file's content)."""
 
     def __init__(self, code: str, path: str, reason: str) -> None:
         self.code = code
@@ -86,8 +70,7 @@ def _flag(name: str) -> int:
 
 
 def _check_dir_fd() -> None:
-    """Descriptor-relative `open`, `stat` and `mkdir`, judged by name (a wrapped `os.open`
-    is still the platform's call)."""
+    """Judged by name: a wrapped `os.open` is still the platform's call."""
     relative = {getattr(call, "__name__", "") for call in os.supports_dir_fd}
     for name in ("open", "stat", "mkdir"):
         if name not in relative:
@@ -146,18 +129,9 @@ def _classify(parent: int, name: str, rel: str, exc: OSError, *, directory: bool
     return Unsafe("unreadable", rel, f"cannot read: {exc.strerror or exc}")
 
 
-def read_open(fd: int, limit: int) -> bytes:
-    """The bytes of the open file `fd` when it is a regular file of at most `limit` bytes.
-
-    Reads at most `limit + 1` bytes, whatever the file claims its size is. Raises `Unsafe`
-    with an empty path; the caller knows which file it opened.
-    """
-    return read_open_stat(fd, limit)[0]
-
-
 def read_open_stat(fd: int, limit: int) -> tuple[bytes, os.stat_result]:
-    """`read_open`, with the `fstat` of the file as it was opened (a caller that remembers
-    what it read needs no second `stat`)."""
+    """The bytes of the open regular file `fd` (at most `limit + 1` read, whatever its size
+    claims) and its `fstat`; raises `Unsafe` with an empty path."""
     try:
         info = os.fstat(fd)
     except OSError as exc:
@@ -200,13 +174,8 @@ def _read_at(
 
 
 class Tree:
-    """Directory descriptors below one root, opened without following links, for one pass.
-
-    Each root-relative directory is resolved once, from its nearest open ancestor; a failure
-    is remembered too, so every file under a symlinked directory fails at once. At most a
-    few dozen descriptors stay open (oldest closed first). Use as a context manager or
-    call `close()`.
-    """
+    """Directory descriptors below one root, each resolved once from its nearest open
+    ancestor (failures remembered too); the oldest closed past `_OPEN_DIRECTORIES`."""
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
@@ -231,10 +200,7 @@ class Tree:
             self._root_fd = -1
 
     def directory(self, rel: str) -> int:
-        """The descriptor of directory `rel` ("" is the root); raises `Unsafe`.
-
-        The descriptor belongs to the tree: use it before the next call, never close it.
-        """
+        """Directory `rel` ("" is the root), a descriptor the tree owns; raises `Unsafe`."""
         if not rel or rel == ".":
             return self._root_fd
         found = self._open.get(rel)
@@ -244,7 +210,6 @@ class Tree:
         if failed is not None:
             raise failed
         names = _components(rel)
-        # the nearest ancestor already open (or known to fail)
         start, fd = 0, self._root_fd
         for depth in range(len(names) - 1, 0, -1):
             prefix = "/".join(names[:depth])
@@ -288,8 +253,7 @@ class Tree:
         return _read_at(self.directory(directory), name, limit, rel, self._read_flags)
 
     def read_in(self, directory: int, name: str, limit: int) -> bytes:
-        """`read` of the file `name` in `directory`, a descriptor `directory()` returned: a
-        reader of many files of one directory walks its path once. Raises `Unsafe`."""
+        """`read` of `name` in a descriptor `directory()` returned (one walk for many files)."""
         return _read_at(directory, name, limit, name, self._read_flags)[0]
 
     def lstat(self, rel: str) -> os.stat_result:
@@ -307,10 +271,7 @@ class Tree:
             raise Unsafe("unreadable", rel, f"cannot stat: {reason}") from None
 
     def entries(self, rel: str) -> Iterator[tuple[str, int]]:
-        """(name, mode without following links) of each entry of directory `rel`.
-
-        Raises `Unsafe` when `rel` cannot be opened; entries that vanish are skipped.
-        """
+        """(name, lstat mode) of each entry of directory `rel`; vanished entries are skipped."""
         fd = self.directory(rel)
         try:
             listing = list(os.scandir(fd))
@@ -353,16 +314,9 @@ def is_directory(root: Path, rel: str) -> bool:
     return True
 
 
-# --- writing ---------------------------------------------------------------------------------
-
-
 def ensure_dir(root: Path, rel: str) -> int:
-    """A new descriptor of directory `rel` below `root`, every missing component created.
-
-    Each component is created relative to its parent and opened without following links: a
-    component that is a symbolic link or not a directory raises `Unsafe` naming it, and
-    nothing is created below it. The caller closes the descriptor.
-    """
+    """A new descriptor (the caller closes it) of directory `rel`, each missing component
+    created relative to its parent; a link or non-directory in the way raises `Unsafe`."""
     flags = _directory_flags()
     fd = open_root(root)
     done: list[str] = []
@@ -405,8 +359,7 @@ def fsync_directory(fd: int) -> None:
 
 @cache
 def _renameat2() -> Callable[..., int] | None:
-    """libc's `renameat2`, when this platform's C library has it (Linux, glibc 2.28+); ctypes
-    is imported here, by the first write, not by every command that reads."""
+    """libc's `renameat2` (glibc 2.28+); ctypes is imported by the first write only."""
     import ctypes
 
     try:
@@ -459,9 +412,7 @@ def _publish_link(dir_fd: int, temporary: str, name: str) -> bool:
 
 
 def _publish_reserved(dir_fd: int, temporary: str, name: str) -> None:
-    """Reserve the name by creating it empty and exclusively, then rename the complete
-    temporary file over the reservation: the name is never taken from another writer, and a
-    reader sees no file, an empty one, or the whole content (never a part of it)."""
+    """Create the name empty and exclusively, then rename the complete file over it."""
     os.close(os.open(name, _write_flags(), 0o644, dir_fd=dir_fd))
     try:
         os.rename(temporary, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
@@ -470,15 +421,17 @@ def _publish_reserved(dir_fd: int, temporary: str, name: str) -> None:
         raise
 
 
-def write_new(dir_fd: int, name: str, data: bytes, *, mode: int = 0o644) -> None:
-    """Write `data` to a new file `name` (permissions `mode`) in the directory `dir_fd`,
-    atomically where the platform allows, never replacing an existing name (`FileExistsError`).
+def _fill(fd: int, data: bytes) -> None:
+    """Write `data` to the new file `fd`, make it durable and close it."""
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
 
-    The bytes go to `.<name>.tmp` (created exclusively, never through a link) and are made
-    durable; the temporary file is then published by the first of `renameat2` with
-    `RENAME_NOREPLACE`, a hard link, or a reservation renamed over (filesystems without
-    hard links: exFAT, some network and FUSE mounts) that works.
-    """
+
+def write_new(dir_fd: int, name: str, data: bytes, *, mode: int = 0o644) -> None:
+    """Write a new file `name` in `dir_fd` via a durable `.<name>.tmp`, never replacing a name
+    (`FileExistsError`); publishers as docs/RELIABILITY.md lists them."""
     temporary = f".{name}.tmp"
     try:
         os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
@@ -489,10 +442,7 @@ def write_new(dir_fd: int, name: str, data: bytes, *, mode: int = 0o644) -> None
     fd = os.open(temporary, _write_flags(), mode, dir_fd=dir_fd)
     published = False
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        _fill(fd, data)
         if _publish_renameat2(dir_fd, temporary, name):
             published = True
         elif _publish_link(dir_fd, temporary, name):
@@ -508,13 +458,8 @@ def write_new(dir_fd: int, name: str, data: bytes, *, mode: int = 0o644) -> None
 
 
 def replace(dir_fd: int, name: str, data: bytes) -> None:
-    """Write `data` as the file `name` in `dir_fd`, replacing what is there atomically: a
-    reader sees the old content or the new, never a part. For state, never for a record.
-
-    The bytes go to `.<name>.tmp` (created exclusively, never through a link), are made
-    durable and renamed over `name`; a `name` that is a symbolic link is itself replaced,
-    never followed, and one that is not a regular file is refused (`Unsafe`).
-    """
+    """Atomically replace `name` in `dir_fd` (a link is replaced, never followed; a non-file
+    refused) via a durable `.<name>.tmp`. For state, never for a record."""
     try:
         found = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
     except FileNotFoundError:
@@ -527,10 +472,7 @@ def replace(dir_fd: int, name: str, data: bytes) -> None:
         os.unlink(temporary, dir_fd=dir_fd)
     fd = os.open(temporary, _write_flags(), 0o644, dir_fd=dir_fd)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        _fill(fd, data)
         os.rename(temporary, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -540,8 +482,7 @@ def replace(dir_fd: int, name: str, data: bytes) -> None:
 
 
 def write_file(root: Path, rel: str, data: bytes, *, replacing: bool = False) -> None:
-    """Write the file `rel` below `root`, its directories created as `ensure_dir` does: new
-    (`write_new`, `FileExistsError` when it exists) or, `replacing`, as `replace` does."""
+    """`write_new` (or `replace`) of `rel` below `root`, directories made by `ensure_dir`."""
     folder, _, name = rel.rpartition("/")
     fd = ensure_dir(root, folder)
     try:
@@ -550,29 +491,33 @@ def write_file(root: Path, rel: str, data: bytes, *, replacing: bool = False) ->
         os.close(fd)
 
 
-def append(dir_fd: int, name: str, data: bytes) -> None:
-    """Append `data` to the regular file `name` in `dir_fd`, created when absent; never
-    through a link, never into a FIFO or a device (raises `Unsafe` naming `name`)."""
-    flags = (
-        os.O_WRONLY
-        | os.O_APPEND
-        | os.O_CREAT
-        | _flag("O_NOFOLLOW")
-        | _flag("O_NONBLOCK")
-        | getattr(os, "O_CLOEXEC", 0)
-    )
+def _open_file(dir_fd: int, name: str, flags: int, *, writing: bool) -> int:
+    """`name` in `dir_fd` opened with `flags` (created 0o644), never through a link, never
+    blocking; refused (`Unsafe`) unless it is a regular file."""
+    flags |= _flag("O_NOFOLLOW") | _flag("O_NONBLOCK") | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(name, flags, 0o644, dir_fd=dir_fd)
     except OSError as exc:
         found = _classify(dir_fd, name, name, exc, directory=False)
-        if found.code == "symlink":
+        if writing and found.code == "symlink":
             raise Unsafe(
                 "symlink", name, "is a symbolic link; refusing to write through it"
             ) from None
         raise found from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise Unsafe("not_a_file", name, "is not a regular file; refusing to write into it")
+            tail = "; refusing to write into it" if writing else ""
+            raise Unsafe("not_a_file", name, "is not a regular file" + tail)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def append(dir_fd: int, name: str, data: bytes) -> None:
+    """Append to the regular file `name` (created), never through a link or into a FIFO."""
+    fd = _open_file(dir_fd, name, os.O_WRONLY | os.O_APPEND | os.O_CREAT, writing=True)
+    try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
@@ -581,17 +526,5 @@ def append(dir_fd: int, name: str, data: bytes) -> None:
 
 
 def open_lock_file(dir_fd: int, name: str) -> int:
-    """A read-write descriptor of the regular file `name` in `dir_fd`, created when absent,
-    never through a link (for a lock); raises `Unsafe` when `name` is not a regular file."""
-    flags = os.O_RDWR | os.O_CREAT | _flag("O_NOFOLLOW") | _flag("O_NONBLOCK")
-    try:
-        fd = os.open(name, flags | getattr(os, "O_CLOEXEC", 0), 0o644, dir_fd=dir_fd)
-    except OSError as exc:
-        raise _classify(dir_fd, name, name, exc, directory=False) from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise Unsafe("not_a_file", name, "is not a regular file")
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
+    """A read-write descriptor of the regular file `name` (created), never through a link."""
+    return _open_file(dir_fd, name, os.O_RDWR | os.O_CREAT, writing=False)

@@ -1,8 +1,5 @@
-"""`benchmarks/run.py` runs end to end on tiny inputs and reports every row of issue 30.
-
-Only the shape of the report is checked (a row per measure, its floor, ratio, target and
-verdict); the figures themselves depend on the machine and are never asserted.
-"""
+"""`benchmarks/run.py` runs end to end on tiny inputs and reports every row of issue 30 (only
+the report's shape is checked, never the machine's figures)."""
 
 from __future__ import annotations
 

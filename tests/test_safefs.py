@@ -1,11 +1,5 @@
-"""`majordomus.safefs`: reads and writes below a root that never leave it.
-
-Reading: a symlink at any component, a FIFO, a socket or a device is a named refusal; a
-FIFO never blocks; no read goes past the cap. Writing: every directory created relative to
-its parent and never through a link; a new file never replaces an existing name, on each
-of the three ways it can be published (forced one by one); a platform without the calls
-safe access needs fails with one line.
-"""
+"""`majordomus.safefs`: reads and writes below a root that never leave it, block, or replace a
+name (each publisher forced in turn); a platform lacking the calls fails with one line."""
 
 from __future__ import annotations
 
@@ -108,7 +102,7 @@ def test_a_device_is_not_a_file() -> None:
     fd = os.open("/dev/zero", os.O_RDONLY)
     try:
         with pytest.raises(Unsafe) as caught:
-            safefs.read_open(fd, 10)
+            safefs.read_open_stat(fd, 10)
     finally:
         os.close(fd)
     assert caught.value.code == "not_a_file"
@@ -387,6 +381,28 @@ def test_open_lock_file(root: Path, outside: Path, folder: int) -> None:
     (root / "store" / "dir").mkdir()
     with pytest.raises(Unsafe):
         safefs.open_lock_file(folder, "dir")
+
+
+def test_replace_creates_then_replaces_leaving_no_temporary(root: Path, folder: int) -> None:
+    safefs.replace(folder, "current.yaml", b"id: a\n")
+    safefs.replace(folder, "current.yaml", b"id: b\n")
+    assert (root / "store" / "current.yaml").read_bytes() == b"id: b\n"
+    assert os.listdir(root / "store") == ["current.yaml"]
+
+
+def test_replace_replaces_a_link_never_follows_it(root: Path, outside: Path, folder: int) -> None:
+    (root / "store" / "current.yaml").symlink_to(outside / "secret.md")
+    safefs.replace(folder, "current.yaml", b"id: a\n")
+    assert (outside / "secret.md").read_text() == "OUTSIDE-SECRET\n"
+    assert not (root / "store" / "current.yaml").is_symlink()
+
+
+def test_replace_refuses_what_is_not_a_file(root: Path, folder: int) -> None:
+    os.mkfifo(root / "store" / "current.yaml")
+    with pytest.raises(Unsafe) as refused:
+        safefs.replace(folder, "current.yaml", b"id: a\n")
+    assert refused.value.code == "not_a_file"
+    assert os.listdir(root / "store") == ["current.yaml"]
 
 
 # -- a platform without the calls --------------------------------------------------------------

@@ -1,11 +1,5 @@
-"""Admission: the rules a record input must pass before it may be stored.
-
-`admit` turns an input into the body the store keeps, or raises a `Refusal` carrying one
-sentence. Rules run in the order of the spec and the first failure wins. A plan is the one
-input that reads the moment's availability: the policy runs against it and the snapshot is
-stored with the plan, so only a plan is given an `Admission`. Pure: admission never writes,
-never reads the clock or the disk.
-"""
+"""Admission: the rules a record input must pass before it may be stored, in the order of
+the spec, the first failure winning. Pure: no disk, no clock."""
 
 from __future__ import annotations
 
@@ -313,6 +307,5 @@ _RULES: dict[type, Callable[[Any, Loaded, Admission | None], ReasoningBody]] = {
 def admit(
     given: ReasoningInput, loaded: Loaded, admission: Admission | None = None
 ) -> ReasoningBody:
-    """The body to store for `given`, or a `Refusal` naming the first rule it breaks; a plan
-    needs `admission` (`needs_admission` says which inputs do)."""
+    """The body to store for `given`, or a `Refusal` naming the first rule it breaks."""
     return _RULES[type(given)](given, loaded, admission)

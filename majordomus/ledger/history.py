@@ -1,9 +1,5 @@
-"""The consultation history the advisors' circuit breakers read, replayed from the records,
-so circuits open and close from the ledger alone (a plan's admission reads it too).
-
-A consultation whose `recorded_at` is not a time `epoch_seconds` reads is left out: it
-cannot say when it happened. Pure.
-"""
+"""The consultation history the advisors' circuit breakers read, replayed from the records.
+Pure."""
 
 from __future__ import annotations
 
@@ -17,8 +13,7 @@ from majordomus.ledger.record import ConsultationInput
 
 
 def history(loaded: Loaded, index: RecordIndex | None = None) -> list[Outcome]:
-    """One outcome per consultation record, in record order; `index`, when the caller
-    indexed the same records already, lists the consultations."""
+    """One outcome per consultation with a readable `recorded_at`, in record order."""
     consultations = (
         index.consultations
         if index is not None
@@ -44,9 +39,7 @@ def history(loaded: Loaded, index: RecordIndex | None = None) -> list[Outcome]:
 
 
 class LazyHistory(Sequence[Outcome]):
-    """`history(loaded, index)`, replayed when first read: only an advisor that is present
-    and not gated by the mode or the configuration has its circuit judged
-    (`majordomus.advisors.availability`), and often none is (no credential, CI, offline)."""
+    """`history(loaded, index)`, replayed when first read (often no circuit is judged)."""
 
     def __init__(self, loaded: Loaded, index: RecordIndex | None = None) -> None:
         self._loaded = loaded

@@ -1,13 +1,5 @@
-"""Records read back, and the lookups over them.
-
-`Loaded` is what the store's `load()` returns and what admission, state derivation,
-`explain` and `check` take. `RecordIndex` indexes its records in one pass and answers every
-lookup over them (first record with an id, the conclusion in force, the resolution of a
-disagreement, what a record belongs to, a prior conclusion on the subject): admission and
-replay share one definition, and a large store stays linear. "First" and "last" keep the
-meaning they have over the records in the order given (only `load()` sorts). Pure: no disk,
-no clock.
-"""
+"""Records read back (`Loaded`), and the one-pass index admission and replay share
+(`RecordIndex`). "First" and "last" follow the order given. Pure."""
 
 from __future__ import annotations
 
@@ -49,10 +41,8 @@ def cites(record: ReasoningRecord) -> list[str]:
 
 
 def by_citation(records: list[ReasoningRecord]) -> list[ReasoningRecord]:
-    """The records in the order given, except that a record citing one placed after it (the
-    clock stepped back between them) waits until what it cites is replayed, and follows it:
-    a replay never sees a conclusion before its assessment. Linear in records and citations;
-    records caught in a cycle of citations come last, in the order given."""
+    """The records in the order given, each moved after the records it cites (a clock that
+    stepped back); a cycle of citations comes last. Linear."""
     place = {r.id: n for n, r in reversed(list(enumerate(records)))}
     if all(place.get(c, -1) <= n for n, r in enumerate(records) for c in cites(r)):
         return records
@@ -80,8 +70,8 @@ def subject_key(subject: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Placed:
-    """A readable record file: its path relative to the store (`<task>/<name>.json`), and
-    the writer whose published ref holds it (empty for a file of the local store)."""
+    """A readable record file at `<task>/<name>.json`, and the writer whose published ref
+    holds it (empty for the local store)."""
 
     path: str
     record: ReasoningRecord
@@ -111,12 +101,8 @@ class Collision:
 
 @dataclass(slots=True)
 class Loaded:
-    """Readable records (canonical order when loaded) and the store paths that did not parse.
-
-    An id names one record: when several files hold one id, `records` keeps the first in
-    canonical order (then by path), so nothing is counted twice; `placed` lists every
-    readable file with its record, duplicates included, for `check` to report.
-    """
+    """Readable records, one per id (the first in canonical order), every readable file
+    (`placed`, duplicates included) and the paths that did not parse."""
 
     records: list[ReasoningRecord] = field(default_factory=list)
     unreadable: list[str] = field(default_factory=list)
@@ -135,10 +121,8 @@ class Loaded:
         return next((r for r in self.records if r.id == record_id), None)
 
     def full_id(self, text: str) -> str:
-        """The id `text` stands for: itself when a record has it, else the one record id
-        whose 6 hex digits (`<kind>-<stamp>-<6 hex>-<writer>`) are `text`, or which starts
-        with it; none leaves `text` as given (the caller's "not found" names it), more than
-        one is refused listing them."""
+        """The id `text` stands for: itself, or the one id whose 6 hex digits are `text` or
+        which starts with it; none leaves `text`, several are refused."""
         if not text or any(r.id == text for r in self.records):
             return text
         found = sorted(
@@ -159,10 +143,7 @@ class Loaded:
 
 
 class RecordIndex:
-    """Lookups over every given record, whatever task it was recorded under.
-
-    The index is taken when built: records added to a `Loaded` afterwards need a new one.
-    """
+    """Lookups over every given record, whatever its task, as they were when built."""
 
     def __init__(self, records: Sequence[ReasoningRecord]) -> None:
         self.by_id: dict[str, ReasoningRecord] = {}
@@ -235,11 +216,7 @@ class RecordIndex:
         return None
 
     def assessment_of(self, record: ReasoningRecord) -> str | None:
-        """The assessment a record belongs to, following plan / disagreement / conclusion.
-
-        A hand-edited store may make references run in a circle; such a chain belongs to no
-        assessment rather than looping.
-        """
+        """The assessment a record belongs to, following its citations (a cycle: None)."""
         seen: set[str] = set()
         current: ReasoningRecord | None = record
         while current is not None and current.id not in seen:

@@ -1,21 +1,6 @@
 """The store's writer lock: one writer at a time per store, across processes.
 
-Admission reads the whole store and decides against it (one answer per advisor and plan,
-one conclusion in force per assessment, one resolution per disagreement), so the read, the
-decision and the write must not interleave with another writer's. The lock is an exclusive
-operating-system lock: `fcntl.flock` where the platform has it, else `msvcrt.locking`
-(Windows). Both are released by the operating system when the holder exits, so a crashed
-writer never leaves the store locked. Taking it never blocks for long: it is polled without
-blocking until a bounded wait is over, then refused with one sentence. Readers take no lock:
-a record becomes visible only once it is complete.
-
-A lock is only as good as the name the next writer opens, so a writer holds two things a
-cleanup job cannot swap under it: the store directory itself (with `flock`, where the file
-system can lock a directory), and the file `<store>/.lock`, which it holds only once it has
-checked that the file it locked is still the one at that name (device and inode; else it
-tries again). The lock file is never deleted by majordomus; one deleted or replaced while a
-writer holds it lets no second writer in, because the directory is still held (Windows
-refuses to delete or rename a file that is open).
+docs/ledger.md ("Several writers at once") says what is held and why.
 """
 
 from __future__ import annotations
@@ -60,8 +45,7 @@ class _Flock:
         self.fcntl = fcntl
 
     def try_directory(self, fd: int) -> bool | None:
-        """Lock a directory: None where its file system cannot (NFS locks only files open
-        for writing)."""
+        """None where the file system cannot lock a directory (NFS)."""
         try:
             return self.try_lock(fd)
         except OSError as exc:
@@ -137,11 +121,7 @@ def _same_file(dir_fd: int, fd: int) -> bool:
 
 
 def _try(primitive: _Flock | _Msvcrt, dir_fd: int, shown: str) -> tuple[bool, int] | None:
-    """One try: the directory (where it can be locked), then the lock file at its name.
-
-    Returns whether the directory is held and the held lock file's descriptor, or None
-    with nothing held.
-    """
+    """One try: (directory held, lock file descriptor), or None with nothing held."""
     directory = primitive.try_directory(dir_fd)
     if directory is False:
         return None
@@ -158,11 +138,8 @@ def _try(primitive: _Flock | _Msvcrt, dir_fd: int, shown: str) -> tuple[bool, in
 
 @contextmanager
 def exclusive(dir_fd: int, shown: str, wait: float = DEFAULT_WAIT) -> Iterator[None]:
-    """Hold the store directory `dir_fd` and its lock file `LOCK_NAME` for the block.
-
-    `shown` is how messages name the lock file. Refuses with `LedgerBusy` when another
-    writer holds it for longer than `wait` seconds.
-    """
+    """Hold `dir_fd` and its `LOCK_NAME` for the block (`shown` names it); `LedgerBusy`
+    after `wait` seconds."""
     primitive = _primitive()
     tries = max(1, math.ceil(wait / POLL_INTERVAL) + 1)
     for attempt in range(tries):

@@ -1,12 +1,6 @@
-"""Reasoning records: the envelope, what callers author, and what is stored.
-
-`ReasoningInput` is what a caller writes; every input model is strict, so a misspelt field
-is an error rather than a silently dropped claim. `ReasoningBody` is what the store keeps:
-the input unchanged, except that a plan is stored as `StoredPlan` (the policy's decision and
-the availability it was made against) and a conclusion as `StoredConclusion` (with the
-review the writer computed). Both unions are tagged by `kind`. Pure models: no disk, no
-clock; only the store stamps envelopes and only admission turns inputs into bodies.
-Over 400 lines on purpose: the eight record kinds are one vocabulary, read together.
+"""Reasoning records: what callers author (`ReasoningInput`, strict), what the store keeps
+(`ReasoningBody`: a plan and a conclusion stored with what the writer computed) and the
+envelope. Pure models. Over 400 lines on purpose: the eight kinds are one vocabulary.
 """
 
 from __future__ import annotations
@@ -63,6 +57,11 @@ __all__ = [
 #: A record is never edited once written, and a replay hands one instance to every projection:
 #: records and their parts are frozen.
 FROZEN = ConfigDict(frozen=True)
+
+
+class _Frozen(StrictInput):
+    model_config = FROZEN
+
 
 RECORD_SCHEMA = "majordomus/reasoning-record"
 RECORD_VERSION = 1
@@ -121,29 +120,23 @@ class ReasoningEvidenceKind(StrEnum):
     PRIOR_EXTERNAL_OPINION = "prior_external_opinion"
 
 
-class ReasoningEvidence(StrictInput):
+class ReasoningEvidence(_Frozen):
     """A pointer to what supports a claim (path, path:line, test, id, command), never a copy."""
-
-    model_config = FROZEN
 
     kind: ReasoningEvidenceKind
     reference: str
     note: Annotated[str | None, OMIT] = None
 
 
-class AdvisorUsage(StrictInput):
+class AdvisorUsage(_Frozen):
     """Token counts an adapter reported; a missing count reads as zero, nothing is estimated."""
-
-    model_config = FROZEN
 
     input_tokens: Tokens = 0
     output_tokens: Tokens = 0
 
 
-class DisagreementPosition(StrictInput):
+class DisagreementPosition(_Frozen):
     """One side: `primary` (the executor) or a completed consultation's id, and its position."""
-
-    model_config = FROZEN
 
     source: str
     position: str
@@ -153,10 +146,8 @@ Evidence = Annotated[list[ReasoningEvidence], OMIT]
 Lines = Annotated[list[str], OMIT]
 
 
-class AssessmentInput(StrictInput):
+class AssessmentInput(_Frozen):
     """An uncertainty stated before anyone is asked: how much it matters and what is known."""
-
-    model_config = FROZEN
 
     kind: Literal["assessment"] = "assessment"
     subject: str
@@ -172,10 +163,8 @@ class AssessmentInput(StrictInput):
     new_evidence: StrictBool = False
 
 
-class PlanInput(StrictInput):
+class PlanInput(_Frozen):
     """A request to plan review for an assessment; the writer runs the policy."""
-
-    model_config = FROZEN
 
     kind: Literal["plan"] = "plan"
     assessment: str
@@ -192,10 +181,8 @@ class StoredPlan(Wire):
     availability: list[AdvisorState] = Field(default_factory=list)
 
 
-class ConsultationInput(StrictInput):
+class ConsultationInput(_Frozen):
     """One advisor's answer to a plan, or the way asking it failed."""
-
-    model_config = FROZEN
 
     kind: Literal["consultation"] = "consultation"
     plan: str
@@ -216,10 +203,8 @@ class ConsultationInput(StrictInput):
     retry_after_seconds: Annotated[RetryAfter | None, OMIT] = None
 
 
-class DisagreementInput(StrictInput):
+class DisagreementInput(_Frozen):
     """Positions that diverge, and the question whose answer decides between them."""
-
-    model_config = FROZEN
 
     kind: Literal["disagreement"] = "disagreement"
     assessment: str
@@ -229,10 +214,8 @@ class DisagreementInput(StrictInput):
     experiment: Annotated[str | None, OMIT] = None
 
 
-class ResolutionInput(StrictInput):
+class ResolutionInput(_Frozen):
     """The experiment that settled a disagreement, with its evidence: never a count."""
-
-    model_config = FROZEN
 
     kind: Literal["resolution"] = "resolution"
     disagreement: str
@@ -288,10 +271,8 @@ class StoredConclusion(ConclusionFields):
         return ConclusionInput(**fields)
 
 
-class ValidationInput(StrictInput):
+class ValidationInput(_Frozen):
     """A check run against a conclusion, and whether it passed."""
-
-    model_config = FROZEN
 
     kind: Literal["validation"] = "validation"
     conclusion: str
@@ -301,10 +282,8 @@ class ValidationInput(StrictInput):
     evidence: Evidence = Field(default_factory=list)
 
 
-class AttemptInput(StrictInput):
+class AttemptInput(_Frozen):
     """Something tried that failed, and what the failure taught."""
-
-    model_config = FROZEN
 
     kind: Literal["attempt"] = "attempt"
     assessment: Annotated[str | None, OMIT] = None
@@ -387,13 +366,8 @@ _WRITTEN_BY_THE_WRITER = {
 
 
 def describe_record_error(exc: ValidationError, *, root: tuple[str, ...] = ()) -> str:
-    """One line in the words of the record as written; `root` is where the record sits in
-    the input (`("record",)` inside `{"record": …}`, nothing for a bare record).
-
-    A tagged union adds the tag to every location (`record.assessment.subject`); it is
-    dropped, so a path reads as the caller wrote it. A missing or unknown `kind` lists the
-    kinds; a `task` inside the record says where the task goes instead.
-    """
+    """One line in the words of the record as written (the union's tag dropped from paths);
+    `root` is where the record sits in the input (`("record",)`, or nothing when bare)."""
     kinds = ", ".join(KINDS)
     bare = not root
     parts: list[str] = []

@@ -1,13 +1,5 @@
-"""Where the team ledger lives in git, and reading it back (docs/team.md).
-
-Each clone writes as one writer, a random id minted once and kept in `WRITER_FILE`. A writer
-publishes on one ref, `refs/majordomus/ledger/<writer>`: a chain of commits whose tree holds
-`<task>/<id>.json`. `reasoning pull` fetches every writer's ref into `incoming/`, and copies
-it to `remote/<remote>/<writer>` only once it appends to what was seen there
-(`majordomus.ledger.team`); replay reads `ledger/` and `remote/`, never `incoming/` nor a ref
-kept aside in `quarantine/`. Without git nothing is published; a ref git cannot read is named
-unreadable, so no reasoning command fails on one.
-"""
+"""Where the team ledger lives in git, and reading it back (docs/team.md): replay reads
+`ledger/` and `remote/`, never `incoming/` nor `quarantine/`; an unreadable ref is named."""
 
 from __future__ import annotations
 
@@ -37,8 +29,7 @@ BLOB_LIMIT = 4 * 1024 * 1024
 
 
 def writer_id(root: Path) -> str:
-    """This clone's writer id, minted and kept on first use; refused when the file holds
-    something else, or cannot be read or written safely."""
+    """This clone's writer id, minted and kept on first use."""
     try:
         text = safefs.read_file(root, WRITER_FILE, 256).decode("ascii", "replace").strip()
     except safefs.Unsafe as exc:

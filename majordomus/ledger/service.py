@@ -1,12 +1,5 @@
-"""The ledger as one service: how one record input becomes one stored record.
-
-`Ledger.record` is the whole write path, in order: the size limit, the store's writer lock
-and the records under it, the availability now (for a plan only: no other kind reads it),
-admission, redaction, the task, then the envelope (stamp, Lamport counter, writer, HEAD, a
-minted id) and the write, minting again when a racing writer took the id. Every surface
-reaches it through the `reasoning.record` handler, a library caller through
-`majordomus.Repository`; the store (`majordomus.ledger.store`) only persists what this decides.
-"""
+"""The ledger as one service: `Ledger.record` is the whole write path of one record input,
+for every surface; the store only persists what this decides."""
 
 from __future__ import annotations
 
@@ -62,8 +55,7 @@ _SUFFIX_SPACE = 16**6
 
 
 def lock_wait(environ: Mapping[str, str]) -> float:
-    """The writer's wait from the environment; anything but a number of seconds from 0 to 3600
-    is the default."""
+    """The writer's wait from the environment: 0 to 3600 seconds, else the default."""
     try:
         wait = float(environ.get(LOCK_WAIT_VARIABLE, ""))
     except ValueError:
@@ -73,8 +65,7 @@ def lock_wait(environ: Mapping[str, str]) -> float:
 
 class _Suffixes:
     """Consecutive suffixes from a random start drawn once per process (a forked child draws
-    its own): ids one process mints never repeat within 16**6 records, and ids of processes
-    writing at once rarely meet; when they do, the writer's link refuses and it mints again."""
+    its own): unique within a process, rarely meeting across processes."""
 
     pid = -1
     start = 0
@@ -90,18 +81,13 @@ class _Suffixes:
 
 
 def mint_id(kind: str, recorded_at: str, writer: str) -> str:
-    """`<kind>-<stamp without punctuation>-<6 hex>-<writer>`: distinct across clones by the
-    writer id, within a process by construction, across processes of one clone by a random
-    start (and the writer's refusal to overwrite)."""
+    """`<kind>-<stamp without punctuation>-<6 hex>-<writer>`."""
     digits = "".join(ch for ch in recorded_at if ch.isascii() and ch.isalnum())
     return f"{kind}-{digits}-{_Suffixes.next():06x}-{writer}"
 
 
 def record_size(given: ReasoningInput) -> int:
-    """Bytes of the record as given, written as one compact JSON line (the fields it sets).
-
-    A string that is not text (a lone surrogate a JSON escape can spell) has no UTF-8 form
-    and is refused here, before anything is read or written."""
+    """Bytes of the record as given, as one compact JSON line; a lone surrogate is refused."""
     text = dumps_compact(given.model_dump(mode="json", exclude_unset=True))
     try:
         return len(text.encode("utf-8"))
@@ -110,12 +96,8 @@ def record_size(given: ReasoningInput) -> int:
 
 
 def redact(body: ReasoningBody) -> tuple[ReasoningBody, list[str]]:
-    """The body with every secret shape replaced in every string, and the shapes found.
-
-    Should the redacted form no longer parse as a body (a secret in a field whose markers
-    break its constraints), the record is refused: a secret never reaches disk, and the
-    refusal names only the shapes, never the value.
-    """
+    """The body with every secret replaced, and the shapes found; refused when the redacted
+    form no longer parses (the refusal names the shapes, never the value)."""
     value = body.wire()
     cleaned, kinds = redact_value(value)
     if cleaned == value:
@@ -135,8 +117,7 @@ _REFERENCE_LISTS = ("consultations", "disagreements")
 
 
 def with_full_ids(given: ReasoningInput, loaded: Loaded) -> ReasoningInput:
-    """`given` with each record it names by a short id (`1a2b3c`) named by its full id
-    (`Loaded.full_id`), so the stored record names what every reader finds."""
+    """`given` with each short id it cites (`1a2b3c`) made full (`Loaded.full_id`)."""
     fields = type(given).model_fields
     update: dict[str, Any] = {
         name: loaded.full_id(value)
@@ -173,8 +154,7 @@ AvailabilityNow = Callable[[Loaded], Admission]
 
 
 def availability_now(root: Path, environ: Mapping[str, str]) -> AvailabilityNow:
-    """The advisors as `environ` and the catalogue make them available, with the circuits the
-    records' consultations open; an invalid catalogue is refused naming its file."""
+    """The advisors' availability from `environ`, the catalogue and the records' circuits."""
 
     def resolve(loaded: Loaded) -> Admission:
         from majordomus.advisors.loading import CatalogueError
@@ -206,18 +186,13 @@ class Ledger:
 
     @classmethod
     def open(cls, root: Path, environ: Mapping[str, str]) -> Ledger:
-        """The ledger at `root` as every surface runs it: the writer's lock wait and the
-        advisors' availability read from `environ`."""
+        """The ledger at `root` as every surface runs it, configured from `environ`."""
         store = Store(root, lock_wait=lock_wait(environ))
         return cls(store, availability=availability_now(store.root, environ))
 
     def record(self, given: ReasoningInput, *, task: str | None = None) -> Recorded:
-        """Admit, redact, stamp and write one record; a refusal writes nothing.
-
-        `task` names the task to record into (default: the current task). Admission reads
-        the records under the store's writer lock and the write happens inside it, so what
-        admission checked still holds when the record lands.
-        """
+        """Admit, redact, stamp and write one record into `task` (default: the current one)
+        under the writer lock; a refusal writes nothing."""
         problem = record_size_problem(record_size(given))
         if problem is not None:
             raise InvalidInput(problem)
@@ -236,7 +211,7 @@ class Ledger:
     def _stamp_and_write(
         self, body: ReasoningBody, redacted: list[str], task: str, lamport: int
     ) -> Recorded:
-        """The envelope around `body` and its write; a taken id is minted again."""
+        """A taken id is minted again."""
         recorded_at = clock.now_stamp()
         head = self._head(self.store.root)
         writer = writer_id(self.store.root)

@@ -1,13 +1,6 @@
-"""The store: the one writer and reader of `.ai/local/state/reasoning/`.
-
-One JSON file per record at `<task>/<id>.json`, never edited and never overwritten: a
-record is written to a temporary file in its task directory, flushed to disk, then
-published under its final name without replacing one that exists (`safefs.write_new`;
-docs/RELIABILITY.md says how, with and without hard links). No directory on the way is a
-symlink. Reading back skips temporary files, never follows a symlink, and lists every file
-that does not parse as `unreadable` instead of failing. Persistence only: the layout, the
-writer lock, the bytes of a record file; what a record holds and when it may be written is
-the ledger's (`majordomus.ledger.service`).
+"""The store: the one writer and reader of `.ai/local/state/reasoning/<task>/<id>.json`,
+never overwriting a file (`safefs.write_new`). Persistence only: what a record holds and
+when it may be written is `majordomus.ledger.service`'s.
 """
 
 from __future__ import annotations
@@ -86,12 +79,8 @@ def _canonical(found: list[Placed]) -> list[Placed]:
 
 
 def _by_stamp(found: list[Placed]) -> list[Placed]:
-    """Files by `recorded_at`, then id, then path, each in natural order.
-
-    Stamps the writer minted sort alike as plain strings and in natural order (equal-length
-    digit runs in the same places), so only files sharing one are ordered by natural keys;
-    any other stamp (a hand-edited store) sorts the whole list by natural keys.
-    """
+    """Files by `recorded_at`, id, then path, in natural order; minted stamps sort alike as
+    plain strings, so only ties (or a hand-edited stamp) need natural keys."""
 
     def tie(p: Placed) -> tuple[tuple[str, str], ...]:
         return natural_key(p.record.id), natural_key(p.path), natural_key(p.origin)
@@ -119,9 +108,8 @@ def _task_names(tree: safefs.Tree) -> list[str]:
 
 
 def _files(tree: safefs.Tree, tasks: list[str]) -> Iterator[tuple[str, bytes | None]]:
-    """Every record file of the tasks' directories as `<task>/<name>` and its bytes, or None
-    when `Tree.read_in` refuses it (a link, not a regular file, over `RECORD_FILE_LIMIT`);
-    a directory that cannot be opened or listed is skipped."""
+    """`<task>/<name>` and bytes (None when refused) of each record file; a directory that
+    cannot be listed is skipped."""
     for task in tasks:
         try:
             directory = tree.directory(f"{STATE_DIR}/{task}")
@@ -129,7 +117,6 @@ def _files(tree: safefs.Tree, tasks: list[str]) -> Iterator[tuple[str, bytes | N
         except (safefs.Unsafe, OSError):
             continue
         for name in names:
-            # `Path.suffix == ".json"`: the name ends so and is not `.json` itself
             if not name.endswith(".json") or name == ".json":
                 continue
             try:
@@ -156,8 +143,7 @@ class Store:
 
     @contextmanager
     def held(self) -> Iterator[None]:
-        """The store's writer lock, taken once however deeply a writer nests; the store's
-        directory is created for it when missing."""
+        """The writer lock, re-entrant; creates the store's directory when missing."""
         with self._mutex:
             if self._depth:
                 self._depth += 1
@@ -185,15 +171,10 @@ class Store:
 
     @contextmanager
     def locked(self) -> Iterator[Loaded]:
-        """Hold the writer lock and yield the store as loaded under it.
-
-        Admit against what this yields and write inside the block: no other writer
-        can add a record between the read and the write, so what admission checked still
-        holds when the record lands. Readers never wait for it. A store that does not exist
-        yet, in a clone that has no published record either, is not created here: against
-        no record only records citing nothing can be admitted, and those conflict with no
-        other writer's.
-        """
+        """The store loaded under the writer lock, so admission still holds at the write; a
+        store that does not exist, with nothing published, is yielded without the lock
+        (against no record only records citing nothing are admitted, and they conflict
+        with none)."""
         if not safefs.is_directory(self.root, STATE_DIR):
             loaded = self.load()
             if not loaded.placed:
@@ -211,7 +192,6 @@ class Store:
         return path.relative_to(self.root).as_posix()
 
     def _describe(self, exc: OSError) -> str:
-        """One line: the file concerned (relative to the root when inside it) and the reason."""
         reason = exc.strerror or str(exc)
         if not exc.filename:
             return reason
@@ -220,13 +200,8 @@ class Store:
         return f"{shown}: {reason}"
 
     def load(self, *, local: bool = True, team: bool = True) -> Loaded:
-        """Every readable record in canonical order: the store's files (unless `local` is
-        false) and the published records (`majordomus.ledger.refs`, unless `team` is false).
-
-        A published record the store holds too (same path, id and writer: this clone's own,
-        or the same writer's from two remotes) is placed once, the store's file first. An id
-        names one record: when several files hold one id, `records` keeps the first in
-        canonical order; `placed` lists every readable file, `collisions()` the others."""
+        """Every readable record of the store and of the published refs, in canonical order;
+        a file both hold (same path, id, writer) is placed once, the store's first."""
         found, unreadable = self._files() if local else ([], [])
         shared = published(self.root) if team else Published()
         held = {(p.path, p.record.id, p.record.writer) for p in found}
@@ -267,15 +242,8 @@ class Store:
         return found, unreadable
 
     def write(self, record: ReasoningRecord) -> Path:
-        """Write one stamped record atomically and return its path; never overwrites.
-
-        An existing `<id>.json` (or another writer's temporary file of the same id) raises
-        `FileExistsError`; a task name or an id that is not a plain file name is refused
-        first. Every directory from the root down to the task's is a real directory, created
-        when missing: a symlink or a file in the way (`.ai/local` committed as a link) is
-        refused naming it, and nothing is written. Any other failure is refused naming the
-        file and the reason.
-        """
+        """Write one stamped record atomically and return its path; an existing `<id>.json`
+        (or its temporary file) raises `FileExistsError`, anything else is refused."""
         check_task(record.task)
         check_record_id(record.id)
         rel = f"{STATE_DIR}/{record.task}/{record.id}.json"

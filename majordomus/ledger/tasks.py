@@ -1,10 +1,5 @@
-"""Task names: which task a record belongs to.
-
-A task name becomes a directory name under the store, so it is checked before anything is
-written: `[A-Za-z0-9][A-Za-z0-9._-]*`, which leaves no room for a separator, `..`, an
-absolute path or a control character; `all` is reserved (it names every task). Reads the
-current-task file, and writes it when a task is chosen (`set_current_task`).
-"""
+"""Task names (each becomes a directory name, so checked before anything is written) and
+the current-task file."""
 
 from __future__ import annotations
 
@@ -87,13 +82,8 @@ def check_task(name: str, *, origin: str | None = None) -> str:
 
 
 def current_task(root: Path) -> str:
-    """The `id:` of `.ai/local/state/current.yaml`, or `untasked` when there is none.
-
-    Only the first line starting with `id:` counts; its value is trimmed and stripped of
-    double quotes. The name is returned unchecked: the writer checks it before writing.
-    A file that cannot be read safely (a symlink at any component, a FIFO, over the size
-    cap) counts as none.
-    """
+    """The first `id:` of `current.yaml` (unquoted, unchecked), or `untasked` when there is
+    none or the file cannot be read safely."""
     try:
         text = read_file(root, CURRENT_FILE, CONFIG_LIMIT).decode("utf-8", errors="replace")
     except Unsafe:
@@ -106,9 +96,8 @@ def current_task(root: Path) -> str:
 
 
 def set_current_task(root: Path, name: str) -> str:
-    """Make `name` the current task: the `id:` line of `current.yaml` is replaced (or added
-    first), every other line kept; the file is replaced atomically, never through a symlink.
-    Returns the file's path relative to the root."""
+    """Make `name` the current task (the `id:` line first, other lines kept); returns the
+    file's root-relative path."""
     check_task(name)
     try:
         text = read_file(root, CURRENT_FILE, CONFIG_LIMIT).decode("utf-8", errors="replace")

@@ -1,14 +1,4 @@
-"""Publishing and fetching the team ledger: `reasoning push`, `pull` and `sync` (docs/team.md).
-
-A push commits the store's records this clone wrote and its writer ref does not hold yet, each
-passed through the redactor again, on top of the ref (`refs/majordomus/ledger/<writer>`) and
-pushes that ref alone, never forced. A pull fetches every writer's ref into
-`refs/majordomus/incoming/<remote>/`, and copies one to `refs/majordomus/remote/<remote>/` only
-when it fast-forwards from the tip last seen there and keeps every record seen unchanged;
-any other is kept aside in `refs/majordomus/quarantine/<remote>/` and named, and replay never
-reads it. Every git command is `majordomus.layer.git`'s; a failure of git ends the command
-with git's own last line (`GitError`, exit 13).
-"""
+"""Publishing and fetching the team ledger: `reasoning push`, `pull` and `sync` (docs/team.md)."""
 
 from __future__ import annotations
 
@@ -67,8 +57,7 @@ class Synced(Wire):
 
 
 def remote_name(root: Path, given: str | None) -> str:
-    """`given`, else the current branch's upstream remote, else `origin`; it must be a
-    configured remote whose name is one plain word."""
+    """`given`, else the branch's upstream remote, else `origin`: one plain word, configured."""
     name = given
     if name is None:
         branch = git.current_branch(root)
@@ -85,10 +74,8 @@ def remote_name(root: Path, given: str | None) -> str:
 
 
 def _publishable(record: ReasoningRecord) -> tuple[ReasoningRecord, bool]:
-    """The record as it may leave the machine, and whether the redactor changed it.
-
-    Any failure of the redactor refuses the whole push, so nothing unredacted is published;
-    a record whose task or id is no plain name, or holds a secret, is refused naming it."""
+    """The record as it may leave the machine, and whether the redactor changed it; any
+    failure of the redactor refuses the whole push."""
     from majordomus.redaction.redactor import redact_value
 
     value = record.wire()
@@ -110,8 +97,7 @@ def _publishable(record: ReasoningRecord) -> tuple[ReasoningRecord, bool]:
 
 
 def _pending(root: Path, writer: str, held: set[str]) -> list[tuple[str, ReasoningRecord]]:
-    """The store's records this clone wrote (its writer, or none: written before the team
-    ledger) that the writer ref does not hold, once each, in canonical order."""
+    """This clone's records (or older ones without a writer) the writer ref does not hold."""
     todo: dict[str, ReasoningRecord] = {}
     for entry in Store(root).load(team=False).placed:
         record = entry.record

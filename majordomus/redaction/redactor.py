@@ -1,8 +1,6 @@
-"""Secret redaction: the matching of the secret shapes (`majordomus.redaction.shapes`), the
-control-character scrub and the walk over every string of a JSON value. Pure: no disk, no
-clock. A shape is tried only on a text that holds one of its gate's literals, which one scan
-of the text's bytes finds for every shape at once (`_Prefilter`).
-"""
+"""Secret redaction: matching the secret shapes, the control scrub and the walk over a JSON
+value; a shape is tried only where `_Prefilter` finds a gate literal (docs/RELIABILITY.md,
+"Redaction and egress"). Pure."""
 
 from __future__ import annotations
 
@@ -57,10 +55,8 @@ class _Shape:
     def sub(
         self, text: str, key_words: _KeyWords | None, any_case: frozenset[str] = frozenset()
     ) -> tuple[str, list[tuple[int, int]]]:
-        """The text with every match replaced, and where each replacement now stands in it;
-        an anchored shape is tried where `key_words` (those of `text`) finds its key words,
-        and `any_case` are the case-insensitive literals the text holds (`Candidates`),
-        when known."""
+        """The text with every match replaced, and where each replacement now stands; an
+        anchored shape is tried only where `key_words` finds its key words."""
         pattern = self.pattern
         if self.anchor is None or key_words is None:
             matches: Iterator[re.Match[str] | None] = pattern.finditer(text)
@@ -111,17 +107,15 @@ _UNICODE_ESCAPES = tuple(f"\\{letter}" for letter in "wWsSdDbB")
 
 @cache
 def _as_bytes(source: str) -> re.Pattern[bytes] | None:
-    """An anchor's source as a bytes pattern matching ASCII words alike; None when it uses a
-    class or a boundary, which a bytes pattern reads differently."""
+    """An anchor's source as a bytes pattern, None when it uses a class or a boundary."""
     plain = source.isascii() and not any(escape in source for escape in _UNICODE_ESCAPES)
     return re.compile(source.encode("ascii")) if plain else None
 
 
 class _KeyWords:
-    """Where key words start in one text, looked for in it lower-cased with every offset
-    kept (`_lowered`); or, when the caller holds the text's exact UTF-8 bytes and they hold
-    no Kelvin sign, in those bytes lower-cased, each byte offset less the continuation bytes
-    before it (no decoded copy of a large text)."""
+    """Where key words start in one text, found in it lower-cased (`_lowered`) or, given its
+    exact UTF-8 bytes without a Kelvin sign, in those lower-cased (offsets less the
+    continuation bytes before them)."""
 
     __slots__ = ("_data", "_lowered", "_text")
 
@@ -152,10 +146,8 @@ class _KeyWords:
 def _gate_words(
     exact: tuple[str, ...], any_case: tuple[str, ...], anchor: str | None
 ) -> dict[str, tuple[str, ...]] | None:
-    """The key words of a shape gated by whole key words alone and anchored at any of them
-    (`words_anchor`), in order, each with the gate literals that stand for it (the word, or
-    the word after one of the `JOINTS` where only that spelling can start a match); None
-    for any other shape."""
+    """For a shape gated and anchored by whole key words alone, each key word with the gate
+    literals that stand for it; None for any other shape."""
     if exact or not any_case or not all(literal.endswith(WORD_END) for literal in any_case):
         return None
     words: dict[str, tuple[str, ...]] = {}
@@ -166,9 +158,8 @@ def _gate_words(
 
 
 def _lowered(text: str) -> str:
-    """`text` lower-cased with every offset kept, as key words are looked for in it: the
-    key words are ASCII, so ASCII letters lower-cased through the UTF-8 bytes, then the
-    Kelvin sign (the one character `str.lower` maps into ASCII in place), find them all."""
+    """`text` lower-cased with every offset kept (ASCII through the bytes, then the Kelvin
+    sign), enough for ASCII key words."""
     if text.isascii():
         return text.lower()
     lowered = text.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
@@ -206,9 +197,8 @@ def _word_end(literal: str) -> str:
 
 
 def _pivot(literal: str, chosen: str) -> int:
-    """Where the scan looks for `literal`: at a `chosen` character it holds, one that is not
-    its last (a stop there would look behind at once) and is rarest, the first such; at its
-    rarest character if it holds none."""
+    """Where the scan looks for `literal`: its rarest `chosen` character, preferably not its
+    last, else its rarest character."""
     bare = _bare(literal)
     held = [at for at, char in enumerate(bare) if char in chosen] or range(len(bare))
     return min(held, key=lambda at: (at == len(bare) - 1, -_rarity(bare[at]), at))
@@ -220,16 +210,8 @@ _RENTED_BYTES = 128 * 1024
 
 
 class _Prefilter:
-    """Which gate literals a text holds, the case-sensitive ones and the key words in any
-    case, from a few passes over its UTF-8 bytes; what is found may be more than the text
-    holds, never less.
-
-    A pass looks for the literals that share a pivot character, only in a text holding that
-    byte: by a regular expression starting with the pivot, then each literal's tail (the
-    rest), factored by common prefixes, and a look behind for the part before the pivot.
-    One scan reads the bytes lower-cased (the key words, and the case-sensitive literals
-    without an upper-case letter, then confirmed in the bytes), one the bytes themselves.
-    """
+    """Which gate literals a text holds (case-sensitive ones, and key words in any case),
+    from a few passes over its UTF-8 bytes: maybe more than it holds, never fewer."""
 
     __slots__ = ("_bare", "_folded", "_rented", "_scans", "any_case", "exact", "longest")
 
@@ -248,11 +230,8 @@ class _Prefilter:
         self._rented = 0
 
     def found_in(self, data: bytes) -> tuple[frozenset[str], frozenset[str]]:
-        """The case-sensitive literals and the key words (lower case) a text whose UTF-8
-        bytes these are may hold (bytes outside ASCII, well-formed or not, only ever stand
-        next to an ASCII literal). Until a process has searched `_RENTED_BYTES`, a
-        text is searched literal by literal, so a command that filters only small answers
-        never compiles a scan."""
+        """The case-sensitive literals and the key words (lower case) `data` may hold; the
+        first `_RENTED_BYTES` of a process are searched literal by literal, uncompiled."""
         if self._rented + len(data) <= _RENTED_BYTES:
             self._rented += len(data)
             return self._each(data)
@@ -343,10 +322,8 @@ def _agreeing(tails: dict[str, str], hit: str) -> frozenset[str]:
 
 
 def _alternation(literals: dict[str, int]) -> str:
-    """A regular expression matching, at each place one of the literals (each with the index
-    of its pivot, the same character for all) has its pivot, the longest tail there whose
-    literal is whole (see `_Prefilter`); several look-behinds share one for the characters
-    before their pivots."""
+    """A pattern matching, at a pivot, the longest tail there whose literal is whole (a trie
+    of tails, look-behinds for the part before the pivot)."""
     trie: dict[str, Any] = {}
     for literal, pivot in literals.items():
         bare = _bare(literal)
@@ -384,20 +361,13 @@ _CONTROL = re.compile(r"\x1b\[[^A-Za-z]*[A-Za-z]?|[\x00-\x09\x0b-\x1f\x7f-\x9f]"
 
 
 def strip_controls(text: str) -> str:
-    """Drop control characters other than `\\n`; an ESC `[` sequence goes up to its letter.
-
-    Terminal escapes in advisor output must not reach a reader's terminal through a record.
-    """
+    """Drop control characters other than `\\n`; an ESC `[` sequence goes up to its letter."""
     return _CONTROL.sub("", text)
 
 
 class Candidates:
-    """The literals of the secret shapes that one text holds, from one scan of its bytes:
-    a text holding none of any shape's literals needs no redaction at all.
-
-    `utf8` says the bytes are exactly the text's UTF-8 (surrogates passed through), which
-    lets key words be looked for in them (`_KeyWords`); a caller holding bytes it decoded
-    leniently leaves it False."""
+    """The gate literals one text holds, from one scan of its bytes; `utf8` says the bytes
+    are exactly the text's UTF-8, so key words may be looked for in them."""
 
     __slots__ = ("any_case", "data", "exact", "utf8")
 
@@ -407,8 +377,7 @@ class Candidates:
         self.exact, self.any_case = _LITERALS.found_in(data)
 
     def admits(self, shape: _Shape) -> bool:
-        """Whether `shape` may match: the text holds one of its gate's literals and every
-        literal a match of it always holds (a `bytes` search each, stopping at the first)."""
+        """Whether the text holds one of `shape`'s gate literals and all its `also`."""
         if self.exact.isdisjoint(shape.exact) and self.any_case.isdisjoint(shape.any_case):
             return False
         return all(literal in self.data for literal in shape.also)
@@ -420,9 +389,8 @@ class Candidates:
         return not unlabelled.possible(unlabelled.cases(self.data))
 
     def after(self, text: str, spans: list[tuple[int, int]]) -> Candidates:
-        """Those of `text`, the text after replacements at `spans`: these literals (some
-        may be gone, never one too few) and those found around each replacement, where a
-        marker adds its own and may make a key word next to it whole."""
+        """Those of `text` after replacements at `spans`: these, plus those found around
+        each replacement (a marker may complete a key word)."""
         reach = _LITERALS.longest
         around = "\0".join(text[max(0, start - reach) : end + reach] for start, end in spans)
         found = Candidates(around.encode("utf-8", "surrogatepass"))
@@ -432,11 +400,8 @@ class Candidates:
 
 
 def redact_secrets(text: str, candidates: Candidates | None = None) -> str:
-    """Replace every secret shape, in table order, by its marker, then every unlabelled
-    token (`majordomus.redaction.unlabelled`) by its marker (controls left alone).
-
-    `candidates`, when given, are those of this very text (`Candidates` of its UTF-8 bytes),
-    found once by a caller that already holds them."""
+    """Replace every secret shape, in table order, then every unlabelled token, by its
+    marker (controls left alone); `candidates` are this text's, when the caller has them."""
     if candidates is None:
         candidates = Candidates(text.encode("utf-8", "surrogatepass"), utf8=True)
     key_words: _KeyWords | None = None

@@ -28,17 +28,14 @@ _FUNCTION_WORDS = "the|a|an|and|or|of|for|to|is|are|be|in|on|with|from|by|as|it|
 
 
 def _spelled(pattern: str) -> str:
-    """A shape's pattern with `(?W)` for `_WORD_START`, `(?S)` for the whitespace between
-    words (escaped newlines and tabs too) and `(?D)` for `_DOTTED`."""
+    """`(?W)` as `_WORD_START`, `(?S)` as whitespace (escaped too), `(?D)` as `_DOTTED`."""
     for short, long in (("(?W)", _WORD_START), ("(?S)", r"(?:\s|\\[nt])+"), ("(?D)", _DOTTED)):
         pattern = pattern.replace(short, long)
     return pattern
 
 
 def _alone(prefix: str, also: str = "") -> str:
-    """A token's prefix (a pattern) with look-behinds that keep it from matching inside a
-    longer word (a letter, a digit or one of `also` before it), allowing the `n`, `r`, `t` of
-    a JSON escape (`\\n`) before it."""
+    """A token's prefix that matches at no word's middle (a JSON escape's letter may precede)."""
     return f"{prefix}(?<![A-Za-mo-qsu-z0-9{also}]{prefix})(?<![^\\\\][nrt]{prefix})"
 
 
@@ -69,8 +66,7 @@ _PREFIXED = (
 
 
 #: The secret shapes in the order they are applied, as (name, pattern); each match becomes
-#: `[redacted:<name>]`. Patterns are compiled with `re.ASCII`, on first use: most texts
-#: never need most shapes.
+#: `[redacted:<name>]` (compiled with `re.ASCII`, on first use).
 SHAPES: tuple[tuple[str, str], ...] = (
     ("anthropic-key", r"sk-ant-[A-Za-z0-9_-]{16,}"),
     ("openai-key", r"sk-(?:proj-)?[A-Za-z0-9_-]{20,}"),
@@ -88,10 +84,8 @@ SHAPES: tuple[tuple[str, str], ...] = (
         r"[\\\"']? *[:=] *[\\\"']?)"
         r"[A-Za-z0-9._~+/-]{16,}",
     ),
-    # Shapes beyond the table (docs/ledger.md lists every name): applied after it, so the
-    # table's own matches and names stay exactly as specified. Each starts at a literal, a
-    # word start or the start of a run and uses possessive repeats, so no input makes one
-    # quadratic; `GATES` and `ANCHORS` below keep the others from scanning every position.
+    # Shapes beyond the table, applied after it so its matches stay as specified; possessive
+    # repeats from a literal or word start keep each linear.
     (
         "private-key-block",
         r"(?:(?<=\[redacted:private-key-header\])"
@@ -429,10 +423,8 @@ GATES: dict[str, tuple[str, ...]] = {
     ),
 }
 
-#: Literals every match of a shape holds beside its gate's, all of them: looked for (one
-#: `bytes` search each) only in a text that passed the gate, so a shape whose gate literal
-#: is common in answers (`://` in every `majordomus://` URI) is not run over a text that
-#: cannot hold a match (credentials in a URL end at an `@`).
+#: Literals every match of a shape also holds, looked for after its gate passed (`://` is in
+#: every `majordomus://` URI; credentials in a URL also need an `@`).
 ALSO: dict[str, tuple[str, ...]] = {
     "url-credentials": ("@",),
     "curl-credentials": ("-u",),
@@ -440,9 +432,8 @@ ALSO: dict[str, tuple[str, ...]] = {
     "netrc-password": ("password",),
 }
 
-#: For the shapes whose pattern cannot start with a literal (a key word in any case), the
-#: lower-case words a match starts at: the pattern is tried only there, instead of at every
-#: position of the text.
+#: For shapes that cannot start with a literal, the lower-case key words a match starts at:
+#: the only positions tried.
 ANCHORS: dict[str, str] = {
     "assignment": "api[-_]?key|access[-_]?token|secret[-_]?key|password",
     "aws-secret-access-key": "aws",

@@ -1,12 +1,6 @@
-"""Unlabelled tokens: a run of token characters no shape names whose characters look drawn
-at random, which the redactor replaces by `[redacted:high-entropy-token]` (docs/ledger.md).
-
-A token is looked for only around a lower-case letter followed by an upper-case one, which
-random mixed-case text holds and hashes, UUIDs, ids and prose rarely do: one
-`bytes.translate` and a `find` over a text that holds none. Guards keep what looks random
-but is public or is data: tokens named as data or a digest, base64 of text, certificates
-and public keys (DER, SSH), JSON in base64, publishable keys, identifiers made of words,
-alphabets.
+"""Unlabelled tokens: runs no shape names that look drawn at random, replaced by
+`[redacted:high-entropy-token]` (docs/ledger.md); looked for only around a lower-case letter
+followed by an upper-case one, and never what is public or data.
 """
 
 from __future__ import annotations
@@ -64,8 +58,7 @@ def possible(cased: bytes) -> bool:
 
 
 def spans(data: bytes, cased: bytes) -> list[tuple[int, int]]:
-    """Where the random-looking tokens are in `data`, UTF-8 bytes whose `cases` are
-    `cased`, in order (tokens are ASCII: their bytes are their characters). A token judged
+    """Where the random-looking tokens are in the UTF-8 `data`, in order; a token judged
     random is replaced wherever it stands."""
     runs: list[tuple[int, str]] = []
     verdicts: dict[tuple[bytes, bytes], bool] = {}
@@ -88,8 +81,7 @@ def spans(data: bytes, cased: bytes) -> list[tuple[int, int]]:
 
 
 def _trimmed(token: str) -> str:
-    """The token without the path segments around it (`trigger/` in `…/trigger/<token>`):
-    a segment holding no upper-case letter."""
+    """The token without the lower-case path segments around it (`…/trigger/<token>`)."""
     pieces = token.split("/")
     while len(pieces) > 1 and pieces[0] == pieces[0].lower():
         pieces.pop(0)

@@ -20,23 +20,9 @@ from majordomus.ledger.record import (
     StoredPlan,
     parse_input,
 )
-
-EVIDENCE = [{"kind": "file", "reference": "src/lock.py:10"}]
-
-
-def advisor(ident: str, adapter: str, status: str = "available") -> AdvisorState:
-    return AdvisorState.model_validate(
-        {
-            "id": ident,
-            "title": ident,
-            "transport": "api",
-            "adapter": adapter,
-            "capabilities": ["independent_reasoning"],
-            "status": status,
-            "reason": "present",
-            "probe": "",
-        }
-    )
+from tests.ledger.records import EVIDENCE
+from tests.ledger.records import advisor_state as advisor
+from tests.ledger.records import conclusion_input as _conclusion
 
 
 class Ledger:
@@ -73,25 +59,11 @@ class Ledger:
         return str(refused.value)
 
     def material(self, subject: str = "lock scope") -> str:
-        return self.add(
-            {
-                "kind": "assessment",
-                "subject": subject,
-                "materiality": "material",
-                "evidence": EVIDENCE,
-            }
-        )
+        data = {"kind": "assessment", "subject": subject, "materiality": "material"}
+        return self.add({**data, "evidence": EVIDENCE})
 
-    def answer(self, plan: str, who: str = "a", **extra: Any) -> str:
-        data = {
-            "kind": "consultation",
-            "plan": plan,
-            "advisor": who,
-            "status": "completed",
-            "conclusion": "keep it",
-            "stance": "supports",
-        }
-        return self.add({**data, **extra})
+    def answer(self, plan: str, who: str = "a") -> str:
+        return self.add(_asked(plan, "completed", who, conclusion="keep it", stance="supports"))
 
 
 @pytest.fixture
@@ -113,14 +85,12 @@ def test_assessment_subject_must_not_be_blank(ledger):
     assert ledger.refuse({"kind": "assessment", "subject": "  \n"}) == "subject is empty"
 
 
-def test_material_assessment_needs_evidence(ledger):
-    for materiality in ("material", "high", "critical"):
-        assert ledger.refuse(
-            {"kind": "assessment", "subject": "s", "materiality": materiality}
-        ) == (
-            "a material assessment carries the evidence gathered before anyone is asked: "
-            "`evidence` is empty"
-        )
+@pytest.mark.parametrize("materiality", ["material", "high", "critical"])
+def test_material_assessment_needs_evidence(ledger, materiality):
+    assert ledger.refuse({"kind": "assessment", "subject": "s", "materiality": materiality}) == (
+        "a material assessment carries the evidence gathered before anyone is asked: "
+        "`evidence` is empty"
+    )
 
 
 def test_assessment_is_stored_unchanged(ledger):
@@ -213,20 +183,17 @@ def planned(ledger) -> tuple[Ledger, str, str]:
     return ledger, first, ledger.add({"kind": "plan", "assessment": first})
 
 
+def _asked(plan: str, status: str, who: str = "a", **extra: Any) -> dict[str, Any]:
+    return {"kind": "consultation", "plan": plan, "advisor": who, "status": status, **extra}
+
+
 def test_consultation_needs_a_recorded_plan(ledger):
-    assert (
-        ledger.refuse(
-            {"kind": "consultation", "plan": "plan-9", "advisor": "a", "status": "timeout"}
-        )
-        == "no plan plan-9 is recorded"
-    )
+    assert ledger.refuse(_asked("plan-9", "timeout")) == "no plan plan-9 is recorded"
 
 
 def test_consultation_of_an_advisor_the_plan_did_not_select(planned):
     ledger, _, plan = planned
-    assert ledger.refuse(
-        {"kind": "consultation", "plan": plan, "advisor": "b", "status": "timeout"}
-    ) == (
+    assert ledger.refuse(_asked(plan, "timeout", "b")) == (
         f"plan {plan} did not select advisor 'b' (it selected: a); "
         "a consultation no plan selected would be a review nobody planned"
     )
@@ -235,58 +202,31 @@ def test_consultation_of_an_advisor_the_plan_did_not_select(planned):
 def test_consultation_of_a_plan_that_selected_nobody(ledger):
     first = ledger.add({"kind": "assessment", "subject": "s"})
     plan = ledger.add({"kind": "plan", "assessment": first})
-    assert "(it selected: none)" in ledger.refuse(
-        {"kind": "consultation", "plan": plan, "advisor": "a", "status": "timeout"}
-    )
+    assert "(it selected: none)" in ledger.refuse(_asked(plan, "timeout"))
 
 
-def test_completed_consultation_carries_a_conclusion(planned):
-    ledger, _, plan = planned
-    for conclusion in ({}, {"conclusion": "   "}):
-        assert (
-            ledger.refuse(
-                {
-                    "kind": "consultation",
-                    "plan": plan,
-                    "advisor": "a",
-                    "status": "completed",
-                    "stance": "supports",
-                    **conclusion,
-                }
-            )
-            == "a completed consultation carries the advisor's conclusion"
-        )
+_NO_CONCLUSION = "a completed consultation carries the advisor's conclusion"
 
 
-def test_completed_consultation_carries_a_stance(planned):
+@pytest.mark.parametrize(
+    ("given", "sentence"),
+    [
+        ({"status": "completed", "stance": "supports"}, _NO_CONCLUSION),
+        ({"status": "completed", "stance": "supports", "conclusion": "   "}, _NO_CONCLUSION),
+        (
+            {"status": "completed", "conclusion": "c"},
+            "a completed consultation says where the advice stands: `stance`",
+        ),
+        (
+            {"status": "rate_limited", "conclusion": "c"},
+            "a rate_limited consultation received no answer, so it carries no conclusion",
+        ),
+    ],
+)
+def test_consultation_answer_rules(planned, given, sentence):
     ledger, _, plan = planned
     assert (
-        ledger.refuse(
-            {
-                "kind": "consultation",
-                "plan": plan,
-                "advisor": "a",
-                "status": "completed",
-                "conclusion": "c",
-            }
-        )
-        == "a completed consultation says where the advice stands: `stance`"
-    )
-
-
-def test_failed_consultation_carries_no_conclusion(planned):
-    ledger, _, plan = planned
-    assert (
-        ledger.refuse(
-            {
-                "kind": "consultation",
-                "plan": plan,
-                "advisor": "a",
-                "status": "rate_limited",
-                "conclusion": "c",
-            }
-        )
-        == "a rate_limited consultation received no answer, so it carries no conclusion"
+        ledger.refuse({"kind": "consultation", "plan": plan, "advisor": "a", **given}) == sentence
     )
 
 
@@ -294,14 +234,7 @@ def test_failed_consultation_may_carry_a_stance_and_repeat(planned):
     ledger, _, plan = planned
     for _ in range(2):
         ledger.add(
-            {
-                "kind": "consultation",
-                "plan": plan,
-                "advisor": "a",
-                "status": "timeout",
-                "stance": "opposes",
-                "diagnostic": "timeout: no answer in 60s",
-            }
+            _asked(plan, "timeout", stance="opposes", diagnostic="timeout: no answer in 60s")
         )
     ledger.answer(plan)
 
@@ -309,20 +242,10 @@ def test_failed_consultation_may_carry_a_stance_and_repeat(planned):
 def test_one_answer_per_advisor_and_plan(planned):
     ledger, _, plan = planned
     ledger.answer(plan)
-    assert (
-        ledger.refuse(
-            {
-                "kind": "consultation",
-                "plan": plan,
-                "advisor": "a",
-                "status": "completed",
-                "conclusion": "again",
-                "stance": "opposes",
-            }
-        )
-        == f"advisor 'a' already answered plan {plan}; one plan, one answer per advisor"
+    assert ledger.refuse(_asked(plan, "completed", conclusion="again", stance="opposes")) == (
+        f"advisor 'a' already answered plan {plan}; one plan, one answer per advisor"
     )
-    ledger.add({"kind": "consultation", "plan": plan, "advisor": "a", "status": "error"})
+    ledger.add(_asked(plan, "error"))
 
 
 def test_an_answer_after_the_circuit_opened_still_belongs_to_its_plan(planned):
@@ -347,7 +270,7 @@ def _disagreement(assessment: str, *sources: str, **extra: Any) -> dict[str, Any
 def test_disagreement_rules_in_order(planned):
     ledger, first, plan = planned
     answer = ledger.answer(plan)
-    failed = ledger.add({"kind": "consultation", "plan": plan, "advisor": "a", "status": "empty"})
+    failed = ledger.add(_asked(plan, "empty"))
     assert ledger.refuse(_disagreement("assessment-9", "primary", answer)) == (
         "no assessment assessment-9 is recorded"
     )
@@ -414,18 +337,6 @@ def test_resolution_rules_in_order(planned):
 # conclusion
 
 
-def _conclusion(assessment: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "kind": "conclusion",
-        "assessment": assessment,
-        "decision": "keep the lock",
-        "rationale": "measured",
-        "evidence": EVIDENCE,
-        "validation_plan": ["run the soak test"],
-        **extra,
-    }
-
-
 def test_conclusion_field_rules_in_order(ledger):
     first = ledger.material()
     assert ledger.refuse(_conclusion("assessment-9", decision="")) == (
@@ -452,7 +363,7 @@ def test_conclusion_consultation_rules_in_order(planned):
     other = ledger.material("another subject")
     other_plan = ledger.add({"kind": "plan", "assessment": other})
     elsewhere = ledger.answer(other_plan)
-    failed = ledger.add({"kind": "consultation", "plan": plan, "advisor": "a", "status": "timeout"})
+    failed = ledger.add(_asked(plan, "timeout"))
     answer = ledger.answer(plan)
     assert ledger.refuse(_conclusion(first, consultations=["consultation-99"])) == (
         "no consultation consultation-99 is recorded"
@@ -536,17 +447,9 @@ def test_supersession_rules(ledger):
 def test_a_conclusion_supersedes_only_one_of_its_own_assessment(ledger):
     first = ledger.add({"kind": "assessment", "subject": "s"})
     other = ledger.add({"kind": "assessment", "subject": "t"})
-    theirs = ledger.add(
-        {"kind": "conclusion", "assessment": other, "decision": "A", "rationale": "r"}
-    )
+    theirs = ledger.add(_conclusion(other, evidence=[], validation_plan=[]))
     assert ledger.refuse(
-        {
-            "kind": "conclusion",
-            "assessment": first,
-            "decision": "B",
-            "rationale": "r",
-            "supersedes": theirs,
-        }
+        _conclusion(first, evidence=[], validation_plan=[], supersedes=theirs)
     ) == (
         f"{theirs} concludes assessment {other}, not {first}; "
         "a conclusion supersedes only a conclusion of its own assessment"
@@ -555,15 +458,7 @@ def test_a_conclusion_supersedes_only_one_of_its_own_assessment(ledger):
 
 def test_conclusion_input_never_claims_its_review():
     with pytest.raises(ValueError):
-        parse_input(
-            {
-                "kind": "conclusion",
-                "assessment": "a",
-                "decision": "d",
-                "rationale": "r",
-                "reviewed_by": ["alpha"],
-            }
-        )
+        parse_input(_conclusion("a", reviewed_by=["alpha"]))
 
 
 # validation and attempt

@@ -11,19 +11,11 @@ from majordomus.ledger.loaded import Placed
 from majordomus.ledger.record import ReasoningRecord
 from majordomus.ledger.store import _canonical
 from majordomus.order import natural_key
+from tests.ledger.records import stored_record
 
 
 def record(ident: str, stamp: str) -> ReasoningRecord:
-    return ReasoningRecord.model_validate(
-        {
-            "schema": "majordomus/reasoning-record",
-            "version": 1,
-            "id": ident,
-            "task": "t",
-            "recorded_at": stamp,
-            "body": {"kind": "assessment", "subject": "s"},
-        }
-    )
+    return stored_record(ident, {"kind": "assessment", "subject": "s"}, stamp=stamp)
 
 
 def reference(found: list[Placed]) -> list[Placed]:

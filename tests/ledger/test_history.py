@@ -23,17 +23,21 @@ CATALOGUE = parse_into(
 )
 
 
-class Everything:
+class Presence:
+    """Every executable and variable present, or none."""
+
+    def __init__(self, present: bool = True) -> None:
+        self.present = present
+
     def executable(self, name: str) -> bool:
-        return True
+        return self.present
 
     def variable(self, name: str) -> bool:
-        return True
+        return self.present
 
 
 def state_at(records, now: int):
-    inputs = Inputs(refs=References(), presence=Everything(), history=history(records), now=now)
-    return derive_availability(CATALOGUE, inputs)[0]
+    return state_at_with(history(records), now)
 
 
 T0 = epoch_seconds("2026-10-01T00:00:00Z")
@@ -120,19 +124,11 @@ def test_the_lazy_history_reads_as_the_history() -> None:
 def test_the_lazy_history_is_not_replayed_when_no_advisor_is_judged() -> None:
     records = loaded(rec("c-1", 1, consultation("p", "a", "timeout")))
     lazy = LazyHistory(records)
-
-    class Nothing:
-        def executable(self, name: str) -> bool:
-            return False
-
-        def variable(self, name: str) -> bool:
-            return False
-
-    inputs = Inputs(refs=References(), presence=Nothing(), history=lazy, now=T0)
+    inputs = Inputs(refs=References(), presence=Presence(False), history=lazy, now=T0)
     assert derive_availability(CATALOGUE, inputs)[0].status is AdvisorStatus.UNAVAILABLE
     assert lazy._outcomes is None
 
 
 def state_at_with(outcomes: Sequence[Outcome], now: int) -> AdvisorState:
-    inputs = Inputs(refs=References(), presence=Everything(), history=outcomes, now=now)
+    inputs = Inputs(refs=References(), presence=Presence(), history=outcomes, now=now)
     return derive_availability(CATALOGUE, inputs)[0]

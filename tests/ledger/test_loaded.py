@@ -5,20 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from majordomus.ledger.loaded import Loaded, RecordIndex, subject_key
-from majordomus.ledger.record import ReasoningRecord
-
-
-def rec(ident: str, body: dict[str, Any], task: str = "t") -> ReasoningRecord:
-    return ReasoningRecord.model_validate(
-        {
-            "schema": "majordomus/reasoning-record",
-            "version": 1,
-            "id": ident,
-            "task": task,
-            "recorded_at": "2026-10-01T00:00:00Z",
-            "body": body,
-        }
-    )
+from tests.ledger.records import stored_record as rec
+from tests.projections.builders import plan
 
 
 def conclusion(assessment: str, supersedes: str | None = None) -> dict[str, Any]:
@@ -33,31 +21,11 @@ def conclusion(assessment: str, supersedes: str | None = None) -> dict[str, Any]
     }
 
 
-PLAN = {
-    "kind": "plan",
-    "assessment": "assessment-1",
-    "plan": {
-        "mode": "standard",
-        "mode_source": "default",
-        "materiality": "low",
-        "confidence": "medium",
-        "capabilities": ["independent_reasoning"],
-        "budget": 0,
-        "outcome": "decide_locally",
-        "reason": "r",
-        "selected": [],
-        "excluded": [],
-        "available": 0,
-    },
-    "availability": [],
-}
-
-
 def chain() -> Loaded:
     return Loaded(
         records=[
             rec("assessment-1", {"kind": "assessment", "subject": "s"}),
-            rec("plan-2", PLAN),
+            rec("plan-2", plan("assessment-1", "decide_locally", ())),
             rec(
                 "consultation-3",
                 {"kind": "consultation", "plan": "plan-2", "advisor": "a", "status": "timeout"},

@@ -13,35 +13,27 @@ from typing import Any
 import pytest
 
 from majordomus.advisors.modes import ModeResolution, ReasoningMode
-from majordomus.advisors.states import AdvisorState
 from majordomus.errors import Refused
 from majordomus.ledger.admission import Admission
 from majordomus.ledger.lock import LOCK_NAME, LedgerBusy
 from majordomus.ledger.record import parse_input
 from majordomus.ledger.service import Ledger
 from majordomus.ledger.store import STATE_DIR, Store
+from tests.ledger.records import EVIDENCE, advisor_state, conclusion_input
+from tests.projections.builders import (
+    assessment,
+    consultation,
+    disagreement,
+    resolution,
+)
 
 ROUNDS = 12
 WRITERS = 3
-EVIDENCE = [{"kind": "file", "reference": "src/lock.py:10"}]
 
 
 def _admission() -> Admission:
-    state = AdvisorState.model_validate(
-        {
-            "id": "reviewer",
-            "title": "Reviewer",
-            "transport": "api",
-            "adapter": "reviewer-api",
-            "capabilities": ["independent_reasoning"],
-            "status": "available",
-            "reason": "present",
-            "probe": "",
-        }
-    )
-    return Admission(
-        mode=ModeResolution(mode=ReasoningMode.STANDARD, source="default"), availability=[state]
-    )
+    mode = ModeResolution(mode=ReasoningMode.STANDARD, source="default")
+    return Admission(mode=mode, availability=[advisor_state("reviewer", "reviewer-api")])
 
 
 def no_head(root: Path) -> str | None:
@@ -56,13 +48,10 @@ def _record(store: Store, data: dict[str, Any]) -> str:
     return _ledger(store).record(parse_input(data), task="race").record.id
 
 
-def _writer(root: str, barrier: Any, jobs: Any, results: Any) -> None:
+def _writer(root: str, barrier: Any, jobs: Any, results: Any, wait: float = 30) -> None:
     """One process: for each job, wait at the start line with the others, then record."""
-    store = Store(Path(root), lock_wait=30)
-    while True:
-        job = jobs.get()
-        if job is None:
-            return
+    store = Store(Path(root), lock_wait=wait)
+    while (job := jobs.get()) is not None:
         barrier.wait()
         try:
             results.put(("admitted", _record(store, job)))
@@ -72,64 +61,25 @@ def _writer(root: str, barrier: Any, jobs: Any, results: Any) -> None:
 
 def _conflicts(store: Store, round_number: int) -> list[dict[str, Any]]:
     """The records of one round: every writer sends one of them, only one may be admitted."""
-    assessment = _record(
-        store,
-        {
-            "kind": "assessment",
-            "subject": f"round {round_number}",
-            "materiality": "high",
-            "evidence": EVIDENCE,
-        },
-    )
-    plan = _record(store, {"kind": "plan", "assessment": assessment})
-    answer = {
-        "kind": "consultation",
-        "plan": plan,
-        "advisor": "reviewer",
-        "status": "completed",
-        "conclusion": "release the lock",
-        "stance": "opposes",
-    }
+    subject = assessment(f"round {round_number}", materiality="high", evidence=EVIDENCE)
+    first = _record(store, subject)
+    planned = _record(store, {"kind": "plan", "assessment": first})
+    answer = consultation(planned, "reviewer", conclusion="release the lock", stance="opposes")
     kind = round_number % 3
     if kind == 0:
         return [answer] * WRITERS
-    consultation = _record(store, answer)
+    answered = _record(store, answer)
     if kind == 1:
         return [
-            {
-                "kind": "conclusion",
-                "assessment": assessment,
-                "decision": f"decision {n}",
-                "rationale": "measured",
-                "evidence": EVIDENCE,
-                "validation_plan": ["soak"],
-                "consultations": [consultation],
-            }
+            conclusion_input(first, decision=f"decision {n}", consultations=[answered])
             for n in range(WRITERS)
         ]
-    disagreement = _record(
-        store,
-        {
-            "kind": "disagreement",
-            "assessment": assessment,
-            "positions": [
-                {"source": "primary", "position": "keep it"},
-                {"source": consultation, "position": "release it"},
-            ],
-            "discriminating_question": "do callers retry?",
-        },
-    )
-    return [
-        {
-            "kind": "resolution",
-            "disagreement": disagreement,
-            "experiment": f"experiment {n}",
-            "outcome": "none retries",
-            "favours": "primary",
-            "evidence": EVIDENCE,
-        }
-        for n in range(WRITERS)
+    positions = [
+        {"source": "primary", "position": "keep it"},
+        {"source": answered, "position": "no"},
     ]
+    dispute = _record(store, {**disagreement(first), "positions": positions})
+    return [{**resolution(dispute), "experiment": f"experiment {n}"} for n in range(WRITERS)]
 
 
 def test_conflicting_writers_in_separate_processes_admit_exactly_one(tmp_path: Path) -> None:

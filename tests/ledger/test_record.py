@@ -10,21 +10,16 @@ from pydantic import ValidationError
 from majordomus.advisors.policy import Materiality, ReasoningConfidence
 from majordomus.ledger.record import (
     KINDS,
-    AssessmentInput,
-    AttemptInput,
-    ConclusionInput,
-    ConsultationInput,
     ConsultationStatus,
-    DisagreementInput,
-    PlanInput,
     ReasoningRecord,
-    ResolutionInput,
     StoredConclusion,
     StoredPlan,
-    ValidationInput,
     parse_body,
     parse_input,
 )
+from tests.ledger.records import envelope, stored_record
+from tests.projections.builders import plan
+from tests.reliability.chain import MODELS
 
 MINIMAL = {
     "assessment": {"kind": "assessment", "subject": "s"},
@@ -49,26 +44,15 @@ MINIMAL = {
     "attempt": {"kind": "attempt", "attempt": "a", "observed_failure": "f"},
 }
 
-INPUT_TYPES = {
-    "assessment": AssessmentInput,
-    "plan": PlanInput,
-    "consultation": ConsultationInput,
-    "disagreement": DisagreementInput,
-    "resolution": ResolutionInput,
-    "conclusion": ConclusionInput,
-    "validation": ValidationInput,
-    "attempt": AttemptInput,
-}
-
 
 def test_kinds_in_spec_order():
-    assert tuple(INPUT_TYPES) == KINDS
+    assert tuple(MODELS) == KINDS
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_minimal_input_parses_into_its_kind(kind):
     given = parse_input(MINIMAL[kind])
-    assert type(given) is INPUT_TYPES[kind]
+    assert type(given) is MODELS[kind]
     assert given.kind == kind
     assert next(iter(given.wire())) == "kind", "kind is written first"
 
@@ -250,26 +234,7 @@ def test_stored_conclusion_writes_review_even_when_empty():
 
 
 def test_stored_plan_is_what_a_plan_body_parses_to():
-    body = parse_body(
-        {
-            "kind": "plan",
-            "assessment": "assessment-1",
-            "plan": {
-                "mode": "ci",
-                "mode_source": "CI",
-                "materiality": "low",
-                "confidence": "medium",
-                "capabilities": ["independent_reasoning"],
-                "budget": 0,
-                "outcome": "decide_locally",
-                "reason": "r",
-                "selected": [],
-                "excluded": [],
-                "available": 0,
-            },
-            "availability": [],
-        }
-    )
+    body = parse_body(plan("assessment-1", "decide_locally", ()))
     assert isinstance(body, StoredPlan)
     assert list(body.wire()) == ["kind", "assessment", "plan", "availability"]
     with pytest.raises(ValidationError):
@@ -277,27 +242,11 @@ def test_stored_plan_is_what_a_plan_body_parses_to():
 
 
 def test_envelope_key_order_and_omission():
-    record = ReasoningRecord.model_validate(
-        {
-            "schema": "majordomus/reasoning-record",
-            "version": 1,
-            "id": "attempt-1",
-            "task": "t",
-            "recorded_at": "2026-10-01T00:00:00.000Z",
-            "head": "0" * 40,
-            "redacted": ["openai-key"],
-            "body": MINIMAL["attempt"],
-            "extra": "ignored",
-        }
+    record = stored_record(
+        "attempt-1", MINIMAL["attempt"], head="0" * 40, redacted=["openai-key"], extra="ignored"
     )
     assert list(record.wire()) == [
-        "schema",
-        "version",
-        "id",
-        "task",
-        "recorded_at",
-        "head",
-        "redacted",
+        *["schema", "version", "id", "task", "recorded_at", "head", "redacted"],
         "body",
     ]
     assert record.kind == "attempt"
@@ -306,19 +255,6 @@ def test_envelope_key_order_and_omission():
 
 
 def test_envelope_round_trip_is_byte_identical():
-    text = json.dumps(
-        {
-            "schema": "majordomus/reasoning-record",
-            "version": 1,
-            "id": "assessment-1",
-            "task": "t",
-            "recorded_at": "2026-10-01T00:00:00.000Z",
-            "body": {
-                **MINIMAL["assessment"],
-                "materiality": "low",
-                "confidence": "medium",
-                "new_evidence": False,
-            },
-        }
-    )
+    body = {**MINIMAL["assessment"], "materiality": "low", "confidence": "medium"}
+    text = json.dumps(envelope("assessment-1", {**body, "new_evidence": False}))
     assert json.dumps(ReasoningRecord.model_validate_json(text).wire()) == text

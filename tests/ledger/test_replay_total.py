@@ -1,10 +1,6 @@
-"""Replay is total: whatever lands in the store (schema-valid records citing one another in any
-way, duplicate ids, files under another name or task, values beyond admission's bounds), every
-reasoning capability still answers; what cannot be replayed is listed, the rest renders.
-
-Records are generated from the record model's own JSON schema, with ids, tasks and references
-drawn from one small pool so that they collide and cite one another.
-"""
+"""Replay is total: whatever schema-valid records land in the store (generated from the model's
+JSON schema, ids drawn from one small pool so they collide and cite one another), every
+reasoning capability answers; what cannot be replayed is listed."""
 
 from __future__ import annotations
 
@@ -24,6 +20,7 @@ from majordomus.errors import Refused
 from majordomus.ledger.record import ReasoningRecord
 from majordomus.ledger.store import STATE_DIR, Store
 from tests.conftest import REVIEWER_CATALOGUE, initialised_repo, run_majordomus, serve
+from tests.ledger.records import envelope
 from tests.mcp.conftest import Pipes
 
 POOL = ["a1", "a2", "p1", "c1", "c2", "d1", "k1", "k2", "reviewer", "primary", "all", "t"]
@@ -97,14 +94,7 @@ def planted(draw: st.DrawFn) -> tuple[str, str, dict[str, Any]]:
     """(task directory, file name, record) as a hand might place it."""
     ident = draw(st.sampled_from(POOL[:8]))
     task = draw(st.sampled_from(["t", "u"]))
-    record = {
-        "schema": "majordomus/reasoning-record",
-        "version": 1,
-        "id": ident,
-        "task": task,
-        "recorded_at": draw(st.sampled_from(STAMPS)),
-        "body": draw(body),
-    }
+    record = envelope(ident, draw(body), task=task, stamp=draw(st.sampled_from(STAMPS)))
     folder = draw(st.sampled_from([task, task, "other"]))
     name = draw(st.sampled_from([ident, ident, ident + "-copy"]))
     return folder, f"{name}.json", record
@@ -187,20 +177,8 @@ HOSTILE = [
 
 
 def _consultation(ident: str, extra: dict[str, Any]) -> str:
-    record = {
-        "schema": "majordomus/reasoning-record",
-        "version": 1,
-        "id": ident,
-        "task": "t",
-        "recorded_at": "2026-10-01T09:30:00.000Z",
-        "body": {
-            "kind": "consultation",
-            "plan": "p1",
-            "advisor": "reviewer",
-            "status": "rate_limited",
-            **extra,
-        },
-    }
+    body = {"kind": "consultation", "plan": "p1", "advisor": "reviewer", "status": "rate_limited"}
+    record = envelope(ident, {**body, **extra}, stamp="2026-10-01T09:30:00.000Z")
     return json.dumps(record).replace('"1e20"', "1e20")
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import multiprocessing
 import re
 import subprocess
 from collections.abc import Callable
@@ -24,6 +23,7 @@ from majordomus.ledger.refs import WRITER_FILE
 from majordomus.ledger.service import Ledger, mint_id
 from majordomus.ledger.store import STATE_DIR, Loaded, Store
 from majordomus.ledger.tasks import CURRENT_FILE
+from tests.ledger.records import envelope
 
 ADMISSION = Admission(mode=ModeResolution(mode=ReasoningMode.STANDARD, source="default"))
 
@@ -41,16 +41,9 @@ def assessment(subject: str = "lock scope") -> Any:
     return parse_input({"kind": "assessment", "subject": subject})
 
 
-def stored(ident: str, stamp: str, task: str = "t", **envelope: object) -> dict:
-    return {
-        "schema": "majordomus/reasoning-record",
-        "version": 1,
-        "id": ident,
-        "task": task,
-        "recorded_at": stamp,
-        "body": {"kind": "attempt", "attempt": "a", "observed_failure": "f"},
-        **envelope,
-    }
+def stored(ident: str, stamp: str, task: str = "t", **extra: object) -> dict:
+    body = {"kind": "attempt", "attempt": "a", "observed_failure": "f"}
+    return envelope(ident, body, task=task, stamp=stamp, **extra)
 
 
 def put(root: Path, relative: str, content: str | bytes) -> Path:
@@ -125,35 +118,10 @@ def test_head_comes_from_git(tmp_path, git_repo):
     assert '"head"' not in (outside / bare.path).read_text()
 
 
-def test_secrets_never_reach_the_disk(tmp_path):
-    done = writer(tmp_path).record(assessment("key sk-ant-" + "b" * 24 + " leaked"))
-    text = (tmp_path / done.path).read_text()
-    assert "sk-ant-" not in text
-    assert done.record.redacted == ["anthropic-key"]
-    assert json.loads(text)["redacted"] == ["anthropic-key"]
-
-
 def test_a_refusal_writes_nothing(tmp_path):
     with pytest.raises(Refusal):
         writer(tmp_path).record(parse_input({"kind": "plan", "assessment": "x"}))
     assert not (tmp_path / ".ai").exists()
-
-
-@pytest.mark.parametrize("task", ["../escape", "a/b", "a\\b", "/abs", "..", "nul\x00", "x" * 300])
-def test_a_bad_task_name_is_refused_before_anything_is_written(tmp_path, task):
-    with pytest.raises(Refused) as refused:
-        writer(tmp_path).record(assessment(), task=task)
-    assert refused.value.message.startswith("task name ")
-    assert not (tmp_path / ".ai").exists()
-    assert not (tmp_path.parent / "escape").exists()
-
-
-def test_a_bad_current_task_is_refused_naming_its_file(tmp_path):
-    put(tmp_path, "../current.yaml", "id: feature/x\n")
-    with pytest.raises(Refused) as refused:
-        writer(tmp_path).record(assessment())
-    assert refused.value.message.endswith(f"it comes from {CURRENT_FILE}")
-    assert files(tmp_path) == []
 
 
 def test_an_existing_record_is_never_overwritten(tmp_path):
@@ -242,35 +210,6 @@ def test_what_is_written_loads_back_equal(tmp_path):
     first = ledger.record(assessment())
     plan = ledger.record(parse_input({"kind": "plan", "assessment": first.record.id}))
     assert ledger.store.load().records == [first.record, plan.record]
-
-
-def _record_many(root: str, worker: int, start: object, count: int) -> None:
-    ledger = writer(Path(root))
-    start.wait()  # type: ignore[attr-defined]
-    for n in range(count):
-        ledger.record(assessment(f"worker {worker} record {n}"), task="race")
-
-
-def test_eight_processes_recording_at_once_write_distinct_files(tmp_path):
-    # spawn: forking the multi-threaded test process may deadlock the child
-    context = multiprocessing.get_context("spawn")
-    start = context.Barrier(8)
-    workers = [
-        context.Process(target=_record_many, args=(str(tmp_path), w, start, 50)) for w in range(8)
-    ]
-    for process in workers:
-        process.start()
-    for process in workers:
-        process.join(60)
-    assert [p.exitcode for p in workers] == [0] * 8
-    written = files(tmp_path)
-    assert len(written) == 400
-    assert all(name.startswith("race/assessment-") and name.endswith(".json") for name in written)
-    loaded = Store(tmp_path).load()
-    assert loaded.unreadable == []
-    assert len({r.id for r in loaded.records}) == 400
-    subjects = {r.body.subject for r in loaded.records}
-    assert subjects == {f"worker {w} record {n}" for w in range(8) for n in range(50)}
 
 
 def test_load_lists_what_is_not_a_regular_record_file_as_unreadable(tmp_path, monkeypatch):

@@ -74,12 +74,6 @@ def test_all_is_reserved_for_every_task():
     assert task_problem("All") is None and task_problem("all-hands") is None
 
 
-def test_refusal_names_where_the_task_came_from():
-    with pytest.raises(Refused) as refused:
-        check_task("a/b", origin=CURRENT_FILE)
-    assert refused.value.message.endswith(f"it comes from {CURRENT_FILE}")
-
-
 def _current(tmp_path, text):
     path = tmp_path / CURRENT_FILE
     path.parent.mkdir(parents=True, exist_ok=True)

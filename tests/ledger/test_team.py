@@ -67,37 +67,16 @@ def rewrite(bare: Path, ref: str, *, keep_parent: bool) -> None:
     tip = git(bare, "rev-parse", ref).strip()
     listing = git(bare, "ls-tree", "-r", tip).splitlines()
     mode, kind, _, path = listing[0].replace("\t", " ").split(" ")
-    blob = (
-        subprocess.run(
-            ["git", "-C", str(bare), "hash-object", "-w", "--stdin"],
-            input=b'{"changed": true}\n',
-            capture_output=True,
-            check=True,
-        )
-        .stdout.decode()
-        .strip()
-    )
+
+    def fed(data: str, *args: str) -> str:
+        command = ["git", "-C", str(bare), *args]
+        done = subprocess.run(command, input=data, capture_output=True, check=True, text=True)
+        return done.stdout.strip()
+
+    blob = fed('{"changed": true}\n', "hash-object", "-w", "--stdin")
     task, name = path.split("/")
-    inner = (
-        subprocess.run(
-            ["git", "-C", str(bare), "mktree"],
-            input=f"{mode} {kind} {blob}\t{name}\n".encode(),
-            capture_output=True,
-            check=True,
-        )
-        .stdout.decode()
-        .strip()
-    )
-    tree = (
-        subprocess.run(
-            ["git", "-C", str(bare), "mktree"],
-            input=f"040000 tree {inner}\t{task}\n".encode(),
-            capture_output=True,
-            check=True,
-        )
-        .stdout.decode()
-        .strip()
-    )
+    inner = fed(f"{mode} {kind} {blob}\t{name}\n", "mktree")
+    tree = fed(f"040000 tree {inner}\t{task}\n", "mktree")
     parents = ["-p", tip] if keep_parent else []
     commit = git(bare, "commit-tree", tree, *parents, "-m", "rewritten").strip()
     git(bare, "update-ref", ref, commit)
@@ -313,7 +292,8 @@ def test_check_shared_reads_what_a_ci_job_fetched(tmp_path: Path) -> None:
     assert run_majordomus(["reasoning", "check", "--shared"], cwd=ci).stdout == plain.stdout
 
 
-def _interleave(clone_count: int, writes: int, seed: int, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("clone_count", "writes", "seed"), [(2, 12, 7), (5, 4, 11)])
+def test_clones_interleaved(clone_count: int, writes: int, seed: int, tmp_path: Path) -> None:
     """Clones writing at once on threads, each pushing and pulling at random; then every
     clone syncs until all hold everything, and all derive the same state and handover."""
     _, repos = clones(tmp_path, clone_count)
@@ -343,14 +323,6 @@ def _interleave(clone_count: int, writes: int, seed: int, tmp_path: Path) -> Non
     views = {seen(repo) for repo in repos}
     assert len(views) == 1
     assert len(Store(repos[0]).load().records) == clone_count * writes
-
-
-def test_two_clones_interleaved(tmp_path: Path) -> None:
-    _interleave(2, 12, 7, tmp_path)
-
-
-def test_five_clones_interleaved(tmp_path: Path) -> None:
-    _interleave(5, 4, 11, tmp_path)
 
 
 def test_no_git_means_nothing_published(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@ the walk over a body."""
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from majordomus.errors import Refused
 from majordomus.ledger.record import parse_input
 from majordomus.ledger.service import redact
+from majordomus.redaction import redactor
 from majordomus.redaction.redactor import (
     SHAPE_NAMES,
     redact_text,
@@ -181,6 +183,10 @@ def test_a_redacted_form_that_no_longer_parses_is_refused_and_never_written():
     assert secret not in str(refused.value)
 
 
+def _fresh_prefilter() -> Any:
+    return redactor._Prefilter(set(redactor._LITERALS.exact), set(redactor._LITERALS.any_case))
+
+
 @pytest.mark.parametrize("rented", [0, 1 << 40], ids=["one scan", "literal by literal"])
 def test_the_prefilter_never_misses_a_literal_a_text_holds(
     rented: int, monkeypatch: pytest.MonkeyPatch
@@ -188,13 +194,11 @@ def test_the_prefilter_never_misses_a_literal_a_text_holds(
     """One scan stands for a scan per literal: overlapping, nested and case-folded literals
     are all found, whichever set they belong to (a text without any is passed over whole);
     so does the search literal by literal that a process starts with."""
-    import random
-
     from majordomus.redaction import redactor as redaction
     from majordomus.redaction.redactor import WORD_END
 
     monkeypatch.setattr(redaction, "_RENTED_BYTES", rented)
-    scan = redaction._Prefilter(set(redaction._LITERALS.exact), set(redaction._LITERALS.any_case))
+    scan = _fresh_prefilter()
     literals = scan.exact + scan.any_case
     chooser = random.Random(18)
     for _ in range(2000):
@@ -220,20 +224,10 @@ def test_the_prefilter_never_misses_a_literal_a_text_holds(
 def test_the_scans_redact_as_the_search_literal_by_literal(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The scans a process compiles (literals grouped by pivot, a common pivot's searched
-    alone, key words in the bytes lower-cased) gate the shapes as the slow, obvious search
-    literal by literal does: whatever the text (case-folded, non-ASCII, lone surrogates,
-    JSON escapes, a secret across the 128 KB a process searches before compiling), the
-    redacted text is the same."""
-    import random
-
+    """The compiled scans gate the shapes as the search literal by literal does, whatever the
+    text (case-folded, non-ASCII, escapes, a secret across `_RENTED_BYTES`)."""
     from majordomus.redaction import redactor as redaction
     from tests.reliability.secret_samples import ORDINARY, SAMPLES
-
-    def prefilter() -> redaction._Prefilter:
-        return redaction._Prefilter(
-            set(redaction._LITERALS.exact), set(redaction._LITERALS.any_case)
-        )
 
     literals = [
         literal.removesuffix(redaction.WORD_END)
@@ -257,20 +251,31 @@ def test_the_scans_redact_as_the_search_literal_by_literal(
         at = redaction._RENTED_BYTES - len(sample.text) // 2
         texts.append(filler[:at] + sample.text + filler[at:])
     monkeypatch.setattr(redaction, "_RENTED_BYTES", 1 << 40)
-    monkeypatch.setattr(redaction, "_LITERALS", prefilter())
+    monkeypatch.setattr(redaction, "_LITERALS", _fresh_prefilter())
     expected = [redaction.redact_secrets(text) for text in texts]
     monkeypatch.setattr(redaction, "_RENTED_BYTES", 0)
-    monkeypatch.setattr(redaction, "_LITERALS", prefilter())
+    monkeypatch.setattr(redaction, "_LITERALS", _fresh_prefilter())
     assert [redaction.redact_secrets(text) for text in texts] == expected
     assert sum("[redacted:" in text for text in expected) > len(texts) // 2
 
 
-def test_key_words_are_found_where_full_lower_casing_finds_them() -> None:
-    """The lower-cased text key words are looked for in is made through the UTF-8 bytes;
-    every shape's key words are found at exactly the places `str.lower` (ASCII letters only
-    when that would move an offset) puts them, whatever the text holds outside ASCII."""
-    import random
+def _key_word_texts(seed: int) -> list[str]:
+    """600 texts of key words and characters outside ASCII (Kelvin sign, lone surrogate)."""
+    words = ["password", "Pass", "KEY", "ey", "api_", "Token", "secret", "aws", "heroku", "curl"]
+    others = ["\u212a", "\u0130", "É", "é", "ß", "\udc80", "→", "\U0001f600", " ", "=", "x", "1"]
+    chooser = random.Random(seed)
+    return [
+        "".join(
+            chooser.choice(words if chooser.random() < 0.4 else others)
+            for _ in range(chooser.randint(1, 12))
+        )
+        for _ in range(600)
+    ]
 
+
+def test_key_words_are_found_where_full_lower_casing_finds_them() -> None:
+    """Key words are found in `_lowered` where `str.lower` (ASCII letters only when it would
+    move an offset) puts them."""
     from majordomus.redaction.redactor import _COMPILED, _lowered
 
     def reference(text: str) -> str:
@@ -280,14 +285,7 @@ def test_key_words_are_found_where_full_lower_casing_finds_them() -> None:
         return text.translate({code: code + 32 for code in range(ord("A"), ord("Z") + 1)})
 
     anchors = [shape.anchor for shape in _COMPILED if shape.anchor is not None]
-    words = ["password", "Pass", "KEY", "ey", "api_", "Token", "secret", "aws", "heroku", "curl"]
-    others = ["\u212a", "\u0130", "É", "é", "ß", "\udc80", "→", "\U0001f600", " ", "=", "x", "1"]
-    chooser = random.Random(7)
-    for _ in range(600):
-        text = "".join(
-            chooser.choice(words if chooser.random() < 0.4 else others)
-            for _ in range(chooser.randint(1, 12))
-        )
+    for text in _key_word_texts(7):
         fast, slow = _lowered(text), reference(text)
         assert len(fast) == len(text), text
         for anchor in anchors:
@@ -297,22 +295,11 @@ def test_key_words_are_found_where_full_lower_casing_finds_them() -> None:
 
 
 def test_key_words_found_in_the_bytes_start_where_they_start_in_the_text() -> None:
-    """Key words looked for in a text's UTF-8 bytes (lower-cased) are placed at the text's
-    own offsets: the same starts as in its lower-cased copy, whatever it holds outside
-    ASCII, lone surrogates and the Kelvin sign included."""
-    import random
-
+    """Key words found in a text's lower-cased UTF-8 bytes start at the text's own offsets."""
     from majordomus.redaction.redactor import _COMPILED, _KeyWords, _lowered
 
     anchors = [re.compile(shape.anchor) for shape in _COMPILED if shape.anchor is not None]
-    words = ["password", "Pass", "KEY", "ey", "api_", "Token", "secret", "aws", "heroku", "curl"]
-    others = ["\u212a", "\u0130", "É", "é", "ß", "\udc80", "→", "\U0001f600", " ", "=", "x", "1"]
-    chooser = random.Random(11)
-    for _ in range(600):
-        text = "".join(
-            chooser.choice(words if chooser.random() < 0.4 else others)
-            for _ in range(chooser.randint(1, 12))
-        )
+    for text in _key_word_texts(11):
         key_words = _KeyWords(text, text.encode("utf-8", "surrogatepass"))
         for anchor in anchors:
             assert list(key_words.starts(anchor)) == [
@@ -323,8 +310,6 @@ def test_key_words_found_in_the_bytes_start_where_they_start_in_the_text() -> No
 def test_narrowed_key_word_anchors_redact_as_all_the_words(monkeypatch: pytest.MonkeyPatch) -> None:
     """A shape gated by whole key words alone looks only for the words a text holds; what
     it replaces is what looking for all of them replaces, whatever else the text holds."""
-    import random
-
     from majordomus.redaction import redactor as redaction
 
     narrowed = [shape for shape in redaction._COMPILED if shape.words is not None]
@@ -359,17 +344,8 @@ def test_narrowed_key_word_anchors_redact_as_all_the_words(monkeypatch: pytest.M
     assert any("[redacted:secret-assignment]" in result for result in narrowed_results)
 
 
-def _compiled_prefilter() -> Any:
-    """A prefilter past its literal-by-literal start: every non-empty text goes through the
-    compiled scans."""
-    from majordomus.redaction import redactor as redaction
-
-    scan = redaction._Prefilter(set(redaction._LITERALS.exact), set(redaction._LITERALS.any_case))
-    scan._rented = redaction._RENTED_BYTES
-    return scan
-
-
-_PREFILTER = _compiled_prefilter()
+_PREFILTER = _fresh_prefilter()
+_PREFILTER._rented = redactor._RENTED_BYTES  # past its start: every text goes through the scans
 _BARE = sorted({lit.removesuffix("$") for lit in _PREFILTER.exact + _PREFILTER.any_case})
 
 
@@ -398,11 +374,8 @@ _PIECES = st.one_of(
 def test_the_compiled_scans_never_report_fewer_literals_than_a_search_of_each(
     pieces: list[str],
 ) -> None:
-    """The scans (few pivots shared by many literals, the case-sensitive literals without
-    an upper-case letter looked for in the bytes lower-cased, look-behinds filtered first)
-    report every literal a search literal by literal finds, whatever the text: the
-    literals, their neighbours and case variants, glued by boundaries and characters
-    outside ASCII."""
+    """The scans report every literal a search literal by literal finds: the literals, their
+    neighbours and case variants, glued by boundaries and characters outside ASCII."""
     data = "".join(pieces).encode("utf-8", "surrogatepass")
     exact, any_case = _PREFILTER.found_in(data)
     held_exact, held_any_case = _PREFILTER._each(data)

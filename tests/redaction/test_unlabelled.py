@@ -8,7 +8,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import random
 import string
 import uuid
 
@@ -16,15 +15,9 @@ import pytest
 
 from majordomus.egress import clean_json
 from majordomus.redaction.redactor import redact_secrets, shapes_in
+from tests.reliability.secret_samples import drawn
 
 MARKER = "[redacted:high-entropy-token]"
-
-
-def drawn(alphabet: str, length: int, seed: int) -> str:
-    chooser = random.Random(seed)
-    return "".join(chooser.choice(alphabet) for _ in range(length))
-
-
 B62 = string.ascii_letters + string.digits
 TOKEN = "Nq5xT2vL8kR3mW9pZ7cY4bH6jF1gD0sA"
 

@@ -1,13 +1,6 @@
-"""One admitted record of every kind, with a chosen text in every free-text field.
-
-`record_chain(call, text)` records, in admission order, an assessment, a plan, a completed
-consultation, a disagreement, its resolution, a conclusion, a validation and an attempt,
-through any caller of `reasoning.record` (in-process executor, CLI, MCP, HTTP). Every string
-field a caller authors is filled with `text(path)`, except the references admission resolves
-against recorded ids, the selected advisor and the vocabulary: those are `REFERENCES`.
-`string_paths` derives every string field from the input models, so a field added to a model
-without being filled here fails `test_the_chain_fills_every_free_text_field`.
-"""
+"""One admitted record of every kind with a chosen text in every free-text field, through any
+caller of `reasoning.record`; `string_paths` derives the fields from the models, so a new
+field left unfilled fails `test_the_chain_fills_every_free_text_field`."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""Fixtures for the reliability suite: a committed repository `majordomus init` wrote, with
-an advisor catalogue whose one advisor is "installed" (a fake executable on a private PATH),
-and the environment every in-process context and every subprocess of this suite runs with.
-
-`MAJORDOMUS_SOAK=1` turns on the long variants (docs/RELIABILITY.md); without it every test
-here is sized to keep this directory well under the suite's budget.
-"""
+"""Fixtures for the reliability suite: an initialised repository with one "installed" advisor,
+and the environment its processes run with; `MAJORDOMUS_SOAK=1` turns on the long variants."""
 
 from __future__ import annotations
 

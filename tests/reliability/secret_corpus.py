@@ -1,10 +1,5 @@
-"""A corpus of realistic secret shapes, each in the context it is usually pasted in.
-
-Every `Secret` says what must never reach disk in the clear (`leaks`: the secret material,
-not its harmless prefix or the user name around it) and which shape names the record's
-`redacted` list must carry for it. The values are assembled from pieces at import time and
-are not real credentials; they only have the shape of one (lengths, alphabets, prefixes).
-"""
+"""A corpus of realistic secret shapes (not real credentials), each in its usual context, with
+the material that must never reach disk (`leaks`) and the shape names `redacted` must carry."""
 
 from __future__ import annotations
 

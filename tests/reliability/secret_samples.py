@@ -1,14 +1,6 @@
-"""The secret-shape corpus of the egress suite: more than a hundred samples in more than thirty
-families, each in a context it is usually pasted in (an env file, YAML, JSON, a shell line, a
-log line, a JSON document inside a string, a PEM block with its newlines escaped).
-
-Every `Sample` names its family and the material that must never leave in the clear (`leaks`:
-the secret itself, not its harmless prefix or the key name around it). The values are built
-from pieces at import time: they have the shape of a credential (prefix, length, alphabet)
-and are not real ones. `ORDINARY` is the other half: prose and code that holds no secret
-(hashes, UUIDs, commit ids, base64 data, URLs without credentials, plain configuration),
-which redaction should leave alone.
-"""
+"""The secret-shape corpus of the egress suite: over a hundred samples of credential shape (not
+real ones) in over thirty families, each in a context it is usually pasted in; `leaks` is the
+material that must never leave in the clear. `ORDINARY` holds no secret and must stay as is."""
 
 from __future__ import annotations
 
@@ -234,13 +226,8 @@ def _url_credentials() -> list[Sample]:
     add(_s("url-credentials", "redis://:hunter2" + cycle(B62, 5, 43) + "@cache:6379/0", "hunter2"))
     at = "p@ss" + cycle(B62, 8, 44)
     add(_s("url-credentials", f"mongodb+srv://ops:{at}@cluster0.example.invalid/db", at))
-    add(
-        _s(
-            "url-credentials",
-            f"https://deploy:{cycle(B62, 12, 45)}@git.example.invalid/r.git",
-            cycle(B62, 12, 45),
-        )
-    )
+    pw = cycle(B62, 12, 45)
+    add(_s("url-credentials", f"https://deploy:{pw}@git.example.invalid/r.git", pw))
     add(
         _s(
             "curl-credentials",
@@ -248,13 +235,8 @@ def _url_credentials() -> list[Sample]:
             "Tr0ub4dor",
         )
     )
-    add(
-        _s(
-            "curl-credentials",
-            "curl --user 'ci:" + cycle(B62, 10, 46) + "' https://x.invalid",
-            cycle(B62, 10, 46),
-        )
-    )
+    pw = cycle(B62, 10, 46)
+    add(_s("curl-credentials", f"curl --user 'ci:{pw}' https://x.invalid", pw))
     return out
 
 
@@ -289,13 +271,8 @@ def _assignments() -> list[Sample]:
     # a JSON document carried inside a JSON string: the secret sits behind escaped quotes
     inner = json.dumps({"config": json.dumps({"password": "inn3rpw", "token": "t0ken99"})})
     add(_s("json-in-json", inner, "inn3rpw", "t0ken99"))
-    add(
-        _s(
-            "json-in-json",
-            json.dumps({"log": f"client_secret={cycle(B62, 32, 47)}"}),
-            cycle(B62, 32, 47),
-        )
-    )
+    secret = cycle(B62, 32, 47)
+    add(_s("json-in-json", json.dumps({"log": f"client_secret={secret}"}), secret))
     return out
 
 
@@ -426,30 +403,15 @@ def _issue_files() -> list[Sample]:
     add(_s("password-next-line", f"db:\n  user: app\n  password:\n    {pw}\n", pw))
     pw = drawn(B62, 12, 145)
     add(_s("password-next-line", f"password: |\n  {pw}\nhost: db\n", pw))
-    add(_s("passphrase-words", "passphrase: correct horse battery staple", "horse battery"))
-    add(_s("passphrase-words", "GPG_PASSPHRASE=tumble orchid lantern velvet", "orchid lantern"))
-    add(
-        _s(
-            "passphrase-words",
-            'gpg --batch --passphrase "amber kettle meadow piano" -d notes.gpg',
-            "kettle meadow",
-        )
-    )
-    add(
-        _s(
-            "passphrase-words",
-            "ssh-keygen -t ed25519 -f deploy -N 'orbit maple fjord quiet'",
-            "maple fjord",
-        )
-    )
-    add(
-        _s(
-            "passphrase-words",
-            "openssl rsa -in key.pem -passin pass:velvet-harbor-moss -out plain.pem",
-            "harbor-moss",
-        )
-    )
-    add(_s("passphrase-words", "The wifi password: marble otter fjord quince", "otter fjord"))
+    for text, leak in (
+        ("passphrase: correct horse battery staple", "horse battery"),
+        ("GPG_PASSPHRASE=tumble orchid lantern velvet", "orchid lantern"),
+        ('gpg --batch --passphrase "amber kettle meadow piano" -d notes.gpg', "kettle meadow"),
+        ("ssh-keygen -t ed25519 -f deploy -N 'orbit maple fjord quiet'", "maple fjord"),
+        ("openssl rsa -in key.pem -passin pass:velvet-harbor-moss -out plain.pem", "harbor-moss"),
+        ("The wifi password: marble otter fjord quince", "otter fjord"),
+    ):
+        add(_s("passphrase-words", text, leak))
     return out
 
 
@@ -463,13 +425,8 @@ def _issue_tokens() -> list[Sample]:
     hex40 = drawn(LOWER_HEX, 40, 151)
     add(_s("authorization-token", f"Authorization: token {hex40}", hex40))
     hex40 = drawn(LOWER_HEX, 40, 152)
-    add(
-        _s(
-            "authorization-token",
-            f'curl -H "Authorization: Token {hex40}" https://api.example.invalid/user',
-            hex40,
-        )
-    )
+    curl = f'curl -H "Authorization: Token {hex40}" https://api.example.invalid/user'
+    add(_s("authorization-token", curl, hex40))
     replicate = "r8_" + drawn(B62, 37, 153)
     add(_s("replicate", f"REPLICATE_API_TOKEN={replicate}", replicate[3:]))
     add(_s("replicate", f"token {replicate} in the notebook", replicate[3:]))
@@ -488,13 +445,8 @@ def _issue_tokens() -> list[Sample]:
     user = "sntryu_" + drawn(LOWER_HEX, 64, 160)
     add(_s("sentry", f"sentry-cli --auth-token {user} releases list", user[7:]))
     terraform = drawn(LOWER_HEX + "ghijklmnop", 14, 161) + ".atlasv1." + drawn(B62, 67, 162)
-    add(
-        _s(
-            "terraform-cloud",
-            f'credentials "app.terraform.io" {{ token = "{terraform}" }}',
-            terraform[23:],
-        )
-    )
+    block = f'credentials "app.terraform.io" {{ token = "{terraform}" }}'
+    add(_s("terraform-cloud", block, terraform[23:]))
     add(_s("terraform-cloud", f"TF_TOKEN_app_terraform_io={terraform}", terraform[23:]))
     claims = {"u": "acme", "a": drawn(B62, 25, 163)}
     mapbox = "sk." + _b64url(claims) + "." + drawn(B62 + "-_", 22, 164)

@@ -1,11 +1,6 @@
-"""Concurrent writers (docs/ledger.md#several-writers-at-once): many processes recording into
-one task at the same moment lose nothing and collide on nothing: every call leaves exactly one
-parseable file under its own id, no temporary file is left behind, and `check` stays clean.
-
-The in-process variant runs 8 processes, each calling `reasoning.record` through the one
-executor 100 times; the CLI variant runs 8 concurrent streams of `majordomus reasoning record`
-(5 calls each, 100 each under `MAJORDOMUS_SOAK=1`).
-"""
+"""Concurrent writers (docs/ledger.md#several-writers-at-once), in process and over the CLI,
+lose nothing and collide on nothing: one parseable file per call, no temporary left, `check`
+clean."""
 
 from __future__ import annotations
 

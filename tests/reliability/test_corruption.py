@@ -1,13 +1,6 @@
-"""A corrupted store (docs/ledger.md#replay-never-fails): files that are not records are listed
-as `unreadable`, each is a `check` finding, `status` still renders, and nothing in the store is
-rewritten, renamed or removed: bytes and modification times are identical afterwards.
-
-Planted next to two good records: truncations (every prefix of a real record file, in
-process), empty and blank files, binary noise, invalid UTF-8, JSON that is not an object,
-foreign schemas, wrong versions, unknown kinds, bodies of the wrong shape, nesting deeper than
-any parser allows, a directory, a FIFO and a symlink to an endless device. The last two must
-not make a reader block or exhaust memory.
-"""
+"""A corrupted store (docs/ledger.md#replay-never-fails, docs/RELIABILITY.md property 3): what is
+not a record is `unreadable` and a `check` finding, `status` renders, nothing is rewritten,
+and no planted FIFO or endless device makes a reader block or exhaust memory."""
 
 from __future__ import annotations
 
@@ -26,6 +19,7 @@ from majordomus.ledger.lock import LOCK_NAME
 from majordomus.ledger.store import STATE_DIR, Store
 from majordomus.order import natural_key
 from tests.conftest import MAJORDOMUS, answered, command_env, run_majordomus
+from tests.ledger.records import envelope
 
 SEED = 9
 TASK = "t"
@@ -33,14 +27,7 @@ MEMORY_CAP = 2 * 1024**3
 
 
 def good_record(ident: str, stamp: str) -> dict[str, Any]:
-    return {
-        "schema": "majordomus/reasoning-record",
-        "version": 1,
-        "id": ident,
-        "task": TASK,
-        "recorded_at": stamp,
-        "body": {"kind": "assessment", "subject": f"subject of {ident}"},
-    }
+    return envelope(ident, {"kind": "assessment", "subject": f"subject of {ident}"}, stamp=stamp)
 
 
 GOOD = good_record("assessment-1", "2026-10-01T09:30:00.000Z")

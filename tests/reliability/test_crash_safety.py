@@ -1,16 +1,6 @@
-"""Crash safety of the writer (docs/RELIABILITY.md, property 2): a writer killed with SIGKILL
-at any moment leaves no partial record that `load()` could see; what it leaves behind is at
-most a temporary `.<id>.json.tmp`, which `load()` skips, and `status` / `check` stay clean;
-each way the write may publish its temporary file (`renameat2`, a hard link) is killed at each
-step.
-
-The writers are forked from one warmed-up process (so a kill costs a fork, not an
-interpreter start) and kill themselves with SIGKILL at a moment a seeded generator picks:
-after the K-th profiled call, counted either over the whole `repo.ledger.record` call or
-only inside `Store.write`. A SIGKILL cannot be caught, so nothing after it runs: no
-`finally`, no clean-up. A deterministic variant kills at each step of one write, including
-in the middle of writing the bytes.
-"""
+"""Crash safety of the writer (docs/RELIABILITY.md, property 2): writers forked from one warmed
+process SIGKILL themselves at seeded moments, and at each step of one write for each
+publisher; `load()` never sees a partial record and `status` / `check` stay clean."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
 """Everything that leaves the process passes the redactor and the control-character filter
-(docs/RELIABILITY.md, "Redaction and egress").
-
-The secret corpus (`secret_samples.SAMPLES`) is recorded through the writer and read back
-from disk, served from a layer over the CLI, MCP and HTTP, and sent as task names and tool
-names: no sample's material may appear anywhere. The ordinary corpus bounds the false
-positives. A rule title holding terminal escapes is printed escaped.
-"""
+(docs/RELIABILITY.md, "Redaction and egress"): no sample of `secret_samples` leaves on any
+path, and the ordinary corpus bounds the false positives."""
 
 from __future__ import annotations
 

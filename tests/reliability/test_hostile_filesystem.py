@@ -1,17 +1,6 @@
-"""A hostile repository cannot make majordomus read or write outside it, hang, or echo the
-environment (docs/RELIABILITY.md, "Threat model", the filesystem guards).
-
-Each attack is planted in a fresh committed repository next to an `outside` directory that
-holds a secret file and an empty `target`: a symlink to `/proc/self/environ` in place of
-the advisor catalogue, the manifest or `sources.yaml`; `.ai/local` or a task directory
-linked outside; a layer directory swapped for a link while git still lists its files; a
-FIFO or `/dev/zero` in place of `current.yaml` or `sources.yaml`; a link to `/` among the
-documents `reasoning check` scans; a symlinked `.gitignore` for `init`. Every command runs
-with `ENV_CANARY` in its environment, over the CLI (both discovery modes where the layer is
-read), MCP over pipes and HTTP where the path exists: the canary and the secret never appear
-in any output, `target` stays empty, exit codes are the documented ones, every command ends
-(a subprocess timeout would fail the test) and the servers keep answering.
-"""
+"""A hostile repository (links to `/proc/self/environ` or outside, FIFOs, `/dev/zero`) cannot
+make majordomus read or write outside it, hang, or echo the environment, on any surface
+(docs/RELIABILITY.md, "Filesystem guards")."""
 
 from __future__ import annotations
 

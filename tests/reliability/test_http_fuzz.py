@@ -1,17 +1,7 @@
-"""The HTTP API under schemathesis and under hostile headers (docs/http.md,
-docs/RELIABILITY.md#http-guards), against a live `majordomus serve --port 0`.
-
-Schemathesis reads `/openapi.json` from the server and generates requests for every
-operation, schema-valid (positive) and schema-invalid (negative) ones. Every response must
-be no 5xx and must match the documented status, content type, headers and schema; negative
-data must be rejected. One check is left out, `positive_data_acceptance` (a schema-valid
-request must not get a 4xx): the contract answers 400 `invalid_input` when a well-typed
-input names something the repository lacks (a kind, an exposure word) and 404 / 422 for
-unknown ids and refusals (docs/http.md#errors), which no static schema can express.
-
-Then the guards over the wire: the Host (DNS rebinding) and Origin guards, the 1 MiB body
-limit, and the refusal of a remote caller's writes, also when a header claims another peer.
-"""
+"""The HTTP API under schemathesis (every operation, positive and negative data, no 5xx, the
+documented answers) and hostile headers, against a live `majordomus serve --port 0`
+(docs/http.md, docs/RELIABILITY.md#http-guards). `positive_data_acceptance` is left out: a
+well-typed input naming what the repository lacks is a documented 4xx."""
 
 from __future__ import annotations
 

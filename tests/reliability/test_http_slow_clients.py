@@ -1,10 +1,5 @@
-"""Slow and vanishing HTTP clients, over real loopback sockets against `majordomus serve`
-(docs/RELIABILITY.md, "Parsing and reading limits").
-
-The server runs with `MAJORDOMUS_HTTP_READ_TIMEOUT=1`: a client gets one second for its
-request head and one for its body. Every wait here is for the server to act within that
-deadline (a socket read that returns when the server closes), bounded by socket timeouts.
-"""
+"""Slow and vanishing HTTP clients over loopback against `majordomus serve` with a one-second
+read timeout (docs/RELIABILITY.md, "Parsing and reading limits")."""
 
 from __future__ import annotations
 

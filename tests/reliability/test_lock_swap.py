@@ -10,7 +10,6 @@ import multiprocessing
 import os
 import threading
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -18,21 +17,10 @@ from majordomus.errors import Refused
 from majordomus.ledger import lock
 from majordomus.ledger.lock import LOCK_NAME, LedgerBusy
 from majordomus.ledger.store import STATE_DIR, Store
-from tests.ledger.test_lock import _record
+from tests.ledger.records import conclusion_input
+from tests.ledger.test_lock import _record, _writer
 
 TRIES = 100
-EVIDENCE = [{"kind": "file", "reference": "src/lock.py:10"}]
-
-
-def _conclusion(assessment: str, decision: str) -> dict[str, Any]:
-    return {
-        "kind": "conclusion",
-        "assessment": assessment,
-        "decision": decision,
-        "rationale": "measured",
-        "evidence": EVIDENCE,
-        "validation_plan": ["soak"],
-    }
 
 
 def _swap(folder: Path, how: int) -> None:
@@ -57,26 +45,15 @@ def test_a_lock_taken_away_from_its_holder_admits_no_second_writer(tmp_path: Pat
         with holder.locked():
             _swap(folder, attempt % 3)
             try:
-                _record(other, _conclusion(assessment, "the other writer's"))
+                _record(other, conclusion_input(assessment, decision="the other writer's"))
                 conflicting += 1
             except LedgerBusy:
                 pass
-            _record(holder, _conclusion(assessment, "the holder's"))
+            _record(holder, conclusion_input(assessment, decision="the holder's"))
         with pytest.raises(Refused, match="already concludes"):
-            _record(other, _conclusion(assessment, "late"))
+            _record(other, conclusion_input(assessment, decision="late"))
     assert conflicting == 0
     assert (folder / LOCK_NAME).exists()  # the lock file is never deleted by a writer
-
-
-def _writer(root: str, start: Any, jobs: Any, results: Any) -> None:
-    """One process: for each job, wait at the start line with the others, then record."""
-    store = Store(Path(root), lock_wait=60)
-    while (job := jobs.get()) is not None:
-        start.wait()
-        try:
-            results.put(("admitted", _record(store, job)))
-        except Refused as refused:
-            results.put(("refused", str(refused)))
 
 
 def test_writers_racing_a_cleanup_job_admit_one_conclusion_per_assessment(tmp_path: Path) -> None:
@@ -85,7 +62,7 @@ def test_writers_racing_a_cleanup_job_admit_one_conclusion_per_assessment(tmp_pa
     jobs = [spawn.Queue(), spawn.Queue()]
     results = spawn.Queue()
     workers = [
-        spawn.Process(target=_writer, args=(str(tmp_path), start, queue, results), daemon=True)
+        spawn.Process(target=_writer, args=(str(tmp_path), start, queue, results, 60), daemon=True)
         for queue in jobs
     ]
     for worker in workers:
@@ -109,7 +86,7 @@ def test_writers_racing_a_cleanup_job_admit_one_conclusion_per_assessment(tmp_pa
         for attempt in range(TRIES):
             assessment = _record(store, {"kind": "assessment", "subject": f"race {attempt}"})
             for n, queue in enumerate(jobs):
-                queue.put(_conclusion(assessment, f"writer {n}"))
+                queue.put(conclusion_input(assessment, decision=f"writer {n}"))
             outcomes = [results.get(timeout=120) for _ in jobs]
             if sum(verdict == "admitted" for verdict, _ in outcomes) != 1:
                 conflicting.append((attempt, outcomes))

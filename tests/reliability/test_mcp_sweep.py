@@ -1,15 +1,6 @@
-"""The MCP server under a generated sweep of hostile input, in one long session
-(docs/RELIABILITY.md, property 6): every line gets exactly the JSON-RPC answer the rules
-prescribe, a `ping` after each case proves the server still serves, the session ends on an
-abrupt EOF with exit 0, and the read-only witness is identical afterwards.
-
-Cases: invalid JSON, invalid UTF-8, 10 MB lines (over the 1 MiB line limit), nesting from
-10 to 100 000 levels, a value of every wrong JSON type for every parameter of every tool
-(derived from `tools/list`, one level into the record kinds of
-`majordomus_reasoning_record`), unknown parameters, missing required ones, unknown methods,
-and seeded batches of garbage whose answers a small model of the message rules predicts.
-Single cases are in `tests/mcp/test_protocol.py`; this is the systematic sweep.
-"""
+"""The MCP server under a generated sweep of hostile input in one long session
+(docs/RELIABILITY.md, property 6, lists the cases): each line gets the answer the rules
+prescribe, a `ping` after each case is answered, an abrupt EOF exits 0, the witness is intact."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""Every parsing limit on every surface (docs/RELIABILITY.md, "Parsing and reading limits"):
-the CLI, MCP over pipes and HTTP refuse what is over a limit the same way on every Python
-version, as invalid input, never as an internal error or a RecursionError; a layer file
-nested too deep is one `too_deep` diagnostic and everything else is served.
-"""
+"""Every parsing limit on every surface (docs/RELIABILITY.md, "Parsing and reading limits"): the
+same invalid-input refusal on every Python version; a layer file nested too deep is one
+`too_deep` diagnostic."""
 
 from __future__ import annotations
 

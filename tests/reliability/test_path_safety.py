@@ -1,16 +1,5 @@
-"""Path safety: nothing a caller names can make the product write or read outside where it
-should (docs/RELIABILITY.md#filesystem-guards).
-
-* Task names with separators, `..`, absolute paths, NUL, newlines, non-ASCII or over 255
-  characters are refused before anything is written, on every surface (executor, CLI
-  `--task`, the current-task file, MCP, HTTP); a record body cannot smuggle an `id` or a
-  `task` in; `explain` and `status` of crafted names read nothing.
-* Layer discovery never reads a symlink or anything outside the root, with vcs and
-  filesystem discovery: links to a FIFO (which would block a reader), to files and to
-  directories outside the root, and a pathspec that climbs out of the root.
-* `objects get` (executor, CLI, MCP, HTTP) of crafted URIs answers not-found and opens no
-  file.
-"""
+"""Path safety: no task name, record id, URI or pathspec a caller names makes the product read or
+write outside where it should, on any surface (docs/RELIABILITY.md#filesystem-guards)."""
 
 from __future__ import annotations
 

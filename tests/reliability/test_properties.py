@@ -1,10 +1,5 @@
-"""Properties of the inputs a stranger controls, under Hypothesis with the suite's fixed
-budget (derandomized, a few examples each: tests/conftest.py): object URIs, the JSON-RPC
-line framing, record admission and the replay order. Each never raises anything but its
-own error, never hangs, and what it gives back is always well formed. The YAML subset and
-front matter are in `test_yaml_fuzz.py`, the store's replay in
-`tests/ledger/test_replay_total.py`.
-"""
+"""Properties of the inputs a stranger controls (object URIs, JSON-RPC framing, admission, replay
+order) under Hypothesis: only their own errors, no hang, well-formed answers."""
 
 from __future__ import annotations
 
@@ -30,6 +25,7 @@ from majordomus.ledger.service import Ledger
 from majordomus.ledger.store import Store
 from majordomus.mcp import session
 from majordomus.mcp.dispatch import Dispatcher
+from tests.ledger.records import stored_record
 
 # -- object URIs -------------------------------------------------------------------------------
 
@@ -158,16 +154,7 @@ def _record(n: int, cited: list[int], at: int) -> ReasoningRecord:
             "rationale": "r",
             "consultations": [f"r{c}" for c in cited[1:]],
         }
-    return ReasoningRecord.model_validate(
-        {
-            "schema": "majordomus/reasoning-record",
-            "version": 1,
-            "id": f"r{n}",
-            "task": "t",
-            "recorded_at": f"2026-10-01T09:00:{at:02}Z",
-            "body": body,
-        }
-    )
+    return stored_record(f"r{n}", body, stamp=f"2026-10-01T09:00:{at:02}Z")
 
 
 @given(st.lists(st.tuples(st.lists(st.integers(0, 7), max_size=3), st.integers(0, 59)), max_size=8))

@@ -1,12 +1,5 @@
 """Every transport bounds its input before it buffers it, and a client that does not take its
-answer cannot hold memory (docs/RELIABILITY.md, "Parsing and reading limits").
-
-MCP over pipes: a line over 1 MiB is answered -32600 and read in pieces, never whole (the
-server's peak memory grows by far less than the line). HTTP over loopback sockets: a request
-framed both by `Transfer-Encoding` and `Content-Length`, or by two lengths, is a 400 JSON
-error and its connection is closed; a client that never reads is dropped at the write
-deadline; 300 such clients leave the server's memory within 10% of where it started.
-"""
+answer cannot hold memory (docs/RELIABILITY.md, "Parsing and reading limits")."""
 
 from __future__ import annotations
 

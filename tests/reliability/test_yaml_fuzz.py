@@ -1,12 +1,5 @@
-"""The YAML subset and the readers built on it under fuzzing.
-
-Arbitrary text, YAML-like fragments and mutations of real layer files never raise anything
-but each reader's own error: `YamlError` from the parser, `FrontMatterError` from the
-front-matter split, `InvalidManifest` / `InvalidSources` from the two typed reads. And the
-index turns every fuzzed file of a tracked class (a policy, a profile, a rule) into either
-object(s) or exactly one error diagnostic naming that path, never an exception.
-`tests/layer/test_yaml_properties.py` holds the parser's own properties; this extends them.
-"""
+"""The YAML subset and the readers built on it under fuzzing: nothing raises but each reader's
+own error, and the index turns every fuzzed file into objects or one diagnostic naming it."""
 
 from __future__ import annotations
 

@@ -1,0 +1,50 @@
+"""Record envelopes as the store holds them, for tests that build or plant records."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from majordomus.advisors.states import AdvisorState
+from majordomus.ledger.record import RECORD_SCHEMA, ReasoningRecord
+
+STAMP = "2026-10-01T00:00:00Z"
+EVIDENCE = [{"kind": "file", "reference": "src/lock.py:10"}]
+
+
+def envelope(
+    ident: str, body: dict[str, Any], *, task: str = "t", stamp: str = STAMP, **extra: Any
+) -> dict[str, Any]:
+    """A stored record's JSON value, envelope keys in the writer's order."""
+    fields = {"id": ident, "task": task, "recorded_at": stamp}
+    return {"schema": RECORD_SCHEMA, "version": 1, **fields, "body": body, **extra}
+
+
+def stored_record(ident: str, body: dict[str, Any], **kwargs: Any) -> ReasoningRecord:
+    return ReasoningRecord.model_validate(envelope(ident, body, **kwargs))
+
+
+def advisor_state(ident: str, adapter: str, status: str = "available") -> AdvisorState:
+    """An advisor's state now, as admission receives it."""
+    fields = {"transport": "api", "capabilities": ["independent_reasoning"], "probe": ""}
+    return AdvisorState.model_validate(
+        {
+            "id": ident,
+            "title": ident,
+            "adapter": adapter,
+            "status": status,
+            "reason": "present",
+            **fields,
+        }
+    )
+
+
+def conclusion_input(assessment: str, **extra: Any) -> dict[str, Any]:
+    """A conclusion a caller writes, grounded enough for material uncertainty."""
+    fields = {"rationale": "measured", "evidence": EVIDENCE, "validation_plan": ["soak"]}
+    return {
+        "kind": "conclusion",
+        "assessment": assessment,
+        "decision": "keep the lock",
+        **fields,
+        **extra,
+    }
