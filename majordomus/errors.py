@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 EXIT_OK = 0
@@ -159,19 +159,14 @@ def field_path(loc: Sequence[str | int]) -> str:
     return path
 
 
-def describe_validation(
-    exc: object, *, locate: Callable[[tuple[str | int, ...]], tuple[str | int, ...]] | None = None
-) -> str:
+def describe_validation(exc: object) -> str:
     """One line naming every field a validation error complains about, in plain words."""
     errors = getattr(exc, "errors", None)
     if errors is None:
         return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     parts = []
     for err in errors(include_url=False, include_input=False):
-        loc = tuple(err.get("loc", ()))
-        if locate is not None:
-            loc = locate(loc)
-        where = field_path(loc)
+        where = field_path(tuple(err.get("loc", ())))
         words = plain_words(err)
         parts.append(f"{where}: {words}" if where else words)
     return "; ".join(dict.fromkeys(parts)) or "invalid input"

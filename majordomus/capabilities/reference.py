@@ -34,10 +34,7 @@ def reference_workspace() -> Workspace:
 
     manifest = Manifest(
         schema=LAYER_SCHEMA,
-        repo_path="repo",
         local_path="local",
-        local_tracked=False,
-        local_implicit_context=False,
         sections={"knowledge": "knowledge"},
     )
     index = Index(

@@ -22,7 +22,8 @@ _CONFIG = (".ai/manifest.yaml", ".ai/repo/knowledge/sources.yaml")
 Key = tuple[int, int, int, int] | None
 
 
-def _key(path: str) -> Key:
+def stat_key(path: str) -> Key:
+    """The (mtime, ctime, size, inode) of `path`, None when it cannot be stat'ed."""
     try:
         st = os.stat(path)
     except OSError:
@@ -42,7 +43,7 @@ class Baseline:
             found = git_dir(root)
             if found is not None:
                 paths += [str(found / "index"), str(found / "logs" / "HEAD")]
-        self.fixed = [(path, _key(path)) for path in paths]
+        self.fixed = [(path, stat_key(path)) for path in paths]
 
 
 class Watch:
@@ -63,7 +64,7 @@ class Watch:
             folders.update(_ai_folders(root))
         self._folders = folders
         low, high = baseline.started_ns, time.time_ns()
-        stated = [(path, _key(path)) for path in sorted(folders)]
+        stated = [(path, stat_key(path)) for path in sorted(folders)]
         self._fixed = [*baseline.fixed, *stated]
         # a file read while it changed (a modification or change time inside the read) is
         # read again; a time after it is a date set in the future (`touch -d`, an archive),
@@ -71,7 +72,7 @@ class Watch:
         self._suspects: set[str] = set()
         for rel, key in stamps.items():
             if key is None:
-                stamps[rel] = _key(base + rel)
+                stamps[rel] = stat_key(base + rel)
             elif low <= key[0] <= high or low <= key[1] <= high:
                 self._suspects.add(rel)
         self.suspect = bool(self._suspects) or any(
@@ -89,8 +90,8 @@ class Watch:
         """Take the current stats as the signature (after a re-index that failed, so the
         next attempt waits for the next change)."""
         base = self._base
-        self._fixed = [(path, _key(path)) for path, _ in self._fixed]
-        self._keys = [_key(base + rel) for rel in self._paths]
+        self._fixed = [(path, stat_key(path)) for path, _ in self._fixed]
+        self._keys = [stat_key(base + rel) for rel in self._paths]
         self._suspects.clear()
         self.suspect = False
 
@@ -100,7 +101,7 @@ class Watch:
         if self.suspect:
             return True
         for path, key in self._fixed:
-            if _key(path) != key:
+            if stat_key(path) != key:
                 return True
         if self._sliced():
             return True
@@ -114,14 +115,16 @@ class Watch:
         base, paths, keys = self._base, self._paths, self._keys
         total = len(paths)
         places = ((self._cursor + step) % total for step in range(min(SLICE, total)))
-        return {paths[at] for at in places if _key(base + paths[at]) != keys[at]}
+        return {paths[at] for at in places if stat_key(base + paths[at]) != keys[at]}
 
     def moved(self) -> set[str]:
         """The layer files a re-index must read again, as far as this watch saw
         (docs/layer-internals.md)."""
         base = self._base
         out = self._suspects | self._sliced()
-        folders = {path for path, key in self._fixed if path in self._folders and _key(path) != key}
+        folders = {
+            path for path, key in self._fixed if path in self._folders and stat_key(path) != key
+        }
         if folders:
             inodes: dict[str, dict[str, int]] = {}
             for folder in folders:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +11,7 @@ from typing import Any, NamedTuple
 
 from majordomus.layer.coverage import uncovered_sections
 from majordomus.layer.discovery import Claimed, GitListings, discover
+from majordomus.layer.freshness import stat_key
 from majordomus.layer.git import GitError, PendingGitState, git_dir
 from majordomus.layer.kinds import load_kinds
 from majordomus.layer.manifest import read_manifest
@@ -230,13 +230,7 @@ def _git_index_stamp(root: Path) -> Stamp | None:
     """The stamp of the git index of the work tree holding `root`, None when there is none;
     taken before anything is listed, so a write after it is seen by the next build."""
     folder = git_dir(root)
-    if folder is None:
-        return None
-    try:
-        info = os.stat(folder / "index")
-    except OSError:
-        return None
-    return (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
+    return None if folder is None else stat_key(str(folder / "index"))
 
 
 def repository_json(index: Index) -> dict[str, Any]:

@@ -102,12 +102,8 @@ def parse_manifest(text: str, shown: str) -> Manifest:
         )
     return Manifest(
         schema=raw["schema"],
-        repo_path=raw["repo"]["path"],
         local_path=local,
-        local_tracked=raw["local"]["tracked"],
-        local_implicit_context=raw["local"]["implicit_context"],
         sections=sections,
-        context_documents=tuple(raw.get("context", {}).get("documents", ())),
     )
 
 

@@ -128,12 +128,8 @@ class Manifest:
     """The typed read of `.ai/manifest.yaml`."""
 
     schema: str
-    repo_path: str
     local_path: str
-    local_tracked: bool
-    local_implicit_context: bool
     sections: dict[str, str]
-    context_documents: tuple[str, ...] = ()
 
     def section_path(self, name: str) -> str:
         return ".ai/" + self.sections[name]

@@ -7,14 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from majordomus.ledger.loaded import cites
 from majordomus.ledger.record import (
     AttemptInput,
-    ConsultationInput,
-    DisagreementInput,
     ReasoningRecord,
-    ResolutionInput,
     StoredConclusion,
-    StoredPlan,
     ValidationInput,
     ValidationOutcome,
 )
@@ -44,22 +41,13 @@ def _label_text(text: str) -> str:
 
 
 def _sources(record: ReasoningRecord) -> list[str]:
-    """The ids of the records this record answers, in a fixed order."""
+    """The ids of the records this record answers: what it cites, but a conclusion that cites
+    consultations or disagreements answers those and not its assessment."""
+    found = cites(record)
     body = record.body
-    if isinstance(body, StoredPlan | DisagreementInput):
-        return [body.assessment]
-    if isinstance(body, ConsultationInput):
-        return [body.plan]
-    if isinstance(body, ResolutionInput):
-        return [body.disagreement]
-    if isinstance(body, StoredConclusion):
-        cited = [*body.consultations, *body.disagreements] or [body.assessment]
-        return [*cited, *([body.supersedes] if body.supersedes else [])]
-    if isinstance(body, ValidationInput):
-        return [body.conclusion]
-    if isinstance(body, AttemptInput):
-        return [body.assessment] if body.assessment else []
-    return []
+    if isinstance(body, StoredConclusion) and (body.consultations or body.disagreements):
+        return found[1:]
+    return found
 
 
 def chain_graph(records: Sequence[ReasoningRecord], summaries: dict[str, str]) -> str:

@@ -9,9 +9,6 @@ def manifest(**sections: str) -> Manifest:
     """A v1 manifest with the layer's halves where a fresh layer has them, and `sections`."""
     return Manifest(
         schema="ai-repository/v1",
-        repo_path="repo",
         local_path="local",
-        local_tracked=False,
-        local_implicit_context=False,
         sections=sections,
     )

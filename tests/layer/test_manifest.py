@@ -42,16 +42,12 @@ def _parse(text: str):
 def test_a_valid_manifest_reads_into_the_typed_record() -> None:
     manifest = _parse(GOOD.replace("  rules-vendor: repo/rules/vendor\n", ""))
     assert manifest.schema == "ai-repository/v1"
-    assert manifest.repo_path == "repo"
     assert manifest.local_path == "local"
-    assert manifest.local_tracked is False
-    assert manifest.local_implicit_context is False
     assert manifest.sections == {
         "policy": "repo/policy.yaml",
         "rules": "repo/rules",
         "knowledge": "repo/knowledge",
     }
-    assert manifest.context_documents == ("README.md", "AGENTS.md")
     assert manifest.section_path("rules") == ".ai/repo/rules"
 
 

@@ -30,7 +30,7 @@ def _object(identity: str = "a b@1") -> LayerObject:
 
 
 def _manifest() -> Manifest:
-    return Manifest("majordomus.layer.v1", "repo", "local", False, False, {"rules": "repo/rules"})
+    return Manifest("majordomus.layer.v1", "local", {"rules": "repo/rules"})
 
 
 def _index() -> Index:
@@ -79,7 +79,6 @@ def test_the_small_values_keep_their_defaults() -> None:
         "message": "m",
     }
     assert ExternalNode("i", "k", "l").source is None
-    assert _manifest().context_documents == ()
     source = SourceClass(id="s", kind="rule", discovery="vcs", pathspec=":(glob)x", required=True)
     assert source == SourceClass("s", "rule", "vcs", ":(glob)x", True)
     assert {source, dataclasses.replace(source)} == {source}

@@ -357,10 +357,7 @@ def test_version_check(kind: str, metadata: dict, outcome) -> None:
 def test_section_memo_agrees_with_the_manifest(tmp_path: Path) -> None:
     manifest = Manifest(
         schema="ai-repository/v1",
-        repo_path="repo",
         local_path="local",
-        local_tracked=False,
-        local_implicit_context=False,
         sections={
             "policy": "repo/policy.yaml",
             "rules": "repo/rules",

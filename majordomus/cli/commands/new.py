@@ -34,6 +34,11 @@ def _finish(draft: Any) -> None:
     click.echo("next        edit it, then `majordomus lint` and commit it")
 
 
+def _given(*pairs: tuple[str, Any]) -> list[tuple[str, Any]]:
+    """The keys a flag was given for, in order (an empty value is no key)."""
+    return [(key, value) for key, value in pairs if value]
+
+
 def _section(name: str, fallback: str) -> str:
     from majordomus.layer.index import open_layer
 
@@ -104,17 +109,13 @@ def new_issue(
 
     identifier(issue_id, "issue")
     keys: list[tuple[str, Any]] = [("id", issue_id), ("title", title)]
-    if milestone:
-        keys.append(("milestone", identifier(milestone, "milestone")))
-    if objective:
-        keys.append(("objective", objective))
-    if depends_on:
-        keys.append(("depends_on", [identifier(d, "issue") for d in depends_on]))
-    links = related(rule, adr, knowledge)
-    if links:
-        keys.append(("related", links))
-    if scope:
-        keys.append(("scope", list(scope)))
+    keys += _given(
+        ("milestone", milestone and identifier(milestone, "milestone")),
+        ("objective", objective),
+        ("depends_on", [identifier(d, "issue") for d in depends_on]),
+        ("related", related(rule, adr, knowledge)),
+        ("scope", list(scope)),
+    )
     where = path or f"{_section('project', 'repo/project')}/issues/{issue_id}.yaml"
     _finish(Draft("issue", where, keys))
 
@@ -141,13 +142,11 @@ def new_milestone(
 
     identifier(milestone_id, "milestone")
     keys: list[tuple[str, Any]] = [("id", milestone_id), ("title", title)]
-    if outcome:
-        keys.append(("outcome", outcome))
-    if depends_on:
-        keys.append(("depends_on", [identifier(d, "milestone") for d in depends_on]))
-    links = related(rule, adr, knowledge)
-    if links:
-        keys.append(("related", links))
+    keys += _given(
+        ("outcome", outcome),
+        ("depends_on", [identifier(d, "milestone") for d in depends_on]),
+        ("related", related(rule, adr, knowledge)),
+    )
     where = path or f"{_section('project', 'repo/project')}/milestones/{milestone_id}.yaml"
     _finish(Draft("milestone", where, keys))
 
@@ -195,8 +194,7 @@ def new_rule(
         ("kind", "rule"),
         ("title", title),
     ]
-    if description:
-        keys.append(("description", description))
+    keys += _given(("description", description))
     keys += [
         ("statement", statement),
         ("status", "active"),
@@ -245,10 +243,10 @@ def new_adr(
         ("status", status),
         ("date", when or now().date().isoformat()),
     ]
-    if supersedes:
-        keys.append(("supersedes", [identifier(s, "decision") for s in supersedes]))
-    if rule:
-        keys.append(("related", [f"rule:{identifier(r, 'rule')}" for r in rule]))
+    keys += _given(
+        ("supersedes", [identifier(s, "decision") for s in supersedes]),
+        ("related", [f"rule:{identifier(r, 'rule')}" for r in rule]),
+    )
     where = path or f"{folder}/{number:04d}-{slug(title)}.md"
     body = f"# {title}\n\n# Context\n\n# Decision\n\n# Consequences\n"
     _finish(Draft("adr", where, keys, body))
@@ -265,8 +263,7 @@ def new_prompt(name: str, description: str, profile: str | None, path: str | Non
 
     identifier(name, "prompt")
     keys: list[tuple[str, Any]] = [("name", name), ("description", description)]
-    if profile:
-        keys.append(("profile", identifier(profile, "profile")))
+    keys += _given(("profile", profile and identifier(profile, "profile")))
     where = path or f"{_section('prompts', 'repo/prompts')}/{name}.md"
     _finish(Draft("prompt", where, keys, f"# {name}\n"))
 
@@ -287,8 +284,7 @@ def new_knowledge(note_id: str, title: str, description: str | None, path: str |
         ("kind", "knowledge"),
         ("title", title),
     ]
-    if description:
-        keys.append(("description", description))
+    keys += _given(("description", description))
     where = path or f"{_section('knowledge', 'repo/knowledge')}/curated/{note_id}.md"
     _finish(Draft("knowledge", where, keys, f"# {title}\n"))
 
