@@ -250,9 +250,8 @@ class _HalfWriter:
 class _Saboteur:
     """The calls of `Store.write` that safefs makes, each dying when it is at `step`."""
 
-    def __init__(self, step: str, publisher: str, publish: Any) -> None:
+    def __init__(self, step: str, publish: Any) -> None:
         self.step = step
-        self.publisher = publisher
         self.publish = publish
         self.real = {name: getattr(os, name) for name in ("open", "fdopen", "fsync", "mkdir")}
 
@@ -297,7 +296,7 @@ def kill_at(root: str, environ: dict[str, str], step: str, publisher: str) -> No
 
     writer_id(Path(root))  # a clone's first record mints its writer id: not the write killed here
     publish = {"renameat2": safefs._publish_renameat2, "link": safefs._publish_link}
-    saboteur = _Saboteur(step, publisher, publish[publisher])
+    saboteur = _Saboteur(step, publish[publisher])
     opened, mkdir = saboteur.opened, saboteur.mkdir
     # only safefs sees the wrapped calls: its `os` is a copy of the module's namespace
     wrapped = {"open": opened, "fdopen": saboteur.fdopen, "fsync": saboteur.fsync, "mkdir": mkdir}
