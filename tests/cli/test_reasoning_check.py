@@ -9,29 +9,20 @@ from typing import Any
 
 import pytest
 
-from tests.projections.store_files import STORE, chain, put
+from tests.cli.conftest import unreadable_files
+from tests.projections.store_files import STORE, put
 
 CHECKS = "checks      catalogue, adapters, coupling, ci, claims, records\n"
 
 
 @pytest.fixture
-def repo(git_repo: Callable[..., Path]) -> Path:
-    root = git_repo("layers/planned")
-    chain(root)
-    (root / STORE / "t" / "consultation-3.json").unlink()
-    return root
-
-
-@pytest.fixture
-def run(majordomus: Callable[..., Any]) -> Callable[..., Any]:
-    def call(root: Path, *args: str) -> Any:
-        return majordomus(["reasoning", "check", *args], cwd=root, env={"PATH": "/nonexistent"})
-
-    return call
+def repo(repo: Path) -> Path:
+    (repo / STORE / "t" / "consultation-3.json").unlink()
+    return repo
 
 
 def test_clean(repo: Path, run: Callable[..., Any]) -> None:
-    done = run(repo)
+    done = run(repo, "check")
     assert (done.code, done.stderr) == (0, "")
     assert done.stdout == CHECKS + "ok          no finding\n"
 
@@ -55,7 +46,7 @@ def test_findings_one_per_line_and_exit_10(repo: Path, run: Callable[..., Any]) 
             "supersedes": "conclusion-4",
         },
     )
-    done = run(repo)
+    done = run(repo, "check")
     assert (done.code, done.stderr) == (10, "")
     assert done.stdout == CHECKS + (
         "FAIL claims    docs/review.md: asserts 'the majority decides', a claim the reasoning "
@@ -70,7 +61,7 @@ def test_findings_one_per_line_and_exit_10(repo: Path, run: Callable[..., Any]) 
 
 def test_json_prints_the_check_and_still_exits_10(repo: Path, run: Callable[..., Any]) -> None:
     (repo / STORE / "t" / "empty.json").write_bytes(b"")
-    done = run(repo, "--format", "json")
+    done = run(repo, "check", "--format", "json")
     assert done.code == 10
     assert json.loads(done.stdout) == {
         "ok": False,
@@ -93,7 +84,7 @@ def test_an_overriding_catalogue_is_named_as_the_subject(
         "    adapter: tool-cli\n    executable: tool\n",
         encoding="utf-8",
     )
-    done = run(repo)
+    done = run(repo, "check")
     assert done.code == 10
     assert done.stdout.splitlines()[1:] == [
         "FAIL catalogue .ai/repo/advisors.yaml: advisor 'tool' offers no capability",
@@ -107,22 +98,17 @@ def test_as_of_checks_the_records_as_they_were(repo: Path, run: Callable[..., An
         "2026-10-01T12:00:00.000Z",
         {"kind": "consultation", "plan": "plan-404", "advisor": "tool", "status": "timeout"},
     )
-    assert run(repo).stdout.splitlines()[1:] == [
+    assert run(repo, "check").stdout.splitlines()[1:] == [
         "FAIL records   consultation-9: names advisor 'tool', which the catalogue does not declare",
         "FAIL records   consultation-9: cites plan plan-404, which is not recorded",
     ]
-    done = run(repo, "--as-of", "2026-10-01T09:01:00Z")
+    done = run(repo, "check", "--as-of", "2026-10-01T09:01:00Z")
     assert (done.code, done.stdout) == (0, CHECKS + "ok          no finding\n")
 
 
 def test_each_unreadable_store_file_is_a_finding(repo: Path, run: Callable[..., Any]) -> None:
-    folder = repo / STORE / "t"
-    (folder / "unparsable.json").write_text("{nope", encoding="utf-8")
-    (folder / "truncated.json").write_text('{"schema": "majordomus/reasoning-rec', encoding="utf-8")
-    foreign = json.loads((folder / "assessment-1.json").read_text()) | {"schema": "other/thing"}
-    (folder / "foreign.json").write_text(json.dumps(foreign), encoding="utf-8")
-    (folder / "empty.json").write_bytes(b"")
-    done = run(repo)
+    unreadable_files(repo)
+    done = run(repo, "check")
     assert done.code == 10
     assert done.stdout.splitlines()[1:] == [
         f"FAIL records   t/{name}.json: a reasoning record that does not parse"

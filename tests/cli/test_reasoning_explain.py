@@ -7,28 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.projections.store_files import chain
-
-
-@pytest.fixture
-def repo(git_repo: Callable[..., Path]) -> Path:
-    root = git_repo("layers/planned")
-    chain(root)
-    return root
-
-
-@pytest.fixture
-def run(majordomus: Callable[..., Any]) -> Callable[..., Any]:
-    def call(root: Path, *args: str) -> Any:
-        return majordomus(["reasoning", "explain", *args], cwd=root, env={"PATH": "/nonexistent"})
-
-    return call
-
 
 def test_explain_text(repo: Path, run: Callable[..., Any]) -> None:
-    done = run(repo, "validation-5")
+    done = run(repo, "explain", "validation-5")
     assert (done.code, done.stderr) == (0, "")
     assert done.stdout == (
         "record      validation-5 (validation)\n"
@@ -42,7 +23,7 @@ def test_explain_text(repo: Path, run: Callable[..., Any]) -> None:
 
 
 def test_a_record_of_no_assessment(repo: Path, run: Callable[..., Any]) -> None:
-    done = run(repo, "attempt-6")
+    done = run(repo, "explain", "attempt-6")
     assert done.code == 0
     assert done.stdout == (
         "record      attempt-6 (attempt)\n"
@@ -52,7 +33,7 @@ def test_a_record_of_no_assessment(repo: Path, run: Callable[..., Any]) -> None:
 
 
 def test_json_carries_the_record_as_stored(repo: Path, run: Callable[..., Any]) -> None:
-    done = run(repo, "conclusion-4", "--format", "json")
+    done = run(repo, "explain", "conclusion-4", "--format", "json")
     assert done.code == 0
     explanation = json.loads(done.stdout)
     assert list(explanation) == ["record", "assessment", "chain"]
@@ -66,15 +47,17 @@ def test_json_carries_the_record_as_stored(repo: Path, run: Callable[..., Any]) 
 
 
 def test_an_unknown_id_is_not_found(repo: Path, run: Callable[..., Any]) -> None:
-    done = run(repo, "assessment-404")
+    done = run(repo, "explain", "assessment-404")
     assert (done.code, done.stdout) == (12, "")
     assert done.stderr == "majordomus: not found: no reasoning record assessment-404\n"
 
 
 def test_as_of_before_the_record_is_not_found(repo: Path, run: Callable[..., Any]) -> None:
-    done = run(repo, "validation-5", "--as-of", "2026-10-01T09:03:59.999Z")
+    done = run(repo, "explain", "validation-5", "--as-of", "2026-10-01T09:03:59.999Z")
     assert done.code == 12
-    earlier = run(repo, "conclusion-4", "--as-of", "2026-10-01T09:03:00Z", "--format", "json")
+    earlier = run(
+        repo, "explain", "conclusion-4", "--as-of", "2026-10-01T09:03:00Z", "--format", "json"
+    )
     assert [s["id"] for s in json.loads(earlier.stdout)["chain"]] == [
         "assessment-1",
         "plan-2",
@@ -84,6 +67,6 @@ def test_as_of_before_the_record_is_not_found(repo: Path, run: Callable[..., Any
 
 
 def test_the_id_is_required(repo: Path, run: Callable[..., Any]) -> None:
-    done = run(repo)
+    done = run(repo, "explain")
     assert done.code == 2
     assert done.stderr.startswith("majordomus: ") and done.stderr.count("\n") == 1

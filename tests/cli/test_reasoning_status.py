@@ -11,23 +11,14 @@ import pytest
 
 from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import InvalidInput
-from tests.projections.store_files import STORE, chain, current_task, put
+from tests.cli.conftest import unreadable_files
+from tests.projections.store_files import chain, current_task, put
 
 
 @pytest.fixture
-def repo(git_repo: Callable[..., Path]) -> Path:
-    root = git_repo("layers/planned")
-    chain(root)
-    current_task(root, "t")
-    return root
-
-
-@pytest.fixture
-def run(majordomus: Callable[..., Any]) -> Callable[..., Any]:
-    def call(root: Path, *args: str, **env: str) -> Any:
-        return majordomus(["reasoning", *args], cwd=root, env={"PATH": "/nonexistent", **env})
-
-    return call
+def repo(repo: Path) -> Path:
+    current_task(repo, "t")
+    return repo
 
 
 def test_status_text_of_the_current_task(repo: Path, run: Callable[..., Any]) -> None:
@@ -93,12 +84,7 @@ def test_without_a_current_task_the_status_is_untasked(
 
 
 def test_a_bad_store_still_yields_a_status(repo: Path, run: Callable[..., Any]) -> None:
-    folder = repo / STORE / "t"
-    (folder / "unparsable.json").write_text("{nope", encoding="utf-8")
-    (folder / "truncated.json").write_text('{"schema": "majordomus/reasoning-rec', encoding="utf-8")
-    foreign = json.loads((folder / "assessment-1.json").read_text()) | {"schema": "other/thing"}
-    (folder / "foreign.json").write_text(json.dumps(foreign), encoding="utf-8")
-    (folder / "empty.json").write_bytes(b"")
+    unreadable_files(repo)
     done = run(repo, "status")
     assert (done.code, done.stderr) == (0, "")
     assert done.stdout.endswith(

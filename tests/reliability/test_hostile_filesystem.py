@@ -93,7 +93,7 @@ def call(id_: Any, name: str, arguments: dict[str, Any] | None = None) -> dict[s
 
 def mcp(
     root: Path, env: dict[str, str], messages: list[dict[str, Any]], *args: str
-) -> tuple[Result, dict[Any, Any]]:
+) -> dict[Any, Any]:
     """`majordomus mcp` over pipes: initialise, send `messages`, then a last ping; the
     answers by id (the ping's must come: the server kept serving)."""
     lines = [
@@ -104,11 +104,8 @@ def mcp(
     data = "".join(json.dumps(m) + "\n" for m in lines)
     done = cli(root, env, *args, "mcp", input=data)
     answers = {a["id"]: a for a in map(json.loads, done.stdout.splitlines())}
-    return done, answers
-
-
-def served_answer(answers: dict[Any, Any]) -> None:
     assert answers["last"] == {"jsonrpc": "2.0", "id": "last", "result": {}}
+    return answers
 
 
 def tool_text(answer: dict[str, Any]) -> tuple[bool, str]:
@@ -171,10 +168,9 @@ def test_a_catalogue_linked_to_the_environment_is_refused_everywhere(
         )
     for mode in MODES:  # the layer does not need the catalogue
         assert cli(hostile, env, "--discovery", mode, "objects", "list").code == 0
-    _, answers = mcp(hostile, env, [call(1, "majordomus_reasoning_advisors")])
+    answers = mcp(hostile, env, [call(1, "majordomus_reasoning_advisors")])
     error, text = tool_text(answers[1])
     assert error and "symbolic link" in text
-    served_answer(answers)
     with http(hostile, env) as client:
         answer = client.get("/api/v1/reasoning/advisors")
         assert answer.status_code == 422
@@ -224,9 +220,8 @@ def test_a_symlinked_local_half_is_refused_and_nothing_is_written_outside(
     assert done.code == 13
     assert error_line(done) == f"majordomus: refused: {refusal}"
     assert cli(hostile, env, "reasoning", "status").code == 0
-    _, answers = mcp(hostile, env, [call(1, "majordomus_reasoning_record", {"record": RECORD})])
+    answers = mcp(hostile, env, [call(1, "majordomus_reasoning_record", {"record": RECORD})])
     assert tool_text(answers[1]) == (True, f"refused: {refusal}")
-    served_answer(answers)
     # no token can be made under the link: loopback writes need --open-loopback
     with http(hostile, env, "--open-loopback") as client:
         answer = client.post("/api/v1/reasoning/records", json={"record": RECORD})
@@ -308,7 +303,7 @@ def test_vcs_listing_never_reads_through_a_symlinked_parent(
     )
     assert search.code == 0
     assert not any("rules/project" in hit["path"] for hit in json.loads(search.stdout)["hits"])
-    _, answers = mcp(
+    answers = mcp(
         hostile,
         env,
         [
@@ -320,7 +315,6 @@ def test_vcs_listing_never_reads_through_a_symlinked_parent(
         mode,
     )
     assert not tool_text(answers[1])[0]
-    served_answer(answers)
     with http(hostile, env, "--discovery", mode) as client:
         body(client.get("/api/v1/objects"))
         found = body(client.get("/api/v1/search", params={"query": SECRET[:-2]}))
@@ -370,9 +364,8 @@ def test_current_yaml_that_would_block_or_never_end_is_passed_over(
     )
     assert recorded.code == 0
     assert json.loads(recorded.stdout)["record"]["task"] == "untasked"
-    _, answers = mcp(hostile, env, [call(1, "majordomus_reasoning"), call(2, "majordomus_list")])
+    answers = mcp(hostile, env, [call(1, "majordomus_reasoning"), call(2, "majordomus_list")])
     assert not tool_text(answers[1])[0] and not tool_text(answers[2])[0]
-    served_answer(answers)
     with http(hostile, env) as client:
         assert client.get("/api/v1/reasoning").status_code == 200
         assert client.get("/api/v1/ready").status_code == 200
@@ -418,9 +411,8 @@ def test_check_never_follows_a_link_out_of_the_repository(
     done = cli(hostile, env, "reasoning", "check", "--format", "json")
     assert done.code == 0, done.stderr
     assert json.loads(done.stdout)["findings"] == []
-    _, answers = mcp(hostile, env, [call(1, "majordomus_reasoning_check")])
+    answers = mcp(hostile, env, [call(1, "majordomus_reasoning_check")])
     assert not tool_text(answers[1])[0]
-    served_answer(answers)
     with http(hostile, env) as client:
         assert body(client.get("/api/v1/reasoning/check"))["findings"] == []
 
@@ -469,7 +461,6 @@ def test_a_name_not_utf8_or_holding_a_newline_stops_nothing_and_forges_no_line(
         assert done.code in (0, 10), done.stderr
         assert not any(line.startswith("PASS") for line in done.stdout.splitlines())
         assert "a\\nPASS layer verified.md" in done.stdout + done.stderr or args[0] == "objects"
-    done, answers = mcp(hostile, env, [call(1, "majordomus_list")], "--discovery", mode)
-    served_answer(answers)
+    mcp(hostile, env, [call(1, "majordomus_list")], "--discovery", mode)
     with http(hostile, env, "--discovery", mode) as client:
         assert client.get("/api/v1/objects").status_code == 200

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import FIXTURES, MAJORDOMUS, command_env, git, make_git_repo
+from tests.conftest import FIXTURES, command_env, git, make_git_repo, run_majordomus
+from tests.mcp.conftest import Pipes
 
 #: The commands that read the layer through git, and an MCP session's calls.
 COMMANDS: list[list[str]] = [
@@ -90,17 +91,10 @@ def _stat_dirty(root: Path, when: int) -> None:
 def _run_all(root: Path) -> list[int]:
     codes = []
     for args in COMMANDS:
-        done = subprocess.run(
-            [MAJORDOMUS, *args], cwd=root, capture_output=True, env=command_env(), timeout=120
-        )
-        assert b"Traceback" not in done.stderr
-        codes.append(done.returncode)
-    session = "".join(json.dumps(m) + "\n" for m in MCP_SESSION)
-    done = subprocess.run(
-        [MAJORDOMUS, "mcp"], cwd=root, input=session.encode(), capture_output=True,
-        env=command_env(), timeout=120,
-    )  # fmt: skip
-    answers = [json.loads(line) for line in done.stdout.splitlines()]
+        done = run_majordomus(args, cwd=root)
+        assert "Traceback" not in done.stderr
+        codes.append(done.code)
+    answers = Pipes().run(root, MCP_SESSION).responses
     assert [a.get("id") for a in answers] == [1, 2, 3]
     return codes
 
@@ -164,8 +158,6 @@ def test_a_bare_repository_committed_beside_the_layer_is_not_used(
 
     assert sorted(p.name for p in marks.iterdir()) == []
     assert codes[:2] == [0, 0]
-    listed = subprocess.run(
-        [MAJORDOMUS, "objects", "list", "--format", "json"], cwd=sub, capture_output=True,
-        env=command_env(), check=True,
-    )  # fmt: skip
+    listed = run_majordomus(["objects", "list", "--format", "json"], cwd=sub)
+    assert listed.code == 0, listed.stderr
     assert json.loads(listed.stdout)["count"] > 0  # the layer is read through the outer .git

@@ -4,7 +4,6 @@ read timeout (docs/RELIABILITY.md, "Parsing and reading limits")."""
 from __future__ import annotations
 
 import json
-import shutil
 import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,10 +21,8 @@ RECORD = json.dumps({"record": {"kind": "assessment", "subject": "arrived whole"
 
 
 @pytest.fixture
-def root(template: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "repo"
-    shutil.copytree(template, copy, symlinks=True)
-    return copy
+def root(fresh_repo: Callable[[str], Path]) -> Path:
+    return fresh_repo("repo")
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from majordomus.capabilities.record import ReasoningRecordInput
 from majordomus.capabilities.schemas import canonical_schema
 from majordomus.limits import MAX_JSON_DEPTH, MAX_LINE_BYTES
 from tests.conftest import MAJORDOMUS, command_env, witness
+from tests.mcp.conftest import Pipes
 from tests.reliability.chain import MODELS, inputs
 from tests.reliability.conftest import soak
 
@@ -105,11 +106,7 @@ class Session:
         return answers, self.process.wait(timeout=60)
 
 
-def request(id_: Any, method: str, params: Any = None) -> dict[str, Any]:
-    message: dict[str, Any] = {"jsonrpc": "2.0", "id": id_, "method": method}
-    if params is not None:
-        message["params"] = params
-    return message
+request = Pipes.request
 
 
 def encode(message: Any) -> bytes:

@@ -24,6 +24,7 @@ from majordomus.layer.index import build_index
 from majordomus.ledger.record import ReasoningRecord
 from majordomus.ledger.store import STATE_DIR, Store
 from tests.conftest import git, run_majordomus, serve
+from tests.mcp.conftest import Pipes
 
 BAD_TASKS = [
     "a/b",
@@ -168,24 +169,12 @@ def test_a_bad_current_task_is_refused_naming_the_file(
 
 def test_bad_task_names_are_refused_over_mcp(sandbox: Path, suite_env: dict[str, str]) -> None:
     before = tree(sandbox.parent)
-    messages = [
-        {
-            "jsonrpc": "2.0",
-            "id": n,
-            "method": "tools/call",
-            "params": {
-                "name": "majordomus_reasoning_record",
-                "arguments": {"record": RECORD, "task": task},
-            },
-        }
-        for n, task in enumerate(BAD_TASKS)
-    ]
-    data = "".join(json.dumps(m) + "\n" for m in messages)
-    done = run_majordomus(["mcp"], cwd=sandbox, input=data, env=suite_env)
-    assert done.code == 0
-    answers = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [a["id"] for a in answers] == list(range(len(BAD_TASKS)))
-    for answer in answers:
+    arguments = [{"record": RECORD, "task": task} for task in BAD_TASKS]
+    messages = [Pipes.call(n, "majordomus_reasoning_record", a) for n, a in enumerate(arguments)]
+    session = Pipes().run(sandbox, messages, env=suite_env)
+    assert session.result.code == 0
+    assert [a["id"] for a in session.responses] == list(range(len(BAD_TASKS)))
+    for answer in session.responses:
         result = answer["result"]
         assert result["isError"] is True
         assert result["_meta"]["majordomus"]["error"]["code"] == "refused"
@@ -365,20 +354,9 @@ def test_crafted_uris_are_not_found_on_every_surface(
         assert done.stderr.startswith("majordomus: not found: unknown resource: ")
     messages = []
     for n, uri in enumerate(CRAFTED_URIS):
-        messages.append(
-            {"jsonrpc": "2.0", "id": 2 * n, "method": "resources/read", "params": {"uri": uri}}
-        )
-        messages.append(
-            {
-                "jsonrpc": "2.0",
-                "id": 2 * n + 1,
-                "method": "tools/call",
-                "params": {"name": "majordomus_get", "arguments": {"uri": uri}},
-            }
-        )
-    data = "".join(json.dumps(m) + "\n" for m in messages)
-    done = run_majordomus(["mcp"], cwd=sandbox, input=data, env=suite_env)
-    answers = [json.loads(line) for line in done.stdout.splitlines()]
+        messages.append(Pipes.request(2 * n, "resources/read", {"uri": uri}))
+        messages.append(Pipes.call(2 * n + 1, "majordomus_get", {"uri": uri}))
+    answers = Pipes().run(sandbox, messages, env=suite_env).responses
     assert len(answers) == len(messages)
     for answer in answers:
         if answer["id"] % 2 == 0:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -103,13 +102,11 @@ def _planted(root: Path, env: dict[str, str]) -> None:
 
 
 def test_records_planted_in_the_clear_are_served_redacted(
-    template: Path, tmp_path: Path, suite_env: dict[str, str]
+    repo: Path, suite_env: dict[str, str]
 ) -> None:
     """The handover writes a record's text on one line (`flat`), redacted before its line
     breaks go: a password on the line after its label is gone there too."""
-    root = tmp_path / "repo"
-    shutil.copytree(template, root, symlinks=True)
-    _planted(root, suite_env)
+    _planted(repo, suite_env)
     for argv in (
         ["reasoning", "status", "--task", "planted", "--format", "json"],
         ["reasoning", "status", "--task", "planted", "--report"],
@@ -117,7 +114,7 @@ def test_records_planted_in_the_clear_are_served_redacted(
         ["reasoning", "handover", "--task", "planted"],
         ["reasoning", "handover", "--task", "planted", "--format", "json"],
     ):
-        done = run_majordomus(argv, cwd=root, env=suite_env)
+        done = run_majordomus(argv, cwd=repo, env=suite_env)
         assert done.code in (0, 10), (argv, done.stderr)
         assert leaks_in(done.stdout + done.stderr, list(ISSUE_SAMPLES)) == [], argv
         assert MARKER.search(done.stdout), argv

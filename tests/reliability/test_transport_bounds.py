@@ -4,12 +4,11 @@ answer cannot hold memory (docs/RELIABILITY.md, "Parsing and reading limits").""
 from __future__ import annotations
 
 import json
-import os
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -17,7 +16,7 @@ import pytest
 
 from majordomus.ledger.store import STATE_DIR
 from majordomus.synthetic import Shape, SyntheticRepository
-from tests.conftest import MAJORDOMUS, Served, command_env, git, serve
+from tests.conftest import MAJORDOMUS, Served, command_env, serve
 from tests.reliability.test_http_slow_clients import DROP_WITHIN, address, connect, dropped
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -69,10 +68,10 @@ def test_an_mcp_line_over_the_limit_is_answered_without_being_held(
 
 
 @pytest.fixture
-def live(template: Path, tmp_path: Path, suite_env: dict[str, str]) -> Served:
-    root = tmp_path / "repo"
-    subprocess.run(["cp", "-a", str(template), str(root)], check=True)
-    return serve(root, env={**suite_env, "MAJORDOMUS_HTTP_WRITE_TIMEOUT": "1"})
+def live(fresh_repo: Callable[[str], Path], suite_env: dict[str, str]) -> Iterator[Served]:
+    served = serve(fresh_repo("repo"), env={**suite_env, "MAJORDOMUS_HTTP_WRITE_TIMEOUT": "1"})
+    yield served
+    assert served.stop() == 0, "".join(served.stderr)
 
 
 def _answer(served: Served, request: bytes) -> tuple[bytes, bool]:
@@ -116,21 +115,14 @@ def test_conflicting_framing_is_a_400_json_error_and_the_connection_closes(
         + framing
         + b"\r\n2\r\n{}\r\n0\r\n\r\n"
     )
-    try:
-        data, closed = _answer(live, request)
-        head, body = data.split(b"\r\n\r\n", 1)
-        assert head.startswith(b"HTTP/1.1 400 "), head
-        assert b"content-type: application/json" in head.lower()
-        assert json.loads(body)["error"]["code"] == "invalid_input"
-        assert "RFC 9112" in json.loads(body)["error"]["message"]
-        assert closed
-        assert not (live_root(live) / STATE_DIR).exists()
-    finally:
-        assert live.stop() == 0, "".join(live.stderr)
-
-
-def live_root(served: Served) -> Path:
-    return Path(os.readlink(f"/proc/{served.process.pid}/cwd"))
+    data, closed = _answer(live, request)
+    head, body = data.split(b"\r\n\r\n", 1)
+    assert head.startswith(b"HTTP/1.1 400 "), head
+    assert b"content-type: application/json" in head.lower()
+    assert json.loads(body)["error"]["code"] == "invalid_input"
+    assert "RFC 9112" in json.loads(body)["error"]["message"]
+    assert closed
+    assert not (live.root / STATE_DIR).exists()
 
 
 def _soon(done: Callable[[], bool]) -> bool:
@@ -167,26 +159,20 @@ def _rest(sock: socket.socket) -> bytes:
 
 def test_a_client_that_never_reads_is_dropped_at_the_write_deadline(live: Served) -> None:
     host, port = address(live)
-    try:
-        # More answers than the kernel's socket buffers hold, so some wait in the server.
-        with _non_reader(host, port, "/openapi.json", requests=40) as sock:
-            with httpx.Client(base_url=live.url, timeout=30) as other:
-                assert other.get("/api/v1/live").status_code == 200
-            assert _soon(lambda: any("did not take its answer" in x for x in live.stderr))
-            whole = _length(received := _rest(sock)) * 40
-            assert len(received) < whole, "the connection ended before every answer was taken"
-    finally:
-        assert live.stop() == 0, "".join(live.stderr)
+    # More answers than the kernel's socket buffers hold, so some wait in the server.
+    with _non_reader(host, port, "/openapi.json", requests=40) as sock:
+        with httpx.Client(base_url=live.url, timeout=30) as other:
+            assert other.get("/api/v1/live").status_code == 200
+        assert _soon(lambda: any("did not take its answer" in x for x in live.stderr))
+        whole = _length(received := _rest(sock)) * 40
+        assert len(received) < whole, "the connection ended before every answer was taken"
 
 
 def test_memory_comes_back_after_three_hundred_clients_that_never_read(
     tmp_path: Path, suite_env: dict[str, str]
 ) -> None:
     root = tmp_path / "big"
-    SyntheticRepository.new(Shape.scaling(2000), at=root)
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "layer")
+    SyntheticRepository.new(Shape.scaling(2000), at=root).commit()
     served = serve(root, env={**suite_env, "MAJORDOMUS_HTTP_WRITE_TIMEOUT": "1"})
     pid = served.process.pid
     try:
