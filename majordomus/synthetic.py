@@ -153,6 +153,28 @@ def files_of(shape: Shape) -> dict[str, str]:
     return files
 
 
+def git(root: Path, *args: str) -> str:
+    """Run git in a repository this module (or the demo) made, as a fixed writer at a fixed
+    date; never used by the product's read path (that is `layer/git.py`)."""
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "majordomus synthetic",
+        "GIT_AUTHOR_EMAIL": "synthetic@majordomus.invalid",
+        "GIT_COMMITTER_NAME": "majordomus synthetic",
+        "GIT_COMMITTER_EMAIL": "synthetic@majordomus.invalid",
+        "GIT_AUTHOR_DATE": COMMIT_DATE,
+        "GIT_COMMITTER_DATE": COMMIT_DATE,
+    }
+    done = subprocess.run(
+        ["git", "-C", str(root), "-c", "commit.gpgsign=false", *args],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    return done.stdout
+
+
 class SyntheticRepository:
     """A generated layer on disk; see the module docstring."""
 
@@ -213,23 +235,7 @@ class SyntheticRepository:
     # --- the generator's git writes (never used by the product's read path) ---------------
 
     def _git(self, *args: str) -> str:
-        env = {
-            **os.environ,
-            "GIT_AUTHOR_NAME": "majordomus synthetic",
-            "GIT_AUTHOR_EMAIL": "synthetic@majordomus.invalid",
-            "GIT_COMMITTER_NAME": "majordomus synthetic",
-            "GIT_COMMITTER_EMAIL": "synthetic@majordomus.invalid",
-            "GIT_AUTHOR_DATE": COMMIT_DATE,
-            "GIT_COMMITTER_DATE": COMMIT_DATE,
-        }
-        done = subprocess.run(
-            ["git", "-C", str(self._root), "-c", "commit.gpgsign=false", *args],
-            check=True,
-            capture_output=True,
-            text=True,
-            env=env,
-        )
-        return done.stdout
+        return git(self._root, *args)
 
     def git_init(self) -> None:
         """Make the directory a git repository on `master` that ignores `.ai/local/`."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 import tempfile
 from collections.abc import Mapping
@@ -96,18 +95,16 @@ def _step(root: Path, *args: str, shown: str | None = None) -> int:
 
 def _build(root: Path) -> None:
     from majordomus.layer.init import init_layer
+    from majordomus.synthetic import git
 
     root.mkdir(parents=True)
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    git(root, "init", "-q")
     init_layer(root)
     for rel, text in FILES.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
-    who = ["-c", "user.name=majordomus demo", "-c", "user.email=demo@example.invalid"]
-    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
-    subprocess.run(
-        ["git", "-C", str(root), *who, "commit", "-qm", "A payments service"], check=True
-    )
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "A payments service")
 
 
 def _record(root: Path, record: Mapping[str, object]) -> str:
