@@ -3,15 +3,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import json
 import os
+import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from majordomus.errors import ProtocolFailure
 from majordomus.layer.git import GitState
 from majordomus.layer.model import Index
 
@@ -399,3 +404,117 @@ def synthetic_ledger(root: Path, n: int, task: str = LEDGER_TASK) -> int:
     current.parent.mkdir(parents=True, exist_ok=True)
     current.write_text(f'id: "{task}"\n', encoding="utf-8", newline="\n")
     return n
+
+
+# --- the demo repository of `majordomus demo` ---------------------------------------------
+
+DEMO_TASK = "PAY-2"
+DEMO_FILES = {
+    "README.md": "# payments\n\nA small service that takes card payments and refunds them.\n",
+    "src/payments/refunds.py": (
+        '"""Refunds: money leaves once per idempotency key."""\n\n\n'
+        "def refund(payment_id: str, cents: int, key: str) -> None:\n"
+        "    raise NotImplementedError\n"
+    ),
+    ".ai/repo/adrs/0001-idempotency-keys.md": (
+        "---\nschema: adr/v1\nid: adr-0001\nkind: adr\ntitle: Every money movement takes an "
+        "idempotency key\nstatus: accepted\ndate: 2026-03-02\n---\n\n# Context\n\nClients "
+        "retry on timeouts; a retried refund must not pay out twice.\n\n# Decision\n\nEvery "
+        "endpoint that moves money takes an `Idempotency-Key` header and stores the first "
+        "answer under it.\n"
+    ),
+    ".ai/repo/adrs/0002-integer-cents.md": (
+        "---\nschema: adr/v1\nid: adr-0002\nkind: adr\ntitle: Money is an integer number of "
+        "cents\nstatus: accepted\ndate: 2026-03-09\n---\n\n# Decision\n\nAmounts are `int` "
+        "cents with an ISO currency beside them; no float ever holds money.\n"
+    ),
+    ".ai/repo/rules/project/money-in-cents.v1.md": (
+        "---\nid: payments.money-in-cents\nversion: 1\nkind: rule\ntitle: Money in integer "
+        "cents\nstatement: An amount of money is an int of cents with its currency, never a "
+        "float.\nstatus: active\nclass: blocking\n---\n\nSee adr-0002.\n"
+    ),
+    ".ai/repo/rules/project/idempotent-writes.v1.md": (
+        "---\nid: payments.idempotent-writes\nversion: 1\nkind: rule\ntitle: Idempotent "
+        "money movements\nstatement: A handler that moves money answers a repeated key with "
+        "the first answer.\nstatus: active\nclass: blocking\n---\n\nSee adr-0001.\n"
+    ),
+    ".ai/repo/project/milestones/M1.yaml": (
+        "id: M1\ntitle: Refunds v1\noutcome: \"A customer's payment can be refunded, in full "
+        'or in part, exactly once."\n'
+    ),
+    ".ai/repo/project/issues/PAY-1.yaml": (
+        'id: PAY-1\nmilestone: M1\ntitle: Store idempotency keys\nobjective: "Keep the '
+        'first answer per key for 24 hours."\nscope:\n  - src/payments\nrelated:\n'
+        "  - adr:adr-0001\n"
+    ),
+    ".ai/repo/project/issues/PAY-2.yaml": (
+        'id: PAY-2\nmilestone: M1\ntitle: Partial refunds\nobjective: "Refund part of a '
+        'payment, never more than was paid."\nscope:\n  - src/payments/refunds.py\n'
+        "depends_on: [PAY-1]\nrelated:\n  - rule:payments.money-in-cents\n"
+        "  - rule:payments.idempotent-writes\n"
+    ),
+}
+DEMO_ASSESSMENT = {
+    "kind": "assessment",
+    "subject": "how a partial refund stays within what was paid when two arrive at once",
+    "materiality": "material",
+    "confidence": "medium",
+    "hypothesis": "a row lock on the payment serialises concurrent refunds",
+    "evidence": [{"kind": "file", "reference": "src/payments/refunds.py"}],
+}
+DEMO_CONCLUSION = {
+    "decision": "lock the payment row and check the refunded total inside the transaction",
+    "rationale": "the idempotency key stops retries, not two different refunds at once",
+    "evidence": [{"kind": "adr", "reference": "adr-0001"}],
+    "rejected": ["an optimistic version check: a busy payment would refuse refunds at random"],
+    "validation_plan": ["two concurrent partial refunds never exceed the payment"],
+}
+
+
+@contextlib.contextmanager
+def demo_repository(directory: Path | None, *, keep: bool) -> Iterator[Path]:
+    """The demo repository built at `directory` (default: a new temporary folder), removed
+    afterwards unless `keep`."""
+    if directory is not None and directory.exists():
+        raise ProtocolFailure(f"{directory} exists; the demo writes a new folder")
+    root = (directory or Path(tempfile.mkdtemp(prefix="majordomus-demo-")) / "payments").absolute()
+    try:
+        _build_demo(root)
+        yield root
+    finally:
+        if not keep:
+            shutil.rmtree(root if directory else root.parent, ignore_errors=True)
+
+
+def _build_demo(root: Path) -> None:
+    """A new git repository at `root` holding the demo's layer, committed."""
+    from majordomus import safefs
+    from majordomus.layer.init import init_layer
+
+    root.mkdir(parents=True)
+    git(root, "init", "-q")
+    init_layer(root)
+    for rel, text in DEMO_FILES.items():
+        safefs.write_file(root, rel, text.encode("utf-8"), replacing=True)
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "A payments service")
+
+
+def demo_input(root: Path, record: dict[str, Any]) -> tuple[str, str]:
+    """A record input written as `.ai/local/<kind>.json`: its path and text."""
+    from majordomus import safefs
+
+    rel, text = f".ai/local/{record['kind']}.json", json.dumps(record, indent=2) + "\n"
+    safefs.write_file(root, rel, text.encode("utf-8"), replacing=True)
+    return rel, text
+
+
+def newest_demo_record(root: Path, kind: str) -> tuple[str, str]:
+    """The newest stored record of `kind` in the demo's task: its path and text."""
+    from majordomus import safefs
+    from majordomus.ledger.store import RECORD_FILE_LIMIT, STATE_DIR, Store
+
+    records = Store(root).load(team=False).records
+    ident = max(r.id for r in records if r.kind == kind and r.task == DEMO_TASK)
+    rel = f"{STATE_DIR}/{DEMO_TASK}/{ident}.json"
+    return rel, safefs.read_file(root, rel, RECORD_FILE_LIMIT).decode("utf-8")
