@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from benchmarks.processes import write_atomically
+from benchmarks.processes import publish
 from majordomus import clock
 from majordomus.version import __version__
 
@@ -201,15 +201,9 @@ def bench(args: argparse.Namespace) -> int:
         except BenchAbort as exc:
             sys.stderr.write(f"benchmarks: aborted: {exc}\n")
             return EXIT_ABORT
-    if args.format == "json":
-        sys.stdout.write(json.dumps(document, indent=2) + "\n")
-    else:
-        sys.stdout.write(render(document))
-    if not args.no_write:
-        stamp = document["finished_at"].replace(":", "").replace("-", "")
-        path = RESULTS / f"{stamp}-{profile.name}.json"
-        write_atomically(path, document)
-        sys.stderr.write(f"benchmarks: wrote {path.relative_to(SOURCE)}\n")
+    stamp = document["finished_at"].replace(":", "").replace("-", "")
+    path = None if args.no_write else RESULTS / f"{stamp}-{profile.name}.json"
+    publish(document, render, args.format == "json", path)
     if not args.check:
         return 0
     baseline_path = HERE / f"baseline.{platform_key()}.json"
@@ -246,9 +240,7 @@ def baseline_update(args: argparse.Namespace) -> int:
             sys.stderr.write(f"benchmarks: aborted: {exc}\n")
             return EXIT_ABORT
     path = HERE / f"baseline.{platform_key()}.json"
-    write_atomically(path, document)
-    sys.stdout.write(render(document))
-    sys.stderr.write(f"benchmarks: wrote {path.relative_to(SOURCE)}\n")
+    publish(document, render, False, path)
     return 0
 
 

@@ -137,6 +137,19 @@ def load_average() -> str:
         return "unknown"
 
 
+def publish(
+    document: dict[str, Any],
+    render: Callable[[dict[str, Any]], str],
+    as_json: bool,
+    path: Path | None,
+) -> None:
+    """Print a result document (JSON or rendered) and, given `path`, keep it there."""
+    sys.stdout.write(json.dumps(document, indent=2) + "\n" if as_json else render(document))
+    if path is not None:
+        write_atomically(path, document)
+        sys.stderr.write(f"benchmarks: wrote {path.relative_to(Path(__file__).parent.parent)}\n")
+
+
 def write_atomically(path: Path, document: dict[str, Any]) -> None:
     """Write a result document under its final name in one step."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -22,7 +22,6 @@ each group of rows starts: the machine is shared.
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import tempfile
@@ -34,7 +33,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import rows
-from benchmarks.processes import WARMUP, bytecode_compiled, load_average, write_atomically
+from benchmarks.processes import WARMUP, bytecode_compiled, load_average, publish
 from benchmarks.table import Table, render, size
 from majordomus import clock
 
@@ -165,15 +164,9 @@ def main(argv: list[str] | None = None) -> int:
         work = (args.work or Path(scratch)).resolve()
         work.mkdir(parents=True, exist_ok=True)
         document = measure(args, work)
-    if args.format == "json":
-        sys.stdout.write(json.dumps(document, indent=2) + "\n")
-    else:
-        sys.stdout.write(render(document))
-    if not args.no_write:
-        stamp = document["finished_at"].replace(":", "").replace("-", "")
-        path = RESULTS / f"{stamp}.json"
-        write_atomically(path, document)
-        sys.stderr.write(f"benchmarks: wrote {path.relative_to(HERE.parent)}\n")
+    stamp = document["finished_at"].replace(":", "").replace("-", "")
+    path = None if args.no_write else RESULTS / f"{stamp}.json"
+    publish(document, render, args.format == "json", path)
     missed = [r for r in document["rows"] if not r["ok"]]
     return EXIT_MISSED if args.check and missed else 0
 
