@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from majordomus.capabilities.checks import EXECUTABLE_STABILITIES
 from majordomus.capabilities.reference import benchmark_transports, target_key
-from majordomus.capabilities.registry import EXECUTABLE_STABILITIES, Registry
+from majordomus.capabilities.registry import Registry
 from majordomus.capabilities.workspace import Workspace
 
 #: System targets in a fixed order; the Swagger page keeps the older key.
@@ -75,7 +76,7 @@ def derive_targets(ctx: Workspace, registry: Registry) -> list[Target]:
     """Every target in order: capabilities (id order), then the system targets."""
     targets: list[Target] = []
     for cap in registry:
-        if not cap.executable or cap.stability not in EXECUTABLE_STABILITIES:
+        if cap.kind == "resource" or cap.stability not in EXECUTABLE_STABILITIES:
             continue
         if cap.waived is not None:
             continue

@@ -76,3 +76,15 @@ def test_one_run_reports_every_row_with_its_floor_and_target(tmp_path: Path) -> 
     for prefix in ROWS:
         line = next(line for line in table.splitlines() if line.strip().startswith(prefix))
         assert line.rstrip().endswith(("met", "MISSED")), line
+
+
+def test_the_capability_benchmark_derives_a_target_for_every_runnable_capability() -> None:
+    from benchmarks.targets import derive_targets
+    from majordomus.capabilities.workspace import Workspace
+    from majordomus.synthetic import Shape, SyntheticRepository
+
+    with SyntheticRepository.new(Shape()) as repo:
+        repo.commit()
+        ctx = Workspace(repo.root)
+        ids = {target.id for target in derive_targets(ctx, ctx.registry)}
+    assert {"objects.list", "reasoning.status", "recall.query"} <= ids
