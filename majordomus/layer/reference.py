@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from majordomus.errors import NotFound
-from majordomus.layer.glossary import COMMON, EXAMPLES, KEYS, PLACES
 from majordomus.layer.keys import Key, admitted_keys
 from majordomus.layer.kinds import KindSpec, load_kinds
 from majordomus.layer.relations import RULES_OF, TRACKS
@@ -19,6 +21,33 @@ GENERATED = "GENERATED FILE — DO NOT EDIT DIRECTLY"
 PAGE = "layer.md"
 SCHEMA_DIR = "schemas"
 _BASE_TYPES = {"string", "integer", "boolean", "date", "timestamp", "list", "mappings"}
+_DATA = Path(__file__).with_name("data")
+
+
+@dataclass(frozen=True, slots=True)
+class Glossary:
+    """What the keys of each shipped kind mean, where its files usually live, and one valid
+    file per kind: package data (`data/glossary.json`, `data/examples/`) that the page and
+    the schemas join to the allow-lists."""
+
+    #: key → [value, meaning], shared by every kind that admits the key.
+    common: dict[str, list[str]]
+    #: kind → key → [value, meaning], overriding `common`.
+    keys: dict[str, dict[str, list[str]]]
+    #: kind → where its files live in the layer `init` writes (or conventionally).
+    places: dict[str, str]
+    #: kind → the text of its example file.
+    examples: dict[str, str]
+
+
+@cache
+def glossary() -> Glossary:
+    """The shipped glossary, read once per process."""
+    raw = json.loads((_DATA / "glossary.json").read_text(encoding="utf-8"))
+    examples = {
+        path.stem: path.read_text(encoding="utf-8") for path in (_DATA / "examples").iterdir()
+    }
+    return Glossary(raw["common"], raw["keys"], raw["places"], examples)
 
 
 class UnknownKind(NotFound):
@@ -36,10 +65,11 @@ def described_keys(spec: KindSpec) -> list[tuple[Key, str, str]]:
     """(key, value, meaning) for every key the kind's allow-list admits, in list order."""
     if spec.allow is None:
         return []
-    own = KEYS.get(spec.name, {})
+    own = glossary().keys.get(spec.name, {})
+    common = glossary().common
     out = []
     for key in admitted_keys(spec.allow):
-        value, meaning = own.get(key.path) or COMMON.get(key.path) or ("", "")
+        value, meaning = own.get(key.path) or common.get(key.path) or ("", "")
         if key.path == spec.version_field and spec.supported and key.path not in own:
             value = "|".join(str(v) for v in spec.supported)
         out.append((key, value, meaning))
@@ -168,10 +198,11 @@ def _kind_section(spec: KindSpec, follows: Mapping[str, str]) -> list[str]:
         if spec.title == "@heading"
         else (f"`{spec.title}`" if spec.title else "none")
     )
+    place = glossary().places.get(spec.name, "—")
     out += [
         "| | |",
         "|---|---|",
-        f"| files | `{PLACES.get(spec.name, '—')}` (what `sources.yaml` declares decides) |",
+        f"| files | `{place}` (what `sources.yaml` declares decides) |",
         f"| format | {spec.format}{', ' + front if front else ''}{fallback} |",
         f"| identity | {_identity(spec)} |",
         f"| title | {title} |",
@@ -204,7 +235,7 @@ def _kind_section(spec: KindSpec, follows: Mapping[str, str]) -> list[str]:
             *edges,
             "",
         ]
-    example = EXAMPLES.get(spec.name)
+    example = glossary().examples.get(spec.name)
     if example:
         lang = "yaml" if spec.format == "yaml" else "markdown"
         out += ["Example:", "", f"```{lang}", example.rstrip("\n"), "```", ""]

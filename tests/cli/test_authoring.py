@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
+import sys
+import zipfile
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import git, initialised_repo, run_majordomus
+from tests.conftest import REPO_ROOT, git, initialised_repo, run_majordomus
 
 RULE = "majordomus.scope-integrity"
 
@@ -160,15 +164,61 @@ def test_every_admitted_key_has_a_meaning() -> None:
     assert missing == []
 
 
+def test_the_wheel_ships_the_glossary(tmp_path: Path) -> None:
+    """The glossary and the examples are package data: the wheel built from a copy of the
+    tree carries them, and the majordomus it installs reads the same glossary."""
+    from dataclasses import asdict
+
+    from majordomus.layer.reference import glossary
+
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(REPO_ROOT / name, source / name)
+    shutil.copytree(
+        REPO_ROOT / "majordomus",
+        source / "majordomus",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", "dist", str(source)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert built.returncode == 0, built.stdout + built.stderr
+    site = tmp_path / "site"
+    with zipfile.ZipFile(next((tmp_path / "dist").glob("majordomus-*.whl"))) as wheel:
+        wheel.extractall(site)
+    read = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import json, dataclasses, majordomus.layer.reference as r; "
+            "print(json.dumps([r.__file__, dataclasses.asdict(r.glossary())]))",
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(site)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert read.returncode == 0, read.stderr
+    where, installed = json.loads(read.stdout)
+    assert Path(where).is_relative_to(site)
+    assert installed == asdict(glossary())
+    assert installed["examples"] and installed["keys"]
+
+
 def test_every_example_of_the_reference_validates_against_its_schema() -> None:
     jsonschema = pytest.importorskip("jsonschema")
     from majordomus.layer.frontmatter import split
-    from majordomus.layer.glossary import EXAMPLES
-    from majordomus.layer.reference import json_schema, schema_kinds
+    from majordomus.layer.reference import glossary, json_schema, schema_kinds
     from majordomus.layer.yaml import parse
 
     for kind in schema_kinds():
-        text = EXAMPLES.get(kind)
+        text = glossary().examples.get(kind)
         if text is None or kind == "document":
             continue
         metadata = parse(split(text)[0] or "") if text.startswith("---") else parse(text)
