@@ -247,8 +247,7 @@ def search_hits(
 ) -> Iterator[tuple[LayerObject, str | None]]:
     """Each hit for `needle` (lowered) in index order with its snippet; the SQLite copy, when
     on, only skips objects that cannot match."""
-    sqlite = ctx.sqlite
-    candidates = sqlite.matching("search", [needle], search_text) if sqlite else None
+    candidates = ctx.sqlite.matching(needle) if ctx.sqlite else None
     for obj in ctx.index.objects:
         if kind is not None and obj.kind != kind:
             continue

@@ -153,10 +153,12 @@ class Workspace:
 
     @cached_property
     def sqlite(self) -> SqliteIndex | None:
-        """The in-memory SQLite copy of the index (it only narrows candidates), or None when off."""
+        """The in-memory SQLite copy of the text `objects.search` looks in (it only narrows
+        candidates), or None when off."""
+        from majordomus.capabilities.core import search_text
         from majordomus.layer.sqlite_index import SqliteIndex, enabled
 
-        return SqliteIndex(self.index) if enabled(self.environ) else None
+        return SqliteIndex(self.index, search_text) if enabled(self.environ) else None
 
     @cached_property
     def ranking(self) -> Ranking:

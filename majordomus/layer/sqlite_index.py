@@ -3,7 +3,7 @@ Switched off with `MAJORDOMUS_SQLITE=0`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from majordomus.logger import log
@@ -18,8 +18,6 @@ TRIGRAM = "trigram case_sensitive 1"
 #: is not narrowed, and an object whose text holds one is always a candidate.
 _UNSAFE = "\x00"
 
-TextOf = Callable[["LayerObject"], str]
-
 
 def enabled(environ: Mapping[str, str]) -> bool:
     """On unless `MAJORDOMUS_SQLITE` is `0`, `false`, `no` or `off`."""
@@ -32,59 +30,53 @@ def phrase(needle: str) -> str:
 
 
 class SqliteIndex:
-    """FTS5 tables over the objects of one index, built when first asked for."""
+    """An FTS5 table of one text (`text_of`) of every object of one index, built when first
+    asked for."""
 
-    def __init__(self, index: Index) -> None:
+    def __init__(self, index: Index, text_of: Callable[[LayerObject], str]) -> None:
         self.objects = index.objects
+        self.text_of = text_of
         self._db: Any = None
-        self._tables: dict[str, frozenset[str] | None] = {}
+        self._built = False
+        #: The URIs that are always candidates, or None when the table could not be built.
+        self._always: frozenset[str] | None = None
 
-    def _database(self) -> Any:
-        if self._db is None:
-            import sqlite3
-
-            self._db = sqlite3.connect(":memory:")
-        return self._db
-
-    def _build(self, table: str, text_of: TextOf) -> frozenset[str] | None:
-        """Create and fill `table`; the URIs that are always candidates, or None on failure."""
+    def _build(self) -> None:
+        self._built = True
         always: set[str] = set()
         rows = []
         for number, obj in enumerate(self.objects):
-            text = text_of(obj)
+            text = self.text_of(obj)
             if _UNSAFE in text:
                 always.add(obj.uri)
             rows.append((number, text))
         try:
-            db = self._database()
-            with db:
-                db.execute(
-                    f"create virtual table [{table}_fts] using fts5(text, tokenize='{TRIGRAM}')"
-                )
-                db.executemany(f"insert into [{table}_fts] (rowid, text) values (?, ?)", rows)
-        except Exception as exc:  # any SQLite or encoding failure: narrow nothing
-            log.debug("sqlite index: table %s not built: %s", table, exc)
-            return None
-        return frozenset(always)
+            import sqlite3
 
-    def matching(self, table: str, needles: Iterable[str], text_of: TextOf) -> set[str] | None:
-        """URIs whose `text_of` holds at least one needle, or None when it cannot narrow; `table`
-        names the text (`text_of` is always the same function for one name)."""
-        wanted = list(needles)
-        if not wanted or any(len(n) < 3 or _UNSAFE in n for n in wanted):
+            self._db = sqlite3.connect(":memory:")
+            with self._db:
+                self._db.execute(f"create virtual table fts using fts5(text, tokenize='{TRIGRAM}')")
+                self._db.executemany("insert into fts (rowid, text) values (?, ?)", rows)
+        except Exception as exc:  # any SQLite or encoding failure: narrow nothing
+            log.debug("sqlite index: table not built: %s", exc)
+            return
+        self._always = frozenset(always)
+
+    def matching(self, needle: str) -> set[str] | None:
+        """URIs whose text holds `needle`, or None when it cannot narrow."""
+        if len(needle) < 3 or _UNSAFE in needle:
             return None
-        if table not in self._tables:
-            self._tables[table] = self._build(table, text_of)
-        always = self._tables[table]
-        if always is None:
+        if not self._built:
+            self._build()
+        if self._always is None:
             return None
-        found = set(always)
-        query = f"select rowid from [{table}_fts] where [{table}_fts] match ?"
+        found = set(self._always)
         try:
-            for needle in wanted:
-                for (rowid,) in self._db.execute(query, [phrase(needle)]).fetchall():
-                    found.add(self.objects[rowid].uri)
+            for (rowid,) in self._db.execute(
+                "select rowid from fts where fts match ?", [phrase(needle)]
+            ).fetchall():
+                found.add(self.objects[rowid].uri)
         except Exception as exc:
-            log.debug("sqlite index: query on %s failed: %s", table, exc)
+            log.debug("sqlite index: query failed: %s", exc)
             return None
         return found

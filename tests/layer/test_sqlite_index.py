@@ -84,7 +84,7 @@ def compile_requests(ctx: Workspace) -> list[dict[str, Any]]:
 def test_the_copy_is_in_use_and_off_when_switched_off(layer: tuple[Workspace, Workspace]) -> None:
     on, off = layer
     assert on.sqlite is not None and off.sqlite is None
-    assert on.sqlite.matching("search", ["rule"], search_text) is not None
+    assert on.sqlite.matching("rule") is not None
     assert enabled({}) and not enabled({SWITCH: "0"}) and not enabled({SWITCH: "off"})
 
 
@@ -128,22 +128,21 @@ def test_matching_finds_exactly_the_objects_holding_a_needle(
 ) -> None:
     on, _ = layer
     objects = on.index.objects
-    copy = SqliteIndex(on.index)
+    copy = SqliteIndex(on.index, search_text)
     needles = {"rule", "the", "ion", "e n", "\n# ", "alpha", "zzz", "ódy"}
     for obj in objects[:5]:
         text = search_text(obj)
         needles.update(text[i : i + 4] for i in range(0, min(len(text), 60), 7))
     for needle in sorted(n for n in needles if len(n) >= 3):
-        found = copy.matching("search", [needle], search_text)
+        found = copy.matching(needle)
         assert found == {o.uri for o in objects if needle in search_text(o)}, needle
 
 
 def test_short_or_unsafe_needles_are_not_narrowed(layer: tuple[Workspace, Workspace]) -> None:
     on, _ = layer
-    copy = SqliteIndex(on.index)
-    assert copy.matching("search", ["ru"], search_text) is None
-    assert copy.matching("search", ["ru\x00le"], search_text) is None
-    assert copy.matching("search", [], search_text) is None
+    copy = SqliteIndex(on.index, search_text)
+    assert copy.matching("ru") is None
+    assert copy.matching("ru\x00le") is None
 
 
 def test_nothing_is_written_next_to_the_repository(tmp_path: Path) -> None:
