@@ -290,10 +290,6 @@ def _get_cases(ctx: Workspace) -> list[tuple[str, dict[str, Any]]]:
     return cases
 
 
-def _search_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
-    return [("rule", {"query": "rule"})]
-
-
 OBJECTS_LIST = Capability(
     id="objects.list",
     title="List objects",
@@ -341,7 +337,7 @@ OBJECTS_SEARCH = Capability(
     stability=VERIFIED,
     tags=("layer", "search"),
     cache=process_cache(64),
-    cases=_search_cases,
+    cases=(("rule", {"query": "rule"}),),
 )
 
 OBJECTS = Module(
@@ -474,14 +470,6 @@ def capabilities_describe(ctx: Workspace, request: DescribeInput) -> CapabilityD
     return describe(cap)
 
 
-def _capabilities_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
-    return [("all", {}), ("queries", {"kind": "query"})]
-
-
-def _describe_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
-    return [("repository-info", {"id": "repository.info"})]
-
-
 CAPABILITIES_LIST = Capability(
     id="capabilities.list",
     title="List capabilities",
@@ -496,7 +484,10 @@ CAPABILITIES_LIST = Capability(
     stability=VERIFIED,
     tags=("registry",),
     cache=process_cache(16),
-    cases=_capabilities_cases,
+    cases=(
+        ("all", {}),
+        ("queries", {"kind": "query"}),
+    ),
 )
 
 CAPABILITIES_DESCRIBE = Capability(
@@ -511,7 +502,7 @@ CAPABILITIES_DESCRIBE = Capability(
     cli=("capabilities", "describe"),
     stability=VERIFIED,
     tags=("registry",),
-    cases=_describe_cases,
+    cases=(("repository-info", {"id": "repository.info"}),),
 )
 
 CAPABILITIES = Module(

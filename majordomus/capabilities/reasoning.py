@@ -21,7 +21,7 @@ from majordomus.advisors.policy import (
 from majordomus.advisors.situation import AdvisorSituation, resolve_advisors
 from majordomus.capabilities.paging import Paged, PageInput
 from majordomus.capabilities.record import REASONING_RECORD
-from majordomus.capabilities.registry import EXPERIMENTAL, Capability, Module
+from majordomus.capabilities.registry import EXPERIMENTAL, Capability, Cases, Module
 from majordomus.errors import InvalidInput, NotFound, Refused
 from majordomus.ledger.history import LazyHistory
 from majordomus.ledger.loaded import Loaded, RecordIndex
@@ -199,10 +199,6 @@ def reasoning_plan(ctx: Workspace, request: PlanPreviewInput) -> ReviewPlan:
     return plan(preview, advisors.mode, advisors.states)
 
 
-def _plan_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
-    return [("material", {"materiality": "material"})]
-
-
 REASONING_PLAN = Capability(
     id="reasoning.plan",
     title="Preview a review plan",
@@ -217,7 +213,7 @@ REASONING_PLAN = Capability(
     cli=("reasoning", "plan"),
     stability=EXPERIMENTAL,
     tags=("reasoning", "policy"),
-    cases=_plan_cases,
+    cases=(("material", {"materiality": "material"}),),
 )
 
 
@@ -362,9 +358,8 @@ def _derived_state(
     return state, situation.advisors
 
 
-def _task_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
-    return [("current", {}), ("all", {"task": ALL_TASKS})]
-
+#: The current task and every task, for each capability that reads one task.
+TASK_CASES: Cases = (("current", {}), ("all", {"task": ALL_TASKS}))
 
 REASONING_STATUS = Capability(
     id="reasoning.status",
@@ -382,7 +377,7 @@ REASONING_STATUS = Capability(
     cli=("reasoning", "status"),
     stability=EXPERIMENTAL,
     tags=("reasoning", "session"),
-    cases=_task_cases,
+    cases=TASK_CASES,
 )
 
 
@@ -437,7 +432,7 @@ REASONING_HANDOVER = Capability(
     cli=("reasoning", "handover"),
     stability=EXPERIMENTAL,
     tags=("reasoning", "session"),
-    cases=_task_cases,
+    cases=TASK_CASES,
 )
 
 
@@ -462,10 +457,6 @@ def reasoning_explain(ctx: Workspace, request: ReasoningExplainInput) -> Reasoni
     return explanation
 
 
-def _explain_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
-    return [("absent", {"id": "assessment-absent"})]
-
-
 REASONING_EXPLAIN = Capability(
     id="reasoning.explain",
     title="Explain a reasoning record",
@@ -481,7 +472,7 @@ REASONING_EXPLAIN = Capability(
     stability=EXPERIMENTAL,
     tags=("reasoning", "provenance"),
     waived="transient_state",
-    cases=_explain_cases,
+    cases=(("absent", {"id": "assessment-absent"}),),
 )
 
 

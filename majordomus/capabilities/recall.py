@@ -326,10 +326,6 @@ def record_view(ctx: Workspace, uri: str) -> ResourceView:
     )
 
 
-def _recall_cases(_: Workspace) -> list[tuple[str, dict[str, Any]]]:
-    return [("question", {"query": "what was decided about the rules?"})]
-
-
 RECALL_QUERY = Capability(
     id="recall.query",
     title="Recall what the repository knows",
@@ -346,7 +342,7 @@ RECALL_QUERY = Capability(
     cli=("recall",),
     stability=VERIFIED,
     tags=("layer", "reasoning", "search"),
-    cases=_recall_cases,
+    cases=(("question", {"query": "what was decided about the rules?"}),),
 )
 
 RECALL = Module(

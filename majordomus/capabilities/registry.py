@@ -25,7 +25,9 @@ __all__ = ["RegistryBuildFailed", "RegistryError"]
 Kind = Literal["query", "command"]
 VERIFIED = "behaviorally_verified"
 EXPERIMENTAL = "experimental"
-Cases = Callable[["Workspace"], list[tuple[str, dict[str, Any]]]]
+Case = tuple[str, dict[str, Any]]
+#: The named inputs of a capability: fixed, or made from the workspace they run against.
+Cases = Sequence[Case] | Callable[["Workspace"], list[Case]]
 Handler = Callable[["Workspace", Any], "BaseModel"]
 
 
@@ -75,7 +77,7 @@ class Capability:
     tags: tuple[str, ...] = ()
     cache: CachePolicy = NO_CACHE
     waived: str | None = None
-    cases: Cases | None = None
+    cases: Cases = (("default", {}),)
     writes_repository: bool = False
     cancellable: bool = False
     module: str = ""
@@ -123,11 +125,11 @@ class Capability:
             return "public"
         return "developer" if self.cli is not None else "internal"
 
-    def benchmark_cases(self, ctx: Workspace) -> list[tuple[str, dict[str, Any]]]:
+    def benchmark_cases(self, ctx: Workspace) -> list[Case]:
         """The named inputs benchmarks and OpenAPI examples use."""
-        if self.cases is not None:
+        if callable(self.cases):
             return self.cases(ctx)
-        return [("default", {})]
+        return [(name, dict(value)) for name, value in self.cases]
 
 
 @dataclass(frozen=True, slots=True)

@@ -106,7 +106,7 @@ class _Resolver:
         self.external: dict[str, ExternalNode] = {}
 
     @cached_property
-    def _lookups(self) -> _Lookups:
+    def lookups(self) -> _Lookups:
         found = _Lookups(set(), {}, {}, {}, {}, set())
         kinds, by_identity, by_stem, by_path, adr_ids, by_uri = found
         for obj in self.objects:
@@ -122,38 +122,14 @@ class _Resolver:
                     adr_ids.setdefault(declared, uri)
         return found
 
-    @cached_property
-    def kinds(self) -> set[str]:
-        return self._lookups.kinds
-
-    @cached_property
-    def by_identity(self) -> dict[tuple[str, str], str]:
-        return self._lookups.by_identity
-
-    @cached_property
-    def by_stem(self) -> dict[tuple[str, str], str]:
-        return self._lookups.by_stem
-
-    @cached_property
-    def by_path(self) -> dict[str, str]:
-        return self._lookups.by_path
-
-    @cached_property
-    def adr_ids(self) -> dict[str, str]:
-        return self._lookups.adr_ids
-
-    @cached_property
-    def by_uri(self) -> set[str]:
-        return self._lookups.by_uri
-
     def named(self, word: str) -> str | None:
         """The object a word of text names: an issue id, a rule id (with or without its
         version), a decision id, or the path of any object."""
         return (
-            self.by_identity.get(("issue", word))
+            self.lookups.by_identity.get(("issue", word))
             or self.find("rule", word)
-            or self.adr_ids.get(word.lower())
-            or self.by_path.get(word)
+            or self.lookups.adr_ids.get(word.lower())
+            or self.lookups.by_path.get(word)
         )
 
     def names_in(self, obj: LayerObject) -> set[str]:
@@ -161,10 +137,10 @@ class _Resolver:
         text = _prose_of(obj)
         found: set[str] = set()
         for uri in _URI.findall(text):
-            if uri.rstrip(".-/") in self.by_uri:
+            if uri.rstrip(".-/") in self.lookups.by_uri:
                 found.add(uri.rstrip(".-/"))
         for number in _ADR_NUMBER.findall(text):
-            adr = self.adr_ids.get(f"adr-{int(number):04d}")
+            adr = self.lookups.adr_ids.get(f"adr-{int(number):04d}")
             if adr is not None:
                 found.add(adr)
         for word in _WORD.findall(text):
@@ -188,7 +164,7 @@ class _Resolver:
 
     def find(self, kind: str, name: str) -> str | None:
         """An object of `kind` by identity, else by stem (first in URI order)."""
-        return self.by_identity.get((kind, name)) or self.by_stem.get((kind, name))
+        return self.lookups.by_identity.get((kind, name)) or self.lookups.by_stem.get((kind, name))
 
     def missing(self, kind: str, ref: str, correction: str) -> _Missing:
         """The refusal for `ref`: the excluding diagnostic when a file names it, else
@@ -214,10 +190,10 @@ class _Resolver:
         return self.node("command", ref)
 
     def path(self, ref: str) -> str:
-        return self.by_path.get(ref) or self.node("file", ref, path_like=True)
+        return self.lookups.by_path.get(ref) or self.node("file", ref, path_like=True)
 
     def adr(self, ref: str) -> str:
-        found = self.adr_ids.get(ref)
+        found = self.lookups.adr_ids.get(ref)
         if found is None:
             raise self.missing("adr", ref, adr_correction(ref))
         return found
@@ -227,8 +203,8 @@ class _Resolver:
         if not colon:
             raise _Missing(unprefixed_correction(ref))
         if prefix in ("file", "test"):
-            return self.by_path.get(rest) or self.node(prefix, rest, path_like=True)
-        if prefix not in self.kinds and (prefix, rest) not in self.excluded:
+            return self.lookups.by_path.get(rest) or self.node(prefix, rest, path_like=True)
+        if prefix not in self.lookups.kinds and (prefix, rest) not in self.excluded:
             return self.node(prefix, rest)
         found = self.find(prefix, rest)
         if found is None:
@@ -239,11 +215,7 @@ class _Resolver:
         capability = self.mcp_tools.get(ref)
         if capability is None:
             raise _Missing(mcp_correction(ref))
-        if f"capability:{capability}" not in self.external:
-            self.external[f"capability:{capability}"] = ExternalNode(
-                id=f"capability:{capability}", kind="capability", label=capability
-            )
-        return f"capability:{capability}"
+        return self.node("capability", capability)
 
 
 @dataclass(frozen=True, slots=True)
