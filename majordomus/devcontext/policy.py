@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from majordomus.devcontext.edges import EDGES, UNRULED
+from majordomus.devcontext.edges import UNRULED, edge_kinds
 from majordomus.devcontext.model import (
     CompilerPolicy,
     EdgeRule,
@@ -33,8 +33,9 @@ def policy(ctx: Any) -> CompilerPolicy:
         for i, tier in enumerate(Tier.ORDER)
     ]
     edges = []
-    for kind in sorted(set(EDGES) | graph.edge_kinds()):
-        rule = EDGES.get(kind)
+    known = edge_kinds()
+    for kind in sorted(set(known) | graph.edge_kinds()):
+        rule = known.get(kind)
         if rule is None:
             edges.append(EdgeRule(edge=kind, means=kind, reason=UNRULED, refused=True))
         elif rule.refusal is not None:

@@ -14,7 +14,7 @@ from majordomus.devcontext import (
     compile_context,
     tokens_for,
 )
-from majordomus.devcontext.edges import EDGES
+from majordomus.devcontext.edges import edge_kinds
 from majordomus.devcontext.explain import judge
 from majordomus.devcontext.relevance import round3
 from majordomus.layer.model import (
@@ -100,7 +100,7 @@ def layers(draw: st.DrawFn) -> Index:
                 Edge,
                 source=st.sampled_from(ends),
                 target=st.sampled_from(ends),
-                kind=st.sampled_from(sorted(EDGES)),
+                kind=st.sampled_from(sorted(edge_kinds())),
             ),
             max_size=20,
         )

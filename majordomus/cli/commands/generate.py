@@ -39,10 +39,10 @@ def expected_files(target: str) -> dict[str, str]:
             raise ContractUnmet(f"the OpenAPI document did not build: {exc}") from None
         files["openapi.json"] = render({"x-generated": banner("openapi"), **document})
     if target in ("all", "docs"):
-        from majordomus.devcontext.edges import EDGES
+        from majordomus.devcontext.edges import edge_kinds
         from majordomus.layer.reference import layer_reference_files
 
-        follows = {kind: rule.forward_reason for kind, rule in EDGES.items() if rule.followed}
+        follows = {k: rule.forward_reason for k, rule in edge_kinds().items() if rule.followed}
         files.update(reference_files(registry, cases))
         files.update(layer_reference_files(follows))
     return dict(sorted(files.items()))
