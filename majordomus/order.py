@@ -6,9 +6,12 @@ by code point, so equal-looking strings never compare equal by accident.
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -57,3 +60,33 @@ def canonical(items: Iterable[T], key: Callable[[T], OrderKey] | None = None) ->
     if key is None:
         return sorted(items, key=lambda item: _sort_key(item.order_key()))  # type: ignore[attr-defined]
     return sorted(items, key=lambda item: _sort_key(key(item)))
+
+
+@cache
+def _positions(words: type[DeclaredOrder]) -> dict[DeclaredOrder, int]:
+    return {word: position for position, word in enumerate(words)}
+
+
+def _by_rank(compare: Callable[[int, int], bool]) -> Callable[[DeclaredOrder, object], bool]:
+    def method(self: DeclaredOrder, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, DeclaredOrder)
+        return compare(self.rank, other.rank)
+
+    return method
+
+
+class DeclaredOrder(StrEnum):
+    """A word whose order is its declaration order, not its spelling's: the `str` mixin gives
+    the wire word, and `<` compares positions among the members (`rank`)."""
+
+    @property
+    def rank(self) -> int:
+        """The position in declaration order, 0 first."""
+        return _positions(type(self))[self]
+
+    __lt__ = _by_rank(operator.lt)
+    __le__ = _by_rank(operator.le)
+    __gt__ = _by_rank(operator.gt)
+    __ge__ = _by_rank(operator.ge)

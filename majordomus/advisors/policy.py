@@ -5,8 +5,7 @@ Pure: contacts nobody, records nothing; deciding locally is an ordinary outcome.
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -14,6 +13,7 @@ from pydantic import Field
 
 from majordomus.advisors.modes import ModeResolution, ReasoningMode
 from majordomus.advisors.states import AdvisorState, AdvisorStatus, count_available
+from majordomus.order import DeclaredOrder
 from majordomus.wire import OMIT, Wire
 
 __all__ = [
@@ -42,28 +42,7 @@ LOCAL_REVIEW: tuple[str, ...] = (
 )
 
 
-def _by_rank(compare: Callable[[int, int], bool]) -> Callable[[_Ranked, object], bool]:
-    def method(self: _Ranked, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return compare(self._rank(), other._rank())  # type: ignore[attr-defined]
-
-    return method
-
-
-class _Ranked(StrEnum):
-    """A word whose order is its declaration order, not its spelling's."""
-
-    def _rank(self) -> int:
-        return list(type(self)).index(self)
-
-    __lt__ = _by_rank(operator.lt)
-    __le__ = _by_rank(operator.le)
-    __gt__ = _by_rank(operator.gt)
-    __ge__ = _by_rank(operator.ge)
-
-
-class Materiality(_Ranked):
+class Materiality(DeclaredOrder):
     """How much an uncertain decision could matter; `material` and above earn review."""
 
     TRIVIAL = "trivial"
@@ -80,7 +59,7 @@ class Materiality(_Ranked):
         return self >= Materiality.MATERIAL
 
 
-class ReasoningConfidence(_Ranked):
+class ReasoningConfidence(DeclaredOrder):
     """How sure the executor is of its hypothesis; `high` lowers the budget by one."""
 
     LOW = "low"

@@ -6,14 +6,12 @@ are aliases.
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable
 from enum import StrEnum
 from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from majordomus.order import OrderKey
+from majordomus.order import DeclaredOrder, OrderKey
 from majordomus.wire import OMIT, StrictInput, Wire
 
 DEFAULT_BUDGET_TOKENS = 24_000
@@ -25,19 +23,12 @@ COMPOSED_GRAPH = "composed"
 STALE_STATUSES = ("deprecated", "superseded", "rejected")
 
 
-def _by_rank(compare: Callable[[int, int], bool]) -> Callable[[Tier, object], bool]:
-    def method(self: Tier, other: object) -> bool:
-        return compare(self.rank, other.rank) if isinstance(other, Tier) else NotImplemented
-
-    return method
-
-
 def tokens_for(size: int) -> int:
     """Estimated tokens of `size` bytes: a ceiling division by four, never fewer than one."""
     return max(1, -(-size // BYTES_PER_TOKEN))
 
 
-class Tier(StrEnum):
+class Tier(DeclaredOrder):
     """Where an entry sits in the order the budget spends in; declaration order is that order.
 
     The `str` mixin gives the wire word; comparisons are overridden so `<` means "spent
@@ -53,11 +44,6 @@ class Tier(StrEnum):
     KNOWLEDGE = "knowledge"
     HISTORY = "history"
 
-    @property
-    def rank(self) -> int:
-        """The position in spend order (0 = task); `<` compares these."""
-        return _TIER_INDEX[self]
-
     def as_str(self) -> str:
         return self.value
 
@@ -65,14 +51,8 @@ class Tier(StrEnum):
         """One line saying what the tier holds (carried by every tier row)."""
         return _TIER_MEANING[self]
 
-    __lt__ = _by_rank(operator.lt)
-    __le__ = _by_rank(operator.le)
-    __gt__ = _by_rank(operator.gt)
-    __ge__ = _by_rank(operator.ge)
-
 
 Tier.ORDER = tuple(Tier)
-_TIER_INDEX = {tier: i for i, tier in enumerate(Tier.ORDER)}
 _TIER_MEANING = {
     Tier.TASK: "what was asked for: the issue, its milestone, the paths named, the intent; "
     "never dropped, because a context without it is the wrong answer",
