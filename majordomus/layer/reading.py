@@ -4,6 +4,7 @@ while they hold (docs/layer-internals.md)."""
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from itertools import groupby
 from operator import attrgetter
 from typing import Any, NamedTuple
 
@@ -28,14 +29,8 @@ def drop_duplicates(objects: list[LayerObject]) -> tuple[list[LayerObject], list
         return ordered, []
     kept: list[LayerObject] = []
     findings: list[Diagnostic] = []
-    start = 0
-    while start < len(ordered):
-        uri = uris[start]
-        end = start + 1
-        while end < len(ordered) and uris[end] == uri:
-            end += 1
-        claimants = ordered[start:end]
-        start = end
+    for uri, claimed in groupby(ordered, key=attrgetter("uri")):
+        claimants = list(claimed)
         if len(claimants) == 1:
             kept.append(claimants[0])
             continue
