@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from majordomus.layer.sqlite_index import fts_table, phrase
+
 if TYPE_CHECKING:
     from majordomus.layer.model import Index, LayerObject
 
@@ -71,10 +73,6 @@ def query_terms(text: str) -> list[str]:
     return kept or words
 
 
-def _quoted(term: str) -> str:
-    return '"' + term.replace('"', '""') + '"'
-
-
 @dataclass(frozen=True, slots=True)
 class Document:
     """What one hit can be: its texts by weight, and the documents it points at; `labels` names
@@ -100,7 +98,7 @@ class Term:
 
     @property
     def match(self) -> str:
-        return " OR ".join(_quoted(s) for s in self.spellings)
+        return " OR ".join(phrase(s) for s in self.spellings)
 
 
 @dataclass(slots=True)
@@ -134,18 +132,11 @@ class Ranking:
         self.documents = list(documents)
         self.counts: dict[str, int] = {}
         self.db = sqlite3.connect(":memory:", check_same_thread=False)
-        columns = ", ".join(COLUMNS)
-        with self.db:
-            self.db.execute(
-                f"create virtual table docs using fts5({columns}, tokenize='{_TOKENIZE}')"
-            )
-        self.db.executemany(
-            "insert into docs (rowid, name, summary, body, kind) values (?, ?, ?, ?, ?)",
-            (
-                (row, d.name, d.summary, d.body, d.kind_words or d.kind)
-                for row, d in enumerate(self.documents)
-            ),
+        rows = (
+            (row, d.name, d.summary, d.body, d.kind_words or d.kind)
+            for row, d in enumerate(self.documents)
         )
+        fts_table(self.db, "docs", COLUMNS, _TOKENIZE, rows)
 
     def count(self, match: str) -> int:
         """How many documents the FTS5 query `match` finds (kept for the next query)."""
@@ -217,7 +208,7 @@ class Ranking:
         for column, name in enumerate(COLUMNS):
             for spelling_at, spelling in enumerate(term.spellings):
                 found = self.db.execute(
-                    "select rowid from docs where docs match ?", [f"{name} : {_quoted(spelling)}"]
+                    "select rowid from docs where docs match ?", [f"{name} : {phrase(spelling)}"]
                 )
                 for (row,) in found:
                     hit = scored.get(row)
@@ -297,7 +288,7 @@ def plan(text: str, rankings: Sequence[Ranking]) -> list[Term]:
     is matched by its nearest spellings instead."""
     terms = []
     for word in query_terms(text):
-        quoted = _quoted(word)
+        quoted = phrase(word)
         if any(r.count(quoted) for r in rankings):
             terms.append(Term(word, (word,)))
         elif near := corrections(word, rankings):

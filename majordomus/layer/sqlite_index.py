@@ -1,9 +1,10 @@
-"""The in-memory SQLite copy of the index: candidates, never truth (docs/layer-internals.md).
-Switched off with `MAJORDOMUS_SQLITE=0`."""
+"""In-memory SQLite FTS5 tables: how one is built and queried (recall's ranking builds its
+own with them), and the copy of the index that narrows `objects search`: candidates, never
+truth, switched off with `MAJORDOMUS_SQLITE=0` (docs/layer-internals.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from majordomus.logger import log
@@ -24,9 +25,21 @@ def enabled(environ: Mapping[str, str]) -> bool:
     return environ.get(SWITCH, "").strip().lower() not in ("0", "false", "no", "off")
 
 
-def phrase(needle: str) -> str:
-    """An FTS5 phrase query matching `needle` as it is."""
-    return '"' + needle.replace('"', '""') + '"'
+def phrase(text: str) -> str:
+    """An FTS5 phrase query matching `text` as it is."""
+    return '"' + text.replace('"', '""') + '"'
+
+
+def fts_table(
+    db: Any, table: str, columns: Sequence[str], tokenize: str, rows: Iterable[Any]
+) -> None:
+    """Create the FTS5 table `table` of `columns` split by `tokenize`, and fill it with `rows`
+    (the rowid, then a text per column)."""
+    names = ", ".join(columns)
+    marks = ", ".join("?" * (len(columns) + 1))
+    with db:
+        db.execute(f"create virtual table {table} using fts5({names}, tokenize='{tokenize}')")
+        db.executemany(f"insert into {table} (rowid, {names}) values ({marks})", rows)
 
 
 class SqliteIndex:
@@ -54,9 +67,7 @@ class SqliteIndex:
             import sqlite3
 
             self._db = sqlite3.connect(":memory:")
-            with self._db:
-                self._db.execute(f"create virtual table fts using fts5(text, tokenize='{TRIGRAM}')")
-                self._db.executemany("insert into fts (rowid, text) values (?, ?)", rows)
+            fts_table(self._db, "fts", ("text",), TRIGRAM, rows)
         except Exception as exc:  # any SQLite or encoding failure: narrow nothing
             log.debug("sqlite index: table not built: %s", exc)
             return
@@ -72,9 +83,8 @@ class SqliteIndex:
             return None
         found = set(self._always)
         try:
-            for (rowid,) in self._db.execute(
-                "select rowid from fts where fts match ?", [phrase(needle)]
-            ).fetchall():
+            query = "select rowid from fts where fts match ?"
+            for (rowid,) in self._db.execute(query, [phrase(needle)]).fetchall():
                 found.add(self.objects[rowid].uri)
         except Exception as exc:
             log.debug("sqlite index: query failed: %s", exc)
