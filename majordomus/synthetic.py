@@ -10,8 +10,9 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -283,97 +284,30 @@ LEDGER_TASK = "synthetic"
 LEDGER_START = 1_790_000_000  # 2026-09-21T...Z: the first record's second
 
 
-def _ledger_body(kind: str, chain: int, ids: dict[str, str]) -> dict[str, Any]:
-    """The body of one record of chain `chain`; `ids` holds the chain's earlier record ids."""
-    evidence = [{"kind": "file", "reference": f"src/module_{chain}.py:{chain % 97 + 1}"}]
-    if kind == "assessment":
-        return {
-            "kind": kind,
-            "subject": f"does change {chain} keep the invariant",
-            "materiality": "material",
-            "confidence": "low",
-            "hypothesis": f"change {chain} is safe",
-            "facts": [f"fact {chain}"],
-            "evidence": evidence,
-        }
-    if kind == "plan":
-        return {
-            "kind": kind,
-            "assessment": ids["assessment"],
-            "plan": {
-                "mode": "standard",
-                "mode_source": "default",
-                "materiality": "material",
-                "confidence": "low",
-                "capabilities": ["independent_reasoning"],
-                "budget": 1,
-                "outcome": "consult",
-                "reason": "a material doubt with low confidence is reviewed",
-                "selected": [
-                    {"advisor": "alpha", "covers": ["independent_reasoning"], "why": "first"}
-                ],
-                "available": 1,
-            },
-        }
-    if kind == "consultation":
-        return {
-            "kind": kind,
-            "plan": ids["plan"],
-            "advisor": "alpha",
-            "status": "completed",
-            "conclusion": f"change {chain} needs a guard",
-            "stance": "opposes",
-            "evidence": evidence,
-        }
-    if kind == "disagreement":
-        return {
-            "kind": kind,
-            "assessment": ids["assessment"],
-            "positions": [
-                {"source": "primary", "position": "safe"},
-                {"source": ids["consultation"], "position": "needs a guard"},
-            ],
-            "discriminating_question": f"does any caller of change {chain} retry?",
-        }
-    if kind == "resolution":
-        return {
-            "kind": kind,
-            "disagreement": ids["disagreement"],
-            "experiment": "read the callers",
-            "outcome": "none retries",
-            "favours": "primary",
-            "evidence": evidence,
-        }
-    if kind == "conclusion":
-        return {
-            "kind": kind,
-            "assessment": ids["assessment"],
-            "decision": f"ship change {chain}",
-            "rationale": "the experiment favoured the primary position",
-            "evidence": evidence,
-            "consultations": [ids["consultation"]],
-            "disagreements": [ids["disagreement"]],
-            "reviewed_by": ["alpha"],
-            "independent_review_count": 1,
-        }
-    if kind == "validation":
-        return {
-            "kind": kind,
-            "conclusion": ids["conclusion"],
-            "check": f"pytest tests/test_module_{chain}.py",
-            "outcome": "pass",
-        }
-    return {
-        "kind": kind,
-        "assessment": ids["assessment"],
-        "attempt": f"a retry loop around change {chain}",
-        "observed_failure": "the loop hid the error",
-    }
+@cache
+def _data() -> dict[str, Any]:
+    """The synthetic ledger's record bodies and the demo's files and records
+    (`data/synthetic.json`), read once per process."""
+    text = (Path(__file__).with_name("data") / "synthetic.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def _filled(template: Any, names: Mapping[str, Any]) -> Any:
+    """`template` with each `{name}` in its strings filled from `names`."""
+    if isinstance(template, str):
+        return template.format_map(names)
+    if isinstance(template, list):
+        return [_filled(item, names) for item in template]
+    if isinstance(template, dict):
+        return {key: _filled(value, names) for key, value in template.items()}
+    return template
 
 
 def synthetic_ledger(root: Path, n: int, task: str = LEDGER_TASK) -> int:
     """Write `n` records into the store of `root` on `task` and make it current; returns n.
-    Record `i` is kind `i mod 8` of chain `i div 8`, stamped `LEDGER_START + i` seconds."""
+    Record `i` is kind `i mod 8` of chain `i div 8`, stamped `LEDGER_START + i` seconds, its
+    body the kind's template in `data/synthetic.json`."""
     from majordomus.clock import stamp_of
     from majordomus.ledger.record import KINDS, RECORD_SCHEMA, RECORD_VERSION, ReasoningRecord
     from majordomus.ledger.store import STATE_DIR, record_bytes
@@ -388,6 +322,8 @@ def synthetic_ledger(root: Path, n: int, task: str = LEDGER_TASK) -> int:
         stamp = stamp_of(LEDGER_START + i).replace("Z", ".000Z")
         compact = "".join(ch for ch in stamp if ch.isalnum())
         record_id = f"{kind_word}-{compact}-{hashlib.sha256(str(i).encode()).hexdigest()[:6]}"
+        # a record's body names its chain, a line in it, and the chain's earlier records
+        names = {"chain": chain, "line": chain % 97 + 1, **ids}
         record = ReasoningRecord.model_validate(
             {
                 "schema": RECORD_SCHEMA,
@@ -395,7 +331,7 @@ def synthetic_ledger(root: Path, n: int, task: str = LEDGER_TASK) -> int:
                 "id": record_id,
                 "task": task,
                 "recorded_at": stamp,
-                "body": _ledger_body(kind_word, chain, ids),
+                "body": _filled(_data()["ledger"][kind_word], names),
             }
         )
         ids[kind_word] = record_id
@@ -409,66 +345,12 @@ def synthetic_ledger(root: Path, n: int, task: str = LEDGER_TASK) -> int:
 # --- the demo repository of `majordomus demo` ---------------------------------------------
 
 DEMO_TASK = "PAY-2"
-DEMO_FILES = {
-    "README.md": "# payments\n\nA small service that takes card payments and refunds them.\n",
-    "src/payments/refunds.py": (
-        '"""Refunds: money leaves once per idempotency key."""\n\n\n'
-        "def refund(payment_id: str, cents: int, key: str) -> None:\n"
-        "    raise NotImplementedError\n"
-    ),
-    ".ai/repo/adrs/0001-idempotency-keys.md": (
-        "---\nschema: adr/v1\nid: adr-0001\nkind: adr\ntitle: Every money movement takes an "
-        "idempotency key\nstatus: accepted\ndate: 2026-03-02\n---\n\n# Context\n\nClients "
-        "retry on timeouts; a retried refund must not pay out twice.\n\n# Decision\n\nEvery "
-        "endpoint that moves money takes an `Idempotency-Key` header and stores the first "
-        "answer under it.\n"
-    ),
-    ".ai/repo/adrs/0002-integer-cents.md": (
-        "---\nschema: adr/v1\nid: adr-0002\nkind: adr\ntitle: Money is an integer number of "
-        "cents\nstatus: accepted\ndate: 2026-03-09\n---\n\n# Decision\n\nAmounts are `int` "
-        "cents with an ISO currency beside them; no float ever holds money.\n"
-    ),
-    ".ai/repo/rules/project/money-in-cents.v1.md": (
-        "---\nid: payments.money-in-cents\nversion: 1\nkind: rule\ntitle: Money in integer "
-        "cents\nstatement: An amount of money is an int of cents with its currency, never a "
-        "float.\nstatus: active\nclass: blocking\n---\n\nSee adr-0002.\n"
-    ),
-    ".ai/repo/rules/project/idempotent-writes.v1.md": (
-        "---\nid: payments.idempotent-writes\nversion: 1\nkind: rule\ntitle: Idempotent "
-        "money movements\nstatement: A handler that moves money answers a repeated key with "
-        "the first answer.\nstatus: active\nclass: blocking\n---\n\nSee adr-0001.\n"
-    ),
-    ".ai/repo/project/milestones/M1.yaml": (
-        "id: M1\ntitle: Refunds v1\noutcome: \"A customer's payment can be refunded, in full "
-        'or in part, exactly once."\n'
-    ),
-    ".ai/repo/project/issues/PAY-1.yaml": (
-        'id: PAY-1\nmilestone: M1\ntitle: Store idempotency keys\nobjective: "Keep the '
-        'first answer per key for 24 hours."\nscope:\n  - src/payments\nrelated:\n'
-        "  - adr:adr-0001\n"
-    ),
-    ".ai/repo/project/issues/PAY-2.yaml": (
-        'id: PAY-2\nmilestone: M1\ntitle: Partial refunds\nobjective: "Refund part of a '
-        'payment, never more than was paid."\nscope:\n  - src/payments/refunds.py\n'
-        "depends_on: [PAY-1]\nrelated:\n  - rule:payments.money-in-cents\n"
-        "  - rule:payments.idempotent-writes\n"
-    ),
-}
-DEMO_ASSESSMENT = {
-    "kind": "assessment",
-    "subject": "how a partial refund stays within what was paid when two arrive at once",
-    "materiality": "material",
-    "confidence": "medium",
-    "hypothesis": "a row lock on the payment serialises concurrent refunds",
-    "evidence": [{"kind": "file", "reference": "src/payments/refunds.py"}],
-}
-DEMO_CONCLUSION = {
-    "decision": "lock the payment row and check the refunded total inside the transaction",
-    "rationale": "the idempotency key stops retries, not two different refunds at once",
-    "evidence": [{"kind": "adr", "reference": "adr-0001"}],
-    "rejected": ["an optimistic version check: a busy payment would refuse refunds at random"],
-    "validation_plan": ["two concurrent partial refunds never exceed the payment"],
-}
+
+
+def demo_data() -> dict[str, Any]:
+    """The demo's `files` (path → text) and the `assessment` and `conclusion` it records."""
+    demo: dict[str, Any] = _data()["demo"]
+    return demo
 
 
 @contextlib.contextmanager
@@ -494,7 +376,7 @@ def _build_demo(root: Path) -> None:
     root.mkdir(parents=True)
     git(root, "init", "-q")
     init_layer(root)
-    for rel, text in DEMO_FILES.items():
+    for rel, text in demo_data()["files"].items():
         safefs.write_file(root, rel, text.encode("utf-8"), replacing=True)
     git(root, "add", "-A")
     git(root, "commit", "-qm", "A payments service")

@@ -165,9 +165,9 @@ def test_every_admitted_key_has_a_meaning() -> None:
 
 
 def test_the_wheel_ships_the_package_data(tmp_path: Path) -> None:
-    """The glossary, the examples, the kinds and the edge table are package data: the wheel
-    built from a copy of the tree carries them, and the majordomus it installs generates the
-    reference the tree holds, byte for byte."""
+    """The glossary, the examples, the kinds, the edge table and the synthetic data are
+    package data: the wheel built from a copy of the tree carries them, and the majordomus it
+    installs reads them and generates the reference the tree holds, byte for byte."""
     source = tmp_path / "source"
     source.mkdir()
     for name in ("pyproject.toml", "README.md"):
@@ -190,7 +190,12 @@ def test_the_wheel_ships_the_package_data(tmp_path: Path) -> None:
         wheel.extractall(site)
     env = {**os.environ, "PYTHONPATH": str(site)}
     where = subprocess.run(
-        [sys.executable, "-c", "import majordomus; print(majordomus.__file__)"],
+        [
+            sys.executable,
+            "-c",
+            "import majordomus, majordomus.synthetic as s; "
+            "s.demo_data(); print(majordomus.__file__)",
+        ],
         cwd=tmp_path,
         env=env,
         capture_output=True,

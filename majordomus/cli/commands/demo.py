@@ -41,12 +41,7 @@ def _record(root: Path, record: dict[str, Any]) -> str:
 
 def _tour(root: Path) -> None:
     from majordomus.cli.app import top_words
-    from majordomus.synthetic import (
-        DEMO_ASSESSMENT,
-        DEMO_CONCLUSION,
-        DEMO_TASK,
-        newest_demo_record,
-    )
+    from majordomus.synthetic import DEMO_TASK, demo_data, newest_demo_record
 
     _say("The layer: 2 decisions, 2 rules, a milestone, 2 issues. lint checks every file.")
     _step(root, "lint")
@@ -66,7 +61,7 @@ def _tour(root: Path) -> None:
         "assessment` lists the fields):",
     )
     _step(root, "reasoning", "task", "set", DEMO_TASK)
-    assessment = _record(root, DEMO_ASSESSMENT)
+    assessment = _record(root, demo_data()["assessment"])
     _say("What was stored: your input, plus the id, task, time and commit the writer adds.")
     stored, text = newest_demo_record(root, "assessment")
     click.echo(f"$ cat {stored}")
@@ -76,7 +71,7 @@ def _tour(root: Path) -> None:
         "`rejected` keeps the alternatives turned down.",
     )
     short = assessment.split("-")[2]
-    _record(root, {"kind": "conclusion", "assessment": short, **DEMO_CONCLUSION})
+    _record(root, {"kind": "conclusion", "assessment": short, **demo_data()["conclusion"]})
     _say("Where the task stands, replayed from the records:")
     _step(root, "reasoning", "status")
     _say("The handover the next session starts from:")
