@@ -31,13 +31,6 @@ class LedgerBusy(Refused):
     """Another writer held the store's lock for the whole wait."""
 
 
-def _module(name: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
 class _Flock:
     """`fcntl.flock`: whole-file, per open file, released on close or exit."""
 
@@ -68,38 +61,16 @@ class _Flock:
         self.fcntl.flock(fd, self.fcntl.LOCK_UN)
 
 
-class _Msvcrt:
-    """`msvcrt.locking` on the file's first byte (Windows): non-blocking, released on exit."""
-
-    def __init__(self, msvcrt: ModuleType) -> None:
-        self.msvcrt = msvcrt
-
-    def try_directory(self, fd: int) -> bool | None:
-        """None: Windows locks no directory (and deletes no open lock file)."""
-        return None
-
-    def try_lock(self, fd: int) -> bool:
-        os.lseek(fd, 0, os.SEEK_SET)
-        try:
-            self.msvcrt.locking(fd, self.msvcrt.LK_NBLCK, 1)
-        except OSError:
-            return False
-        return True
-
-    def unlock(self, fd: int) -> None:
-        os.lseek(fd, 0, os.SEEK_SET)
-        self.msvcrt.locking(fd, self.msvcrt.LK_UNLCK, 1)
-
-
-def _primitive() -> _Flock | _Msvcrt:
-    """The platform's lock, chosen when a lock is taken (so a test can hide a module)."""
-    fcntl = _module("fcntl")
-    if fcntl is not None:
-        return _Flock(fcntl)
-    msvcrt = _module("msvcrt")
-    if msvcrt is not None:
-        return _Msvcrt(msvcrt)
-    raise Refused("the ledger cannot be written here: this platform offers no file lock")
+def _primitive() -> _Flock:
+    """The platform's lock, chosen when a lock is taken (so a test can hide `fcntl`); only
+    POSIX reaches here, as reading a repository safely needs a POSIX system (README,
+    "Platforms")."""
+    try:
+        return _Flock(importlib.import_module("fcntl"))
+    except ImportError:
+        raise Refused(
+            "the ledger cannot be written here: this platform offers no file lock"
+        ) from None
 
 
 def _open(dir_fd: int, shown: str) -> int:
@@ -120,7 +91,7 @@ def _same_file(dir_fd: int, fd: int) -> bool:
     return (held.st_dev, held.st_ino) == (now.st_dev, now.st_ino)
 
 
-def _try(primitive: _Flock | _Msvcrt, dir_fd: int, shown: str) -> tuple[bool, int] | None:
+def _try(primitive: _Flock, dir_fd: int, shown: str) -> tuple[bool, int] | None:
     """One try: (directory held, lock file descriptor), or None with nothing held."""
     directory = primitive.try_directory(dir_fd)
     if directory is False:

@@ -1,6 +1,6 @@
 """The store's writer lock: conflicting writers race and exactly one is admitted; a held lock
-ends in "the ledger is busy" after a bounded wait; the Windows primitive stands in when the
-platform has no `fcntl`."""
+ends in "the ledger is busy" after a bounded wait; a platform without `fcntl` writes
+nothing."""
 
 from __future__ import annotations
 
@@ -151,47 +151,10 @@ def test_a_symlinked_lock_file_is_refused(tmp_path: Path) -> None:
         _record(Store(tmp_path), {"kind": "assessment", "subject": "s"})
 
 
-class FakeMsvcrt:
-    """`msvcrt.locking` as Windows has it: LK_NBLCK raises OSError while another holds it."""
-
-    LK_UNLCK, LK_NBLCK = 0, 2
-
-    def __init__(self) -> None:
-        self.held = False
-        self.calls: list[int] = []
-        self.busy = False
-
-    def locking(self, fd: int, mode: int, nbytes: int) -> None:
-        assert nbytes == 1
-        self.calls.append(mode)
-        if mode == self.LK_NBLCK:
-            if self.busy or self.held:
-                raise OSError(36, "Resource deadlock avoided")
-            self.held = True
-        else:
-            self.held = False
-
-
-def test_without_fcntl_the_windows_lock_serialises_writers(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    fake = FakeMsvcrt()
-    monkeypatch.setitem(sys.modules, "fcntl", None)
-    monkeypatch.setitem(sys.modules, "msvcrt", fake)
-    store = Store(tmp_path, lock_wait=0)
-    _record(store, {"kind": "assessment", "subject": "s"})
-    assert fake.calls == [FakeMsvcrt.LK_NBLCK, FakeMsvcrt.LK_UNLCK]
-    fake.busy = True
-    with pytest.raises(LedgerBusy, match="the ledger is busy"):
-        _record(store, {"kind": "assessment", "subject": "t"})
-    assert len(store.load().records) == 1
-
-
 def test_without_any_file_lock_nothing_is_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(sys.modules, "fcntl", None)
-    monkeypatch.setitem(sys.modules, "msvcrt", None)
     with pytest.raises(Refused, match="no file lock"):
         _record(Store(tmp_path), {"kind": "assessment", "subject": "s"})
     assert Store(tmp_path).load().records == []
@@ -204,11 +167,7 @@ def test_the_wait_is_counted_in_tries_not_read_from_a_clock(
 
     naps: list[float] = []
     monkeypatch.setattr(lock.time, "sleep", naps.append)
-    fake = FakeMsvcrt()
-    fake.busy = True
-    monkeypatch.setitem(sys.modules, "fcntl", None)
-    monkeypatch.setitem(sys.modules, "msvcrt", fake)
-    with pytest.raises(LedgerBusy):
+    with Store(tmp_path).held(), pytest.raises(LedgerBusy):
         _record(Store(tmp_path, lock_wait=0.05), {"kind": "assessment", "subject": "s"})
     assert naps == [lock.POLL_INTERVAL] * 5
 
