@@ -72,20 +72,6 @@ def test_error_mapping_over_http(server: Any) -> None:
         _error(client.delete("/"), 405, "method_not_allowed")
 
 
-def test_limits_and_guards_over_http(server: Any) -> None:
-    with server.client() as client:
-        big = client.post("/api/v1/search", content=b"x" * (1024 * 1024 + 1))
-        _error(big, 413, "too_large")
-        rebinding = client.get("/api/v1/live", headers={"Host": "attacker.example"})
-        assert "attacker.example" in _error(rebinding, 403, "forbidden")
-        foreign = client.post(
-            "/api/v1/search", content=b"{}", headers={"Origin": "http://attacker.example"}
-        )
-        _error(foreign, 403, "forbidden")
-        # The server keeps serving after every refusal.
-        assert client.get("/api/v1/live").json()["alive"] is True
-
-
 def test_head_and_content_length(server: Any) -> None:
     with server.client() as client:
         get = client.get("/api/v1/ready")
