@@ -148,13 +148,6 @@ def test_fatal_manifest_errors_exit_10(git_repo) -> None:
     assert done.stderr.startswith("majordomus: ") and ".ai/manifest.yaml" in done.stderr
 
 
-def test_init_of_an_existing_layer_is_refused(tmp_path: Path) -> None:
-    root = make_git_repo(tmp_path / "fresh", commit=False)
-    assert run(root, "init").code == 0
-    again = run(root, "init")
-    assert again.code == 13 and again.stderr.startswith("majordomus: ")
-
-
 def test_demo_shows_each_step_and_keeps_its_folder_only_when_asked(tmp_path: Path) -> None:
     target = tmp_path / "demo"
     done = run(tmp_path, "demo", "--keep", str(target))
