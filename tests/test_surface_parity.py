@@ -5,7 +5,6 @@ the same words, and records written through each surface replay into one state (
 from __future__ import annotations
 
 import json
-import subprocess
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -20,16 +19,8 @@ from majordomus.cli.views import VIEWS_OF, views_of
 from majordomus.devcontext.bundle import LEFT_OUT
 from majordomus.http.middleware import hider
 from majordomus.mcp.devcontext import MCP_LEFT_OUT
-from tests.conftest import (
-    FIXTURES,
-    MAJORDOMUS,
-    answered,
-    command_env,
-    git,
-    make_git_repo,
-    run_majordomus,
-    serve,
-)
+from tests.conftest import FIXTURES, answered, git, make_git_repo, run_majordomus, serve
+from tests.mcp.conftest import Pipes
 
 
 @pytest.fixture(scope="module")
@@ -70,25 +61,10 @@ def http_call(url: str, route: tuple[str, str], arguments: dict[str, Any]) -> An
 
 def mcp_session(repo: Path, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
     """One `majordomus mcp` session: initialize, then one tools/call per entry."""
-    lines = [{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {}}]
-    lines += [
-        {
-            "jsonrpc": "2.0",
-            "id": i + 1,
-            "method": "tools/call",
-            "params": {"name": tool, "arguments": arguments},
-        }
-        for i, (tool, arguments) in enumerate(calls)
-    ]
-    done = subprocess.run(
-        [MAJORDOMUS, "mcp"],
-        cwd=repo,
-        env=command_env({"MAJORDOMUS_LOG": "info"}),
-        input="".join(json.dumps(m) + "\n" for m in lines).encode(),
-        capture_output=True,
-        timeout=120,
-    )
-    answers = {a["id"]: a for a in map(json.loads, done.stdout.decode().splitlines())}
+    messages = [Pipes.request(0, "initialize", {})]
+    messages += [Pipes.call(i + 1, tool, arguments) for i, (tool, arguments) in enumerate(calls)]
+    session = Pipes().run(repo, messages, env={"MAJORDOMUS_LOG": "info"})
+    answers = {a["id"]: a for a in session.responses}
     out = []
     for i in range(1, len(calls) + 1):
         result = answers[i]["result"]
