@@ -17,6 +17,7 @@ import pytest
 
 from majordomus.ledger.store import STATE_DIR
 from tests.conftest import MAJORDOMUS, Result, command_env, git, run_majordomus, serve
+from tests.mcp.conftest import Pipes
 
 CANARY = "hostile-canary-5d1e7b0c"
 SECRET = "OUTSIDE-SECRET-93a1"
@@ -86,9 +87,7 @@ def untouched(outside: Path) -> None:
 # -- MCP over pipes and HTTP -------------------------------------------------------------------
 
 
-def call(id_: Any, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
-    params = {"name": name, "arguments": arguments or {}}
-    return {"jsonrpc": "2.0", "id": id_, "method": "tools/call", "params": params}
+call = Pipes.call
 
 
 def mcp(
