@@ -326,18 +326,6 @@ def test_vcs_listing_never_reads_through_a_symlinked_parent(
         body(answer)
 
 
-def test_a_layer_directory_committed_as_a_symlink_serves_nothing_from_outside(
-    hostile: Path, env: dict[str, str], outside: Path
-) -> None:
-    (hostile / ".ai" / "repo" / "rules" / "elsewhere").symlink_to(outside)
-    (hostile / "docs").symlink_to(outside)
-    commit(hostile)
-    for mode in MODES:
-        done = cli(hostile, env, "--discovery", mode, "objects", "list", "--format", "json")
-        assert done.code == 0
-        assert "rules/elsewhere" not in done.stdout
-
-
 # -- 4. FIFOs and endless devices in place of files; a link to / among scanned documents ----
 
 
