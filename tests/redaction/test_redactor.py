@@ -131,25 +131,6 @@ def test_every_string_value_is_walked_keys_untouched():
     assert kinds == ["aws-access-key-id", "openai-key"]
 
 
-def test_redact_a_body_in_every_field():
-    body = parse_input(
-        {
-            "kind": "consultation",
-            "plan": "plan-1",
-            "advisor": "alpha",
-            "status": "error",
-            "diagnostic": "401 with Bearer " + "t" * 24,
-            "evidence": [
-                {"kind": "command", "reference": "curl", "note": "OPENAI_API_KEY=" + "x" * 20}
-            ],
-        }
-    )
-    cleaned, kinds = redact(body)
-    assert cleaned.diagnostic == "401 with [redacted:bearer-token]"
-    assert cleaned.evidence[0].note == "OPENAI_API_KEY=[redacted:assignment]"
-    assert kinds == ["assignment", "bearer-token"]
-
-
 def test_a_body_without_secrets_comes_back_unchanged():
     body = parse_input({"kind": "assessment", "subject": "lock scope"})
     cleaned, kinds = redact(body)
