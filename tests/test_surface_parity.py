@@ -1,10 +1,10 @@
 """One declaration, three surfaces: every query answers the same JSON on the CLI, over MCP and
-over HTTP, and records written through each surface replay into one state (issue 7)."""
+over HTTP (a query without a tool as the executor answers it in process), the same error in
+the same words, and records written through each surface replay into one state (issue 7)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -19,16 +19,8 @@ from majordomus.cli.views import VIEWS_OF, views_of
 from majordomus.devcontext.bundle import LEFT_OUT
 from majordomus.http.middleware import hider
 from majordomus.mcp.devcontext import MCP_LEFT_OUT
-from tests.conftest import (
-    FIXTURES,
-    MAJORDOMUS,
-    answered,
-    command_env,
-    git,
-    make_git_repo,
-    run_majordomus,
-    serve,
-)
+from tests.conftest import FIXTURES, answered, git, make_git_repo, run_majordomus, serve
+from tests.mcp.conftest import Pipes
 
 
 @pytest.fixture(scope="module")
@@ -69,25 +61,10 @@ def http_call(url: str, route: tuple[str, str], arguments: dict[str, Any]) -> An
 
 def mcp_session(repo: Path, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
     """One `majordomus mcp` session: initialize, then one tools/call per entry."""
-    lines = [{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {}}]
-    lines += [
-        {
-            "jsonrpc": "2.0",
-            "id": i + 1,
-            "method": "tools/call",
-            "params": {"name": tool, "arguments": arguments},
-        }
-        for i, (tool, arguments) in enumerate(calls)
-    ]
-    done = subprocess.run(
-        [MAJORDOMUS, "mcp"],
-        cwd=repo,
-        env=command_env({"MAJORDOMUS_LOG": "info"}),
-        input="".join(json.dumps(m) + "\n" for m in lines).encode(),
-        capture_output=True,
-        timeout=120,
-    )
-    answers = {a["id"]: a for a in map(json.loads, done.stdout.decode().splitlines())}
+    messages = [Pipes.request(0, "initialize", {})]
+    messages += [Pipes.call(i + 1, tool, arguments) for i, (tool, arguments) in enumerate(calls)]
+    session = Pipes().run(repo, messages, env={"MAJORDOMUS_LOG": "info"})
+    answers = {a["id"]: a for a in session.responses}
     out = []
     for i in range(1, len(calls) + 1):
         result = answers[i]["result"]
@@ -139,7 +116,7 @@ def query_cases(repo: Path) -> list[tuple[str, str, dict[str, Any]]]:
     return [
         (cap.id, name, arguments)
         for cap in ctx.registry
-        if cap.kind == "query" and cap.tool and cap.http
+        if cap.kind == "query" and cap.http
         for name, arguments in cap.benchmark_cases(ctx)
     ]
 
@@ -147,12 +124,12 @@ def query_cases(repo: Path) -> list[tuple[str, str, dict[str, Any]]]:
 def test_every_query_answers_alike_on_cli_mcp_and_http(repo: Path, http: str) -> None:
     ctx = Workspace(repo)
     cases = query_cases(repo)
-    assert len({cap_id for cap_id, _, _ in cases}) >= 14
-    mcp_answers = mcp_session(
-        repo, [(ctx.registry.get(cap_id).tool, arguments) for cap_id, _, arguments in cases]
-    )
+    assert len({cap_id for cap_id, _, _ in cases}) >= 19
+    tools = [(ctx.registry.get(cap_id).tool, arguments) for cap_id, _, arguments in cases]
+    answers = iter(mcp_session(repo, [(tool, arguments) for tool, arguments in tools if tool]))
     hide = hider([repo])  # HTTP shows the repository's absolute root as its last name
-    for (cap_id, case, arguments), over_mcp in zip(cases, mcp_answers, strict=True):
+    for (cap_id, case, arguments), (tool, _) in zip(cases, tools, strict=True):
+        over_mcp = next(answers) if tool else ctx.executor.call(cap_id, arguments)
         cap = ctx.registry.get(cap_id)
         arguments = same_input(cap_id, arguments, over_mcp)
         over_http = http_call(http, cap.http, arguments)
@@ -164,7 +141,8 @@ def test_every_query_answers_alike_on_cli_mcp_and_http(repo: Path, http: str) ->
         done = run_majordomus(cli_args(cap_id, cap.cli, arguments), cwd=repo)
         if "error" in over_mcp:
             assert done.code == (12 if over_mcp["error"] == "not_found" else 13), (cap_id, case)
-            assert over_mcp["message"] in done.stderr, (cap_id, case)
+            words = over_mcp["error"].replace("_", " ")
+            assert done.stderr == f"majordomus: {words}: {over_mcp['message']}\n", (cap_id, case)
         else:
             assert done.code in (0, 10), (cap_id, case, done.stderr)
             over_cli = json.loads(done.stdout)

@@ -53,18 +53,6 @@ def test_the_situation_gathers_catalogue_mode_states_and_diagnostics(tmp_path: P
     ]
 
 
-def test_ci_and_the_cooldown_override_come_from_the_snapshot(tmp_path: Path) -> None:
-    root = repo(tmp_path)
-    environ = {
-        "PATH": str(root / "bin"),
-        "CI": "true",
-        "MAJORDOMUS_REASONING_COOLDOWN_SECONDS": "9",
-    }
-    situation = resolve_advisors(root, environ, now=0)
-    assert situation.mode.source == "CI"
-    assert situation.available() == 0
-
-
 def test_circuits_close_as_the_clock_moves(tmp_path: Path) -> None:
     root = repo(tmp_path)
     environ = {"PATH": str(root / "bin")}

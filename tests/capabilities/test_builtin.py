@@ -4,9 +4,6 @@ imports only the namespace that declares it."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import typing
 from dataclasses import replace
 
@@ -69,45 +66,6 @@ def test_the_builtin_registry_answers_what_the_declarations_say() -> None:
     for cap in BUILTIN:
         assert registry.get(cap.id) == cap == declared(cap.id)
     assert module_capabilities("health") == [c for c in BUILTIN if c.module == "health"]
-
-
-PROBE = (
-    "import json, sys\n"
-    "from majordomus.cli.app import lazy_cli\n"
-    "root = lazy_cli()\n"
-    "word, name = sys.argv[1:]\n"
-    "def ours():\n"
-    "    return sorted(m for m in sys.modules if m.startswith('majordomus.capabilities.'))\n"
-    "before = ours()\n"
-    "group = root.get_command(None, word)\n"
-    "listed = ours()\n"
-    "group.get_command(None, name)\n"
-    "print(json.dumps([before, listed, ours()]))\n"
-)
-
-
-def imported(word: str, name: str) -> tuple[list[str], list[str], list[str]]:
-    """Our capability modules before a word is looked up, after, and after one command."""
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE, word, name],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    before, listed, built = json.loads(done.stdout)
-    return before, listed, built
-
-
-def test_a_command_imports_only_the_file_that_declares_it() -> None:
-    before, listed, built = imported("objects", "list")
-    assert before == listed  # the words come from `COMMANDS`
-    assert "majordomus.capabilities.core" in built
-    assert "majordomus.capabilities.reasoning" not in built
-    assert "majordomus.capabilities.devcontext" not in built
-    _, _, built = imported("reasoning", "record")
-    assert "majordomus.capabilities.record" in built
-    assert "majordomus.capabilities.reasoning" not in built
 
 
 def test_a_capability_declared_apart_is_its_namespaces_own() -> None:

@@ -104,28 +104,18 @@ def test_the_command_is_named_by_its_last_cli_word_and_helped_by_the_declaration
     assert cmd.short_help == "Echo the request."
 
 
-def test_scalar_fields_become_kebab_case_options_and_structured_ones_none() -> None:
+def test_each_scalar_field_is_an_option_of_its_type_and_structured_ones_none() -> None:
     params = options(command())
     assert params["max_items"].opts[0] == "--max-items"
     assert params["subject"].required and not params["max_items"].required
     assert params["subject"].help == "What to look at."  # type: ignore[attr-defined]
     assert "nested" not in params
-
-
-def test_an_alias_names_the_option_and_the_input_key() -> None:
-    params = options(command())
+    # an alias names the option and the input key
     assert "source_path" not in params
     assert params["from"].opts[0] == "--from"
-
-
-def test_a_list_is_repeatable_and_a_boolean_is_a_flag() -> None:
-    params = options(command())
+    # a list is repeatable, a boolean a flag, enums and literals are choices
     assert params["tags"].multiple  # type: ignore[attr-defined]
     assert params["verbose"].is_flag  # type: ignore[attr-defined]
-
-
-def test_enums_and_literals_are_choices() -> None:
-    params = options(command())
     assert list(params["colour"].type.choices) == ["red", "green"]  # type: ignore[attr-defined]
     assert list(params["mode"].type.choices) == ["fast", "slow"]  # type: ignore[attr-defined]
 
@@ -152,26 +142,8 @@ def test_options_follow_arguments_and_the_views_extra_options_come_last() -> Non
 
 
 def test_given_values_become_the_input_and_absent_ones_are_left_out() -> None:
-    got = answer(
-        invoke(
-            command(),
-            "--subject",
-            "s",
-            "--tags",
-            "a",
-            "--tags",
-            "b",
-            "--max-items",
-            "3",
-            "--colour",
-            "red",
-            "--verbose",
-            "--from",
-            "x",
-            "--format",
-            "json",
-        )
-    )
+    given = "--subject s --tags a --tags b --max-items 3 --colour red --verbose --from x"
+    got = answer(invoke(command(), *given.split(), "--format", "json"))
     assert got == {
         "subject": "s",
         "tags": ["a", "b"],
@@ -183,18 +155,17 @@ def test_given_values_become_the_input_and_absent_ones_are_left_out() -> None:
     assert answer(invoke(command(), "--subject", "s", "--format", "json")) == {"subject": "s"}
 
 
-def test_a_value_of_the_wrong_type_is_a_usage_error() -> None:
-    result = invoke(command(), "--subject", "s", "--max-items", "many")
-    assert result.exit_code == 2 and "--max-items" in result.output
-
-
-def test_a_fields_own_check_runs_as_the_value_is_parsed() -> None:
-    result = invoke(command(), "--subject", "  ")
-    assert result.exit_code == 2 and "name something" in result.output
-
-
-def test_a_choice_outside_the_enum_is_a_usage_error() -> None:
-    assert invoke(command(), "--subject", "s", "--colour", "blue").exit_code == 2
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--max-items", "many"], "--max-items"),  # a value of the wrong type
+        (["--colour", "blue"], "--colour"),  # a choice outside the enum
+        (["--subject", "  "], "name something"),  # a field's own check runs as it is parsed
+    ],
+)
+def test_a_value_the_field_refuses_is_a_usage_error(args: list[str], said: str) -> None:
+    result = invoke(command(), "--subject", "s", *args)
+    assert result.exit_code == 2 and said in result.output
 
 
 def test_text_goes_through_the_view_with_the_given_values() -> None:

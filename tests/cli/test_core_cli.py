@@ -148,22 +148,6 @@ def test_fatal_manifest_errors_exit_10(git_repo) -> None:
     assert done.stderr.startswith("majordomus: ") and ".ai/manifest.yaml" in done.stderr
 
 
-def test_init_then_index_clean(tmp_path: Path) -> None:
-    root = make_git_repo(tmp_path / "fresh", commit=False)
-    done = run(root, "init")
-    assert done.code == 0, done.stderr
-    assert ".ai/local/" in (root / ".gitignore").read_text()
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "layer")
-    inspect = run(root, "mcp", "--inspect", "--format", "json")
-    assert inspect.code == 0
-    report = json.loads(inspect.stdout)
-    assert report["repository"]["state"] == "ok"
-    assert report["repository"]["diagnostics"] == []
-    again = run(root, "init")
-    assert again.code == 13 and again.stderr.startswith("majordomus: ")
-
-
 def test_demo_shows_each_step_and_keeps_its_folder_only_when_asked(tmp_path: Path) -> None:
     target = tmp_path / "demo"
     done = run(tmp_path, "demo", "--keep", str(target))

@@ -29,22 +29,15 @@ def declared() -> dict[str, Any]:
     return next(hook for hook in hooks if hook["id"] == "reasoning-check")
 
 
-def test_the_layer_lint_hook_is_declared() -> None:
+@pytest.mark.parametrize(
+    ("hook_id", "entry"),
+    [("reasoning-check", "majordomus reasoning check"), ("layer-lint", "majordomus lint")],
+)
+def test_the_hooks_are_declared(hook_id: str, entry: str) -> None:
     hooks = yaml.safe_load(HOOKS_FILE.read_text(encoding="utf-8"))
-    hook = next(hook for hook in hooks if hook["id"] == "layer-lint")
+    hook = next(hook for hook in hooks if hook["id"] == hook_id)
     assert {k: hook[k] for k in ("entry", "language", "pass_filenames", "always_run")} == {
-        "entry": "majordomus lint",
-        "language": "python",
-        "pass_filenames": False,
-        "always_run": True,
-    }
-
-
-def test_the_hook_is_declared() -> None:
-    hook = declared()
-    assert {k: hook[k] for k in ("id", "entry", "language", "pass_filenames", "always_run")} == {
-        "id": "reasoning-check",
-        "entry": "majordomus reasoning check",
+        "entry": entry,
         "language": "python",
         "pass_filenames": False,
         "always_run": True,

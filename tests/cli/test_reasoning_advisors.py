@@ -243,21 +243,17 @@ def test_plan_json_and_local_review(repo: Path, run: Callable[..., Any]) -> None
     assert "local_review" not in default
 
 
-@pytest.mark.parametrize(
-    ("text", "problem"),
-    [
-        ("version: 1\nquorum: 2\n", "quorum: is not a field here"),
-        ("version: one\n", "version: must be a whole number"),
-    ],
-)
 @pytest.mark.parametrize("command", [("advisors",), ("plan", "--materiality", "high")])
 def test_an_invalid_catalogue_exits_13_naming_the_file(
-    repo: Path, run: Callable[..., Any], text: str, problem: str, command: tuple[str, ...]
+    repo: Path, run: Callable[..., Any], command: tuple[str, ...]
 ) -> None:
-    (repo / ".ai/repo/advisors.yaml").write_text(text, encoding="utf-8")
+    """Each problem's words are tests/advisors/test_loading.py's."""
+    (repo / ".ai/repo/advisors.yaml").write_text("version: 1\nquorum: 2\n", encoding="utf-8")
     done = run(repo, *command)
     assert (done.code, done.stdout) == (13, "")
-    assert done.stderr == f"majordomus: refused: .ai/repo/advisors.yaml: {problem}\n"
+    assert (
+        done.stderr == "majordomus: refused: .ai/repo/advisors.yaml: quorum: is not a field here\n"
+    )
 
 
 @pytest.mark.parametrize(

@@ -1,21 +1,15 @@
 """The bundle: the selected entries' content as one Markdown text, in tier order, each headed
-by its identifier and why it is in, within the budget; on the Python API, MCP and the CLI."""
+by its identifier and why it is in, within the budget (over MCP: tests/mcp/test_tokens.py and
+test_sdk_client.py; on the command line: tests/reliability/test_secret_layer.py)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from majordomus.capabilities.workspace import Workspace
 from majordomus.devcontext import CompileInput, compile_context
 from majordomus.devcontext.bundle import section
-from majordomus.devcontext.model import Selector, Tier
+from majordomus.devcontext.model import Tier
 from majordomus.layer.model import Index
-from majordomus.mcp.server import Server
-from tests.conftest import make_git_repo, run_majordomus
-from tests.devcontext.conftest import LEDGERLY
 
 
 @pytest.mark.parametrize("limit", [3_000, 8_000, 24_000])
@@ -66,33 +60,3 @@ def test_a_fence_is_longer_than_any_run_of_backticks_in_the_content() -> None:
     assert "\n`````markdown\na ```` b\n`````\n" in text
     missing = section("file:lib", Tier.SOURCE, "lib", False, [], None)
     assert "does not hold this content; read `lib`" in missing
-
-
-def test_the_bundle_through_mcp_is_one_call(tmp_path: Path) -> None:
-    root = make_git_repo(tmp_path / "ledgerly", LEDGERLY)
-    srv = Server(Workspace(root), read_only=True)
-    message = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "tools/call",
-        "params": {
-            "name": "majordomus_devcontext",
-            "arguments": {"issue": "I0105", "budget_tokens": 8000, "bundle": True},
-        },
-    }
-    line = srv.handle_line(json.dumps(message).encode())
-    assert line is not None
-    result = json.loads(line)["result"]
-    [block] = result["content"]
-    assert "structuredContent" not in result, "over MCP the answer is the bundle, once"
-    assert block["text"].startswith("# Development context")
-    assert "### majordomus://adr/adr-0006" in block["text"]
-
-
-def test_the_cli_prints_the_bundle(tmp_path: Path) -> None:
-    root = make_git_repo(tmp_path / "ledgerly", LEDGERLY)
-    done = run_majordomus(["devcontext", "compile", "--issue", "I0105", "--bundle"], cwd=root)
-    assert done.code == 0, done.stderr
-    assert done.stdout.startswith("# Development context\n")
-    assert "### majordomus://milestone/billing" in done.stdout
-    assert Selector.SCOPE_PATH.value in done.stdout

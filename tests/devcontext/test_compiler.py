@@ -1,6 +1,6 @@
 """The compiler's own rules: what a compile reads (a bare index alone, or an index with the
-readers of its checkout), the default request, the git part of the answer, the bundle only
-when asked, and the same answer for the same index and request."""
+readers of its checkout), the default request, and the git part of the answer without git
+(determinism, the fingerprint and git state are B5, B13 and B1 of test_planned.py)."""
 
 from __future__ import annotations
 
@@ -65,30 +65,11 @@ def test_no_request_is_the_default_request(planned: Index) -> None:
     assert compile_context(planned) == compile_context(planned, CompileInput())
 
 
-def test_the_same_index_and_request_give_byte_identical_json(planned: Index) -> None:
-    request = CompileInput(issue="I0001")
-    first = compile_context(planned, request).model_dump_json()
-    assert compile_context(planned, request).model_dump_json() == first
-
-
-def test_the_answer_carries_the_index_fingerprint_and_git_state(planned: Index) -> None:
-    compiled = compile_context(planned, CompileInput(issue="I0001"))
-    assert compiled.fingerprint == planned.fingerprint
-    assert (compiled.git.branch, compiled.git.head) == (planned.git.branch, planned.git.head)
-    assert compiled.git.working_tree == planned.git.working_tree
-
-
 def test_without_git_the_answer_says_why(planned: Index) -> None:
     no_git = planned.replace(git=GitState.unavailable("no repository here"))
     git = compile_context(no_git, CompileInput(issue="I0001")).git
     assert git.working_tree == "unavailable: no repository here"
     assert git.branch is None and git.head is None
-
-
-def test_the_bundle_is_rendered_only_when_asked(planned: Index) -> None:
-    assert compile_context(planned, CompileInput(issue="I0001")).bundle is None
-    bundled = compile_context(planned, CompileInput(issue="I0001", bundle=True)).bundle
-    assert bundled is not None and bundled.startswith("# Development context\n")
 
 
 def test_a_local_record_is_given_only_through_a_continuity_reader(planned: Index) -> None:

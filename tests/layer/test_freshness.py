@@ -1,7 +1,7 @@
 """The freshness check a long-lived server makes before each answer (README "Live
-re-indexing"): nothing changed is nothing to do; each kind of change is seen, an edit in
-place at the next check on a layer of up to `SLICE` files and within one turn of the
-rotating slice beyond."""
+re-indexing"): an edit in place at the next check on a layer of up to `SLICE` files and within
+one turn of the rotating slice beyond; each kind of change, and nothing changed, is
+tests/layer/test_live_watch.py's."""
 
 from __future__ import annotations
 
@@ -15,33 +15,12 @@ from majordomus.capabilities.workspace import Workspace
 from majordomus.layer import freshness
 from majordomus.layer.freshness import SLICE
 from majordomus.synthetic import Shape, SyntheticRepository, rule_path
-from tests.conftest import git
 
 
 def committed(shape: Shape) -> SyntheticRepository:
     repo = SyntheticRepository.new(shape)
     repo.commit()
     return repo
-
-
-def test_nothing_changed_is_not_a_change() -> None:
-    with committed(Shape()) as repo:
-        ctx = Workspace(repo.root)
-        before = ctx.index
-        assert [ctx.refresh() for _ in range(5)] == [False] * 5
-        assert ctx.index is before and ctx.generation == 0 and not ctx.stale
-
-
-def test_a_staged_change_is_seen_at_the_next_check() -> None:
-    with committed(Shape()) as repo:
-        ctx = Workspace(repo.root)
-        ctx.index  # noqa: B018
-        new = repo.root / ".ai/repo/rules/project/new.v1.md"
-        new.write_text("---\nid: project.new\nversion: 1\ntitle: New\n---\n\nNew.\n")
-        git(repo.root, "add", "-A")
-        assert ctx.refresh()
-        assert "majordomus://rule/project.new@1" in ctx.index.by_uri
-        assert ctx.generation == 1 and not ctx.refresh()
 
 
 @pytest.mark.parametrize("rule", [0, 75, 149])
@@ -101,17 +80,6 @@ def test_a_file_dated_in_the_future_is_read_again_once_not_at_every_check() -> N
         os.utime(path, (ahead + 1, ahead + 1))  # after it: one change, seen once
         assert [ctx.refresh() for _ in range(3)] == [True, False, False]
         assert ctx.generation == 1
-
-
-def test_filesystem_discovery_sees_a_new_file_in_a_watched_directory() -> None:
-    with SyntheticRepository.new(Shape()) as repo:
-        ctx = Workspace(repo.root, discovery="filesystem")
-        count = len(ctx.index.objects)
-        (repo.root / ".ai/repo/rules/project/fresh.v1.md").write_text(
-            "---\nid: project.fresh\nversion: 1\ntitle: Fresh\n---\n\nFresh.\n"
-        )
-        assert ctx.refresh()
-        assert len(ctx.index.objects) == count + 1
 
 
 def test_a_layer_that_cannot_be_read_keeps_the_last_index_and_is_stale() -> None:

@@ -11,7 +11,6 @@ import pytest
 from majordomus.errors import EXIT_REFUSED
 from majordomus.layer.git import GitError
 from majordomus.layer.index import build_index, open_layer, repository_json
-from majordomus.layer.init import init_layer
 from tests.conftest import FIXTURES, git, make_git_repo, witness
 
 HEALTHY = FIXTURES / "layers" / "healthy"
@@ -97,50 +96,6 @@ def test_diagnostics_come_in_production_order(tmp_path: Path) -> None:
     ]
     assert index.state == "degraded"
     assert "majordomus://rule/project.alpha@1" not in index.by_uri
-
-
-def test_staged_files_are_served_and_removed_ones_are_gone(tmp_path: Path) -> None:
-    root = make_git_repo(tmp_path / "r")
-    init_layer(root)
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "init")
-    example = root / ".ai" / "repo" / "rules" / "project" / "example.v1.md"
-    example.write_text(
-        "---\nid: project.example\nversion: 1\nkind: rule\ntitle: Example\n"
-        "description: An example.\nstatement: Be an example.\nstatus: active\n"
-        "class: advisory\ndepends_on: []\ntags: [example]\n---\n# Example\n"
-    )
-    assert "majordomus://rule/project.example@1" not in build_index(root).by_uri
-    git(root, "add", "-A")
-    index = build_index(root)
-    assert index.state == "ok"
-    assert "majordomus://rule/project.example@1" in index.by_uri
-    example.unlink()
-    git(root, "add", "-A")
-    assert "majordomus://rule/project.example@1" not in build_index(root).by_uri
-
-
-def test_a_broken_file_degrades_without_shrinking_silently(tmp_path: Path) -> None:
-    root = make_git_repo(tmp_path / "r")
-    init_layer(root)
-    rules = root / ".ai" / "repo" / "rules"
-    (rules / "project" / "broken.v1.md").write_text("---\nid: project.broken\nversion: 1\n")
-    git(root, "add", "-A")
-    index = build_index(root)
-    assert index.state == "degraded"
-    assert "majordomus://rule/majordomus.scope-integrity@1" in index.by_uri
-    (rules / "project" / "broken.v1.md").unlink()
-    shutil.copy(
-        rules / "vendor" / "majordomus" / "rules" / "scope-integrity.v1.md",
-        rules / "project" / "copy.v1.md",
-    )
-    git(root, "add", "-A")
-    index = build_index(root)
-    assert [(d.code, d.path) for d in index.diagnostics] == [
-        ("duplicate_identity", ".ai/repo/rules/project/copy.v1.md"),
-        ("duplicate_identity", ".ai/repo/rules/vendor/majordomus/rules/scope-integrity.v1.md"),
-    ]
-    assert "majordomus://rule/majordomus.scope-integrity@1" not in index.by_uri
 
 
 def test_mcp_tools_resolve_use_case_references(tmp_path: Path) -> None:

@@ -9,7 +9,6 @@ import pytest
 from majordomus.errors import EXIT_CONTRACT, EXIT_REFUSED
 from majordomus.layer.manifest import (
     InvalidManifest,
-    MissingKnowledgeSection,
     UnknownKeys,
     UnsupportedSchema,
     parse_manifest,
@@ -76,30 +75,15 @@ def test_unknown_keys_are_named_in_document_order() -> None:
     ("text", "error", "fragment"),
     [
         ("schema: ai-repository/v1\n\tx: 1\n", InvalidManifest, "M: tab character on line 2"),
-        ("schema: ai-repository/v2\n", UnsupportedSchema, "'ai-repository/v2' is not supported"),
         ("repo:\n  path: repo\n", UnsupportedSchema, "layer schema ''"),
         ("schema: ai-repository/v1\n", InvalidManifest, "M: repo: Field required"),
-        (
-            GOOD.replace("tracked: false", "tracked: 0").replace(
-                "  rules-vendor: repo/rules/vendor\n", ""
-            ),
-            InvalidManifest,
-            "local.tracked",
-        ),
-        (
-            GOOD.replace("knowledge: repo/knowledge/", "adrs: repo/adrs").replace(
-                "  rules-vendor: repo/rules/vendor\n", ""
-            ),
-            MissingKnowledgeSection,
-            "no 'knowledge' section",
-        ),
         (
             GOOD.replace("repo/rules/vendor", "../outside").replace("rules-vendor", "why"),
             InvalidManifest,
             "sections.why '../outside' is not a path inside .ai/",
         ),
     ],
-)
+)  # the fatal fixtures of tests/layer/test_fixtures.py hold the other failures
 def test_each_failure_is_fatal_with_exit_10(text: str, error: type, fragment: str) -> None:
     with pytest.raises(error) as caught:
         _parse(text)

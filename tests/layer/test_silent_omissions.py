@@ -23,10 +23,6 @@ def _codes(root: Path) -> list[tuple[str, str, str | None]]:
     return [(d.severity, d.code, d.path) for d in build_index(root).diagnostics]
 
 
-def test_a_fresh_layer_has_no_diagnostic(tmp_path: Path) -> None:
-    assert _codes(initialised_repo(tmp_path / "repo")) == []
-
-
 def test_a_section_no_class_reads_is_a_named_warning(tmp_path: Path) -> None:
     root = initialised_repo(tmp_path / "repo", {".ai/repo/adrs/0001-one-reader.md": ADR})
     sources = root / ".ai/repo/knowledge/sources.yaml"

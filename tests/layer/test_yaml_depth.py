@@ -1,20 +1,13 @@
 """The YAML depth limit: refused while the lines are read, before anything recursive sees
-the mapping, as one `too_deep` diagnostic for the file (docs/RELIABILITY.md)."""
+the mapping (docs/RELIABILITY.md); the file's one `too_deep` diagnostic is
+tests/reliability/test_parse_limits.py's."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from majordomus.layer.kinds import load_kinds
-from majordomus.layer.model import SourceClass
-from majordomus.layer.reader import LayerReader, read_entry
 from majordomus.layer.yaml import YamlError, YamlTooDeep, key_paths, parse
 from majordomus.limits import MAX_YAML_DEPTH
-from tests.layer.support import manifest
-
-MANIFEST = manifest(rules="repo/rules", knowledge="repo/knowledge")
 
 
 def blocks(levels: int) -> str:
@@ -57,29 +50,3 @@ def test_list_items_count_towards_the_depth() -> None:
     assert depth(parse(items(within))) <= MAX_YAML_DEPTH + 2
     with pytest.raises(YamlTooDeep):
         parse(items(MAX_YAML_DEPTH))
-
-
-@pytest.fixture
-def ctx(tmp_path: Path) -> LayerReader:
-    return LayerReader(root=tmp_path, manifest=MANIFEST, kinds=load_kinds())
-
-
-@pytest.mark.parametrize(
-    ("rel", "kind", "text"),
-    [
-        ("deep.yaml", "profile", "name: deep\n" + blocks(1_100)),
-        ("deep.md", "rule", "---\nid: deep\n" + blocks(MAX_YAML_DEPTH + 1) + "---\nBody.\n"),
-    ],
-    ids=["yaml", "front-matter"],
-)
-def test_a_file_nested_too_deep_is_one_too_deep_diagnostic(
-    ctx: LayerReader, rel: str, kind: str, text: str
-) -> None:
-    (ctx.root / rel).write_text(text, encoding="utf-8")
-    source = SourceClass(id=kind, kind=kind, discovery="vcs", pathspec="", required=False)
-    read = read_entry(rel, source, ctx)
-    objects, diagnostics = read.objects, read.findings
-    assert objects == []
-    [diagnostic] = diagnostics
-    assert (diagnostic.severity, diagnostic.code, diagnostic.path) == ("error", "too_deep", rel)
-    assert diagnostic.message.startswith(f"nested more than {MAX_YAML_DEPTH} levels deep")

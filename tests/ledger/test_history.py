@@ -83,15 +83,6 @@ def test_two_timeouts_open_the_circuit_and_it_closes_after_the_cooldown() -> Non
     )
 
 
-def test_a_newer_completed_answer_closes_the_circuit() -> None:
-    records = loaded(
-        rec("c-1", 1, consultation("p", "a", "timeout")),
-        rec("c-2", 2, consultation("p", "a", "timeout")),
-        rec("c-3", 3, consultation("p", "a")),
-    )
-    assert state_at(records, T0 + 4).status is AdvisorStatus.AVAILABLE
-
-
 def test_as_of_sees_the_circuit_a_handover_saw() -> None:
     records = loaded(
         rec("c-1", 1, consultation("p", "a", "timeout")),

@@ -16,7 +16,7 @@ from majordomus.advisors.modes import ModeResolution, ReasoningMode
 from majordomus.errors import Refused
 from majordomus.layer.git import head as git_head
 from majordomus.ledger import service as service_module
-from majordomus.ledger.admission import Admission, Refusal
+from majordomus.ledger.admission import Admission
 from majordomus.ledger.lock import LOCK_NAME
 from majordomus.ledger.record import ReasoningRecord, parse_input
 from majordomus.ledger.refs import WRITER_FILE
@@ -116,12 +116,6 @@ def test_head_comes_from_git(tmp_path, git_repo):
     bare = writer(outside, head=git_head).record(assessment())
     assert bare.record.head is None
     assert '"head"' not in (outside / bare.path).read_text()
-
-
-def test_a_refusal_writes_nothing(tmp_path):
-    with pytest.raises(Refusal):
-        writer(tmp_path).record(parse_input({"kind": "plan", "assessment": "x"}))
-    assert not (tmp_path / ".ai").exists()
 
 
 def test_an_existing_record_is_never_overwritten(tmp_path):

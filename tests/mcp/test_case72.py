@@ -196,10 +196,12 @@ def test_step9_broken_means_degraded_never_silently_smaller(layer_repo: Path) ->
     assert grep(r"^state       degraded$", out)
     assert grep(r"^FAIL malformed_front_matter +\.ai/repo/rules/project/broken\.v1\.md", out)
     assert grep(r"^resource    majordomus://rule/majordomus\.scope-integrity@1$", out)
+    before = witness(layer_repo)
     done = run_majordomus(["mcp", "--strict"], cwd=layer_repo, input=b"")
-    assert done.code == 10
-    assert "refusing to serve under --strict" in done.stdout + done.stderr
-    assert done.stdout == ""
+    assert (done.code, done.stdout) == (10, "")
+    assert "refusing to serve under --strict" in done.stderr
+    assert "majordomus mcp --inspect" in done.stderr
+    assert witness(layer_repo) == before
     done = run_majordomus(["mcp", "--strict", "--inspect"], cwd=layer_repo)
     assert done.code == 10
     assert done.stdout == ""

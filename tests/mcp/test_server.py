@@ -1,6 +1,6 @@
 """The protocol module in-process: the paths a real repository cannot provoke (internal
 failures and their redaction, a query resource that refuses, a writing command tool), the
-loop's exits, and listings computed once."""
+loop's exits, and listings computed once; `--read-only` is tests/mcp/test_protocol.py's."""
 
 from __future__ import annotations
 
@@ -141,16 +141,6 @@ def test_a_writing_command_is_named_and_annotated(ctx: Workspace) -> None:
     assert answered(called["result"]) == {"written": True}
 
 
-def test_read_only_hides_a_writing_command(ctx: Workspace) -> None:
-    srv = Server(_with_writer(ctx), read_only=True)
-    assert "majordomus_scribe_write" not in srv.instructions
-    assert "nothing writes" in srv.instructions
-    tools = answer(srv, req(1, "tools/list"))["result"]["tools"]
-    assert all(t["_meta"]["majordomus"]["effect"] == "read" for t in tools)
-    called = answer(srv, req(2, "tools/call", {"name": "majordomus_scribe_write"}))
-    assert called["error"] == {"code": -32602, "message": "unknown tool: majordomus_scribe_write"}
-
-
 def test_listings_are_computed_once(ctx: Workspace, monkeypatch) -> None:
     calls = {"tools": 0, "resources": 0}
     tool_entries, resource_entries = listing.tool_entries, listing.resource_entries
@@ -165,27 +155,12 @@ def test_listings_are_computed_once(ctx: Workspace, monkeypatch) -> None:
 
     monkeypatch.setattr(listing, "tool_entries", counted_tools)
     monkeypatch.setattr(listing, "resource_entries", counted_resources)
-    srv = Server(ctx, read_only=False)
+    srv = Server(_with_writer(ctx), read_only=False)
     first = [answer(srv, req(i, m)) for i, m in enumerate(["tools/list", "resources/list"])]
     again = [answer(srv, req(i, m)) for i, m in enumerate(["tools/list", "resources/list"])]
     assert first == again
+    assert "majordomus_scribe_write" in {t["name"] for t in first[0]["result"]["tools"]}
     assert calls == {"tools": 1, "resources": 1}
-
-
-def test_a_registrys_tools_are_listed_once(ctx: Workspace, monkeypatch):
-    calls = []
-    tool_entries = listing.tool_entries
-
-    def counted(*args: Any) -> Any:
-        calls.append(args)
-        return tool_entries(*args)
-
-    monkeypatch.setattr(listing, "tool_entries", counted)
-    srv = Server(_with_writer(ctx), read_only=False)
-    first = answer(srv, req(1, "tools/list"))["result"]
-    assert answer(srv, req(2, "tools/list"))["result"] == first
-    assert "majordomus_scribe_write" in {t["name"] for t in first["tools"]}
-    assert len(calls) == 1
 
 
 class ClosedPipe(io.BytesIO):

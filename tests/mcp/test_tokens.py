@@ -46,7 +46,6 @@ def test_tools_list_is_lean_and_every_answer_is_one_text_block(layer_repo: Path,
 def test_the_record_kinds_schemas_are_resources(layer_repo: Path, pipes) -> None:
     schema_ref = {"type": "ref/resource", "uri": "majordomus://schema/{kind}"}
     messages = [
-        pipes.request(1, "resources/templates/list"),
         pipes.request(2, "resources/read", {"uri": "majordomus://schema/assessment"}),
         pipes.request(3, "resources/read", {"uri": "majordomus://schema/nonesuch"}),
         pipes.request(
@@ -55,15 +54,7 @@ def test_the_record_kinds_schemas_are_resources(layer_repo: Path, pipes) -> None
             {"ref": schema_ref, "argument": {"name": "kind", "value": "a"}},
         ),
     ]
-    templates, read, unknown, completed = (
-        json.loads(line) for line in _lines(pipes, layer_repo, messages)
-    )
-    uris = [t["uriTemplate"] for t in templates["result"]["resourceTemplates"]]
-    assert uris == [
-        "majordomus://{kind}/{identity}",
-        "majordomus://schema/{kind}",
-        "majordomus://reasoning/record/{id}",
-    ]
+    read, unknown, completed = (json.loads(line) for line in _lines(pipes, layer_repo, messages))
     [content] = read["result"]["contents"]
     schema = json.loads(content["text"])
     assert schema["type"] == "object" and "subject" in schema["required"]

@@ -1,10 +1,11 @@
-"""`derive` over a real store: order, determinism, unreadable files, task scope."""
+"""`derive` over a real store: order, determinism, task scope (unreadable files are
+tests/ledger/test_store.py's and tests/reliability/test_corruption.py's)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from majordomus.ledger.store import STATE_DIR, Store
+from majordomus.ledger.store import Store
 from majordomus.projections.state import ALL_TASKS, derive
 from majordomus.wire import dumps_pretty
 
@@ -69,30 +70,6 @@ def test_replaying_the_same_store_twice_gives_byte_identical_json(tmp_path: Path
     assert dumps_pretty(derive(store.load(), "other").wire()) == dumps_pretty(
         derive(store.load(), "other").wire()
     )
-
-
-def test_a_bad_store_still_yields_a_state_listing_what_did_not_parse(tmp_path: Path) -> None:
-    store = store_with(tmp_path, rec("assessment-1", 1, assessment()))
-    task = tmp_path / STATE_DIR / "t"
-    (task / "unparsable.json").write_text("{not json", encoding="utf-8")
-    (task / "truncated.json").write_text('{"schema": "majordomus/reasoning-record", "ver')
-    foreign = rec("assessment-2", 2, assessment()).wire() | {"schema": "someone/else"}
-    (task / "foreign.json").write_text(dumps_pretty(foreign), encoding="utf-8")
-    newer = rec("assessment-3", 3, assessment()).wire() | {"version": 2}
-    (task / "newer.json").write_text(dumps_pretty(newer), encoding="utf-8")
-    (task / "empty.json").write_bytes(b"")
-    (task / "latin1.json").write_bytes(b'{"id": "\xe9"}')
-    (task / ".assessment-9.json.tmp").write_text("partial")
-    state = derive(store.load(), None)
-    assert [a.id for a in state.assessments] == ["assessment-1"]
-    assert state.unreadable == [
-        "t/empty.json",
-        "t/foreign.json",
-        "t/latin1.json",
-        "t/newer.json",
-        "t/truncated.json",
-        "t/unparsable.json",
-    ]
 
 
 def test_an_empty_store_is_an_empty_state() -> None:

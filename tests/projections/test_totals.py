@@ -31,14 +31,3 @@ def test_totals_count_only_the_reported_task() -> None:
     ]
     totals = derive(loaded(*records), "t").totals
     assert (totals.records, totals.independent_reviewers) == (1, 1)
-
-
-def test_empty_totals_are_all_zero() -> None:
-    assert derive(loaded(), None).totals.wire() == {
-        "records": 0,
-        "consultations_completed": 0,
-        "consultations_failed": 0,
-        "independent_reviewers": 0,
-        "input_tokens": 0,
-        "output_tokens": 0,
-    }
