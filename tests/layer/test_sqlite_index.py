@@ -1,10 +1,9 @@
 """The in-memory SQLite copy narrows search candidates and changes no answer (issue 8).
 
-Every request runs twice, on a context with the copy and on one with `MAJORDOMUS_SQLITE=0`,
-and the JSON must be equal: `objects.search`, and `devcontext.compile` and
-`devcontext.explain` (intent requests included, ranked by recall's ranking whatever the
-switch says), over the planned fixture, the healthy fixture and a
-synthetic layer. The copy must also really be in use, and find exactly what `in` finds.
+Every `objects.search` request runs twice, on a context with the copy and on one with
+`MAJORDOMUS_SQLITE=0`, and the JSON must be equal, over the planned fixture, the healthy
+fixture and a synthetic layer. The copy must also really be in use, and find exactly what
+`in` finds.
 """
 
 from __future__ import annotations
@@ -27,16 +26,6 @@ from tests.conftest import FIXTURES
 GIT = GitState(state="available", toplevel=None, head="0" * 40, branch="master")
 OFF = {SWITCH: "0"}
 
-INTENTS = [
-    "the context a session is given and the budget it costs",
-    "Rule number 7 and the SCOPE of it",
-    "alpha beta gamma",
-    "first issue",
-    "document quick brown fox",
-    "žluťoučký kůň úpěl ďábelské ódy",
-    "ab cd",
-    "nothing-like-this-anywhere",
-]
 QUERIES = [
     "rule",
     "Rule 1",
@@ -74,37 +63,11 @@ def answer(ctx: Workspace, capability: str, value: dict[str, Any]) -> Any:
         return ("refused", exc.code, exc.display)
 
 
-def compile_requests(ctx: Workspace) -> list[dict[str, Any]]:
-    cap = ctx.registry.get("devcontext.compile")
-    assert cap is not None
-    cases = [value for _, value in cap.benchmark_cases(ctx)]
-    return cases + [{"intent": intent} for intent in INTENTS]
-
-
 def test_the_copy_is_in_use_and_off_when_switched_off(layer: tuple[Workspace, Workspace]) -> None:
     on, off = layer
     assert on.sqlite is not None and off.sqlite is None
     assert on.sqlite.matching("rule") is not None
     assert enabled({}) and not enabled({SWITCH: "0"}) and not enabled({SWITCH: "off"})
-
-
-def test_compile_is_the_same_with_and_without_the_copy(layer: tuple[Workspace, Workspace]) -> None:
-    on, off = layer
-    for request in compile_requests(on):
-        assert answer(on, "devcontext.compile", request) == answer(
-            off, "devcontext.compile", request
-        ), request
-
-
-def test_explain_is_the_same_with_and_without_the_copy(layer: tuple[Workspace, Workspace]) -> None:
-    on, off = layer
-    uris = [obj.uri for obj in on.index.objects[:12]] + ["majordomus://rule/absent@1"]
-    for uri in uris:
-        for intent in (None, INTENTS[0], INTENTS[1]):
-            request = {"uri": uri} if intent is None else {"uri": uri, "intent": intent}
-            assert answer(on, "devcontext.explain", request) == answer(
-                off, "devcontext.explain", request
-            ), request
 
 
 def test_search_is_the_same_with_and_without_the_copy(layer: tuple[Workspace, Workspace]) -> None:
