@@ -23,7 +23,7 @@ from majordomus.http.guards import MCP_PATH
 from majordomus.http.mcp import McpEndpoint
 from majordomus.http.middleware import BODY_LIMIT, MAX_IN_FLIGHT, Guard, client_of
 from majordomus.http.openapi import OpenApiError, build_openapi, render
-from majordomus.http.responses import error_response, model_response
+from majordomus.http.responses import error_response, method_not_allowed, model_response
 from majordomus.logger import log
 
 if TYPE_CHECKING:
@@ -200,12 +200,7 @@ def _routing_error(request: Request, exc: StarletteHTTPException, mcp_only: bool
     if exc.status_code == 405 or (
         exc.status_code == 404 and path.startswith("/api/v1/") and method not in ("GET", "POST")
     ):
-        allow = (exc.headers or {}).get("Allow")
-        served = f"; {path} answers {allow}" if allow else ""
-        headers = {"Allow": allow} if allow else None
-        return error_response(
-            405, "method_not_allowed", f"method {method} is not served{served}", headers
-        )
+        return method_not_allowed(method, path, (exc.headers or {}).get("Allow"))
     if mcp_only:
         message = f"nothing is served at {path}; this server serves {MCP_PATH} only"
     elif path.startswith("/api/v1/"):
@@ -233,8 +228,6 @@ def create_app(
         return _routing_error(request, exc, mcp_only)
 
     api.add_exception_handler(StarletteHTTPException, routing_error)
-    # A plain route: MCP reads its body itself and needs none of FastAPI's request handling.
-    api.add_route(MCP_PATH, routes.mcp.post, methods=["POST"], include_in_schema=False)
     for path, method, endpoint in routes.table(mcp_only=mcp_only):
         api.add_api_route(path, endpoint, methods=[method], include_in_schema=False)
     top = ctx.index.git.toplevel
@@ -245,4 +238,5 @@ def create_app(
         body_limit=body_limit,
         before_each=routes.refresh,
         hidden=(ctx.index.root, *([Path(top)] if top else [])),
+        mcp=routes.mcp,
     )

@@ -11,11 +11,9 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-import h11
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from majordomus.http.errors import error_json
-from majordomus.http.middleware import NOT_HTTP
 from majordomus.logger import log
 
 HEADER_TIMEOUT = 10.0
@@ -25,6 +23,10 @@ IDLE_SECONDS = 1.0
 BURST = 16
 ENV_READ_TIMEOUT = "MAJORDOMUS_HTTP_READ_TIMEOUT"
 ENV_WRITE_TIMEOUT = "MAJORDOMUS_HTTP_WRITE_TIMEOUT"
+NOT_HTTP = (
+    "the request is not valid HTTP/1.1 (RFC 9112): a malformed head, or framing headers "
+    "that contradict each other"
+)
 
 
 def _seconds(variable: str, default: float) -> float:
@@ -77,9 +79,9 @@ class _Reclaim:
             _TRIM(0)
 
 
-class DeadlineProtocol(H11Protocol):
-    """uvicorn's h11 protocol with a deadline on each phase of reading a request and on the
-    client taking its answer."""
+class DeadlineProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol with a deadline on each phase of reading a request and on
+    the client taking its answer."""
 
     header_timeout = HEADER_TIMEOUT
     body_timeout = BODY_TIMEOUT
@@ -90,18 +92,31 @@ class DeadlineProtocol(H11Protocol):
         self._phase: str | None = None
         self._deadline: asyncio.TimerHandle | None = None
         self._write_deadline: asyncio.TimerHandle | None = None
+        self._in_message = False
         transport.set_write_buffer_limits(high=0)
         super().connection_made(transport)
         self.reclaim.opened(len(self.connections))
-        self._track()
+        self._arm("head", self.header_timeout)
 
-    def data_received(self, data: bytes) -> None:
-        super().data_received(data)
-        self._track()
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._in_message = True
+        self._arm("head", self.header_timeout)
+
+    def on_headers_complete(self) -> None:
+        super().on_headers_complete()
+        self._arm("body", self.body_timeout)
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self._in_message = False
+        self._arm(None, 0)
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        self._track()
+        # The next request's head is awaited only when none is being read or queued already.
+        if not self._in_message and not self.pipeline and not self.transport.is_closing():
+            self._arm("head", self.header_timeout)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._arm(None, 0)
@@ -131,31 +146,15 @@ class DeadlineProtocol(H11Protocol):
     def send_400_response(self, msg: str) -> None:
         """The JSON error body instead of uvicorn's plain text; the connection closes."""
         body = error_json("invalid_input", NOT_HTTP).encode()
-        headers = [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-            (b"cache-control", b"no-store"),
-            (b"connection", b"close"),
-        ]
-        for event in (
-            h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
-            h11.Data(data=body),
-            h11.EndOfMessage(),
-        ):
-            self.transport.write(self.conn.send(event) or b"")
+        self.transport.write(
+            b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
+            b"content-length: %d\r\ncache-control: no-store\r\nconnection: close\r\n\r\n%s"
+            % (len(body), body)
+        )
         self.transport.close()
 
-    def _track(self) -> None:
-        """Arm the deadline of the phase the connection is in; a new phase, a new deadline."""
-        state = self.conn.their_state
-        if state is h11.IDLE:
-            self._arm("head", self.header_timeout)
-        elif state is h11.SEND_BODY:
-            self._arm("body", self.body_timeout)
-        else:
-            self._arm(None, 0)
-
     def _arm(self, phase: str | None, seconds: float) -> None:
+        """The deadline of the phase the connection is in; a new phase, a new deadline."""
         if phase == self._phase:
             return
         if self._deadline is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 from collections.abc import Mapping
@@ -17,8 +18,10 @@ _IPV6 = re.compile(r"\[([0-9A-Fa-f:.]+(?:%[A-Za-z0-9._~-]+)?)\]" + _PORT + r"\Z"
 _LOCALHOST = re.compile(r"(?:[A-Za-z0-9-]+\.)*localhost\.?" + _PORT + r"\Z", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=1024)
 def is_loopback(address: str | None) -> bool:
-    """True for 127.0.0.0/8, ::1 and their IPv4-mapped forms; anything unparseable is remote."""
+    """True for 127.0.0.0/8, ::1 and their IPv4-mapped forms; anything unparseable is remote.
+    Kept per address: every request asks it of its peer, and peers are few."""
     if address is None:
         return False
     try:

@@ -4,18 +4,20 @@ stdio uses (`majordomus.mcp.server.Server`), and its answer is the body, as JSON
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
-import anyio
-import anyio.to_thread
-from fastapi import Request
-from fastapi.responses import Response
+from starlette.datastructures import Headers
+from starlette.responses import Response
 
 from majordomus.egress import excerpt
 from majordomus.errors import Forbidden
 from majordomus.http.door import Door, refusal
-from majordomus.http.middleware import client_of
+from majordomus.http.guards import MCP_PATH
+from majordomus.http.middleware import Receive, Scope, Send, client_of
+from majordomus.http.responses import method_not_allowed
 from majordomus.mcp.dispatch import Answer
 from majordomus.mcp.framing import INVALID_REQUEST, PARSE_ERROR, encode, error
 from majordomus.mcp.results import tool_refusal
@@ -28,7 +30,9 @@ if TYPE_CHECKING:
 _WRITER: ContextVar[bool] = ContextVar("writer", default=False)
 #: MCP requests answered at once, each on a worker thread; the others in flight wait their
 #: turn. More threads would not answer faster under one interpreter lock, and each keeps
-#: the memory it touched.
+#: the memory it touched. A thread pool, not the API's anyio limiter: a worker takes the next
+#: message as soon as it is done, without a turn of the event loop between (MCP answers are
+#: small; benchmarks/RESULTS.md, "MCP over Streamable HTTP").
 WORKERS = 4
 
 
@@ -61,28 +65,35 @@ class StatelessServer(Server):
 
 
 class McpEndpoint:
-    """`POST /mcp`: one message (or a batch) in, its answer out; notifications get 202."""
+    """`/mcp`, a pure ASGI application behind the guard, which has read the body whole: one
+    message (or a batch) POSTed in, its answer out; notifications get 202, other methods 405."""
 
     def __init__(self, ctx: Workspace, door: Door) -> None:
         self.server = StatelessServer(ctx)
         self.door = door
-        self.workers = anyio.CapacityLimiter(WORKERS)
+        self.workers = ThreadPoolExecutor(WORKERS, thread_name_prefix="mcp")
 
-    async def post(self, request: Request) -> Response:
-        version = request.headers.get("mcp-protocol-version")
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = await self._respond(scope, receive)
+        await response(scope, receive, send)
+
+    async def _respond(self, scope: Scope, receive: Receive) -> Response:
+        if scope["method"] != "POST":
+            return method_not_allowed(scope["method"], MCP_PATH, "POST")
+        headers = Headers(scope=scope)
+        version = headers.get("mcp-protocol-version")
         if version is not None and version not in PROTOCOL_VERSIONS:
             return _rejected(
                 INVALID_REQUEST,
                 f"unsupported MCP-Protocol-Version {excerpt(version)}; this server speaks "
                 + ", ".join(sorted(PROTOCOL_VERSIONS)),
             )
-        body = await request.body()
+        body = (await receive())["body"]
         if not body.strip():
             return _rejected(PARSE_ERROR, "parse error: the body is empty")
-        writer = self.door.may_write(client_of(request.scope), request.headers)
-        answer = await anyio.to_thread.run_sync(
-            self.server.answer_post, body, writer, limiter=self.workers
-        )
+        writer = self.door.may_write(client_of(scope), headers)
+        loop = asyncio.get_running_loop()
+        answer = await loop.run_in_executor(self.workers, self.server.answer_post, body, writer)
         if answer is None:
             return Response(status_code=202)
         unanswerable = isinstance(answer, dict) and "error" in answer and answer["id"] is None

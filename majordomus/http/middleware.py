@@ -28,10 +28,6 @@ LIVENESS_PATHS = frozenset({"/", "/api/v1/live"})
 #: An over-long body is read (and dropped) up to this much before the 413 is sent, so the
 #: client is not cut off mid-write and can read the answer; beyond it the connection closes.
 DRAIN_LIMIT = 16 * BODY_LIMIT
-NOT_HTTP = (
-    "the request is not valid HTTP/1.1 (RFC 9112): a malformed head, or framing headers "
-    "that contradict each other"
-)
 
 
 class ClientGone(Exception):
@@ -55,8 +51,10 @@ class Guard:
         body_limit: int = BODY_LIMIT,
         before_each: Callable[[], None] | None = None,
         hidden: Iterable[Path] = (),
+        mcp: ASGIApp | None = None,
     ) -> None:
         self.app = app
+        self.mcp = mcp
         self.door = door
         self.hide = hider(hidden)
         self.before_each = before_each
@@ -93,12 +91,6 @@ class Guard:
             key.decode("latin-1").lower(): value.decode("latin-1")
             for key, value in scope["headers"]
         }
-        if "transfer-encoding" in headers and "content-length" in headers:
-            # RFC 9112, 6.1: such a request is answered and its connection closed.
-            await error_response(400, "invalid_input", NOT_HTTP, {"Connection": "close"})(
-                scope, receive, send
-            )
-            return
         try:
             check_request(client_of(scope), scope["method"], headers, scope["path"])
             self.door.admit(client_of(scope), headers)
@@ -126,7 +118,9 @@ class Guard:
             inner["method"] = "GET"
         if self.before_each is not None:
             self.before_each()
-        await self.app(inner, replay, send)
+        # MCP is one JSON-RPC dispatcher, not a set of routes: it is served here, past FastAPI.
+        app = self.mcp if self.mcp is not None and scope["path"] == MCP_PATH else self.app
+        await app(inner, replay, send)
 
     async def _body(self, receive: Receive, headers: dict[str, str]) -> bytes:
         """The whole body, or 413 `too_large`; a client that leaves before it is whole is

@@ -25,3 +25,12 @@ def error_response(
         media_type="application/json",
         headers=headers,
     )
+
+
+def method_not_allowed(method: str, path: str, allow: str | None) -> Response:
+    """405 `method_not_allowed`, naming the methods the path answers when it is served."""
+    served = f"; {path} answers {allow}" if allow else ""
+    headers = {"Allow": allow} if allow else None
+    return error_response(
+        405, "method_not_allowed", f"method {method} is not served{served}", headers
+    )
