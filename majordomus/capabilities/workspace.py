@@ -154,11 +154,14 @@ class Workspace:
     @cached_property
     def sqlite(self) -> SqliteIndex | None:
         """The in-memory SQLite copy of the text `objects.search` looks in (it only narrows
-        candidates), or None when off."""
+        candidates), in a process that serves: its build costs more than one search saves, so
+        a one-shot command (not `watching`) searches without it, as it does when switched off."""
         from majordomus.capabilities.core import search_text
         from majordomus.layer.sqlite_index import SqliteIndex, enabled
 
-        return SqliteIndex(self.index, search_text) if enabled(self.environ) else None
+        if not self.watching or not enabled(self.environ):
+            return None
+        return SqliteIndex(self.index, search_text)
 
     @cached_property
     def ranking(self) -> Ranking:
