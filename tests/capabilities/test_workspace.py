@@ -62,8 +62,9 @@ def test_the_environment_is_a_copy_taken_at_creation(layer: Path) -> None:
     assert ctx.sqlite is None
 
 
-def test_the_sqlite_copy_is_there_unless_switched_off(layer: Path) -> None:
+def test_the_sqlite_copy_is_there_unless_switched_off_or_one_shot(layer: Path) -> None:
     assert Workspace(layer, discovery="filesystem", environ={}).sqlite is not None
+    assert Workspace(layer, discovery="filesystem", environ={}, watch=False).sqlite is None
 
 
 def test_strict_refuses_an_index_with_errors(layer: Path) -> None:
