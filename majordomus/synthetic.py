@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from majordomus.errors import ProtocolFailure
 from majordomus.layer.git import GitState
 from majordomus.layer.model import Index
+from majordomus.shipped import shipped_text
 
 if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
@@ -288,8 +289,7 @@ LEDGER_START = 1_790_000_000  # 2026-09-21T...Z: the first record's second
 def _data() -> dict[str, Any]:
     """The synthetic ledger's record bodies and the demo's files and records
     (`data/synthetic.json`), read once per process."""
-    text = (Path(__file__).with_name("data") / "synthetic.json").read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
+    data: dict[str, Any] = json.loads(shipped_text("data", "synthetic.json"))
     return data
 
 

@@ -22,6 +22,7 @@ from majordomus.advisors.references import (
 from majordomus.errors import describe_validation
 from majordomus.layer.yaml import YamlError, parse_into
 from majordomus.safefs import CONFIG_LIMIT, Tree, Unsafe
+from majordomus.shipped import shipped_text
 
 CATALOGUE_FILE = "advisors.yaml"
 OVERRIDE_FILE = ".ai/repo/advisors.yaml"
@@ -79,8 +80,8 @@ def load_references() -> References:
 
 
 def _packaged(name: str) -> str:
-    """A shipped catalogue file beside this module (no `importlib.resources` import cost)."""
-    return Path(__file__).with_name("data").joinpath(name).read_text("utf-8")
+    """A shipped catalogue file."""
+    return shipped_text("advisors", "data", name)
 
 
 def _parse(text: str, model: type[M]) -> M | str:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
+
+from majordomus.shipped import shipped_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +36,7 @@ UNRULED = "the graph declares it and the compiler has no rule for it; it is not 
 @cache
 def edge_kinds() -> dict[str, EdgeKind]:
     """The shipped table of edge kinds, read once per process."""
-    text = (Path(__file__).with_name("data") / "edges.json").read_text(encoding="utf-8")
+    text = shipped_text("devcontext", "data", "edges.json")
     return {kind: EdgeKind(**row) for kind, row in json.loads(text).items()}
 
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 
 from majordomus.errors import ProtocolFailure
+from majordomus.shipped import shipped, shipped_text
 
-#: The shipped lists, beside this module (as `importlib.resources` finds them for an installed
-#: package, without importing its readers and zipfile on every start).
-_LISTS = Path(__file__).with_name("data") / "allow"
+#: The shipped lists.
+_LISTS = shipped("layer", "data", "allow")
 _MEMO_LIMIT = 65536
 
 
@@ -105,9 +104,8 @@ def available() -> frozenset[str]:
 def load_allow_list(name: str) -> AllowList:
     """The shipped list `name`, read once per process and compiled on first use (every
     shipped list compiles: tests/layer/test_kinds.py)."""
-    source = _LISTS / f"{name}.txt"
     try:
-        text = source.read_text(encoding="utf-8")
+        text = shipped_text("layer", "data", "allow", f"{name}.txt")
     except (OSError, UnicodeDecodeError) as exc:
         raise AllowListError(f"allow-list {name}.txt cannot be read: {exc}") from exc
     return _read_list(name, text)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from importlib import resources
 
+from majordomus.layer.init import SKELETON
 from majordomus.layer.manifest import parse_manifest
 from majordomus.layer.model import Diagnostic, Index, Manifest, SourceClass
 from majordomus.layer.sources import GLOB_MAGIC, parse_sources
 from majordomus.safefs import Tree, Unsafe
+from majordomus.shipped import shipped_text
 
 REFERENCE_PAGE = "docs/generated/layer.md"
 BOOTSTRAP_SECTION = "knowledge"
@@ -66,9 +67,8 @@ def uncovered(manifest: Manifest, sources: list[SourceClass], tree: Tree) -> lis
 @functools.cache
 def _skeleton() -> tuple[Manifest, tuple[SourceClass, ...]]:
     """The manifest and classes `init` writes."""
-    base = resources.files("majordomus.layer") / "skeleton" / "ai"
-    manifest = parse_manifest((base / "manifest.yaml").read_text("utf-8"), "skeleton manifest")
-    text = (base / "repo" / "knowledge" / "sources.yaml").read_text("utf-8")
+    manifest = parse_manifest(shipped_text(*SKELETON, "manifest.yaml"), "skeleton manifest")
+    text = shipped_text(*SKELETON, "repo", "knowledge", "sources.yaml")
     return manifest, tuple(parse_sources(text, "skeleton sources.yaml"))
 
 

@@ -4,14 +4,14 @@ never overwrites, never writes through a symlink (docs/layer-internals.md)."""
 from __future__ import annotations
 
 import os
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from majordomus import safefs
 from majordomus.errors import ProtocolFailure
 from majordomus.layer.root import is_legacy
 
+#: Where the skeleton `init` writes as `.ai/` is shipped.
+SKELETON = ("layer", "skeleton", "ai")
 LOCAL_IGNORE = ".ai/local/"
 _IGNORE_FORMS = frozenset({".ai/local/", "/.ai/local/", ".ai/local", "/.ai/local"})
 EMPTY_DIRECTORIES = (
@@ -26,21 +26,21 @@ class InitRefused(ProtocolFailure):
     """`init` will not write here: a layer exists, or the target is not a directory (exit 13)."""
 
 
-def skeleton_files() -> list[tuple[str, Traversable]]:
-    """(path under the root, resource) of every skeleton file, in path order."""
-    found: list[tuple[str, Traversable]] = []
-    stack: list[tuple[str, Traversable]] = [
-        (".ai", resources.files("majordomus.layer") / "skeleton" / "ai")
-    ]
+def skeleton_files() -> list[tuple[str, bytes]]:
+    """(path under the root, bytes) of every skeleton file, in path order."""
+    from majordomus.shipped import shipped, shipped_bytes
+
+    found: list[tuple[str, bytes]] = []
+    stack: list[tuple[str, tuple[str, ...]]] = [(".ai", SKELETON)]
     while stack:
-        prefix, folder = stack.pop()
-        for entry in folder.iterdir():
-            rel = f"{prefix}/{entry.name}"
+        prefix, parts = stack.pop()
+        for entry in shipped(*parts).iterdir():
+            rel, below = f"{prefix}/{entry.name}", (*parts, entry.name)
             if entry.is_dir():
                 if entry.name != "__pycache__":
-                    stack.append((rel, entry))
+                    stack.append((rel, below))
             else:
-                found.append((rel, entry))
+                found.append((rel, shipped_bytes(*below)))
     return sorted(found, key=lambda item: item[0])
 
 
@@ -167,8 +167,8 @@ def init_layer(
     created: list[str] = []
     try:
         if not partial:
-            for rel, resource in skeleton_files():
-                if _write_new(root, rel, resource.read_bytes(), extend=extend):
+            for rel, data in skeleton_files():
+                if _write_new(root, rel, data, extend=extend):
                     created.append(rel)
             for rel in EMPTY_DIRECTORIES:
                 missing = _missing_directory(root, rel)

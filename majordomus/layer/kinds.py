@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any, Literal
 
 from majordomus.errors import ProtocolFailure
@@ -20,6 +19,7 @@ from majordomus.layer.typed import (
     string,
 )
 from majordomus.layer.yaml import YamlError, parse
+from majordomus.shipped import shipped_text
 
 KINDS_SCHEMA = "majordomus-kinds/v1"
 Format = Literal["markdown", "yaml", "text"]
@@ -161,9 +161,8 @@ def parse_kinds(text: str, source: str = "kinds.yaml") -> KindSchema:
 @cache
 def load_kinds() -> KindSchema:
     """The shipped kind schema, read once per process."""
-    source = Path(__file__).with_name("data") / "kinds.yaml"
     try:
-        text = source.read_text(encoding="utf-8")
+        text = shipped_text("layer", "data", "kinds.yaml")
     except (OSError, UnicodeDecodeError) as exc:
         raise KindSchemaError(f"kinds.yaml cannot be read: {exc}") from exc
     return parse_kinds(text)

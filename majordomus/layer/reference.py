@@ -7,13 +7,13 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from majordomus.errors import NotFound
 from majordomus.layer.keys import Key, admitted_keys
 from majordomus.layer.kinds import KindSpec, load_kinds
 from majordomus.layer.relations import RULES_OF, TRACKS
+from majordomus.shipped import shipped, shipped_text
 from majordomus.version import __version__
 
 #: The words every generated file begins with.
@@ -21,7 +21,6 @@ GENERATED = "GENERATED FILE — DO NOT EDIT DIRECTLY"
 PAGE = "layer.md"
 SCHEMA_DIR = "schemas"
 _BASE_TYPES = {"string", "integer", "boolean", "date", "timestamp", "list", "mappings"}
-_DATA = Path(__file__).with_name("data")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +42,10 @@ class Glossary:
 @cache
 def glossary() -> Glossary:
     """The shipped glossary, read once per process."""
-    raw = json.loads((_DATA / "glossary.json").read_text(encoding="utf-8"))
+    raw = json.loads(shipped_text("layer", "data", "glossary.json"))
     examples = {
-        path.stem: path.read_text(encoding="utf-8") for path in (_DATA / "examples").iterdir()
+        path.stem: shipped_text("layer", "data", "examples", path.name)
+        for path in shipped("layer", "data", "examples").iterdir()
     }
     return Glossary(raw["common"], raw["keys"], raw["places"], examples)
 

@@ -91,9 +91,9 @@ def test_what_init_writes(tmp_path: Path) -> None:
 
 def test_the_vendored_package_pins_its_rules_by_hash() -> None:
     files = dict(skeleton_files())
-    package = parse(files[".ai/repo/rules/vendor/majordomus/manifest.yaml"].read_text())
+    package = parse(files[".ai/repo/rules/vendor/majordomus/manifest.yaml"].decode())
     for rule in package["rules"]:
-        data = files[f".ai/repo/rules/vendor/majordomus/{rule['file']}"].read_bytes()
+        data = files[f".ai/repo/rules/vendor/majordomus/{rule['file']}"]
         assert hashlib.sha256(data).hexdigest() == rule["sha256"]
     assert package["rules"][0]["id"] == "majordomus.scope-integrity"
 
