@@ -204,36 +204,47 @@ def mcp_rows(table: Table, layer: Path, rules: int, samples: int, calls: int) ->
     )
 
 
+def _against_floor(
+    table: Table,
+    row: tuple[str, float, str],
+    args: list[str],
+    where: Path,
+    floor_of: tuple[Path, str],
+    samples: int,
+) -> None:
+    """A command beside its floor (`probes.py`: the stack, its models and the work's floor);
+    `row` is the label, the target and the note."""
+    env = environment()
+    label, target, note = row
+    pair = paired(
+        samples,
+        lambda: run(majordomus(*args), where, env),
+        lambda: run(floor(*floor_of, where), where, env),
+    )
+    table.ratio(label, pair, target, note)
+
+
 def objects_row(
     table: Table, inputs: dict[str, Path], name: str, label: str, target: float, samples: int
 ) -> None:
-    env, layer = environment(), inputs[name]
-    table.ratio(
+    row = (
         f"objects list --format json, {label}, vs its floor",
-        paired(
-            samples,
-            lambda: run(majordomus(*OBJECTS), layer, env),
-            lambda: run(floor(inputs["models-objects"], "layer", layer), layer, env),
-        ),
         target,
         "majordomus objects list --format json; floor: probes.py stack (its models, ls-files, "
         "read)",
     )
+    _against_floor(table, row, OBJECTS, inputs[name], (inputs["models-objects"], "layer"), samples)
 
 
 def status_row(table: Table, inputs: dict[str, Path], records: int, samples: int) -> None:
-    env, ledger = environment(), inputs[f"ledger-{records}"]
-    table.ratio(
+    row = (
         f"reasoning status --format json, {size(records)} records, vs its floor",
-        paired(
-            samples,
-            lambda: run(majordomus(*STATUS), ledger, env),
-            lambda: run(floor(inputs["models-status"], "ledger", ledger), ledger, env),
-        ),
         1.6,
         "majordomus reasoning status --format json; floor: probes.py stack (its models, "
         "json.load + sort)",
     )
+    ledger = inputs[f"ledger-{records}"]
+    _against_floor(table, row, STATUS, ledger, (inputs["models-status"], "ledger"), samples)
 
 
 def check_row(table: Table, inputs: dict[str, Path], records: int, samples: int) -> None:
