@@ -6,9 +6,13 @@ Names are imported on first use (docs/library.md), so no command imports the who
 from __future__ import annotations
 
 import importlib
+import logging
 from typing import TYPE_CHECKING, Any
 
 from majordomus.version import __version__
+
+#: Silent until a caller installs a handler (the CLI does, on stderr).
+logging.getLogger("majordomus").addHandler(logging.NullHandler())
 
 if TYPE_CHECKING:
     from majordomus.advisors.outcomes import ConsultationStatus

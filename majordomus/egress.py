@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import IO, Any
 
 from majordomus.redaction.redactor import Candidates, redact_secrets
 
@@ -146,3 +147,15 @@ def clean_json_bytes(data: bytes, dumps: Callable[[Any], str]) -> bytes:
         return data
     cleaned = clean_json(text, dumps, candidates)
     return data if cleaned == text else cleaned.encode("utf-8", "surrogateescape")
+
+
+def silence(out: IO[bytes] | IO[str]) -> None:
+    """When the reader closed the output pipe: point `out`'s descriptor at /dev/null, so the
+    flush at exit cannot fail loudly (a stream without one is left alone)."""
+    try:
+        fd = out.fileno()
+    except (OSError, ValueError):
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, fd)
+    os.close(null)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -20,8 +21,9 @@ from majordomus.errors import (
     describe_validation,
 )
 from majordomus.limits import MAX_JSON_DEPTH
-from majordomus.logger import log
 from majordomus.wire import dumps_canonical, dumps_compact
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from majordomus.capabilities.registry import Capability

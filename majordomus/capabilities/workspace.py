@@ -4,6 +4,7 @@ environment), each computed lazily and at most once.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping
 from functools import cached_property
@@ -11,7 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from majordomus.errors import ContractUnmet
-from majordomus.logger import log
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from majordomus.capabilities.executor import Executor

@@ -15,7 +15,7 @@ from majordomus.cli import errors, logs
 from majordomus.cli.commands import PROCESS_COMMANDS, is_server
 from majordomus.cli.settings import shared_params
 from majordomus.cli.views import views_of
-from majordomus.pipes import silence
+from majordomus.egress import silence
 from majordomus.version import __version__
 
 GROUP_HELP = {

@@ -10,7 +10,7 @@ import sys
 
 from majordomus.cli.app import run
 from majordomus.cli.commands import is_server
-from majordomus.pipes import silence
+from majordomus.egress import silence
 
 
 def console() -> None:

@@ -7,7 +7,8 @@ import os
 import sys
 
 from majordomus.egress import clean_line
-from majordomus.logger import log
+
+log = logging.getLogger("majordomus")
 
 #: Below `debug`: every line there is.
 TRACE = 5

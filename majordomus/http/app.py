@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,7 +25,8 @@ from majordomus.http.mcp import McpEndpoint
 from majordomus.http.middleware import BODY_LIMIT, MAX_IN_FLIGHT, Guard, client_of
 from majordomus.http.openapi import OpenApiError, build_openapi, render
 from majordomus.http.responses import error_response, method_not_allowed, model_response
-from majordomus.logger import log
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import gc
+import logging
 import os
 from collections.abc import Callable
 from typing import Any
@@ -14,7 +15,8 @@ from typing import Any
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from majordomus.http.errors import error_json
-from majordomus.logger import log
+
+log = logging.getLogger(__name__)
 
 HEADER_TIMEOUT = 10.0
 BODY_TIMEOUT = 30.0

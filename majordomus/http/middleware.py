@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from pathlib import Path
@@ -13,7 +14,8 @@ from majordomus.http.errors import HttpError
 from majordomus.http.guards import MCP_PATH, check_request
 from majordomus.http.responses import error_response
 from majordomus.limits import MAX_BODY_BYTES
-from majordomus.logger import log
+
+log = logging.getLogger(__name__)
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

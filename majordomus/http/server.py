@@ -17,7 +17,8 @@ from majordomus.http.app import create_app
 from majordomus.http.deadlines import protocol_class, timeouts
 from majordomus.http.door import TOKEN_FILE, Door, TokenUnusable, server_token
 from majordomus.http.guards import MCP_PATH, is_loopback
-from majordomus.logger import log
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import stat
@@ -14,8 +15,9 @@ from typing import NamedTuple
 from majordomus.layer.git import GitError, LsFiles
 from majordomus.layer.model import Diagnostic, Discovery, Manifest, SourceClass
 from majordomus.layer.sources import GLOB_MAGIC
-from majordomus.logger import log
 from majordomus.safefs import Tree, Unsafe
+
+log = logging.getLogger(__name__)
 
 
 class Claimed(NamedTuple):

@@ -29,8 +29,9 @@ from majordomus.layer.reading import Kept, Reading, drop_duplicates, read_files
 from majordomus.layer.relations import Relations, derive_relations
 from majordomus.layer.root import LayerIOError, find_root
 from majordomus.layer.sources import read_sources
-from majordomus.logger import log
 from majordomus.safefs import Tree, Unsafe
+
+log = logging.getLogger(__name__)
 
 
 class Layer(NamedTuple):

@@ -3,6 +3,7 @@ never overwrites, never writes through a symlink (docs/layer-internals.md)."""
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
@@ -94,10 +95,9 @@ def warn_if_tracked(root: Path) -> None:
     """Before the first write under `.ai/local/` (it does not exist yet): when git would track
     what is written there, say so once on stderr with the command that fixes it."""
     from majordomus.layer.git import ignored
-    from majordomus.logger import log
 
     if not safefs.is_directory(root, ".ai/local") and ignored(root, ".ai/local/state") is False:
-        log.warning(
+        logging.getLogger(__name__).warning(
             "%s is not git-ignored: `git add -A` would commit the ledger written there; "
             "`majordomus init --ignore-local` adds it to .gitignore",
             LOCAL_IGNORE,

@@ -4,10 +4,12 @@ truth, switched off with `MAJORDOMUS_SQLITE=0` (docs/layer-internals.md)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from majordomus.logger import log
+log = logging.getLogger(__name__)
+
 
 if TYPE_CHECKING:
     from majordomus.layer.model import Index, LayerObject

@@ -4,6 +4,7 @@ for, whatever the methods are.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -11,7 +12,6 @@ from majordomus.bounded_json import IntegerTooLarge, LargeInt
 from majordomus.egress import excerpt
 from majordomus.errors import CapabilityError, Fatal
 from majordomus.limits import MAX_INT_DIGITS
-from majordomus.logger import log
 from majordomus.mcp.framing import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -26,6 +26,8 @@ from majordomus.mcp.framing import (
     holds_large_int,
     success,
 )
+
+log = logging.getLogger(__name__)
 
 Answer = dict[str, Any] | list[dict[str, Any]]
 Method = Callable[[dict[str, Any]], Any]

@@ -4,6 +4,7 @@ runs it here, and Streamable HTTP through `majordomus.http.mcp`.
 
 from __future__ import annotations
 
+import logging
 import sys
 from typing import IO, TYPE_CHECKING, Any
 
@@ -11,7 +12,6 @@ from majordomus.capabilities.core import RECORD_URI
 from majordomus.capabilities.registry import Capability, Registry
 from majordomus.egress import excerpt
 from majordomus.errors import CapabilityError, Internal, MissingArtifact, NotFound
-from majordomus.logger import log
 from majordomus.mcp.devcontext import COMPILE, fitted
 from majordomus.mcp.dispatch import Dispatcher
 from majordomus.mcp.framing import (
@@ -33,6 +33,8 @@ from majordomus.mcp.results import (
 from majordomus.mcp.session import EXIT_IO, EXIT_OK, run
 from majordomus.version import __version__
 from majordomus.wire import dumps_pretty
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace

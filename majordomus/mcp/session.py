@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING
 
+from majordomus.egress import silence
 from majordomus.limits import MAX_LINE_BYTES
-from majordomus.logger import log
 from majordomus.mcp.framing import INVALID_REQUEST, OutputClosed, encode, error, write
-from majordomus.pipes import silence
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from majordomus.mcp.dispatch import Dispatcher

@@ -4,14 +4,16 @@ fix the start, so the client shows the reason instead of a server that disconnec
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from majordomus.errors import NotFound
-from majordomus.logger import log
 from majordomus.mcp.dispatch import Dispatcher
 from majordomus.mcp.framing import RESOURCE_NOT_FOUND, RpcError, clean_value
 from majordomus.mcp.results import offset_of, page, tool_refusal
 from majordomus.mcp.server import _CAPABILITIES, _SERVER_INFO, DEFAULT_PROTOCOL_VERSION
+
+log = logging.getLogger(__name__)
 
 #: What every call answers after the reason the start gave.
 FIX = (
