@@ -7,8 +7,8 @@ import logging
 import os
 import re
 import stat
-from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -96,39 +96,18 @@ class Glob:
             states = self.step(states, name)
         return self.end in states
 
-    def literal_names(self, states: frozenset[int]) -> list[str] | None:
-        """The only names that can advance `states`, when all are literals; else None."""
-        names = []
-        for state in states:
-            if state >= self.end:
-                continue
-            seg = self.segments[state]
-            if seg == _STAR or not isinstance(seg, str):
-                return None
-            names.append(seg)
-        return names
-
 
 #: Names a pattern segment may spell but no directory entry has: following them would
 #: leave the directory (`..` climbs out of the root).
 _NOT_ENTRIES = frozenset({".", ".."})
 
 
-def _entries(tree: Tree, directory: str, names: list[str] | None) -> Iterator[tuple[str, int]]:
-    """(name, st_mode without following links) of a directory's entries, or of `names`."""
-    if names is not None:
-        for name in names:
-            if name in _NOT_ENTRIES:
-                continue
-            try:
-                yield name, tree.lstat(f"{directory}/{name}" if directory else name).st_mode
-            except Unsafe:
-                continue
-        return
+def _entries(tree: Tree, directory: str) -> list[tuple[str, int]]:
+    """(name, st_mode without following links) of a directory's entries; none when unsafe."""
     try:
-        yield from tree.entries(directory)
+        return list(tree.entries(directory))
     except Unsafe:
-        return
+        return []
 
 
 def walk(
@@ -143,7 +122,7 @@ def walk(
     stack: list[tuple[str, frozenset[int]]] = [("", glob.start())]
     while stack:
         rel, states = stack.pop()
-        for name, mode in _entries(tree, rel, glob.literal_names(states)):
+        for name, mode in _entries(tree, rel):
             if stat.S_ISLNK(mode):
                 continue
             nxt = glob.step(states, name)
@@ -175,70 +154,9 @@ _PATHSPEC_VARIABLES = (
 _NOT_GLOB = re.compile(r"[?\[\\\0]")
 
 
-def _span(keys: list[str], prefix: str) -> list[str]:
-    """The keys (sorted) that start with `prefix`, which is empty or ends with `/`."""
-    if not prefix:
-        return keys
-    # every key starting with `prefix` sorts below `prefix` with its `/` raised to `0`
-    return keys[bisect_left(keys, prefix) : bisect_left(keys, prefix[:-1] + "0")]
-
-
-def _fits(name: str, before: str, after: str) -> bool:
-    """Whether one segment `name` matches `<before>*<after>`."""
-    return (
-        len(name) >= len(before) + len(after) and name.startswith(before) and name.endswith(after)
-    )
-
-
-class UnionPick:
-    """A pathspec whose paths are picked out of the one listing of every class (`union_pick`)."""
-
-    __slots__ = ("deep", "glob", "head", "literal", "pattern", "star")
-
-    def __init__(self, pattern: str, fixed: int) -> None:
-        parts = pattern.split("/")
-        rest = parts[fixed:]
-        self.pattern = pattern
-        self.glob = Glob(pattern)
-        self.literal = not rest
-        self.head = "".join(part + "/" for part in parts[:fixed])
-        self.deep = len(rest) == 2 and rest[0] == _STAR
-        last = rest[-1] if rest else ""
-        before, _, after = last.partition("*")
-        shaped = (len(rest) == 1 or self.deep) and last.count("*") == 1
-        self.star: tuple[str, str] | None = (before, after) if shaped else None
-
-    def paths(self, keys: list[str], listed: Mapping[str, str]) -> list[str]:
-        """The listed paths git lists for this pathspec alone: those `glob` matches, and those it
-        names literally, as the path or a directory above it (`docs/*.md` lists `docs/*.md/x`)."""
-        if self.literal:
-            found = [self.pattern] if self.pattern in listed else []
-        else:
-            found = self._matched(_span(keys, self.head))
-        below = _span(keys, self.pattern + "/")
-        return sorted({*found, *below}) if below else found
-
-    def _matched(self, span: list[str]) -> list[str]:
-        """The paths of `span` (those starting with `head`) that `glob` matches."""
-        if self.star is None or not span:
-            return [key for key in span if self.glob.matches(key)]
-        before, after = self.star
-        if not before:
-            # every path matches when each ends with `after` (and, but for `**`, holds no
-            # `/` past `head`): counted over one string, not tested path by path
-            text = "\0".join(span) + "\0"
-            ends = text.count(after + "\0") == len(span)
-            if ends and (self.deep or text.count("/") == len(span) * self.head.count("/")):
-                return span
-        if self.deep:
-            return [key for key in span if _fits(key[key.rfind("/") + 1 :], before, after)]
-        start = len(self.head)
-        return [key for key in span if "/" not in key[start:] and _fits(key[start:], before, after)]
-
-
-def union_pick(pathspec: str) -> UnionPick | None:
-    """How a class's paths are picked out of the one listing of every class, when `Glob` matches
-    its pathspec exactly as git does (docs/layer-internals.md); None: listed alone."""
+def union_pick(pathspec: str) -> Glob | None:
+    """The `Glob` that picks a class's paths out of the one listing of every class, when it
+    matches its pathspec exactly as git does (docs/layer-internals.md); None: listed alone."""
     if not pathspec.startswith(GLOB_MAGIC):
         return None
     pattern = pathspec[len(GLOB_MAGIC) :]
@@ -254,10 +172,14 @@ def union_pick(pathspec: str) -> UnionPick | None:
     for part in parts:
         if part in _NOT_ENTRIES or not part or (part != _STAR and part.count("*") > 1):
             return None
-    fixed = 0
-    while fixed < len(parts) and "*" not in parts[fixed]:
-        fixed += 1
-    return UnionPick(pattern, fixed)
+    return Glob(pattern)
+
+
+def picked(glob: Glob, listed: Iterable[str]) -> list[str]:
+    """The listed paths git lists for `glob`'s pathspec alone: those it matches, and those below
+    a directory it names literally (`docs/*.md` lists `docs/*.md/x`)."""
+    below = glob.pattern + "/"
+    return [rel for rel in listed if glob.matches(rel) or rel.startswith(below)]
 
 
 #: A class's listed paths in listing order, and a map holding each one's git index entry.
@@ -271,9 +193,8 @@ class GitListings:
         self.root = root
         self.sources = sources
         self.picks = [None if _pathspec_variables() else union_pick(s.pathspec) for s in sources]
-        #: Every path the one listing holds, once it answered, and those paths sorted.
+        #: Every path the one listing holds, once it answered.
         self.listed: dict[str, str] | None = None
-        self.keys: list[str] | None = None
         self.union: LsFiles | None = None
         if any(self.picks):
             self.union = LsFiles(root, *(source.pathspec for source in sources))
@@ -286,8 +207,8 @@ class GitListings:
         """The paths of class `place` in listing order, and a map holding their entries."""
         pick = self.picks[place]
         if pick is not None and self._answered():
-            assert self.keys is not None and self.listed is not None
-            return pick.paths(self.keys, self.listed), self.listed
+            assert self.listed is not None
+            return picked(pick, self.listed), self.listed
         alone = self.alone[place]
         assert alone is not None
         entries = alone.entries()
@@ -310,11 +231,7 @@ class GitListings:
                     LsFiles(self.root, source.pathspec) if alone is None else alone
                     for source, alone in zip(self.sources, self.alone, strict=True)
                 ]
-        if self.listed is None:
-            return False
-        if self.keys is None:
-            self.keys = sorted(self.listed)
-        return True
+        return self.listed is not None
 
 
 def _pathspec_variables() -> bool:
@@ -348,16 +265,8 @@ def class_entries(
     else:
         glob = Glob(source.pathspec.removeprefix(GLOB_MAGIC))
         listed = walk(root, glob, lambda rel: _under(rel, local_dir), tree)
-    inside = local_dir + "/"
-    # each path comes once (a listing's keys, a walk's finds), a listing's already sorted
-    kept = [
-        rel
-        for rel in listed
-        if not (rel.startswith(inside) or rel == local_dir or rel.startswith("/"))
-        and not (".." in rel and _escapes(rel))
-    ]
-    kept.sort()
-    return kept, entries
+    # each path comes once (a listing's keys, a walk's finds)
+    return sorted(rel for rel in listed if not (_under(rel, local_dir) or _escapes(rel))), entries
 
 
 def discover(
@@ -377,7 +286,7 @@ def discover(
     if listings is None and mode == "vcs":
         listings = GitListings(root, sources)
     for place, source in enumerate(sources):
-        listing = None if listings is None else _listing_of(listings, place)
+        listing = None if listings is None else partial(listings.of, place)
         paths, entries = class_entries(root, source, local_dir, listing, tree)
         log.debug(
             "class %s (kind %s): %d file(s)",
@@ -433,7 +342,3 @@ def _undecodable(rel: str, source: SourceClass) -> Diagnostic:
         message=f"matched by class '{source.id}', but the path is not UTF-8 (its bytes are "
         "shown as \\xNN); it is not read: rename the file",
     )
-
-
-def _listing_of(listings: GitListings, place: int) -> Callable[[], ClassListing]:
-    return lambda: listings.of(place)

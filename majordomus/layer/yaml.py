@@ -20,16 +20,11 @@ _WS = (
     "\u200a\u2028\u2029\u202f\u205f\u3000"
 )
 _KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t](.*))?", re.DOTALL)
-#: A top-level `key: value` line whose value, after the spaces, is not empty (see `_flat`),
-#: found after its newline: searched in `"\n" + text`, a literal lead the engine skips to.
-_FLAT_LINE = re.compile(r"\n([A-Za-z_][A-Za-z0-9_-]*): +([^ \n][^\n]*)")
 _I64_MIN = -(2**63)
 _I64_MAX = 2**63 - 1
 _INTEGER_LEAD = frozenset("-0123456789")
 _REFUSED_LEAD = frozenset("&*|>")
 _QUOTES = frozenset("\"'")
-#: Leads of a value `_scalar` or `_inline` may turn into something else, or that is refused.
-_TYPED_LEAD = frozenset(_QUOTES | _INTEGER_LEAD | _REFUSED_LEAD | {"[", "t", "f"})
 
 
 class YamlError(ValueError):
@@ -165,12 +160,7 @@ def _key_line(
     del ctx[depth + 1 :]
     del pend[depth:]
     path = f"{base}.{match[1]}" if base else match[1]
-    value = (match[2] or "").lstrip(" ")
-    if value:  # `_opens`, inlined: nearly every line of a layer is a `key: value`
-        _emit(out, path, value, number)
-    else:
-        if path.count(".") >= MAX_YAML_DEPTH:
-            raise YamlTooDeep(number)
+    if _opens(out, path, match[2], number):
         _put(pend, depth, path)
         pend.append(path)
         ctx.append(path)
@@ -180,8 +170,6 @@ def leaves(text: str) -> list[tuple[str, Any]]:
     """The flattened leaves (dotted path, scalar or empty list) of `text`, in document order;
     `ctx[d]` / `pend[d]` hold the open context and pending key at depth d (indent / 2)."""
     out: list[tuple[str, Any]] = []
-    tab = text.find("\t")
-    tab_line = text.count("\n", 0, tab) + 1 if tab >= 0 else 0
     ctx: list[str | None] = [""]
     pend: list[str | None] = []
     count: dict[str, int] = {}
@@ -189,7 +177,7 @@ def leaves(text: str) -> list[tuple[str, Any]]:
     if "\r" in text:
         lines = [line[:-1] if line[-1:] == "\r" else line for line in lines]
     for number, line in enumerate(lines, 1):
-        if number == tab_line:
+        if "\t" in line:
             raise YamlError(f"tab character on line {number}")
         t = line.lstrip(" ")
         if not t or t[0] == "#" or (t.startswith("---") and t.rstrip(_WS) == "---"):
@@ -259,39 +247,9 @@ def build(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return root
 
 
-def _filled_lines(text: str) -> int:
-    """How many lines of `text` are not empty; counted without splitting when no line but
-    the one after a final newline can be."""
-    if "\n\n" in text or text[:1] == "\n" or not text:
-        lines = text.split("\n")
-        return len(lines) - lines.count("")
-    return text.count("\n") + (text[-1] != "\n")
-
-
-def _flat(text: str) -> dict[str, Any] | None:
-    """The mapping of a flat document (top-level `key: value` lines only), or None
-    (docs/layer-internals.md)."""
-    if "\t" in text or "\r" in text:
-        return None
-    pairs = _FLAT_LINE.findall("\n" + text)
-    if len(pairs) != _filled_lines(text):
-        return None
-    out: dict[str, Any] = {}
-    for key, raw in pairs:
-        value = raw.strip(_WS)
-        if value[:1] not in _TYPED_LEAD and " #" not in value:
-            out[key] = value  # what `_scalar` makes of it: no quote, number, boolean or comment
-        elif value[0] in _REFUSED_LEAD:
-            return None
-        else:
-            out[key] = _inline(value) if value[0] == "[" and value[-1] == "]" else _scalar(value)
-    return out if len(out) == len(pairs) else None  # a key given twice is not flat
-
-
 def parse(text: str) -> dict[str, Any]:
     """The mapping `text` describes; scalars are str, int or bool; raises `YamlError`."""
-    flat = _flat(text)
-    return flat if flat is not None else build(leaves(text))
+    return build(leaves(text))
 
 
 def key_paths(mapping: dict[str, Any]) -> list[str]:

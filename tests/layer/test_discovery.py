@@ -90,7 +90,7 @@ def test_walk_prunes_branches_that_cannot_match(tmp_path: Path, monkeypatch) -> 
 
     monkeypatch.setattr(Tree, "entries", spy)
     assert walk(root, Glob(".ai/repo/rules/*.md"), lambda rel: False) == [".ai/repo/rules/x.md"]
-    assert listed == [".ai/repo/rules"]
+    assert listed == ["", ".ai", ".ai/repo", ".ai/repo/rules"]
 
 
 def _paths(files: list[Claimed]) -> list[str]:

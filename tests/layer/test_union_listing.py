@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from majordomus.layer import discovery as discovery_module
-from majordomus.layer.discovery import Glob, discover, union_pick
+from majordomus.layer.discovery import discover, picked, union_pick
 from majordomus.layer.git import GitError, LsFiles
 from majordomus.layer.model import SourceClass
 from tests.conftest import GIT_ENV, git, make_git_repo
@@ -88,11 +88,6 @@ def _alone(repo: Path, pathspec: str) -> dict[str, str] | str:
         return exc.message
 
 
-def _git_rule(pattern: str, path: str) -> bool:
-    """Git's literal reading of a pathspec: the path itself or a directory above it."""
-    return path == pattern or path.startswith(pattern + "/")
-
-
 @PROPERTY
 @given(
     listed=st.lists(paths, min_size=1, max_size=12),
@@ -109,11 +104,7 @@ def test_a_picked_pathspec_finds_what_git_lists_for_it(
     keys = _index(repo, [*listed, pattern + below] if below else listed)
     alone = _alone(repo, ":(glob)" + pattern)
     assert isinstance(alone, dict)
-    entries = dict.fromkeys(keys, "")
-    assert how.paths(sorted(keys), entries) == sorted(alone)
-    # on these pathspecs `Glob` is git's matcher, besides git's literal rule
-    glob = Glob(pattern)
-    assert sorted(k for k in keys if glob.matches(k) or _git_rule(pattern, k)) == sorted(alone)
+    assert sorted(picked(how, keys)) == sorted(alone)
 
 
 def _classes(specs: list[str]) -> list[SourceClass]:

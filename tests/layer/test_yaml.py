@@ -276,3 +276,12 @@ def test_yaml_error_is_a_value_error_with_its_message() -> None:
     err = YamlError("odd indentation on line 2")
     assert isinstance(err, ValueError)
     assert err.message == str(err) == "odd indentation on line 2"
+
+
+def test_a_typed_list_is_owned_by_each_document() -> None:
+    """A list is never shared between two reads."""
+    first, second = parse("tags: [a, 1]\n"), parse("tags: [a, 1]\n")
+    assert first == second == {"tags": ["a", 1]}
+    first["tags"].append("changed")
+    assert parse("tags: [a, 1]\n") == {"tags": ["a", 1]}
+    assert second == {"tags": ["a", 1]}
