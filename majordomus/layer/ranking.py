@@ -37,8 +37,6 @@ FORWARD_EDGES = frozenset(
 )
 BACKWARD_EDGES = frozenset(("put_in_force",))
 SCORE_PLACES = 4
-#: How many document counts of query terms a ranking keeps between queries.
-COUNTS_KEPT = 4096
 SNIPPET_WORDS = 24
 
 _WORD = re.compile(r"[^\W_]+")
@@ -130,7 +128,6 @@ class Ranking:
 
     def __init__(self, documents: Sequence[Document]) -> None:
         self.documents = list(documents)
-        self.counts: dict[str, int] = {}
         self.db = sqlite3.connect(":memory:", check_same_thread=False)
         rows = (
             (row, d.name, d.summary, d.body, d.kind_words or d.kind)
@@ -139,14 +136,9 @@ class Ranking:
         fts_table(self.db, "docs", COLUMNS, _TOKENIZE, rows)
 
     def count(self, match: str) -> int:
-        """How many documents the FTS5 query `match` finds (kept for the next query)."""
-        known = self.counts.get(match)
-        if known is None:
-            found = self.db.execute("select count(*) from docs where docs match ?", [match])
-            if len(self.counts) >= COUNTS_KEPT:
-                self.counts.clear()
-            known = self.counts[match] = int(found.fetchone()[0])
-        return known
+        """How many documents the FTS5 query `match` finds."""
+        found = self.db.execute("select count(*) from docs where docs match ?", [match])
+        return int(found.fetchone()[0])
 
     @cached_property
     def vocabulary(self) -> dict[str, set[str]]:

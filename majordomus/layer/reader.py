@@ -23,9 +23,9 @@ _SHELL = re.compile(r"[;&|$`()<>{}'\"\\!*?\[\]#~]")
 
 class LayerReader:
     """The reader of one layer for one build: root, manifest, kind schema and the root's open
-    directories (`tree`); memoises the section of each directory."""
+    directories (`tree`)."""
 
-    __slots__ = ("_by_directory", "_by_file", "kinds", "manifest", "root", "tree")
+    __slots__ = ("kinds", "manifest", "root", "tree")
 
     def __init__(
         self, root: Path, manifest: Manifest, kinds: KindSchema, tree: Tree | None = None
@@ -34,22 +34,6 @@ class LayerReader:
         self.tree = Tree(root) if tree is None else tree
         self.manifest = manifest
         self.kinds = kinds
-        self._by_file: dict[str, str] = {}
-        for name, path in manifest.sections.items():
-            self._by_file.setdefault(".ai/" + path, name)
-        self._by_directory: dict[str, str | None] = {".": None}
-
-    def section_of(self, rel: str, directory: str) -> str | None:
-        """`manifest.section_of(rel)`: an exact file section wins, else the
-        longest directory section, computed once per directory."""
-        exact = self._by_file.get(rel)
-        if exact is not None:
-            return exact
-        try:
-            return self._by_directory[directory]
-        except KeyError:
-            found = self._by_directory[directory] = self.manifest.section_of(directory + "/")
-            return found
 
 
 class Excluded(Exception):
@@ -128,8 +112,6 @@ def check_version(spec: KindSpec, metadata: dict[str, Any]) -> None:
     if field is None:
         return
     value = metadata.get(field)
-    if type(value) is int and value >= 0 and value in spec.supported:
-        return  # a supported integer version, the usual case: nothing below refuses it
     integers_only = all(type(v) is int for v in spec.supported)
     if field not in metadata or (integers_only and (type(value) is not int or value < 0)):
         wanted = f"integer '{field}'" if integers_only else f"'{field}'"
@@ -287,7 +269,7 @@ def _read(
     text = _decode(data)
     spec, metadata, body = _checked(spec, text, reader, source)
     directory = rel.rpartition("/")[0] or "."
-    section = reader.section_of(rel, directory)
+    section = reader.manifest.section_of(rel)
     if spec.members is not None:
         provenance = {
             "path": rel,

@@ -24,9 +24,6 @@ def drop_duplicates(objects: list[LayerObject]) -> tuple[list[LayerObject], list
     """Exclude every claimant of a URI claimed twice or more, one `duplicate_identity` error
     each (URI, then file order); sort by URI."""
     ordered = sorted(objects, key=attrgetter("uri"))
-    uris = [obj.uri for obj in ordered]
-    if len(set(uris)) == len(uris):
-        return ordered, []
     kept: list[LayerObject] = []
     findings: list[Diagnostic] = []
     for uri, claimed in groupby(ordered, key=attrgetter("uri")):
@@ -81,14 +78,12 @@ class Kept(NamedTuple):
 
 def keep(source: str, entry: str | None, read: FileRead) -> Kept:
     """A file's read as the build keeps it."""
-    objects = read.objects
-    named: tuple[list[LayerObject], list[Diagnostic]] = (objects, [])
-    if any(unnamable(obj.identity) is not None for obj in objects):
-        named = drop_unnamable(objects)
     reusable = (
-        read.stamp is not None and read.excluded is None and (bool(objects) or not read.findings)
+        read.stamp is not None
+        and read.excluded is None
+        and (bool(read.objects) or not read.findings)
     )
-    return Kept(source, entry, read, named, reusable)
+    return Kept(source, entry, read, drop_unnamable(read.objects), reusable)
 
 
 class Reading(NamedTuple):

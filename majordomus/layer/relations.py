@@ -297,7 +297,6 @@ def _rules() -> dict[str, tuple[_Rule, ...]]:
 RELATION_TABLE = _rules()
 TRACKS = _Rule("tracks", "tracks", lambda r: r.path, "a file or an indexed object, by path")
 RULES_OF = {kind: (*rules, TRACKS) for kind, rules in RELATION_TABLE.items()}
-_TRACKS_FIELD = frozenset({TRACKS.field})
 
 
 def references(value: Any) -> Iterator[str]:
@@ -359,17 +358,11 @@ def derive_relations(
         for kind, rules in RULES_OF.items()
     }
     only_tracks = ((TRACKS, TRACKS.resolve(resolver)),)
-    fields = {kind: frozenset(rule.field for rule, _ in pairs) for kind, pairs in bound.items()}
     for obj in objects:
-        metadata = obj.metadata
-        if not metadata or fields.get(obj.kind, _TRACKS_FIELD).isdisjoint(metadata):
-            continue
         uri = obj.uri
         for rule, resolve in bound.get(obj.kind, only_tracks):
-            value = metadata.get(rule.field, NONE_MARKER)
-            if value == NONE_MARKER or value == []:
-                continue  # absent, `-` or an empty list: no reference
-            for ref in references(value):
+            # absent, `-` or an empty list: no reference
+            for ref in references(obj.metadata.get(rule.field, NONE_MARKER)):
                 try:
                     target = resolve(ref)
                 except _Missing as missing:

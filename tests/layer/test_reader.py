@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from majordomus.layer.kinds import load_kinds
-from majordomus.layer.model import Manifest, SourceClass
+from majordomus.layer.model import SourceClass
 from majordomus.layer.reader import (
     Excluded,
     LayerReader,
@@ -326,29 +326,3 @@ def test_version_check(kind: str, metadata: dict, outcome) -> None:
     with pytest.raises(Excluded) as caught:
         check_version(KINDS.kinds[kind], metadata)
     assert (caught.value.code, caught.value.message) == outcome
-
-
-def test_section_memo_agrees_with_the_manifest(tmp_path: Path) -> None:
-    manifest = Manifest(
-        schema="ai-repository/v1",
-        local_path="local",
-        sections={
-            "policy": "repo/policy.yaml",
-            "rules": "repo/rules",
-            "vendor": "repo/rules/vendor",
-            "special": "repo/rules/special.md",
-        },
-    )
-    ctx = LayerReader(root=tmp_path, manifest=manifest, kinds=KINDS)
-    for rel in [
-        ".ai/repo/rules/a.md",
-        ".ai/repo/rules/special.md",
-        ".ai/repo/rules/b.md",
-        ".ai/repo/rules/vendor/x/y.md",
-        ".ai/repo/policy.yaml",
-        ".ai/repo/other.yaml",
-        ".ai/repo/rulesx/a.md",
-        "README.md",
-    ]:
-        directory = rel.rpartition("/")[0] or "."
-        assert ctx.section_of(rel, directory) == manifest.section_of(rel), rel
