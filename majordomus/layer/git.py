@@ -10,6 +10,7 @@ import subprocess
 import tempfile
 import threading
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -108,17 +109,25 @@ def git_dir(root: Path) -> Path | None:
     return target if target.is_absolute() else (work_tree / target).resolve()
 
 
-def _argv_env(
-    root: Path, args: tuple[str, ...], drivers: tuple[tuple[str, str], ...] = ()
-) -> tuple[list[str], dict[str, str]]:
-    """The one way a git command is made: explicit git directory and work tree, safe settings,
-    `drivers`' programs emptied. Raises `_Failed` when there is no git directory above `root`."""
+def _named(root: Path, args: tuple[str, ...]) -> tuple[list[str], dict[str, str]]:
+    """`args` naming the git directory and work tree, and the environment without the variables
+    that would redirect git; raises `_Failed` when there is no git directory above `root`."""
     found = find_git_dir(root)
     if found is None:
         raise _Failed(f"{root} is not inside a git work tree (no .git in it or above it)")
     git_dir, work_tree = found
-    settings = [*SAFE_SETTINGS, *((f"{driver}", "") for driver in _driver_settings(drivers))]
     env = {k: v for k, v in os.environ.items() if k not in _REDIRECTING}
+    argv = ["git", f"--git-dir={git_dir}", f"--work-tree={work_tree}", "-C", str(root), *args]
+    return argv, env
+
+
+def _argv_env(
+    root: Path, args: tuple[str, ...], drivers: tuple[tuple[str, str], ...] = ()
+) -> tuple[list[str], dict[str, str]]:
+    """The one way a hardened git command is made: `_named`, safe settings, `drivers'` programs
+    emptied."""
+    argv, env = _named(root, args)
+    settings = [*SAFE_SETTINGS, *((f"{driver}", "") for driver in _driver_settings(drivers))]
     given = _count(env.get("GIT_CONFIG_COUNT"))
     for offset, (key, value) in enumerate(settings):
         env[f"GIT_CONFIG_KEY_{given + offset}"] = key
@@ -129,7 +138,6 @@ def _argv_env(
     env["GIT_NO_LAZY_FETCH"] = "1"
     env["GIT_PAGER"] = "cat"
     env["LC_ALL"] = "C"
-    argv = ["git", f"--git-dir={git_dir}", f"--work-tree={work_tree}", "-C", str(root), *args]
     return argv, env
 
 
@@ -231,21 +239,23 @@ _HEAD = ("rev-parse", "--verify", "-q", "HEAD")
 _BRANCH = ("symbolic-ref", "-q", "--short", "HEAD")
 
 
-def _toplevel(root: Path, running: _Running) -> str:
+def _answer(running: _Running) -> bytes | None:
+    """`running.result()`, its failure raised as `GitError`."""
     try:
-        top = _line(running.result())
+        return running.result()
     except _Failed as exc:
         raise GitError(str(exc)) from exc
+
+
+def _toplevel(root: Path, running: _Running) -> str:
+    top = _line(_answer(running))
     if top is None:
         raise GitError(f"{root} is not inside a git work tree")
     return top
 
 
 def _optional(running: _Running) -> str | None:
-    try:
-        return _line(running.result())
-    except _Failed as exc:
-        raise GitError(str(exc)) from exc
+    return _line(_answer(running))
 
 
 def head_commit(root: Path) -> str | None:
@@ -266,9 +276,10 @@ def ignored(root: Path, rel: str) -> bool | None:
         return None
 
 
-def _status(running: _Running) -> WorkingTree:
+def _status(root: Path, running: _Running | None) -> WorkingTree:
+    """The working tree as `status` answers, started now unless already running."""
     try:
-        out = running.result()
+        out = (running or _start_status(root)).result()
     except _Failed:
         return "unknown"
     return "dirty" if out and out.strip() else "clean"
@@ -283,22 +294,6 @@ def _start_status(root: Path) -> _Running:
         (),
         _drivers(root),
     )
-
-
-class _StatusQuestion:
-    """The working tree of one build: `git status` started at most once, already running or
-    by the first call, which collects the answer."""
-
-    __slots__ = ("_root", "_running")
-
-    def __init__(self, root: Path, running: _Running | None) -> None:
-        self._root = root
-        self._running = running
-
-    def __call__(self) -> WorkingTree:
-        if self._running is None:
-            self._running = _start_status(self._root)
-        return _status(self._running)
 
 
 class LsFiles:
@@ -335,13 +330,9 @@ def _entries(out: bytes) -> dict[str, str]:
     lines = text.split("\0")
     if lines and not lines[-1]:
         lines.pop()
-    parts = [line.partition("\t") for line in lines]
-    found = {path: stage for stage, _, path in parts}
-    if len(found) == len(parts):
-        return found
-    found = {}  # a conflict lists a path once per stage: its entries are joined
-    for stage, _, path in parts:
-        if path in found:
+    found: dict[str, str] = {}
+    for stage, _, path in (line.partition("\t") for line in lines):
+        if path in found:  # a conflict lists a path once per stage: its entries are joined
             found[path] += " " + stage
         else:
             found[path] = stage
@@ -505,7 +496,7 @@ class PendingGitState:
             toplevel=self._top,
             head=self._head,
             branch=self._branch,
-            ask=_StatusQuestion(self._root, self._status),
+            ask=partial(_status, self._root, self._status),
         )
 
 
@@ -527,9 +518,6 @@ _TREE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 _MODES = {"blob": "100644", "tree": "040000"}
 
-#: How many `ls-tree` run at once.
-_SIDE_BY_SIDE = 8
-
 #: One entry of `ls-tree -r -t -l`: type, object id, size (None for a tree) and path.
 TreeEntry = tuple[str, str, int | None, str]
 
@@ -538,10 +526,7 @@ def _ask(
     root: Path, args: tuple[str, ...], stdin: bytes | None = None, quiet: tuple[int, ...] = ()
 ) -> bytes | None:
     """One hardened command run to its end; `GitError` when it fails."""
-    try:
-        return _Running(root, args, quiet, stdin=stdin).result()
-    except _Failed as exc:
-        raise GitError(str(exc)) from exc
+    return _answer(_Running(root, args, quiet, stdin=stdin))
 
 
 def ledger_refs(root: Path) -> dict[str, str]:
@@ -564,19 +549,9 @@ def _tree(out: bytes) -> list[TreeEntry]:
 
 
 def trees(root: Path, commits: Sequence[str]) -> list[list[TreeEntry]]:
-    """Every entry of each commit's tree, trees included (`ls-tree -r -t -l`, a few run side
-    by side: a repository may hold any number of refs); `GitError` when one cannot be listed."""
-    listed: list[list[TreeEntry]] = []
-    for at in range(0, len(commits), _SIDE_BY_SIDE):
-        batch = commits[at : at + _SIDE_BY_SIDE]
-        running = [_Running(root, ("ls-tree", "-r", "-t", "-l", "-z", c), ()) for c in batch]
-        try:
-            listed.extend(_tree(each.result() or b"") for each in running)
-        except _Failed as exc:
-            for each in running:
-                _reap(each)
-            raise GitError(str(exc)) from exc
-    return listed
+    """Every entry of each commit's tree, trees included (`ls-tree -r -t -l`); `GitError` when
+    one cannot be listed."""
+    return [_tree(_ask(root, ("ls-tree", "-r", "-t", "-l", "-z", c)) or b"") for c in commits]
 
 
 def blobs(root: Path, objects: Sequence[str]) -> dict[str, bytes]:
@@ -651,12 +626,10 @@ def config_value(root: Path, key: str) -> str | None:
 def _as_user(root: Path, args: tuple[str, ...]) -> tuple[int, bytes, str]:
     """`args` run as the user's own git (config, credentials, hooks, signing), no time limit;
     exit code, stdout and stderr's last line."""
-    found = find_git_dir(root)
-    if found is None:
-        raise GitError(f"{root} is not inside a git work tree (no .git in it or above it)")
-    git_dir, work_tree = found
-    env = {k: v for k, v in os.environ.items() if k not in _REDIRECTING}
-    argv = ["git", f"--git-dir={git_dir}", f"--work-tree={work_tree}", "-C", str(root), *args]
+    try:
+        argv, env = _named(root, args)
+    except _Failed as exc:
+        raise GitError(str(exc)) from None
     try:
         done = subprocess.run(argv, capture_output=True, stdin=subprocess.DEVNULL, env=env)
     except OSError as exc:
