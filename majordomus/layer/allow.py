@@ -11,7 +11,6 @@ from majordomus.shipped import shipped, shipped_text
 
 #: The shipped lists.
 _LISTS = shipped("layer", "data", "allow")
-_MEMO_LIMIT = 65536
 
 
 class AllowListError(ProtocolFailure):
@@ -27,7 +26,6 @@ class AllowList:
     patterns: tuple[str, ...]
     #: The line of each pattern in the list's text, to name one that does not compile.
     lines: tuple[int, ...] = field(default=(), compare=False)
-    verdicts: dict[str, bool] = field(default_factory=dict, init=False, compare=False, repr=False)
     _compiled: list[re.Pattern[str]] = field(
         default_factory=list, init=False, compare=False, repr=False
     )
@@ -48,16 +46,7 @@ class AllowList:
 
     def unknown(self, key_paths: list[str]) -> list[str]:
         """The key paths no pattern matches, in the order given (search semantics)."""
-        return [path for path in key_paths if not self._allows(path)]
-
-    def _allows(self, path: str) -> bool:
-        """Whether a pattern matches `path`; the verdict is remembered (up to a bound)."""
-        allowed = self.verdicts.get(path)
-        if allowed is None:
-            allowed = self.matcher.search(path) is not None
-            if len(self.verdicts) < _MEMO_LIMIT:
-                self.verdicts[path] = allowed
-        return allowed
+        return [path for path in key_paths if self.matcher.search(path) is None]
 
     def message(self, unknown: list[str]) -> str:
         return f"key(s) not allowed here (see {self.display}): {', '.join(unknown)}"

@@ -45,10 +45,7 @@ def split(text: str) -> tuple[str | None, str]:
     if fence is None:
         raise FrontMatterError("front matter opened on line 1 and never closed")
     front = text[start : fence[0]]
-    if len(front) > LIMIT_BYTES // 4:
-        size = len(front.encode("utf-8", "surrogatepass"))
-        if size > LIMIT_BYTES:
-            raise FrontMatterError(
-                f"front matter is {size} bytes, over the {LIMIT_BYTES} byte limit"
-            )
+    size = len(front.encode("utf-8", "surrogatepass"))
+    if size > LIMIT_BYTES:
+        raise FrontMatterError(f"front matter is {size} bytes, over the {LIMIT_BYTES} byte limit")
     return front, text[fence[1] :]

@@ -9,16 +9,12 @@ from urllib.parse import quote, unquote
 SCHEME = "majordomus://"
 #: What RFC 3986 lets a path segment hold besides the unreserved characters, plus `/`.
 _SAFE = "/!$&'()*+,;=:@"
-#: An identity made only of what a URI path holds as it is: it needs no encoding.
-_UNENCODED = re.compile(r"[A-Za-z0-9_.~/!$&'()*+,;=:@-]*\Z")
 #: The Unicode categories Cc (control characters) and Cs (surrogates: undecodable bytes).
 _UNNAMING = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def encode_identity(identity: str) -> str:
-    """The identity as it appears in a URI (unchanged when it needs no encoding)."""
-    if _UNENCODED.match(identity):
-        return identity
+    """The identity as it appears in a URI."""
     return quote(identity, safe=_SAFE, encoding="utf-8", errors="surrogatepass")
 
 
