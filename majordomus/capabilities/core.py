@@ -235,23 +235,12 @@ def first_matching_line(content: str, needle: str) -> str | None:
     return None
 
 
-def search_text(obj: LayerObject) -> str:
-    """Every text `objects.search` looks in, lowered as it lowers them (line by line)."""
-    lines = "\n".join(line.lower() for line in obj.content.split("\n"))
-    names = "\n".join(t.lower() for t in (obj.identity, obj.title, obj.description) if t)
-    return f"{lines}\n{names}"
-
-
 def search_hits(
     ctx: Workspace, needle: str, kind: str | None
 ) -> Iterator[tuple[LayerObject, str | None]]:
-    """Each hit for `needle` (lowered) in index order with its snippet; the SQLite copy, when
-    on, only skips objects that cannot match."""
-    candidates = ctx.sqlite.matching(needle) if ctx.sqlite else None
+    """Each hit for `needle` (lowered) in index order with its snippet."""
     for obj in ctx.index.objects:
         if kind is not None and obj.kind != kind:
-            continue
-        if candidates is not None and obj.uri not in candidates:
             continue
         snippet = first_matching_line(obj.content, needle)
         named = any(

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from majordomus.layer.index import Built
     from majordomus.layer.model import Discovery, Index
     from majordomus.layer.ranking import Ranking
-    from majordomus.layer.sqlite_index import SqliteIndex
 
 
 class Workspace:
@@ -139,7 +138,6 @@ class Workspace:
         self._built = built
         self.watch = self._watch(baseline, built)
         # Swapped in one step each: a request still running keeps a whole index, old or new.
-        self.__dict__.pop("sqlite", None)
         self.__dict__.pop("ranking", None)
         self.__dict__["index"] = built.index
         if "executor" in self.__dict__:
@@ -152,18 +150,6 @@ class Workspace:
     @property
     def git(self) -> GitState:
         return self.index.git
-
-    @cached_property
-    def sqlite(self) -> SqliteIndex | None:
-        """The in-memory SQLite copy of the text `objects.search` looks in (it only narrows
-        candidates), in a process that serves: its build costs more than one search saves, so
-        a one-shot command (not `watching`) searches without it, as it does when switched off."""
-        from majordomus.capabilities.core import search_text
-        from majordomus.layer.sqlite_index import SqliteIndex, enabled
-
-        if not self.watching or not enabled(self.environ):
-            return None
-        return SqliteIndex(self.index, search_text)
 
     @cached_property
     def ranking(self) -> Ranking:

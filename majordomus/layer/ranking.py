@@ -6,12 +6,10 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
-
-from majordomus.layer.sqlite_index import fts_table, phrase
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from majordomus.layer.model import Index, LayerObject
@@ -42,6 +40,23 @@ SNIPPET_WORDS = 24
 _WORD = re.compile(r"[^\W_]+")
 #: Unicode words, diacritics removed, each reduced by the Porter stemmer.
 _TOKENIZE = "porter unicode61 remove_diacritics 2"
+
+
+def phrase(text: str) -> str:
+    """An FTS5 phrase query matching `text` as it is."""
+    return '"' + text.replace('"', '""') + '"'
+
+
+def fts_table(
+    db: Any, table: str, columns: Sequence[str], tokenize: str, rows: Iterable[Any]
+) -> None:
+    """Create the FTS5 table `table` of `columns` split by `tokenize`, and fill it with `rows`
+    (the rowid, then a text per column)."""
+    names = ", ".join(columns)
+    marks = ", ".join("?" * (len(columns) + 1))
+    with db:
+        db.execute(f"create virtual table {table} using fts5({names}, tokenize='{tokenize}')")
+        db.executemany(f"insert into {table} (rowid, {names}) values ({marks})", rows)
 
 
 def words_of(text: str) -> list[str]:

@@ -55,16 +55,10 @@ def test_a_context_over_a_given_index_never_reads_the_layer_again(layer: Path) -
 
 
 def test_the_environment_is_a_copy_taken_at_creation(layer: Path) -> None:
-    given = {"MAJORDOMUS_SQLITE": "0"}
+    given = {"MAJORDOMUS_LOG": "debug"}
     ctx = Workspace(layer, discovery="filesystem", environ=given)
-    given["MAJORDOMUS_SQLITE"] = "1"
-    assert ctx.environ == {"MAJORDOMUS_SQLITE": "0"}
-    assert ctx.sqlite is None
-
-
-def test_the_sqlite_copy_is_there_unless_switched_off_or_one_shot(layer: Path) -> None:
-    assert Workspace(layer, discovery="filesystem", environ={}).sqlite is not None
-    assert Workspace(layer, discovery="filesystem", environ={}, watch=False).sqlite is None
+    given["MAJORDOMUS_LOG"] = "info"
+    assert ctx.environ == {"MAJORDOMUS_LOG": "debug"}
 
 
 def test_strict_refuses_an_index_with_errors(layer: Path) -> None:
