@@ -450,54 +450,41 @@ class PendingGitState:
 
     def __init__(self, root: Path, *, status_now: bool = True) -> None:
         self._root = root
-        self._asked: tuple[_Running, _Running, _Running] | None = (
+        self._asked = (
             _Running(root, _TOPLEVEL, ()),
             _Running(root, _HEAD, (1,)),
             _Running(root, _BRANCH, (1,)),
         )
-        self._status: _Running | None = _start_status(root) if status_now else None
-        self._reason: str | None = None
-        self._top: str | None = None
-        self._head: str | None = None
-        self._branch: str | None = None
+        self._status = _start_status(root) if status_now else None
+        self._state: GitState | None = None
 
-    def _collect(self) -> None:
+    def result(self) -> GitState:
         """The quick answers, read (and failures raised) in order; once."""
-        asked, self._asked = self._asked, None
-        if asked is None:
-            return
-        top, head, branch = asked
-        try:
-            self._top = _toplevel(self._root, top)
-            self._head = _optional(head)
-            self._branch = _optional(branch)
-        except GitError as exc:
-            self._reason = exc.message
-            for running in (head, branch, self._status):
-                if running is not None:
-                    _reap(running)
-            self._status = None
+        if self._state is None:
+            top, head, branch = self._asked
+            try:
+                self._state = GitState(
+                    "available",
+                    _toplevel(self._root, top),
+                    _optional(head),
+                    _optional(branch),
+                    ask=partial(_status, self._root, self._status),
+                )
+            except GitError as exc:
+                for running in (head, branch, self._status):
+                    if running is not None:
+                        _reap(running)
+                self._state = GitState.unavailable(exc.message)
+        return self._state
 
     @property
     def reason(self) -> str | None:
         """Why git is unusable here, None when it answered."""
-        self._collect()
-        return self._reason
+        return self.result().reason
 
     @property
     def available(self) -> bool:
-        return self.reason is None
-
-    def result(self) -> GitState:
-        if self.reason is not None:
-            return GitState.unavailable(self.reason)
-        return GitState(
-            state="available",
-            toplevel=self._top,
-            head=self._head,
-            branch=self._branch,
-            ask=partial(_status, self._root, self._status),
-        )
+        return self.result().available
 
 
 def head(root: Path) -> str | None:
