@@ -173,9 +173,7 @@ def leaves(text: str) -> list[tuple[str, Any]]:
     ctx: list[str | None] = [""]
     pend: list[str | None] = []
     count: dict[str, int] = {}
-    lines = text.split("\n")
-    if "\r" in text:
-        lines = [line[:-1] if line[-1:] == "\r" else line for line in lines]
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
     for number, line in enumerate(lines, 1):
         if "\t" in line:
             raise YamlError(f"tab character on line {number}")
@@ -220,15 +218,10 @@ def _walk(root: dict[str, Any], segments: list[str], upto: int, path: str) -> An
 def build(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """Rebuild the insertion-ordered mapping from leaves; gaps in lists are None."""
     root: dict[str, Any] = {}
-    parents: dict[str, Any] = {"": root}
     for path, value in pairs:
-        head, _, last = path.rpartition(".")
-        node = parents.get(head)
-        if node is None:
-            segments = path.split(".")
-            node = _walk(root, segments, len(segments) - 1, path)
-            if type(node) is dict or type(node) is list:
-                parents[head] = node
+        segments = path.split(".")
+        node = _walk(root, segments, len(segments) - 1, path)
+        last = segments[-1]
         if last[0].isdigit():
             if type(node) is not list:
                 raise YamlError(f"'{path}' mixes a list with a mapping")
