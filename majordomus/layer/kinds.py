@@ -5,19 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired
+
+from pydantic import TypeAdapter, with_config
+from typing_extensions import TypedDict
 
 from majordomus.errors import ProtocolFailure
 from majordomus.layer.allow import AllowList, AllowListError, available, load_allow_list
-from majordomus.layer.typed import (
-    dict_of,
-    integer_or_string,
-    list_of,
-    literal,
-    read,
-    record,
-    string,
-)
+from majordomus.layer.typed import STRICT, read
 from majordomus.layer.yaml import YamlError, parse
 from majordomus.shipped import shipped_text
 
@@ -37,22 +32,33 @@ class KindSchemaError(ProtocolFailure):
     """The shipped kind schema is invalid (exit 13: a build defect, not the user's)."""
 
 
-_KIND_ENTRY = record(
-    {"format": literal("markdown", "yaml", "text")},
-    {
-        "members": string,
-        "front_matter": literal("required", "optional", "none"),
-        "without_front_matter": string,
-        "allow": string,
-        "identity": list_of(string),
-        "title": string,
-        "description": string,
-        "schema_version": record({"field": string, "supported": list_of(integer_or_string)}),
-    },
-)
-_KINDS_FILE = record(
-    {"schema": string, "kinds": dict_of(_KIND_ENTRY)}, {"declared": list_of(string)}
-)
+@with_config(STRICT)
+class _SchemaVersion(TypedDict):
+    field: str
+    supported: list[int | str]
+
+
+@with_config(STRICT)
+class _KindEntry(TypedDict):
+    format: Format
+    members: NotRequired[str]
+    front_matter: NotRequired[FrontMatter]
+    without_front_matter: NotRequired[str]
+    allow: NotRequired[str]
+    identity: NotRequired[list[str]]
+    title: NotRequired[str]
+    description: NotRequired[str]
+    schema_version: NotRequired[_SchemaVersion]
+
+
+@with_config(STRICT)
+class _KindsFile(TypedDict):
+    schema: str
+    kinds: dict[str, _KindEntry]
+    declared: NotRequired[list[str]]
+
+
+_KINDS_FILE = TypeAdapter(_KindsFile)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +93,7 @@ class KindSchema:
         return self.kinds.get(name)
 
 
-def _check(name: str, entry: dict[str, Any], entries: dict[str, dict[str, Any]]) -> str | None:
+def _check(name: str, entry: Any, entries: dict[str, Any]) -> str | None:
     """The first load-time rule the entry breaks, or None."""
     kind_format, front_matter = entry["format"], entry.get("front_matter", "none")
     if kind_format != "markdown" and front_matter != "none":
@@ -120,11 +126,10 @@ def _check(name: str, entry: dict[str, Any], entries: dict[str, dict[str, Any]])
 def parse_kinds(text: str, source: str = "kinds.yaml") -> KindSchema:
     """Validate kind-schema text into a `KindSchema`; any defect raises `KindSchemaError`."""
     try:
-        raw, problems = read(_KINDS_FILE, parse(text))
+        mapping = parse(text)
     except YamlError as exc:
         raise KindSchemaError(f"{source}: {exc}") from exc
-    if problems:
-        raise KindSchemaError(f"{source}: {problems}")
+    raw = read(_KINDS_FILE, mapping, source, KindSchemaError)
     if raw["schema"] != KINDS_SCHEMA:
         raise KindSchemaError(f"{source}: schema is '{raw['schema']}', expected '{KINDS_SCHEMA}'")
     kinds: dict[str, KindSpec] = {}

@@ -4,12 +4,16 @@ docs/layer.md; never writes."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NotRequired
+
+from pydantic import TypeAdapter, with_config
+from typing_extensions import TypedDict
 
 from majordomus.errors import ContractUnmet
 from majordomus.layer.allow import load_allow_list
 from majordomus.layer.model import Manifest
 from majordomus.layer.root import MANIFEST, LayerIOError
-from majordomus.layer.typed import boolean, dict_of, list_of, read, record, string
+from majordomus.layer.typed import STRICT, read
 from majordomus.layer.yaml import YamlError, key_paths, parse
 from majordomus.safefs import CONFIG_LIMIT, Unsafe, read_file
 
@@ -32,15 +36,33 @@ class MissingKnowledgeSection(InvalidManifest):
     """No `knowledge` section, so `sources.yaml` cannot be located (exit 10)."""
 
 
-_MANIFEST_FILE = record(
-    {
-        "schema": string,
-        "repo": record({"path": string}),
-        "local": record({"path": string, "tracked": boolean, "implicit_context": boolean}),
-        "sections": dict_of(string),
-    },
-    {"context": record({}, {"documents": list_of(string)})},
-)
+@with_config(STRICT)
+class _Repo(TypedDict):
+    path: str
+
+
+@with_config(STRICT)
+class _Local(TypedDict):
+    path: str
+    tracked: bool
+    implicit_context: bool
+
+
+@with_config(STRICT)
+class _Context(TypedDict):
+    documents: NotRequired[list[str]]
+
+
+@with_config(STRICT)
+class _ManifestFile(TypedDict):
+    schema: str
+    repo: _Repo
+    local: _Local
+    sections: dict[str, str]
+    context: NotRequired[_Context]
+
+
+_MANIFEST_FILE = TypeAdapter(_ManifestFile)
 
 
 def _layer_path(value: str) -> str | None:
@@ -82,9 +104,7 @@ def parse_manifest(text: str, shown: str) -> Manifest:
             f"{shown}: layer schema {schema!r} is not supported; this executable reads "
             f"{LAYER_SCHEMA}"
         )
-    raw, problems = read(_MANIFEST_FILE, mapping)
-    if problems:
-        raise InvalidManifest(f"{shown}: {problems}")
+    raw = read(_MANIFEST_FILE, mapping, shown, InvalidManifest)
     local_path = raw["local"]["path"]
     local = _layer_path(local_path)
     if local is None:

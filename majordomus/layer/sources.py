@@ -4,11 +4,15 @@ fatal (exit 10), kinds are checked per file (`unknown_kind`)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
+
+from pydantic import TypeAdapter, with_config
+from typing_extensions import TypedDict
 
 from majordomus.errors import ContractUnmet
 from majordomus.layer.manifest import read_text
 from majordomus.layer.model import Manifest, SourceClass
-from majordomus.layer.typed import boolean, integer, list_of, literal, read, record, string
+from majordomus.layer.typed import STRICT, read
 from majordomus.layer.yaml import YamlError, parse
 
 GLOB_MAGIC = ":(glob)"
@@ -18,16 +22,22 @@ class InvalidSources(ContractUnmet):
     """`sources.yaml` breaks a rule of docs/layer.md (exit 10)."""
 
 
-_CLASS = record(
-    {
-        "id": string,
-        "kind": string,
-        "discovery": literal("vcs"),
-        "pathspec": string,
-        "required": boolean,
-    }
-)
-_SOURCES_FILE = record({"version": integer, "sources": list_of(_CLASS)})
+@with_config(STRICT)
+class _Class(TypedDict):
+    id: str
+    kind: str
+    discovery: Literal["vcs"]
+    pathspec: str
+    required: bool
+
+
+@with_config(STRICT)
+class _SourcesFile(TypedDict):
+    version: int
+    sources: list[_Class]
+
+
+_SOURCES_FILE = TypeAdapter(_SourcesFile)
 
 
 def sources_path(root: Path, manifest: Manifest) -> Path:
@@ -41,9 +51,7 @@ def parse_sources(text: str, shown: str) -> list[SourceClass]:
         mapping = parse(text)
     except YamlError as exc:
         raise InvalidSources(f"{shown}: {exc}") from exc
-    raw, problems = read(_SOURCES_FILE, mapping)
-    if problems:
-        raise InvalidSources(f"{shown}: {problems}")
+    raw = read(_SOURCES_FILE, mapping, shown, InvalidSources)
     if raw["version"] != 1:
         raise InvalidSources(f"{shown}: version is {raw['version']}; only version 1 is read")
     seen: set[str] = set()
