@@ -61,10 +61,6 @@ class LayerObject:
     def __post_init__(self) -> None:
         object.__setattr__(self, "uri", object_uri(self.kind, self.identity))
 
-    def replace(self, **changes: Any) -> LayerObject:
-        """A copy with `changes` (field name → new value), its URI made again."""
-        return replace(self, **changes)
-
     @property
     def path(self) -> str:
         return self.provenance.path

@@ -64,7 +64,7 @@ def test_frozen_and_copied_as_before() -> None:
         obj.provenance.path = "x"  # type: ignore[misc]
     with pytest.raises(AttributeError):
         del obj.provenance.path
-    moved = obj.replace(identity="c@2")
+    moved = dataclasses.replace(obj, identity="c@2")
     assert moved.uri == "majordomus://rule/c@2" and moved.provenance is obj.provenance
     assert pickle.loads(pickle.dumps(obj)) == obj == copy.deepcopy(obj) == copy.copy(obj)
     assert pickle.loads(pickle.dumps(obj)).uri == obj.uri
