@@ -18,17 +18,7 @@ from majordomus.layer.index import build_index
 from majordomus.layer.model import Discovery
 from majordomus.synthetic import Shape, SyntheticRepository, rule_path
 from tests.conftest import git
-from tests.layer.test_reindex import RULE_DIR, answer, rule
-
-
-def _replace(root: Path, rel: str, text: str) -> None:
-    (root / (rel + ".tmp")).write_text(text, encoding="utf-8")
-    os.replace(root / (rel + ".tmp"), root / rel)
-
-
-def _append(root: Path, rel: str) -> None:
-    with (root / rel).open("a", encoding="utf-8") as out:
-        out.write("\nOne more line.\n")
+from tests.layer.test_reindex import RULE_DIR, _append, _replace, answer, rule
 
 
 def _new_folder(folder: Path) -> None:
@@ -41,11 +31,6 @@ def _commit(root: Path) -> None:
     git(root, "commit", "-qm", "change")
 
 
-def _comment(root: Path, rel: str) -> None:
-    with (root / rel).open("a", encoding="utf-8") as out:
-        out.write("\n# a comment\n")
-
-
 def _remove_tree(folder: Path) -> None:
     for child in folder.iterdir():
         child.unlink()
@@ -56,7 +41,7 @@ Step = Callable[[Path], None]
 
 #: (name, change, whether `vcs` discovery stages it).
 STEPS: list[tuple[str, Step, bool]] = [
-    ("edit in place, unstaged", lambda root: _append(root, rule_path(99)), False),
+    ("edit in place, unstaged", lambda root: _append(root, rule_path(99), "\nMore.\n"), False),
     ("the edit is staged", lambda root: None, True),
     (
         "save by rename",
@@ -70,11 +55,7 @@ STEPS: list[tuple[str, Step, bool]] = [
         True,
     ),
     ("a delete", lambda root: (root / rule_path(97)).unlink(), True),
-    (
-        "a commit",
-        lambda root: _commit(root),
-        False,
-    ),
+    ("a commit", lambda root: _commit(root), False),
     ("a branch switch", lambda root: git(root, "checkout", "-q", "-b", "other"), False),
     (
         "a new directory with a file",
@@ -83,10 +64,14 @@ STEPS: list[tuple[str, Step, bool]] = [
     ),
     (
         "an edit in the new directory",
-        lambda root: _append(root, f"{RULE_DIR}/sub/deep.v1.md"),
+        lambda root: _append(root, f"{RULE_DIR}/sub/deep.v1.md", "\nMore.\n"),
         True,
     ),
-    ("the configuration", lambda root: _comment(root, ".ai/repo/knowledge/sources.yaml"), False),
+    (
+        "the configuration",
+        lambda root: _append(root, ".ai/repo/knowledge/sources.yaml", "\n# a comment\n"),
+        False,
+    ),
     ("the new directory goes", lambda root: _remove_tree(root / f"{RULE_DIR}/sub"), True),
 ]
 
