@@ -167,7 +167,7 @@ def build(
         else:
             _, found, findings = discovered
         diagnostics = [*findings, *uncovered_sections(layer.manifest, layer.sources, tree)]
-        reader = LayerReader(root=layer.root, manifest=layer.manifest, kinds=kinds, tree=tree)
+        reader = LayerReader(tree, layer.manifest, kinds)
         earlier = {} if previous is None else previous.files
         done = read_files(found, earlier, moved, reader, diagnostics)
     git = pending.result()

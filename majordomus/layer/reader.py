@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from majordomus.layer.frontmatter import FrontMatterError, split
@@ -21,19 +21,14 @@ _BAD_IDENTITY = re.compile(r"[/@\s]")
 _SHELL = re.compile(r"[;&|$`()<>{}'\"\\!*?\[\]#~]")
 
 
+@dataclass(frozen=True, slots=True)
 class LayerReader:
-    """The reader of one layer for one build: root, manifest, kind schema and the root's open
-    directories (`tree`)."""
+    """What reading the files of one layer needs for one build: the root's open directories,
+    the manifest and the kind schema."""
 
-    __slots__ = ("kinds", "manifest", "root", "tree")
-
-    def __init__(
-        self, root: Path, manifest: Manifest, kinds: KindSchema, tree: Tree | None = None
-    ) -> None:
-        self.root = root
-        self.tree = Tree(root) if tree is None else tree
-        self.manifest = manifest
-        self.kinds = kinds
+    tree: Tree
+    manifest: Manifest
+    kinds: KindSchema
 
 
 class Excluded(Exception):

@@ -4,6 +4,7 @@ description, provenance, collection members and self-declared kinds."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from majordomus.layer.reader import (
     read_entry,
     title_of,
 )
+from majordomus.safefs import Tree
 from tests.layer.support import manifest
 
 MANIFEST = manifest(rules="repo/rules", knowledge="repo/knowledge")
@@ -27,12 +29,13 @@ KINDS = load_kinds()
 
 
 @pytest.fixture
-def ctx(tmp_path: Path) -> LayerReader:
-    return LayerReader(root=tmp_path, manifest=MANIFEST, kinds=KINDS)
+def ctx(tmp_path: Path) -> Iterator[LayerReader]:
+    with Tree(tmp_path) as tree:
+        yield LayerReader(tree, MANIFEST, KINDS)
 
 
 def _write(ctx: LayerReader, rel: str, data: str | bytes) -> str:
-    path = ctx.root / rel
+    path = ctx.tree.root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data.encode() if isinstance(data, str) else data)
     return rel
