@@ -12,7 +12,7 @@ import click
 
 from majordomus.capabilities.builtin import COMMAND_WORDS, COMMANDS, declared
 from majordomus.cli import errors, logs
-from majordomus.cli.commands import PROCESS_COMMANDS, is_server
+from majordomus.cli.commands import PROCESS_COMMANDS, is_server, process_command
 from majordomus.cli.settings import shared_params
 from majordomus.cli.views import views_of
 from majordomus.egress import silence
@@ -126,7 +126,9 @@ def _load_word(root: Root, word: str) -> None:
         for words, capability_id in COMMANDS.items()
         if words[0] == word
     ]
-    entries.extend((words, build) for words, build in PROCESS_COMMANDS.items() if words[0] == word)
+    entries.extend(
+        (words, partial(process_command, words)) for words in PROCESS_COMMANDS if words[0] == word
+    )
     root.add_command(_command_at(word, entries), word)
 
 

@@ -20,6 +20,7 @@ from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import Internal, Refused
 from majordomus.mcp import listing, server
 from majordomus.mcp.server import Server
+from majordomus.mcp.session import run
 from majordomus.wire import Wire
 from tests.conftest import answered
 
@@ -179,13 +180,13 @@ PING = b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
 def test_the_loop_exits(ctx: Workspace) -> None:
     srv = Server(ctx, read_only=False)
     out = io.BytesIO()
-    assert srv.run(io.BytesIO(PING + b"\n" + PING), out) == 0
+    assert run(srv, io.BytesIO(PING + b"\n" + PING), out) == 0
     assert out.getvalue() == b'{"jsonrpc":"2.0","id":1,"result":{}}\n' * 2
     unterminated = io.BytesIO()
-    assert srv.run(io.BytesIO(PING.rstrip(b"\n")), unterminated) == 0
+    assert run(srv, io.BytesIO(PING.rstrip(b"\n")), unterminated) == 0
     assert unterminated.getvalue() == b'{"jsonrpc":"2.0","id":1,"result":{}}\n'
-    assert srv.run(io.BytesIO(PING * 3), ClosedPipe()) == 0
-    assert srv.run(io.BytesIO(PING), FullDisk()) == 13
+    assert run(srv, io.BytesIO(PING * 3), ClosedPipe()) == 0
+    assert run(srv, io.BytesIO(PING), FullDisk()) == 13
 
 
 def test_no_line_ends_the_session(ctx: Workspace, monkeypatch) -> None:
@@ -200,7 +201,7 @@ def test_no_line_ends_the_session(ctx: Workspace, monkeypatch) -> None:
     monkeypatch.setattr(srv, "handle_message", flaky)
     out = io.BytesIO()
     bad = b'{"jsonrpc":"2.0","id":"bad","method":"ping"}\n'
-    assert srv.run(io.BytesIO(bad + PING), out) == 0
+    assert run(srv, io.BytesIO(bad + PING), out) == 0
     first, second = (json.loads(line) for line in out.getvalue().splitlines())
     assert first == {
         "jsonrpc": "2.0",

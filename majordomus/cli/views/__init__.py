@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,44 +28,20 @@ class CliView:
 JSON_ONLY = CliView()
 
 
-def _core() -> Mapping[str, CliView]:
-    from majordomus.cli.views import core
-
-    return core.VIEWS
-
-
-def _reasoning() -> Mapping[str, CliView]:
-    from majordomus.cli.views import reasoning
-
-    return reasoning.VIEWS
-
-
-def _recall() -> Mapping[str, CliView]:
-    from majordomus.cli.views import recall
-
-    return recall.VIEWS
-
-
-def _devcontext() -> Mapping[str, CliView]:
-    from majordomus.cli.views import devcontext
-
-    return devcontext.VIEWS
-
-
-#: A capability module id → the views of its capabilities (a module without views takes none).
-VIEWS_OF: dict[str, Callable[[], Mapping[str, CliView]]] = {
-    "objects": _core,
-    "capabilities": _core,
-    "reasoning": _reasoning,
-    "recall": _recall,
-    "devcontext": _devcontext,
+#: A capability module id → the module here that holds its capabilities' views.
+VIEWS_OF = {
+    "objects": "core",
+    "capabilities": "core",
+    "reasoning": "reasoning",
+    "recall": "recall",
+    "devcontext": "devcontext",
 }
 
 
 def views_of(module_id: str) -> dict[str, CliView]:
     """The views of one capability module's capabilities, importing only their file."""
-    views = VIEWS_OF.get(module_id)
-    return dict(views()) if views is not None else {}
+    name = VIEWS_OF.get(module_id)
+    return dict(importlib.import_module(f"{__name__}.{name}").VIEWS) if name else {}
 
 
 def lines(*rows: str) -> str:
