@@ -9,6 +9,10 @@ from typing import Any
 
 import click
 
+from majordomus.cli.settings import settings
+from majordomus.egress import clean, clean_json
+from majordomus.wire import dumps_pretty
+
 Params = Mapping[str, Any]
 
 
@@ -54,3 +58,11 @@ def more(out: Any, shown: int) -> tuple[str, ...]:
     if not out.get("more"):
         return ()
     return (f"{shown} of {out['total']} shown; the next page: --cursor {out['next_cursor']}",)
+
+
+def echo(payload: Any, text: str) -> None:
+    """The payload's JSON under `--format json`, else the text; both through egress."""
+    if settings().format == "json":
+        click.echo(clean_json(dumps_pretty(payload), dumps_pretty))
+    else:
+        click.echo(clean(text), nl=False)
