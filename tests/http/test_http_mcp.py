@@ -297,25 +297,3 @@ def test_the_official_sdk_client_over_streamable_http(tmp_path: Path, launch: An
     assert [p.name for p in got["prompts"].prompts][:1] == ["devcontext"]
     assert got["record"].is_error is False
     assert "Traceback" not in "".join(served.stderr)
-
-
-def test_the_sdk_client_without_the_token_reads_but_cannot_write(
-    tmp_path: Path, launch: Any
-) -> None:
-    root = private(tmp_path)
-    served = launch(root)
-
-    async def session() -> Any:
-        async with (
-            streamable_http_client(f"{served.url}/mcp") as (read, write),
-            ClientSession(read, write) as client,
-        ):
-            await client.initialize()
-            return await client.call_tool(RECORD_TOOL, ASSESSMENT)
-
-    try:
-        refused = asyncio.run(session())
-    finally:
-        assert served.stop() == 0
-    assert refused.is_error is True
-    assert not (root / ".ai/local/state/reasoning").exists()
