@@ -69,20 +69,13 @@ def test_head_and_content_length(server: Any) -> None:
         assert client.head("/api/v1/nothing").status_code == 404
 
 
-def test_openapi_and_swagger_are_served(
-    server: Any, served_repo: Path, server_env: dict[str, str]
-) -> None:
+def test_openapi_is_served(server: Any, served_repo: Path, server_env: dict[str, str]) -> None:
     with server.client() as client:
         served = client.get("/openapi.json")
         assert served.status_code == 200 and served.text.endswith("}\n")
         ctx = Workspace(served_repo, environ=server_env)
         expected = build_openapi(ctx.registry, lambda cap: cap.benchmark_cases(ctx))
         assert served.json() == json.loads(json.dumps(expected))
-        page = client.get("/swagger")
-        assert (
-            page.status_code == 200
-            and "frame-ancestors 'none'" in page.headers["content-security-policy"]
-        )
 
 
 def test_a_non_loopback_bind_warns_and_sigterm_stops_with_zero(

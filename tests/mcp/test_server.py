@@ -77,31 +77,28 @@ def req(id_: Any, method: str, params: Any = None) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": id_, "method": method, "params": params}
 
 
-def test_an_internal_failure_is_a_redacted_rpc_error(ctx: Workspace, monkeypatch) -> None:
+@pytest.mark.parametrize(
+    ("failure", "shown"),
+    [
+        (Internal(f"the token {SECRET} leaked"), "the token [redacted:anthropic-key] leaked"),
+        (RuntimeError(f"password={SECRET}"), "RuntimeError: password=[redacted:anthropic-key]"),
+    ],
+)
+def test_a_failure_in_a_tool_is_a_redacted_rpc_error(
+    ctx: Workspace, monkeypatch, failure: Exception, shown: str
+) -> None:
     srv = Server(ctx, read_only=False)
 
     def boom(*_args: Any, **_kwargs: Any) -> Any:
-        raise Internal(f"the token {SECRET} leaked")
-
-    monkeypatch.setattr(ctx.executor, "answer", boom)
-    response = answer(srv, req(1, "tools/call", {"name": "majordomus_repository"}))
-    assert response["error"]["code"] == -32603
-    assert SECRET not in response["error"]["message"]
-    assert response["error"]["message"] == "internal: the token [redacted:anthropic-key] leaked"
-
-
-def test_an_unexpected_exception_is_a_redacted_rpc_error(ctx: Workspace, monkeypatch) -> None:
-    srv = Server(ctx, read_only=False)
-
-    def boom(*_args: Any, **_kwargs: Any) -> Any:
-        raise RuntimeError(f"password={SECRET}")
+        raise failure
 
     monkeypatch.setattr(ctx.executor, "answer", boom)
     response = answer(srv, req("x", "tools/call", {"name": "majordomus_list", "arguments": {}}))
-    assert response["id"] == "x"
-    assert response["error"]["code"] == -32603
-    assert response["error"]["message"].startswith("internal: RuntimeError: ")
-    assert SECRET not in response["error"]["message"]
+    assert response == {
+        "jsonrpc": "2.0",
+        "id": "x",
+        "error": {"code": -32603, "message": f"internal: {shown}"},
+    }
 
 
 def test_a_refusing_query_resource_answers_invalid_params(ctx: Workspace, monkeypatch) -> None:
