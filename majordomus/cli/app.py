@@ -119,8 +119,7 @@ def top_words() -> set[str]:
 
 
 def _load_word(root: Root, word: str) -> None:
-    """Attach `word`: its capability commands and its process commands, each built (the file
-    that declares its capability, its views or its command file imported) on use."""
+    """Attach `word`: its capability and process commands, each built (its file imported) on use."""
     entries: list[Entry] = [
         (words, partial(_capability_command, capability_id))
         for words, capability_id in COMMANDS.items()

@@ -1,6 +1,5 @@
 """The MCP server's dispatcher: the methods, their parameters and their error codes; stdio
-runs it here, and Streamable HTTP through `majordomus.http.mcp`.
-"""
+runs it here, and Streamable HTTP through `majordomus.http.mcp`."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""Process commands that are not capabilities: init, demo, mcp, serve, validate, generate,
-lint, schema, new, help.
-"""
+"""Process commands that are not capabilities, each built from its own module on use."""
 
 from __future__ import annotations
 

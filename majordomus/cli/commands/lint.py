@@ -1,6 +1,5 @@
 """`majordomus lint`: check the layer and print every diagnostic (what `mcp --inspect` finds,
-and the prompts' placeholders that nothing fills).
-"""
+and the prompts' placeholders that nothing fills)."""
 
 from __future__ import annotations
 
