@@ -11,7 +11,6 @@ import click
 
 from majordomus.cli.settings import settings
 from majordomus.egress import clean, clean_json
-from majordomus.wire import dumps_pretty
 
 Params = Mapping[str, Any]
 
@@ -62,6 +61,8 @@ def more(out: Any, shown: int) -> tuple[str, ...]:
 
 def echo(payload: Any, text: str) -> None:
     """The payload's JSON under `--format json`, else the text; both through egress."""
+    from majordomus.wire import dumps_pretty  # pydantic: `--version` and `--help` go without
+
     if settings().format == "json":
         click.echo(clean_json(dumps_pretty(payload), dumps_pretty))
     else:
