@@ -67,10 +67,8 @@ Entry = tuple[tuple[str, ...], Callable[[], click.Command]]
 class Word(Group):
     """A group whose subcommands are built the first time each is asked for."""
 
-    def __init__(self, name: str, entries: Sequence[Entry]) -> None:
-        super().__init__(
-            name=name, help=GROUP_HELP.get(name), params=shared_params(), no_args_is_help=True
-        )
+    def __init__(self, name: str, entries: Sequence[Entry], **attrs: Any) -> None:
+        super().__init__(name=name, params=shared_params(), no_args_is_help=True, **attrs)
         self._entries = entries
 
     def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
@@ -90,19 +88,11 @@ def _command_at(name: str, entries: Sequence[Entry]) -> click.Command:
     for words, build in entries:
         if len(words) == 1:
             return build()
-    return Word(name, [(words[1:], build) for words, build in entries])
+    return Word(name, [(words[1:], build) for words, build in entries], help=GROUP_HELP.get(name))
 
 
-class Root(Group):
+class Root(Word):
     """The root group: the commands under a top-level word are built when it is asked for."""
-
-    def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
-        if name not in self.commands and name in top_words():
-            _load_word(self, name)
-        return self.commands.get(name)
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(self.commands) | top_words())
 
     def invoke(self, ctx: click.Context) -> Any:
         """A reader that closed our output (`| head`) ends the command quietly with exit 0."""
@@ -118,19 +108,6 @@ def top_words() -> set[str]:
     return set(COMMAND_WORDS) | {words[0] for words in PROCESS_COMMANDS}
 
 
-def _load_word(root: Root, word: str) -> None:
-    """Attach `word`: its capability and process commands, each built (its file imported) on use."""
-    entries: list[Entry] = [
-        (words, partial(_capability_command, capability_id))
-        for words, capability_id in COMMANDS.items()
-        if words[0] == word
-    ]
-    entries.extend(
-        (words, partial(process_command, words)) for words in PROCESS_COMMANDS if words[0] == word
-    )
-    root.add_command(_command_at(word, entries), word)
-
-
 def _capability_command(capability_id: str) -> click.Command:
     """The command of one capability, with its views (only its module's views imported)."""
     from majordomus.cli.capability_commands import capability_command
@@ -140,13 +117,16 @@ def _capability_command(capability_id: str) -> click.Command:
 
 
 def lazy_cli() -> Root:
-    """The root with nothing built yet: what a command line runs."""
+    """The root with nothing built yet (each file imported on use): what a command line runs."""
+    entries: list[Entry] = [
+        *((words, partial(_capability_command, cap_id)) for words, cap_id in COMMANDS.items()),
+        *((words, partial(process_command, words)) for words in PROCESS_COMMANDS),
+    ]
     root = Root(
-        name="majordomus",
+        "majordomus",
+        entries,
         help="A trustworthy memory of a repository for AI coding sessions: the `.ai/` layer, "
         "the reasoning ledger and the context compiler.",
-        params=shared_params(),
-        no_args_is_help=True,
         context_settings={"help_option_names": ["-h", "--help"]},
     )
     return click.version_option(
