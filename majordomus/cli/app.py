@@ -28,8 +28,17 @@ GROUP_HELP = {
 }
 
 
-class Group(click.Group):
-    """A group that names an unknown subcommand the way the contract says."""
+#: A command's words below the group that holds it, and the function that builds it.
+Entry = tuple[tuple[str, ...], Callable[[], click.Command]]
+
+
+class Word(click.Group):
+    """A group whose subcommands are built the first time each is asked for, and which names an
+    unknown subcommand the way the contract says."""
+
+    def __init__(self, name: str, entries: Sequence[Entry], **attrs: Any) -> None:
+        super().__init__(name=name, params=shared_params(), no_args_is_help=True, **attrs)
+        self._entries = entries
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]
@@ -50,26 +59,11 @@ class Group(click.Group):
         below: list[str] = []
         for word in self.list_commands(ctx):
             group = self.get_command(ctx, word)
-            if isinstance(group, Group):
+            if isinstance(group, Word):
                 below += [f"{word} {sub}" for sub in group.list_commands(ctx)]
         exact = [path for path in below if path.rsplit(" ", 1)[-1] == name]
         close = exact or difflib.get_close_matches(name, below, n=1, cutoff=0.8)
         return [f"{ctx.command_path} {path}" for path in close]
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(self.commands)
-
-
-#: A command's words below the group that holds it, and the function that builds it.
-Entry = tuple[tuple[str, ...], Callable[[], click.Command]]
-
-
-class Word(Group):
-    """A group whose subcommands are built the first time each is asked for."""
-
-    def __init__(self, name: str, entries: Sequence[Entry], **attrs: Any) -> None:
-        super().__init__(name=name, params=shared_params(), no_args_is_help=True, **attrs)
-        self._entries = entries
 
     def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
         if name not in self.commands:
