@@ -19,17 +19,14 @@ from majordomus.capabilities.workspace import Workspace
 from majordomus.mcp.listing import resource_entries, tool_entries
 from majordomus.mcp.prompts import prompt_entries
 from tests.conftest import Served, command_env, git, initialised_repo, run_majordomus
+from tests.mcp.conftest import Pipes
 
 RECORD_TOOL = "majordomus_reasoning_record"
 TOKEN_FILE = ".ai/local/serve-token"
 ASSESSMENT = {"record": {"kind": "assessment", "subject": "Is MCP over HTTP the same?"}}
 
 
-def rpc(id_: int, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    message: dict[str, Any] = {"jsonrpc": "2.0", "id": id_, "method": method}
-    if params is not None:
-        message["params"] = params
-    return message
+rpc = Pipes.request
 
 
 def post(client: httpx.Client, message: Any, **headers: str) -> httpx.Response:

@@ -23,6 +23,7 @@ from majordomus.mcp.server import Server
 from majordomus.mcp.session import run
 from majordomus.wire import Wire
 from tests.conftest import answered
+from tests.mcp.conftest import Pipes
 
 SECRET = "sk-ant-" + "a1b2c3d4" * 4
 
@@ -73,8 +74,7 @@ def answer(srv: Server, message: Any) -> Any:
     return None if line is None else json.loads(line)
 
 
-def req(id_: Any, method: str, params: Any = None) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": id_, "method": method, "params": params}
+req = Pipes.request
 
 
 @pytest.mark.parametrize(
