@@ -7,7 +7,7 @@ purpose: the selectors share one candidate set and walk state, one method each, 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -43,6 +43,11 @@ LOCAL_RECORDS = (
     ("checkpoint", "newest checkpoint", 0.8),
 )
 TRUSTED_DIVERGENCE = (None, "exact", "advanced")
+#: The kinds always given, as the repository's governance, and why.
+GOVERNING = {
+    "policy": "the repository's policy: it decides what every session is held to",
+    "scope": "the repository's scope: what a worker reads and what it never reads",
+}
 #: Relevance of a decision, knowledge or rule over the work's own scope, and over the scope
 #: of its milestone.
 OVER_SCOPE = 0.8
@@ -91,7 +96,6 @@ class _Selector:
         self.below_floor: dict[str, float] = {}
         self.beyond_depth: dict[str, float] = {}
         self.seed_set = set(request.object_seeds)
-        self.paths_read: dict[str, list[str]] = {}
 
     def run(self) -> Selection:
         self.seeds()
@@ -115,18 +119,21 @@ class _Selector:
         reason: str,
         *,
         via: str | None = None,
+        edge: str | None = None,
+        weight: float | None = None,
         confidence: float = 1.0,
         band: Band = Band.REST,
         binding: bool = False,
     ) -> None:
-        """Offer `uri` as `selector` reached it: one step whose weight is the relevance given."""
+        """Offer `uri` as `selector` reached it: one step, weighing the relevance unless told."""
         way = Route(
             selector=selector,
             reason=reason,
             via=via,
+            edge=edge,
             depth=depth,
             confidence=confidence,
-            weight=relevance,
+            weight=relevance if weight is None else weight,
         )
         self.found.offer(uri, tier, relevance, depth, way, band, binding)
 
@@ -154,22 +161,24 @@ class _Selector:
                 if nxt < floor:
                     self._remember(self.below_floor, target, nxt)
                     continue
-                way = Route(
-                    selector=Selector.RELATION,
-                    reason=reason,
-                    via=node,
-                    edge=kind,
-                    depth=depth + 1,
-                    confidence=1.0,
-                    weight=w,
-                )
                 target_kind = self.graph.nodes[target].kind
                 step_band = self._step_band(node, band, kind, forward, target_kind)
                 tier = tier_for_kind(target_kind)
                 if step_band is not Band.WORK and tier is Tier.TASK:
                     tier = Tier.HISTORY  # other work is evidence, not the thing asked about
-                binds = forward and self._binds(node)
-                self.found.offer(target, tier, nxt, depth + 1, way, step_band, binds)
+                self.offer(
+                    target,
+                    tier,
+                    nxt,
+                    depth + 1,
+                    Selector.RELATION,
+                    reason,
+                    via=node,
+                    edge=kind,
+                    weight=w,
+                    band=step_band,
+                    binding=forward and self._binds(node),
+                )
                 if target not in seen:
                     seen.add(target)
                     queue.append((target, nxt, depth + 1, step_band))
@@ -239,13 +248,23 @@ class _Selector:
         return sorted(paths.items())
 
     def scope_and_contracts(self, paths: list[tuple[str, Band]]) -> None:
-        for path, band in paths:
-            own = band is Band.WORK
-            whose = "the work" if own else "its milestone"
-            for obj in self.index.objects:
+        """What lies under each declared path, and what lies over it or governs it."""
+        if not paths:
+            return
+        for obj in self.index.objects:
+            source = obj.kind in SOURCE_KINDS
+            if obj.kind in REFERRING_KINDS:
+                over: list[str] | None = referenced_paths(obj)
+            else:
+                over = governed_paths(obj) if obj.kind == "rule" else None
+            contract = (
+                obj.kind == "context" and scalar_text(obj.metadata.get("status")) != "deprecated"
+            )
+            for path, band in paths:
+                own = band is Band.WORK
+                whose = "the work" if own else "its milestone"
                 # code and tests under any declared scope, anything but a contract under the
                 # work's own
-                source = obj.kind in SOURCE_KINDS
                 held = source or (own and obj.kind != "context")
                 if held and is_under(path, obj.provenance.path):
                     self.offer(
@@ -258,89 +277,61 @@ class _Selector:
                         via=path,
                         band=Band.WORK if own else Band.REST,
                     )
-                if source:
-                    continue
-                if obj.kind in REFERRING_KINDS:
-                    self._over_scope(obj, path, band, whose)
-                    continue
-                if obj.kind == "rule":
-                    self._governs_scope(obj, path, band, whose)
-                    continue
-                if obj.kind != "context" or scalar_text(obj.metadata.get("status")) == "deprecated":
-                    continue
-                why = _contract_reason(obj.metadata, obj.provenance.directory, path)
-                if why is not None:
-                    tier = Tier.GOVERNANCE
-                    self.offer(obj.uri, tier, 0.85, 1, Selector.CONTRACT, why, via=path, band=band)
+                if over is not None:
+                    self._over_scope(obj, over, path, band, whose)
+                elif contract:
+                    why = _contract_reason(obj.metadata, obj.provenance.directory, path)
+                    if why is not None:
+                        tier = Tier.GOVERNANCE
+                        self.offer(
+                            obj.uri, tier, 0.85, 1, Selector.CONTRACT, why, via=path, band=band
+                        )
 
-    def _paths_of(self, obj: LayerObject, read: Callable[[LayerObject], list[str]]) -> list[str]:
-        """The paths an object refers to or governs, read once per compilation."""
-        known = self.paths_read.get(obj.uri)
-        if known is None:
-            known = self.paths_read[obj.uri] = read(obj)
-        return known
-
-    def _over_scope(self, obj: LayerObject, path: str, band: Band, whose: str) -> None:
-        """A decision or knowledge whose references lie under (or contain) a scope path."""
-        hits = overlapping(self._paths_of(obj, referenced_paths), path)
+    def _over_scope(
+        self, obj: LayerObject, paths: list[str], scope: str, band: Band, whose: str
+    ) -> None:
+        """A decision, knowledge or rule whose paths lie under (or contain) a scope path."""
+        hits = overlapping(paths, scope)
         if not hits:
             return
-        more = f" and {len(hits) - 1} more" if len(hits) > 1 else ""
+        own = band is Band.WORK
+        if obj.kind == "rule":
+            relevance = GOVERNS_SCOPE if own else OVER_MILESTONE_SCOPE
+            says = f"it applies to `{hits[0]}`"
+        else:
+            relevance = OVER_SCOPE if own else OVER_MILESTONE_SCOPE
+            more = f" and {len(hits) - 1} more" if len(hits) > 1 else ""
+            says = f"it refers to `{hits[0]}`{more}"
         self.offer(
             obj.uri,
             tier_for_kind(obj.kind),
-            OVER_SCOPE if band is Band.WORK else OVER_MILESTONE_SCOPE,
+            relevance,
             1,
             Selector.SCOPE_PATH,
-            f"it refers to `{hits[0]}`{more}, over `{path}`, which {whose} declares as its scope",
-            via=path,
+            f"{says}, over `{scope}`, which {whose} declares as its scope",
+            via=scope,
             band=band,
-        )
-
-    def _governs_scope(self, obj: LayerObject, path: str, band: Band, whose: str) -> None:
-        """A rule whose declared paths lie under (or contain) a scope path."""
-        hits = overlapping(self._paths_of(obj, governed_paths), path)
-        if not hits:
-            return
-        self.offer(
-            obj.uri,
-            Tier.GOVERNANCE,
-            GOVERNS_SCOPE if band is Band.WORK else OVER_MILESTONE_SCOPE,
-            1,
-            Selector.SCOPE_PATH,
-            f"it applies to `{hits[0]}`, over `{path}`, which {whose} declares as its scope",
-            via=path,
-            band=band,
-            binding=band is Band.WORK,
+            binding=own and obj.kind == "rule",
         )
 
     def governance(self) -> None:
+        every_rule = self.request.all_blocking_rules
         for obj in self.index.objects:
-            if obj.kind == "policy":
-                relevance = 1.0
-                reason = "the repository's policy: it decides what every session is held to"
-            elif obj.kind == "scope":
-                relevance = 1.0
-                reason = "the repository's scope: what a worker reads and what it never reads"
-            elif (
-                obj.kind == "rule"
-                and self.request.all_blocking_rules
-                and obj.metadata.get("class") == "blocking"
-            ):
+            relevance, reason = 1.0, GOVERNING.get(obj.kind)
+            if obj.kind == "rule" and every_rule and obj.metadata.get("class") == "blocking":
                 relevance = 0.6
                 reason = "a blocking rule of the layer; the request asked for all of them"
-            else:
-                continue
-            self.offer(
-                obj.uri,
-                Tier.GOVERNANCE,
-                relevance,
-                0,
-                Selector.GOVERNANCE,
-                reason,
-                band=Band.WORK,
-                binding=True,
-            )
+            if reason is not None:
+                self.offer(
+                    obj.uri,
+                    Tier.GOVERNANCE,
+                    relevance,
+                    0,
+                    Selector.GOVERNANCE,
+                    reason,
+                    band=Band.WORK,
+                    binding=True,
+                )
 
     def sessions(self, scope: list[tuple[str, Band]]) -> None:
         paths = [path for path, _ in scope]
