@@ -310,7 +310,7 @@ def spend(
 
     `frame` is the tokens a bundle's frame holds back; None when no bundle is asked for.
     """
-    candidates = selection.candidates.by_uri
+    candidates = selection.candidates
     object_seeds, limit = set(request.object_seeds), request.limit
     run = _Spend(candidates, object_seeds, source.graph.supersedes, source.size_of)
     run.bundle = frame is not None

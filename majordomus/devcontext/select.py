@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from majordomus.devcontext.candidates import Band, Candidate, Candidates, scalar_text
+from majordomus.devcontext.candidates import Band, Candidate, scalar_text
 from majordomus.devcontext.continuity import RECORD_FIELDS
 from majordomus.devcontext.edges import followed
 from majordomus.devcontext.inputs import Request, is_under
@@ -75,7 +75,7 @@ class Dangling:
 class Selection:
     """What the selectors produced, before anything is spent."""
 
-    candidates: Candidates
+    candidates: dict[str, Candidate]
     diagnostics: list[Diagnostic]
     unresolved: list[Dangling]
     unreached: list[Excluded]
@@ -91,7 +91,7 @@ class _Selector:
         self.request = request
         self.continuity = source.continuity
         self.size_of = source.size_of
-        self.found = Candidates(self.graph)
+        self.found: dict[str, Candidate] = {}
         self.diagnostics: list[Diagnostic] = []
         self.below_floor: dict[str, float] = {}
         self.beyond_depth: dict[str, float] = {}
@@ -125,7 +125,8 @@ class _Selector:
         band: Band = Band.REST,
         binding: bool = False,
     ) -> None:
-        """Offer `uri` as `selector` reached it: one step, weighing the relevance unless told."""
+        """Offer `uri` as `selector` reached it (one step, weighing the relevance unless told);
+        a later offer merges into the first, and what the graph does not hold is not offered."""
         way = Route(
             selector=selector,
             reason=reason,
@@ -135,7 +136,11 @@ class _Selector:
             confidence=confidence,
             weight=relevance if weight is None else weight,
         )
-        self.found.offer(uri, tier, relevance, depth, way, band, binding)
+        known = self.found.get(uri)
+        if known is not None:
+            known.merge(relevance, tier, way, band, binding)
+        elif (node := self.graph.nodes.get(uri)) is not None:
+            self.found[uri] = Candidate.of(node, tier, relevance, way, band, binding)
 
     def seeds(self) -> None:
         why = "named in the request"
@@ -206,7 +211,7 @@ class _Selector:
         """Whether what `node` points at binds the work: `node` is a seed or a binding rule."""
         if node in self.seed_set:
             return True
-        cand = self.found.by_uri.get(node)
+        cand = self.found.get(node)
         return cand is not None and cand.kind == "rule" and cand.binding
 
     def _steps(self, node: str) -> list[tuple[str, str, float, str, bool]]:
@@ -229,7 +234,7 @@ class _Selector:
     def effective_paths(self) -> list[tuple[str, Band]]:
         """The declared scope, each path with its band; other issues' scope is not followed."""
         paths: dict[str, Band] = dict.fromkeys(self.request.paths, Band.WORK)
-        for cand in sorted(self.found.by_uri.values(), key=lambda c: (c.band, c.uri)):
+        for cand in sorted(self.found.values(), key=lambda c: (c.band, c.uri)):
             if cand.depth > 1 or cand.kind not in ("issue", "milestone") or cand.obj is None:
                 continue
             if cand.band is not Band.WORK or not self._scope_follows(cand):
@@ -407,28 +412,26 @@ class _Selector:
             if isinstance(matched, str)
             else f"the {phrase} of this checkout"
         )
-        self.found.insert(
-            Candidate(
-                uri=f"local:{path}",
-                kind=f"local-{key}",
-                title=path,
-                tier=Tier.KNOWLEDGE,
-                relevance=weight if trusted else weight / 2,
-                depth=0,
-                discovered_by=[
-                    Route(
-                        selector=Selector.SESSION_STATE,
-                        reason=reason,
-                        depth=0,
-                        confidence=1.0,
-                        weight=weight,
-                    )
-                ],
-                path=path,
-                status=divergence,
-                facts=facts,
-                band=Band.MILESTONE,
-            )
+        self.found[f"local:{path}"] = Candidate(
+            uri=f"local:{path}",
+            kind=f"local-{key}",
+            title=path,
+            tier=Tier.KNOWLEDGE,
+            relevance=weight if trusted else weight / 2,
+            depth=0,
+            discovered_by=[
+                Route(
+                    selector=Selector.SESSION_STATE,
+                    reason=reason,
+                    depth=0,
+                    confidence=1.0,
+                    weight=weight,
+                )
+            ],
+            path=path,
+            status=divergence,
+            facts=facts,
+            band=Band.MILESTONE,
         )
 
     @cached_property
@@ -490,7 +493,7 @@ class _Selector:
                 )
 
     def unresolved(self) -> list[Dangling]:
-        declared_here = {c.path for c in self.found.by_uri.values() if c.path is not None}
+        declared_here = {c.path for c in self.found.values() if c.path is not None}
         out: list[Dangling] = []
         seen: set[tuple[str, str]] = set()
         for ref in self.index.unresolved:

@@ -18,7 +18,7 @@ from majordomus.devcontext import (
     explain,
 )
 from majordomus.devcontext.budget import spend
-from majordomus.devcontext.candidates import Candidate, Candidates
+from majordomus.devcontext.candidates import Candidate
 from majordomus.devcontext.inputs import resolve
 from majordomus.devcontext.model import Route
 from majordomus.devcontext.select import Selection
@@ -172,10 +172,8 @@ def test_the_structural_record_names_each_way_once(planned: Index) -> None:
         ],
     )
     sources = CompileSources(planned)
-    found = Candidates(sources.graph)
-    found.insert(cand)
     request = resolve(planned, CompileInput(budget_tokens=100))
-    spent = spend(sources, request, Selection(found, [], [], []))
+    spent = spend(sources, request, Selection({cand.uri: cand}, [], [], []))
     [row] = spent.deduplicated
     assert row.detail == (
         "one object reached by 3 discovery path(s): intent_match, relation(depends_on)"
