@@ -22,7 +22,7 @@ from majordomus.devcontext.model import (
     Tier,
     tokens_for,
 )
-from majordomus.devcontext.relevance import below_floor_detail, best_first, ways_text
+from majordomus.devcontext.relevance import below_floor_detail, best_first
 from majordomus.devcontext.rows import (
     commits_of,
     entry_of,
@@ -117,19 +117,18 @@ class _Spend:
     # step 1
     def structural(self) -> None:
         for uri, cand in self.cands.items():
-            n = len(cand.discovered_by)
+            ways, n = cand.discovered_by, len(cand.discovered_by)
             if n < 2:
                 continue
-            ways: list[str] = []
-            for way in canonical_strings(ways_text(cand.discovered_by)):
-                if not ways or ways[-1] != way:
-                    ways.append(way)
+            # each way named once, as `selector` or `selector(edge)`
+            words = (f"{d.selector.value}({d.edge})" if d.edge else d.selector.value for d in ways)
+            named = ", ".join(dict.fromkeys(canonical_strings(words)))
             self.deduplicated.append(
                 Deduplicated(
                     kept=uri,
                     dropped=[],
                     key="uri",
-                    detail=f"one object reached by {n} discovery path(s): {', '.join(ways)}",
+                    detail=f"one object reached by {n} discovery path(s): {named}",
                     paths=n,
                 )
             )

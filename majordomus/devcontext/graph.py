@@ -70,9 +70,3 @@ class Graph:
             if edge.kind == "supersedes":
                 out.setdefault(edge.source, []).append(edge.target)
         return out
-
-    def node_kinds(self) -> set[str]:
-        return {node.kind for node in self.nodes.values()}
-
-    def edge_kinds(self) -> set[str]:
-        return {edge.kind for edge in self.edges}

@@ -15,7 +15,7 @@ from typing import Any
 from majordomus.devcontext.candidates import Band, Candidate, scalar_text
 from majordomus.devcontext.continuity import RECORD_FIELDS
 from majordomus.devcontext.edges import followed
-from majordomus.devcontext.inputs import Request, is_under
+from majordomus.devcontext.inputs import Request, escapes, is_under
 from majordomus.devcontext.model import (
     Diagnostic,
     Excluded,
@@ -89,8 +89,6 @@ class _Selector:
         self.index = source.index
         self.graph = source.graph
         self.request = request
-        self.continuity = source.continuity
-        self.size_of = source.size_of
         self.found: dict[str, Candidate] = {}
         self.diagnostics: list[Diagnostic] = []
         self.below_floor: dict[str, float] = {}
@@ -248,7 +246,7 @@ class _Selector:
                 if text is None:
                     continue
                 text = text.strip().rstrip("/")
-                if text and not text.startswith("/") and ".." not in text.split("/"):
+                if text and not escapes(text):
                     paths[text] = min(paths.get(text, band), band)
         return sorted(paths.items())
 
@@ -375,10 +373,10 @@ class _Selector:
             )
 
     def local_records(self) -> None:
-        if self.continuity is None:
+        if self.source.continuity is None:
             return
         try:
-            state = self.continuity() or {}
+            state = self.source.continuity() or {}
         except Exception as exc:  # a provider is outside code; any failure is a finding
             message = f"the local continuity state could not be read: {exc}"
             self.diagnostics.append(Diagnostic.warning("continuity", message))
@@ -396,7 +394,7 @@ class _Selector:
             for name in RECORD_FIELDS
             if (text := scalar_text(record.get(name))) is not None
         }
-        facts["bytes"] = str(self.size_of(path) or 0)
+        facts["bytes"] = str(self.source.size_of(path) or 0)
         divergence = record.get("divergence")
         divergence = divergence if isinstance(divergence, str) else None
         trusted = divergence in TRUSTED_DIVERGENCE
@@ -524,7 +522,7 @@ class _Selector:
             if node.obj is not None:
                 size = node.obj.provenance.bytes
             else:
-                size = (self.size_of(node.source) if node.source else None) or 0
+                size = (self.source.size_of(node.source) if node.source else None) or 0
             rows.append(
                 Excluded(
                     uri=uri,
