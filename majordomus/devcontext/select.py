@@ -338,8 +338,6 @@ class _Selector:
 
     def sessions(self, scope: list[tuple[str, Band]]) -> None:
         paths = [path for path, _ in scope]
-        own = [path for path, band in scope if band is Band.WORK]
-        broader = [path for path, band in scope if band is Band.MILESTONE]
         branch = self.index.git.branch if self.index.git.available else None
         for obj in self.index.objects:
             if obj.kind != "session":
@@ -362,12 +360,8 @@ class _Selector:
                 reason = f"a recorded session of this branch ({recorded})"
             else:
                 continue
-            if any(is_under(p, f) for p in own for f in touched):
-                band = Band.WORK
-            elif any(is_under(p, f) for p in broader for f in touched):
-                band = Band.MILESTONE
-            else:
-                band = Band.REST
+            # the closest band of a path it changed a file under; a branch's session is the rest
+            band = min((b for p, b in scope for f in touched if is_under(p, f)), default=Band.REST)
             self.offer(
                 obj.uri, Tier.KNOWLEDGE, relevance, 1, Selector.SESSION_STATE, reason, band=band
             )
