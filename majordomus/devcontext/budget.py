@@ -265,7 +265,7 @@ class _Spend:
             used += cost
             chosen.append((cand, size, paid, cost, False))
         chosen.sort(key=lambda t: (t[0].tier.rank, -t[0].relevance, t[0].uri))
-        selected = [entry_of(cand, size, cost, req, paid) for cand, size, paid, cost, req in chosen]
+        selected = [entry_of(*row) for row in chosen]
         return selected, used, required_tokens
 
 

@@ -19,10 +19,8 @@ from majordomus.layer.git import GitState
 from majordomus.layer.model import SEVERITY_RANK
 
 
-def entry_of(
-    cand: Candidate, size: int, cost: int, required: bool, paid: int | None = None
-) -> ContextEntry:
-    """The selected row of a candidate; `paid` is the bytes charged with a bundle's section."""
+def entry_of(cand: Candidate, size: int, paid: int, cost: int, required: bool) -> ContextEntry:
+    """The selected row of a candidate; `paid` is the bytes charged (with a bundle's section)."""
     if cand.obj is not None:
         provenance = EntryProvenance.model_validate(cand.obj.provenance, from_attributes=True)
         version = version_of(cand.obj)
@@ -47,7 +45,7 @@ def entry_of(
         discovered_by=best_first(cand.discovered_by),
         depth=cand.depth,
         cost_tokens=cost,
-        cost_bytes=size if paid is None else paid,
+        cost_bytes=paid,
         version=version,
         status=cand.status,
         required=required,
