@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field
 
 from majordomus.capabilities.paging import Paged, PageInput
-from majordomus.capabilities.registry import VERIFIED, Capability, Module, process_cache
+from majordomus.capabilities.registry import VERIFIED, CachePolicy, Capability, Module
 from majordomus.capabilities.schemas import schema_ref
 from majordomus.errors import InvalidInput, NotFound, Refused
 from majordomus.version import __version__
@@ -336,7 +336,7 @@ OBJECTS_SEARCH = Capability(
     cli=("objects", "search"),
     stability=VERIFIED,
     tags=("layer", "search"),
-    cache=process_cache(64),
+    cache=CachePolicy(64),
     cases=(("rule", {"query": "rule"}),),
 )
 
@@ -483,7 +483,7 @@ CAPABILITIES_LIST = Capability(
     cli=("capabilities", "list"),
     stability=VERIFIED,
     tags=("registry",),
-    cache=process_cache(16),
+    cache=CachePolicy(16),
     cases=(
         ("all", {}),
         ("queries", {"kind": "query"}),
@@ -648,7 +648,7 @@ HEALTH_REPORT = Capability(
     http=("GET", "/api/v1/health"),
     stability=VERIFIED,
     tags=("health",),
-    cache=process_cache(4, ttl_seconds=5),
+    cache=CachePolicy(4, ttl_seconds=5),
 )
 
 HEALTH_LIVE = Capability(

@@ -51,13 +51,6 @@ class CachePolicy:
         return out
 
 
-NO_CACHE = CachePolicy()
-
-
-def process_cache(max_entries: int, ttl_seconds: int | None = None) -> CachePolicy:
-    return CachePolicy(max_entries, ttl_seconds)
-
-
 @dataclass(frozen=True, slots=True)
 class Capability:
     """One declaration: identity, exposure on every surface, types, policies and handler."""
@@ -75,7 +68,7 @@ class Capability:
     cli: tuple[str, ...] | None = None
     stability: str = "implemented"
     tags: tuple[str, ...] = ()
-    cache: CachePolicy = NO_CACHE
+    cache: CachePolicy = CachePolicy()
     waived: str | None = None
     cases: Cases = (("default", {}),)
     writes_repository: bool = False

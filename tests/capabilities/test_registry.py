@@ -9,11 +9,11 @@ import pytest
 from majordomus.capabilities.builtin import builtin_modules
 from majordomus.capabilities.core import Empty, GetInput, Liveness, registry_fingerprint
 from majordomus.capabilities.registry import (
+    CachePolicy,
     Capability,
     Module,
     RegistryBuildFailed,
     build_registry,
-    process_cache,
 )
 from majordomus.capabilities.workspace import Workspace
 
@@ -103,13 +103,13 @@ def test_duplicates_are_named_by_surface():
 
 
 def test_a_command_must_be_post_and_never_cached():
-    found = codes(module(cap(kind="command", cache=process_cache(4))))
+    found = codes(module(cap(kind="command", cache=CachePolicy(4))))
     assert "invalid_exposure" in found and "invalid_cache_policy" in found
 
 
 def test_shapes():
     assert "shape" in codes(module(cap(handler=None)))
-    assert "invalid_cache_policy" in codes(module(cap(cache=process_cache(0, ttl_seconds=0))))
+    assert "invalid_cache_policy" in codes(module(cap(cache=CachePolicy(0, ttl_seconds=0))))
     assert "not_executable" in codes(module(cap(stability="planned")))
     assert "module_mismatch" in codes(module(cap(id="other.thing")))
     assert "invalid_module_id" in codes(module(cap(id="system.thing"), id="system"))
