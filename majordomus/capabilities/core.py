@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -613,11 +614,9 @@ def health_report(ctx: Workspace, _: Empty) -> Health:
         ),
         _ledger_check(ctx),
     ]
-    tallies: dict[str, int] = {}
-    for check in checks:
-        tallies[check.status] = tallies.get(check.status, 0) + 1
+    tallies = dict(sorted(Counter(check.status for check in checks).items()))
     worst = max(checks, key=lambda c: _SEVERITY.index(c.status)).status
-    return Health(status=worst, tallies=dict(sorted(tallies.items())), checks=checks)
+    return Health(status=worst, tallies=tallies, checks=checks)
 
 
 def health_live(_ctx: Workspace, _: Empty) -> Liveness:
