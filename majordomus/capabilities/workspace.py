@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from majordomus.capabilities.executor import Executor
     from majordomus.capabilities.registry import Registry
     from majordomus.layer.freshness import Watch
-    from majordomus.layer.git import GitState
     from majordomus.layer.index import Built
     from majordomus.layer.model import Discovery, Index
     from majordomus.layer.ranking import Ranking
@@ -141,10 +140,6 @@ class Workspace:
         self.generation += 1
         log.info("the layer changed; re-indexed (generation %d)", self.generation)
         return True
-
-    @property
-    def git(self) -> GitState:
-        return self.index.git
 
     @cached_property
     def sqlite(self) -> SqliteIndex | None:
