@@ -45,8 +45,8 @@ class LargeInt(str):
 #: Quotes and brackets survive, `{` `}` read as `[` `]`; everything else goes.
 _SKELETON = bytes.maketrans(b"{}", b"[]")
 _NOT_SKELETON = bytes(b for b in range(256) if b not in b'"[]{}')
-#: What is left of a string once its escapes are gone.
-_STRING = re.compile(rb'"[^"]*"')
+#: What is left of a string once its escapes are gone (an unterminated one runs to the end).
+_STRING = re.compile(rb'"[^"]*"?')
 _STEP = {ord("["): 1, ord("]"): -1}.__getitem__
 
 

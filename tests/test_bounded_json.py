@@ -83,6 +83,9 @@ def test_malformed_text_gets_the_json_error() -> None:
         loads("[" * 10 + "}" * 100)
     with pytest.raises(json.JSONDecodeError):
         loads("]" * 1000)
+    for unterminated in ('"unterminated', '"' + "[" * 1000):
+        with pytest.raises(json.JSONDecodeError):
+            loads(unterminated)
 
 
 @pytest.mark.parametrize("sign", ["", "-"])
