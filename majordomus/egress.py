@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from typing import IO, Any
 
-from majordomus.redaction.redactor import Candidates, redact_secrets
+from majordomus.redaction.redactor import redact_secrets
 
 #: What a terminal or a bidi-aware viewer would act on instead of showing.
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -17,22 +17,6 @@ _UNSAFE_LINE = re.compile(
 )
 #: In JSON text the C0 controls are already escaped by the encoder; these are not.
 _UNSAFE_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
-#: Where those characters may be, in UTF-8: the lead bytes of their encodings that ordinary
-#: text rarely holds (each looked for with a `memchr`), and the encodings that start with
-#: the one lead byte common in ordinary text (`—`, `→`, `…`).
-_UNSAFE_JSON_LEADS = (b"\x7f", b"\xc2", b"\xd8")
-#: One scan for all of them, stopping only at their common lead byte (a search per encoding
-#: would walk a large answer once for each).
-_UNSAFE_JSON_E2 = re.compile(
-    b"|".join(
-        re.escape(char.encode("utf-8"))
-        for char in "\u200e\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-    )
-)
-
-_PRINTABLE = bytes(range(0x20, 0x7F))
-_SAFE_ASCII = _PRINTABLE + b"\n\t"
-
 #: How much of a quoted text is looked at before it is cut: enough that a secret straddling
 #: the cut is still recognised whole and replaced.
 _EXCERPT_WINDOW = 4096
@@ -54,16 +38,8 @@ def _json_escaped(match: re.Match[str]) -> str:
     return f"\\u{ord(match.group()):04x}"
 
 
-def _has_unsafe(text: str, pattern: re.Pattern[str], safe: bytes) -> bool:
-    if text.isascii():
-        return bool(text.encode("ascii").translate(None, safe))
-    return pattern.search(text) is not None
-
-
 def escape_controls(text: str) -> str:
     """Control characters other than newline and tab, written visibly."""
-    if not _has_unsafe(text, _UNSAFE, _SAFE_ASCII):
-        return text
     return _UNSAFE.sub(_escaped, text)
 
 
@@ -79,8 +55,6 @@ def clean_line(text: str) -> str:
 
 def one_line(text: str) -> str:
     """Every control escaped, newline and tab included: the text stays one line."""
-    if not _has_unsafe(text, _UNSAFE_LINE, _PRINTABLE):
-        return text
     return _UNSAFE_LINE.sub(_escaped, text)
 
 
@@ -105,14 +79,12 @@ def _clean_value(value: Any) -> Any:
 
 def json_safe(text: str) -> str:
     """JSON text with DEL, C1 controls, bidi overrides and line separators as `\\uNNNN`."""
-    if text.isascii():
-        return text.replace("\x7f", "\\u007f") if "\x7f" in text else text
     return _UNSAFE_JSON.sub(_json_escaped, text)
 
 
-def clean_json(text: str, dumps: Callable[[Any], str], candidates: Candidates | None = None) -> str:
+def clean_json(text: str, dumps: Callable[[Any], str]) -> str:
     """JSON text as it may leave the process: every secret in it redacted, still valid JSON."""
-    redacted = redact_secrets(text, candidates)
+    redacted = redact_secrets(text)
     if redacted != text:
         try:
             json.loads(redacted)
@@ -121,31 +93,10 @@ def clean_json(text: str, dumps: Callable[[Any], str], candidates: Candidates | 
     return json_safe(redacted)
 
 
-def _json_safe_already(data: bytes) -> bool:
-    """Whether `json_safe` would leave the text of these UTF-8 bytes as it is (False when
-    it may not: the text is then decoded and looked at)."""
-    if data.isascii():
-        return b"\x7f" not in data
-    if any(lead in data for lead in _UNSAFE_JSON_LEADS):
-        return False
-    return _UNSAFE_JSON_E2.search(data) is None
-
-
 def clean_json_bytes(data: bytes, dumps: Callable[[Any], str]) -> bytes:
-    """`clean_json` over UTF-8 bytes, decoded only when something in them may need cleaning."""
-    candidates = Candidates(data)
-    safe = _json_safe_already(data)
-    if candidates.none() and safe:
-        return data
-    try:
-        text = data.decode("utf-8")
-        candidates.utf8 = True
-    except UnicodeDecodeError:
-        text = data.decode("utf-8", "surrogateescape")
-    if safe and redact_secrets(text, candidates) == text:
-        # a literal was there but no secret: `clean_json` would give the text back
-        return data
-    cleaned = clean_json(text, dumps, candidates)
+    """`clean_json` over UTF-8 bytes: the same bytes back when nothing in them needed cleaning."""
+    text = data.decode("utf-8", "surrogateescape")
+    cleaned = clean_json(text, dumps)
     return data if cleaned == text else cleaned.encode("utf-8", "surrogateescape")
 
 

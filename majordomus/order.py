@@ -55,11 +55,9 @@ def _sort_key(k: OrderKey) -> tuple[object, ...]:
     return group, k.rank, natural_key(k.label), natural_key(k.identity)
 
 
-def canonical(items: Iterable[T], key: Callable[[T], OrderKey] | None = None) -> list[T]:
-    """A stable sort of `items` by their order keys (`item.order_key()` when no key is given)."""
-    if key is None:
-        return sorted(items, key=lambda item: _sort_key(item.order_key()))  # type: ignore[attr-defined]
-    return sorted(items, key=lambda item: _sort_key(key(item)))
+def canonical(items: Iterable[T]) -> list[T]:
+    """A stable sort of `items` by their order keys (`item.order_key()`)."""
+    return sorted(items, key=lambda item: _sort_key(item.order_key()))  # type: ignore[attr-defined]
 
 
 @cache

@@ -5,11 +5,9 @@ of its text.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
-from pydantic_core import PydanticSerializationError, to_json
 
 
 def _empty(value: Any) -> bool:
@@ -40,36 +38,9 @@ class Empty(StrictInput):
     """No input: the capability answers about the repository as it is."""
 
 
-def _spelled_apart(data: bytes) -> bool:
-    """Whether pydantic-core may have spelled a float differently from `json` (below 1e-4)."""
-    if b"0.0000" in data:
-        return True
-    at = data.find(b"e-")
-    while at > 0:
-        if 48 <= data[at - 1] <= 57:
-            return True
-        at = data.find(b"e-", at + 2)
-    return False
-
-
-def _fast(serialise: Callable[[], bytes]) -> bytes | None:
-    """pydantic-core's indented bytes, or None where they might differ from `json`'s (small
-    floats) or the fast encoder refuses the value (a lone surrogate)."""
-    try:
-        fast = serialise()
-    except (TypeError, ValueError, PydanticSerializationError):
-        return None
-    return None if _spelled_apart(fast) else fast
-
-
-def _indented(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=2)
-
-
 def dumps_pretty(value: Any) -> str:
-    """`json.dumps(indent=2)`'s bytes, from pydantic-core when it cannot differ."""
-    fast = _fast(lambda: to_json(value, indent=2))
-    return fast.decode("utf-8") if fast is not None else _indented(value)
+    """Two-space indented JSON, non-ASCII kept."""
+    return json.dumps(value, ensure_ascii=False, indent=2)
 
 
 def dumps_compact(value: Any) -> str:
@@ -83,8 +54,5 @@ def dumps_canonical(value: Any) -> str:
 
 
 def dumps_model_pretty_bytes(model: BaseModel) -> bytes:
-    """`dumps_pretty(model.wire())` as UTF-8, serialised straight from the model."""
-    fast = _fast(lambda: model.__pydantic_serializer__.to_json(model, indent=2, by_alias=True))
-    if fast is not None:
-        return fast
-    return _indented(model.model_dump(mode="json", by_alias=True)).encode("utf-8")
+    """`dumps_pretty(model.wire())` as UTF-8."""
+    return dumps_pretty(model.model_dump(mode="json", by_alias=True)).encode("utf-8")

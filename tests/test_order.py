@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -98,6 +99,14 @@ def reference_cmp(x: OrderKey, y: OrderKey) -> int:
     return natural_cmp(x.label, y.label) or natural_cmp(x.identity, y.identity)
 
 
+@dataclass(frozen=True)
+class Row:
+    key: OrderKey
+
+    def order_key(self) -> OrderKey:
+        return self.key
+
+
 KEYS = st.builds(
     OrderKey,
     label=TEXT,
@@ -110,4 +119,6 @@ KEYS = st.builds(
 @settings(max_examples=500)
 @given(st.lists(KEYS, max_size=12))
 def test_canonical_sorts_as_the_reference_comparison(keys: list[OrderKey]) -> None:
-    assert canonical(keys, key=lambda k: k) == sorted(keys, key=functools.cmp_to_key(reference_cmp))
+    rows = [Row(k) for k in keys]
+    ordered = sorted(keys, key=functools.cmp_to_key(reference_cmp))
+    assert [row.key for row in canonical(rows)] == ordered

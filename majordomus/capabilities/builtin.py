@@ -5,55 +5,32 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from importlib import import_module
 
 from majordomus.capabilities.registry import Capability, Module, Registry, build_registry
 
 
-def _core() -> Sequence[Module]:
-    from majordomus.capabilities import core
-
-    return core.MODULES
-
-
-def _reasoning() -> Sequence[Module]:
-    from majordomus.capabilities import reasoning
-
-    return reasoning.MODULES
+def _declared_in(name: str) -> Sequence[Module]:
+    """The modules the file `capabilities/<name>.py` declares, importing that file alone."""
+    return import_module(f"majordomus.capabilities.{name}").MODULES
 
 
-def _recall() -> Sequence[Module]:
-    from majordomus.capabilities import recall
-
-    return recall.MODULES
-
-
-def _devcontext() -> Sequence[Module]:
-    from majordomus.capabilities import devcontext
-
-    return devcontext.MODULES
-
-
-#: Each built-in module id → the namespace that declares it, in declaration order.
-NAMESPACES: dict[str, Callable[[], Sequence[Module]]] = {
-    "repository": _core,
-    "objects": _core,
-    "capabilities": _core,
-    "health": _core,
-    "reasoning": _reasoning,
-    "recall": _recall,
-    "devcontext": _devcontext,
+#: Each built-in module id → the file that declares it, in declaration order.
+NAMESPACES: dict[str, str] = {
+    "repository": "core",
+    "objects": "core",
+    "capabilities": "core",
+    "health": "core",
+    "reasoning": "reasoning",
+    "recall": "recall",
+    "devcontext": "devcontext",
 }
-
-
-def _record() -> Capability:
-    from majordomus.capabilities import record
-
-    return record.REASONING_RECORD
-
 
 #: The capabilities declared apart from their namespace: writing a record needs none of the
 #: projections the other reasoning capabilities answer with.
-APART: dict[str, Callable[[], Capability]] = {"reasoning.record": _record}
+APART: dict[str, Callable[[], Capability]] = {
+    "reasoning.record": lambda: import_module("majordomus.capabilities.record").REASONING_RECORD
+}
 
 #: Each capability command's words (its module id, then its name) → the capability it runs.
 COMMANDS: dict[tuple[str, ...], str] = {
@@ -106,13 +83,13 @@ TOOLS = {
 
 def builtin_modules() -> list[Module]:
     """Every built-in module, in declaration order (every namespace imported)."""
-    namespaces = list(dict.fromkeys(NAMESPACES.values()))
-    return [module for namespace in namespaces for module in namespace()]
+    names = dict.fromkeys(NAMESPACES.values())
+    return [module for name in names for module in _declared_in(name)]
 
 
 def module_capabilities(module_id: str) -> list[Capability]:
     """The capabilities of one built-in module, importing only the namespace that declares it."""
-    module = next(m for m in NAMESPACES[module_id]() if m.id == module_id)
+    module = next(m for m in _declared_in(NAMESPACES[module_id]) if m.id == module_id)
     return module.composed()
 
 

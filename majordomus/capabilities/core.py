@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
 from majordomus.capabilities.paging import Paged, PageInput
-from majordomus.capabilities.registry import VERIFIED, Capability, Module, process_cache
+from majordomus.capabilities.registry import VERIFIED, CachePolicy, Capability, Module
 from majordomus.capabilities.schemas import schema_ref
 from majordomus.errors import InvalidInput, NotFound, Refused
 from majordomus.version import __version__
@@ -325,7 +326,7 @@ OBJECTS_SEARCH = Capability(
     cli=("objects", "search"),
     stability=VERIFIED,
     tags=("layer", "search"),
-    cache=process_cache(64),
+    cache=CachePolicy(64),
     cases=(("rule", {"query": "rule"}),),
 )
 
@@ -472,7 +473,7 @@ CAPABILITIES_LIST = Capability(
     cli=("capabilities", "list"),
     stability=VERIFIED,
     tags=("registry",),
-    cache=process_cache(16),
+    cache=CachePolicy(16),
     cases=(
         ("all", {}),
         ("queries", {"kind": "query"}),
@@ -602,11 +603,9 @@ def health_report(ctx: Workspace, _: Empty) -> Health:
         ),
         _ledger_check(ctx),
     ]
-    tallies: dict[str, int] = {}
-    for check in checks:
-        tallies[check.status] = tallies.get(check.status, 0) + 1
+    tallies = dict(sorted(Counter(check.status for check in checks).items()))
     worst = max(checks, key=lambda c: _SEVERITY.index(c.status)).status
-    return Health(status=worst, tallies=dict(sorted(tallies.items())), checks=checks)
+    return Health(status=worst, tallies=tallies, checks=checks)
 
 
 def health_live(_ctx: Workspace, _: Empty) -> Liveness:
@@ -637,7 +636,7 @@ HEALTH_REPORT = Capability(
     http=("GET", "/api/v1/health"),
     stability=VERIFIED,
     tags=("health",),
-    cache=process_cache(4, ttl_seconds=5),
+    cache=CachePolicy(4, ttl_seconds=5),
 )
 
 HEALTH_LIVE = Capability(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from majordomus.capabilities.registry import VERIFIED, Capability, Module, process_cache
+from majordomus.capabilities.registry import VERIFIED, CachePolicy, Capability, Module
 from majordomus.devcontext import (
     CompiledContext,
     CompileInput,
@@ -90,7 +90,7 @@ DEVCONTEXT_COMPILE = Capability(
     cli=("devcontext", "compile"),
     stability=VERIFIED,
     tags=("context", "session", "planning", "introspection"),
-    cache=process_cache(16),
+    cache=CachePolicy(16),
     cases=_compile_cases,
 )
 
@@ -108,7 +108,7 @@ DEVCONTEXT_EXPLAIN = Capability(
     cli=("devcontext", "explain"),
     stability=VERIFIED,
     tags=("context", "provenance", "introspection"),
-    cache=process_cache(8),
+    cache=CachePolicy(8),
     cases=_explain_cases,
 )
 

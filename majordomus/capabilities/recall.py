@@ -80,10 +80,6 @@ PARENT = {
 }
 
 
-def record_uri(record_id: str) -> str:
-    return RECORD_URI + record_id
-
-
 def _text(value: Any) -> str:
     """A field's words: strings as they are, lists and evidence pointers item by item."""
     if value is None:
@@ -132,14 +128,14 @@ def record_documents(records: list[ReasoningRecord]) -> list[Document]:
         parent = _parent(record)
         documents.append(
             Document(
-                uri=record_uri(record.id),
+                uri=RECORD_URI + record.id,
                 kind=record.kind,
                 title=record_title(record, subjects),
                 name=_column(record, head),
                 summary=_column(record, argues),
                 body=_column(record, backs) + "\n" + subjects.get(parent or "", ""),
                 kind_words=f"record {RECORD_WORDS[record.kind]}",
-                links=(record_uri(parent),) if parent else (),
+                links=(RECORD_URI + parent,) if parent else (),
                 labels=(
                     "/".join(head) or "assessment subject",
                     "/".join(argues),

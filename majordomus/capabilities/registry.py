@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
@@ -51,13 +52,6 @@ class CachePolicy:
         return out
 
 
-NO_CACHE = CachePolicy()
-
-
-def process_cache(max_entries: int, ttl_seconds: int | None = None) -> CachePolicy:
-    return CachePolicy(max_entries, ttl_seconds)
-
-
 @dataclass(frozen=True, slots=True)
 class Capability:
     """One declaration: identity, exposure on every surface, types, policies and handler."""
@@ -75,7 +69,7 @@ class Capability:
     cli: tuple[str, ...] | None = None
     stability: str = "implemented"
     tags: tuple[str, ...] = ()
-    cache: CachePolicy = NO_CACHE
+    cache: CachePolicy = CachePolicy()
     waived: str | None = None
     cases: Cases = (("default", {}),)
     writes_repository: bool = False
@@ -174,18 +168,12 @@ class Registry:
     def summary(self) -> dict[str, Any]:
         """Counts over the whole registry (docs/generated/capabilities.md `summary()`)."""
 
-        def tally(words: Iterable[str]) -> dict[str, int]:
-            out: dict[str, int] = {}
-            for word in words:
-                out[word] = out.get(word, 0) + 1
-            return dict(sorted(out.items()))
-
         return {
             "total": len(self),
             "builtin": len(self),
             "declarative": 0,
-            "by_kind": tally(c.kind for c in self),
-            "by_stability": tally(c.stability for c in self),
+            "by_kind": dict(sorted(Counter(c.kind for c in self).items())),
+            "by_stability": dict(sorted(Counter(c.stability for c in self).items())),
             "mcp_tools": len(self.by_tool),
             "mcp_resources": len(self.by_resource),
             "http_routes": len(self.by_route),

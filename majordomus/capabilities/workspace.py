@@ -18,8 +18,7 @@ log = logging.getLogger(__name__)
 if TYPE_CHECKING:
     from majordomus.capabilities.executor import Executor
     from majordomus.capabilities.registry import Registry
-    from majordomus.layer.freshness import Baseline, Watch
-    from majordomus.layer.git import GitState
+    from majordomus.layer.freshness import Watch
     from majordomus.layer.index import Built
     from majordomus.layer.model import Discovery, Index
     from majordomus.layer.ranking import Ranking
@@ -82,15 +81,14 @@ class Workspace:
 
     def _read_index(self, *, status_now: bool) -> Index:
         """The first build."""
-        baseline, built = self._build(status_now=status_now)
-        self._built = built
-        self.watch = None if baseline is None else self._watch(baseline, built)
-        return built.index
+        self.watch, self._built = self._build(status_now=status_now)
+        return self._built.index
 
-    def _build(self, *, status_now: bool) -> tuple[Baseline | None, Built]:
-        """Build the index, reusing what the last build read of every file that did not move."""
+    def _build(self, *, status_now: bool) -> tuple[Watch | None, Built]:
+        """Build the index, reusing what the last build read of every file that did not move,
+        and the watch over it when watching."""
         from majordomus.capabilities.builtin import TOOLS
-        from majordomus.layer.freshness import Baseline
+        from majordomus.layer.freshness import Baseline, Watch
         from majordomus.layer.index import build
 
         baseline = Baseline(self.root, self.discovery) if self.watching else None
@@ -110,13 +108,7 @@ class Workspace:
                 f"refusing to serve under --strict: the index has {index.error_count} error "
                 "diagnostic(s); run `majordomus mcp --inspect` to see them"
             )
-        return baseline, built
-
-    @staticmethod
-    def _watch(baseline: Baseline, built: Built) -> Watch:
-        from majordomus.layer.freshness import Watch
-
-        return Watch(baseline, built)
+        return (None if baseline is None else Watch(baseline, built)), built
 
     def refresh(self) -> bool:
         """Read the layer again if it changed since the index was read; True when it did. A failed
@@ -127,8 +119,8 @@ class Workspace:
 
     def _reindex(self, watch: Watch) -> bool:
         try:
-            baseline, built = self._build(status_now=True)
-            assert baseline is not None  # a workspace without a watch never gets here
+            fresh, built = self._build(status_now=True)
+            assert fresh is not None  # a workspace without a watch never gets here
         except Exception as exc:
             log.error("the layer changed and could not be read again: %s", exc)
             watch.rebase()
@@ -136,7 +128,7 @@ class Workspace:
             self.stale = True
             return False
         self._built = built
-        self.watch = self._watch(baseline, built)
+        self.watch = fresh
         # Swapped in one step each: a request still running keeps a whole index, old or new.
         self.__dict__.pop("ranking", None)
         self.__dict__["index"] = built.index
@@ -146,10 +138,6 @@ class Workspace:
         self.generation += 1
         log.info("the layer changed; re-indexed (generation %d)", self.generation)
         return True
-
-    @property
-    def git(self) -> GitState:
-        return self.index.git
 
     @cached_property
     def ranking(self) -> Ranking:

@@ -14,6 +14,7 @@ from freezegun import freeze_time
 from pydantic import BaseModel, ConfigDict
 
 from majordomus.capabilities.executor import Executor, validate_input
+from majordomus.capabilities.registry import CachePolicy
 from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import Internal, InvalidInput, NotFound
 
@@ -34,20 +35,10 @@ class Doubled(BaseModel):
 
 
 @dataclass
-class Cache:
-    max_entries: int = 0
-    ttl_seconds: int | None = None
-
-    @property
-    def enabled(self) -> bool:
-        return self.max_entries > 0 or self.ttl_seconds is not None
-
-
-@dataclass
 class StandIn:
     """The attributes of a capability the executor reads, and a handler counting its calls."""
 
-    cache: Cache = field(default_factory=Cache)
+    cache: CachePolicy = field(default_factory=CachePolicy)
     fail: BaseException | None = None
     id: str = "test.double"
     input: type[BaseModel] = Numbers
@@ -96,7 +87,10 @@ def test_an_already_built_input_is_taken_as_is() -> None:
 # --- running ----------------------------------------------------------------------------------
 
 
-def test_the_answer_is_the_models_json_value() -> None:
+def test_the_answer_is_the_handlers_model_and_call_its_json_value() -> None:
+    cap = StandIn()
+    answer = executor_for(cap).answer(cap, {"n": 21})  # type: ignore[arg-type]
+    assert answer == Doubled(n=42, calls=1)
     assert executor_for(StandIn()).call("test.double", {"n": 4}) == {"n": 8, "calls": 1}
 
 
@@ -118,17 +112,11 @@ def test_a_capability_error_reaches_the_surface_unchanged() -> None:
     assert raised.value is refusal
 
 
-def test_the_answer_is_the_handlers_model() -> None:
-    cap = StandIn()
-    answer = executor_for(cap).answer(cap, {"n": 21})  # type: ignore[arg-type]
-    assert answer == Doubled(n=42, calls=1)
-
-
 # --- the process cache ------------------------------------------------------------------------
 
 
 def test_a_cached_capability_answers_a_repeated_request_from_the_cache() -> None:
-    cap = StandIn(cache=Cache(max_entries=4))
+    cap = StandIn(cache=CachePolicy(max_entries=4))
     executor = executor_for(cap)
     first = executor.call("test.double", {"n": 2})
     again = executor.call("test.double", {"n": 2})
@@ -141,7 +129,7 @@ def test_a_cached_capability_answers_a_repeated_request_from_the_cache() -> None
 
 
 def test_requests_that_validate_equal_share_one_entry() -> None:
-    cap = StandIn(cache=Cache(max_entries=4))
+    cap = StandIn(cache=CachePolicy(max_entries=4))
     executor = executor_for(cap)
     executor.call("test.double", {"n": 2, "label": None})
     executor.call("test.double", {"n": 2})
@@ -149,7 +137,7 @@ def test_requests_that_validate_equal_share_one_entry() -> None:
 
 
 def test_a_fresh_answer_neither_reads_nor_fills_the_cache() -> None:
-    cap = StandIn(cache=Cache(max_entries=4))
+    cap = StandIn(cache=CachePolicy(max_entries=4))
     executor = executor_for(cap)
     executor.call("test.double", {"n": 2}, fresh=True)
     executor.call("test.double", {"n": 2})
@@ -165,7 +153,7 @@ def test_an_uncached_capability_runs_every_time() -> None:
 
 
 def test_errors_are_never_cached() -> None:
-    cap = StandIn(cache=Cache(max_entries=4), fail=NotFound("not yet"))
+    cap = StandIn(cache=CachePolicy(max_entries=4), fail=NotFound("not yet"))
     executor = executor_for(cap)
     with pytest.raises(NotFound):
         executor.call("test.double", {"n": 2})
@@ -174,7 +162,7 @@ def test_errors_are_never_cached() -> None:
 
 
 def test_the_cache_drops_its_oldest_entry_past_its_size() -> None:
-    cap = StandIn(cache=Cache(max_entries=2))
+    cap = StandIn(cache=CachePolicy(max_entries=2))
     executor = executor_for(cap)
     for n in (1, 2, 3):
         executor.call("test.double", {"n": n})
@@ -187,7 +175,7 @@ def test_the_cache_drops_its_oldest_entry_past_its_size() -> None:
 
 
 def test_an_entry_lives_for_its_ttl_and_is_computed_again_after() -> None:
-    cap = StandIn(cache=Cache(ttl_seconds=5))
+    cap = StandIn(cache=CachePolicy(ttl_seconds=5))
     executor = executor_for(cap)
     with freeze_time("2026-01-01 00:00:00") as clock:
         executor.call("test.double", {"n": 2})
@@ -200,7 +188,7 @@ def test_an_entry_lives_for_its_ttl_and_is_computed_again_after() -> None:
 
 
 def test_clearing_the_cache_forgets_every_answer() -> None:
-    cap = StandIn(cache=Cache(max_entries=4))
+    cap = StandIn(cache=CachePolicy(max_entries=4))
     executor = executor_for(cap)
     executor.call("test.double", {"n": 2})
     executor.cache.clear()

@@ -43,7 +43,6 @@ def test_each_part_is_built_once(layer: Path) -> None:
     assert ctx.index is ctx.index
     assert ctx.registry is ctx.registry
     assert ctx.executor is ctx.executor
-    assert ctx.git is ctx.index.git
 
 
 def test_a_context_over_a_given_index_never_reads_the_layer_again(layer: Path) -> None:
