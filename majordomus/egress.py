@@ -139,7 +139,6 @@ def clean_json_bytes(data: bytes, dumps: Callable[[Any], str]) -> bytes:
         return data
     try:
         text = data.decode("utf-8")
-        candidates.utf8 = True
     except UnicodeDecodeError:
         text = data.decode("utf-8", "surrogateescape")
     if safe and redact_secrets(text, candidates) == text:
