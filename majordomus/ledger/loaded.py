@@ -155,7 +155,6 @@ class RecordIndex:
         self.conclusions: dict[str, list[ReasoningRecord]] = {}
         self.passed: dict[str, int] = {}
         self.failed: dict[str, int] = {}
-        self.consultations: list[ReasoningRecord] = []
         for record in records:
             self.by_id.setdefault(record.id, record)
             self._index(record)
@@ -177,8 +176,6 @@ class RecordIndex:
             self.planned.add(body.assessment)
         elif isinstance(body, AssessmentInput):
             self.assessments.append(record)
-        elif isinstance(body, ConsultationInput):
-            self.consultations.append(record)
 
     def get(self, record_id: str) -> ReasoningRecord | None:
         """The first record with this id."""
