@@ -61,7 +61,6 @@ def spans(data: bytes, cased: bytes) -> list[tuple[int, int]]:
     """Where the random-looking tokens are in the UTF-8 `data`, in order; a token judged
     random is replaced wherever it stands."""
     runs: list[tuple[int, str]] = []
-    verdicts: dict[tuple[bytes, bytes], bool] = {}
     found: set[str] = set()
     for run in _RUN.finditer(data):
         start, end = run.span()
@@ -72,10 +71,7 @@ def spans(data: bytes, cased: bytes) -> list[tuple[int, int]]:
         raw, before = data[start:end], data[max(0, start - 24) : start]
         token = _trimmed(raw.decode("ascii"))
         runs.append((start + raw.find(token.encode("ascii")), token))
-        verdict = verdicts.get((raw, before))
-        if verdict is None:
-            verdict = verdicts[raw, before] = _random(token, before)
-        if verdict:
+        if _random(token, before):
             found.add(token)
     return [(start, start + len(token)) for start, token in runs if token in found]
 
