@@ -66,9 +66,9 @@ def url_of(sock: socket.socket) -> str:
 def route_uvicorn_logs() -> None:
     """uvicorn's own lines (an invalid request, a failure) go through our handler and level:
     one line each, redacted, control characters escaped, never a traceback."""
-    theirs = logging.getLogger("uvicorn")
-    theirs.handlers = list(log.handlers)
-    theirs.setLevel(log.getEffectiveLevel())
+    ours, theirs = logging.getLogger("majordomus"), logging.getLogger("uvicorn")
+    theirs.handlers = list(ours.handlers)
+    theirs.setLevel(ours.getEffectiveLevel())
     theirs.propagate = False
 
 
