@@ -61,6 +61,8 @@ def spans(data: bytes, cased: bytes) -> list[tuple[int, int]]:
     """Where the random-looking tokens are in the UTF-8 `data`, in order; a token judged
     random is replaced wherever it stands."""
     runs: list[tuple[int, str]] = []
+    # a token repeated throughout a text is judged once, so no input makes this slow
+    verdicts: dict[tuple[bytes, bytes], bool] = {}
     found: set[str] = set()
     for run in _RUN.finditer(data):
         start, end = run.span()
@@ -71,7 +73,10 @@ def spans(data: bytes, cased: bytes) -> list[tuple[int, int]]:
         raw, before = data[start:end], data[max(0, start - 24) : start]
         token = _trimmed(raw.decode("ascii"))
         runs.append((start + raw.find(token.encode("ascii")), token))
-        if _random(token, before):
+        verdict = verdicts.get((raw, before))
+        if verdict is None:
+            verdict = verdicts[raw, before] = _random(token, before)
+        if verdict:
             found.add(token)
     return [(start, start + len(token)) for start, token in runs if token in found]
 
