@@ -12,7 +12,7 @@ import click
 
 from majordomus.capabilities.builtin import COMMAND_WORDS, COMMANDS, declared
 from majordomus.cli import errors, logs
-from majordomus.cli.commands import PROCESS_COMMANDS, is_server
+from majordomus.cli.commands import PROCESS_COMMANDS, is_server, process_command
 from majordomus.cli.settings import shared_params
 from majordomus.cli.views import views_of
 from majordomus.egress import silence
@@ -28,8 +28,17 @@ GROUP_HELP = {
 }
 
 
-class Group(click.Group):
-    """A group that names an unknown subcommand the way the contract says."""
+#: A command's words below the group that holds it, and the function that builds it.
+Entry = tuple[tuple[str, ...], Callable[[], click.Command]]
+
+
+class Word(click.Group):
+    """A group whose subcommands are built the first time each is asked for, and which names an
+    unknown subcommand the way the contract says."""
+
+    def __init__(self, name: str, entries: Sequence[Entry], **attrs: Any) -> None:
+        super().__init__(name=name, params=shared_params(), no_args_is_help=True, **attrs)
+        self._entries = entries
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]
@@ -50,28 +59,11 @@ class Group(click.Group):
         below: list[str] = []
         for word in self.list_commands(ctx):
             group = self.get_command(ctx, word)
-            if isinstance(group, Group):
+            if isinstance(group, Word):
                 below += [f"{word} {sub}" for sub in group.list_commands(ctx)]
         exact = [path for path in below if path.rsplit(" ", 1)[-1] == name]
         close = exact or difflib.get_close_matches(name, below, n=1, cutoff=0.8)
         return [f"{ctx.command_path} {path}" for path in close]
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(self.commands)
-
-
-#: A command's words below the group that holds it, and the function that builds it.
-Entry = tuple[tuple[str, ...], Callable[[], click.Command]]
-
-
-class Word(Group):
-    """A group whose subcommands are built the first time each is asked for."""
-
-    def __init__(self, name: str, entries: Sequence[Entry]) -> None:
-        super().__init__(
-            name=name, help=GROUP_HELP.get(name), params=shared_params(), no_args_is_help=True
-        )
-        self._entries = entries
 
     def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
         if name not in self.commands:
@@ -90,19 +82,11 @@ def _command_at(name: str, entries: Sequence[Entry]) -> click.Command:
     for words, build in entries:
         if len(words) == 1:
             return build()
-    return Word(name, [(words[1:], build) for words, build in entries])
+    return Word(name, [(words[1:], build) for words, build in entries], help=GROUP_HELP.get(name))
 
 
-class Root(Group):
+class Root(Word):
     """The root group: the commands under a top-level word are built when it is asked for."""
-
-    def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
-        if name not in self.commands and name in top_words():
-            _load_word(self, name)
-        return self.commands.get(name)
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(self.commands) | top_words())
 
     def invoke(self, ctx: click.Context) -> Any:
         """A reader that closed our output (`| head`) ends the command quietly with exit 0."""
@@ -118,18 +102,6 @@ def top_words() -> set[str]:
     return set(COMMAND_WORDS) | {words[0] for words in PROCESS_COMMANDS}
 
 
-def _load_word(root: Root, word: str) -> None:
-    """Attach `word`: its capability commands and its process commands, each built (the file
-    that declares its capability, its views or its command file imported) on use."""
-    entries: list[Entry] = [
-        (words, partial(_capability_command, capability_id))
-        for words, capability_id in COMMANDS.items()
-        if words[0] == word
-    ]
-    entries.extend((words, build) for words, build in PROCESS_COMMANDS.items() if words[0] == word)
-    root.add_command(_command_at(word, entries), word)
-
-
 def _capability_command(capability_id: str) -> click.Command:
     """The command of one capability, with its views (only its module's views imported)."""
     from majordomus.cli.capability_commands import capability_command
@@ -139,13 +111,16 @@ def _capability_command(capability_id: str) -> click.Command:
 
 
 def lazy_cli() -> Root:
-    """The root with nothing built yet: what a command line runs."""
+    """The root with nothing built yet (each file imported on use): what a command line runs."""
+    entries: list[Entry] = [
+        *((words, partial(_capability_command, cap_id)) for words, cap_id in COMMANDS.items()),
+        *((words, partial(process_command, words)) for words in PROCESS_COMMANDS),
+    ]
     root = Root(
-        name="majordomus",
+        "majordomus",
+        entries,
         help="A trustworthy memory of a repository for AI coding sessions: the `.ai/` layer, "
         "the reasoning ledger and the context compiler.",
-        params=shared_params(),
-        no_args_is_help=True,
         context_settings={"help_option_names": ["-h", "--help"]},
     )
     return click.version_option(

@@ -1,6 +1,5 @@
 """The `majordomus` command and `python -m majordomus`: argv goes to the click application
-(`majordomus.cli.app`), which parses it once and renders every failure once.
-"""
+(`majordomus.cli.app`), which parses it once and renders every failure once."""
 
 from __future__ import annotations
 

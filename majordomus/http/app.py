@@ -24,7 +24,12 @@ from majordomus.http.guards import MCP_PATH
 from majordomus.http.mcp import McpEndpoint
 from majordomus.http.middleware import BODY_LIMIT, MAX_IN_FLIGHT, Guard, client_of
 from majordomus.http.openapi import OpenApiError, build_openapi, render
-from majordomus.http.responses import error_response, method_not_allowed, model_response
+from majordomus.http.responses import (
+    error_response,
+    method_not_allowed,
+    model_response,
+    refusal_response,
+)
 
 log = logging.getLogger(__name__)
 
@@ -88,16 +93,6 @@ class Routes:
             self._info = pages.server_index(self.ctx.index, stale=self.ctx.stale)
         return self._info
 
-    def openapi_text(self) -> str:
-        """Built on first request and kept; a failed build is an internal error each time."""
-        if self._openapi is None:
-            document = build_openapi(self.registry, self.cases)
-            self._openapi = render(document)
-        return self._openapi
-
-    def cases(self, cap: Capability) -> list[tuple[str, dict[str, Any]]]:
-        return cap.benchmark_cases(self.ctx)
-
     async def run(self, cap: Capability, raw: dict[str, Any]) -> BaseModel:
         call = functools.partial(self.executor.answer, cap, raw)
         if cap.kind == "command":
@@ -109,17 +104,23 @@ class Routes:
         """Every route served beside MCP: the pages, then one per capability HTTP exposure."""
         if mcp_only:
             return []
+        page = swagger_file(
+            pages.swagger_html,
+            "text/html",
+            {**pages.HTML_HEADERS, "Content-Security-Policy": pages.SWAGGER_CSP},
+        )
         served: list[tuple[str, str, Endpoint]] = [
             ("/", "GET", self.home),
             ("/api/v1", "GET", self.api_index),
             ("/api/v1/", "GET", self.api_index),
             ("/openapi.json", "GET", self.openapi),
-            ("/swagger", "GET", self.swagger),
-            ("/swagger/", "GET", self.swagger),
+            ("/swagger", "GET", page),
+            ("/swagger/", "GET", page),
         ]
-        served += [
-            (f"/swagger/{name}", "GET", self.swagger_asset(name)) for name in pages.SWAGGER_ASSETS
-        ]
+        for name, media in pages.SWAGGER_ASSETS.items():
+            read = functools.partial(pages.swagger_asset, name)
+            nosniff = {"X-Content-Type-Options": "nosniff"}
+            served.append((f"/swagger/{name}", "GET", swagger_file(read, media, nosniff)))
         for cap in self.registry:
             if cap.http is not None:
                 method, path = cap.http
@@ -139,35 +140,15 @@ class Routes:
         return model_response(self.api)
 
     async def openapi(self, _: Request) -> Response:
-        try:
-            text = self.openapi_text()
-        except OpenApiError as exc:
-            log.error("the OpenAPI document did not build: %s", exc)
-            return error_response(500, "internal", f"the OpenAPI document did not build: {exc}")
-        return Response(text, media_type="application/json")
-
-    async def swagger(self, _: Request) -> Response:
-        try:
-            page = pages.swagger_html()
-        except pages.SwaggerAssetsMissing as exc:
-            return error_response(500, "internal", str(exc))
-        return Response(
-            page,
-            media_type="text/html",
-            headers={**pages.HTML_HEADERS, "Content-Security-Policy": pages.SWAGGER_CSP},
-        )
-
-    @staticmethod
-    def swagger_asset(name: str) -> Endpoint:
-        async def asset(_: Request) -> Response:
+        """Built on first request and kept; a failed build is an internal error each time."""
+        if self._openapi is None:
             try:
-                body = pages.swagger_asset(name)
-            except pages.SwaggerAssetsMissing as exc:
-                return error_response(500, "internal", str(exc))
-            media = pages.SWAGGER_ASSETS[name]
-            return Response(body, media_type=media, headers={"X-Content-Type-Options": "nosniff"})
-
-        return asset
+                document = build_openapi(self.registry, lambda cap: cap.benchmark_cases(self.ctx))
+            except OpenApiError as exc:
+                log.error("the OpenAPI document did not build: %s", exc)
+                return error_response(500, "internal", f"the OpenAPI document did not build: {exc}")
+            self._openapi = render(document)
+        return Response(self._openapi, media_type="application/json")
 
     def endpoint(self, cap: Capability) -> Endpoint:
         """The generic dispatch of docs/http.md for one capability route."""
@@ -189,12 +170,24 @@ class Routes:
                     log.error(
                         "%s: %s", cap.id, mapped.message, exc_info=not isinstance(exc, HttpError)
                     )
-                challenge = {"WWW-Authenticate": "Bearer"} if mapped.status == 401 else None
-                return error_response(mapped.status, mapped.code, mapped.message, challenge)
+                return refusal_response(mapped)
             return model_response(answer)
 
         dispatch.__name__ = f"capability_{cap.id}"
         return dispatch
+
+
+def swagger_file(read: Callable[[], str | bytes], media: str, headers: dict[str, str]) -> Endpoint:
+    """A file of Swagger UI; a 500 naming the package when the files are not installed."""
+
+    async def served(_: Request) -> Response:
+        try:
+            body = read()
+        except pages.SwaggerAssetsMissing as exc:
+            return error_response(500, "internal", str(exc))
+        return Response(body, media_type=media, headers=headers)
+
+    return served
 
 
 def _routing_error(request: Request, exc: StarletteHTTPException, mcp_only: bool) -> Response:

@@ -1,6 +1,4 @@
-"""Deadlines for HTTP connections: a client that is slow to send, or that does not take its
-answer, drops off.
-"""
+"""Deadlines for HTTP connections: a client slow to send, or to take its answer, drops off."""
 
 from __future__ import annotations
 
@@ -58,7 +56,7 @@ _TRIM = _malloc_trim()
 
 
 class _Reclaim:
-    """One server's reclaim after a burst; see the module docstring."""
+    """Once a burst of connections has closed, the memory it held goes back to the system."""
 
     def __init__(self) -> None:
         self.peak = 0

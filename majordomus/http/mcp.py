@@ -1,6 +1,5 @@
 """MCP over Streamable HTTP at `/mcp`: each POSTed JSON-RPC message goes to the dispatcher
-stdio uses (`majordomus.mcp.server.Server`), and its answer is the body, as JSON.
-"""
+stdio uses (`majordomus.mcp.server.Server`), and its answer is the body, as JSON."""
 
 from __future__ import annotations
 

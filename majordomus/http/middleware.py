@@ -12,7 +12,7 @@ from typing import Any
 from majordomus.http.door import CLOSED, Door
 from majordomus.http.errors import HttpError
 from majordomus.http.guards import MCP_PATH, check_request
-from majordomus.http.responses import error_response
+from majordomus.http.responses import error_response, refusal_response
 from majordomus.limits import MAX_BODY_BYTES
 
 log = logging.getLogger(__name__)
@@ -101,10 +101,7 @@ class Guard:
             log.info("the client left before its request body was complete; nothing ran")
             return
         except HttpError as refused:
-            challenge = {"WWW-Authenticate": "Bearer"} if refused.status == 401 else None
-            await error_response(refused.status, refused.code, refused.message, challenge)(
-                scope, receive, send
-            )
+            await refusal_response(refused)(scope, receive, send)
             return
         replayed = False
 

@@ -114,26 +114,6 @@ class Components:
         return {"$ref": REF_PREFIX + str(title)}, root
 
 
-def _drop_null(schema: dict[str, Any]) -> dict[str, Any]:
-    """A query parameter is absent rather than null: `null` leaves the type and the default."""
-    out = {k: v for k, v in schema.items() if k not in ("title", "description")}
-    if isinstance(out.get("type"), list):
-        kept = [t for t in out["type"] if t != "null"]
-        out["type"] = kept[0] if len(kept) == 1 else kept
-    for key in ("anyOf", "oneOf"):
-        members = out.get(key)
-        if isinstance(members, list):
-            kept = [m for m in members if m != {"type": "null"}]
-            if len(kept) == 1:
-                del out[key]
-                out = {**kept[0], **out}
-            else:
-                out[key] = kept
-    if "default" in out and out["default"] is None:
-        del out["default"]
-    return out
-
-
 def _examples(cases: list[tuple[str, dict[str, Any]]], key: str | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, value in sorted(cases, key=lambda case: case[0]):
@@ -153,7 +133,8 @@ def _parameters(
         param: dict[str, Any] = {"name": name, "in": "query", "required": name in required}
         if "description" in prop:
             param["description"] = prop["description"]
-        schema = _drop_null(prop)
+        # the canonical input form already leaves `null` out of a property that may be absent
+        schema = {k: v for k, v in prop.items() if k not in ("title", "description")}
         if declared_types(canonical, name) & {"array", "object"}:
             param["content"] = {"application/json": {"schema": schema}}
         else:
@@ -252,11 +233,10 @@ def build_openapi(registry: Registry, cases: Cases) -> dict[str, Any]:
         paths.setdefault(path, {})[method.lower()] = operation(cap, components, cases(cap))
     if components.problems:
         raise OpenApiError(components.problems)
-    namespaces = sorted({cap.namespace for cap in routed})
-    tags = []
-    for name in namespaces:
-        module = registry.modules.get(name)
-        tags.append({"name": name, "description": module.description if module else ""})
+    tags = [
+        {"name": name, "description": getattr(registry.modules.get(name), "description", "")}
+        for name in sorted({cap.namespace for cap in routed})
+    ]
     return {
         "openapi": "3.1.0",
         "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",

@@ -36,13 +36,14 @@ SWAGGER_INIT = (
 )
 
 
-def _script_hash(script: str) -> str:
-    return "sha256-" + base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+def _digest(algorithm: str, data: bytes) -> str:
+    """A CSP hash or a subresource integrity value: `<algorithm>-<base64 digest>`."""
+    return f"{algorithm}-" + base64.b64encode(hashlib.new(algorithm, data).digest()).decode()
 
 
 SWAGGER_CSP = (
     "default-src 'none'; "
-    f"script-src 'self' '{_script_hash(SWAGGER_INIT)}'; "
+    f"script-src 'self' '{_digest('sha256', SWAGGER_INIT.encode())}'; "
     "style-src 'self' 'unsafe-inline'; "
     "img-src 'self' data:; "
     "font-src 'self' data:; "
@@ -201,10 +202,6 @@ def swagger_asset(name: str) -> bytes:
         raise SwaggerAssetsMissing(f"Swagger UI's {name} cannot be read: {exc.strerror}") from None
 
 
-def _integrity(name: str) -> str:
-    return "sha384-" + base64.b64encode(hashlib.sha384(swagger_asset(name)).digest()).decode()
-
-
 @functools.cache
 def swagger_html() -> str:
     """The Swagger UI shell: local assets with sha384 integrity, one hashed inline script."""
@@ -212,9 +209,9 @@ def swagger_html() -> str:
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         "<title>majordomus — API reference</title>\n"
         '<link rel="stylesheet" href="/swagger/swagger-ui.css" '
-        f'integrity="{_integrity("swagger-ui.css")}">\n'
+        f'integrity="{_digest("sha384", swagger_asset("swagger-ui.css"))}">\n'
         '</head>\n<body>\n<div id="swagger-ui"></div>\n'
         '<script src="/swagger/swagger-ui-bundle.js" '
-        f'integrity="{_integrity("swagger-ui-bundle.js")}"></script>\n'
+        f'integrity="{_digest("sha384", swagger_asset("swagger-ui-bundle.js"))}"></script>\n'
         f"<script>{SWAGGER_INIT}</script>\n</body>\n</html>\n"
     )

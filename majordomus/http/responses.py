@@ -6,7 +6,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel
 
 from majordomus.egress import clean_json_bytes
-from majordomus.http.errors import ErrorCode, error_json
+from majordomus.http.errors import ErrorCode, HttpError, error_json
 from majordomus.wire import dumps_model_pretty_bytes, dumps_pretty
 
 
@@ -25,6 +25,12 @@ def error_response(
         media_type="application/json",
         headers=headers,
     )
+
+
+def refusal_response(refused: HttpError) -> Response:
+    """An `HttpError`'s answer; a 401 names the scheme that would let the caller in."""
+    challenge = {"WWW-Authenticate": "Bearer"} if refused.status == 401 else None
+    return error_response(refused.status, refused.code, refused.message, challenge)
 
 
 def method_not_allowed(method: str, path: str, allow: str | None) -> Response:

@@ -1,6 +1,4 @@
-"""JSON-RPC 2.0 dispatch of the stdio MCP server: from an input line to the answer it calls
-for, whatever the methods are.
-"""
+"""JSON-RPC 2.0 dispatch: from an input line to the answer it calls for, whatever the methods."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """What the MCP surface lists: tools projected from the registry (once per process), resources
-from the registry and the index (once per index), and the report `mcp --inspect` prints.
-"""
+from the registry and the index (once per index), and the report `mcp --inspect` prints."""
 
 from __future__ import annotations
 
@@ -32,8 +31,7 @@ def tool_annotations(cap: Capability) -> dict[str, bool]:
 
 @functools.cache
 def tool_entries(registry: Registry, read_only: bool) -> list[dict[str, Any]]:
-    """`tools/list` entries in id order, without `outputSchema`; `--read-only` leaves out every
-    command."""
+    """`tools/list` entries in id order, no `outputSchema`; `--read-only` leaves out commands."""
     out = []
     for cap in registry:
         if cap.tool is None or (read_only and cap.kind == "command"):

@@ -1,12 +1,11 @@
 """The MCP server's dispatcher: the methods, their parameters and their error codes; stdio
-runs it here, and Streamable HTTP through `majordomus.http.mcp`.
-"""
+runs it here, and Streamable HTTP through `majordomus.http.mcp`."""
 
 from __future__ import annotations
 
 import logging
 import sys
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 from majordomus.capabilities.core import RECORD_URI
 from majordomus.capabilities.registry import Capability, Registry
@@ -30,7 +29,7 @@ from majordomus.mcp.results import (
     tool_refusal,
     tool_result,
 )
-from majordomus.mcp.session import EXIT_IO, EXIT_OK, run
+from majordomus.mcp.session import run
 from majordomus.version import __version__
 from majordomus.wire import dumps_pretty
 
@@ -38,8 +37,6 @@ log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
-
-__all__ = ["EXIT_IO", "EXIT_OK", "Server", "serve"]
 
 
 #: Versions echoed when a client asks for them; the last is what the official SDK client offers.
@@ -202,20 +199,12 @@ class Server(Dispatcher):
         )
 
     def _initialize(self, params: dict[str, Any]) -> Any:
-        asked = params.get("protocolVersion")
-        version = asked if asked in PROTOCOL_VERSIONS else DEFAULT_PROTOCOL_VERSION
+        result = initialize_result(params, self.capabilities, self.instructions)
         client = params.get("clientInfo")
         if isinstance(client, dict):
             name, release = client.get("name"), client.get("version")
-            log.info("client %s %s, protocol %s", name, release, version)
-        return clean_value(
-            {
-                "protocolVersion": version,
-                "capabilities": self.capabilities,
-                "serverInfo": _SERVER_INFO,
-                "instructions": self.instructions,
-            }
-        )
+            log.info("client %s %s, protocol %s", name, release, result["protocolVersion"])
+        return result
 
     def _list(self, name: str) -> list[dict[str, Any]]:
         """One list method's entries, computed once per index."""
@@ -327,10 +316,19 @@ class Server(Dispatcher):
             return tool_refusal(exc)
         return tool_result(answer)
 
-    def run(self, inp: IO[bytes], out: IO[bytes]) -> int:
-        """Serve until EOF (exit 0), a closed output (exit 0) or another I/O failure (13)
-        (`majordomus.mcp.session.run`)."""
-        return run(self, inp, out)
+
+def initialize_result(params: dict[str, Any], capabilities: Any, instructions: str) -> Any:
+    """What `initialize` answers: the protocol version asked for when spoken here, else ours."""
+    asked = params.get("protocolVersion")
+    version = asked if asked in PROTOCOL_VERSIONS else DEFAULT_PROTOCOL_VERSION
+    return clean_value(
+        {
+            "protocolVersion": version,
+            "capabilities": capabilities,
+            "serverInfo": _SERVER_INFO,
+            "instructions": instructions,
+        }
+    )
 
 
 def _uri(params: dict[str, Any]) -> str:

@@ -11,7 +11,7 @@ from majordomus.errors import NotFound
 from majordomus.mcp.dispatch import Dispatcher
 from majordomus.mcp.framing import RESOURCE_NOT_FOUND, RpcError, clean_value
 from majordomus.mcp.results import offset_of, page, tool_refusal
-from majordomus.mcp.server import _CAPABILITIES, _SERVER_INFO, DEFAULT_PROTOCOL_VERSION
+from majordomus.mcp.server import _CAPABILITIES, initialize_result
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,9 @@ class Unrooted(Dispatcher):
         super().__init__(
             {
                 **methods,
-                "initialize": self._initialize,
+                "initialize": lambda params: initialize_result(
+                    params, _CAPABILITIES, f"Majordomus serves no repository: {self.fix}."
+                ),
                 "ping": lambda _params: {},
                 "tools/list": lambda params: clean_value(
                     page("tools", tools, offset_of("tools", params.get("cursor")))
@@ -51,20 +53,6 @@ class Unrooted(Dispatcher):
                 "resources/read": self._refuse,
                 "prompts/get": self._refuse,
                 "completion/complete": self._refuse,
-            }
-        )
-
-    def _initialize(self, params: dict[str, Any]) -> Any:
-        asked = params.get("protocolVersion")
-        from majordomus.mcp.server import PROTOCOL_VERSIONS
-
-        version = asked if asked in PROTOCOL_VERSIONS else DEFAULT_PROTOCOL_VERSION
-        return clean_value(
-            {
-                "protocolVersion": version,
-                "capabilities": _CAPABILITIES,
-                "serverInfo": _SERVER_INFO,
-                "instructions": f"Majordomus serves no repository: {self.fix}.",
             }
         )
 

@@ -4,6 +4,7 @@ would be named `http` and hide the standard library's (hence `test_http_*.py`, a
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -17,6 +18,19 @@ from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import Forbidden, Internal, InvalidInput, MissingArtifact, NotFound, Refused
 from majordomus.wire import StrictInput, Wire
 from tests.conftest import Served, command_env, initialised_repo, serve
+
+
+def error_of(response: Any, status: int, code: str) -> str:
+    """Assert the one error shape (docs/http.md#errors) and return its message."""
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == "application/json"
+    assert response.headers["cache-control"] == "no-store"
+    assert int(response.headers["content-length"]) == len(response.content)
+    body = response.json()
+    assert list(body) == ["error"] and list(body["error"]) == ["code", "message"]
+    assert body["error"]["code"] == code
+    assert response.text == json.dumps(body, ensure_ascii=False, indent=2) + "\n"
+    return str(body["error"]["message"])
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,5 @@
 """The application in process (ASGI), with the probe module: error mapping, bindings, guards
-with a set client address, limits, HEAD, the busy bound and the process cache
-(docs/http.md)."""
+with a set client address, the busy bound and the process cache (docs/http.md)."""
 
 from __future__ import annotations
 
@@ -17,7 +16,8 @@ from majordomus.capabilities.schemas import canonical_schema
 from majordomus.capabilities.workspace import Workspace
 from majordomus.http.app import create_app
 from majordomus.http.door import Door
-from majordomus.http.middleware import BODY_LIMIT, Guard
+from majordomus.http.middleware import Guard
+from tests.http.conftest import error_of
 
 LOCAL = ("127.0.0.1", 50000)
 REMOTE = ("10.0.0.5", 50000)
@@ -36,19 +36,6 @@ def client(app: Guard) -> Iterator[TestClient]:
     """A loopback caller that shows the token."""
     with TestClient(app, base_url=BASE, client=LOCAL, headers=SHOWN) as test_client:
         yield test_client
-
-
-def error_of(response: Any, status: int, code: str) -> str:
-    """Assert the one error shape (docs/http.md#errors) and return its message."""
-    assert response.status_code == status, response.text
-    assert response.headers["content-type"] == "application/json"
-    assert response.headers["cache-control"] == "no-store"
-    assert int(response.headers["content-length"]) == len(response.content)
-    body = response.json()
-    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}
-    assert body["error"]["code"] == code
-    assert response.text == json.dumps(body, ensure_ascii=False, indent=2) + "\n"
-    return body["error"]["message"]
 
 
 @pytest.mark.parametrize(
@@ -177,27 +164,6 @@ def test_open_loopback_lets_loopback_callers_write(probe_context: Workspace) -> 
         assert local.post("/api/v1/probe/note", content=b'{"note":"x"}').is_success
     with TestClient(app, base_url="http://majordomus.internal", client=REMOTE) as remote:
         error_of(remote.post("/api/v1/probe/note", content=b'{"note":"x"}'), 401, "unauthorized")
-
-
-def test_body_limit(client: TestClient) -> None:
-    over = client.post("/api/v1/probe/note", content=b" " * (BODY_LIMIT + 1))
-    assert "over 1048576 bytes" in error_of(over, 413, "too_large")
-
-    def chunks() -> Iterator[bytes]:
-        for _ in range(5):
-            yield b" " * (BODY_LIMIT // 4)
-
-    error_of(client.post("/api/v1/probe/note", content=chunks()), 413, "too_large")
-    at_limit = client.post("/api/v1/probe/note", content=b" " * BODY_LIMIT)
-    error_of(at_limit, 400, "invalid_input")
-
-
-def test_head_is_get_without_a_body(client: TestClient) -> None:
-    get = client.get("/api/v1/live")
-    head = client.head("/api/v1/live")
-    assert head.status_code == 200 and head.content == b""
-    assert head.headers["content-length"] == get.headers["content-length"] == str(len(get.content))
-    assert client.head("/api/v1/nothing").status_code == 404
 
 
 def test_index_json_unless_html_is_asked_for(client: TestClient, served_repo: Path) -> None:

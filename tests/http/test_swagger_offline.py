@@ -13,22 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import initialised_repo, serve
+from tests.conftest import Served
 
 CHROMIUM = next(
     (found for name in ("chromium", "chromium-browser") if (found := shutil.which(name))), None
 )
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory):
-    running = serve(initialised_repo(tmp_path_factory.mktemp("swagger") / "repo"))
-    yield running
-    assert running.stop() == 0
-
-
-def test_the_page_loads_only_what_this_server_serves(served) -> None:
-    with served.client() as client:
+def test_the_page_loads_only_what_this_server_serves(server: Served) -> None:
+    with server.client() as client:
         page = client.get("/swagger")
         assert page.status_code == 200
         assert "https://" not in page.text and "http://" not in page.text
@@ -47,8 +40,8 @@ def test_the_page_loads_only_what_this_server_serves(served) -> None:
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed")
-def test_headless_chromium_renders_every_operation(served, tmp_path: Path) -> None:
-    with served.client() as client:
+def test_headless_chromium_renders_every_operation(server: Served, tmp_path: Path) -> None:
+    with server.client() as client:
         document = client.get("/openapi.json").json()
     operations = [
         (op["tags"][0], op["operationId"])
@@ -73,7 +66,7 @@ def test_headless_chromium_renders_every_operation(served, tmp_path: Path) -> No
             f"--user-data-dir={tmp_path / 'profile'}",
             "--virtual-time-budget=5000",
             "--dump-dom",
-            served.url + "/swagger",
+            server.url + "/swagger",
         ],
         capture_output=True,
         timeout=120,

@@ -115,7 +115,8 @@ def test_logging(git_repo, caplog) -> None:
     root = git_repo("layers/broken/malformed_front_matter")
     caplog.set_level(logging.DEBUG, logger="majordomus")
     build_index(root)
-    messages = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == "majordomus"]
+    records = [r for r in caplog.records if r.name.startswith("majordomus")]
+    messages = [(r.levelno, r.getMessage()) for r in records]
     assert messages[0] == (logging.INFO, f"repository found root={root.resolve()}")
     assert (logging.DEBUG, "class rule (kind rule): 1 file(s)") in messages
     failing = [r for r in caplog.records if getattr(r, "code", None) == "malformed_front_matter"]

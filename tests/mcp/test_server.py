@@ -20,8 +20,10 @@ from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import Internal, Refused
 from majordomus.mcp import listing, server
 from majordomus.mcp.server import Server
+from majordomus.mcp.session import run
 from majordomus.wire import Wire
 from tests.conftest import answered
+from tests.mcp.conftest import Pipes
 
 SECRET = "sk-ant-" + "a1b2c3d4" * 4
 
@@ -72,35 +74,31 @@ def answer(srv: Server, message: Any) -> Any:
     return None if line is None else json.loads(line)
 
 
-def req(id_: Any, method: str, params: Any = None) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": id_, "method": method, "params": params}
+req = Pipes.request
 
 
-def test_an_internal_failure_is_a_redacted_rpc_error(ctx: Workspace, monkeypatch) -> None:
+@pytest.mark.parametrize(
+    ("failure", "shown"),
+    [
+        (Internal(f"the token {SECRET} leaked"), "the token [redacted:anthropic-key] leaked"),
+        (RuntimeError(f"password={SECRET}"), "RuntimeError: password=[redacted:anthropic-key]"),
+    ],
+)
+def test_a_failure_in_a_tool_is_a_redacted_rpc_error(
+    ctx: Workspace, monkeypatch, failure: Exception, shown: str
+) -> None:
     srv = Server(ctx, read_only=False)
 
     def boom(*_args: Any, **_kwargs: Any) -> Any:
-        raise Internal(f"the token {SECRET} leaked")
-
-    monkeypatch.setattr(ctx.executor, "answer", boom)
-    response = answer(srv, req(1, "tools/call", {"name": "majordomus_repository"}))
-    assert response["error"]["code"] == -32603
-    assert SECRET not in response["error"]["message"]
-    assert response["error"]["message"] == "internal: the token [redacted:anthropic-key] leaked"
-
-
-def test_an_unexpected_exception_is_a_redacted_rpc_error(ctx: Workspace, monkeypatch) -> None:
-    srv = Server(ctx, read_only=False)
-
-    def boom(*_args: Any, **_kwargs: Any) -> Any:
-        raise RuntimeError(f"password={SECRET}")
+        raise failure
 
     monkeypatch.setattr(ctx.executor, "answer", boom)
     response = answer(srv, req("x", "tools/call", {"name": "majordomus_list", "arguments": {}}))
-    assert response["id"] == "x"
-    assert response["error"]["code"] == -32603
-    assert response["error"]["message"].startswith("internal: RuntimeError: ")
-    assert SECRET not in response["error"]["message"]
+    assert response == {
+        "jsonrpc": "2.0",
+        "id": "x",
+        "error": {"code": -32603, "message": f"internal: {shown}"},
+    }
 
 
 def test_a_refusing_query_resource_answers_invalid_params(ctx: Workspace, monkeypatch) -> None:
@@ -179,13 +177,13 @@ PING = b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
 def test_the_loop_exits(ctx: Workspace) -> None:
     srv = Server(ctx, read_only=False)
     out = io.BytesIO()
-    assert srv.run(io.BytesIO(PING + b"\n" + PING), out) == 0
+    assert run(srv, io.BytesIO(PING + b"\n" + PING), out) == 0
     assert out.getvalue() == b'{"jsonrpc":"2.0","id":1,"result":{}}\n' * 2
     unterminated = io.BytesIO()
-    assert srv.run(io.BytesIO(PING.rstrip(b"\n")), unterminated) == 0
+    assert run(srv, io.BytesIO(PING.rstrip(b"\n")), unterminated) == 0
     assert unterminated.getvalue() == b'{"jsonrpc":"2.0","id":1,"result":{}}\n'
-    assert srv.run(io.BytesIO(PING * 3), ClosedPipe()) == 0
-    assert srv.run(io.BytesIO(PING), FullDisk()) == 13
+    assert run(srv, io.BytesIO(PING * 3), ClosedPipe()) == 0
+    assert run(srv, io.BytesIO(PING), FullDisk()) == 13
 
 
 def test_no_line_ends_the_session(ctx: Workspace, monkeypatch) -> None:
@@ -200,7 +198,7 @@ def test_no_line_ends_the_session(ctx: Workspace, monkeypatch) -> None:
     monkeypatch.setattr(srv, "handle_message", flaky)
     out = io.BytesIO()
     bad = b'{"jsonrpc":"2.0","id":"bad","method":"ping"}\n'
-    assert srv.run(io.BytesIO(bad + PING), out) == 0
+    assert run(srv, io.BytesIO(bad + PING), out) == 0
     first, second = (json.loads(line) for line in out.getvalue().splitlines())
     assert first == {
         "jsonrpc": "2.0",

@@ -176,6 +176,7 @@ def test_the_body_limit(live: Served) -> None:
         over = client.post("/api/v1/reasoning/records", content=b" " * (limit + 1))
         assert over.status_code == 413
         assert over.json()["error"]["code"] == "too_large"
+        assert "over 1048576 bytes" in over.json()["error"]["message"]
 
         def chunks() -> Iterator[bytes]:
             for _ in range(17):

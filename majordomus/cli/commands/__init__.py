@@ -1,115 +1,36 @@
-"""Process commands that are not capabilities: init, demo, mcp, serve, validate, generate,
-lint, schema, new, help.
-"""
+"""Process commands that are not capabilities, each built from its own module on use."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
 
 import click
 
-
-def _init() -> click.Command:
-    from majordomus.cli.commands import init
-
-    return init.command()
-
-
-def _demo() -> click.Command:
-    from majordomus.cli.commands import demo
-
-    return demo.command()
-
-
-def _mcp() -> click.Command:
-    from majordomus.cli.commands import mcp
-
-    return mcp.command()
-
-
-def _validate() -> click.Command:
-    from majordomus.cli.commands import validate
-
-    return validate.command()
-
-
-def _serve() -> click.Command:
-    from majordomus.cli.commands import serve
-
-    return serve.command()
-
-
-def _generate() -> click.Command:
-    from majordomus.cli.commands import generate
-
-    return generate.command()
-
-
-def _task_show() -> click.Command:
-    from majordomus.cli.commands import task
-
-    return task.show_command()
-
-
-def _task_set() -> click.Command:
-    from majordomus.cli.commands import task
-
-    return task.set_command()
-
-
-def _task_list() -> click.Command:
-    from majordomus.cli.commands import task
-
-    return task.list_command()
-
-
-def _export() -> click.Command:
-    from majordomus.cli.commands import export
-
-    return export.command()
-
-
-def _lint() -> click.Command:
-    from majordomus.cli.commands import lint
-
-    return lint.command()
-
-
-def _schema() -> click.Command:
-    from majordomus.cli.commands import schema
-
-    return schema.command()
-
-
-def _new() -> click.Command:
-    from majordomus.cli.commands import new
-
-    return new.command()
-
-
-def _help() -> click.Command:
-    from majordomus.cli.commands import help
-
-    return help.command()
-
-
-#: The words of each process command → the function that imports its file and builds it.
-PROCESS_COMMANDS: dict[tuple[str, ...], Callable[[], click.Command]] = {
-    ("init",): _init,
-    ("demo",): _demo,
-    ("mcp",): _mcp,
-    ("capabilities", "validate"): _validate,
-    ("serve",): _serve,
-    ("generate",): _generate,
-    ("reasoning", "task", "show"): _task_show,
-    ("reasoning", "task", "set"): _task_set,
-    ("reasoning", "task", "list"): _task_list,
-    ("reasoning", "export"): _export,
-    ("lint",): _lint,
-    ("schema",): _schema,
-    ("new",): _new,
-    ("help",): _help,
+#: The words of each process command → its module here and the function in it that builds it.
+PROCESS_COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
+    ("init",): ("init", "command"),
+    ("demo",): ("demo", "command"),
+    ("mcp",): ("mcp", "command"),
+    ("capabilities", "validate"): ("validate", "command"),
+    ("serve",): ("serve", "command"),
+    ("generate",): ("generate", "command"),
+    ("reasoning", "task", "show"): ("task", "show_command"),
+    ("reasoning", "task", "set"): ("task", "set_command"),
+    ("reasoning", "task", "list"): ("task", "list_command"),
+    ("reasoning", "export"): ("export", "command"),
+    ("lint",): ("lint", "command"),
+    ("schema",): ("schema", "command"),
+    ("new",): ("new", "command"),
+    ("help",): ("help", "command"),
 }
+
+
+def process_command(words: tuple[str, ...]) -> click.Command:
+    """The process command at `words`, importing only its own file."""
+    module, builder = PROCESS_COMMANDS[words]
+    command: click.Command = getattr(importlib.import_module(f"{__name__}.{module}"), builder)()
+    return command
+
 
 #: The process commands that serve until stopped.
 SERVERS = ("mcp", "serve")

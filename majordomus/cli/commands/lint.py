@@ -1,6 +1,5 @@
 """`majordomus lint`: check the layer and print every diagnostic (what `mcp --inspect` finds,
-and the prompts' placeholders that nothing fills).
-"""
+and the prompts' placeholders that nothing fills)."""
 
 from __future__ import annotations
 
@@ -9,10 +8,9 @@ from typing import Any
 import click
 
 from majordomus.cli.settings import settings, with_shared
-from majordomus.cli.views import lines
+from majordomus.cli.views import echo, lines
 from majordomus.egress import one_line
 from majordomus.errors import EXIT_CONTRACT
-from majordomus.wire import dumps_pretty
 
 LEVEL_WORD = {"error": "FAIL", "warning": "WARN", "info": "INFO"}
 
@@ -32,7 +30,7 @@ def command() -> click.Command:
         from majordomus.capabilities.builtin import declared
         from majordomus.capabilities.workspace import Workspace
         from majordomus.cli.logs import quiet_by_default
-        from majordomus.egress import clean, clean_json
+        from majordomus.layer.coverage import lines_to_add
         from majordomus.layer.prompts import undeclared_placeholders
 
         quiet_by_default()
@@ -42,20 +40,14 @@ def command() -> click.Command:
         info = answer.model_dump(mode="json", by_alias=True)
         diagnostics = info["diagnostics"]
         diagnostics += [d.to_json() for d in undeclared_placeholders(ctx.index.objects)]
-        if chosen.format == "json":
-            click.echo(clean_json(dumps_pretty(info), dumps_pretty))
-        else:
-            rows = [diagnostic_row(d) for d in diagnostics]
-            from majordomus.layer.coverage import lines_to_add
-
-            rows += lines_to_add(ctx.index).splitlines()
-            counts = {s: sum(1 for d in diagnostics if d["severity"] == s) for s in LEVEL_WORD}
-            objects = sum(info["kinds"].values())
-            rows.append(
-                f"lint: {objects} object(s), {counts['error']} error(s), "
-                f"{counts['warning']} warning(s); state {info['state']}"
-            )
-            click.echo(clean(lines(*rows)), nl=False)
+        rows = [diagnostic_row(d) for d in diagnostics]
+        rows += lines_to_add(ctx.index).splitlines()
+        counts = {s: sum(1 for d in diagnostics if d["severity"] == s) for s in LEVEL_WORD}
+        rows.append(
+            f"lint: {sum(info['kinds'].values())} object(s), {counts['error']} error(s), "
+            f"{counts['warning']} warning(s); state {info['state']}"
+        )
+        echo(info, lines(*rows))
         failing = info["state"] != "ok" or (chosen.strict and bool(diagnostics))
         if failing:
             click.get_current_context().exit(EXIT_CONTRACT)

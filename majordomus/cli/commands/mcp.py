@@ -8,9 +8,8 @@ import click
 
 from majordomus.cli.commands.lint import diagnostic_row
 from majordomus.cli.settings import settings, with_shared
-from majordomus.cli.views import lines
+from majordomus.cli.views import echo, lines
 from majordomus.errors import EXIT_CONTRACT
-from majordomus.wire import dumps_pretty
 
 
 def render_inspect(report: dict[str, Any]) -> str:
@@ -40,17 +39,11 @@ def command() -> click.Command:
         chosen = settings()
         ctx = chosen.context(read_only=read_only, serving=not inspect)
         if inspect:
+            from majordomus.layer.coverage import lines_to_add
             from majordomus.mcp.listing import inspect_report
 
             report = inspect_report(ctx, read_only)
-            from majordomus.egress import clean, clean_json
-
-            if chosen.format == "json":
-                click.echo(clean_json(dumps_pretty(report), dumps_pretty))
-            else:
-                from majordomus.layer.coverage import lines_to_add
-
-                click.echo(clean(render_inspect(report) + lines_to_add(ctx.index)), nl=False)
+            echo(report, render_inspect(report) + lines_to_add(ctx.index))
             if report["repository"]["state"] != "ok":
                 click.get_current_context().exit(EXIT_CONTRACT)
             return

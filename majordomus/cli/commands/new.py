@@ -48,24 +48,13 @@ def _section(name: str, fallback: str) -> str:
 
 def _linking(func: Callable[..., Any]) -> Callable[..., Any]:
     """The flags that write `related` references to rules, decisions and knowledge notes."""
-    func = click.option(
-        "--knowledge",
-        help="A knowledge note it is governed by.",
-        shell_complete=ids_of("knowledge"),
-        **_MANY,
-    )(func)
-    func = click.option(
-        "--adr",
-        help="A decision (`adr-NNNN`) it is governed by.",
-        shell_complete=ids_of("adr"),
-        **_MANY,
-    )(func)
-    return click.option(
-        "--rule",
-        help="A rule (`id` or `id@version`) it follows.",
-        shell_complete=ids_of("rule"),
-        **_MANY,
-    )(func)
+    for flag, kind, text in (
+        ("--knowledge", "knowledge", "A knowledge note it is governed by."),
+        ("--adr", "adr", "A decision (`adr-NNNN`) it is governed by."),
+        ("--rule", "rule", "A rule (`id` or `id@version`) it follows."),
+    ):
+        func = click.option(flag, help=text, shell_complete=ids_of(kind), **_MANY)(func)
+    return func
 
 
 _PATH = click.option("--path", help="Where to write it (default: where `init` reads the kind).")

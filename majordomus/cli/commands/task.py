@@ -5,15 +5,7 @@ from __future__ import annotations
 import click
 
 from majordomus.cli.settings import settings, with_shared
-from majordomus.egress import clean, clean_json
-from majordomus.wire import dumps_pretty
-
-
-def _echo(payload: dict[str, object], text: str) -> None:
-    if settings().format == "json":
-        click.echo(clean_json(dumps_pretty(payload), dumps_pretty))
-    else:
-        click.echo(clean(text), nl=False)
+from majordomus.cli.views import echo
 
 
 def show_command() -> click.Command:
@@ -23,7 +15,7 @@ def show_command() -> click.Command:
         from majordomus.ledger.tasks import UNTASKED, current_task
 
         task = current_task(settings().context().root)
-        _echo({"task": task, "set": task != UNTASKED}, f"{task}\n")
+        echo({"task": task, "set": task != UNTASKED}, f"{task}\n")
 
     return with_shared(show)
 
@@ -36,7 +28,7 @@ def set_command() -> click.Command:
         from majordomus.ledger.tasks import set_current_task
 
         path = set_current_task(settings().context().root, name)
-        _echo({"task": name, "path": path}, f"current task {name} ({path})\n")
+        echo({"task": name, "path": path}, f"current task {name} ({path})\n")
 
     return with_shared(set_)
 
@@ -59,6 +51,6 @@ def list_command() -> click.Command:
             "current": current,
             "tasks": [{"task": t.task, "records": t.records} for t in counts],
         }
-        _echo(payload, "".join(rows))
+        echo(payload, "".join(rows))
 
     return with_shared(list_)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import click
+
+from majordomus.cli.settings import settings
+from majordomus.egress import clean, clean_json
 
 Params = Mapping[str, Any]
 
@@ -27,44 +31,20 @@ class CliView:
 JSON_ONLY = CliView()
 
 
-def _core() -> Mapping[str, CliView]:
-    from majordomus.cli.views import core
-
-    return core.VIEWS
-
-
-def _reasoning() -> Mapping[str, CliView]:
-    from majordomus.cli.views import reasoning
-
-    return reasoning.VIEWS
-
-
-def _recall() -> Mapping[str, CliView]:
-    from majordomus.cli.views import recall
-
-    return recall.VIEWS
-
-
-def _devcontext() -> Mapping[str, CliView]:
-    from majordomus.cli.views import devcontext
-
-    return devcontext.VIEWS
-
-
-#: A capability module id → the views of its capabilities (a module without views takes none).
-VIEWS_OF: dict[str, Callable[[], Mapping[str, CliView]]] = {
-    "objects": _core,
-    "capabilities": _core,
-    "reasoning": _reasoning,
-    "recall": _recall,
-    "devcontext": _devcontext,
+#: A capability module id → the module here that holds its capabilities' views.
+VIEWS_OF = {
+    "objects": "core",
+    "capabilities": "core",
+    "reasoning": "reasoning",
+    "recall": "recall",
+    "devcontext": "devcontext",
 }
 
 
 def views_of(module_id: str) -> dict[str, CliView]:
     """The views of one capability module's capabilities, importing only their file."""
-    views = VIEWS_OF.get(module_id)
-    return dict(views()) if views is not None else {}
+    name = VIEWS_OF.get(module_id)
+    return dict(importlib.import_module(f"{__name__}.{name}").VIEWS) if name else {}
 
 
 def lines(*rows: str) -> str:
@@ -77,3 +57,13 @@ def more(out: Any, shown: int) -> tuple[str, ...]:
     if not out.get("more"):
         return ()
     return (f"{shown} of {out['total']} shown; the next page: --cursor {out['next_cursor']}",)
+
+
+def echo(payload: Any, text: str) -> None:
+    """The payload's JSON under `--format json`, else the text; both through egress."""
+    from majordomus.wire import dumps_pretty  # pydantic: `--version` and `--help` go without
+
+    if settings().format == "json":
+        click.echo(clean_json(dumps_pretty(payload), dumps_pretty))
+    else:
+        click.echo(clean(text), nl=False)
