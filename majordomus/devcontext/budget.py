@@ -5,15 +5,14 @@ Pure: sizes the index does not hold come from the injected size function.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from majordomus.devcontext.bundle import section, section_bytes
+from majordomus.devcontext.bundle import section
 from majordomus.devcontext.candidates import Band, Candidate
+from majordomus.devcontext.inputs import Request
 from majordomus.devcontext.model import (
     BYTES_PER_TOKEN,
     STALE_STATUSES,
     Budget,
-    CommitReference,
+    CompiledContext,
     Conflict,
     ContextEntry,
     Deduplicated,
@@ -23,20 +22,17 @@ from majordomus.devcontext.model import (
     Tier,
     tokens_for,
 )
-from majordomus.devcontext.relevance import (
-    below_floor_detail,
-    best_first,
-    ways_text,
-)
+from majordomus.devcontext.relevance import below_floor_detail, best_first
 from majordomus.devcontext.rows import (
     commits_of,
     entry_of,
+    git_context,
     ordered_diagnostics,
     over_budget,
     tier_rows,
 )
-from majordomus.devcontext.select import Dangling
-from majordomus.devcontext.sources import SizeOf
+from majordomus.devcontext.select import Selection
+from majordomus.devcontext.sources import CompileSources, SizeOf
 from majordomus.order import canonical, canonical_strings
 
 _SPECIFICITY = {"file": 0, "document": 1}
@@ -60,29 +56,6 @@ def is_required(cand: Candidate, object_seeds: set[str]) -> bool:
         or cand.kind in ("policy", "scope")
         or (cand.kind == "rule" and cand.binding and cand.facts.get("class") == "blocking")
     )
-
-
-def share_of(limit: int) -> int:
-    """The tokens other issues may take under `limit`."""
-    return int(limit * OTHER_WORK_SHARE)
-
-
-def allowance_of(promised: int) -> int:
-    """What lies beyond the work may add to `promised`: at most `BEYOND_SHARE` of the answer."""
-    return int(promised * BEYOND_SHARE / (1 - BEYOND_SHARE))
-
-
-@dataclass(frozen=True, slots=True)
-class Spent:
-    """The answer's lists, in their final order."""
-
-    selected: list[ContextEntry]
-    excluded: list[Excluded]
-    deduplicated: list[Deduplicated]
-    conflicts: list[Conflict]
-    budget: Budget
-    diagnostics: list[Diagnostic]
-    commits: list[CommitReference]
 
 
 class _Spend:
@@ -121,7 +94,7 @@ class _Spend:
         path = cand.path if cand.path is not None else cand.uri
         content = cand.obj.content if cand.obj is not None else None
         text = section(cand.uri, cand.tier, path, required, best_first(cand.discovered_by), content)
-        return size, section_bytes(text) + (0 if content is not None else size)
+        return size, len(text.encode("utf-8")) + (0 if content is not None else size)
 
     def exclude(
         self, cand: Candidate, reason: ExclusionReason, detail: str, cost: int | None = None
@@ -144,19 +117,18 @@ class _Spend:
     # step 1
     def structural(self) -> None:
         for uri, cand in self.cands.items():
-            n = len(cand.discovered_by)
+            ways, n = cand.discovered_by, len(cand.discovered_by)
             if n < 2:
                 continue
-            ways: list[str] = []
-            for way in canonical_strings(ways_text(cand.discovered_by)):
-                if not ways or ways[-1] != way:
-                    ways.append(way)
+            # each way named once, as `selector` or `selector(edge)`
+            words = (f"{d.selector.value}({d.edge})" if d.edge else d.selector.value for d in ways)
+            named = ", ".join(dict.fromkeys(canonical_strings(words)))
             self.deduplicated.append(
                 Deduplicated(
                     kept=uri,
                     dropped=[],
                     key="uri",
-                    detail=f"one object reached by {n} discovery path(s): {', '.join(ways)}",
+                    detail=f"one object reached by {n} discovery path(s): {named}",
                     paths=n,
                 )
             )
@@ -293,7 +265,7 @@ class _Spend:
             used += cost
             chosen.append((cand, size, paid, cost, False))
         chosen.sort(key=lambda t: (t[0].tier.rank, -t[0].relevance, t[0].uri))
-        selected = [entry_of(cand, size, cost, req, paid) for cand, size, paid, cost, req in chosen]
+        selected = [entry_of(*row) for row in chosen]
         return selected, used, required_tokens
 
 
@@ -302,17 +274,16 @@ class _Shares:
 
     def __init__(self, limit: int, named_work: bool) -> None:
         self.limit = limit
-        self.share = share_of(limit)
+        self.share = int(limit * OTHER_WORK_SHARE)
         self.named_work = named_work
         self.others = self.beyond = 0
         self.allowance: int | None = None
 
     def refusal(self, band: Band, cost: int, used: int) -> str | None:
         """Why `cost` more tokens of `band` would not fit, or None (and they are counted)."""
-        beyond = band > Band.MILESTONE and self.named_work
-        if beyond:
-            if self.allowance is None:
-                self.allowance = allowance_of(used)
+        if band > Band.MILESTONE and self.named_work:
+            if self.allowance is None:  # set by what is promised: `BEYOND_SHARE` of the whole
+                self.allowance = int(used * BEYOND_SHARE / (1 - BEYOND_SHARE))
             if self.beyond + cost > self.allowance:
                 return (
                     f"{cost} token(s) would not fit in what lies beyond the work may take: "
@@ -332,20 +303,15 @@ class _Shares:
 
 
 def spend(
-    candidates: dict[str, Candidate],
-    *,
-    object_seeds: set[str],
-    supersedes: dict[str, list[str]],
-    limit: int,
-    floor: float,
-    unresolved: list[Dangling],
-    unreached: list[Excluded],
-    diagnostics: list[Diagnostic],
-    size_of: SizeOf,
-    frame: int | None = None,
-) -> Spent:
-    """The twelve steps of the spend (docs/devcontext.md): the answer's lists and its budget."""
-    run = _Spend(candidates, object_seeds, supersedes, size_of)
+    source: CompileSources, request: Request, selection: Selection, frame: int | None = None
+) -> CompiledContext:
+    """The twelve steps of the spend (docs/devcontext.md): the answer, without its bundle.
+
+    `frame` is the tokens a bundle's frame holds back; None when no bundle is asked for.
+    """
+    candidates = selection.candidates
+    object_seeds, limit = set(request.object_seeds), request.limit
+    run = _Spend(candidates, object_seeds, source.graph.supersedes, source.size_of)
     run.bundle = frame is not None
     run.structural()
     run.same_path()
@@ -353,11 +319,11 @@ def spend(
     run.superseded()
     run.drop()
     stale_seeds = run.stale()
-    run.below_floor(floor)
+    run.below_floor(request.floor)
     selected, used, required_tokens = run.first_fit(limit, frame or 0)
     selected_paths = {e.provenance.path for e in selected}
     held: set[str] = set()
-    for dangling in unresolved:
+    for dangling in selection.unresolved:
         if dangling.declared_in in selected_paths and dangling.reference not in held:
             held.add(dangling.reference)
             run.excluded.append(
@@ -370,16 +336,16 @@ def spend(
                     relevance=0.0,
                 )
             )
-    excluded = canonical([*run.excluded, *unreached])
+    excluded = canonical([*run.excluded, *selection.unreached])
     notes = [
-        *diagnostics,
+        *selection.diagnostics,
         *stale_seeds,
         *over_budget(selected, limit),
         *(
             Diagnostic.warning(
                 "unresolved_reference", f"`{d.reference}` is named and not held: {d.detail}"
             )
-            for d in unresolved
+            for d in selection.unresolved
         ),
     ]
     budget = Budget(
@@ -391,12 +357,14 @@ def spend(
         bytes_per_token=BYTES_PER_TOKEN,
         tiers=tier_rows(selected, excluded),
     )
-    return Spent(
+    return CompiledContext(
+        fingerprint=source.index.fingerprint,
+        git=git_context(source.index.git, commits_of(selected, candidates)),
+        seeds=request.seeds,
         selected=selected,
         excluded=excluded,
         deduplicated=canonical(run.deduplicated),
         conflicts=canonical(run.conflicts),
         budget=budget,
         diagnostics=ordered_diagnostics(notes),
-        commits=commits_of(selected, candidates),
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from majordomus.devcontext.model import CompiledContext, ContextEntry, Route, Seed, Tier, tokens_for
+from majordomus.devcontext.model import CompiledContext, Route, Seed, Tier, tokens_for
 from majordomus.layer.model import Index
 
 _LANGUAGES = {
@@ -63,27 +63,18 @@ def section(
     return f"{head}{fence}{_language(path)}\n{content}{tail}{fence}\n\n"
 
 
-def section_bytes(section_text: str) -> int:
-    return len(section_text.encode("utf-8"))
-
-
-def _seeds_line(seeds: list[Seed]) -> str:
-    if not seeds:
-        return "For no seed: the repository's governance only."
-    return "For " + ", ".join(f"{s.from_} `{s.uri}`" for s in seeds) + "."
-
-
 #: Where the frame sends a reader for what the bundle left out (a surface may say it its way).
 LEFT_OUT = "What was left out and why: the same request without the bundle."
 
 
-def _summary(count: int, used: int, limit: int, over: bool) -> str:
-    state = " OVER BUDGET: what may not be dropped costs more than the limit." if over else ""
-    return f"{count} entries in tier order, {used} of {limit} token(s).{state} {LEFT_OUT}\n\n"
-
-
 def _frame(seeds: list[Seed], count: int, used: int, limit: int, over: bool) -> str:
-    return f"# Development context\n\n{_seeds_line(seeds)}\n\n" + _summary(count, used, limit, over)
+    named = ", ".join(f"{s.from_} `{s.uri}`" for s in seeds)
+    scope = f"For {named}." if seeds else "For no seed: the repository's governance only."
+    state = " OVER BUDGET: what may not be dropped costs more than the limit." if over else ""
+    return (
+        f"# Development context\n\n{scope}\n\n"
+        f"{count} entries in tier order, {used} of {limit} token(s).{state} {LEFT_OUT}\n\n"
+    )
 
 
 def frame_reserve(seeds: list[Seed], limit: int) -> int:
@@ -110,17 +101,8 @@ def render(compiled: CompiledContext, index: Index) -> str:
         if entry.tier is not tier:
             tier = entry.tier
             parts.append(f"## {tier.value}\n\n")
-        parts.append(entry_section(entry, index))
+        obj = index.by_uri.get(entry.uri)
+        content = obj.content if obj is not None else None
+        path, ways = entry.provenance.path, entry.discovered_by
+        parts.append(section(entry.uri, entry.tier, path, entry.required, ways, content))
     return "".join(parts).rstrip("\n") + "\n"
-
-
-def entry_section(entry: ContextEntry, index: Index) -> str:
-    obj = index.by_uri.get(entry.uri)
-    return section(
-        entry.uri,
-        entry.tier,
-        entry.provenance.path,
-        entry.required,
-        entry.discovered_by,
-        obj.content if obj is not None else None,
-    )

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
-from majordomus.devcontext.graph import Graph
+from majordomus.devcontext.graph import Node
 from majordomus.devcontext.model import Route, Tier
 from majordomus.devcontext.relevance import number
 from majordomus.layer.model import LayerObject
@@ -96,17 +96,26 @@ class Candidate:
     band: Band = Band.REST
     binding: bool = False
 
-    def merge(
-        self,
-        relevance: float,
-        depth: int,
-        tier: Tier,
-        way: Route,
-        band: Band = Band.REST,
-        binding: bool = False,
-    ) -> None:
+    @classmethod
+    def of(
+        cls, node: Node, tier: Tier, relevance: float, way: Route, band: Band, binding: bool
+    ) -> Candidate:
+        """The candidate of a node of the graph, first reached by `way`."""
+        obj = node.obj
+        if obj is None:
+            found = cls(node.id, node.kind, node.label, tier, relevance, way.depth, [way])
+            found.path, found.status = node.source, node.status
+        else:
+            found = cls(obj.uri, obj.kind, obj.title, tier, relevance, way.depth, [way], obj)
+            found.path, found.facts = obj.provenance.path, facts_of(obj)
+            found.status = scalar_text(obj.metadata.get("status"))
+        found.band, found.binding = band, binding
+        return found
+
+    def merge(self, relevance: float, tier: Tier, way: Route, band: Band, binding: bool) -> None:
+        """Another way in: the best of each measure is kept, and each distinct way once."""
         self.relevance = max(self.relevance, relevance)
-        self.depth = min(self.depth, depth)
+        self.depth = min(self.depth, way.depth)
         self.tier = min(self.tier, tier)
         self.band = min(self.band, band)
         self.binding = self.binding or binding
@@ -118,47 +127,3 @@ class Candidate:
                     self.discovered_by[i] = way
                 return
         self.discovered_by.append(way)
-
-
-class Candidates:
-    """The candidates of one compilation, keyed by identifier."""
-
-    def __init__(self, graph: Graph) -> None:
-        self.graph = graph
-        self.by_uri: dict[str, Candidate] = {}
-
-    def __contains__(self, uri: object) -> bool:
-        return uri in self.by_uri
-
-    def offer(
-        self,
-        uri: str,
-        tier: Tier,
-        relevance: float,
-        depth: int,
-        way: Route,
-        band: Band = Band.REST,
-        binding: bool = False,
-    ) -> None:
-        """Merge into the existing candidate, or create one if the graph holds `uri`."""
-        known = self.by_uri.get(uri)
-        if known is not None:
-            known.merge(relevance, depth, tier, way, band, binding)
-            return
-        node = self.graph.nodes.get(uri)
-        if node is None:
-            return
-        obj = node.obj
-        if obj is None:
-            found = Candidate(uri, node.kind, node.label, tier, relevance, depth, [way])
-            found.path, found.status = node.source, node.status
-        else:
-            found = Candidate(uri, obj.kind, obj.title, tier, relevance, depth, [way], obj)
-            found.path, found.facts = obj.provenance.path, facts_of(obj)
-            found.status = scalar_text(obj.metadata.get("status"))
-        found.band, found.binding = band, binding
-        self.by_uri[uri] = found
-
-    def insert(self, candidate: Candidate) -> None:
-        """Put a candidate in, replacing any existing one (local records do not merge)."""
-        self.by_uri[candidate.uri] = candidate

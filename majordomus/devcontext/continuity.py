@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from majordomus.devcontext.candidates import scalar_text
+from majordomus.devcontext.inputs import escapes
 from majordomus.layer.frontmatter import split
 from majordomus.layer.yaml import parse
 from majordomus.safefs import CONFIG_LIMIT, Tree, Unsafe
@@ -29,15 +30,11 @@ RECORD_FIELDS = (
 FOLDERS = (("handover", "handovers"), ("checkpoint", "checkpoints"))
 
 
-def _outside(path: str) -> bool:
-    return not path or path.startswith("/") or ".." in path.split("/")
-
-
 def disk_size(root: Path) -> Callable[[str], int | None]:
     """A size function over `root`: bytes of a repo-relative path, None when unreadable."""
 
     def size_of(path: str) -> int | None:
-        if _outside(path):
+        if not path or escapes(path):
             return None
         try:
             with Tree(root) as tree:

@@ -1,11 +1,10 @@
-"""The view of the composed graph the compiler walks, arranged once per index (`Graph.of`).
+"""The view of the composed graph the compiler walks, arranged once per compile (`Graph.of`).
 
 Pure: no I/O; the index derives the relations, this module only arranges them.
 """
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -13,9 +12,6 @@ from majordomus.devcontext.edges import followed
 from majordomus.layer.model import Edge, Index, LayerObject
 
 HUB_KIND = "kind"
-
-#: Graphs arranged so far, by the id of their index; an entry goes when its index does.
-_ARRANGED: dict[int, Graph] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,16 +37,7 @@ class Graph:
 
     @classmethod
     def of(cls, index: Index) -> Graph:
-        """The graph of `index`, arranged on first use and kept while the index lives."""
-        key = id(index)
-        graph = _ARRANGED.get(key)
-        if graph is None:
-            graph = _ARRANGED[key] = cls._arrange(index)
-            weakref.finalize(index, _ARRANGED.pop, key, None)
-        return graph
-
-    @classmethod
-    def _arrange(cls, index: Index) -> Graph:
+        """The graph of `index`: its objects, kind hubs and external names, and their edges."""
         nodes: dict[str, Node] = {}
         for obj in index.objects:
             status = obj.metadata.get("status")
@@ -83,9 +70,3 @@ class Graph:
             if edge.kind == "supersedes":
                 out.setdefault(edge.source, []).append(edge.target)
         return out
-
-    def node_kinds(self) -> set[str]:
-        return {node.kind for node in self.nodes.values()}
-
-    def edge_kinds(self) -> set[str]:
-        return {edge.kind for edge in self.edges}

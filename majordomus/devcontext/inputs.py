@@ -120,7 +120,7 @@ def normalise_path(raw: str) -> str:
     path = path.rstrip("/")
     if not path:
         raise InvalidInput("an empty path is not a scope")
-    if path.startswith("/") or ".." in path.split("/"):
+    if escapes(path):
         raise InvalidInput(
             f"'{raw}' is not repository-relative; a path outside the repository is not context"
         )
@@ -132,6 +132,11 @@ def expanded_uris(index: Index, uris: list[str]) -> list[str] | None:
     if all(uri.startswith(SCHEME) for uri in uris):
         return None
     return [expand(index.objects, uri) for uri in uris]
+
+
+def escapes(path: str) -> bool:
+    """Absolute, or with a `..` segment: the path names something outside the tree."""
+    return path.startswith("/") or ".." in path.split("/")
 
 
 def is_under(under: str, path: str) -> bool:

@@ -79,7 +79,7 @@ def tier_for_kind(kind: str) -> Tier:
     return _KIND_TIER.get(kind, Tier.HISTORY)
 
 
-class Selector(StrEnum):
+class Selector(DeclaredOrder):
     """What reached an entry; only `intent_match` infers, the other six follow declarations."""
 
     ALL: ClassVar[tuple[Selector, ...]]
@@ -92,11 +92,6 @@ class Selector(StrEnum):
     SESSION_STATE = "session_state"
     INTENT_MATCH = "intent_match"
 
-    @property
-    def rank(self) -> int:
-        """The position in declaration order, the tie-break of "best path first"."""
-        return _SELECTOR_INDEX[self]
-
     def as_str(self) -> str:
         return self.value
 
@@ -106,7 +101,6 @@ class Selector(StrEnum):
 
 
 Selector.ALL = tuple(Selector)
-_SELECTOR_INDEX = {selector: i for i, selector in enumerate(Selector.ALL)}
 
 
 class ExclusionReason(StrEnum):

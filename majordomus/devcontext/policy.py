@@ -22,7 +22,7 @@ REGISTRY_KINDS = ("module", "capability", "projection")
 def policy(ctx: Any) -> CompilerPolicy:
     """The compiler's policy over the composed graph of `ctx`'s index."""
     graph = sources_of(ctx).graph
-    kinds = sorted(graph.node_kinds() | set(REGISTRY_KINDS))
+    kinds = sorted({node.kind for node in graph.nodes.values()} | set(REGISTRY_KINDS))
     tiers = [
         TierRule(
             tier=tier,
@@ -34,7 +34,7 @@ def policy(ctx: Any) -> CompilerPolicy:
     ]
     edges = []
     known = edge_kinds()
-    for kind in sorted(set(known) | graph.edge_kinds()):
+    for kind in sorted(set(known) | {edge.kind for edge in graph.edges}):
         rule = known.get(kind)
         if rule is None:
             edges.append(EdgeRule(edge=kind, means=kind, reason=UNRULED, refused=True))

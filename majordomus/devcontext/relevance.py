@@ -38,11 +38,6 @@ def confidence_of(ways: Iterable[Route]) -> float:
     return round3(max((d.confidence for d in ways), default=0.0))
 
 
-def ways_text(ways: Iterable[Route]) -> list[str]:
-    """Each path as `selector` or `selector(edge)`, the words a summary line is made of."""
-    return [f"{d.selector.value}({d.edge})" if d.edge else d.selector.value for d in ways]
-
-
 def below_floor_detail(relevance: float, floor: float) -> str:
     """The sentence of a `relevance` exclusion."""
     return f"relevance {number(round3(relevance))} is below the floor {number(floor)}"

@@ -10,17 +10,17 @@ from majordomus.devcontext.model import (
     EntryProvenance,
     Excluded,
     ExclusionReason,
+    GitContext,
     Tier,
     TierSpend,
 )
 from majordomus.devcontext.relevance import best_first, confidence_of, round3
+from majordomus.layer.git import GitState
 from majordomus.layer.model import SEVERITY_RANK
 
 
-def entry_of(
-    cand: Candidate, size: int, cost: int, required: bool, paid: int | None = None
-) -> ContextEntry:
-    """The selected row of a candidate; `paid` is the bytes charged with a bundle's section."""
+def entry_of(cand: Candidate, size: int, paid: int, cost: int, required: bool) -> ContextEntry:
+    """The selected row of a candidate; `paid` is the bytes charged (with a bundle's section)."""
     if cand.obj is not None:
         provenance = EntryProvenance.model_validate(cand.obj.provenance, from_attributes=True)
         version = version_of(cand.obj)
@@ -45,7 +45,7 @@ def entry_of(
         discovered_by=best_first(cand.discovered_by),
         depth=cand.depth,
         cost_tokens=cost,
-        cost_bytes=size if paid is None else paid,
+        cost_bytes=paid,
         version=version,
         status=cand.status,
         required=required,
@@ -69,6 +69,15 @@ def commits_of(
                 found.add((item["commit"], entry.uri, covers if isinstance(covers, str) else None))
     rows = sorted(found, key=lambda t: (t[0], t[1], t[2] is not None, t[2] or ""))
     return [CommitReference(commit=c, named_by=n, covers=v) for c, n, v in rows]
+
+
+def git_context(git: GitState, commits: list[CommitReference]) -> GitContext:
+    """Where the checkout stands, or why git cannot say, and the commits the layer names."""
+    if git.available:
+        return GitContext(
+            branch=git.branch, head=git.head, working_tree=git.working_tree, commits=commits
+        )
+    return GitContext(working_tree=f"unavailable: {git.reason or ''}", commits=commits)
 
 
 def tier_rows(selected: list[ContextEntry], excluded: list[Excluded]) -> list[TierSpend]:

@@ -5,7 +5,7 @@ Read from each object's own front matter. Pure: no I/O.
 
 from __future__ import annotations
 
-from majordomus.devcontext.inputs import is_under
+from majordomus.devcontext.inputs import escapes, is_under
 from majordomus.layer.model import LayerObject
 from majordomus.layer.relations import strings_in
 
@@ -25,7 +25,7 @@ def _clean(path: str) -> str | None:
     path = path.rstrip("/")
     while path.startswith("./"):
         path = path[2:]
-    if not path or path.startswith("/") or ".." in path.split("/") or "*" in path:
+    if not path or escapes(path) or "*" in path:
         return None
     return path
 

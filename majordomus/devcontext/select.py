@@ -7,15 +7,15 @@ purpose: the selectors share one candidate set and walk state, one method each, 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from majordomus.devcontext.candidates import Band, Candidate, Candidates, scalar_text
+from majordomus.devcontext.candidates import Band, Candidate, scalar_text
 from majordomus.devcontext.continuity import RECORD_FIELDS
 from majordomus.devcontext.edges import followed
-from majordomus.devcontext.inputs import Request, is_under
+from majordomus.devcontext.inputs import Request, escapes, is_under
 from majordomus.devcontext.model import (
     Diagnostic,
     Excluded,
@@ -43,6 +43,11 @@ LOCAL_RECORDS = (
     ("checkpoint", "newest checkpoint", 0.8),
 )
 TRUSTED_DIVERGENCE = (None, "exact", "advanced")
+#: The kinds always given, as the repository's governance, and why.
+GOVERNING = {
+    "policy": "the repository's policy: it decides what every session is held to",
+    "scope": "the repository's scope: what a worker reads and what it never reads",
+}
 #: Relevance of a decision, knowledge or rule over the work's own scope, and over the scope
 #: of its milestone.
 OVER_SCOPE = 0.8
@@ -70,7 +75,7 @@ class Dangling:
 class Selection:
     """What the selectors produced, before anything is spent."""
 
-    candidates: Candidates
+    candidates: dict[str, Candidate]
     diagnostics: list[Diagnostic]
     unresolved: list[Dangling]
     unreached: list[Excluded]
@@ -84,14 +89,11 @@ class _Selector:
         self.index = source.index
         self.graph = source.graph
         self.request = request
-        self.continuity = source.continuity
-        self.size_of = source.size_of
-        self.found = Candidates(self.graph)
+        self.found: dict[str, Candidate] = {}
         self.diagnostics: list[Diagnostic] = []
         self.below_floor: dict[str, float] = {}
         self.beyond_depth: dict[str, float] = {}
         self.seed_set = set(request.object_seeds)
-        self.paths_read: dict[str, list[str]] = {}
 
     def run(self) -> Selection:
         self.seeds()
@@ -115,20 +117,28 @@ class _Selector:
         reason: str,
         *,
         via: str | None = None,
+        edge: str | None = None,
+        weight: float | None = None,
         confidence: float = 1.0,
         band: Band = Band.REST,
         binding: bool = False,
     ) -> None:
-        """Offer `uri` as `selector` reached it: one step whose weight is the relevance given."""
+        """Offer `uri` as `selector` reached it (one step, weighing the relevance unless told);
+        a later offer merges into the first, and what the graph does not hold is not offered."""
         way = Route(
             selector=selector,
             reason=reason,
             via=via,
+            edge=edge,
             depth=depth,
             confidence=confidence,
-            weight=relevance,
+            weight=relevance if weight is None else weight,
         )
-        self.found.offer(uri, tier, relevance, depth, way, band, binding)
+        known = self.found.get(uri)
+        if known is not None:
+            known.merge(relevance, tier, way, band, binding)
+        elif (node := self.graph.nodes.get(uri)) is not None:
+            self.found[uri] = Candidate.of(node, tier, relevance, way, band, binding)
 
     def seeds(self) -> None:
         why = "named in the request"
@@ -154,22 +164,24 @@ class _Selector:
                 if nxt < floor:
                     self._remember(self.below_floor, target, nxt)
                     continue
-                way = Route(
-                    selector=Selector.RELATION,
-                    reason=reason,
-                    via=node,
-                    edge=kind,
-                    depth=depth + 1,
-                    confidence=1.0,
-                    weight=w,
-                )
                 target_kind = self.graph.nodes[target].kind
                 step_band = self._step_band(node, band, kind, forward, target_kind)
                 tier = tier_for_kind(target_kind)
                 if step_band is not Band.WORK and tier is Tier.TASK:
                     tier = Tier.HISTORY  # other work is evidence, not the thing asked about
-                binds = forward and self._binds(node)
-                self.found.offer(target, tier, nxt, depth + 1, way, step_band, binds)
+                self.offer(
+                    target,
+                    tier,
+                    nxt,
+                    depth + 1,
+                    Selector.RELATION,
+                    reason,
+                    via=node,
+                    edge=kind,
+                    weight=w,
+                    band=step_band,
+                    binding=forward and self._binds(node),
+                )
                 if target not in seen:
                     seen.add(target)
                     queue.append((target, nxt, depth + 1, step_band))
@@ -197,7 +209,7 @@ class _Selector:
         """Whether what `node` points at binds the work: `node` is a seed or a binding rule."""
         if node in self.seed_set:
             return True
-        cand = self.found.by_uri.get(node)
+        cand = self.found.get(node)
         return cand is not None and cand.kind == "rule" and cand.binding
 
     def _steps(self, node: str) -> list[tuple[str, str, float, str, bool]]:
@@ -220,7 +232,7 @@ class _Selector:
     def effective_paths(self) -> list[tuple[str, Band]]:
         """The declared scope, each path with its band; other issues' scope is not followed."""
         paths: dict[str, Band] = dict.fromkeys(self.request.paths, Band.WORK)
-        for cand in sorted(self.found.by_uri.values(), key=lambda c: (c.band, c.uri)):
+        for cand in sorted(self.found.values(), key=lambda c: (c.band, c.uri)):
             if cand.depth > 1 or cand.kind not in ("issue", "milestone") or cand.obj is None:
                 continue
             if cand.band is not Band.WORK or not self._scope_follows(cand):
@@ -234,18 +246,28 @@ class _Selector:
                 if text is None:
                     continue
                 text = text.strip().rstrip("/")
-                if text and not text.startswith("/") and ".." not in text.split("/"):
+                if text and not escapes(text):
                     paths[text] = min(paths.get(text, band), band)
         return sorted(paths.items())
 
     def scope_and_contracts(self, paths: list[tuple[str, Band]]) -> None:
-        for path, band in paths:
-            own = band is Band.WORK
-            whose = "the work" if own else "its milestone"
-            for obj in self.index.objects:
+        """What lies under each declared path, and what lies over it or governs it."""
+        if not paths:
+            return
+        for obj in self.index.objects:
+            source = obj.kind in SOURCE_KINDS
+            if obj.kind in REFERRING_KINDS:
+                over: list[str] | None = referenced_paths(obj)
+            else:
+                over = governed_paths(obj) if obj.kind == "rule" else None
+            contract = (
+                obj.kind == "context" and scalar_text(obj.metadata.get("status")) != "deprecated"
+            )
+            for path, band in paths:
+                own = band is Band.WORK
+                whose = "the work" if own else "its milestone"
                 # code and tests under any declared scope, anything but a contract under the
                 # work's own
-                source = obj.kind in SOURCE_KINDS
                 held = source or (own and obj.kind != "context")
                 if held and is_under(path, obj.provenance.path):
                     self.offer(
@@ -258,94 +280,64 @@ class _Selector:
                         via=path,
                         band=Band.WORK if own else Band.REST,
                     )
-                if source:
-                    continue
-                if obj.kind in REFERRING_KINDS:
-                    self._over_scope(obj, path, band, whose)
-                    continue
-                if obj.kind == "rule":
-                    self._governs_scope(obj, path, band, whose)
-                    continue
-                if obj.kind != "context" or scalar_text(obj.metadata.get("status")) == "deprecated":
-                    continue
-                why = _contract_reason(obj.metadata, obj.provenance.directory, path)
-                if why is not None:
-                    tier = Tier.GOVERNANCE
-                    self.offer(obj.uri, tier, 0.85, 1, Selector.CONTRACT, why, via=path, band=band)
+                if over is not None:
+                    self._over_scope(obj, over, path, band, whose)
+                elif contract:
+                    why = _contract_reason(obj.metadata, obj.provenance.directory, path)
+                    if why is not None:
+                        tier = Tier.GOVERNANCE
+                        self.offer(
+                            obj.uri, tier, 0.85, 1, Selector.CONTRACT, why, via=path, band=band
+                        )
 
-    def _paths_of(self, obj: LayerObject, read: Callable[[LayerObject], list[str]]) -> list[str]:
-        """The paths an object refers to or governs, read once per compilation."""
-        known = self.paths_read.get(obj.uri)
-        if known is None:
-            known = self.paths_read[obj.uri] = read(obj)
-        return known
-
-    def _over_scope(self, obj: LayerObject, path: str, band: Band, whose: str) -> None:
-        """A decision or knowledge whose references lie under (or contain) a scope path."""
-        hits = overlapping(self._paths_of(obj, referenced_paths), path)
+    def _over_scope(
+        self, obj: LayerObject, paths: list[str], scope: str, band: Band, whose: str
+    ) -> None:
+        """A decision, knowledge or rule whose paths lie under (or contain) a scope path."""
+        hits = overlapping(paths, scope)
         if not hits:
             return
-        more = f" and {len(hits) - 1} more" if len(hits) > 1 else ""
+        own = band is Band.WORK
+        if obj.kind == "rule":
+            relevance = GOVERNS_SCOPE if own else OVER_MILESTONE_SCOPE
+            says = f"it applies to `{hits[0]}`"
+        else:
+            relevance = OVER_SCOPE if own else OVER_MILESTONE_SCOPE
+            more = f" and {len(hits) - 1} more" if len(hits) > 1 else ""
+            says = f"it refers to `{hits[0]}`{more}"
         self.offer(
             obj.uri,
             tier_for_kind(obj.kind),
-            OVER_SCOPE if band is Band.WORK else OVER_MILESTONE_SCOPE,
+            relevance,
             1,
             Selector.SCOPE_PATH,
-            f"it refers to `{hits[0]}`{more}, over `{path}`, which {whose} declares as its scope",
-            via=path,
+            f"{says}, over `{scope}`, which {whose} declares as its scope",
+            via=scope,
             band=band,
-        )
-
-    def _governs_scope(self, obj: LayerObject, path: str, band: Band, whose: str) -> None:
-        """A rule whose declared paths lie under (or contain) a scope path."""
-        hits = overlapping(self._paths_of(obj, governed_paths), path)
-        if not hits:
-            return
-        self.offer(
-            obj.uri,
-            Tier.GOVERNANCE,
-            GOVERNS_SCOPE if band is Band.WORK else OVER_MILESTONE_SCOPE,
-            1,
-            Selector.SCOPE_PATH,
-            f"it applies to `{hits[0]}`, over `{path}`, which {whose} declares as its scope",
-            via=path,
-            band=band,
-            binding=band is Band.WORK,
+            binding=own and obj.kind == "rule",
         )
 
     def governance(self) -> None:
+        every_rule = self.request.all_blocking_rules
         for obj in self.index.objects:
-            if obj.kind == "policy":
-                relevance = 1.0
-                reason = "the repository's policy: it decides what every session is held to"
-            elif obj.kind == "scope":
-                relevance = 1.0
-                reason = "the repository's scope: what a worker reads and what it never reads"
-            elif (
-                obj.kind == "rule"
-                and self.request.all_blocking_rules
-                and obj.metadata.get("class") == "blocking"
-            ):
+            relevance, reason = 1.0, GOVERNING.get(obj.kind)
+            if obj.kind == "rule" and every_rule and obj.metadata.get("class") == "blocking":
                 relevance = 0.6
                 reason = "a blocking rule of the layer; the request asked for all of them"
-            else:
-                continue
-            self.offer(
-                obj.uri,
-                Tier.GOVERNANCE,
-                relevance,
-                0,
-                Selector.GOVERNANCE,
-                reason,
-                band=Band.WORK,
-                binding=True,
-            )
+            if reason is not None:
+                self.offer(
+                    obj.uri,
+                    Tier.GOVERNANCE,
+                    relevance,
+                    0,
+                    Selector.GOVERNANCE,
+                    reason,
+                    band=Band.WORK,
+                    binding=True,
+                )
 
     def sessions(self, scope: list[tuple[str, Band]]) -> None:
         paths = [path for path, _ in scope]
-        own = [path for path, band in scope if band is Band.WORK]
-        broader = [path for path, band in scope if band is Band.MILESTONE]
         branch = self.index.git.branch if self.index.git.available else None
         for obj in self.index.objects:
             if obj.kind != "session":
@@ -368,21 +360,17 @@ class _Selector:
                 reason = f"a recorded session of this branch ({recorded})"
             else:
                 continue
-            if any(is_under(p, f) for p in own for f in touched):
-                band = Band.WORK
-            elif any(is_under(p, f) for p in broader for f in touched):
-                band = Band.MILESTONE
-            else:
-                band = Band.REST
+            # the closest band of a path it changed a file under; a branch's session is the rest
+            band = min((b for p, b in scope for f in touched if is_under(p, f)), default=Band.REST)
             self.offer(
                 obj.uri, Tier.KNOWLEDGE, relevance, 1, Selector.SESSION_STATE, reason, band=band
             )
 
     def local_records(self) -> None:
-        if self.continuity is None:
+        if self.source.continuity is None:
             return
         try:
-            state = self.continuity() or {}
+            state = self.source.continuity() or {}
         except Exception as exc:  # a provider is outside code; any failure is a finding
             message = f"the local continuity state could not be read: {exc}"
             self.diagnostics.append(Diagnostic.warning("continuity", message))
@@ -400,7 +388,7 @@ class _Selector:
             for name in RECORD_FIELDS
             if (text := scalar_text(record.get(name))) is not None
         }
-        facts["bytes"] = str(self.size_of(path) or 0)
+        facts["bytes"] = str(self.source.size_of(path) or 0)
         divergence = record.get("divergence")
         divergence = divergence if isinstance(divergence, str) else None
         trusted = divergence in TRUSTED_DIVERGENCE
@@ -416,28 +404,26 @@ class _Selector:
             if isinstance(matched, str)
             else f"the {phrase} of this checkout"
         )
-        self.found.insert(
-            Candidate(
-                uri=f"local:{path}",
-                kind=f"local-{key}",
-                title=path,
-                tier=Tier.KNOWLEDGE,
-                relevance=weight if trusted else weight / 2,
-                depth=0,
-                discovered_by=[
-                    Route(
-                        selector=Selector.SESSION_STATE,
-                        reason=reason,
-                        depth=0,
-                        confidence=1.0,
-                        weight=weight,
-                    )
-                ],
-                path=path,
-                status=divergence,
-                facts=facts,
-                band=Band.MILESTONE,
-            )
+        self.found[f"local:{path}"] = Candidate(
+            uri=f"local:{path}",
+            kind=f"local-{key}",
+            title=path,
+            tier=Tier.KNOWLEDGE,
+            relevance=weight if trusted else weight / 2,
+            depth=0,
+            discovered_by=[
+                Route(
+                    selector=Selector.SESSION_STATE,
+                    reason=reason,
+                    depth=0,
+                    confidence=1.0,
+                    weight=weight,
+                )
+            ],
+            path=path,
+            status=divergence,
+            facts=facts,
+            band=Band.MILESTONE,
         )
 
     @cached_property
@@ -499,7 +485,7 @@ class _Selector:
                 )
 
     def unresolved(self) -> list[Dangling]:
-        declared_here = {c.path for c in self.found.by_uri.values() if c.path is not None}
+        declared_here = {c.path for c in self.found.values() if c.path is not None}
         out: list[Dangling] = []
         seen: set[tuple[str, str]] = set()
         for ref in self.index.unresolved:
@@ -530,7 +516,7 @@ class _Selector:
             if node.obj is not None:
                 size = node.obj.provenance.bytes
             else:
-                size = (self.size_of(node.source) if node.source else None) or 0
+                size = (self.source.size_of(node.source) if node.source else None) or 0
             rows.append(
                 Excluded(
                     uri=uri,

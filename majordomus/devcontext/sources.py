@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from majordomus.devcontext.continuity import disk_size, local_state
@@ -21,7 +22,7 @@ def _no_size(_path: str) -> int | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CompileSources:
     """The index, its checkout's local records and on-disk sizes, and the ranking of its
     objects when the caller keeps one (otherwise it is built from the index when asked for)."""
@@ -41,8 +42,9 @@ class CompileSources:
             ranking,
         )
 
-    @property
+    @cached_property
     def graph(self) -> Graph:
+        """The graph of the index, arranged on first use by this compile."""
         return Graph.of(self.index)
 
 

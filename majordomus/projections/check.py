@@ -111,32 +111,16 @@ def _texts(root: Path, paths: Iterable[str]) -> Iterator[tuple[str, str]]:
                 continue
 
 
-def _catalogue(
-    catalogue: AdvisorCatalogue, refs: References, source: str
-) -> list[ReasoningFinding]:
-    return [
-        ReasoningFinding(check="catalogue", subject=source, message=text)
-        for text in catalogue.diagnostics(refs)
-    ]
-
-
-def _modules(catalogue: AdvisorCatalogue) -> list[tuple[str, str]]:
-    """(adapter, transport module path) of each adapter the catalogue names, in order."""
+def _adapters(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]:
+    """Each adapter the catalogue names (its advisors', then its peers') with no module."""
     adapters = [a.adapter for a in catalogue.advisors]
     if catalogue.peers is not None:
         adapters.append(catalogue.peers.adapter)
-    return [(adapter, f"{ADAPTER_DIR}/{adapter}.mjs") for adapter in adapters]
-
-
-def _adapters(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]:
     with Tree(root) as tree:
         if tree.kind(ADAPTER_DIR) != "directory":
             return []
-        missing = [
-            (adapter, module)
-            for adapter, module in _modules(catalogue)
-            if tree.kind(module) != "file"
-        ]
+        modules = [(adapter, f"{ADAPTER_DIR}/{adapter}.mjs") for adapter in adapters]
+        missing = [(adapter, module) for adapter, module in modules if tree.kind(module) != "file"]
     return [
         ReasoningFinding(
             check="adapters",
@@ -422,7 +406,10 @@ def run(
     """Every finding of the six checks, in check order; `source` names the catalogue file."""
     root = Path(root)
     return [
-        *_catalogue(catalogue, refs, source),
+        *(
+            ReasoningFinding(check="catalogue", subject=source, message=text)
+            for text in catalogue.diagnostics(refs)
+        ),
         *_adapters(root, catalogue),
         *_coupling(root, catalogue),
         *_ci(root, refs),

@@ -28,20 +28,6 @@ from majordomus.projections.state import LOCAL_REASONING, ReasoningState, derive
 from majordomus.redaction.redactor import redact_secrets
 from majordomus.wire import OMIT, Wire
 
-#: The sections of a task's handover, in order; the policy `init` writes requires these.
-TASK_SECTIONS = (
-    "state",
-    "decisions",
-    "failed_attempts",
-    "open_items",
-    "next_actions",
-    "local_review",
-    "chain",
-)
-
-#: Every section a handover gives: each task's, then the report.
-SECTIONS = (*TASK_SECTIONS, "reasoning")
-
 
 class GitPosition(Wire):
     """Where the checkout stands when the handover is written."""
@@ -311,9 +297,6 @@ def _local_review(records: list[ReasoningRecord]) -> list[LocalReview]:
 
 # -- the sections as Markdown --------------------------------------------------------------------
 
-#: Each section's heading: its name in words (`failed_attempts`: `Failed attempts`).
-HEADINGS = {section: section.replace("_", " ").capitalize() for section in SECTIONS}
-
 #: How the command that chooses the current task is named to the reader.
 SET_TASK_HINT = "`majordomus reasoning task set NAME` chooses one"
 
@@ -440,6 +423,13 @@ _SECTION_ROWS = {
     "chain": _chain_rows,
 }
 
+#: Every section a handover gives, in order: each task's (the policy `init` writes requires
+#: these), then the report.
+SECTIONS = (*_SECTION_ROWS, "reasoning")
+
+#: Each section's heading: its name in words (`failed_attempts`: `Failed attempts`).
+HEADINGS = {section: section.replace("_", " ").capitalize() for section in SECTIONS}
+
 
 def _task(task: TaskHandover) -> list[str]:
     rows = [f"# Task {flat(task.task)}"]
@@ -527,7 +517,6 @@ def handover(
 
 __all__ = [
     "SECTIONS",
-    "TASK_SECTIONS",
     "GitPosition",
     "Handover",
     "TaskHandover",

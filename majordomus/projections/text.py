@@ -13,9 +13,7 @@ ELLIPSIS = "…"
 
 def one_line(text: str) -> str:
     """The first line, trimmed, cut to 139 characters plus `…` when it is longer than 140."""
-    if "\n" in text:  # rare: the test spares most texts the list a split would build
-        text = text[: text.index("\n")]
-    first = text.strip()
+    first = text.split("\n", 1)[0].strip()
     if len(first) > LINE_LIMIT:
         return first[: LINE_LIMIT - 1] + ELLIPSIS
     return first

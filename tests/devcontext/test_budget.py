@@ -8,6 +8,7 @@ from pathlib import Path
 
 from majordomus.devcontext import (
     CompileInput,
+    CompileSources,
     ExclusionReason,
     ExplainInput,
     Selector,
@@ -18,7 +19,10 @@ from majordomus.devcontext import (
 )
 from majordomus.devcontext.budget import spend
 from majordomus.devcontext.candidates import Candidate
+from majordomus.devcontext.inputs import resolve
 from majordomus.devcontext.model import Route
+from majordomus.devcontext.select import Selection
+from majordomus.layer.model import Index
 from tests.devcontext.conftest import PLANNED, planned_index
 
 BETA_PATH = ".ai/repo/rules/project/beta.v1.md"
@@ -153,7 +157,7 @@ def _way(selector: Selector, reason: str, edge: str | None = None) -> Route:
     return Route(selector=selector, reason=reason, edge=edge, depth=1, confidence=1.0, weight=1.0)
 
 
-def test_the_structural_record_names_each_way_once() -> None:
+def test_the_structural_record_names_each_way_once(planned: Index) -> None:
     cand = Candidate(
         uri="majordomus://rule/x@1",
         kind="rule",
@@ -167,17 +171,9 @@ def test_the_structural_record_names_each_way_once() -> None:
             _way(Selector.RELATION, "a", "depends_on"),
         ],
     )
-    spent = spend(
-        {cand.uri: cand},
-        object_seeds=set(),
-        supersedes={},
-        limit=100,
-        floor=0.25,
-        unresolved=[],
-        unreached=[],
-        diagnostics=[],
-        size_of=lambda _path: None,
-    )
+    sources = CompileSources(planned)
+    request = resolve(planned, CompileInput(budget_tokens=100))
+    spent = spend(sources, request, Selection({cand.uri: cand}, [], [], []))
     [row] = spent.deduplicated
     assert row.detail == (
         "one object reached by 3 discovery path(s): intent_match, relation(depends_on)"

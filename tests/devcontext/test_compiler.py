@@ -4,9 +4,7 @@ readers of its checkout), the default request, and the git part of the answer wi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from types import SimpleNamespace
-from typing import Any
 
 import pytest
 
@@ -15,16 +13,6 @@ from majordomus.devcontext.sources import sources_of
 from majordomus.layer.git import GitState
 from majordomus.layer.model import Index
 from tests.devcontext.conftest import PLANNED
-
-HANDOVER = ".ai/local/state/handovers/20260902T000000Z.md"
-
-
-def handover(path: str = HANDOVER) -> Mapping[str, Any]:
-    return {
-        "handover": {"path": path, "branch": "master", "divergence": "none"},
-        "checkpoint": None,
-    }
-
 
 # --- what a compile reads ---------------------------------------------------------------------
 
@@ -54,10 +42,6 @@ def test_anything_else_is_refused_by_type(planned: Index) -> None:
         sources_of(SimpleNamespace(root=planned.root))
 
 
-def test_the_graph_is_the_indexs(planned: Index) -> None:
-    assert CompileSources(planned).graph is CompileSources(planned).graph
-
-
 # --- the answer -------------------------------------------------------------------------------
 
 
@@ -70,22 +54,3 @@ def test_without_git_the_answer_says_why(planned: Index) -> None:
     git = compile_context(no_git, CompileInput(issue="I0001")).git
     assert git.working_tree == "unavailable: no repository here"
     assert git.branch is None and git.head is None
-
-
-def test_a_local_record_is_given_only_through_a_continuity_reader(planned: Index) -> None:
-    bare = compile_context(planned)
-    assert all(e.provenance.path != HANDOVER for e in bare.selected)
-    sources = CompileSources(planned, continuity=handover, size_of=lambda _path: 120)
-    selected = {e.provenance.path: e for e in compile_context(sources).selected}
-    assert HANDOVER in selected
-    assert selected[HANDOVER].facts["bytes"] == "120"
-
-
-def test_a_failing_continuity_reader_is_a_diagnostic_not_a_failure(planned: Index) -> None:
-    def broken() -> Mapping[str, Any]:
-        raise OSError("the disk is gone")
-
-    compiled = compile_context(CompileSources(planned, continuity=broken))
-    found = [d for d in compiled.diagnostics if d.code == "continuity"]
-    assert found and "the disk is gone" in found[0].message
-    assert compiled.selected == compile_context(planned).selected

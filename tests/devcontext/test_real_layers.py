@@ -80,12 +80,6 @@ def test_the_promise_of_an_issue(ledgerly: Index) -> None:
     assert not entry(compiled, u("rule", "project.issued-invoices-are-immutable@1")).required
 
 
-def test_an_issue_never_reaches_itself_through_its_milestone(ledgerly: Index) -> None:
-    compiled = compile_context(ledgerly, CompileInput(issue="I0105"))
-    issue = entry(compiled, u("issue", "I0105"))
-    assert all(d.edge != "belongs_to" for d in issue.discovered_by)
-
-
 def test_other_issues_rank_below_the_promise_and_keep_to_their_share(ledgerly: Index) -> None:
     for limit in (3_000, 8_000, 24_000):
         compiled = compile_context(ledgerly, CompileInput(issue="I0105", budget_tokens=limit))

@@ -169,6 +169,7 @@ def test_a_failing_provider_is_a_diagnostic(planned: Index) -> None:
     [note] = compiled.diagnostics
     assert (note.severity, note.code, note.path) == ("warning", "continuity", None)
     assert note.message == "the local continuity state could not be read: disk on fire"
+    assert compiled.selected == compile_context(planned).selected, "the rest is compiled as ever"
 
 
 def test_records_without_a_path_are_ignored(planned: Index) -> None:

@@ -36,6 +36,7 @@ def plan(
     outcome: str = "consult",
     selected: tuple[str, ...] = ("alpha",),
     reason: str = "material doubt",
+    materiality: str = "material",
 ) -> dict[str, Any]:
     return {
         "kind": "plan",
@@ -43,7 +44,7 @@ def plan(
         "plan": {
             "mode": "standard",
             "mode_source": "default",
-            "materiality": "material",
+            "materiality": materiality,
             "confidence": "medium",
             "capabilities": ["independent_reasoning"],
             "budget": len(selected),

@@ -6,7 +6,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.projections.builders import assessment, attempt, conclusion, consultation, validation
+from tests.projections.builders import (
+    assessment,
+    attempt,
+    conclusion,
+    consultation,
+    plan,
+    validation,
+)
 
 STORE = ".ai/local/state/reasoning"
 
@@ -44,22 +51,8 @@ def current_task(root: Path, task: str) -> None:
 def chain(root: Path) -> None:
     """A short chain on task `t`: assessment, local plan, a timeout, a conclusion, a pass;
     and one attempt on task `u`."""
-    local_plan = {
-        "kind": "plan",
-        "assessment": "assessment-1",
-        "plan": {
-            "mode": "standard",
-            "mode_source": "default",
-            "materiality": "low",
-            "confidence": "medium",
-            "capabilities": ["independent_reasoning"],
-            "budget": 0,
-            "outcome": "decide_locally",
-            "reason": "a low-materiality uncertainty is decided locally",
-            "available": 0,
-        },
-        "availability": [],
-    }
+    reason = "a low-materiality uncertainty is decided locally"
+    local_plan = plan("assessment-1", "decide_locally", (), reason, materiality="low")
     timeout = consultation("plan-2", "tool", "timeout", diagnostic="no answer in 60s")
     steps = [
         ("assessment-1", assessment("lock scope", questions=["held across await?"]), "t"),

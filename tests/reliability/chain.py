@@ -89,13 +89,17 @@ def free_text_paths(kind: str) -> set[str]:
 Text = Callable[[str], str]
 
 
-def _evidence(kind: str, field: str, text: Text) -> list[dict[str, str]]:
-    path = f"{kind}.{field}[]"
+def _texts(kind: str, text: Text, *fields: str) -> dict[str, str]:
+    return {f: text(f"{kind}.{f}") for f in fields}
+
+
+def _lists(kind: str, text: Text, *fields: str) -> dict[str, list[str]]:
+    return {f: [text(f"{kind}.{f}[]")] for f in fields}
+
+
+def _evidence(kind: str, text: Text) -> list[dict[str, str]]:
+    path = f"{kind}.evidence[]"
     return [{"kind": "file", "reference": text(f"{path}.reference"), "note": text(f"{path}.note")}]
-
-
-def _lines(kind: str, field: str, text: Text) -> list[str]:
-    return [text(f"{kind}.{field}[]")]
 
 
 def inputs(kind: str, text: Text, ids: dict[str, str]) -> dict[str, Any]:
@@ -105,9 +109,9 @@ def inputs(kind: str, text: Text, ids: dict[str, str]) -> dict[str, Any]:
             "kind": kind,
             "materiality": "material",
             "confidence": "medium",
-            **{f: text(f"{kind}.{f}") for f in ("subject", "hypothesis")},
-            **{f: _lines(kind, f, text) for f in ("affects", "facts", "assumptions", "questions")},
-            "evidence": _evidence(kind, "evidence", text),
+            **_texts(kind, text, "subject", "hypothesis"),
+            **_lists(kind, text, "affects", "facts", "assumptions", "questions"),
+            "evidence": _evidence(kind, text),
         }
     if kind == "plan":
         return {"kind": kind, "assessment": ids["assessment"]}
@@ -118,9 +122,9 @@ def inputs(kind: str, text: Text, ids: dict[str, str]) -> dict[str, Any]:
             "advisor": ADVISOR,
             "status": "completed",
             "stance": "opposes",
-            **{f: text(f"{kind}.{f}") for f in ("question", "conclusion", "diagnostic")},
-            "evidence": _evidence(kind, "evidence", text),
-            **{f: _lines(kind, f, text) for f in ("assumptions", "risks", "actions", "falsifiers")},
+            **_texts(kind, text, "question", "conclusion", "diagnostic"),
+            "evidence": _evidence(kind, text),
+            **_lists(kind, text, "assumptions", "risks", "actions", "falsifiers"),
             "duration_ms": 1200,
             "usage": {"input_tokens": 10, "output_tokens": 5},
         }
@@ -132,51 +136,42 @@ def inputs(kind: str, text: Text, ids: dict[str, str]) -> dict[str, Any]:
                 {"source": "primary", "position": text(f"{kind}.positions[].position")},
                 {"source": ids["consultation"], "position": text(f"{kind}.positions[].position")},
             ],
-            "divergent_assumptions": _lines(kind, "divergent_assumptions", text),
-            "discriminating_question": text(f"{kind}.discriminating_question"),
-            "experiment": text(f"{kind}.experiment"),
+            **_lists(kind, text, "divergent_assumptions"),
+            **_texts(kind, text, "discriminating_question", "experiment"),
         }
     if kind == "resolution":
         return {
             "kind": kind,
             "disagreement": ids["disagreement"],
-            "experiment": text(f"{kind}.experiment"),
-            "outcome": text(f"{kind}.outcome"),
+            **_texts(kind, text, "experiment", "outcome"),
             "favours": "primary",
-            "evidence": _evidence(kind, "evidence", text),
+            "evidence": _evidence(kind, text),
         }
     if kind == "conclusion":
         return {
             "kind": kind,
             "assessment": ids["assessment"],
-            "decision": text(f"{kind}.decision"),
-            "rationale": text(f"{kind}.rationale"),
-            "evidence": _evidence(kind, "evidence", text),
+            **_texts(kind, text, "decision", "rationale"),
+            "evidence": _evidence(kind, text),
             "consultations": [ids["consultation"]],
             "disagreements": [ids["disagreement"]],
-            **{
-                f: _lines(kind, f, text)
-                for f in ("rejected", "assumptions", "risks", "validation_plan")
-            },
+            **_lists(kind, text, "rejected", "assumptions", "risks", "validation_plan"),
         }
     if kind == "validation":
         return {
             "kind": kind,
             "conclusion": ids["conclusion"],
-            "check": text(f"{kind}.check"),
-            "command": text(f"{kind}.command"),
+            **_texts(kind, text, "check", "command"),
             "outcome": "pass",
-            "evidence": _evidence(kind, "evidence", text),
+            "evidence": _evidence(kind, text),
         }
     assert kind == "attempt"
     return {
         "kind": kind,
         "assessment": ids["assessment"],
-        **{
-            f: text(f"{kind}.{f}")
-            for f in ("attempt", "observed_failure", "assumption_invalidated", "updated_hypothesis")
-        },
-        "evidence": _evidence(kind, "evidence", text),
+        **_texts(kind, text, "attempt", "observed_failure"),
+        **_texts(kind, text, "assumption_invalidated", "updated_hypothesis"),
+        "evidence": _evidence(kind, text),
     }
 
 
