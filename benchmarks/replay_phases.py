@@ -65,7 +65,7 @@ def one_pass(root: Path, task: str | None) -> dict[str, float]:
 
     def situation() -> tuple[RecordIndex, AdvisorSituation]:
         index = RecordIndex(loaded.records)
-        return index, resolve_advisors(root, workspace.environ, history(loaded, index))
+        return index, resolve_advisors(root, workspace.environ, history(loaded))
 
     spent["situation"], (index, advisors) = _cpu_ms(situation)
     chosen = store.current_task() if task is None else task

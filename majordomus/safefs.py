@@ -174,8 +174,8 @@ def _read_at(
 
 
 class Tree:
-    """Directory descriptors below one root, each resolved once from its nearest open
-    ancestor (failures remembered too); the oldest closed past `_OPEN_DIRECTORIES`."""
+    """Directory descriptors below one root, each opened once from its parent's; the oldest
+    closed past `_OPEN_DIRECTORIES`."""
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
@@ -183,7 +183,6 @@ class Tree:
         self._read_flags = _read_flags()
         self._root_fd = open_root(self.root)
         self._open: dict[str, int] = {}
-        self._failed: dict[str, Unsafe] = {}
 
     def __enter__(self) -> Tree:
         return self
@@ -201,38 +200,19 @@ class Tree:
 
     def directory(self, rel: str) -> int:
         """Directory `rel` ("" is the root), a descriptor the tree owns; raises `Unsafe`."""
-        if not rel or rel == ".":
-            return self._root_fd
-        found = self._open.get(rel)
-        if found is not None:
-            return found
-        failed = self._failed.get(rel)
-        if failed is not None:
-            raise failed
+        fd = self._root_fd
         names = _components(rel)
-        start, fd = 0, self._root_fd
-        for depth in range(len(names) - 1, 0, -1):
-            prefix = "/".join(names[:depth])
-            if prefix in self._failed:
-                raise self._remember(rel, self._failed[prefix])
-            held = self._open.get(prefix)
-            if held is not None:
-                start, fd = depth, held
-                break
-        for depth in range(start, len(names)):
+        for depth, name in enumerate(names):
             prefix = "/".join(names[: depth + 1])
-            try:
-                child = os.open(names[depth], self._flags, dir_fd=fd)
-            except OSError as exc:
-                failure = _classify(fd, names[depth], prefix, exc, directory=True)
-                self._failed[prefix] = failure
-                raise self._remember(rel, failure) from None
-            fd = self._keep(prefix, child)
+            held = self._open.get(prefix)
+            if held is None:
+                try:
+                    child = os.open(name, self._flags, dir_fd=fd)
+                except OSError as exc:
+                    raise _classify(fd, name, prefix, exc, directory=True) from None
+                held = self._keep(prefix, child)
+            fd = held
         return fd
-
-    def _remember(self, rel: str, failure: Unsafe) -> Unsafe:
-        self._failed[rel] = failure
-        return failure
 
     def _keep(self, rel: str, fd: int) -> int:
         if len(self._open) >= _OPEN_DIRECTORIES:

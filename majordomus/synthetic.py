@@ -14,7 +14,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from majordomus.errors import ProtocolFailure
@@ -241,13 +240,10 @@ class SyntheticRepository:
 
     # --- the generator's git writes (never used by the product's read path) ---------------
 
-    def _git(self, *args: str) -> str:
-        return git(self._root, *args)
-
     def git_init(self) -> None:
         """Make the directory a git repository on `master` that ignores `.ai/local/`."""
         if not (self._root / ".git").exists():
-            self._git("init", "-q", "-b", "master")
+            git(self._root, "init", "-q", "-b", "master")
         ignore = self._root / ".gitignore"
         if not ignore.exists():
             ignore.write_text(".ai/local/\n", encoding="utf-8", newline="\n")
@@ -255,9 +251,9 @@ class SyntheticRepository:
     def commit(self, message: str = "synthetic repository") -> str:
         """Stage everything and commit it (initialising git first); returns the new head."""
         self.git_init()
-        self._git("add", "-A")
-        self._git("commit", "-q", "--allow-empty", "-m", message)
-        return self._git("rev-parse", "HEAD").strip()
+        git(self._root, "add", "-A")
+        git(self._root, "commit", "-q", "--allow-empty", "-m", message)
+        return git(self._root, "rev-parse", "HEAD").strip()
 
     # --- lifetime -------------------------------------------------------------------------
 
@@ -270,12 +266,7 @@ class SyntheticRepository:
     def __enter__(self) -> SyntheticRepository:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *_exc: object) -> None:
         self.close()
 
 

@@ -146,27 +146,6 @@ def test_missing_and_paths_that_are_not_plain(root: Path) -> None:
         assert _refusal(root, rel).code == "unreadable", rel
 
 
-def test_a_failed_directory_is_remembered(
-    root: Path, outside: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Every file under a symlinked directory fails at once, without opening it again."""
-    (root / "d").symlink_to(outside)
-    real_open = os.open
-    opened: list[str] = []
-
-    def spy(path: Any, *args: Any, **kwargs: Any) -> int:
-        opened.append(str(path))
-        return real_open(path, *args, **kwargs)
-
-    with Tree(root) as tree:
-        monkeypatch.setattr(os, "open", spy)
-        for name in ("a", "b", "c"):
-            with pytest.raises(Unsafe) as caught:
-                tree.read(f"d/{name}", 10)
-            assert caught.value.path == "d"
-    assert opened == ["d"]
-
-
 def test_many_directories_keep_few_descriptors_open(root: Path) -> None:
     for i in range(200):
         _write(root, f"d{i}/sub/f.md", str(i).encode())

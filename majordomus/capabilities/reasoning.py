@@ -23,7 +23,7 @@ from majordomus.capabilities.paging import Paged, PageInput
 from majordomus.capabilities.record import REASONING_RECORD
 from majordomus.capabilities.registry import EXPERIMENTAL, Capability, Cases, Module
 from majordomus.errors import InvalidInput, NotFound, Refused
-from majordomus.ledger.history import LazyHistory
+from majordomus.ledger.history import history
 from majordomus.ledger.loaded import Loaded, RecordIndex
 from majordomus.ledger.store import Store
 from majordomus.ledger.team import Pulled, Pushed, Synced, pull, push, sync
@@ -54,8 +54,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class ReasoningSituation:
     """What every reasoning capability knows about one request; `index` holds the lookups
-    over `loaded.records` when asked for (`indexed`): the history and the state then share
-    one pass over the records."""
+    over `loaded.records` when asked for (`indexed`)."""
 
     store: Store
     loaded: Loaded
@@ -78,7 +77,7 @@ def reasoning_situation(
         loaded, now = recorded_by(loaded, moment), epoch_of(moment)
     index = RecordIndex(loaded.records) if indexed else None
     try:
-        advisors = resolve_advisors(ctx.root, ctx.environ, LazyHistory(loaded, index), now=now)
+        advisors = resolve_advisors(ctx.root, ctx.environ, history(loaded), now=now)
     except CatalogueError as exc:
         raise Refused(exc.message) from None
     return ReasoningSituation(store=store, loaded=loaded, advisors=advisors, index=index)

@@ -43,9 +43,7 @@ def cites(record: ReasoningRecord) -> list[str]:
 def by_citation(records: list[ReasoningRecord]) -> list[ReasoningRecord]:
     """The records in the order given, each moved after the records it cites (a clock that
     stepped back); a cycle of citations comes last. Linear."""
-    place = {r.id: n for n, r in reversed(list(enumerate(records)))}
-    if all(place.get(c, -1) <= n for n, r in enumerate(records) for c in cites(r)):
-        return records
+    ids = {r.id for r in records}
     out: list[ReasoningRecord] = []
     replayed: set[str] = set()
     waiting: dict[str, list[ReasoningRecord]] = {}
@@ -53,7 +51,7 @@ def by_citation(records: list[ReasoningRecord]) -> list[ReasoningRecord]:
         queue = [record]
         while queue:
             one = queue.pop()
-            missing = [c for c in cites(one) if c in place and c != one.id and c not in replayed]
+            missing = [c for c in cites(one) if c in ids and c != one.id and c not in replayed]
             if missing:
                 waiting.setdefault(missing[0], []).append(one)
                 continue
@@ -155,7 +153,6 @@ class RecordIndex:
         self.conclusions: dict[str, list[ReasoningRecord]] = {}
         self.passed: dict[str, int] = {}
         self.failed: dict[str, int] = {}
-        self.consultations: list[ReasoningRecord] = []
         for record in records:
             self.by_id.setdefault(record.id, record)
             self._index(record)
@@ -177,8 +174,6 @@ class RecordIndex:
             self.planned.add(body.assessment)
         elif isinstance(body, AssessmentInput):
             self.assessments.append(record)
-        elif isinstance(body, ConsultationInput):
-            self.consultations.append(record)
 
     def get(self, record_id: str) -> ReasoningRecord | None:
         """The first record with this id."""

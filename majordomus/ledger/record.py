@@ -265,11 +265,6 @@ class StoredConclusion(ConclusionFields):
         fields = {name: getattr(conclusion, name) for name in ConclusionFields.model_fields}
         return cls(**fields, reviewed_by=reviewers, independent_review_count=len(reviewers))
 
-    def input(self) -> ConclusionInput:
-        """The conclusion as its author wrote it."""
-        fields = {name: getattr(self, name) for name in ConclusionFields.model_fields}
-        return ConclusionInput(**fields)
-
 
 class ValidationInput(_Frozen):
     """A check run against a conclusion, and whether it passed."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -70,11 +69,10 @@ class Published:
     quarantined: list[str] = field(default_factory=list)
 
 
-def published(root: Path, refs: Mapping[str, str] | None = None) -> Published:
-    """Every record the replayed refs hold, each writer's in ref order; `refs` when the
-    caller listed them already."""
+def published(root: Path) -> Published:
+    """Every record the replayed refs hold, each writer's in ref order."""
     try:
-        refs = git.ledger_refs(root) if refs is None else refs
+        refs = git.ledger_refs(root)
     except git.GitError:
         return Published()
     found = Published(quarantined=sorted(r for r in refs if r.startswith(QUARANTINE)))

@@ -11,7 +11,6 @@ import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from itertools import groupby
 from pathlib import Path
 
 from majordomus import safefs
@@ -44,9 +43,6 @@ RECORD_FILE_LIMIT = 4 * 1024 * 1024
 _RECORD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 MAX_ID_LENGTH = 255 - len("..json.tmp")
 
-#: The stamp the writer mints (`clock.now_stamp()`): digits in fixed places.
-_WRITTEN_STAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z")
-
 
 def is_record_id(ident: str) -> bool:
     """Whether `ident` is a plain file name, as every minted id is."""
@@ -65,40 +61,19 @@ def check_record_id(ident: str) -> None:
 
 
 def _canonical(found: list[Placed]) -> list[Placed]:
-    """Records without a Lamport counter first, in the order they always had (`_by_stamp`),
-    then the others by counter, writer, id and path: an order every clone agrees on."""
-    counted = [p for p in found if p.record.lamport is not None]
-    if not counted:
-        return _by_stamp(found)
-    legacy = [p for p in found if p.record.lamport is None]
+    """Records without a Lamport counter first, in the order they always had (`recorded_at`,
+    id, path, then writer, each in natural order), then the others by counter, writer, id and
+    path: an order every clone agrees on."""
 
-    def key(p: Placed) -> tuple[int, str, str, str, str]:
+    def by_stamp(p: Placed) -> tuple[tuple[str, str], ...]:
+        return tuple(map(natural_key, (p.record.recorded_at, p.record.id, p.path, p.origin)))
+
+    def by_counter(p: Placed) -> tuple[int, str, str, str, str]:
         return p.record.lamport or 0, p.record.writer or "", p.record.id, p.path, p.origin
 
-    return _by_stamp(legacy) + sorted(counted, key=key)
-
-
-def _by_stamp(found: list[Placed]) -> list[Placed]:
-    """Files by `recorded_at`, id, then path, in natural order; minted stamps sort alike as
-    plain strings, so only ties (or a hand-edited stamp) need natural keys."""
-
-    def tie(p: Placed) -> tuple[tuple[str, str], ...]:
-        return natural_key(p.record.id), natural_key(p.path), natural_key(p.origin)
-
-    def stamp(p: Placed) -> str:
-        return p.record.recorded_at
-
-    stamps = [stamp(p) for p in found]
-    if not all(map(_WRITTEN_STAMP.fullmatch, stamps)):
-        return sorted(found, key=lambda p: (natural_key(stamp(p)), *tie(p)))
-    ordered = sorted(found, key=stamp)
-    if len(set(stamps)) == len(stamps):
-        return ordered
-    tied: list[Placed] = []
-    for _, same in groupby(ordered, key=stamp):
-        group = list(same)
-        tied += sorted(group, key=tie) if len(group) > 1 else group
-    return tied
+    legacy = [p for p in found if p.record.lamport is None]
+    counted = [p for p in found if p.record.lamport is not None]
+    return sorted(legacy, key=by_stamp) + sorted(counted, key=by_counter)
 
 
 def _task_names(tree: safefs.Tree) -> list[str]:

@@ -318,13 +318,7 @@ _SECRET_WORDS = ("password", "passwd", "passphrase", "pass", "pwd", "secret", "t
 #: What joins `pass` to the name before it: only `…_pass`, `….pass` and `…-pass` name a
 #: secret (`(?<=[A-Za-z0-9][_.-])(?i:pass)` in the shape), so the gate looks for those
 #: spellings and not for the word alone, which ordinary text holds (`pass: pytest …`).
-JOINTS = "_.-"
-
-
-def words_anchor(words: tuple[str, ...]) -> str:
-    """The anchor of a shape gated by whole key words alone: any of them, in their order,
-    where no letter or digit follows (what `WORD_END` means in a gate)."""
-    return "(?:" + "|".join(words) + ")(?![a-z0-9])"
+_JOINTS = "_.-"
 
 
 GATES: dict[str, tuple[str, ...]] = {
@@ -415,7 +409,7 @@ GATES: dict[str, tuple[str, ...]] = {
             literal
             for word in _SECRET_WORDS
             for literal in (
-                [f"{joint}{word}{WORD_END}" for joint in JOINTS]
+                [f"{joint}{word}{WORD_END}" for joint in _JOINTS]
                 if word == "pass"
                 else [f"{word}{WORD_END}"]
             )
@@ -449,5 +443,6 @@ ANCHORS: dict[str, str] = {
     "authorization-header": r"authorization(?=\\*[\"']?[ \t]*[:=])",
     "password-next-line": r"pass(?:word|phrase|wd)(?=\\*[\"']?[ \t]*:)",
     "passphrase": r"pass(?:word|phrase|wd)(?=\\*[\"']?[ \t]*[:=])",
-    "secret-assignment": words_anchor(_SECRET_WORDS),
+    # any key word where no letter or digit follows, as `WORD_END` means in a gate
+    "secret-assignment": "(?:" + "|".join(_SECRET_WORDS) + ")(?![a-z0-9])",
 }

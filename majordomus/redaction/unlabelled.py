@@ -61,6 +61,7 @@ def spans(data: bytes, cased: bytes) -> list[tuple[int, int]]:
     """Where the random-looking tokens are in the UTF-8 `data`, in order; a token judged
     random is replaced wherever it stands."""
     runs: list[tuple[int, str]] = []
+    # a token repeated throughout a text is judged once, so no input makes this slow
     verdicts: dict[tuple[bytes, bytes], bool] = {}
     found: set[str] = set()
     for run in _RUN.finditer(data):

@@ -10,8 +10,7 @@ from majordomus.advisors.outcomes import ConsultationStatus, Outcome
 from majordomus.advisors.states import AdvisorState, AdvisorStatus
 from majordomus.clock import epoch_seconds
 from majordomus.layer.yaml import parse_into
-from majordomus.ledger.history import LazyHistory, history
-from majordomus.ledger.loaded import RecordIndex
+from majordomus.ledger.history import history
 from majordomus.projections.moment import epoch_of, parse_moment, recorded_by
 from tests.projections.builders import assessment, consultation, loaded, rec
 
@@ -94,30 +93,6 @@ def test_as_of_sees_the_circuit_a_handover_saw() -> None:
     then = state_at(recorded_by(records, moment), epoch_of(moment))
     assert then.status is AdvisorStatus.TEMPORARILY_FAILED
     assert state_at(records, epoch_of(moment) + 60).status is AdvisorStatus.AVAILABLE
-
-
-def test_the_lazy_history_reads_as_the_history() -> None:
-    records = loaded(
-        rec("assessment-1", 1, assessment()),
-        rec("c-2", 2, consultation("p", "a", "rate_limited", retry_after_seconds=60)),
-        rec("c-3", 3, consultation("p", "b")),
-        rec("c-4", 4, consultation("p", "a", "timeout")),
-    )
-    for index in (None, RecordIndex(records.records)):
-        lazy = LazyHistory(records, index)
-        assert list(lazy) == history(records)
-        assert len(lazy) == 3
-        assert lazy[1] == history(records)[1]
-        assert list(lazy[1:]) == history(records)[1:]
-        assert state_at_with(lazy, T0 + 5) == state_at(records, T0 + 5)
-
-
-def test_the_lazy_history_is_not_replayed_when_no_advisor_is_judged() -> None:
-    records = loaded(rec("c-1", 1, consultation("p", "a", "timeout")))
-    lazy = LazyHistory(records)
-    inputs = Inputs(refs=References(), presence=Presence(False), history=lazy, now=T0)
-    assert derive_availability(CATALOGUE, inputs)[0].status is AdvisorStatus.UNAVAILABLE
-    assert lazy._outcomes is None
 
 
 def state_at_with(outcomes: Sequence[Outcome], now: int) -> AdvisorState:
