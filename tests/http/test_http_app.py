@@ -1,14 +1,13 @@
 """The application in process (ASGI), with the probe module: error mapping, bindings, guards
-with a set client address, the busy bound and the process cache (docs/http.md)."""
+with a set client address and the process cache (docs/http.md; the busy bound is in
+test_http_whole_body.py)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from starlette.testclient import TestClient
 
@@ -206,55 +205,6 @@ def test_swagger_page_headers(client: TestClient) -> None:
         assert page.headers["referrer-policy"] == "no-referrer"
         assert page.text.count('integrity="sha384-') == 2
         assert "/openapi.json" in page.text
-
-
-def test_the_busy_bound_answers_503_but_still_the_liveness_probe() -> None:
-    """With the bound reached, anything but `GET /` gets 503 `busy` and `Retry-After: 1`."""
-    release = anyio.Event()
-    entered = anyio.Event()
-
-    async def slow(scope: Any, receive: Any, send: Any) -> None:
-        if scope["path"] == "/slow":
-            entered.set()
-            await release.wait()
-        await send({"type": "http.response.start", "status": 200, "headers": []})
-        await send({"type": "http.response.body", "body": b"{}"})
-
-    guard = Guard(slow, max_in_flight=1)
-
-    async def request(path: str) -> tuple[int, dict[bytes, bytes], bytes]:
-        scope = {
-            "type": "http",
-            "method": "GET",
-            "path": path,
-            "headers": [(b"host", b"127.0.0.1")],
-            "client": LOCAL,
-        }
-        sent: list[dict[str, Any]] = []
-
-        async def receive() -> dict[str, Any]:
-            return {"type": "http.request", "body": b"", "more_body": False}
-
-        async def send(message: dict[str, Any]) -> None:
-            sent.append(message)
-
-        await guard(scope, receive, send)
-        return sent[0]["status"], dict(sent[0]["headers"]), sent[1]["body"]
-
-    async def scenario() -> None:
-        async with anyio.create_task_group() as group:
-            group.start_soon(request, "/slow")
-            await entered.wait()
-            assert guard.in_flight == 1
-            status, headers, body = await request("/other")
-            assert status == 503 and headers[b"retry-after"] == b"1"
-            assert json.loads(body)["error"]["code"] == "busy"
-            assert (await request("/"))[0] == 200
-            release.set()
-        assert guard.in_flight == 0
-        assert (await request("/other"))[0] == 200
-
-    anyio.run(scenario)
 
 
 def test_the_process_cache_is_effective_and_errors_are_not_cached(served_repo: Path) -> None:

@@ -4,6 +4,7 @@ tests/reliability/test_http_slow_clients.py)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import anyio
@@ -82,8 +83,12 @@ def test_a_whole_body_in_chunks_runs_once() -> None:
 
 @pytest.mark.parametrize("method", ["GET", "HEAD"])
 def test_liveness_probes_pass_the_in_flight_bound(method: str) -> None:
+    """With the bound reached, anything but a liveness probe gets 503 `busy` and
+    `Retry-After: 1`."""
     guard = Guard(App(), max_in_flight=0)
     for path in ("/", "/api/v1/live"):
         assert run(guard, method, path, [chunk(b"", False)], None)[0]["status"] == 200
-    busy = run(guard, method, "/api/v1/health", [chunk(b"", False)], None)
-    assert busy[0]["status"] == 503
+    start, *body = run(guard, method, "/api/v1/health", [chunk(b"", False)], None)
+    assert start["status"] == 503 and (b"retry-after", b"1") in start["headers"]
+    if method == "GET":
+        assert json.loads(body[0]["body"])["error"]["code"] == "busy"
