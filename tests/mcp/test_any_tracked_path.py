@@ -11,7 +11,14 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from tests.conftest import GIT_ENV, MAJORDOMUS, answered, initialised_repo, run_majordomus, serve
+from tests.conftest import (
+    GIT_ENV,
+    MAJORDOMUS,
+    answered_sdk,
+    initialised_repo,
+    run_majordomus,
+    serve,
+)
 
 FILES = {
     "docs/Meeting notes.md": "# Meeting notes\n\nWe met.\n",
@@ -77,26 +84,10 @@ def test_inspect_prints_every_diagnostic(odd_repo: Path, discovery: str) -> None
 
 
 @pytest.mark.parametrize("discovery", DISCOVERY)
-def test_mcp_over_pipes_serves_them(odd_repo: Path, pipes, discovery: str) -> None:
-    uri = NAMED["docs/Meeting notes.md"]
-    messages = [
-        pipes.request(1, "initialize", {}),
-        pipes.request(2, "resources/list"),
-        pipes.request(3, "resources/read", {"uri": uri}),
-        pipes.call(4, "majordomus_get", {"uri": "majordomus://document/docs/Meeting notes.md"}),
-    ]
-    session = pipes.run(odd_repo, messages, args=("--discovery", discovery))
-    assert session.result.code == 0, session.result.stderr
-    by_id = {r["id"]: r for r in session.responses}
-    listed = [r["uri"] for r in by_id[2]["result"]["resources"]]
-    assert set(NAMED.values()) <= set(listed)
-    assert by_id[3]["result"]["contents"][0]["text"] == FILES["docs/Meeting notes.md"]
-    assert answered(by_id[4]["result"])["uri"] == uri
-
-
-@pytest.mark.parametrize("discovery", DISCOVERY)
 def test_the_sdk_client_lists_and_reads_them(odd_repo: Path, discovery: str) -> None:
-    async def main() -> tuple[list[str], dict[str, str]]:
+    """Listed, read by canonical URI, and got by the tool under the decoded form."""
+
+    async def main() -> tuple[list[str], dict[str, str], Any]:
         params = StdioServerParameters(
             command=MAJORDOMUS,
             args=["--discovery", discovery, "mcp"],
@@ -110,11 +101,13 @@ def test_the_sdk_client_lists_and_reads_them(odd_repo: Path, discovery: str) -> 
             for uri in NAMED.values():
                 [content] = (await session.read_resource(uri)).contents
                 texts[str(content.uri)] = content.text
-            return listed, texts
+            decoded = {"uri": "majordomus://document/docs/Meeting notes.md"}
+            return listed, texts, await session.call_tool("majordomus_get", decoded)
 
-    listed, texts = asyncio.run(main())
+    listed, texts, got = asyncio.run(main())
     assert set(NAMED.values()) <= set(listed)
     assert texts == {uri: FILES[identity] for identity, uri in NAMED.items()}
+    assert answered_sdk(got)["uri"] == NAMED["docs/Meeting notes.md"]
 
 
 @pytest.mark.parametrize("discovery", DISCOVERY)
