@@ -1,5 +1,6 @@
 """`majordomus reasoning handover`, `reasoning task`, `reasoning export` and `status --report`
-without a current task, black-box in temporary repositories; the handover over MCP and HTTP."""
+without a current task, black-box in temporary repositories (the handover over MCP and HTTP is
+tests/test_surface_parity.py's)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,8 @@ import pytest
 import yaml
 
 from majordomus.projections.handover import SECTIONS
-from tests.conftest import git, initialised_repo, serve
+from tests.conftest import git, initialised_repo
 from tests.projections.store_files import chain, current_task
-from tests.test_surface_parity import http_call, mcp_session
 
 
 @pytest.fixture
@@ -78,19 +78,6 @@ def test_handover_as_of_replays_the_earlier_state(repo: Path, run: Any) -> None:
     assert done.code == 0
     assert "- Records: 2\n" in done.stdout
     assert "- Last record: 2026-10-01T09:01:00.000Z\n" in done.stdout
-
-
-def test_handover_answers_alike_on_every_surface(repo: Path, run: Any) -> None:
-    arguments = {"task": "t"}
-    over_cli = json.loads(run(repo, "handover", "--task", "t", "--format", "json").stdout)
-    [over_mcp] = mcp_session(repo, [("majordomus_reasoning_handover", arguments)])
-    served = serve(repo)
-    try:
-        over_http = http_call(served.url, ("GET", "/api/v1/reasoning/handover"), arguments)
-    finally:
-        served.stop()
-    assert over_cli == over_mcp == over_http
-    assert over_cli["tasks"][0]["state"]["records"] == 5
 
 
 # -- status --report without a current task ----------------------------------------------------
