@@ -229,12 +229,15 @@ def test_every_list_pages_with_a_cursor(layer_repo: Path) -> None:
     assert got["other"][0] == -32602
 
 
-def test_an_adr_committed_during_the_session_is_announced_and_served(layer_repo: Path) -> None:
+def test_an_adr_committed_during_the_session_is_announced_unasked_and_served(
+    layer_repo: Path,
+) -> None:
+    """The session sends nothing after the commit: the server says so of its own accord."""
+
     async def work(session: ClientSession, notes: Notes) -> dict[str, Any]:
         before = await session.list_resources()
         await session.list_prompts()
         commit(layer_repo, {ADR_PATH: ADR}, "ADR 0007")
-        await session.send_ping()
         await notes.wait("notifications/resources/list_changed")
         after = await session.list_resources()
         found = await session.call_tool("majordomus_search", {"query": "quokka-marker"})
@@ -317,14 +320,3 @@ def test_filesystem_discovery_sees_a_new_file(layer_repo: Path) -> None:
 
     read = drive(layer_repo, work, "--discovery", "filesystem")
     assert "Fresh." in read.contents[0].text
-
-
-def test_an_idle_session_is_told_of_a_change_unasked(layer_repo: Path) -> None:
-    async def work(session: ClientSession, notes: Notes) -> Any:
-        await session.list_resources()
-        commit(layer_repo, {ADR_PATH: ADR}, "ADR 0007")
-        await notes.wait("notifications/resources/list_changed")
-        return await session.list_resources()
-
-    listed = drive(layer_repo, work)
-    assert ADR_URI in [str(r.uri) for r in listed.resources]
