@@ -64,6 +64,33 @@ class Pipes:
             message["params"] = params
         return message
 
+    @staticmethod
+    def error(id_: Any, code: int, message: str) -> dict[str, Any]:
+        return {"jsonrpc": "2.0", "id": id_, "error": {"code": code, "message": message}}
+
+    @staticmethod
+    def assert_parse_error(answer: Any, message: str | None = None) -> None:
+        """-32700 with id null; the message starts `parse error: ` (or is `message`)."""
+        assert set(answer) == {"jsonrpc", "id", "error"}
+        assert (answer["jsonrpc"], answer["id"], answer["error"]["code"]) == ("2.0", None, -32700)
+        assert set(answer["error"]) == {"code", "message"}
+        assert answer["error"]["message"].startswith("parse error: ")
+        if message is not None:
+            assert answer["error"]["message"] == message
+
+    @staticmethod
+    def assert_refusal(answer: Any, id_: Any, code: str, prefix: str | None = None) -> None:
+        """A tool's refusal: the code in `_meta`, one text block that starts with `prefix`
+        (by default the code in words)."""
+        assert answer["jsonrpc"] == "2.0" and answer["id"] == id_, answer
+        result = answer["result"]
+        assert set(result) == {"content", "isError", "_meta"}, result
+        assert result["isError"] is True
+        assert result["_meta"] == {"majordomus": {"error": {"code": code}}}
+        [content] = result["content"]
+        start = code.replace("_", " ") + ": " if prefix is None else prefix
+        assert content["type"] == "text" and content["text"].startswith(start), content
+
     def run(
         self,
         root: Path,

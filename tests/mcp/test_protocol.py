@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -24,30 +25,11 @@ def ok(id_: Any, result: Any) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": id_, "result": result}
 
 
-def err(id_: Any, code: int, message: str) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": id_, "error": {"code": code, "message": message}}
-
-
-def parse_error(response: Any) -> None:
-    assert response["id"] is None
-    assert response["error"]["code"] == -32700
-    assert response["error"]["message"].startswith("parse error: ")
-    assert set(response) == {"jsonrpc", "id", "error"}
-    assert set(response["error"]) == {"code", "message"}
+err, parse_error = Pipes.error, Pipes.assert_parse_error
 
 
 def refusal(id_: Any, code: str, prefix: str) -> Callable[[Any], None]:
-    def check(response: Any) -> None:
-        assert response["id"] == id_
-        result = response["result"]
-        assert result["isError"] is True
-        assert "structuredContent" not in result
-        assert result["_meta"] == {"majordomus": {"error": {"code": code}}}
-        [content] = result["content"]
-        assert content["type"] == "text"
-        assert content["text"].startswith(prefix), content["text"]
-
-    return check
+    return partial(Pipes.assert_refusal, id_=id_, code=code, prefix=prefix)
 
 
 def success(id_: Any) -> Callable[[Any], None]:

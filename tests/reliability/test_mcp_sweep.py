@@ -106,35 +106,14 @@ class Session:
         return answers, self.process.wait(timeout=60)
 
 
-request = Pipes.request
+request, error = Pipes.request, Pipes.error
 
 
 def encode(message: Any) -> bytes:
     return json.dumps(message, ensure_ascii=False).encode()
 
 
-def error(id_: Any, code: int, message: str) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": id_, "error": {"code": code, "message": message}}
-
-
-def assert_parse_error(answer: Any, message: str | None = None) -> None:
-    assert set(answer) == {"jsonrpc", "id", "error"}
-    assert (answer["jsonrpc"], answer["id"], answer["error"]["code"]) == ("2.0", None, -32700)
-    assert set(answer["error"]) == {"code", "message"}
-    assert answer["error"]["message"].startswith("parse error: ")
-    if message is not None:
-        assert answer["error"]["message"] == message
-
-
-def assert_refusal(answer: Any, id_: Any, code: str) -> None:
-    assert answer["jsonrpc"] == "2.0" and answer["id"] == id_, answer
-    result = answer["result"]
-    assert set(result) == {"content", "isError", "_meta"}, result
-    assert result["isError"] is True
-    assert result["_meta"] == {"majordomus": {"error": {"code": code}}}
-    [content] = result["content"]
-    words = code.replace("_", " ")
-    assert content["type"] == "text" and content["text"].startswith(f"{words}: "), content
+assert_parse_error, assert_refusal = Pipes.assert_parse_error, Pipes.assert_refusal
 
 
 # -- the generated cases -------------------------------------------------------------------
