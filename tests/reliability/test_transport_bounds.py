@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import socket
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -16,16 +15,14 @@ import pytest
 
 from majordomus.ledger.store import STATE_DIR
 from majordomus.synthetic import Shape, SyntheticRepository
-from tests.conftest import MAJORDOMUS, Served, command_env, serve
+from tests.conftest import Served, serve
+from tests.mcp.conftest import Pipes
 from tests.reliability.test_http_slow_clients import DROP_WITHIN, address, connect, dropped
+from tests.reliability.test_mcp_sweep import Session
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
-OVER_LONG = {
-    "jsonrpc": "2.0",
-    "id": None,
-    "error": {"code": -32600, "message": "the line is over the 1 MiB limit (1048576 bytes)"},
-}
+OVER_LONG = Pipes.error(None, -32600, "the line is over the 1 MiB limit (1048576 bytes)")
 
 
 def _memory(pid: int, field: str) -> int:
@@ -39,32 +36,16 @@ def _memory(pid: int, field: str) -> int:
 def test_an_mcp_line_over_the_limit_is_answered_without_being_held(
     template: Path, suite_env: dict[str, str]
 ) -> None:
-    process = subprocess.Popen(
-        [MAJORDOMUS, "mcp"],
-        cwd=template,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env=command_env(suite_env),
-    )
-    assert process.stdin is not None and process.stdout is not None
-    try:
-        process.stdin.write(b'{"jsonrpc":"2.0","id":0,"method":"ping"}\n')
-        process.stdin.flush()
-        assert json.loads(process.stdout.readline())["id"] == 0
-        before = _memory(process.pid, "VmHWM")
-        piece = b"x" * (1 << 20)
-        for _ in range(64):
-            process.stdin.write(piece)
-        process.stdin.write(b'\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
-        process.stdin.flush()
-        assert json.loads(process.stdout.readline()) == OVER_LONG
-        assert json.loads(process.stdout.readline()) == {"jsonrpc": "2.0", "id": 1, "result": {}}
-        grown = _memory(process.pid, "VmHWM") - before
-        assert grown < 16 * 1024, f"a 64 MiB line raised the peak by {grown} KiB"
-    finally:
-        process.stdin.close()
-        assert process.wait(timeout=60) == 0
+    mcp = Session(template, suite_env)
+    assert mcp.case(b"") == []
+    before = _memory(mcp.process.pid, "VmHWM")
+    piece = b"x" * (1 << 20)
+    for _ in range(63):
+        mcp.send(piece)
+    assert mcp.one(piece) == OVER_LONG
+    grown = _memory(mcp.process.pid, "VmHWM") - before
+    assert grown < 16 * 1024, f"a 64 MiB line raised the peak by {grown} KiB"
+    assert mcp.finish(b"") == ([], 0)
 
 
 @pytest.fixture
