@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from tests.projections.store_files import put
+
 OVERRIDE = """\
 version: 1
 capabilities:
@@ -47,18 +49,8 @@ advisors:
 
 
 def consultation(root: Path, id: str, at: str, advisor: str, status: str, **extra: object) -> None:
-    folder = root / ".ai/local/state/reasoning/t"
-    folder.mkdir(parents=True, exist_ok=True)
-    body = {"kind": "consultation", "plan": "plan-0", "advisor": advisor, "status": status, **extra}
-    record = {
-        "schema": "majordomus/reasoning-record",
-        "version": 1,
-        "id": id,
-        "task": "t",
-        "recorded_at": at,
-        "body": body,
-    }
-    (folder / f"{id}.json").write_text(json.dumps(record), encoding="utf-8")
+    body = {"kind": "consultation", "plan": "plan-0", "advisor": advisor, "status": status}
+    put(root, id, at, body | extra)
 
 
 @pytest.fixture
