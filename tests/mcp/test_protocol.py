@@ -114,11 +114,6 @@ CASES: list[tuple[str, Any, Check]] = [
         err(40, -32602, "invalid cursor: pass a nextCursor this list gave"),
     ),
     (
-        "resources/read without params",
-        req(42, "resources/read"),
-        err(42, -32602, "params.uri is required"),
-    ),
-    (
         "resources/read of an unknown resource",
         req(44, "resources/read", {"uri": "majordomus://rule/nope@1"}),
         err(44, -32002, "resource not found: majordomus://rule/nope@1"),
@@ -127,11 +122,6 @@ CASES: list[tuple[str, Any, Check]] = [
         "resources/read of a path is not a file read",
         req(45, "resources/read", {"uri": "majordomus://document/../../etc/passwd"}),
         err(45, -32002, "resource not found: majordomus://document/../../etc/passwd"),
-    ),
-    (
-        "tools/call without params",
-        req(50, "tools/call"),
-        err(50, -32602, "params.name is required"),
     ),
     ("arguments absent default to {}", tool(55, "majordomus_repository"), success(55)),
     ("arguments null default to {}", tool(56, "majordomus_repository", None), success(56)),

@@ -359,12 +359,10 @@ def _methods(mcp: Session) -> None:
 
 def _params(mcp: Session) -> None:
     """Params that are not what a method needs."""
-    assert mcp.one(encode(request(1, "tools/call", {"arguments": {}}))) == error(
-        1, -32602, "params.name is required"
-    )
-    assert mcp.one(encode(request(2, "tools/call", {"name": 5}))) == error(
-        2, -32602, "params.name is required"
-    )
+    for params in (None, {"arguments": {}}, {"name": 5}):
+        assert mcp.one(encode(request(1, "tools/call", params))) == error(
+            1, -32602, "params.name is required"
+        )
     for arguments in ([], "x", 3, True):
         assert mcp.one(
             encode(request(3, "tools/call", {"name": "majordomus_list", "arguments": arguments}))
@@ -372,7 +370,7 @@ def _params(mcp: Session) -> None:
     assert mcp.one(encode(request(4, "tools/call", {"name": "nope"}))) == error(
         4, -32602, "unknown tool: nope"
     )
-    for params in ({}, {"uri": 5}, {"uri": None}):
+    for params in (None, {}, {"uri": 5}, {"uri": None}):
         assert mcp.one(encode(request(5, "resources/read", params))) == error(
             5, -32602, "params.uri is required"
         )
