@@ -43,14 +43,7 @@ def success(id_: Any) -> Callable[[Any], None]:
     return check
 
 
-req, note = Pipes.request, Pipes.notification
-
-
-def tool(id_: Any, name: str, arguments: Any = ...) -> dict[str, Any]:
-    params: dict[str, Any] = {"name": name}
-    if arguments is not ...:
-        params["arguments"] = arguments
-    return req(id_, "tools/call", params)
+req, note, tool = Pipes.request, Pipes.notification, Pipes.call
 
 
 #: (name, line sent, expected answer: a whole response, a check, or None for no output); the
@@ -124,7 +117,11 @@ CASES: list[tuple[str, Any, Check]] = [
         err(45, -32002, "resource not found: majordomus://document/../../etc/passwd"),
     ),
     ("arguments absent default to {}", tool(55, "majordomus_repository"), success(55)),
-    ("arguments null default to {}", tool(56, "majordomus_repository", None), success(56)),
+    (
+        "arguments null default to {}",
+        req(56, "tools/call", {"name": "majordomus_repository", "arguments": None}),
+        success(56),
+    ),
     (
         "majordomus_get of an unknown uri",
         tool(58, "majordomus_get", {"uri": "majordomus://rule/nope@1"}),
