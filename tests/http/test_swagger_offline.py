@@ -23,10 +23,14 @@ CHROMIUM = next(
 def test_the_page_loads_only_what_this_server_serves(server: Served) -> None:
     with server.client() as client:
         page = client.get("/swagger")
-        assert page.status_code == 200
+        assert page.status_code == 200 and client.get("/swagger/").content == page.content
         assert "https://" not in page.text and "http://" not in page.text
+        assert "/openapi.json" in page.text and page.text.count('integrity="sha384-') == 2
         policy = page.headers["content-security-policy"]
         assert "https:" not in policy and "script-src 'self'" in policy
+        assert "frame-ancestors 'none'" in policy and "unsafe-eval" not in policy
+        assert page.headers["x-content-type-options"] == "nosniff"
+        assert page.headers["referrer-policy"] == "no-referrer"
         for name, media in (
             ("swagger-ui-bundle.js", "text/javascript"),
             ("swagger-ui.css", "text/css"),
