@@ -65,10 +65,6 @@ def test_the_conformance_table(server: Served) -> None:
         assert client.get("/mcp", headers=foreign).status_code == 403
         own = post(client, rpc(6, "ping"), Origin=f"http://{host}")
         assert own.status_code == 200
-        rebound = post(client, rpc(7, "ping"), Host="evil.example")
-        assert rebound.status_code == 403 and "DNS rebinding" in rebound.text
-        over = post(client, b" " * (1024 * 1024 + 1))
-        assert over.status_code == 413 and over.json()["error"]["code"] == "too_large"
         for method in ("GET", "DELETE"):
             refused = client.request(method, "/mcp")
             assert refused.status_code == 405 and refused.headers["allow"] == "POST"

@@ -26,13 +26,6 @@ def test_the_url_is_printed_and_the_index_answers(server: Any, served_repo: Path
         assert body["name"] == "majordomus" and body["repository"] == served_repo.name
         assert body["dirty"] is False and len(body["commit"]) == 40
         assert index.headers["cache-control"] == "no-store"
-        routes = client.get("/api/v1").json()["routes"]
-        assert {
-            "method": "GET",
-            "path": "/api/v1/search",
-            "capability": "objects.search",
-            "title": "Search objects",
-        } in routes
 
 
 def test_error_mapping_over_http(server: Any) -> None:
@@ -53,10 +46,6 @@ def test_error_mapping_over_http(server: Any) -> None:
         assert error_of(blank, 422, "refused") == blank_message
         kind = client.get("/api/v1/objects", params={"kind": "nothing"})
         assert "nothing" in error_of(kind, 400, "invalid_input")
-        error_of(client.get("/api/v1/nothing"), 404, "not_found")
-        error_of(client.get("/nothing"), 404, "not_found")
-        error_of(client.post("/api/v1/search", content=b"{}"), 405, "method_not_allowed")
-        error_of(client.delete("/"), 405, "method_not_allowed")
 
 
 def test_head_and_content_length(server: Any) -> None:

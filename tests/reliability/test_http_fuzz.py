@@ -124,6 +124,7 @@ def test_the_dns_rebinding_guard(live: Served, host: str, spoofed: str | None) -
             ("GET", "/"),
             ("GET", "/api/v1/repository"),
             ("GET", "/openapi.json"),
+            ("POST", "/mcp"),
         ):
             answer = client.request(method, target, headers=headers)
             assert answer.status_code == 403, (host, spoofed, target, answer.text)
