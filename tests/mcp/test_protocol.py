@@ -304,13 +304,6 @@ def test_degraded_layer_at_trace_keeps_stdout_protocol_only(layer_repo: Path, pi
     assert witness(layer_repo) == before
 
 
-def test_eof_at_once_exits_zero(layer_repo: Path) -> None:
-    result = run_majordomus(["mcp"], cwd=layer_repo, input=b"")
-    assert result.code == 0
-    assert result.stdout == ""
-    assert "input ended" in result.stderr
-
-
 def test_a_client_that_closes_its_read_end_ends_the_server_quietly(
     layer_repo: Path, tmp_path: Path
 ) -> None:

@@ -15,6 +15,7 @@ import pytest
 
 from majordomus.limits import MAX_INT_DIGITS, MAX_JSON_DEPTH, MAX_RECORD_BYTES, MAX_YAML_DEPTH
 from tests.conftest import Served, answered, git, run_majordomus, serve
+from tests.reliability.test_http_slow_clients import records
 
 DEEP_PROFILE = ".ai/repo/profiles/deep.yaml"
 DEEP_PROMPT = ".ai/repo/prompts/deep.md"
@@ -51,10 +52,6 @@ def copy(repo: Path, tmp_path: Path) -> Path:
     root = tmp_path / "repo"
     shutil.copytree(repo, root, symlinks=True)
     return root
-
-
-def records(root: Path) -> list[Path]:
-    return sorted((root / ".ai/local/state/reasoning").rglob("*.json"))
 
 
 def too_deep(diagnostics: list[dict[str, Any]]) -> list[str]:
