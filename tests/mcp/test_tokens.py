@@ -8,7 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import FIXTURES, answered, git, make_git_repo, run_majordomus
+from tests.conftest import FIXTURES, answered, make_git_repo, run_majordomus
+from tests.mcp.test_live import RULES, commit
 
 #: What "about 2,000 tokens" may come to on the wire, for the byte-sized pages.
 PAGE_LINE = 9_000
@@ -64,16 +65,7 @@ def test_the_record_kinds_schemas_are_resources(layer_repo: Path, pipes) -> None
 
 
 def test_a_list_tool_answers_a_page_and_its_cursor_the_rest(layer_repo: Path, pipes) -> None:
-    rules = {
-        f".ai/repo/rules/project/r{i:03d}.v1.md": (
-            f"---\nid: project.r{i:03d}\nversion: 1\ntitle: Rule {i}\n---\n\nRule {i}.\n"
-        )
-        for i in range(120)
-    }
-    for rel, text in rules.items():
-        (layer_repo / rel).write_text(text, encoding="utf-8")
-    git(layer_repo, "add", "-A")
-    git(layer_repo, "commit", "-q", "-m", "120 rules")
+    commit(layer_repo, RULES, "150 rules")
     everything = json.loads(
         run_majordomus(["objects", "list", "--format", "json"], cwd=layer_repo).stdout
     )
