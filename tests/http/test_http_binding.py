@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 
-from majordomus.capabilities.schemas import canonical_schema
 from majordomus.http.binding import body_input, coerce_value, declared_types, query_input
 from majordomus.http.errors import HttpError
 
@@ -91,14 +90,6 @@ def test_query_input_builds_the_object_and_refuses_repeats() -> None:
     assert query_input([("text", "a b"), ("count", "3")], SCHEMA) == {"text": "a b", "count": 3}
     with pytest.raises(HttpError, match="parameter 'text': given more than once"):
         query_input([("text", "a"), ("text", "b")], SCHEMA)
-
-
-def test_a_real_input_model_coerces_through_its_canonical_schema() -> None:
-    from majordomus.capabilities.core import SearchInput
-
-    schema = canonical_schema(SearchInput, "validation")
-    got = query_input([("query", "rule"), ("limit", "5"), ("kind", "rule")], schema)
-    assert got == {"query": "rule", "limit": 5, "kind": "rule"}
 
 
 @pytest.mark.parametrize(("body", "expected"), [(b"", {}), (b"  \n", {}), (b'{"a": 1}', {"a": 1})])

@@ -43,10 +43,6 @@ def grep(pattern: str, text: str) -> list[str]:
     return [line for line in text.split("\n") if re.search(pattern, line)]
 
 
-def stage(root: Path) -> None:
-    git(root, "add", "-A")
-
-
 def test_step4_inspect_serves_what_init_wrote(layer_repo: Path) -> None:
     before = witness(layer_repo)
     code, out = inspect(layer_repo)
@@ -173,14 +169,14 @@ def test_step6_a_real_session_over_pipes(layer_repo: Path, pipes) -> None:
 def test_step7_and_8_a_rule_added_then_removed(layer_repo: Path) -> None:
     example = layer_repo / ".ai/repo/rules/project/example.v1.md"
     example.write_text(EXAMPLE_RULE)
-    stage(layer_repo)
+    git(layer_repo, "add", "-A")
     code, out = inspect(layer_repo)
     assert code == 0, out
     assert grep(r"^resource    majordomus://rule/project\.example@1$", out)
     assert "project.example" in _rule_ids_on_disk(layer_repo)
 
     example.unlink()
-    stage(layer_repo)
+    git(layer_repo, "add", "-A")
     code, out = inspect(layer_repo)
     assert code == 0, out
     assert not grep(r"project\.example", out)
@@ -190,7 +186,7 @@ def test_step9_broken_means_degraded_never_silently_smaller(layer_repo: Path) ->
     (layer_repo / ".ai/repo/rules/project/broken.v1.md").write_text(
         "---\nid: project.broken\nversion: 1\n"
     )
-    stage(layer_repo)
+    git(layer_repo, "add", "-A")
     code, out = inspect(layer_repo)
     assert code == 10
     assert grep(r"^state       degraded$", out)
@@ -211,7 +207,7 @@ def test_step9_broken_means_degraded_never_silently_smaller(layer_repo: Path) ->
 def test_step10_duplicate_identity(layer_repo: Path) -> None:
     copy = layer_repo / ".ai/repo/rules/project/copy.v1.md"
     shutil.copyfile(layer_repo / SCOPE_RULE, copy)
-    stage(layer_repo)
+    git(layer_repo, "add", "-A")
     code, out = inspect(layer_repo)
     assert code == 10
     duplicates = grep(r"^FAIL duplicate_identity +", out)
@@ -220,7 +216,7 @@ def test_step10_duplicate_identity(layer_repo: Path) -> None:
     assert not grep(re.escape(f"resource    {SCOPE_URI}"), out)
 
     copy.unlink()
-    stage(layer_repo)
+    git(layer_repo, "add", "-A")
     code, out = inspect(layer_repo)
     assert code == 0, out
     assert grep(r"^state       ok$", out)
