@@ -1,4 +1,5 @@
-"""Presence fakes and an advisor-state builder shared by the advisors' and the seed tests."""
+"""Presence fakes, an advisor declaration and an advisor-state builder shared by the advisors',
+the projections' and the seed tests."""
 
 from __future__ import annotations
 
@@ -46,3 +47,18 @@ def state(
             "probe": "",
         }
     )
+
+
+def adv(id: str, transport: str = "cli", **fields: object) -> dict[str, object]:
+    """A catalogue entry for advisor `id`; a CLI or local runtime finds its executable `id`."""
+    base: dict[str, object] = {
+        "id": id,
+        "title": id.upper(),
+        "transport": transport,
+        "adapter": f"{id}-x",
+        "capabilities": ["code_review"],
+    }
+    if transport in ("cli", "local_runtime"):
+        base["executable"] = id
+    base.update(fields)
+    return base
