@@ -26,20 +26,6 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
-MANIFEST = """\
-schema: ai-repository/v1
-repo:
-  path: repo
-local:
-  path: local
-  tracked: false
-  implicit_context: false
-sections:
-  policy: repo/policy.yaml
-  profiles: repo/profiles
-  rules: repo/rules
-  knowledge: repo/knowledge
-"""
 SOURCES = """\
 version: 1
 sources:
@@ -60,6 +46,7 @@ sources:
     required: true
 """
 SKELETON = Path(majordomus.layer.__file__).parent / "skeleton" / "ai"
+MANIFEST = (SKELETON / "manifest.yaml").read_text(encoding="utf-8")
 POLICY = (SKELETON / "repo/policy.yaml").read_text(encoding="utf-8")
 PROFILE = (SKELETON / "repo/profiles/routine.yaml").read_text(encoding="utf-8")
 RULE = (SKELETON / "repo/rules/vendor/majordomus/rules/scope-integrity.v1.md").read_text(
@@ -70,12 +57,7 @@ FILES = {
     ".ai/repo/profiles/routine.yaml": PROFILE,
     ".ai/repo/rules/project/scope-integrity.v1.md": RULE,
 }
-SEEDS = [
-    MANIFEST,
-    (SKELETON / "manifest.yaml").read_text(encoding="utf-8"),
-    SOURCES,
-    *FILES.values(),
-]
+SEEDS = [MANIFEST, SOURCES, *FILES.values()]
 
 FRAGMENTS = [
     "a", "b1", "_k", "x-y", "id", "version", "kind", ":", ": ", " ", "  ", "- ", "-", "\n",
