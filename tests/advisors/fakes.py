@@ -1,5 +1,5 @@
 """Presence fakes, an advisor declaration and an advisor-state builder shared by the advisors',
-the projections' and the seed tests."""
+ledger, projections and seed tests."""
 
 from __future__ import annotations
 

@@ -19,7 +19,8 @@ from majordomus.ledger.lock import LOCK_NAME, LedgerBusy
 from majordomus.ledger.record import parse_input
 from majordomus.ledger.service import Ledger
 from majordomus.ledger.store import STATE_DIR, Store
-from tests.ledger.records import EVIDENCE, advisor_state, conclusion_input
+from tests.advisors.fakes import state as advisor_state
+from tests.ledger.records import EVIDENCE, conclusion_input
 from tests.projections.builders import (
     assessment,
     consultation,
