@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.ledger.records import envelope
 from tests.projections.builders import (
     assessment,
     attempt,
@@ -30,14 +31,7 @@ def put(
     `at` is its `recorded_at`."""
     path = root / STORE / (file or f"{task}/{record_id}.json")
     path.parent.mkdir(parents=True, exist_ok=True)
-    record = {
-        "schema": "majordomus/reasoning-record",
-        "version": 1,
-        "id": record_id,
-        "task": task,
-        "recorded_at": at,
-        "body": body,
-    }
+    record = envelope(record_id, body, task=task, stamp=at)
     path.write_text(json.dumps(record, indent=2), encoding="utf-8")
     return path
 
