@@ -8,6 +8,7 @@ from majordomus.advisors.catalogue import AdvisorCatalogue, References
 from majordomus.advisors.references import ModelCatalogue
 from majordomus.projections.check import CHECKS, files_under, run
 from tests.advisors.fakes import adv
+from tests.layer.support import write
 
 from .builders import conclusion, consultation, loaded, plan, rec
 
@@ -36,12 +37,6 @@ REFS = References(
         }
     )
 )
-
-
-def write(root: Path, relative: str, text: str) -> None:
-    path = root / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
 
 
 def findings(root: Path, records=(), unreadable=()) -> list[tuple[str, str, str]]:
