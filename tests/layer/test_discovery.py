@@ -11,7 +11,7 @@ from majordomus.layer.discovery import Claimed, Glob, discover, walk
 from majordomus.layer.model import SourceClass
 from majordomus.safefs import Tree
 from tests.conftest import git, make_git_repo
-from tests.layer.support import manifest
+from tests.layer.support import manifest, write
 
 MANIFEST = manifest(knowledge="repo/knowledge")
 
@@ -57,9 +57,7 @@ def _tree(root: Path) -> Path:
         ".git/x.md",
         "other/README.md",
     ]:
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("# x\n")
+        write(root, rel, "# x\n")
     os.symlink("a.md", root / "docs" / "link.md")
     os.symlink(root / ".ai" / "repo" / "rules", root / "docs" / "dirlink")
     return root

@@ -20,6 +20,7 @@ from majordomus.errors import Refused
 from majordomus.ledger.record import ReasoningRecord
 from majordomus.ledger.store import STATE_DIR, Store
 from tests.conftest import REVIEWER_CATALOGUE, initialised_repo, run_majordomus, serve
+from tests.layer.support import write
 from tests.ledger.records import envelope
 from tests.mcp.conftest import Pipes
 
@@ -126,9 +127,7 @@ def plant(root: Path, files: list[tuple[str, str, dict[str, Any]]]) -> None:
     store = root / STATE_DIR
     shutil.rmtree(store, ignore_errors=True)
     for folder, name, record in files:
-        path = store / folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(record), encoding="utf-8")
+        write(store / folder, name, json.dumps(record))
 
 
 def replay_everything(ctx: Workspace, ids: list[str]) -> None:
