@@ -193,12 +193,7 @@ def test_hand_placed_out_of_bound_records_are_listed_and_every_command_answers(
     last = _consultation("c4", {"retry_after_seconds": 604800})
     last = last.replace("2026-10-01T09:30:00.000Z", "9999-12-31T23:59:59.999Z")
     (folder / "c4.json").write_text(last, encoding="utf-8")
-    (folder / "x.json").write_text(
-        '{"schema": "majordomus/reasoning-record", "version": 1, '
-        '"id": "x", "task": "t", "recorded_at": "", '
-        '"body": {"kind": "hunch"}}',
-        encoding="utf-8",
-    )
+    write(folder, "x.json", json.dumps(envelope("x", {"kind": "hunch"}, stamp="")))
     for args, code in (
         (["reasoning", "status", "--task", "all"], 0),
         (["reasoning", "advisors"], 0),
