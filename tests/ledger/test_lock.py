@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import multiprocessing
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +62,29 @@ def _writer(root: str, barrier: Any, jobs: Any, results: Any, wait: float = 30) 
             results.put(("refused", str(refused)))
 
 
+@contextmanager
+def writers(root: Path, count: int, wait: float = 30) -> Iterator[tuple[list[Any], Any]]:
+    """`count` `_writer` processes at `root`, each with its own job queue, sharing one start
+    line and one result queue; they stop when the block ends."""
+    spawn = multiprocessing.get_context("spawn")
+    barrier = spawn.Barrier(count)
+    jobs = [spawn.Queue() for _ in range(count)]
+    results = spawn.Queue()
+    workers = [
+        spawn.Process(target=_writer, args=(str(root), barrier, queue, results, wait), daemon=True)
+        for queue in jobs
+    ]
+    for worker in workers:
+        worker.start()
+    try:
+        yield jobs, results
+    finally:
+        for queue in jobs:
+            queue.put(None)
+        for worker in workers:
+            worker.join(timeout=30)
+
+
 def _conflicts(store: Store, round_number: int) -> list[dict[str, Any]]:
     """The records of one round: every writer sends one of them, only one may be admitted."""
     subject = assessment(f"round {round_number}", materiality="high", evidence=EVIDENCE)
@@ -84,18 +109,8 @@ def _conflicts(store: Store, round_number: int) -> list[dict[str, Any]]:
 
 
 def test_conflicting_writers_in_separate_processes_admit_exactly_one(tmp_path: Path) -> None:
-    spawn = multiprocessing.get_context("spawn")
-    barrier = spawn.Barrier(WRITERS)
-    jobs = [spawn.Queue() for _ in range(WRITERS)]
-    results = spawn.Queue()
-    workers = [
-        spawn.Process(target=_writer, args=(str(tmp_path), barrier, jobs[n], results), daemon=True)
-        for n in range(WRITERS)
-    ]
-    for worker in workers:
-        worker.start()
     store = Store(tmp_path)
-    try:
+    with writers(tmp_path, WRITERS) as (jobs, results):
         for round_number in range(ROUNDS):
             for queue, job in zip(jobs, _conflicts(store, round_number), strict=True):
                 queue.put(job)
@@ -105,11 +120,6 @@ def test_conflicting_writers_in_separate_processes_admit_exactly_one(tmp_path: P
             for verdict, text in outcomes:
                 if verdict == "refused":
                     assert "already" in text, text
-    finally:
-        for queue in jobs:
-            queue.put(None)
-        for worker in workers:
-            worker.join(timeout=30)
     loaded = store.load()
     assert loaded.unreadable == []
     assert len({r.id for r in loaded.records}) == len(loaded.records)
