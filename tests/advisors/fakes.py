@@ -7,23 +7,27 @@ from majordomus.advisors.states import AdvisorState
 
 
 class Only:
-    """A machine where exactly the named executables and variables are present."""
+    """A machine where exactly the named executables and variables are present; what was
+    probed is noted in `asked`."""
 
     def __init__(self, *names: str) -> None:
         self.names = set(names)
+        self.asked: list[tuple[str, str]] = []
+
+    def has(self, name: str) -> bool:
+        return name in self.names
 
     def executable(self, name: str) -> bool:
-        return name in self.names
+        self.asked.append(("executable", name))
+        return self.has(name)
 
     def variable(self, name: str) -> bool:
-        return name in self.names
+        self.asked.append(("variable", name))
+        return self.has(name)
 
 
 class Everything(Only):
-    def executable(self, name: str) -> bool:
-        return True
-
-    def variable(self, name: str) -> bool:
+    def has(self, name: str) -> bool:
         return True
 
 
