@@ -39,12 +39,8 @@ def _admission() -> Admission:
     return Admission(mode=mode, availability=[advisor_state("reviewer", "reviewer-api")])
 
 
-def no_head(root: Path) -> str | None:
-    return None
-
-
 def _ledger(store: Store) -> Ledger:
-    return Ledger(store, availability=lambda _: _admission(), head=no_head)
+    return Ledger(store, availability=lambda _: _admission(), head=lambda _: None)
 
 
 def _record(store: Store, data: dict[str, Any]) -> str:
