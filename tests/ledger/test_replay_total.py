@@ -112,9 +112,7 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def advisor_path(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A PATH on which the catalogue's advisor is installed, so its circuit is evaluated."""
     directory = tmp_path_factory.mktemp("bin")
-    tool = directory / "fake-reviewer"
-    tool.write_text("#!/bin/sh\n", encoding="utf-8")
-    tool.chmod(0o755)
+    write(directory, "fake-reviewer", "#!/bin/sh\n").chmod(0o755)
     return f"{directory}{os.pathsep}{os.environ.get('PATH', '')}"
 
 
