@@ -122,8 +122,7 @@ def test_vcs_sees_staged_but_not_untracked_files(tmp_path: Path) -> None:
 
 def test_a_force_added_local_file_is_still_skipped(tmp_path: Path) -> None:
     root = make_git_repo(tmp_path / "r")
-    (root / ".ai" / "local").mkdir(parents=True)
-    (root / ".ai" / "local" / "x.md").write_text("# x\n")
+    write(root, ".ai/local/x.md", "# x\n")
     git(root, "add", "-f", ".ai/local/x.md")
     files, _ = discover(root, MANIFEST, [_class("all", ":(glob).ai/**/*.md")], "vcs")
     assert _paths(files) == []

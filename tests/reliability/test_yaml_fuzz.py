@@ -17,6 +17,7 @@ from majordomus.layer.manifest import InvalidManifest, parse_manifest
 from majordomus.layer.sources import InvalidSources, parse_sources
 from majordomus.layer.yaml import YamlError, key_paths, parse
 from tests.conftest import git, make_git_repo
+from tests.layer.support import write
 from tests.reliability.conftest import soak
 
 FUZZ = settings(
@@ -148,13 +149,9 @@ def small_repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A layer of three classes with one tracked file each; examples rewrite the work tree
     (vcs discovery lists the index, so the paths stay discovered)."""
     root = tmp_path_factory.mktemp("fuzz") / "repo"
-    root.mkdir()
-    (root / ".ai/repo/knowledge").mkdir(parents=True)
-    (root / ".ai/manifest.yaml").write_text(MANIFEST, encoding="utf-8")
-    (root / ".ai/repo/knowledge/sources.yaml").write_text(SOURCES, encoding="utf-8")
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    layer = {".ai/manifest.yaml": MANIFEST, ".ai/repo/knowledge/sources.yaml": SOURCES, **FILES}
+    for rel, text in layer.items():
+        write(root, rel, text)
     make_git_repo(root)
     git(root, "add", "-A")
     index = build_index(root, "vcs")
