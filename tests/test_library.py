@@ -28,6 +28,7 @@ from majordomus import (
 )
 from majordomus.synthetic import SyntheticRepository
 from tests.conftest import REPO_ROOT, REVIEWER_CATALOGUE, command_env, run_majordomus
+from tests.layer.support import write
 
 HANDOVER = """\
 ---
@@ -49,9 +50,7 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     repo = SyntheticRepository.new(at=at)
     (at / ".ai" / "repo" / "advisors.yaml").write_text(REVIEWER_CATALOGUE, encoding="utf-8")
     repo.commit("library")
-    handovers = at / ".ai" / "local" / "state" / "handovers"
-    handovers.mkdir(parents=True)
-    (handovers / "20261001T090000Z.md").write_text(HANDOVER, encoding="utf-8")
+    write(at, ".ai/local/state/handovers/20261001T090000Z.md", HANDOVER)
     return at
 
 

@@ -19,13 +19,7 @@ import pytest
 from majordomus import safefs
 from majordomus.safefs import Tree, Unsafe, Unsupported
 from tests.conftest import command_env, initialised_repo
-
-
-def _write(root: Path, rel: str, data: bytes = b"content\n") -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
-    return path
+from tests.layer.support import write
 
 
 def _refusal(root: Path, rel: str, limit: int = safefs.CONFIG_LIMIT) -> Unsafe:
@@ -54,7 +48,7 @@ def root(tmp_path: Path) -> Path:
 
 
 def test_a_regular_file_is_read(root: Path) -> None:
-    _write(root, "a/b/c.md", b"hello\n")
+    write(root, "a/b/c.md", b"hello\n")
     with Tree(root) as tree:
         assert tree.read("a/b/c.md", 100) == b"hello\n"
         assert tree.read("a/b/c.md", 6) == b"hello\n"
@@ -109,7 +103,7 @@ def test_a_device_is_not_a_file() -> None:
 
 
 def test_over_the_cap_is_refused(root: Path) -> None:
-    _write(root, "big", b"x" * 11)
+    write(root, "big", b"x" * 11)
     found = _refusal(root, "big", 10)
     assert (found.code, found.reason) == ("oversized", "11 bytes, over the 10 byte limit")
 
@@ -118,7 +112,7 @@ def test_no_read_goes_past_the_cap_whatever_the_size_claims(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A file that grows after `fstat` (or lies about its size) is read to cap + 1 at most."""
-    _write(root, "grows", b"y" * 1000)
+    write(root, "grows", b"y" * 1000)
     real_fstat, real_read = os.fstat, os.read
     asked: list[int] = []
 
@@ -140,7 +134,7 @@ def test_no_read_goes_past_the_cap_whatever_the_size_claims(
 def test_missing_and_paths_that_are_not_plain(root: Path) -> None:
     assert _refusal(root, "absent.md").code == "missing"
     assert _refusal(root, "no/such/dir/x.md").code == "missing"
-    _write(root, "file")
+    write(root, "file")
     assert _refusal(root, "file/x").code == "not_a_directory"
     for rel in ("../x", "a/../../x", "/etc/passwd", "a//b", "a/./x", "", "a/.."):
         assert _refusal(root, rel).code == "unreadable", rel
@@ -148,7 +142,7 @@ def test_missing_and_paths_that_are_not_plain(root: Path) -> None:
 
 def test_many_directories_keep_few_descriptors_open(root: Path) -> None:
     for i in range(200):
-        _write(root, f"d{i}/sub/f.md", str(i).encode())
+        write(root, f"d{i}/sub/f.md", str(i).encode())
     with Tree(root) as tree:
         for _ in range(2):
             for i in range(200):
@@ -157,7 +151,7 @@ def test_many_directories_keep_few_descriptors_open(root: Path) -> None:
 
 
 def test_lstat_kind_and_entries_never_follow(root: Path, outside: Path) -> None:
-    _write(root, "d/f.md")
+    write(root, "d/f.md")
     (root / "d" / "link").symlink_to(outside)
     (root / "d" / "sub").mkdir()
     with Tree(root) as tree:
@@ -176,7 +170,7 @@ def test_lstat_kind_and_entries_never_follow(root: Path, outside: Path) -> None:
 
 
 def test_read_file_in_one_call(root: Path) -> None:
-    _write(root, ".ai/x.yaml", b"a: 1\n")
+    write(root, ".ai/x.yaml", b"a: 1\n")
     assert safefs.read_file(root, ".ai/x.yaml") == b"a: 1\n"
 
 
@@ -204,7 +198,7 @@ def test_ensure_dir_refuses_a_symlink_naming_it(root: Path, outside: Path, link:
 
 
 def test_ensure_dir_refuses_a_file_in_the_way(root: Path) -> None:
-    _write(root, ".ai/local")
+    write(root, ".ai/local")
     with pytest.raises(Unsafe) as caught:
         safefs.ensure_dir(root, ".ai/local/state")
     assert caught.value.message == ".ai/local is not a directory; refusing to write into it"
@@ -391,7 +385,7 @@ def test_replace_refuses_what_is_not_a_file(root: Path, folder: int) -> None:
 def test_a_missing_flag_is_one_clear_error(
     root: Path, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _write(root, "f")
+    write(root, "f")
     monkeypatch.delattr(os, name)
     with pytest.raises(Unsupported) as caught, Tree(root) as tree:
         tree.read("f", 10)

@@ -19,7 +19,7 @@ from majordomus.advisors.availability import (
 from majordomus.advisors.catalogue import AdvisorCatalogue, References
 from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.references import ModelCatalogue
-from tests.advisors.fakes import Everything, Only
+from tests.advisors.fakes import Everything, Only, adv
 
 REFS = References(
     models=ModelCatalogue.model_validate(
@@ -37,32 +37,9 @@ def catalogue(peers: bool = False) -> AdvisorCatalogue:
         "version": 1,
         "capabilities": [{"id": "code_review", "description": "x"}],
         "advisors": [
-            {
-                "id": "web",
-                "title": "Web",
-                "transport": "api",
-                "adapter": "web-api",
-                "vendor": "v",
-                "model": "m",
-                "capabilities": ["code_review"],
-            },
-            {
-                "id": "tool",
-                "title": "Tool",
-                "transport": "cli",
-                "adapter": "tool-cli",
-                "executable": "tool",
-                "model": "unlisted",
-                "capabilities": ["code_review"],
-            },
-            {
-                "id": "rt",
-                "title": "Runtime",
-                "transport": "local_runtime",
-                "adapter": "rt",
-                "executable": "rt",
-                "capabilities": ["code_review"],
-            },
+            adv("web", "api", title="Web", adapter="web-api", vendor="v", model="m"),
+            adv("tool", title="Tool", adapter="tool-cli", model="unlisted"),
+            adv("rt", "local_runtime", title="Runtime", adapter="rt"),
         ],
     }
     if peers:

@@ -15,6 +15,7 @@ from majordomus.advisors.catalogue import (
 from majordomus.advisors.loading import load_catalogue
 from majordomus.advisors.references import ModelCatalogue
 from majordomus.layer.yaml import parse_into
+from tests.advisors.fakes import adv
 
 MODELS = ModelCatalogue.model_validate(
     {
@@ -42,20 +43,6 @@ def catalogue(*advisors: dict[str, object], **extra: object) -> AdvisorCatalogue
     return AdvisorCatalogue.model_validate(
         {"version": 1, "capabilities": VOCAB, "advisors": list(advisors), **extra}
     )
-
-
-def adv(id: str, transport: str = "cli", **fields: object) -> dict[str, object]:
-    base: dict[str, object] = {
-        "id": id,
-        "title": id.upper(),
-        "transport": transport,
-        "adapter": f"{id}-x",
-        "capabilities": ["code_review"],
-    }
-    if transport in ("cli", "local_runtime"):
-        base["executable"] = id
-    base.update(fields)
-    return base
 
 
 def test_a_clean_catalogue_has_no_diagnostic() -> None:

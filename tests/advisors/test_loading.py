@@ -14,6 +14,7 @@ from majordomus.advisors.loading import (
     load_catalogue,
     load_references,
 )
+from tests.layer.support import write
 
 OVERRIDE = (
     "version: 2\ncapabilities:\n  - id: code_review\n    description: x\nadvisors:\n"
@@ -23,12 +24,7 @@ OVERRIDE = (
 
 
 def write_override(root: Path, text: str | bytes) -> None:
-    path = root / OVERRIDE_FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
+    write(root, OVERRIDE_FILE, text)
 
 
 def test_without_an_override_the_packaged_default_is_used(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from majordomus.advisors.environment import (
     profile_setting,
 )
 from majordomus.advisors.modes import ModeResolution, ReasoningMode, resolve_mode
+from tests.layer.support import write
 
 
 def test_mode_words_and_parse() -> None:
@@ -75,12 +76,6 @@ def test_mode_resolution_json() -> None:
 def test_ci_detection(value: str | None, expected: bool) -> None:
     environ = {} if value is None else {"CI": value}
     assert is_ci(environ) is expected
-
-
-def write(root: Path, rel: str, text: str) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
 
 
 def test_profile_from_the_current_task(tmp_path: Path) -> None:

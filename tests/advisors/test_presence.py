@@ -10,20 +10,7 @@ import pytest
 from majordomus.advisors.catalogue import AdvisorDeclaration
 from majordomus.advisors.presence import SystemPresence, probe
 from majordomus.advisors.states import AdvisorStatus
-
-
-class Fake:
-    def __init__(self, present: bool) -> None:
-        self.present = present
-        self.asked: list[tuple[str, str]] = []
-
-    def executable(self, name: str) -> bool:
-        self.asked.append(("executable", name))
-        return self.present
-
-    def variable(self, name: str) -> bool:
-        self.asked.append(("variable", name))
-        return self.present
+from tests.advisors.fakes import Everything, Only
 
 
 def declared(transport: str, executable: str | None = None) -> AdvisorDeclaration:
@@ -80,13 +67,13 @@ def test_probe_texts_and_absence(
     status: str,
     reason: str,
 ) -> None:
-    found = probe(declared(transport, executable), credential, Fake(False))
+    found = probe(declared(transport, executable), credential, Only())
     assert (found.text, found.present) == (text, False)
     assert (found.absent_status, found.absent_reason) == (AdvisorStatus(status), reason)
 
 
 def test_presence_asks_only_what_the_transport_probes() -> None:
-    fake = Fake(True)
+    fake = Everything()
     assert probe(declared("api"), "KEY", fake).present
     assert probe(declared("cli", "tool"), None, fake).present
     assert probe(declared("local_runtime", "rt"), None, fake).present

@@ -14,6 +14,7 @@ from majordomus.advisors.situation import resolve_advisors
 from majordomus.advisors.states import AdvisorStatus
 from majordomus.clock import epoch_seconds
 from tests.advisors.fakes import Only
+from tests.layer.support import write
 
 CATALOGUE = (
     "version: 1\ncapabilities:\n  - id: code_review\n    description: x\nadvisors:\n"
@@ -25,14 +26,8 @@ CATALOGUE = (
 
 
 def repo(tmp_path: Path) -> Path:
-    override = tmp_path / OVERRIDE_FILE
-    override.parent.mkdir(parents=True)
-    override.write_text(CATALOGUE, encoding="utf-8")
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    tool = bin_dir / "tool"
-    tool.write_text("#!/bin/sh\n")
-    tool.chmod(0o755)
+    write(tmp_path, OVERRIDE_FILE, CATALOGUE)
+    write(tmp_path, "bin/tool", "#!/bin/sh\n").chmod(0o755)
     return tmp_path
 
 

@@ -12,6 +12,7 @@ from majordomus.devcontext.model import CompiledContext, ContextEntry
 from majordomus.layer.git import GitState
 from majordomus.layer.index import build_index
 from majordomus.layer.model import Index
+from tests.layer.support import write
 
 PLANNED = Path(__file__).resolve().parents[2] / "fixtures" / "layers" / "planned"
 LEDGERLY = PLANNED.parent / "ledgerly"
@@ -51,9 +52,7 @@ def planned_copy(tmp_path: Path) -> Callable[[dict[str, str]], Path]:
         root = tmp_path / "planned"
         shutil.copytree(PLANNED, root, dirs_exist_ok=True)
         for rel, text in files.items():
-            path = root / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            write(root, rel, text)
         return root
 
     return make

@@ -11,6 +11,7 @@ from majordomus.devcontext import CompileInput, Tier, compile_context
 from majordomus.devcontext.budget import OTHER_WORK_SHARE
 from majordomus.layer.index import build_index
 from tests.conftest import CORPUS, git, initialised_repo, make_git_repo
+from tests.layer.support import write
 
 LAYER = CORPUS / "prismatic-layer"
 ADR_CLASS = """
@@ -81,8 +82,7 @@ def test_a_fresh_init_repository_links_an_issue_to_its_rule_and_decisions(
         ".ai/repo/adrs/0001-named.md": NAMED,
     }
     for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+        write(root, rel, text)
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "plan")
     compiled = compile_context(build_index(root), CompileInput(issue="I0001"))

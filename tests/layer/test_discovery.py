@@ -11,7 +11,7 @@ from majordomus.layer.discovery import Claimed, Glob, discover, walk
 from majordomus.layer.model import SourceClass
 from majordomus.safefs import Tree
 from tests.conftest import git, make_git_repo
-from tests.layer.support import manifest
+from tests.layer.support import manifest, write
 
 MANIFEST = manifest(knowledge="repo/knowledge")
 
@@ -57,9 +57,7 @@ def _tree(root: Path) -> Path:
         ".git/x.md",
         "other/README.md",
     ]:
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("# x\n")
+        write(root, rel, "# x\n")
     os.symlink("a.md", root / "docs" / "link.md")
     os.symlink(root / ".ai" / "repo" / "rules", root / "docs" / "dirlink")
     return root
@@ -124,8 +122,7 @@ def test_vcs_sees_staged_but_not_untracked_files(tmp_path: Path) -> None:
 
 def test_a_force_added_local_file_is_still_skipped(tmp_path: Path) -> None:
     root = make_git_repo(tmp_path / "r")
-    (root / ".ai" / "local").mkdir(parents=True)
-    (root / ".ai" / "local" / "x.md").write_text("# x\n")
+    write(root, ".ai/local/x.md", "# x\n")
     git(root, "add", "-f", ".ai/local/x.md")
     files, _ = discover(root, MANIFEST, [_class("all", ":(glob).ai/**/*.md")], "vcs")
     assert _paths(files) == []

@@ -12,6 +12,7 @@ from majordomus.layer.index import build_index
 from majordomus.layer.init import InitRefused, init_layer, skeleton_files
 from majordomus.layer.yaml import parse
 from tests.conftest import git, make_git_repo, witness
+from tests.layer.support import write
 
 
 @pytest.fixture
@@ -135,6 +136,5 @@ def test_legacy_and_missing_targets_are_refused(tmp_path: Path) -> None:
 
 def test_a_checkout_of_the_tool_itself_is_not_the_legacy_layout(tmp_path: Path) -> None:
     """Only a pre-`.ai` data directory is refused, not `.majordomus/bin`."""
-    (tmp_path / ".majordomus" / "bin").mkdir(parents=True)
-    (tmp_path / ".majordomus" / "bin" / "majordomus").write_text("#!/bin/sh\n")
+    write(tmp_path, ".majordomus/bin/majordomus", "#!/bin/sh\n")
     assert ".ai/manifest.yaml" in init_layer(tmp_path)

@@ -22,7 +22,7 @@ from majordomus.layer.reader import (
     title_of,
 )
 from majordomus.safefs import Tree
-from tests.layer.support import manifest
+from tests.layer.support import manifest, write
 
 MANIFEST = manifest(rules="repo/rules", knowledge="repo/knowledge")
 KINDS = load_kinds()
@@ -35,9 +35,7 @@ def ctx(tmp_path: Path) -> Iterator[LayerReader]:
 
 
 def _write(ctx: LayerReader, rel: str, data: str | bytes) -> str:
-    path = ctx.tree.root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data.encode() if isinstance(data, str) else data)
+    write(ctx.tree.root, rel, data)
     return rel
 
 

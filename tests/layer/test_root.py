@@ -11,6 +11,7 @@ from majordomus.layer.index import open_layer
 from majordomus.layer.manifest import InvalidManifest
 from majordomus.layer.root import LayerIOError, LegacyLayout, RepositoryNotFound, find_root
 from tests.conftest import FIXTURES
+from tests.layer.support import write
 
 
 def _layer(root: Path, manifest: str = "schema: ai-repository/v1\n") -> Path:
@@ -70,9 +71,7 @@ def test_legacy_layout_is_refused_with_exit_12(tmp_path: Path) -> None:
 
 def test_a_majordomus_checkout_is_not_legacy(tmp_path: Path) -> None:
     root = _layer(tmp_path / "repo")
-    tool = root / "sub" / ".majordomus" / "bin"
-    tool.mkdir(parents=True)
-    (tool / "majordomus").write_text("#!/bin/sh\n")
+    write(root, "sub/.majordomus/bin/majordomus", "#!/bin/sh\n")
     assert find_root(root / "sub") == root.resolve()
 
 

@@ -19,7 +19,7 @@ from majordomus.layer.discovery import discover, picked, union_pick
 from majordomus.layer.git import GitError, LsFiles
 from majordomus.layer.model import SourceClass
 from tests.conftest import GIT_ENV, git, make_git_repo
-from tests.layer.support import manifest
+from tests.layer.support import manifest, write
 
 PROPERTY = settings(
     derandomize=True,
@@ -149,8 +149,7 @@ def test_the_pathspecs_glob_matches_as_git_does_are_picked(pattern: str, picked_
 
 def _tree(root: Path, rels: list[str]) -> None:
     for rel in rels:
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(rel + "\n")
+        write(root, rel, rel + "\n")
     git(root, "add", "-A")
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from majordomus.advisors.states import AdvisorState
 from majordomus.ledger.record import RECORD_SCHEMA, ReasoningRecord
 
 STAMP = "2026-10-01T00:00:00Z"
@@ -21,21 +20,6 @@ def envelope(
 
 def stored_record(ident: str, body: dict[str, Any], **kwargs: Any) -> ReasoningRecord:
     return ReasoningRecord.model_validate(envelope(ident, body, **kwargs))
-
-
-def advisor_state(ident: str, adapter: str, status: str = "available") -> AdvisorState:
-    """An advisor's state now, as admission receives it."""
-    fields = {"transport": "api", "capabilities": ["independent_reasoning"], "probe": ""}
-    return AdvisorState.model_validate(
-        {
-            "id": ident,
-            "title": ident,
-            "adapter": adapter,
-            "status": status,
-            "reason": "present",
-            **fields,
-        }
-    )
 
 
 def conclusion_input(assessment: str, **extra: Any) -> dict[str, Any]:

@@ -20,8 +20,8 @@ from majordomus.ledger.record import (
     StoredPlan,
     parse_input,
 )
+from tests.advisors.fakes import state as advisor
 from tests.ledger.records import EVIDENCE
-from tests.ledger.records import advisor_state as advisor
 from tests.ledger.records import conclusion_input as _conclusion
 
 

@@ -9,30 +9,18 @@ from majordomus.advisors.catalogue import AdvisorCatalogue, References
 from majordomus.advisors.outcomes import ConsultationStatus, Outcome
 from majordomus.advisors.states import AdvisorState, AdvisorStatus
 from majordomus.clock import epoch_seconds
-from majordomus.layer.yaml import parse_into
 from majordomus.ledger.history import history
 from majordomus.projections.moment import epoch_of, parse_moment, recorded_by
+from tests.advisors.fakes import Everything, adv
 from tests.projections.builders import assessment, consultation, loaded, rec
 
-CATALOGUE = parse_into(
-    "version: 1\ncapabilities:\n  - id: code_review\n    description: x\nadvisors:\n"
-    "  - id: a\n    title: A\n    transport: cli\n    adapter: a-cli\n    executable: a\n"
-    "    capabilities: [code_review]\n",
-    AdvisorCatalogue,
+CATALOGUE = AdvisorCatalogue.model_validate(
+    {
+        "version": 1,
+        "capabilities": [{"id": "code_review", "description": "x"}],
+        "advisors": [adv("a")],
+    }
 )
-
-
-class Presence:
-    """Every executable and variable present, or none."""
-
-    def __init__(self, present: bool = True) -> None:
-        self.present = present
-
-    def executable(self, name: str) -> bool:
-        return self.present
-
-    def variable(self, name: str) -> bool:
-        return self.present
 
 
 def state_at(records, now: int):
@@ -96,5 +84,5 @@ def test_as_of_sees_the_circuit_a_handover_saw() -> None:
 
 
 def state_at_with(outcomes: Sequence[Outcome], now: int) -> AdvisorState:
-    inputs = Inputs(refs=References(), presence=Presence(), history=outcomes, now=now)
+    inputs = Inputs(refs=References(), presence=Everything(), history=outcomes, now=now)
     return derive_availability(CATALOGUE, inputs)[0]

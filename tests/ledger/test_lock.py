@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import multiprocessing
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,8 @@ from majordomus.ledger.lock import LOCK_NAME, LedgerBusy
 from majordomus.ledger.record import parse_input
 from majordomus.ledger.service import Ledger
 from majordomus.ledger.store import STATE_DIR, Store
-from tests.ledger.records import EVIDENCE, advisor_state, conclusion_input
+from tests.advisors.fakes import state as advisor_state
+from tests.ledger.records import EVIDENCE, conclusion_input
 from tests.projections.builders import (
     assessment,
     consultation,
@@ -36,12 +39,8 @@ def _admission() -> Admission:
     return Admission(mode=mode, availability=[advisor_state("reviewer", "reviewer-api")])
 
 
-def no_head(root: Path) -> str | None:
-    return None
-
-
 def _ledger(store: Store) -> Ledger:
-    return Ledger(store, availability=lambda _: _admission(), head=no_head)
+    return Ledger(store, availability=lambda _: _admission(), head=lambda _: None)
 
 
 def _record(store: Store, data: dict[str, Any]) -> str:
@@ -57,6 +56,29 @@ def _writer(root: str, barrier: Any, jobs: Any, results: Any, wait: float = 30) 
             results.put(("admitted", _record(store, job)))
         except Refused as refused:
             results.put(("refused", str(refused)))
+
+
+@contextmanager
+def writers(root: Path, count: int, wait: float = 30) -> Iterator[tuple[list[Any], Any]]:
+    """`count` `_writer` processes at `root`, each with its own job queue, sharing one start
+    line and one result queue; they stop when the block ends."""
+    spawn = multiprocessing.get_context("spawn")
+    barrier = spawn.Barrier(count)
+    jobs = [spawn.Queue() for _ in range(count)]
+    results = spawn.Queue()
+    workers = [
+        spawn.Process(target=_writer, args=(str(root), barrier, queue, results, wait), daemon=True)
+        for queue in jobs
+    ]
+    for worker in workers:
+        worker.start()
+    try:
+        yield jobs, results
+    finally:
+        for queue in jobs:
+            queue.put(None)
+        for worker in workers:
+            worker.join(timeout=30)
 
 
 def _conflicts(store: Store, round_number: int) -> list[dict[str, Any]]:
@@ -83,18 +105,8 @@ def _conflicts(store: Store, round_number: int) -> list[dict[str, Any]]:
 
 
 def test_conflicting_writers_in_separate_processes_admit_exactly_one(tmp_path: Path) -> None:
-    spawn = multiprocessing.get_context("spawn")
-    barrier = spawn.Barrier(WRITERS)
-    jobs = [spawn.Queue() for _ in range(WRITERS)]
-    results = spawn.Queue()
-    workers = [
-        spawn.Process(target=_writer, args=(str(tmp_path), barrier, jobs[n], results), daemon=True)
-        for n in range(WRITERS)
-    ]
-    for worker in workers:
-        worker.start()
     store = Store(tmp_path)
-    try:
+    with writers(tmp_path, WRITERS) as (jobs, results):
         for round_number in range(ROUNDS):
             for queue, job in zip(jobs, _conflicts(store, round_number), strict=True):
                 queue.put(job)
@@ -104,11 +116,6 @@ def test_conflicting_writers_in_separate_processes_admit_exactly_one(tmp_path: P
             for verdict, text in outcomes:
                 if verdict == "refused":
                     assert "already" in text, text
-    finally:
-        for queue in jobs:
-            queue.put(None)
-        for worker in workers:
-            worker.join(timeout=30)
     loaded = store.load()
     assert loaded.unreadable == []
     assert len({r.id for r in loaded.records}) == len(loaded.records)

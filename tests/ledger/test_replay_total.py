@@ -20,6 +20,7 @@ from majordomus.errors import Refused
 from majordomus.ledger.record import ReasoningRecord
 from majordomus.ledger.store import STATE_DIR, Store
 from tests.conftest import REVIEWER_CATALOGUE, initialised_repo, run_majordomus, serve
+from tests.layer.support import write
 from tests.ledger.records import envelope
 from tests.mcp.conftest import Pipes
 
@@ -111,9 +112,7 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def advisor_path(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A PATH on which the catalogue's advisor is installed, so its circuit is evaluated."""
     directory = tmp_path_factory.mktemp("bin")
-    tool = directory / "fake-reviewer"
-    tool.write_text("#!/bin/sh\n", encoding="utf-8")
-    tool.chmod(0o755)
+    write(directory, "fake-reviewer", "#!/bin/sh\n").chmod(0o755)
     return f"{directory}{os.pathsep}{os.environ.get('PATH', '')}"
 
 
@@ -126,9 +125,7 @@ def plant(root: Path, files: list[tuple[str, str, dict[str, Any]]]) -> None:
     store = root / STATE_DIR
     shutil.rmtree(store, ignore_errors=True)
     for folder, name, record in files:
-        path = store / folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(record), encoding="utf-8")
+        write(store / folder, name, json.dumps(record))
 
 
 def replay_everything(ctx: Workspace, ids: list[str]) -> None:
@@ -194,12 +191,7 @@ def test_hand_placed_out_of_bound_records_are_listed_and_every_command_answers(
     last = _consultation("c4", {"retry_after_seconds": 604800})
     last = last.replace("2026-10-01T09:30:00.000Z", "9999-12-31T23:59:59.999Z")
     (folder / "c4.json").write_text(last, encoding="utf-8")
-    (folder / "x.json").write_text(
-        '{"schema": "majordomus/reasoning-record", "version": 1, '
-        '"id": "x", "task": "t", "recorded_at": "", '
-        '"body": {"kind": "hunch"}}',
-        encoding="utf-8",
-    )
+    write(folder, "x.json", json.dumps(envelope("x", {"kind": "hunch"}, stamp="")))
     for args, code in (
         (["reasoning", "status", "--task", "all"], 0),
         (["reasoning", "advisors"], 0),

@@ -15,6 +15,7 @@ from majordomus.ledger.loaded import Loaded
 from majordomus.ledger.record import MAX_RECORD_BYTES, AssessmentInput, PlanInput
 from majordomus.ledger.service import Ledger, lock_wait, record_size
 from majordomus.ledger.store import STATE_DIR, Store
+from tests.layer.support import write
 
 ADMISSION = Admission(mode=ModeResolution(mode=ReasoningMode.STANDARD, source="default"))
 
@@ -46,9 +47,7 @@ def test_only_a_plan_reads_the_availability(tmp_path: Path) -> None:
 
 
 def test_a_broken_catalogue_refuses_plans_only(tmp_path: Path) -> None:
-    catalogue = tmp_path / ".ai" / "repo" / "advisors.yaml"
-    catalogue.parent.mkdir(parents=True)
-    catalogue.write_text("advisors: [\n", encoding="utf-8")
+    write(tmp_path, ".ai/repo/advisors.yaml", "advisors: [\n")
     writer = Ledger.open(tmp_path, {})
     first = writer.record(AssessmentInput(subject="s"), task="t")
     with pytest.raises(Refused) as refused:

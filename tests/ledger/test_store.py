@@ -23,6 +23,7 @@ from majordomus.ledger.refs import WRITER_FILE
 from majordomus.ledger.service import Ledger, mint_id
 from majordomus.ledger.store import STATE_DIR, Loaded, Store
 from majordomus.ledger.tasks import CURRENT_FILE
+from tests.layer.support import write
 from tests.ledger.records import envelope
 
 ADMISSION = Admission(mode=ModeResolution(mode=ReasoningMode.STANDARD, source="default"))
@@ -47,13 +48,7 @@ def stored(ident: str, stamp: str, task: str = "t", **extra: object) -> dict:
 
 
 def put(root: Path, relative: str, content: str | bytes) -> Path:
-    path = root / STATE_DIR / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8")
-    return path
+    return write(root / STATE_DIR, relative, content)
 
 
 def files(root: Path) -> list[str]:

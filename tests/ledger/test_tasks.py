@@ -14,6 +14,7 @@ from majordomus.ledger.tasks import (
     current_task,
     task_problem,
 )
+from tests.layer.support import write
 
 
 @pytest.mark.parametrize(
@@ -75,9 +76,7 @@ def test_all_is_reserved_for_every_task():
 
 
 def _current(tmp_path, text):
-    path = tmp_path / CURRENT_FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    write(tmp_path, CURRENT_FILE, text)
     return current_task(tmp_path)
 
 

@@ -22,6 +22,7 @@ from majordomus.ledger.team import pull, push, sync
 from majordomus.projections.handover import GitPosition, handover
 from majordomus.projections.state import derive
 from tests.conftest import GIT_ENV, git, initialised_repo, run_majordomus
+from tests.layer.support import write
 
 
 @pytest.fixture(autouse=True)
@@ -249,8 +250,7 @@ def test_two_clones_writing_as_one_writer_are_refused_at_push(tmp_path: Path) ->
     _, (a, b) = clones(tmp_path, 2)
     record(a, "one")
     push(a, None)
-    (b / WRITER_FILE).parent.mkdir(parents=True, exist_ok=True)
-    (b / WRITER_FILE).write_bytes((a / WRITER_FILE).read_bytes())
+    write(b, WRITER_FILE, (a / WRITER_FILE).read_bytes())
     record(b, "two")
     with pytest.raises(Refused, match="another clone writes as the same writer"):
         push(b, None)

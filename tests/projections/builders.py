@@ -6,20 +6,14 @@ from typing import Any
 
 from majordomus.ledger.loaded import Loaded
 from majordomus.ledger.record import ReasoningRecord
+from tests.ledger.records import stored_record
 
 
 def rec(record_id: str, n: int, body: dict[str, Any], task: str = "t") -> ReasoningRecord:
     """A stored record stamped `2026-10-01T00:00:<n>Z` (n may exceed 59: minutes roll)."""
     minutes, seconds = divmod(n, 60)
-    return ReasoningRecord.model_validate(
-        {
-            "schema": "majordomus/reasoning-record",
-            "version": 1,
-            "id": record_id,
-            "task": task,
-            "recorded_at": f"2026-10-01T00:{minutes:02}:{seconds:02}Z",
-            "body": body,
-        }
+    return stored_record(
+        record_id, body, task=task, stamp=f"2026-10-01T00:{minutes:02}:{seconds:02}Z"
     )
 
 

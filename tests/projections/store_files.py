@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.layer.support import write
+from tests.ledger.records import envelope
 from tests.projections.builders import (
     assessment,
     attempt,
@@ -28,24 +30,12 @@ def put(
 ) -> Path:
     """Write one stored record file, at `<task>/<id>.json` unless `file` places it elsewhere;
     `at` is its `recorded_at`."""
-    path = root / STORE / (file or f"{task}/{record_id}.json")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    record = {
-        "schema": "majordomus/reasoning-record",
-        "version": 1,
-        "id": record_id,
-        "task": task,
-        "recorded_at": at,
-        "body": body,
-    }
-    path.write_text(json.dumps(record, indent=2), encoding="utf-8")
-    return path
+    record = envelope(record_id, body, task=task, stamp=at)
+    return write(root / STORE, file or f"{task}/{record_id}.json", json.dumps(record, indent=2))
 
 
 def current_task(root: Path, task: str) -> None:
-    path = root / ".ai/local/state/current.yaml"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(f'id: "{task}"\n', encoding="utf-8")
+    write(root, ".ai/local/state/current.yaml", f'id: "{task}"\n')
 
 
 def chain(root: Path) -> None:

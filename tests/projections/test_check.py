@@ -6,36 +6,23 @@ from pathlib import Path
 
 from majordomus.advisors.catalogue import AdvisorCatalogue, References
 from majordomus.advisors.references import ModelCatalogue
-from majordomus.layer.yaml import parse_into
 from majordomus.projections.check import CHECKS, files_under, run
+from tests.advisors.fakes import adv
+from tests.layer.support import write
 
 from .builders import conclusion, consultation, loaded, plan, rec
 
-CATALOGUE = parse_into(
-    """version: 1
-capabilities:
-  - id: code_review
-    description: x
-advisors:
-  - id: alpha
-    title: Alpha Review
-    transport: cli
-    adapter: alpha-cli
-    executable: alpha
-    capabilities: [code_review]
-  - id: beta
-    title: Beta
-    transport: cli
-    adapter: beta-cli
-    executable: beta
-    capabilities: [unknown_word]
-peers:
-  feature: reviews
-  adapter: mesh-review
-  capabilities: [code_review]
-forbidden_claims: [Consensus Proves]
-""",
-    AdvisorCatalogue,
+CATALOGUE = AdvisorCatalogue.model_validate(
+    {
+        "version": 1,
+        "capabilities": [{"id": "code_review", "description": "x"}],
+        "advisors": [
+            adv("alpha", title="Alpha Review", adapter="alpha-cli"),
+            adv("beta", title="Beta", adapter="beta-cli", capabilities=["unknown_word"]),
+        ],
+        "peers": {"feature": "reviews", "adapter": "mesh-review", "capabilities": ["code_review"]},
+        "forbidden_claims": ["Consensus Proves"],
+    }
 )
 
 REFS = References(
@@ -50,12 +37,6 @@ REFS = References(
         }
     )
 )
-
-
-def write(root: Path, relative: str, text: str) -> None:
-    path = root / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
 
 
 def findings(root: Path, records=(), unreadable=()) -> list[tuple[str, str, str]]:

@@ -7,6 +7,8 @@ import base64
 import json
 from dataclasses import dataclass
 
+from tests.reliability.secret_samples import B62, B64, UPPER, _b64url, cycle
+
 
 @dataclass(frozen=True)
 class Secret:
@@ -16,24 +18,9 @@ class Secret:
     shapes: frozenset[str]
 
 
-def _cycle(alphabet: str, length: int, offset: int = 0) -> str:
-    """A deterministic string of `length` characters drawn from `alphabet`."""
-    return "".join(alphabet[(offset + 7 * i) % len(alphabet)] for i in range(length))
-
-
-_B62 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
-_B64 = _B62 + "+/"
-
-
-def _b64url(value: dict[str, object]) -> str:
-    raw = json.dumps(value, separators=(",", ":")).encode()
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
-
-
 def _pem(label: str, lines: int = 6) -> tuple[str, str]:
     """A PEM private-key block and the first line of its key material."""
-    body = [_cycle(_B64, 64, offset=n) for n in range(lines)] + [_cycle(_B64, 24, 3) + "=="]
+    body = [cycle(B64, 64, offset=n) for n in range(lines)] + [cycle(B64, 24, 3) + "=="]
     block = "\n".join([f"-----BEGIN {label}-----", *body, f"-----END {label}-----"])
     return block, body[0]
 
@@ -42,52 +29,52 @@ _JWT = ".".join(
     [
         _b64url({"alg": "HS256", "typ": "JWT"}),
         _b64url({"sub": "1234567890", "name": "Ada", "admin": True, "iat": 1767225600}),
-        _cycle(_B62 + "-_", 43, 5),
+        cycle(B62 + "-_", 43, 5),
     ]
 )
 _RSA, _RSA_LINE = _pem("RSA PRIVATE KEY")
 _PKCS8, _PKCS8_LINE = _pem("PRIVATE KEY")
 _OPENSSH, _OPENSSH_LINE = _pem("OPENSSH PRIVATE KEY")
 _EC, _EC_LINE = _pem("EC PRIVATE KEY", lines=2)
-_PGP_LINE = _cycle(_B64, 64, 11)
+_PGP_LINE = cycle(B64, 64, 11)
 _PGP = "\n".join(
     [
         "-----BEGIN PGP PRIVATE KEY BLOCK-----",
         "",
         _PGP_LINE,
-        _cycle(_B64, 64, 12),
-        "=" + _cycle(_B62, 4, 2),
+        cycle(B64, 64, 12),
+        "=" + cycle(B62, 4, 2),
         "-----END PGP PRIVATE KEY BLOCK-----",
     ]
 )
 
-_ANTHROPIC = "sk-ant-" + "api03-" + _cycle(_B62 + "-_", 93, 1)
-_OPENAI_PROJECT = "sk-" + "proj-" + _cycle(_B62 + "-_", 64, 2)
-_OPENAI_LEGACY = "sk-" + _cycle(_B62, 48, 3)
+_ANTHROPIC = "sk-ant-" + "api03-" + cycle(B62 + "-_", 93, 1)
+_OPENAI_PROJECT = "sk-" + "proj-" + cycle(B62 + "-_", 64, 2)
+_OPENAI_LEGACY = "sk-" + cycle(B62, 48, 3)
 _GITHUB = {
-    prefix: prefix + "_" + _cycle(_B62, 36, n)
+    prefix: prefix + "_" + cycle(B62, 36, n)
     for n, prefix in enumerate(("ghp", "gho", "ghu", "ghs", "ghr"))
 }
-_GITHUB_PAT = "github" + "_pat_" + _cycle(_B62, 22, 4) + "_" + _cycle(_B62, 59, 5)
-_AKIA = "AKIA" + _cycle(_UPPER, 16, 6)
-_ASIA = "ASIA" + _cycle(_UPPER, 16, 7)
-_AWS_SECRET = _cycle(_B64, 40, 8)
-_GOOGLE = "AIza" + _cycle(_B62 + "-_", 35, 9)
-_SLACK_BOT = "xoxb-" + "2048" + "1234567" + "-" + "4096123456789" + "-" + _cycle(_B62, 24, 10)
-_SLACK_USER = "xoxp-" + "2048" + "1234567" + "-" + _cycle(_B62, 32, 11)
-_STRIPE_LIVE = "sk_" + "live_" + _cycle(_B62, 24, 12)
-_STRIPE_RESTRICTED = "rk_" + "test_" + _cycle(_B62, 24, 13)
-_GITLAB = "glpat-" + _cycle(_B62 + "-_", 20, 14)
-_BEARER = _cycle(_B62 + "._~+/-", 40, 15)
-_DB_PASSWORD = "S3cr3t-" + _cycle(_B62, 9, 16)
-_GIT_PASSWORD = _cycle(_B62, 12, 17)
-_REDIS_PASSWORD = "hunter2" + _cycle(_B62, 5, 18)
-_AT_PASSWORD = "p@ss" + _cycle(_B62, 8, 19)
-_BASIC = base64.b64encode(b"deploy:" + _cycle(_B62, 14, 20).encode()).decode()
-_API_KEY = _cycle(_B62, 32, 21)
-_YAML_PASSWORD = _cycle(_B62 + "._~+/-", 20, 22)
-_JSON_SECRET = _cycle(_B62, 40, 23)
-_ACCESS_TOKEN = _cycle(_B62, 24, 24)
+_GITHUB_PAT = "github" + "_pat_" + cycle(B62, 22, 4) + "_" + cycle(B62, 59, 5)
+_AKIA = "AKIA" + cycle(UPPER, 16, 6)
+_ASIA = "ASIA" + cycle(UPPER, 16, 7)
+_AWS_SECRET = cycle(B64, 40, 8)
+_GOOGLE = "AIza" + cycle(B62 + "-_", 35, 9)
+_SLACK_BOT = "xoxb-" + "2048" + "1234567" + "-" + "4096123456789" + "-" + cycle(B62, 24, 10)
+_SLACK_USER = "xoxp-" + "2048" + "1234567" + "-" + cycle(B62, 32, 11)
+_STRIPE_LIVE = "sk_" + "live_" + cycle(B62, 24, 12)
+_STRIPE_RESTRICTED = "rk_" + "test_" + cycle(B62, 24, 13)
+_GITLAB = "glpat-" + cycle(B62 + "-_", 20, 14)
+_BEARER = cycle(B62 + "._~+/-", 40, 15)
+_DB_PASSWORD = "S3cr3t-" + cycle(B62, 9, 16)
+_GIT_PASSWORD = cycle(B62, 12, 17)
+_REDIS_PASSWORD = "hunter2" + cycle(B62, 5, 18)
+_AT_PASSWORD = "p@ss" + cycle(B62, 8, 19)
+_BASIC = base64.b64encode(b"deploy:" + cycle(B62, 14, 20).encode()).decode()
+_API_KEY = cycle(B62, 32, 21)
+_YAML_PASSWORD = cycle(B62 + "._~+/-", 20, 22)
+_JSON_SECRET = cycle(B62, 40, 23)
+_ACCESS_TOKEN = cycle(B62, 24, 24)
 
 
 def _one(label: str, text: str, leaks: str | tuple[str, ...], *shapes: str) -> Secret:

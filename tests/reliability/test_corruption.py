@@ -20,6 +20,7 @@ from majordomus.ledger.store import STATE_DIR, Store
 from majordomus.order import natural_key
 from tests.conftest import MAJORDOMUS, answered, command_env, run_majordomus
 from tests.ledger.records import envelope
+from tests.mcp.conftest import Pipes
 
 SEED = 9
 TASK = "t"
@@ -224,11 +225,7 @@ def test_the_mcp_server_and_its_status_survive_the_specials(
     """The same store through the MCP tool: answered, not hung (a FIFO blocks a naive read)."""
     folder = plant(repo)
     names = [*PLANTED, *plant_specials(folder)]
-    lines = [
-        {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-         "params": {"name": "majordomus_reasoning", "arguments": {"task": "all"}}},
-        {"jsonrpc": "2.0", "id": 2, "method": "ping"},
-    ]  # fmt: skip
+    lines = [Pipes.call(1, "majordomus_reasoning", {"task": "all"}), Pipes.request(2, "ping")]
     data = "".join(json.dumps(line) + "\n" for line in lines)
     done = majordomus_bounded(["mcp"], repo, suite_env, stdin=data.encode())
     answers = [json.loads(line) for line in done.stdout.splitlines()]

@@ -95,11 +95,7 @@ def mcp(
 ) -> dict[Any, Any]:
     """`majordomus mcp` over pipes: initialise, send `messages`, then a last ping; the
     answers by id (the ping's must come: the server kept serving)."""
-    lines = [
-        {"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {}},
-        *messages,
-        {"jsonrpc": "2.0", "id": "last", "method": "ping"},
-    ]
+    lines = [Pipes.request("init", "initialize", {}), *messages, Pipes.request("last", "ping")]
     data = "".join(json.dumps(m) + "\n" for m in lines)
     done = cli(root, env, *args, "mcp", input=data)
     answers = {a["id"]: a for a in map(json.loads, done.stdout.splitlines())}
@@ -308,7 +304,7 @@ def test_vcs_listing_never_reads_through_a_symlinked_parent(
         [
             call(1, "majordomus_list", {}),
             call(2, "majordomus_search", {"query": SECRET[:-2]}),
-            {"jsonrpc": "2.0", "id": 3, "method": "resources/list"},
+            Pipes.request(3, "resources/list"),
         ],
         "--discovery",
         mode,

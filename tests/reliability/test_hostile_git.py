@@ -30,14 +30,11 @@ COMMANDS: list[list[str]] = [
 ]
 
 MCP_SESSION = [
-    {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "t", "version": "0"}}},
+    Pipes.request(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                    "clientInfo": {"name": "t", "version": "0"}}),
     {"jsonrpc": "2.0", "method": "notifications/initialized"},
-    {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-     "params": {"name": "majordomus_list", "arguments": {}}},
-    {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-     "params": {"name": "majordomus_devcontext", "arguments": {"issue": "I0001"}}},
+    Pipes.call(2, "majordomus_list", {}),
+    Pipes.call(3, "majordomus_devcontext", {"issue": "I0001"}),
 ]  # fmt: skip
 
 

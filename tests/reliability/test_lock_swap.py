@@ -6,7 +6,6 @@ longer at the lock's name tries again. 100 tries each way admit no conflicting r
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import threading
 from pathlib import Path
@@ -18,7 +17,7 @@ from majordomus.ledger import lock
 from majordomus.ledger.lock import LOCK_NAME, LedgerBusy
 from majordomus.ledger.store import STATE_DIR, Store
 from tests.ledger.records import conclusion_input
-from tests.ledger.test_lock import _record, _writer
+from tests.ledger.test_lock import _record, writers
 
 TRIES = 100
 
@@ -57,16 +56,6 @@ def test_a_lock_taken_away_from_its_holder_admits_no_second_writer(tmp_path: Pat
 
 
 def test_writers_racing_a_cleanup_job_admit_one_conclusion_per_assessment(tmp_path: Path) -> None:
-    spawn = multiprocessing.get_context("spawn")
-    start = spawn.Barrier(2)
-    jobs = [spawn.Queue(), spawn.Queue()]
-    results = spawn.Queue()
-    workers = [
-        spawn.Process(target=_writer, args=(str(tmp_path), start, queue, results, 60), daemon=True)
-        for queue in jobs
-    ]
-    for worker in workers:
-        worker.start()
     store = Store(tmp_path)
     folder = tmp_path / STATE_DIR
     stop = threading.Event()
@@ -79,23 +68,20 @@ def test_writers_racing_a_cleanup_job_admit_one_conclusion_per_assessment(tmp_pa
             how += 1
 
     conflicting = []
-    try:
-        _record(store, {"kind": "assessment", "subject": "the store exists"})
-        cleaner = threading.Thread(target=cleanup, daemon=True)
-        cleaner.start()
-        for attempt in range(TRIES):
-            assessment = _record(store, {"kind": "assessment", "subject": f"race {attempt}"})
-            for n, queue in enumerate(jobs):
-                queue.put(conclusion_input(assessment, decision=f"writer {n}"))
-            outcomes = [results.get(timeout=120) for _ in jobs]
-            if sum(verdict == "admitted" for verdict, _ in outcomes) != 1:
-                conflicting.append((attempt, outcomes))
-    finally:
-        stop.set()
-        for queue in jobs:
-            queue.put(None)
-        for worker in workers:
-            worker.join(timeout=30)
+    with writers(tmp_path, 2, wait=60) as (jobs, results):
+        try:
+            _record(store, {"kind": "assessment", "subject": "the store exists"})
+            cleaner = threading.Thread(target=cleanup, daemon=True)
+            cleaner.start()
+            for attempt in range(TRIES):
+                assessment = _record(store, {"kind": "assessment", "subject": f"race {attempt}"})
+                for n, queue in enumerate(jobs):
+                    queue.put(conclusion_input(assessment, decision=f"writer {n}"))
+                outcomes = [results.get(timeout=120) for _ in jobs]
+                if sum(verdict == "admitted" for verdict, _ in outcomes) != 1:
+                    conflicting.append((attempt, outcomes))
+        finally:
+            stop.set()
     assert conflicting == []
 
 

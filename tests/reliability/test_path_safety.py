@@ -21,9 +21,9 @@ import majordomus
 from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import CapabilityError, Refused
 from majordomus.layer.index import build_index
-from majordomus.ledger.record import ReasoningRecord
 from majordomus.ledger.store import STATE_DIR, Store
 from tests.conftest import git, run_majordomus, serve
+from tests.ledger.records import stored_record
 from tests.mcp.conftest import Pipes
 
 BAD_TASKS = [
@@ -106,12 +106,6 @@ def test_the_writer_refuses_a_crafted_id_or_task(sandbox: Path) -> None:
     """`Store.write` is the one writer: an envelope that did not come from the minting
     `record()` is checked as well, before the task directory is created."""
     store = Store(sandbox)
-    envelope = {
-        "schema": "majordomus/reasoning-record",
-        "version": 1,
-        "recorded_at": "2026-10-01T09:30:00.000Z",
-        "body": RECORD,
-    }
     before = tree(sandbox.parent)
     for ident in [
         "../../escape",
@@ -124,15 +118,15 @@ def test_the_writer_refuses_a_crafted_id_or_task(sandbox: Path) -> None:
         "a\x00b",
         "a" * 246,
     ]:
-        record = ReasoningRecord.model_validate({**envelope, "id": ident, "task": "t"})
+        record = stored_record(ident, RECORD)
         with pytest.raises(Refused, match=r"^record id "):
             store.write(record)
     for task in BAD_TASKS:
-        record = ReasoningRecord.model_validate({**envelope, "id": "assessment-1", "task": task})
+        record = stored_record("assessment-1", RECORD, task=task)
         with pytest.raises(Refused, match=r"^task name "):
             store.write(record)
     assert tree(sandbox.parent) == before
-    record = ReasoningRecord.model_validate({**envelope, "id": "a" * 245, "task": "t"})
+    record = stored_record("a" * 245, RECORD)
     assert store.write(record).name == "a" * 245 + ".json"
 
 

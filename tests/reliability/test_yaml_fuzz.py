@@ -17,6 +17,7 @@ from majordomus.layer.manifest import InvalidManifest, parse_manifest
 from majordomus.layer.sources import InvalidSources, parse_sources
 from majordomus.layer.yaml import YamlError, key_paths, parse
 from tests.conftest import git, make_git_repo
+from tests.layer.support import write
 from tests.reliability.conftest import soak
 
 FUZZ = settings(
@@ -26,20 +27,6 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
-MANIFEST = """\
-schema: ai-repository/v1
-repo:
-  path: repo
-local:
-  path: local
-  tracked: false
-  implicit_context: false
-sections:
-  policy: repo/policy.yaml
-  profiles: repo/profiles
-  rules: repo/rules
-  knowledge: repo/knowledge
-"""
 SOURCES = """\
 version: 1
 sources:
@@ -60,6 +47,7 @@ sources:
     required: true
 """
 SKELETON = Path(majordomus.layer.__file__).parent / "skeleton" / "ai"
+MANIFEST = (SKELETON / "manifest.yaml").read_text(encoding="utf-8")
 POLICY = (SKELETON / "repo/policy.yaml").read_text(encoding="utf-8")
 PROFILE = (SKELETON / "repo/profiles/routine.yaml").read_text(encoding="utf-8")
 RULE = (SKELETON / "repo/rules/vendor/majordomus/rules/scope-integrity.v1.md").read_text(
@@ -70,12 +58,7 @@ FILES = {
     ".ai/repo/profiles/routine.yaml": PROFILE,
     ".ai/repo/rules/project/scope-integrity.v1.md": RULE,
 }
-SEEDS = [
-    MANIFEST,
-    (SKELETON / "manifest.yaml").read_text(encoding="utf-8"),
-    SOURCES,
-    *FILES.values(),
-]
+SEEDS = [MANIFEST, SOURCES, *FILES.values()]
 
 FRAGMENTS = [
     "a", "b1", "_k", "x-y", "id", "version", "kind", ":", ": ", " ", "  ", "- ", "-", "\n",
@@ -166,13 +149,9 @@ def small_repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A layer of three classes with one tracked file each; examples rewrite the work tree
     (vcs discovery lists the index, so the paths stay discovered)."""
     root = tmp_path_factory.mktemp("fuzz") / "repo"
-    root.mkdir()
-    (root / ".ai/repo/knowledge").mkdir(parents=True)
-    (root / ".ai/manifest.yaml").write_text(MANIFEST, encoding="utf-8")
-    (root / ".ai/repo/knowledge/sources.yaml").write_text(SOURCES, encoding="utf-8")
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    layer = {".ai/manifest.yaml": MANIFEST, ".ai/repo/knowledge/sources.yaml": SOURCES, **FILES}
+    for rel, text in layer.items():
+        write(root, rel, text)
     make_git_repo(root)
     git(root, "add", "-A")
     index = build_index(root, "vcs")
