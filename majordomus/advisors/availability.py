@@ -1,7 +1,6 @@
 """Which advisors may be asked now: gates outrank presence, presence outranks circuits.
 
-Pure: everything arrives in `Inputs`. Also gathers the seeds' `reasoning::availability` names.
-"""
+Pure: everything arrives in `Inputs`. Also gathers the seeds' `reasoning::availability` names."""
 
 from __future__ import annotations
 
@@ -9,37 +8,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from majordomus.advisors.catalogue import AdvisorCatalogue, AdvisorDeclaration, credential_of
-from majordomus.advisors.circuits import (
-    AUTH_COOLDOWN,
-    FAILURE_COOLDOWN,
-    FAILURES_TO_OPEN,
-    RATE_LIMIT_COOLDOWN,
-    judge,
-)
+from majordomus.advisors.circuits import judge
 from majordomus.advisors.environment import DISABLE_ALL
 from majordomus.advisors.modes import ModeResolution, ReasoningMode, resolve_mode
-from majordomus.advisors.outcomes import ConsultationStatus, Outcome
-from majordomus.advisors.presence import Presence, SystemPresence, probe
+from majordomus.advisors.outcomes import Outcome
+from majordomus.advisors.presence import Presence, probe
 from majordomus.advisors.references import References
 from majordomus.advisors.states import AdvisorCircuit, AdvisorState, AdvisorStatus
 from majordomus.advisors.transports import AdvisorTransport
 
 __all__ = [
-    "AUTH_COOLDOWN",
-    "FAILURES_TO_OPEN",
-    "FAILURE_COOLDOWN",
-    "RATE_LIMIT_COOLDOWN",
     "AdvisorCircuit",
     "AdvisorState",
     "AdvisorStatus",
-    "ConsultationStatus",
     "Inputs",
     "LinkedPeer",
     "ModeResolution",
     "Outcome",
-    "Presence",
     "ReasoningMode",
-    "SystemPresence",
     "derive_availability",
     "resolve_mode",
 ]

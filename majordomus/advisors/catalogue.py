@@ -1,7 +1,6 @@
 """The advisor catalogue: its strict models and its diagnostics (reported, never repaired).
 
-Pure: parses nothing from disk (`loading`), probes nothing (`presence`).
-"""
+Pure: parses nothing from disk (`loading`), probes nothing (`presence`)."""
 
 from __future__ import annotations
 
@@ -19,8 +18,6 @@ __all__ = [
     "AdvisorCatalogue",
     "AdvisorDeclaration",
     "AdvisorTransport",
-    "AdvisoryCapability",
-    "PeerAdvisors",
     "References",
     "credential_of",
 ]

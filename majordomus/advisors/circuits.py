@@ -1,7 +1,6 @@
 """Circuit breakers replayed from recorded consultation outcomes; the newest outcome decides.
 
-Pure: the caller passes the history, `now` and the cooldown override.
-"""
+Pure: the caller passes the history, `now` and the cooldown override."""
 
 from __future__ import annotations
 

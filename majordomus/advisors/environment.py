@@ -1,7 +1,6 @@
 """Reading the reasoning settings of one request from its environment snapshot and profile.
 
-Never writes, never looks at the value of a credential variable.
-"""
+Never writes, never looks at the value of a credential variable."""
 
 from __future__ import annotations
 

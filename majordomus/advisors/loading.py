@@ -1,7 +1,6 @@
 """Finding and reading the advisor catalogue (`.ai/repo/advisors.yaml` or the packaged one).
 
-The references are always the packaged ones; errors name the file used, never an absolute path.
-"""
+The references are always the packaged ones; errors name the file used, never an absolute path."""
 
 from __future__ import annotations
 
@@ -95,8 +94,7 @@ def _parse(text: str, model: type[M]) -> M | str:
 
 
 def _override(root: Path) -> str | None:
-    """The text of the repository's catalogue, None when there is none (or a directory);
-    read through safefs, so a link, FIFO or device is refused by name."""
+    """The repository's catalogue text or None; safefs refuses a link, FIFO or device by name."""
     try:
         tree = Tree(root)
     except Unsafe:

@@ -1,7 +1,6 @@
 """The review-plan policy: how much independent review an uncertainty deserves.
 
-Pure: contacts nobody, records nothing; deciding locally is an ordinary outcome.
-"""
+Pure: contacts nobody, records nothing; deciding locally is an ordinary outcome."""
 
 from __future__ import annotations
 
@@ -17,7 +16,6 @@ from majordomus.order import DeclaredOrder
 from majordomus.wire import OMIT, Wire
 
 __all__ = [
-    "DEFAULT_CAPABILITY",
     "LOCAL_REVIEW",
     "ExcludedAdvisor",
     "Materiality",

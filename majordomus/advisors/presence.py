@@ -1,7 +1,6 @@
 """Presence probes: is an advisor installed or configured on this machine?
 
-The value of a credential variable is never read into anything, logged or returned.
-"""
+The value of a credential variable is never read into anything, logged or returned."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """The advisors' part of the reasoning situation, resolved once per request.
 
-Reads only the catalogue and profile files, and the request's environment snapshot.
-"""
+Reads only the catalogue and profile files, and the request's environment snapshot."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """The context compiler: what an assistant should be given for a task, under one token budget.
 
-Contract: docs/devcontext.md.
-"""
+Contract: docs/devcontext.md."""
 
 from __future__ import annotations
 

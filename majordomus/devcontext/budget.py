@@ -1,7 +1,6 @@
 """The single-pot spend: de-duplication, exclusions, then first fit by band (docs/devcontext.md).
 
-Pure: sizes the index does not hold come from the injected size function.
-"""
+Pure: sizes the index does not hold come from the injected size function."""
 
 from __future__ import annotations
 
@@ -305,10 +304,7 @@ class _Shares:
 def spend(
     source: CompileSources, request: Request, selection: Selection, frame: int | None = None
 ) -> CompiledContext:
-    """The twelve steps of the spend (docs/devcontext.md): the answer, without its bundle.
-
-    `frame` is the tokens a bundle's frame holds back; None when no bundle is asked for.
-    """
+    """The twelve steps (docs/devcontext.md); `frame`: the tokens a bundle's frame holds back."""
     candidates = selection.candidates
     object_seeds, limit = set(request.object_seeds), request.limit
     run = _Spend(candidates, object_seeds, source.graph.supersedes, source.size_of)

@@ -1,7 +1,6 @@
 """The bundle: a compiled context as one Markdown text (docs/devcontext.md, "The bundle").
 
-Pure: the content comes from the index.
-"""
+Pure: the content comes from the index."""
 
 from __future__ import annotations
 
@@ -81,7 +80,7 @@ def frame_reserve(seeds: list[Seed], limit: int) -> int:
     """Tokens held back for the frame: its longest form (the widest numbers, every tier)."""
     widest = 10 ** len(str(limit))
     frame = _frame(seeds, widest, widest, widest, True)
-    return tokens_for(len(frame.encode("utf-8")) + len(_TIER_HEADING) * len(Tier.ORDER))
+    return tokens_for(len(frame.encode("utf-8")) + len(_TIER_HEADING) * len(Tier))
 
 
 def render(compiled: CompiledContext, index: Index) -> str:

@@ -1,7 +1,6 @@
 """Candidates: one per identifier; later offers merge into it (the structural de-duplication).
 
-Pure: no I/O.
-"""
+Pure: no I/O."""
 
 from __future__ import annotations
 

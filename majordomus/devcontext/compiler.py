@@ -1,7 +1,6 @@
 """`compile_context`: the order of the stages (resolve, select, spend, bundle).
 
-Pure given what the sources inject: the same index and request give an equal answer.
-"""
+Pure given what the sources inject: the same index and request give an equal answer."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """The two readers compile is given for a checkout: local records and on-disk sizes.
 
 See docs/devcontext.md, "Local records". Reads only, through `majordomus.safefs`: never
-writes, never follows a symlink, reads each record under a size cap.
-"""
+writes, never follows a symlink, reads each record under a size cap."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """How the walk treats each edge kind of the composed graph: data, one row per kind
 (`data/edges.json`, docs/devcontext.md).
 
-The index derives the edges; this module only says how to follow them.
-"""
+The index derives the edges; this module only says how to follow them."""
 
 from __future__ import annotations
 

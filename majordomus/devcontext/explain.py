@@ -1,7 +1,6 @@
 """`explain`: where one identifier stands in the context a request compiles.
 
-Pure: everything comes from `compile_context`.
-"""
+Pure: everything comes from `compile_context`."""
 
 from __future__ import annotations
 

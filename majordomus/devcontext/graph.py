@@ -1,7 +1,6 @@
 """The view of the composed graph the compiler walks, arranged once per compile (`Graph.of`).
 
-Pure: no I/O; the index derives the relations, this module only arranges them.
-"""
+Pure: no I/O; the index derives the relations, this module only arranges them."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """A request, checked and resolved against the index; the first failure wins.
 
-Pure: no I/O.
-"""
+Pure: no I/O."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """The context compiler's wire models, enums and constants. Pure: decides nothing.
 
 Schema component names (`DevContextInput`, ...) are the class names; the seeds' short names
-are aliases.
-"""
+are aliases."""
 
 from __future__ import annotations
 
@@ -35,8 +34,6 @@ class Tier(DeclaredOrder):
     before" (declaration index), never the alphabetical order of the words.
     """
 
-    ORDER: ClassVar[tuple[Tier, ...]]
-
     TASK = "task"
     GOVERNANCE = "governance"
     SOURCE = "source"
@@ -52,7 +49,6 @@ class Tier(DeclaredOrder):
         return _TIER_MEANING[self]
 
 
-Tier.ORDER = tuple(Tier)
 _TIER_MEANING = {
     Tier.TASK: "what was asked for: the issue, its milestone, the paths named, the intent; "
     "never dropped, because a context without it is the wrong answer",

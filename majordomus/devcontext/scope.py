@@ -1,7 +1,6 @@
 """Which decisions, knowledge and rules lie over a declared scope (docs/devcontext.md).
 
-Read from each object's own front matter. Pure: no I/O.
-"""
+Read from each object's own front matter. Pure: no I/O."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """The seven selectors, run in order over the index and its graph (docs/devcontext.md).
 
 Pure: the only I/O is what the injected continuity provider and size function do. Long on
-purpose: the selectors share one candidate set and walk state, one method each, in order.
-"""
+purpose: the selectors share one candidate set and walk state, one method each, in order."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """The chain of a task's records as a Mermaid flowchart that renders on GitHub. Pure.
 
-Large tasks show their most recent records only, so the graph stays within what GitHub renders.
-"""
+Large tasks show their most recent records only, so the graph stays within what GitHub renders."""
 
 from __future__ import annotations
 

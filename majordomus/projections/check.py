@@ -2,8 +2,7 @@
 
 Findings are reported, never fixed. Reads only regular files below `root`, never through a
 symlink (`majordomus.safefs`); writes nothing, never reads the clock. Long on purpose: the
-checks share the finding model and the file helpers.
-"""
+checks share the finding model and the file helpers."""
 
 from __future__ import annotations
 
@@ -30,9 +29,7 @@ from majordomus.safefs import Tree, Unsafe
 from majordomus.wire import Wire
 
 __all__ = [
-    "ADAPTER_DIR",
     "CHECKS",
-    "INDEPENDENT_SOURCES",
     "ReasoningFinding",
     "files_under",
     "run",

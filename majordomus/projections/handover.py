@@ -1,8 +1,7 @@
 """The handover (docs/ledger.md, "The handover"), as data and as Markdown. Pure.
 
 Free text is written with `flat`, so nothing a record holds opens a Markdown block. Long on
-purpose: the sections as data and as Markdown are read together.
-"""
+purpose: the sections as data and as Markdown are read together."""
 
 from __future__ import annotations
 
@@ -519,8 +518,6 @@ __all__ = [
     "SECTIONS",
     "GitPosition",
     "Handover",
-    "TaskHandover",
-    "TaskRecords",
     "handover",
     "task_counts",
 ]

@@ -1,7 +1,6 @@
 """Replaying the ledger as of an RFC 3339 moment (`--as-of`), for every surface alike.
 
-Pure: no clock, no disk.
-"""
+Pure: no clock, no disk."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """`derive` (the `ReasoningState` every surface reports) and `render_markdown` (its report).
 
-Also gathers the names the seeds import from `reasoning::state`. Pure.
-"""
+Also gathers the names the seeds import from `reasoning::state`. Pure."""
 
 from __future__ import annotations
 
@@ -44,7 +43,6 @@ __all__ = [
     "ConclusionView",
     "ConsultationView",
     "DisagreementView",
-    "IdCollision",
     "ReasoningExplanation",
     "ReasoningPhase",
     "ReasoningState",
@@ -94,8 +92,7 @@ def derive(
     records: Sequence[ReasoningRecord] | None = None,
     collisions: Sequence[Collision] | None = None,
 ) -> ReasoningState:
-    """The state of `task` (every task when None); the optional arguments are what a caller
-    already computed for all tasks."""
+    """The state of `task` (None: every task); a caller passes what it computed for all tasks."""
     if index is None:
         index = RecordIndex(loaded.records)
     state = ReasoningState(task=ALL_TASKS if task is None else task)

@@ -1,7 +1,6 @@
 """`one_line`: the one-line form every summary and report line is cut to. Pure.
 
-Only `\\n` ends a line (not `str.splitlines()`); the limit counts code points.
-"""
+Only `\\n` ends a line (not `str.splitlines()`); the limit counts code points."""
 
 from __future__ import annotations
 

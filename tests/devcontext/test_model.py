@@ -60,7 +60,7 @@ def test_the_canonical_form_omits_what_is_absent() -> None:
 
 
 def test_enums_carry_their_words() -> None:
-    assert [t.value for t in Tier.ORDER] == [
+    assert [t.value for t in Tier] == [
         "task",
         "governance",
         "source",
@@ -68,7 +68,7 @@ def test_enums_carry_their_words() -> None:
         "knowledge",
         "history",
     ]
-    assert all(len(t.meaning()) > len(t.value) for t in Tier.ORDER)
+    assert all(len(t.meaning()) > len(t.value) for t in Tier)
     assert "architectural decisions" in Tier.DECISION.meaning()
 
 
