@@ -4,6 +4,7 @@ Pure: the content comes from the index."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from majordomus.devcontext.model import CompiledContext, Route, Seed, Tier, tokens_for
@@ -30,10 +31,7 @@ def _language(path: str) -> str:
 
 def _fence(content: str) -> str:
     """Backticks enough to fence `content`: one more than its longest run, at least three."""
-    longest = run = 0
-    for ch in content:
-        run = run + 1 if ch == "`" else 0
-        longest = max(longest, run)
+    longest = max((len(run) for run in re.findall("`+", content)), default=0)
     return "`" * max(3, longest + 1)
 
 

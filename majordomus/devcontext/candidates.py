@@ -70,11 +70,8 @@ def facts_of(obj: LayerObject) -> dict[str, str]:
 
 def version_of(obj: LayerObject) -> str | None:
     """The version or date the object states about itself, first of the usual fields."""
-    for key in VERSION_KEYS:
-        text = scalar_text(obj.metadata.get(key))
-        if text is not None:
-            return text
-    return None
+    texts = (scalar_text(obj.metadata.get(key)) for key in VERSION_KEYS)
+    return next((text for text in texts if text is not None), None)
 
 
 @dataclass(slots=True)
@@ -120,9 +117,7 @@ class Candidate:
         self.binding = self.binding or binding
         for i, known in enumerate(self.discovered_by):
             if (known.selector, known.edge, known.reason) == (way.selector, way.edge, way.reason):
-                if way.depth < known.depth or (
-                    way.depth == known.depth and way.weight > known.weight
-                ):
-                    self.discovered_by[i] = way
+                if (way.depth, -way.weight) < (known.depth, -known.weight):
+                    self.discovered_by[i] = way  # shallower, or as deep and heavier
                 return
         self.discovered_by.append(way)

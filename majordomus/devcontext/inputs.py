@@ -89,9 +89,7 @@ def _named(index: Index, field: str, value: str) -> Seed:
     if not named:
         raise InvalidInput(f"{field}: name one, or leave it out")
     for obj in index.objects:
-        if obj.kind != field:
-            continue
-        if obj.uri == named or obj.identity == named or obj.metadata.get("slug") == named:
+        if obj.kind == field and named in (obj.uri, obj.identity, obj.metadata.get("slug")):
             resolved = obj.identity if obj.identity != named else None
             return Seed(uri=obj.uri, kind=obj.kind, from_=field, resolved=resolved)
 

@@ -104,11 +104,7 @@ def ordered_diagnostics(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     ranked = sorted(
         diagnostics, key=lambda d: (-SEVERITY_RANK.get(d.severity, 0), d.code, d.message)
     )
-    out: list[Diagnostic] = []
-    for diag in ranked:
-        if not out or out[-1] != diag:
-            out.append(diag)
-    return out
+    return [d for i, d in enumerate(ranked) if i == 0 or ranked[i - 1] != d]
 
 
 def over_budget(selected: list[ContextEntry], limit: int) -> list[Diagnostic]:
