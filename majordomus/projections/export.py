@@ -101,17 +101,15 @@ def sqlite_bytes(loaded: Loaded) -> bytes:
     try:
         db["records"].insert_all(records, pk="id", alter=True)  # type: ignore[union-attr]
         if not records:
-            columns = {"id": str, "position": int}
-            columns |= dict.fromkeys(RECORD_TEXTS, str)
+            columns = {"id": str, "position": int, **dict.fromkeys(RECORD_TEXTS, str)}
             db["records"].create(columns, pk="id")  # type: ignore[union-attr]
         for kind, table in KIND_TABLES.items():
             rows = by_kind.get(kind, [])
             if rows:
                 db[table].insert_all(rows, pk="id", alter=True)  # type: ignore[union-attr]
             else:
-                columns = {"id": str, "task": str}
-                if kind == "assessment":
-                    columns |= dict.fromkeys(ASSESSMENT_TEXTS, str)
+                texts = ASSESSMENT_TEXTS if kind == "assessment" else ()
+                columns = {"id": str, "task": str, **dict.fromkeys(texts, str)}
                 db[table].create(columns, pk="id")  # type: ignore[union-attr]
         db.create_view("timeline", TIMELINE_VIEW.strip())
         db.create_view("standing", STANDING_VIEW.strip())

@@ -8,12 +8,7 @@ from typing import Any
 
 from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.policy import PlanOutcome
-from majordomus.ledger.record import (
-    ConsultationInput,
-    ReasoningRecord,
-    Stance,
-    StoredPlan,
-)
+from majordomus.ledger.record import ConsultationInput, ReasoningRecord, Stance, StoredPlan
 from majordomus.projections.text import one_line as ol
 from majordomus.wire import Wire
 
