@@ -45,11 +45,8 @@ def judge(advisor_id: str, history: Iterable[Outcome], now: int, cooldown: int |
         opened = (AdvisorStatus.RATE_LIMITED, "rate_limited", 1)
         wait = _first(cooldown, newest.retry_after, RATE_LIMIT_COOLDOWN)
     elif status.is_transient():
-        run = 0
-        for o in newest_first:
-            if not o.status.is_transient():
-                break
-            run += 1
+        steady = (i for i, o in enumerate(newest_first) if not o.status.is_transient())
+        run = next(steady, len(newest_first))  # the newest transient failures in a row
         if run < FAILURES_TO_OPEN:
             return NO_VERDICT
         opened = (AdvisorStatus.TEMPORARILY_FAILED, "consecutive_failures", run)

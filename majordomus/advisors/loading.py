@@ -53,12 +53,8 @@ class LoadedCatalogue:
 def load_catalogue(root: Path | None) -> LoadedCatalogue:
     """The repository override under `root` if present, else the packaged default."""
     text = _override(root) if root is not None else None
-    if text is not None:
-        source = OVERRIDE_FILE
-    else:
-        source = PACKAGED_CATALOGUE
-        text = _packaged(CATALOGUE_FILE)
-    catalogue = _parse(text, AdvisorCatalogue)
+    source = PACKAGED_CATALOGUE if text is None else OVERRIDE_FILE
+    catalogue = _parse(_packaged(CATALOGUE_FILE) if text is None else text, AdvisorCatalogue)
     if isinstance(catalogue, str):
         raise CatalogueError(source, catalogue)
     return LoadedCatalogue(catalogue=catalogue, references=load_references(), source=source)

@@ -4,6 +4,7 @@ Pure: no I/O."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
@@ -53,13 +54,14 @@ def scalar_text(value: Any) -> str | None:
     return None
 
 
+def scalar_facts(metadata: Mapping[str, Any], keys: Iterable[str]) -> dict[str, str]:
+    """The scalar values of `keys` as text; the others are left out."""
+    return {key: text for key in keys if (text := scalar_text(metadata.get(key))) is not None}
+
+
 def facts_of(obj: LayerObject) -> dict[str, str]:
     """The few scalar facts worth carrying (class, status, milestone, …); never prose."""
-    facts: dict[str, str] = {}
-    for key in FACT_KEYS:
-        text = scalar_text(obj.metadata.get(key))
-        if text is not None:
-            facts[key] = text
+    facts = scalar_facts(obj.metadata, FACT_KEYS)
     for key in LIST_FACT_KEYS:
         value = obj.metadata.get(key)
         if isinstance(value, list):

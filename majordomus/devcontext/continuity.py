@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from majordomus.devcontext.candidates import scalar_text
+from majordomus.devcontext.candidates import scalar_facts
 from majordomus.devcontext.inputs import escapes
 from majordomus.layer.frontmatter import split
 from majordomus.layer.yaml import parse
@@ -51,12 +51,7 @@ def _record(tree: Tree, rel: str) -> dict[str, Any]:
         raise ValueError(exc.message) from None
     front, _body = split(text)
     metadata = parse(front) if front is not None else {}
-    record: dict[str, Any] = {"path": rel}
-    for name in RECORD_FIELDS:
-        text_value = scalar_text(metadata.get(name))
-        if text_value is not None:
-            record[name] = text_value
-    return record
+    return {"path": rel, **scalar_facts(metadata, RECORD_FIELDS)}
 
 
 def newest_record(tree: Tree, folder: str) -> dict[str, Any] | None:

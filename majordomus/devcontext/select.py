@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from majordomus.devcontext.candidates import Band, Candidate, scalar_text
+from majordomus.devcontext.candidates import Band, Candidate, scalar_facts, scalar_text
 from majordomus.devcontext.continuity import RECORD_FIELDS
 from majordomus.devcontext.edges import followed
 from majordomus.devcontext.inputs import Request, escapes, is_under
@@ -382,11 +382,7 @@ class _Selector:
 
     def _local(self, key: str, phrase: str, weight: float, record: Mapping[str, Any]) -> None:
         path: str = record["path"]
-        facts = {
-            name: text
-            for name in RECORD_FIELDS
-            if (text := scalar_text(record.get(name))) is not None
-        }
+        facts = scalar_facts(record, RECORD_FIELDS)
         facts["bytes"] = str(self.source.size_of(path) or 0)
         divergence = record.get("divergence")
         divergence = divergence if isinstance(divergence, str) else None
