@@ -86,10 +86,8 @@ _BUDGETS: dict[ReasoningMode, tuple[int, int, int, int, int]] = {
 
 def budget(mode: ReasoningMode, materiality: Materiality, confidence: ReasoningConfidence) -> int:
     """How many advisors a plan may select: mode × materiality, less one when sure."""
-    allowed = _BUDGETS[mode][list(Materiality).index(materiality)]
-    if confidence is ReasoningConfidence.HIGH:
-        allowed = max(0, allowed - 1)
-    return allowed
+    allowed = _BUDGETS[mode][materiality.rank]
+    return max(0, allowed - 1) if confidence is ReasoningConfidence.HIGH else allowed
 
 
 class PlanRequest(Wire):

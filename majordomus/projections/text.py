@@ -13,6 +13,4 @@ ELLIPSIS = "…"
 def one_line(text: str) -> str:
     """The first line, trimmed, cut to 139 characters plus `…` when it is longer than 140."""
     first = text.split("\n", 1)[0].strip()
-    if len(first) > LINE_LIMIT:
-        return first[: LINE_LIMIT - 1] + ELLIPSIS
-    return first
+    return first if len(first) <= LINE_LIMIT else first[: LINE_LIMIT - 1] + ELLIPSIS
