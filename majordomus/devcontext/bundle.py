@@ -78,7 +78,7 @@ def frame_reserve(seeds: list[Seed], limit: int) -> int:
     """Tokens held back for the frame: its longest form (the widest numbers, every tier)."""
     widest = 10 ** len(str(limit))
     frame = _frame(seeds, widest, widest, widest, True)
-    return tokens_for(len(frame.encode("utf-8")) + len(_TIER_HEADING) * len(Tier))
+    return tokens_for(len(frame.encode("utf-8")) + len(_TIER_HEADING) * len(Tier.ORDER))
 
 
 def render(compiled: CompiledContext, index: Index) -> str:

@@ -34,6 +34,8 @@ class Tier(DeclaredOrder):
     before" (declaration index), never the alphabetical order of the words.
     """
 
+    ORDER: ClassVar[tuple[Tier, ...]]
+
     TASK = "task"
     GOVERNANCE = "governance"
     SOURCE = "source"
@@ -49,6 +51,7 @@ class Tier(DeclaredOrder):
         return _TIER_MEANING[self]
 
 
+Tier.ORDER = tuple(Tier)
 _TIER_MEANING = {
     Tier.TASK: "what was asked for: the issue, its milestone, the paths named, the intent; "
     "never dropped, because a context without it is the wrong answer",

@@ -30,7 +30,7 @@ def policy(ctx: Any) -> CompilerPolicy:
             meaning=tier.meaning(),
             kinds=[k for k in kinds if tier_for_kind(k) is tier],
         )
-        for i, tier in enumerate(Tier)
+        for i, tier in enumerate(Tier.ORDER)
     ]
     edges = []
     known = edge_kinds()

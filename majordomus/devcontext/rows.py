@@ -82,7 +82,7 @@ def git_context(git: GitState, commits: list[CommitReference]) -> GitContext:
 
 def tier_rows(selected: list[ContextEntry], excluded: list[Excluded]) -> list[TierSpend]:
     rows = []
-    for tier in Tier:
+    for tier in Tier.ORDER:
         mine = [e for e in selected if e.tier is tier]
         rows.append(
             TierSpend(

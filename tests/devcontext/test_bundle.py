@@ -25,7 +25,7 @@ def test_the_bundle_holds_every_selected_entry_in_tier_order_within_the_budget(
     assert len(bundle.encode("utf-8")) <= 4 * limit, "content and headings fit the budget"
     headings = [line[4:] for line in bundle.splitlines() if line.startswith("### majordomus:")]
     assert headings == [e.uri for e in compiled.selected if e.uri.startswith("majordomus:")]
-    words = {f"## {t.value}" for t in Tier}
+    words = {f"## {t.value}" for t in Tier.ORDER}
     tiers = [line[3:] for line in bundle.splitlines() if line in words]
     assert tiers == list(dict.fromkeys(e.tier.value for e in compiled.selected))
     for e in compiled.selected:

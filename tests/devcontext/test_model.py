@@ -60,7 +60,7 @@ def test_the_canonical_form_omits_what_is_absent() -> None:
 
 
 def test_enums_carry_their_words() -> None:
-    assert [t.value for t in Tier] == [
+    assert [t.value for t in Tier.ORDER] == [
         "task",
         "governance",
         "source",
@@ -68,7 +68,7 @@ def test_enums_carry_their_words() -> None:
         "knowledge",
         "history",
     ]
-    assert all(len(t.meaning()) > len(t.value) for t in Tier)
+    assert all(len(t.meaning()) > len(t.value) for t in Tier.ORDER)
     assert "architectural decisions" in Tier.DECISION.meaning()
 
 

@@ -51,7 +51,7 @@ def test_b1_default_input(planned: Index) -> None:
     required = {e.kind for e in compiled.selected if e.required}
     assert {"policy", "scope"} <= required
     assert compiled.budget.limit_tokens == 24_000
-    assert [t.tier for t in compiled.budget.tiers] == list(Tier)
+    assert [t.tier for t in compiled.budget.tiers] == list(Tier.ORDER)
     assert compiled.git.branch == "master" and compiled.git.working_tree == "clean"
     assert compiled.git.head == HEAD
 
