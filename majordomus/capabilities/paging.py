@@ -1,6 +1,5 @@
 """Pages of a list answer: `limit` and an opaque `cursor` in; `more`, `total` and
-`next_cursor` out whenever a page does not hold every row (docs/mcp.md#paging).
-"""
+`next_cursor` out whenever a page does not hold every row (docs/mcp.md#paging)."""
 
 from __future__ import annotations
 

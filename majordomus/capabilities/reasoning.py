@@ -316,7 +316,8 @@ class ReasoningStatus(Paged):
     report: str
 
     def row_sizes(self) -> list[int]:
-        sizes = {view.id: len(to_json(view)) for view in _views(self.state)}
+        views = (view for name in _VIEWS for view in getattr(self.state, name))
+        sizes = {view.id: len(to_json(view)) for view in views}
         return [len(to_json(step)) + sizes.get(step.id, 0) for step in self.state.timeline]
 
     def page(self, start: int, stop: int) -> ReasoningStatus:
@@ -328,10 +329,6 @@ class ReasoningStatus(Paged):
 
 
 _VIEWS = ("assessments", "consultations", "disagreements", "conclusions")
-
-
-def _views(state: ReasoningState) -> list[Any]:
-    return [view for name in _VIEWS for view in getattr(state, name)]
 
 
 def reasoning_status(ctx: Workspace, request: ReasoningStatusInput) -> ReasoningStatus:

@@ -73,7 +73,6 @@ class Capability:
     waived: str | None = None
     cases: Cases = (("default", {}),)
     writes_repository: bool = False
-    cancellable: bool = False
     module: str = ""
 
     @property
@@ -88,7 +87,7 @@ class Capability:
 
     def execution(self) -> dict[str, Any]:
         concurrency = "serial" if self.kind == "command" else "unrestricted"
-        return {"effect": self.effect, "cancellable": self.cancellable, "concurrency": concurrency}
+        return {"effect": self.effect, "cancellable": False, "concurrency": concurrency}
 
     def provenance(self) -> dict[str, Any]:
         module = getattr(self.handler, "__module__", None) or "majordomus.capabilities"
@@ -167,7 +166,6 @@ class Registry:
 
     def summary(self) -> dict[str, Any]:
         """Counts over the whole registry (docs/generated/capabilities.md `summary()`)."""
-
         return {
             "total": len(self),
             "builtin": len(self),

@@ -1,6 +1,5 @@
 """The workspace: what a handler may ask for (the root, the index, the registry, the
-environment), each computed lazily and at most once.
-"""
+environment), each computed lazily and at most once."""
 
 from __future__ import annotations
 
