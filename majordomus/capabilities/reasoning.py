@@ -104,8 +104,15 @@ class AdvisorsReport(Wire):
     diagnostics: Annotated[list[str], OMIT] = Field(default_factory=list)
 
 
-def advisors_report(situation: AdvisorSituation) -> AdvisorsReport:
-    """The report of one situation; `operational` is true whatever the counts."""
+class AdvisorsInput(StrictInput):
+    """When to look: now (default) or as of an earlier moment."""
+
+    as_of: AsOf = None
+
+
+def reasoning_advisors(ctx: Workspace, request: AdvisorsInput) -> AdvisorsReport:
+    """`operational` is true whatever the counts."""
+    situation = reasoning_situation(ctx, request.as_of).advisors
     states = situation.states
     capacity = [
         AdvisorCapacity(
@@ -124,16 +131,6 @@ def advisors_report(situation: AdvisorSituation) -> AdvisorsReport:
         capacity=capacity,
         diagnostics=situation.diagnostics,
     )
-
-
-class AdvisorsInput(StrictInput):
-    """When to look: now (default) or as of an earlier moment."""
-
-    as_of: AsOf = None
-
-
-def reasoning_advisors(ctx: Workspace, request: AdvisorsInput) -> AdvisorsReport:
-    return advisors_report(reasoning_situation(ctx, request.as_of).advisors)
 
 
 REASONING_ADVISORS = Capability(
