@@ -184,8 +184,7 @@ class Registry:
 
 
 def build_registry(modules: Sequence[Module]) -> Registry:
-    """Check every declaration of `modules`, types included, and build the registry, or
-    raise with every error."""
+    """The registry of `modules`, every declaration checked; raises naming every error."""
     errors: list[RegistryError] = []
     check_modules([m.id for m in modules], errors)
     caps = [cap for module in modules for cap in module.composed()]
