@@ -1,6 +1,5 @@
 """Strict, bounded JSON: the one reader of JSON from outside the process, refusing what is
-over `majordomus.limits` alike on every Python version, before `json.loads` recurses.
-"""
+over `majordomus.limits` alike on every Python version, before `json.loads` recurses."""
 
 from __future__ import annotations
 
@@ -99,20 +98,15 @@ def refusal(exc: ValueError) -> str:
     return f"is not JSON: {exc}"
 
 
-def loads(
-    data: str | bytes,
-    *,
-    max_depth: int = MAX_JSON_DEPTH,
-    keep_large_ints: bool = False,
-) -> Any:
+def loads(data: str | bytes, *, keep_large_ints: bool = False) -> Any:
     """The JSON value of `data` (UTF-8), checking UTF-8, nesting, then the JSON; every error
     is a `ValueError` (`keep_large_ints` reads a long integer as a `LargeInt`)."""
     if isinstance(data, str):
         text, raw = data, data.encode("utf-8", "surrogatepass")
     else:
         text, raw = data.decode("utf-8"), data
-    if depth_exceeds(raw, max_depth):
-        raise NestingTooDeep(max_depth)
+    if depth_exceeds(raw):
+        raise NestingTooDeep(MAX_JSON_DEPTH)
     return (_KEEPING if keep_large_ints else _REFUSING).decode(text)
 
 

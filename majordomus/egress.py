@@ -34,18 +34,9 @@ def _escaped(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def _json_escaped(match: re.Match[str]) -> str:
-    return f"\\u{ord(match.group()):04x}"
-
-
-def escape_controls(text: str) -> str:
-    """Control characters other than newline and tab, written visibly."""
-    return _UNSAFE.sub(_escaped, text)
-
-
 def clean(text: str) -> str:
-    """Human text as it may leave the process: redacted, controls escaped."""
-    return escape_controls(redact_secrets(text))
+    """Human text as it may leave the process: redacted, controls but newline and tab escaped."""
+    return _UNSAFE.sub(_escaped, redact_secrets(text))
 
 
 def clean_line(text: str) -> str:
@@ -79,7 +70,7 @@ def _clean_value(value: Any) -> Any:
 
 def json_safe(text: str) -> str:
     """JSON text with DEL, C1 controls, bidi overrides and line separators as `\\uNNNN`."""
-    return _UNSAFE_JSON.sub(_json_escaped, text)
+    return _UNSAFE_JSON.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 def clean_json(text: str, dumps: Callable[[Any], str]) -> str:

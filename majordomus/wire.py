@@ -1,6 +1,5 @@
 """What crosses a surface as JSON: the base classes of its pydantic models and the writers
-of its text.
-"""
+of its text."""
 
 from __future__ import annotations
 

@@ -94,8 +94,7 @@ def module_capabilities(module_id: str) -> list[Capability]:
 
 
 def declared(capability_id: str) -> Capability:
-    """One built-in capability by id (`<module>.<name>`), importing only the file that
-    declares it."""
+    """One built-in capability by id, importing only the file that declares it."""
     module_id = capability_id.split(".")[0]
     apart = APART.get(capability_id)
     if apart is not None:

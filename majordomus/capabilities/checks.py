@@ -95,14 +95,15 @@ def _check_id(cap: Capability, errors: list[RegistryError]) -> None:
         )
 
 
-def _check_kind(cap: Capability, errors: list[RegistryError]) -> None:
-    def shape(message: str) -> None:
-        errors.append(RegistryError("shape", f"{cap.id}: {message}"))
+def _shape(cap: Capability, errors: list[RegistryError], message: str) -> None:
+    errors.append(RegistryError("shape", f"{cap.id}: {message}"))
 
+
+def _check_kind(cap: Capability, errors: list[RegistryError]) -> None:
     if cap.writes_repository and cap.kind != "command":
-        shape("only a command may write the repository")
+        _shape(cap, errors, "only a command may write the repository")
     if cap.kind == "command" and cap.resource is not None:
-        shape("a command cannot be an MCP resource")
+        _shape(cap, errors, "a command cannot be an MCP resource")
 
 
 #: Each name a capability may claim, the error naming a second claim, and how it is quoted.
@@ -142,16 +143,12 @@ def check_capabilities(caps: Sequence[Capability], errors: list[RegistryError]) 
 
 def check_declaration(cap: Capability, errors: list[RegistryError]) -> None:
     """A declaration's handler, stability, benchmark waiver and cache policy."""
-
-    def shape(message: str) -> None:
-        errors.append(RegistryError("shape", f"{cap.id}: {message}"))
-
     if cap.handler is None:
-        shape(f"a {cap.kind} needs a handler")
+        _shape(cap, errors, f"a {cap.kind} needs a handler")
     if cap.waived is not None and cap.waived not in WAIVER_REASONS:
-        shape(f"unknown benchmark waiver '{cap.waived}'")
+        _shape(cap, errors, f"unknown benchmark waiver '{cap.waived}'")
     if cap.stability not in STABILITIES:
-        shape(f"unknown stability '{cap.stability}'")
+        _shape(cap, errors, f"unknown stability '{cap.stability}'")
     elif cap.stability not in EXECUTABLE_STABILITIES and (
         cap.tool is not None or cap.http is not None or cap.cli is not None
     ):
@@ -215,4 +212,4 @@ def check_types(cap: Capability, errors: list[RegistryError]) -> None:
     if cap.handler is not None and getattr(cap.handler, "__annotations__", None):
         problem = signature_problem(cap)
         if problem is not None:
-            errors.append(RegistryError("shape", f"{cap.id}: {problem}"))
+            _shape(cap, errors, problem)

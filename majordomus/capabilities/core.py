@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections import Counter
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
@@ -228,40 +227,26 @@ def objects_get(ctx: Workspace, request: GetInput) -> ResourceView:
     return resolve_resource(ctx, uri)
 
 
-def first_matching_line(content: str, needle: str) -> str | None:
-    """The first line holding `needle` (lowered), stripped and cut to 200 characters."""
-    for line in content.split("\n"):
-        if needle in line.lower():
-            return line.strip()[:200]
-    return None
-
-
-def search_hits(
-    ctx: Workspace, needle: str, kind: str | None
-) -> Iterator[tuple[LayerObject, str | None]]:
-    """Each hit for `needle` (lowered) in index order with its snippet."""
-    for obj in ctx.index.objects:
-        if kind is not None and obj.kind != kind:
-            continue
-        snippet = first_matching_line(obj.content, needle)
-        named = any(
-            needle in text.lower() for text in (obj.identity, obj.title, obj.description) if text
-        )
-        if snippet is not None or named:
-            yield obj, snippet
-
-
 def objects_search(ctx: Workspace, request: SearchInput) -> SearchResult:
-    """Every hit, counted; the executor keeps the first `limit` of them (docs/mcp.md)."""
+    """Every hit in index order, counted, with its first matching line (stripped, cut to 200
+    characters); the executor keeps the first `limit` of them (docs/mcp.md)."""
     if not request.query.strip():
         raise Refused("argument 'query' is required and must not be blank")
     check_kind(ctx, request.kind)
     limit = request.page_limit()
     assert limit is not None  # search has a default limit
-    hits = [
-        ObjectSummary(**obj.summary_json(), snippet=snippet)
-        for obj, snippet in search_hits(ctx, request.query.lower(), request.kind)
-    ]
+    needle = request.query.lower()
+    hits = []
+    for obj in ctx.index.objects:
+        if request.kind is not None and obj.kind != request.kind:
+            continue
+        lines = (line for line in obj.content.split("\n") if needle in line.lower())
+        snippet = next((line.strip()[:200] for line in lines), None)
+        named = any(
+            needle in text.lower() for text in (obj.identity, obj.title, obj.description) if text
+        )
+        if snippet is not None or named:
+            hits.append(ObjectSummary(**obj.summary_json(), snippet=snippet))
     return SearchResult(query=request.query, count=len(hits), limit=limit, hits=hits)
 
 

@@ -1,6 +1,5 @@
 """Pages of a list answer: `limit` and an opaque `cursor` in; `more`, `total` and
-`next_cursor` out whenever a page does not hold every row (docs/mcp.md#paging).
-"""
+`next_cursor` out whenever a page does not hold every row (docs/mcp.md#paging)."""
 
 from __future__ import annotations
 
@@ -85,7 +84,9 @@ def cut(answer: P, request: PageInput, capability: str, page_bytes: int | None) 
     """The page of `answer` that `request` asks for, at most `page_bytes` of rows."""
     sizes = answer.row_sizes()
     total = len(sizes)
-    scope = _scope(request, capability)
+    # What a cursor continues: the capability and a digest of the request's other fields.
+    rest = request.model_dump(mode="json", by_alias=True, exclude={"limit", "cursor"})
+    scope = f"{capability}:{hashlib.sha256(dumps_canonical(rest).encode()).hexdigest()[:12]}"
     start = _start(request.cursor, scope, total)
     limit = request.page_limit()
     stop = total if limit is None else min(total, start + limit)
@@ -103,12 +104,6 @@ def cut(answer: P, request: PageInput, capability: str, page_bytes: int | None) 
         page.more = True
         page.next_cursor = cursor(scope, stop)
     return page
-
-
-def _scope(request: PageInput, capability: str) -> str:
-    """The capability and a digest of the request without its paging fields."""
-    rest = request.model_dump(mode="json", by_alias=True, exclude={"limit", "cursor"})
-    return f"{capability}:{hashlib.sha256(dumps_canonical(rest).encode()).hexdigest()[:12]}"
 
 
 def cursor(scope: str, offset: int) -> str:

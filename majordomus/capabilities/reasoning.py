@@ -104,8 +104,15 @@ class AdvisorsReport(Wire):
     diagnostics: Annotated[list[str], OMIT] = Field(default_factory=list)
 
 
-def advisors_report(situation: AdvisorSituation) -> AdvisorsReport:
-    """The report of one situation; `operational` is true whatever the counts."""
+class AdvisorsInput(StrictInput):
+    """When to look: now (default) or as of an earlier moment."""
+
+    as_of: AsOf = None
+
+
+def reasoning_advisors(ctx: Workspace, request: AdvisorsInput) -> AdvisorsReport:
+    """`operational` is true whatever the counts."""
+    situation = reasoning_situation(ctx, request.as_of).advisors
     states = situation.states
     capacity = [
         AdvisorCapacity(
@@ -124,16 +131,6 @@ def advisors_report(situation: AdvisorSituation) -> AdvisorsReport:
         capacity=capacity,
         diagnostics=situation.diagnostics,
     )
-
-
-class AdvisorsInput(StrictInput):
-    """When to look: now (default) or as of an earlier moment."""
-
-    as_of: AsOf = None
-
-
-def reasoning_advisors(ctx: Workspace, request: AdvisorsInput) -> AdvisorsReport:
-    return advisors_report(reasoning_situation(ctx, request.as_of).advisors)
 
 
 REASONING_ADVISORS = Capability(
@@ -316,7 +313,8 @@ class ReasoningStatus(Paged):
     report: str
 
     def row_sizes(self) -> list[int]:
-        sizes = {view.id: len(to_json(view)) for view in _views(self.state)}
+        views = (view for name in _VIEWS for view in getattr(self.state, name))
+        sizes = {view.id: len(to_json(view)) for view in views}
         return [len(to_json(step)) + sizes.get(step.id, 0) for step in self.state.timeline]
 
     def page(self, start: int, stop: int) -> ReasoningStatus:
@@ -328,10 +326,6 @@ class ReasoningStatus(Paged):
 
 
 _VIEWS = ("assessments", "consultations", "disagreements", "conclusions")
-
-
-def _views(state: ReasoningState) -> list[Any]:
-    return [view for name in _VIEWS for view in getattr(state, name)]
 
 
 def reasoning_status(ctx: Workspace, request: ReasoningStatusInput) -> ReasoningStatus:

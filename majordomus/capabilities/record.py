@@ -1,6 +1,5 @@
 """`reasoning.record`, the one reasoning capability that writes, in a file of its own so
-that writing a record imports the ledger's write path and none of the projections.
-"""
+that writing a record imports the ledger's write path and none of the projections."""
 
 from __future__ import annotations
 

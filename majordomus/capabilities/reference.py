@@ -179,12 +179,10 @@ def benchmark_rows(
     rows = []
     for transport in benchmark_transports(cap):
         if cap.waived is not None:
-            state = f"waived: {cap.waived}"
+            state, targets = f"waived: {cap.waived}", []
         else:
             state = "covered" if cases else "missing"
-        targets = (
-            [target_key(cap, transport, name) for name, _ in cases] if cap.waived is None else []
-        )
+            targets = [target_key(cap, transport, name) for name, _ in cases]
         rows.append(
             {"transport": transport, "state": state, "cases": len(cases), "targets": targets}
         )
@@ -192,9 +190,9 @@ def benchmark_rows(
 
 
 def _benchmark_section(cap: Capability, cases: list[tuple[str, dict[str, Any]]]) -> list[str]:
-    out = ["### Benchmark targets", ""]
-    rows = benchmark_rows(cap, cases)
-    out += [
+    out = [
+        "### Benchmark targets",
+        "",
         "One requirement per transport the exposure declares; the cases are the input type's, "
         "here for an empty layer (a repository adds the cases that name its objects).",
         "",
@@ -202,7 +200,7 @@ def _benchmark_section(cap: Capability, cases: list[tuple[str, dict[str, Any]]])
         "|---|---|---|---|",
     ]
     mode = " cold+warm" if cap.cache.enabled else ""
-    for row in rows:
+    for row in benchmark_rows(cap, cases):
         state = f"**{row['state']}**" if row["state"] == "missing" else row["state"]
         targets = ", ".join(_code(key.rsplit("|", 1)[-1]) + mode for key in row["targets"]) or "—"
         out.append(f"| {row['transport']} | {state} | {row['cases']} | {targets} |")

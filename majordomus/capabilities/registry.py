@@ -73,7 +73,6 @@ class Capability:
     waived: str | None = None
     cases: Cases = (("default", {}),)
     writes_repository: bool = False
-    cancellable: bool = False
     module: str = ""
 
     @property
@@ -88,7 +87,7 @@ class Capability:
 
     def execution(self) -> dict[str, Any]:
         concurrency = "serial" if self.kind == "command" else "unrestricted"
-        return {"effect": self.effect, "cancellable": self.cancellable, "concurrency": concurrency}
+        return {"effect": self.effect, "cancellable": False, "concurrency": concurrency}
 
     def provenance(self) -> dict[str, Any]:
         module = getattr(self.handler, "__module__", None) or "majordomus.capabilities"
@@ -167,7 +166,6 @@ class Registry:
 
     def summary(self) -> dict[str, Any]:
         """Counts over the whole registry (docs/generated/capabilities.md `summary()`)."""
-
         return {
             "total": len(self),
             "builtin": len(self),
@@ -186,8 +184,7 @@ class Registry:
 
 
 def build_registry(modules: Sequence[Module]) -> Registry:
-    """Check every declaration of `modules`, types included, and build the registry, or
-    raise with every error."""
+    """The registry of `modules`, every declaration checked; raises naming every error."""
     errors: list[RegistryError] = []
     check_modules([m.id for m in modules], errors)
     caps = [cap for module in modules for cap in module.composed()]

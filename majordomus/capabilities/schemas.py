@@ -99,8 +99,5 @@ def schema_ref(
 ) -> dict[str, Any]:
     """`{name?, schema}` of a descriptor; `name` is the schema title (the component name)."""
     schema = canonical_schema(model, mode)
-    out: dict[str, Any] = {}
-    if "title" in schema:
-        out["name"] = schema["title"]
-    out["schema"] = schema
-    return out
+    named = {"name": schema["title"]} if "title" in schema else {}
+    return {**named, "schema": schema}

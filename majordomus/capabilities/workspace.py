@@ -1,6 +1,5 @@
 """The workspace: what a handler may ask for (the root, the index, the registry, the
-environment), each computed lazily and at most once.
-"""
+environment), each computed lazily and at most once."""
 
 from __future__ import annotations
 
@@ -33,14 +32,12 @@ class Workspace:
         *,
         discovery: Discovery = "vcs",
         strict: bool = False,
-        read_only: bool = False,
         environ: Mapping[str, str] | None = None,
         watch: bool = True,
     ) -> None:
         self.start = start
         self.discovery: Discovery = discovery
         self.strict = strict
-        self.read_only = read_only
         self.environ: Mapping[str, str] = dict(os.environ if environ is None else environ)
         #: Whether the index is watched for `refresh()`: a one-shot command answers once and
         #: need not state the layer's folders and files after reading them.

@@ -24,14 +24,13 @@ class Settings:
     strict: bool = False
     format: str = "text"
 
-    def context(self, *, read_only: bool = False, serving: bool = False) -> Workspace:
+    def context(self, *, serving: bool = False) -> Workspace:
         """The workspace of the command; `serving`: a server's, which refreshes its index
         before each answer (a one-shot command's index is not watched)."""
         return Workspace(
             self.repo,
             discovery=self.discovery,  # type: ignore[arg-type]
             strict=self.strict,
-            read_only=read_only,
             watch=serving,
         )
 

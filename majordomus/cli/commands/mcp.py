@@ -37,7 +37,7 @@ def command() -> click.Command:
     def mcp(read_only: bool, inspect: bool, transport: str) -> None:
         """Serve the repository's AI layer to an MCP client over stdio."""
         chosen = settings()
-        ctx = chosen.context(read_only=read_only, serving=not inspect)
+        ctx = chosen.context(serving=not inspect)
         if inspect:
             from majordomus.layer.coverage import lines_to_add
             from majordomus.mcp.listing import inspect_report
