@@ -1,8 +1,7 @@
 """Reading from and writing under the repository root without ever leaving it: every path is
 reached from a descriptor of the root, no link followed (docs/RELIABILITY.md, "Threat model").
 
-Over 400 lines on purpose: the trust boundary of the file system, audited as one file.
-"""
+Over 400 lines on purpose: the trust boundary of the file system, audited as one file."""
 
 from __future__ import annotations
 

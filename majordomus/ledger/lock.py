@@ -1,7 +1,6 @@
 """The store's writer lock: one writer at a time per store, across processes.
 
-docs/ledger.md ("Several writers at once") says what is held and why.
-"""
+docs/ledger.md ("Several writers at once") says what is held and why."""
 
 from __future__ import annotations
 
