@@ -107,7 +107,7 @@ def _try(primitive: _Flock, dir_fd: int, shown: str) -> tuple[bool, int] | None:
 
 
 @contextmanager
-def exclusive(dir_fd: int, shown: str, wait: float = DEFAULT_WAIT) -> Iterator[None]:
+def exclusive(dir_fd: int, shown: str, wait: float) -> Iterator[None]:
     """Hold `dir_fd` and its `LOCK_NAME` for the block (`shown` names it); `LedgerBusy`
     after `wait` seconds."""
     primitive = _primitive()
