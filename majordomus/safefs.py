@@ -1,8 +1,7 @@
 """Reading from and writing under the repository root without ever leaving it: every path is
 reached from a descriptor of the root, no link followed (docs/RELIABILITY.md, "Threat model").
 
-Over 400 lines on purpose: the trust boundary of the file system, audited as one file.
-"""
+Over 400 lines on purpose: the trust boundary of the file system, audited as one file."""
 
 from __future__ import annotations
 
@@ -69,8 +68,8 @@ def _flag(name: str) -> int:
     return int(value)
 
 
-def _check_dir_fd() -> None:
-    """Judged by name: a wrapped `os.open` is still the platform's call."""
+def _directory_flags() -> int:
+    # judged by name: a wrapped `os.open` is still the platform's call
     relative = {getattr(call, "__name__", "") for call in os.supports_dir_fd}
     for name in ("open", "stat", "mkdir"):
         if name not in relative:
@@ -78,10 +77,6 @@ def _check_dir_fd() -> None:
                 f"this platform cannot call os.{name} relative to a directory; "
                 "majordomus cannot open repository files safely here (it needs a POSIX system)"
             )
-
-
-def _directory_flags() -> int:
-    _check_dir_fd()
     return os.O_RDONLY | _flag("O_DIRECTORY") | _flag("O_NOFOLLOW") | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -207,18 +202,13 @@ class Tree:
             held = self._open.get(prefix)
             if held is None:
                 try:
-                    child = os.open(name, self._flags, dir_fd=fd)
+                    held = os.open(name, self._flags, dir_fd=fd)
                 except OSError as exc:
                     raise _classify(fd, name, prefix, exc, directory=True) from None
-                held = self._keep(prefix, child)
+                if len(self._open) >= _OPEN_DIRECTORIES:
+                    os.close(self._open.pop(next(iter(self._open))))
+                self._open[prefix] = held
             fd = held
-        return fd
-
-    def _keep(self, rel: str, fd: int) -> int:
-        if len(self._open) >= _OPEN_DIRECTORIES:
-            oldest = next(iter(self._open))
-            os.close(self._open.pop(oldest))
-        self._open[rel] = fd
         return fd
 
     def read(self, rel: str, limit: int) -> bytes:

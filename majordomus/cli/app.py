@@ -75,6 +75,14 @@ class Word(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(self.commands) | {words[0] for words, _ in self._entries})
 
+    def invoke(self, ctx: click.Context) -> Any:
+        """A reader that closed our output (`| head`) ends the command quietly with exit 0."""
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            silence(sys.stdout)
+            return 0
+
 
 def _command_at(name: str, entries: Sequence[Entry]) -> click.Command:
     """What `name` stands for, given the entries whose words start with it: the one command
@@ -83,18 +91,6 @@ def _command_at(name: str, entries: Sequence[Entry]) -> click.Command:
         if len(words) == 1:
             return build()
     return Word(name, [(words[1:], build) for words, build in entries], help=GROUP_HELP.get(name))
-
-
-class Root(Word):
-    """The root group: the commands under a top-level word are built when it is asked for."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        """A reader that closed our output (`| head`) ends the command quietly with exit 0."""
-        try:
-            return super().invoke(ctx)
-        except BrokenPipeError:
-            silence(sys.stdout)
-            return 0
 
 
 def top_words() -> set[str]:
@@ -110,13 +106,13 @@ def _capability_command(capability_id: str) -> click.Command:
     return capability_command(cap, views_of(cap.module).get(cap.id))
 
 
-def lazy_cli() -> Root:
+def lazy_cli() -> Word:
     """The root with nothing built yet (each file imported on use): what a command line runs."""
     entries: list[Entry] = [
         *((words, partial(_capability_command, cap_id)) for words, cap_id in COMMANDS.items()),
         *((words, partial(process_command, words)) for words in PROCESS_COMMANDS),
     ]
-    root = Root(
+    root = Word(
         "majordomus",
         entries,
         help="A trustworthy memory of a repository for AI coding sessions: the `.ai/` layer, "

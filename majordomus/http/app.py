@@ -100,10 +100,8 @@ class Routes:
                 return await anyio.to_thread.run_sync(call, limiter=self.workers)
         return await anyio.to_thread.run_sync(call, limiter=self.workers)
 
-    def table(self, *, mcp_only: bool = False) -> list[tuple[str, str, Endpoint]]:
+    def table(self) -> list[tuple[str, str, Endpoint]]:
         """Every route served beside MCP: the pages, then one per capability HTTP exposure."""
-        if mcp_only:
-            return []
         page = swagger_file(
             pages.swagger_html,
             "text/html",
@@ -190,21 +188,6 @@ def swagger_file(read: Callable[[], str | bytes], media: str, headers: dict[str,
     return served
 
 
-def _routing_error(request: Request, exc: StarletteHTTPException, mcp_only: bool) -> Response:
-    method, path = request.method, request.url.path
-    if exc.status_code == 405 or (
-        exc.status_code == 404 and path.startswith("/api/v1/") and method not in ("GET", "POST")
-    ):
-        return method_not_allowed(method, path, (exc.headers or {}).get("Allow"))
-    if mcp_only:
-        message = f"nothing is served at {path}; this server serves {MCP_PATH} only"
-    elif path.startswith("/api/v1/"):
-        message = f"no route {method} {path}; the routes are listed at /openapi.json"
-    else:
-        message = f"nothing is served at {path}; / and /api/v1 list what is served"
-    return error_response(404, "not_found", message)
-
-
 def create_app(
     ctx: Workspace,
     *,
@@ -220,10 +203,21 @@ def create_app(
 
     async def routing_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
-        return _routing_error(request, exc, mcp_only)
+        method, path = request.method, request.url.path
+        if exc.status_code == 405 or (
+            exc.status_code == 404 and path.startswith("/api/v1/") and method not in ("GET", "POST")
+        ):
+            return method_not_allowed(method, path, (exc.headers or {}).get("Allow"))
+        if mcp_only:
+            message = f"nothing is served at {path}; this server serves {MCP_PATH} only"
+        elif path.startswith("/api/v1/"):
+            message = f"no route {method} {path}; the routes are listed at /openapi.json"
+        else:
+            message = f"nothing is served at {path}; / and /api/v1 list what is served"
+        return error_response(404, "not_found", message)
 
     api.add_exception_handler(StarletteHTTPException, routing_error)
-    for path, method, endpoint in routes.table(mcp_only=mcp_only):
+    for path, method, endpoint in [] if mcp_only else routes.table():
         api.add_api_route(path, endpoint, methods=[method], include_in_schema=False)
     top = ctx.index.git.toplevel
     return Guard(

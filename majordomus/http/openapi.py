@@ -45,7 +45,9 @@ class OpenApiError(Exception):
         self.problems = problems
 
 
-def _rewrite_ref(value: str, names: dict[str, str]) -> str:
+def _rewrite_ref(value: Any, names: dict[str, str]) -> Any:
+    if not (isinstance(value, str) and value.startswith("#/$defs/")):
+        return value
     local = value[len("#/$defs/") :]
     return REF_PREFIX + names.get(local, local)
 
@@ -56,15 +58,10 @@ def _rewrite_refs(node: Any, names: dict[str, str]) -> Any:
     if isinstance(node, dict):
         out: dict[str, Any] = {}
         for key, value in node.items():
-            if key == "$ref" and isinstance(value, str) and value.startswith("#/$defs/"):
+            if key == "$ref" and isinstance(value, str):
                 out[key] = _rewrite_ref(value, names)
             elif key == "mapping" and isinstance(value, dict):
-                out[key] = {
-                    k: _rewrite_ref(v, names)
-                    if isinstance(v, str) and v.startswith("#/$defs/")
-                    else v
-                    for k, v in value.items()
-                }
+                out[key] = {k: _rewrite_ref(v, names) for k, v in value.items()}
             else:
                 out[key] = _rewrite_refs(value, names)
         return out

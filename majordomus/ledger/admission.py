@@ -29,7 +29,7 @@ from majordomus.ledger.record import (
     ValidationInput,
 )
 
-__all__ = ["Admission", "Refusal", "admit", "needs_admission"]
+__all__ = ["Admission", "Refusal", "admit"]
 
 
 class Refusal(Refused):
@@ -285,11 +285,6 @@ def _attempt(given: AttemptInput, loaded: Loaded, admission: Admission | None) -
     _nonempty(given.attempt, "attempt")
     _nonempty(given.observed_failure, "observed_failure")
     return given
-
-
-def needs_admission(given: ReasoningInput) -> bool:
-    """Whether admitting `given` reads the availability now: only a plan does."""
-    return isinstance(given, PlanInput)
 
 
 _RULES: dict[type, Callable[[Any, Loaded, Admission | None], ReasoningBody]] = {

@@ -1,7 +1,6 @@
 """The store's writer lock: one writer at a time per store, across processes.
 
-docs/ledger.md ("Several writers at once") says what is held and why.
-"""
+docs/ledger.md ("Several writers at once") says what is held and why."""
 
 from __future__ import annotations
 
@@ -36,15 +35,6 @@ class _Flock:
 
     def __init__(self, fcntl: ModuleType) -> None:
         self.fcntl = fcntl
-
-    def try_directory(self, fd: int) -> bool | None:
-        """None where the file system cannot lock a directory (NFS)."""
-        try:
-            return self.try_lock(fd)
-        except OSError as exc:
-            if exc.errno in (errno.EBADF, errno.EINVAL, errno.ENOLCK, errno.EOPNOTSUPP):
-                return None
-            raise
 
     def try_lock(self, fd: int) -> bool:
         try:
@@ -93,7 +83,14 @@ def _same_file(dir_fd: int, fd: int) -> bool:
 
 def _try(primitive: _Flock, dir_fd: int, shown: str) -> tuple[bool, int] | None:
     """One try: (directory held, lock file descriptor), or None with nothing held."""
-    directory = primitive.try_directory(dir_fd)
+    directory: bool | None
+    try:
+        directory = primitive.try_lock(dir_fd)
+    except OSError as exc:
+        # where the file system cannot lock a directory (NFS), the lock file alone is held
+        if exc.errno not in (errno.EBADF, errno.EINVAL, errno.ENOLCK, errno.EOPNOTSUPP):
+            raise
+        directory = None
     if directory is False:
         return None
     fd = _open(dir_fd, shown)
@@ -108,7 +105,7 @@ def _try(primitive: _Flock, dir_fd: int, shown: str) -> tuple[bool, int] | None:
 
 
 @contextmanager
-def exclusive(dir_fd: int, shown: str, wait: float = DEFAULT_WAIT) -> Iterator[None]:
+def exclusive(dir_fd: int, shown: str, wait: float) -> Iterator[None]:
     """Hold `dir_fd` and its `LOCK_NAME` for the block (`shown` names it); `LedgerBusy`
     after `wait` seconds."""
     primitive = _primitive()

@@ -1,7 +1,6 @@
 """Reasoning records: what callers author (`ReasoningInput`, strict), what the store keeps
 (`ReasoningBody`: a plan and a conclusion stored with what the writer computed) and the
-envelope. Pure models. Over 400 lines on purpose: the eight kinds are one vocabulary.
-"""
+envelope. Pure models. Over 400 lines on purpose: the eight kinds are one vocabulary."""
 
 from __future__ import annotations
 

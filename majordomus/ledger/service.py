@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from majordomus import clock
 from majordomus.errors import InvalidInput, Refused
 from majordomus.layer import git
-from majordomus.ledger.admission import Admission, admit, needs_admission
+from majordomus.ledger.admission import Admission, admit
 from majordomus.ledger.loaded import Loaded
 from majordomus.ledger.lock import DEFAULT_WAIT
 from majordomus.ledger.record import (
@@ -23,6 +23,7 @@ from majordomus.ledger.record import (
     RECORD_SCHEMA,
     RECORD_VERSION,
     DisagreementInput,
+    PlanInput,
     ReasoningBody,
     ReasoningInput,
     ReasoningRecord,
@@ -36,7 +37,6 @@ from majordomus.redaction.redactor import redact_value
 from majordomus.wire import dumps_compact
 
 __all__ = [
-    "LOCK_WAIT_VARIABLE",
     "Ledger",
     "Recorded",
     "lock_wait",
@@ -177,11 +177,11 @@ class Ledger:
         self,
         store: Store,
         *,
-        availability: AvailabilityNow | None = None,
+        availability: AvailabilityNow,
         head: Callable[[Path], str | None] = git.head,
     ) -> None:
         self.store = store
-        self._availability = availability or availability_now(store.root, os.environ)
+        self._availability = availability
         self._head = head
 
     @classmethod
@@ -198,7 +198,8 @@ class Ledger:
             raise InvalidInput(problem)
         with self.store.locked() as loaded:
             given = with_full_ids(given, loaded)
-            admission = self._availability(loaded) if needs_admission(given) else None
+            # only a plan is admitted against the advisors' availability now
+            admission = self._availability(loaded) if isinstance(given, PlanInput) else None
             body, redacted = redact(admit(given, loaded, admission))
             if task is None:
                 name = check_task(self.store.current_task(), origin=CURRENT_FILE)

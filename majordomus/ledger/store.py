@@ -1,7 +1,6 @@
 """The store: the one writer and reader of `.ai/local/state/reasoning/<task>/<id>.json`,
 never overwriting a file (`safefs.write_new`). Persistence only: what a record holds and
-when it may be written is `majordomus.ledger.service`'s.
-"""
+when it may be written is `majordomus.ledger.service`'s."""
 
 from __future__ import annotations
 

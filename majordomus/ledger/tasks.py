@@ -36,20 +36,14 @@ def _shown(name: str) -> str:
     return json.dumps(name, ensure_ascii=False)
 
 
-def shapes_of_task(name: str) -> list[str]:
-    """The secret shapes a task name has: such a name never becomes a directory or a field."""
+def task_problem(name: str) -> str | None:
+    """Why `name` cannot be a task directory, or None when it can."""
     shapes = shapes_in(redact_secrets(name)) - shapes_in(name)
     if "openai-key" in shapes and not _OPENAI_WORD.search(name):
         shapes.discard("openai-key")
-    return sorted(shapes)
-
-
-def task_problem(name: str) -> str | None:
-    """Why `name` cannot be a task directory, or None when it can."""
-    shapes = shapes_of_task(name)
     if shapes:
         return (
-            f"the task name has the shape of a secret ({', '.join(shapes)}) and is not "
+            f"the task name has the shape of a secret ({', '.join(sorted(shapes))}) and is not "
             "written anywhere; name the task in words"
         )
     if not _TASK.fullmatch(name):

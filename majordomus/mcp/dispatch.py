@@ -94,7 +94,11 @@ class Dispatcher:
                 return error(id_, INVALID_REQUEST, "missing method")
             return None
         if id_ is None:
-            self._notification(method)
+            if method == "notifications/initialized":
+                self.initialized = True
+                log.debug("client initialised")
+            else:
+                log.debug("notification ignored method=%s", method)
             return None
         log.debug("request method=%s", method)
         handler = self.methods.get(method)
@@ -111,13 +115,6 @@ class Dispatcher:
         except Exception as exc:
             log.error("%s failed: %s: %s", method, type(exc).__name__, exc, exc_info=True)
             return error(id_, INTERNAL_ERROR, f"internal: {type(exc).__name__}: {exc}")
-
-    def _notification(self, method: str) -> None:
-        if method == "notifications/initialized":
-            self.initialized = True
-            log.debug("client initialised")
-        else:
-            log.debug("notification ignored method=%s", method)
 
     def answer_lines(self, raw: bytes) -> list[str]:
         """The notifications a re-index calls for, then the line's answer, behind a last

@@ -23,19 +23,14 @@ from majordomus.redaction.shapes import (
 )
 
 
-def _split_gate(gate: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    if ANY_CASE not in gate:
-        return gate, ()
-    at = gate.index(ANY_CASE)
-    return gate[:at], gate[at + 1 :]
-
-
 class _Shape:
     """One shape with its gate, its anchor and its marker; compiled on first need."""
 
     def __init__(self, name: str, source: str) -> None:
         self.source = source
-        self.exact, self.any_case = _split_gate(GATES[name])
+        gate = GATES[name]
+        at = gate.index(ANY_CASE) if ANY_CASE in gate else len(gate)
+        self.exact, self.any_case = gate[:at], gate[at + 1 :]
         self.also = tuple(literal.encode("ascii") for literal in ALSO.get(name, ()))
         self.anchor = ANCHORS.get(name)
         self.marker = f"[redacted:{name}]"

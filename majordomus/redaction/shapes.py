@@ -1,8 +1,7 @@
 """The table of secret shapes: each shape's name, pattern and the literals that gate it.
 
 Data only; `majordomus.redaction.redactor` matches them. docs/ledger.md names every shape, in
-the order they are applied.
-"""
+the order they are applied."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """Unlabelled tokens: runs no shape names that look drawn at random, replaced by
 `[redacted:high-entropy-token]` (docs/ledger.md); looked for only around a lower-case letter
-followed by an upper-case one, and never what is public or data.
-"""
+followed by an upper-case one, and never what is public or data."""
 
 from __future__ import annotations
 

@@ -16,13 +16,6 @@ from majordomus.errors import EXIT_CONTRACT
 REQUEST_FLAGS = {"paths": "path", "uris": "uri"}
 
 
-def _budget_line(budget: dict[str, Any]) -> str:
-    return (
-        f"budget  {budget['used_tokens']} of {budget['limit_tokens']} token(s) used, "
-        f"{budget['required_tokens']} required, {budget['bytes_per_token']} bytes per token"
-    )
-
-
 def _header(out: dict[str, Any]) -> str:
     git = out["git"]
     where = git["working_tree"]
@@ -48,7 +41,12 @@ def compile_text(out: Any, _: Params) -> str:
     if "bundle" in out:
         return str(out["bundle"])
     budget = out["budget"]
-    rows = [_header(out), *(_seed(s) for s in out["seeds"]), _budget_line(budget)]
+    rows = [
+        _header(out),
+        *(_seed(s) for s in out["seeds"]),
+        f"budget  {budget['used_tokens']} of {budget['limit_tokens']} token(s) used, "
+        f"{budget['required_tokens']} required, {budget['bytes_per_token']} bytes per token",
+    ]
     if budget["over_budget"]:
         must_keep = [e for e in out["selected"] if e["required"]]
         rows.append(
