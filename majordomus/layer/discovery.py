@@ -192,7 +192,8 @@ class GitListings:
     def __init__(self, root: Path, sources: list[SourceClass]) -> None:
         self.root = root
         self.sources = sources
-        self.picks = [None if _pathspec_variables() else union_pick(s.pathspec) for s in sources]
+        alone = any(name in os.environ for name in _PATHSPEC_VARIABLES)
+        self.picks = [None if alone else union_pick(s.pathspec) for s in sources]
         #: Every path the one listing holds, once it answered.
         self.listed: dict[str, str] | None = None
         self.union: LsFiles | None = None
@@ -232,10 +233,6 @@ class GitListings:
                     for source, alone in zip(self.sources, self.alone, strict=True)
                 ]
         return self.listed is not None
-
-
-def _pathspec_variables() -> bool:
-    return any(name in os.environ for name in _PATHSPEC_VARIABLES)
 
 
 # --- per class enumeration and the discovery findings --------------------------------------

@@ -254,18 +254,14 @@ def _toplevel(root: Path, running: _Running) -> str:
     return top
 
 
-def _optional(running: _Running) -> str | None:
-    return _line(_answer(running))
-
-
 def head_commit(root: Path) -> str | None:
     """`git rev-parse --verify -q HEAD`: the commit HEAD names, None when unborn."""
-    return _optional(_Running(root, _HEAD, (1,)))
+    return _line(_answer(_Running(root, _HEAD, (1,))))
 
 
 def current_branch(root: Path) -> str | None:
     """`git symbolic-ref -q --short HEAD`: the branch name, None when detached."""
-    return _optional(_Running(root, _BRANCH, (1,)))
+    return _line(_answer(_Running(root, _BRANCH, (1,))))
 
 
 def ignored(root: Path, rel: str) -> bool | None:
@@ -466,8 +462,8 @@ class PendingGitState:
                 self._state = GitState(
                     "available",
                     _toplevel(self._root, top),
-                    _optional(head),
-                    _optional(branch),
+                    _line(_answer(head)),
+                    _line(_answer(branch)),
                     ask=partial(_status, self._root, self._status),
                 )
             except GitError as exc:
@@ -476,15 +472,6 @@ class PendingGitState:
                         _reap(running)
                 self._state = GitState.unavailable(exc.message)
         return self._state
-
-    @property
-    def reason(self) -> str | None:
-        """Why git is unusable here, None when it answered."""
-        return self.result().reason
-
-    @property
-    def available(self) -> bool:
-        return self.result().available
 
 
 def head(root: Path) -> str | None:

@@ -151,11 +151,11 @@ def build(
     pending = PendingGitState(layer.root, status_now=status_now and previous is None)
     # the listings run while git's quick answers are awaited
     stamp, discovered, listings = _start_discovery(layer, discovery, previous)
-    if discovery == "vcs" and not pending.available:
+    if discovery == "vcs" and not pending.result().available:
         if listings is not None:
             listings.close()
         raise GitError(
-            f"git is not usable at {layer.root}: {pending.reason}; "
+            f"git is not usable at {layer.root}: {pending.result().reason}; "
             "use --discovery filesystem to read the work tree instead"
         )
     with _tree(layer.root) as tree:

@@ -267,9 +267,9 @@ def edit_distance(a: str, b: str, bound: int) -> int:
     return row[-1]
 
 
-def corrections(word: str, rankings: Sequence[Ranking], most: int = 2) -> tuple[str, ...]:
-    """The vocabulary words nearest `word` in spelling (a shared trigram, then one edit, two past
-    six letters; a swap is one edit); none under four letters."""
+def corrections(word: str, rankings: Sequence[Ranking]) -> tuple[str, ...]:
+    """The two vocabulary words nearest `word` in spelling (a shared trigram, then one edit,
+    two past six letters; a swap is one edit); none under four letters."""
     if len(word) < 4 or word.isdigit():
         return ()
     bound = 1 if len(word) <= 6 else 2
@@ -287,7 +287,7 @@ def corrections(word: str, rankings: Sequence[Ranking], most: int = 2) -> tuple[
         distance = edit_distance(word, known, bound)
         if distance <= bound:
             near.append((distance, -count, known))
-    return tuple(known for *_, known in sorted(near)[:most])
+    return tuple(known for *_, known in sorted(near)[:2])
 
 
 def plan(text: str, rankings: Sequence[Ranking]) -> list[Term]:

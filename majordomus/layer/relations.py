@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any, NamedTuple
 
 from majordomus.layer.model import (
@@ -186,9 +186,6 @@ class _Resolver:
     def doctrine(self, ref: str) -> str:
         return self.find("rule", ref) or self.node("doctrine", ref)
 
-    def command(self, ref: str) -> str:
-        return self.node("command", ref)
-
     def path(self, ref: str) -> str:
         return self.lookups.by_path.get(ref) or self.node("file", ref, path_like=True)
 
@@ -249,7 +246,7 @@ def _rules() -> dict[str, tuple[_Rule, ...]]:
             _Rule("related", "related_to", lambda r: r.target("skill"), "a skill, by its `id`"),
         ),
         "use-case": (
-            _Rule("commands", "runs", lambda r: r.command, "a command, by name"),
+            _Rule("commands", "runs", lambda r: partial(r.node, "command"), "a command, by name"),
             _Rule("doctrines", "exercises", lambda r: r.doctrine, "a rule, else a named doctrine"),
             _Rule("claims", "evidences", lambda r: r.target("claim"), "a claim, by its `id`"),
             _Rule(
@@ -294,9 +291,8 @@ def _rules() -> dict[str, tuple[_Rule, ...]]:
     }
 
 
-RELATION_TABLE = _rules()
 TRACKS = _Rule("tracks", "tracks", lambda r: r.path, "a file or an indexed object, by path")
-RULES_OF = {kind: (*rules, TRACKS) for kind, rules in RELATION_TABLE.items()}
+RULES_OF = {kind: (*rules, TRACKS) for kind, rules in _rules().items()}
 
 
 def references(value: Any) -> Iterator[str]:
