@@ -274,8 +274,7 @@ def discover(
     tree: Tree | None = None,
     listings: GitListings | None = None,
 ) -> tuple[list[Claimed], list[Diagnostic]]:
-    """Every file to read, by class in class order, each class's in path order, and the
-    discovery findings."""
+    """Every file to read (class order, then path order) and the discovery findings."""
     local_dir = ".ai/" + manifest.local_path
     claimed: dict[str, str] = {}
     files: list[Claimed] = []

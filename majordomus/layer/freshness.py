@@ -110,8 +110,7 @@ class Watch:
         return False
 
     def _sliced(self) -> set[str]:
-        """The files of the current slice (the next `SLICE` from the cursor) whose stat
-        moved."""
+        """The files of the current slice (the next `SLICE` from the cursor) whose stat moved."""
         base, paths, keys = self._base, self._paths, self._keys
         total = len(paths)
         places = ((self._cursor + step) % total for step in range(min(SLICE, total)))

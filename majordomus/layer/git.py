@@ -441,8 +441,7 @@ class GitState:
 
 
 class PendingGitState:
-    """What git says about a root, its questions run in the background until collected
-    (docs/layer-internals.md)."""
+    """What git says about a root, asked in the background (docs/layer-internals.md)."""
 
     def __init__(self, root: Path, *, status_now: bool = True) -> None:
         self._root = root
@@ -523,8 +522,7 @@ def _tree(out: bytes) -> list[TreeEntry]:
 
 
 def trees(root: Path, commits: Sequence[str]) -> list[list[TreeEntry]]:
-    """Every entry of each commit's tree, trees included (`ls-tree -r -t -l`); `GitError` when
-    one cannot be listed."""
+    """Every entry of each commit's tree, trees included (`ls-tree -r -t -l`); else `GitError`."""
     return [_tree(_ask(root, ("ls-tree", "-r", "-t", "-l", "-z", c)) or b"") for c in commits]
 
 

@@ -23,8 +23,7 @@ _SHELL = re.compile(r"[;&|$`()<>{}'\"\\!*?\[\]#~]")
 
 @dataclass(frozen=True, slots=True)
 class LayerReader:
-    """What reading the files of one layer needs for one build: the root's open directories,
-    the manifest and the kind schema."""
+    """What reading the files of one layer needs for one build."""
 
     tree: Tree
     manifest: Manifest

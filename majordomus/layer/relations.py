@@ -167,8 +167,7 @@ class _Resolver:
         return self.lookups.by_identity.get((kind, name)) or self.lookups.by_stem.get((kind, name))
 
     def missing(self, kind: str, ref: str, correction: str) -> _Missing:
-        """The refusal for `ref`: the excluding diagnostic when a file names it, else
-        `correction`."""
+        """The refusal for `ref`: what excluded the file that names it, else `correction`."""
         excluded = self.excluded.get((kind, ref))
         if excluded is not None:
             return _Missing(excluded_correction(kind, ref, excluded))
