@@ -224,7 +224,7 @@ def _members(
 
 
 def _spec(source: SourceClass, reader: LayerReader) -> KindSpec:
-    spec = reader.kinds.get(source.kind)
+    spec = reader.kinds.kinds.get(source.kind)
     if spec is None:
         raise Excluded(
             "unknown_kind",

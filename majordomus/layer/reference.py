@@ -124,7 +124,7 @@ def _place(tree: dict[str, Any], parts: list[str], leaf: dict[str, Any]) -> None
 
 def json_schema(kind: str) -> dict[str, Any]:
     """The JSON Schema of a kind's metadata (front matter, or the whole YAML file)."""
-    spec = load_kinds().get(kind)
+    spec = load_kinds().kinds.get(kind)
     if spec is None or spec.allow is None:
         named = ", ".join(schema_kinds())
         raise UnknownKind(f"no shipped kind '{kind}' has a schema; one of: {named}")
