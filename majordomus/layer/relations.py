@@ -134,7 +134,10 @@ class _Resolver:
 
     def names_in(self, obj: LayerObject) -> set[str]:
         """Every object `obj` names in its text or front matter, itself left out."""
-        text = _prose_of(obj)
+        # the front matter's strings and the body, less `scope` (matched as scope) and `non_scope`
+        kept = {k: v for k, v in obj.metadata.items() if k not in ("scope", "non_scope")}
+        body = "" if obj.body == obj.content and obj.metadata else obj.body  # a YAML document
+        text = "\n".join([*strings_in(kept), body])
         found: set[str] = set()
         for uri in _URI.findall(text):
             if uri.rstrip(".-/") in self.lookups.by_uri:
@@ -314,14 +317,6 @@ def strings_in(value: Any) -> Iterator[str]:
             yield from strings_in(item)
 
 
-def _prose_of(obj: LayerObject) -> str:
-    """The text an object's mentions are read from: its front matter's strings and its body,
-    less `scope` (matched as scope) and `non_scope`."""
-    kept = {k: v for k, v in obj.metadata.items() if k not in ("scope", "non_scope")}
-    body = "" if obj.body == obj.content and obj.metadata else obj.body  # a YAML document
-    return "\n".join([*strings_in(kept), body])
-
-
 def _names_edges(
     objects: list[LayerObject], resolver: _Resolver, declared: set[tuple[str, str, str]]
 ) -> set[tuple[str, str, str]]:
@@ -370,10 +365,7 @@ def derive_relations(
                         )
                     )
                     continue
-                if rule.inverted:
-                    edges.add((target, uri, rule.edge))
-                else:
-                    edges.add((uri, target, rule.edge))
+                edges.add((target, uri, rule.edge) if rule.inverted else (uri, target, rule.edge))
     edges |= _names_edges(objects, resolver, edges)
     ordered = sorted(unresolved)
     return Relations(
