@@ -33,21 +33,14 @@ class Claimed(NamedTuple):
 
 _STAR = "**"
 Segment = str | re.Pattern[str]
+_WILDCARDS = {"*": "[^/]*", "?": "[^/]"}
 
 
 def _segment(text: str) -> Segment:
     """`**` stays a marker; a segment without wildcards stays a literal; else a regex."""
     if text == _STAR or ("*" not in text and "?" not in text):
         return text
-    parts = []
-    for ch in text:
-        if ch == "*":
-            parts.append("[^/]*")
-        elif ch == "?":
-            parts.append("[^/]")
-        else:
-            parts.append(re.escape(ch))
-    return re.compile("".join(parts))
+    return re.compile("".join(_WILDCARDS.get(ch) or re.escape(ch) for ch in text))
 
 
 class Glob:
@@ -80,10 +73,7 @@ class Glob:
             seg = self.segments[state]
             if seg == _STAR:
                 nxt.add(state)
-            elif isinstance(seg, str):
-                if seg == name:
-                    nxt.add(state + 1)
-            elif seg.fullmatch(name):
+            elif seg == name if isinstance(seg, str) else seg.fullmatch(name):
                 nxt.add(state + 1)
         return self.close(nxt)
 
