@@ -33,21 +33,14 @@ class Claimed(NamedTuple):
 
 _STAR = "**"
 Segment = str | re.Pattern[str]
+_WILDCARDS = {"*": "[^/]*", "?": "[^/]"}
 
 
 def _segment(text: str) -> Segment:
     """`**` stays a marker; a segment without wildcards stays a literal; else a regex."""
     if text == _STAR or ("*" not in text and "?" not in text):
         return text
-    parts = []
-    for ch in text:
-        if ch == "*":
-            parts.append("[^/]*")
-        elif ch == "?":
-            parts.append("[^/]")
-        else:
-            parts.append(re.escape(ch))
-    return re.compile("".join(parts))
+    return re.compile("".join(_WILDCARDS.get(ch) or re.escape(ch) for ch in text))
 
 
 class Glob:
@@ -80,10 +73,7 @@ class Glob:
             seg = self.segments[state]
             if seg == _STAR:
                 nxt.add(state)
-            elif isinstance(seg, str):
-                if seg == name:
-                    nxt.add(state + 1)
-            elif seg.fullmatch(name):
+            elif seg == name if isinstance(seg, str) else seg.fullmatch(name):
                 nxt.add(state + 1)
         return self.close(nxt)
 
@@ -192,7 +182,8 @@ class GitListings:
     def __init__(self, root: Path, sources: list[SourceClass]) -> None:
         self.root = root
         self.sources = sources
-        self.picks = [None if _pathspec_variables() else union_pick(s.pathspec) for s in sources]
+        alone = any(name in os.environ for name in _PATHSPEC_VARIABLES)
+        self.picks = [None if alone else union_pick(s.pathspec) for s in sources]
         #: Every path the one listing holds, once it answered.
         self.listed: dict[str, str] | None = None
         self.union: LsFiles | None = None
@@ -234,10 +225,6 @@ class GitListings:
         return self.listed is not None
 
 
-def _pathspec_variables() -> bool:
-    return any(name in os.environ for name in _PATHSPEC_VARIABLES)
-
-
 # --- per class enumeration and the discovery findings --------------------------------------
 
 
@@ -277,8 +264,7 @@ def discover(
     tree: Tree | None = None,
     listings: GitListings | None = None,
 ) -> tuple[list[Claimed], list[Diagnostic]]:
-    """Every file to read, by class in class order, each class's in path order, and the
-    discovery findings."""
+    """Every file to read (class order, then path order) and the discovery findings."""
     local_dir = ".ai/" + manifest.local_path
     claimed: dict[str, str] = {}
     files: list[Claimed] = []

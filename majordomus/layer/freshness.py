@@ -98,11 +98,8 @@ class Watch:
     def changed(self) -> bool:
         """True when the layer may differ from the index: a stat of the fixed set or of the
         next slice of files moved, or one was suspect."""
-        if self.suspect:
+        if self.suspect or any(stat_key(path) != key for path, key in self._fixed):
             return True
-        for path, key in self._fixed:
-            if stat_key(path) != key:
-                return True
         if self._sliced():
             return True
         if self._paths:
@@ -110,8 +107,7 @@ class Watch:
         return False
 
     def _sliced(self) -> set[str]:
-        """The files of the current slice (the next `SLICE` from the cursor) whose stat
-        moved."""
+        """The files of the current slice (the next `SLICE` from the cursor) whose stat moved."""
         base, paths, keys = self._base, self._paths, self._keys
         total = len(paths)
         places = ((self._cursor + step) % total for step in range(min(SLICE, total)))

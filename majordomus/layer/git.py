@@ -254,18 +254,14 @@ def _toplevel(root: Path, running: _Running) -> str:
     return top
 
 
-def _optional(running: _Running) -> str | None:
-    return _line(_answer(running))
-
-
 def head_commit(root: Path) -> str | None:
     """`git rev-parse --verify -q HEAD`: the commit HEAD names, None when unborn."""
-    return _optional(_Running(root, _HEAD, (1,)))
+    return _line(_answer(_Running(root, _HEAD, (1,))))
 
 
 def current_branch(root: Path) -> str | None:
     """`git symbolic-ref -q --short HEAD`: the branch name, None when detached."""
-    return _optional(_Running(root, _BRANCH, (1,)))
+    return _line(_answer(_Running(root, _BRANCH, (1,))))
 
 
 def ignored(root: Path, rel: str) -> bool | None:
@@ -445,8 +441,7 @@ class GitState:
 
 
 class PendingGitState:
-    """What git says about a root, its questions run in the background until collected
-    (docs/layer-internals.md)."""
+    """What git says about a root, asked in the background (docs/layer-internals.md)."""
 
     def __init__(self, root: Path, *, status_now: bool = True) -> None:
         self._root = root
@@ -466,8 +461,8 @@ class PendingGitState:
                 self._state = GitState(
                     "available",
                     _toplevel(self._root, top),
-                    _optional(head),
-                    _optional(branch),
+                    _line(_answer(head)),
+                    _line(_answer(branch)),
                     ask=partial(_status, self._root, self._status),
                 )
             except GitError as exc:
@@ -476,15 +471,6 @@ class PendingGitState:
                         _reap(running)
                 self._state = GitState.unavailable(exc.message)
         return self._state
-
-    @property
-    def reason(self) -> str | None:
-        """Why git is unusable here, None when it answered."""
-        return self.result().reason
-
-    @property
-    def available(self) -> bool:
-        return self.result().available
 
 
 def head(root: Path) -> str | None:
@@ -536,8 +522,7 @@ def _tree(out: bytes) -> list[TreeEntry]:
 
 
 def trees(root: Path, commits: Sequence[str]) -> list[list[TreeEntry]]:
-    """Every entry of each commit's tree, trees included (`ls-tree -r -t -l`); `GitError` when
-    one cannot be listed."""
+    """Every entry of each commit's tree, trees included (`ls-tree -r -t -l`); else `GitError`."""
     return [_tree(_ask(root, ("ls-tree", "-r", "-t", "-l", "-z", c)) or b"") for c in commits]
 
 

@@ -51,8 +51,7 @@ def open_layer(start: Path | None = None) -> Layer:
 
 
 def _tree(root: Path) -> Tree:
-    """The root's open directories for one build; a root that cannot be opened is an I/O
-    error."""
+    """The root's open directories for one build; a root that will not open is an I/O error."""
     try:
         return Tree(root)
     except Unsafe as exc:
@@ -102,8 +101,7 @@ IndexedDiscovery = tuple[Stamp, list[Claimed], list[Diagnostic]]
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """What a build keeps so that the next one re-reads only what changed
-    (docs/layer-internals.md)."""
+    """What a build keeps so the next re-reads only what changed (docs/layer-internals.md)."""
 
     layer: Layer
     mcp_tools: dict[str, str] | None
@@ -151,11 +149,11 @@ def build(
     pending = PendingGitState(layer.root, status_now=status_now and previous is None)
     # the listings run while git's quick answers are awaited
     stamp, discovered, listings = _start_discovery(layer, discovery, previous)
-    if discovery == "vcs" and not pending.available:
+    if discovery == "vcs" and not pending.result().available:
         if listings is not None:
             listings.close()
         raise GitError(
-            f"git is not usable at {layer.root}: {pending.reason}; "
+            f"git is not usable at {layer.root}: {pending.result().reason}; "
             "use --discovery filesystem to read the work tree instead"
         )
     with _tree(layer.root) as tree:

@@ -42,11 +42,10 @@ def _expand(pattern: str) -> list[Key]:
     template = _GROUP.sub("{}", body)
     if any(ch in template for ch in "()|\\?*+^$") or "[" in template.replace("[]", ""):
         raise ValueError(f"allow-list pattern {pattern!r} has a shape the reference cannot read")
-    keys = []
-    for choice in product(*(group.split("|") for group in groups)):
-        path = template.format(*choice).replace(".[]", "[]")
-        keys.append(Key(path, is_list))
-    return keys
+    return [
+        Key(template.format(*choice).replace(".[]", "[]"), is_list)
+        for choice in product(*(group.split("|") for group in groups))
+    ]
 
 
 def admitted_keys(allow: AllowList) -> list[Key]:

@@ -89,9 +89,6 @@ class KindSchema:
     kinds: dict[str, KindSpec]
     declared: frozenset[str]
 
-    def get(self, name: str) -> KindSpec | None:
-        return self.kinds.get(name)
-
 
 def _check(name: str, entry: Any, entries: dict[str, Any]) -> str | None:
     """The first load-time rule the entry breaks, or None."""

@@ -6,10 +6,10 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from majordomus.layer.model import Index, LayerObject
@@ -45,18 +45,6 @@ _TOKENIZE = "porter unicode61 remove_diacritics 2"
 def phrase(text: str) -> str:
     """An FTS5 phrase query matching `text` as it is."""
     return '"' + text.replace('"', '""') + '"'
-
-
-def fts_table(
-    db: Any, table: str, columns: Sequence[str], tokenize: str, rows: Iterable[Any]
-) -> None:
-    """Create the FTS5 table `table` of `columns` split by `tokenize`, and fill it with `rows`
-    (the rowid, then a text per column)."""
-    names = ", ".join(columns)
-    marks = ", ".join("?" * (len(columns) + 1))
-    with db:
-        db.execute(f"create virtual table {table} using fts5({names}, tokenize='{tokenize}')")
-        db.executemany(f"insert into {table} (rowid, {names}) values ({marks})", rows)
 
 
 def words_of(text: str) -> list[str]:
@@ -148,7 +136,11 @@ class Ranking:
             (row, d.name, d.summary, d.body, d.kind_words or d.kind)
             for row, d in enumerate(self.documents)
         )
-        fts_table(self.db, "docs", COLUMNS, _TOKENIZE, rows)
+        names = ", ".join(COLUMNS)
+        marks = ", ".join("?" * (len(COLUMNS) + 1))
+        with self.db as db:
+            db.execute(f"create virtual table docs using fts5({names}, tokenize='{_TOKENIZE}')")
+            db.executemany(f"insert into docs (rowid, {names}) values ({marks})", rows)
 
     def count(self, match: str) -> int:
         """How many documents the FTS5 query `match` finds."""
@@ -267,9 +259,9 @@ def edit_distance(a: str, b: str, bound: int) -> int:
     return row[-1]
 
 
-def corrections(word: str, rankings: Sequence[Ranking], most: int = 2) -> tuple[str, ...]:
-    """The vocabulary words nearest `word` in spelling (a shared trigram, then one edit, two past
-    six letters; a swap is one edit); none under four letters."""
+def corrections(word: str, rankings: Sequence[Ranking]) -> tuple[str, ...]:
+    """The two vocabulary words nearest `word` in spelling (a shared trigram, then one edit,
+    two past six letters; a swap is one edit); none under four letters."""
     if len(word) < 4 or word.isdigit():
         return ()
     bound = 1 if len(word) <= 6 else 2
@@ -287,7 +279,7 @@ def corrections(word: str, rankings: Sequence[Ranking], most: int = 2) -> tuple[
         distance = edit_distance(word, known, bound)
         if distance <= bound:
             near.append((distance, -count, known))
-    return tuple(known for *_, known in sorted(near)[:most])
+    return tuple(known for *_, known in sorted(near)[:2])
 
 
 def plan(text: str, rankings: Sequence[Ranking]) -> list[Term]:

@@ -23,8 +23,7 @@ _SHELL = re.compile(r"[;&|$`()<>{}'\"\\!*?\[\]#~]")
 
 @dataclass(frozen=True, slots=True)
 class LayerReader:
-    """What reading the files of one layer needs for one build: the root's open directories,
-    the manifest and the kind schema."""
+    """What reading the files of one layer needs for one build."""
 
     tree: Tree
     manifest: Manifest
@@ -225,7 +224,7 @@ def _members(
 
 
 def _spec(source: SourceClass, reader: LayerReader) -> KindSpec:
-    spec = reader.kinds.get(source.kind)
+    spec = reader.kinds.kinds.get(source.kind)
     if spec is None:
         raise Excluded(
             "unknown_kind",

@@ -124,16 +124,14 @@ def _place(tree: dict[str, Any], parts: list[str], leaf: dict[str, Any]) -> None
 
 def json_schema(kind: str) -> dict[str, Any]:
     """The JSON Schema of a kind's metadata (front matter, or the whole YAML file)."""
-    spec = load_kinds().get(kind)
+    spec = load_kinds().kinds.get(kind)
     if spec is None or spec.allow is None:
         named = ", ".join(schema_kinds())
         raise UnknownKind(f"no shipped kind '{kind}' has a schema; one of: {named}")
     root = _object({})
     for key, value, meaning in described_keys(spec):
-        leaf = {"description": meaning, **_value_schema(value)} if value != "mappings" else None
-        if leaf is None:
-            continue
-        _place(root, key.parts, leaf)
+        if value != "mappings":
+            _place(root, key.parts, {"description": meaning, **_value_schema(value)})
     required = [f for f in spec.identity if spec.members is None]
     if spec.version_field and spec.version_field not in required:
         required.append(spec.version_field)
@@ -178,11 +176,7 @@ def _kind_section(spec: KindSpec, follows: Mapping[str, str]) -> list[str]:
     out = [f"## {spec.name}", ""]
     if spec.allow is not None and spec.allow.name != spec.name:
         out += [f'<a id="{spec.allow.name}"></a>', ""]
-    front = {
-        "required": "front matter required",
-        "optional": "front matter optional",
-        "none": "",
-    }[spec.front_matter]
+    front = "" if spec.front_matter == "none" else f"front matter {spec.front_matter}"
     fallback = (
         f"; without front matter the file is read as a `{spec.without_front_matter}`"
         if spec.without_front_matter

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any, NamedTuple
 
 from majordomus.layer.model import (
@@ -134,7 +134,10 @@ class _Resolver:
 
     def names_in(self, obj: LayerObject) -> set[str]:
         """Every object `obj` names in its text or front matter, itself left out."""
-        text = _prose_of(obj)
+        # the front matter's strings and the body, less `scope` (matched as scope) and `non_scope`
+        kept = {k: v for k, v in obj.metadata.items() if k not in ("scope", "non_scope")}
+        body = "" if obj.body == obj.content and obj.metadata else obj.body  # a YAML document
+        text = "\n".join([*strings_in(kept), body])
         found: set[str] = set()
         for uri in _URI.findall(text):
             if uri.rstrip(".-/") in self.lookups.by_uri:
@@ -167,8 +170,7 @@ class _Resolver:
         return self.lookups.by_identity.get((kind, name)) or self.lookups.by_stem.get((kind, name))
 
     def missing(self, kind: str, ref: str, correction: str) -> _Missing:
-        """The refusal for `ref`: the excluding diagnostic when a file names it, else
-        `correction`."""
+        """The refusal for `ref`: what excluded the file that names it, else `correction`."""
         excluded = self.excluded.get((kind, ref))
         if excluded is not None:
             return _Missing(excluded_correction(kind, ref, excluded))
@@ -185,9 +187,6 @@ class _Resolver:
 
     def doctrine(self, ref: str) -> str:
         return self.find("rule", ref) or self.node("doctrine", ref)
-
-    def command(self, ref: str) -> str:
-        return self.node("command", ref)
 
     def path(self, ref: str) -> str:
         return self.lookups.by_path.get(ref) or self.node("file", ref, path_like=True)
@@ -249,7 +248,7 @@ def _rules() -> dict[str, tuple[_Rule, ...]]:
             _Rule("related", "related_to", lambda r: r.target("skill"), "a skill, by its `id`"),
         ),
         "use-case": (
-            _Rule("commands", "runs", lambda r: r.command, "a command, by name"),
+            _Rule("commands", "runs", lambda r: partial(r.node, "command"), "a command, by name"),
             _Rule("doctrines", "exercises", lambda r: r.doctrine, "a rule, else a named doctrine"),
             _Rule("claims", "evidences", lambda r: r.target("claim"), "a claim, by its `id`"),
             _Rule(
@@ -294,9 +293,8 @@ def _rules() -> dict[str, tuple[_Rule, ...]]:
     }
 
 
-RELATION_TABLE = _rules()
 TRACKS = _Rule("tracks", "tracks", lambda r: r.path, "a file or an indexed object, by path")
-RULES_OF = {kind: (*rules, TRACKS) for kind, rules in RELATION_TABLE.items()}
+RULES_OF = {kind: (*rules, TRACKS) for kind, rules in _rules().items()}
 
 
 def references(value: Any) -> Iterator[str]:
@@ -317,14 +315,6 @@ def strings_in(value: Any) -> Iterator[str]:
     elif isinstance(value, dict):
         for item in value.values():
             yield from strings_in(item)
-
-
-def _prose_of(obj: LayerObject) -> str:
-    """The text an object's mentions are read from: its front matter's strings and its body,
-    less `scope` (matched as scope) and `non_scope`."""
-    kept = {k: v for k, v in obj.metadata.items() if k not in ("scope", "non_scope")}
-    body = "" if obj.body == obj.content and obj.metadata else obj.body  # a YAML document
-    return "\n".join([*strings_in(kept), body])
 
 
 def _names_edges(
@@ -375,10 +365,7 @@ def derive_relations(
                         )
                     )
                     continue
-                if rule.inverted:
-                    edges.add((target, uri, rule.edge))
-                else:
-                    edges.add((uri, target, rule.edge))
+                edges.add((target, uri, rule.edge) if rule.inverted else (uri, target, rule.edge))
     edges |= _names_edges(objects, resolver, edges)
     ordered = sorted(unresolved)
     return Relations(

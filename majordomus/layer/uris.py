@@ -24,8 +24,7 @@ def object_uri(kind: str, identity: str) -> str:
 
 
 def unnamable(identity: str) -> str | None:
-    """Why an identity cannot name an object (its capability id would hold it verbatim), or
-    None when it can."""
+    """Why an identity cannot name an object (its capability id holds it verbatim), else None."""
     if not identity:
         return "its identity is empty"
     if _UNNAMING.search(identity):

@@ -67,12 +67,6 @@ def _scalar(s: str) -> Any:
     return s
 
 
-def _inline(value: str) -> list[Any]:
-    """The typed items of an inline list `[a, b]`, `value` trimmed and bracketed."""
-    inner = value[1:-1].strip(_WS)
-    return [_scalar(part.strip(_WS)) for part in inner.split(",")] if inner else []
-
-
 def _emit(out: list[tuple[str, Any]], path: str, value: str, line: int) -> None:
     """Leaf (or inline-list leaves) for one value text; refuses anchors and block scalars."""
     value = value.strip(_WS)
@@ -83,7 +77,8 @@ def _emit(out: list[tuple[str, Any]], path: str, value: str, line: int) -> None:
     if lead in _REFUSED_LEAD:
         raise YamlError(f"unsupported YAML construct on line {line}: {value}")
     if lead == "[" and value[-1] == "]":
-        items = _inline(value)
+        inner = value[1:-1].strip(_WS)
+        items = [_scalar(part.strip(_WS)) for part in inner.split(",")] if inner else []
         if not items:
             out.append((path, []))
         for index, item in enumerate(items):
@@ -190,29 +185,18 @@ def leaves(text: str) -> list[tuple[str, Any]]:
     return out
 
 
-def _walk(root: dict[str, Any], segments: list[str], upto: int, path: str) -> Any:
-    """The node at `segments[:upto]`, creating containers on demand."""
-    node: Any = root
-    for i in range(upto):
-        segment = segments[i]
-        wants_list = segments[i + 1][0].isdigit()
-        if segment[0].isdigit():
-            if type(node) is not list:
-                raise YamlError(f"'{path}' mixes a list with a mapping")
-            index = int(segment)
-            if index >= len(node):
-                node.extend([None] * (index + 1 - len(node)))
-            child = node[index]
-            if child is None:
-                child = node[index] = [] if wants_list else {}
-        else:
-            if type(node) is not dict:
-                raise YamlError(f"'{path}' mixes a mapping with a scalar or list")
-            child = node.get(segment)
-            if child is None:
-                child = node[segment] = [] if wants_list else {}
-        node = child
-    return node
+def _slot(node: Any, segment: str, path: str) -> tuple[int | str, Any]:
+    """Where `segment` sits in `node` (a list is padded with None to hold it) and what is there."""
+    if segment[0].isdigit():
+        if type(node) is not list:
+            raise YamlError(f"'{path}' mixes a list with a mapping")
+        index = int(segment)
+        if index >= len(node):
+            node.extend([None] * (index + 1 - len(node)))
+        return index, node[index]
+    if type(node) is not dict:
+        raise YamlError(f"'{path}' mixes a mapping with a scalar or list")
+    return segment, node.get(segment)
 
 
 def build(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -220,23 +204,16 @@ def build(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     root: dict[str, Any] = {}
     for path, value in pairs:
         segments = path.split(".")
-        node = _walk(root, segments, len(segments) - 1, path)
-        last = segments[-1]
-        if last[0].isdigit():
-            if type(node) is not list:
-                raise YamlError(f"'{path}' mixes a list with a mapping")
-            index = int(last)
-            if index >= len(node):
-                node.extend([None] * (index + 1 - len(node)))
-            elif node[index] is not None:
-                raise YamlError(f"'{path}' is given twice")
-            node[index] = value
-        else:
-            if type(node) is not dict:
-                raise YamlError(f"'{path}' mixes a mapping with a scalar or list")
-            if last in node:
-                raise YamlError(f"'{path}' is given twice")
-            node[last] = value
+        node: Any = root
+        for at, segment in enumerate(segments[:-1]):
+            place, child = _slot(node, segment, path)
+            if child is None:
+                child = node[place] = [] if segments[at + 1][0].isdigit() else {}
+            node = child
+        place, old = _slot(node, segments[-1], path)
+        if old is not None:  # no leaf is None: a gap is the only None
+            raise YamlError(f"'{path}' is given twice")
+        node[place] = value
     return root
 
 
