@@ -167,9 +167,14 @@ def union_pick(pathspec: str) -> Glob | None:
 
 def picked(glob: Glob, listed: Iterable[str]) -> list[str]:
     """The listed paths git lists for `glob`'s pathspec alone: those it matches, and those below
-    a directory it names literally (`docs/*.md` lists `docs/*.md/x`)."""
-    below = glob.pattern + "/"
-    return [rel for rel in listed if glob.matches(rel) or rel.startswith(below)]
+    a directory it names literally (`docs/*.md` lists `docs/*.md/x`). Each starts with the
+    pattern's text before its first `*`, so only those are matched."""
+    head, below = glob.pattern.partition("*")[0], glob.pattern + "/"
+    return [
+        rel
+        for rel in listed
+        if rel.startswith(head) and (glob.matches(rel) or rel.startswith(below))
+    ]
 
 
 #: A class's listed paths in listing order, and a map holding each one's git index entry.
