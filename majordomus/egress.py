@@ -6,9 +6,13 @@ import json
 import os
 import re
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from majordomus.redaction.redactor import redact_secrets
+from majordomus.wire import dumps_pretty
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 #: What a terminal or a bidi-aware viewer would act on instead of showing.
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -84,11 +88,10 @@ def clean_json(text: str, dumps: Callable[[Any], str]) -> str:
     return json_safe(redacted)
 
 
-def clean_json_bytes(data: bytes, dumps: Callable[[Any], str]) -> bytes:
-    """`clean_json` over UTF-8 bytes: the same bytes back when nothing in them needed cleaning."""
-    text = data.decode("utf-8", "surrogateescape")
-    cleaned = clean_json(text, dumps)
-    return data if cleaned == text else cleaned.encode("utf-8", "surrogateescape")
+def answer_json(answer: BaseModel) -> bytes:
+    """An answer's indented JSON and its newline, cleaned, as UTF-8: what the CLI and HTTP send."""
+    text = dumps_pretty(answer.model_dump(mode="json", by_alias=True))
+    return (clean_json(text, dumps_pretty) + "\n").encode("utf-8")
 
 
 def silence(out: IO[bytes] | IO[str]) -> None:

@@ -50,8 +50,3 @@ def dumps_compact(value: Any) -> str:
 def dumps_canonical(value: Any) -> str:
     """Sorted keys, no whitespace: the cache key form."""
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
-def dumps_model_pretty_bytes(model: BaseModel) -> bytes:
-    """`dumps_pretty(model.wire())` as UTF-8."""
-    return dumps_pretty(model.model_dump(mode="json", by_alias=True)).encode("utf-8")

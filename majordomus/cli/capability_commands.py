@@ -17,8 +17,7 @@ from majordomus.capabilities.registry import Capability
 from majordomus.cli.completion import completer_for
 from majordomus.cli.settings import settings, with_shared
 from majordomus.cli.views import JSON_ONLY, CliView
-from majordomus.egress import clean, clean_json_bytes
-from majordomus.wire import dumps_model_pretty_bytes, dumps_pretty
+from majordomus.egress import answer_json, clean
 
 
 def _unwrap(annotation: Any) -> tuple[Any, bool]:
@@ -154,7 +153,7 @@ def capability_command(cap: Capability, view: CliView | None) -> click.Command:
         )
         if as_json:
             stdout = sys.stdout.buffer
-            stdout.write(clean_json_bytes(dumps_model_pretty_bytes(answer), dumps_pretty) + b"\n")
+            stdout.write(answer_json(answer))
             stdout.flush()
         elif view.text is not None:
             click.echo(clean(view.text(output, values)), nl=False)

@@ -5,15 +5,13 @@ from __future__ import annotations
 from fastapi.responses import Response
 from pydantic import BaseModel
 
-from majordomus.egress import clean_json_bytes
+from majordomus.egress import answer_json
 from majordomus.http.errors import ErrorCode, HttpError, error_json
-from majordomus.wire import dumps_model_pretty_bytes, dumps_pretty
 
 
 def model_response(answer: BaseModel) -> Response:
     """A 200 answer: the model's pretty JSON, through `majordomus.egress`."""
-    body = clean_json_bytes(dumps_model_pretty_bytes(answer), dumps_pretty) + b"\n"
-    return Response(body, status_code=200, media_type="application/json")
+    return Response(answer_json(answer), status_code=200, media_type="application/json")
 
 
 def error_response(

@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from majordomus import AssessmentInput, ReasoningEvidence, ReasoningEvidenceKind, Repository
-from majordomus.egress import clean, clean_json, clean_json_bytes, clean_line, excerpt
+from majordomus.egress import answer_json, clean, clean_json, clean_line, excerpt
 from majordomus.ledger.store import STATE_DIR
 from majordomus.redaction.redactor import redact_text
+from majordomus.wire import Wire
 from tests.conftest import git, run_majordomus, serve
 from tests.mcp.conftest import Pipes
 from tests.reliability.secret_samples import (
@@ -118,8 +119,8 @@ def test_json_bytes_escape_what_a_viewer_would_act_on(char: str) -> None:
     """Each such character is escaped, next to the characters ordinary text holds (`—`, `→`);
     the JSON value is unchanged."""
     value = {"summary": f"a — b → c {char} d", "plain": "x\u2030y"}
-    cleaned = clean_json_bytes(json.dumps(value, ensure_ascii=False).encode("utf-8"), json.dumps)
-    assert char.encode("utf-8") not in cleaned
+    cleaned = clean_json(json.dumps(value, ensure_ascii=False), json.dumps)
+    assert char not in cleaned
     assert json.loads(cleaned) == value
 
 
@@ -131,16 +132,18 @@ def test_json_bytes_holding_a_secret_are_redacted(sample: Sample) -> None:
         return json.dumps(v, indent=2)
 
     text = dumps({"steps": [{"summary": "— fine"}, {"summary": sample.text}]})
-    cleaned = clean_json_bytes(text.encode("utf-8"), dumps)
-    assert cleaned == clean_json(text, dumps).encode("utf-8")
-    assert leaks_in(cleaned.decode("utf-8"), [sample]) == []
+    assert leaks_in(clean_json(text, dumps), [sample]) == []
 
 
-def test_clean_json_bytes_give_the_same_bytes_back_when_nothing_is_to_clean() -> None:
-    data = json.dumps({"summary": "ship change 1 — reviewed → done…", "n": 1}, indent=2).encode()
-    assert clean_json_bytes(data, json.dumps) is data
-    invalid = b'{"a": "\xc2 \xe2\x80 \x85"}'
-    assert clean_json_bytes(invalid, json.dumps) is invalid
+class _Answer(Wire):
+    summary: str
+    n: int
+
+
+def test_an_answer_with_nothing_to_clean_is_its_indented_json() -> None:
+    answer = _Answer(summary="ship change 1 — reviewed → done…", n=1)
+    expected = json.dumps(answer.wire(), ensure_ascii=False, indent=2) + "\n"
+    assert answer_json(answer) == expected.encode("utf-8")
 
 
 # -- before disk -----------------------------------------------------------------------------------
