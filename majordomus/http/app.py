@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -23,13 +24,14 @@ from majordomus.http.errors import HttpError, from_exception
 from majordomus.http.guards import MCP_PATH
 from majordomus.http.mcp import McpEndpoint
 from majordomus.http.middleware import BODY_LIMIT, MAX_IN_FLIGHT, Guard, client_of
-from majordomus.http.openapi import OpenApiError, build_openapi, render
+from majordomus.http.openapi import OpenApiError, build_openapi
 from majordomus.http.responses import (
     error_response,
     method_not_allowed,
     model_response,
     refusal_response,
 )
+from majordomus.wire import dumps_pretty
 
 log = logging.getLogger(__name__)
 
@@ -95,10 +97,8 @@ class Routes:
 
     async def run(self, cap: Capability, raw: dict[str, Any]) -> BaseModel:
         call = functools.partial(self.executor.answer, cap, raw)
-        if cap.kind == "command":
-            async with self.command_lock:
-                return await anyio.to_thread.run_sync(call, limiter=self.workers)
-        return await anyio.to_thread.run_sync(call, limiter=self.workers)
+        async with self.command_lock if cap.kind == "command" else contextlib.nullcontext():
+            return await anyio.to_thread.run_sync(call, limiter=self.workers)
 
     def table(self) -> list[tuple[str, str, Endpoint]]:
         """Every route served beside MCP: the pages, then one per capability HTTP exposure."""
@@ -145,7 +145,7 @@ class Routes:
             except OpenApiError as exc:
                 log.error("the OpenAPI document did not build: %s", exc)
                 return error_response(500, "internal", f"the OpenAPI document did not build: {exc}")
-            self._openapi = render(document)
+            self._openapi = dumps_pretty(document) + "\n"
         return Response(self._openapi, media_type="application/json")
 
     def endpoint(self, cap: Capability) -> Endpoint:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -269,8 +268,3 @@ def build_openapi(registry: Registry, cases: Cases) -> dict[str, Any]:
             "errors": [{"status": s, "code": c, "reason": r} for s, c, r in ERRORS],
         },
     }
-
-
-def render(document: dict[str, Any]) -> str:
-    """Pretty JSON with a trailing newline (non-ASCII kept)."""
-    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
