@@ -66,9 +66,9 @@ class Surface(Wire):
     title: str
     path: str
     category: str
-    visibility: str
+    visibility: str = "public"
     kind: str
-    ready: bool
+    ready: bool = True
 
 
 class ServerIndex(Wire):
@@ -105,15 +105,7 @@ class ApiIndex(Wire):
 
 
 SURFACES = tuple(
-    Surface(
-        id=id_,
-        title=title,
-        path=path,
-        category=category,
-        visibility="public",
-        kind=kind,
-        ready=True,
-    )
+    Surface(id=id_, title=title, path=path, category=category, kind=kind)
     for id_, title, path, category, kind in (
         ("api", "Capability routes", "/api/v1", "api", "json"),
         ("openapi", "OpenAPI document", "/openapi.json", "reference", "json"),

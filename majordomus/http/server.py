@@ -14,7 +14,7 @@ import uvicorn
 from majordomus.capabilities.registry import RegistryBuildFailed
 from majordomus.errors import ContractUnmet, ProtocolFailure
 from majordomus.http.app import create_app
-from majordomus.http.deadlines import protocol_class, timeouts
+from majordomus.http.deadlines import protocol_class
 from majordomus.http.door import TOKEN_FILE, Door, TokenUnusable, server_token
 from majordomus.http.guards import MCP_PATH, is_loopback
 
@@ -113,7 +113,7 @@ def serve(
         timeout_graceful_shutdown=GRACE_SECONDS,
         # A client slow to send its request head or body, or to take its answer, is dropped
         # (deadlines.py), so slow clients hold neither the in-flight slots nor memory.
-        http=protocol_class(*timeouts()),
+        http=protocol_class(),
     )
     server = _Server(config)
     # A stop signal that arrives between the announcement and uvicorn's own handlers still
