@@ -38,15 +38,12 @@ def _seconds(variable: str, default: float) -> float:
     return value if 0 < value < float("inf") else default
 
 
-def _malloc_trim() -> Callable[[int], int] | None:
-    """The C library's `malloc_trim` (glibc), or None."""
-    try:
-        return getattr(ctypes.CDLL(None), "malloc_trim", None)
-    except OSError:
-        return None
-
-
-_TRIM = _malloc_trim()
+#: The C library's `malloc_trim` (glibc), or None.
+_TRIM: Callable[[int], int] | None
+try:
+    _TRIM = getattr(ctypes.CDLL(None), "malloc_trim", None)
+except OSError:
+    _TRIM = None
 
 
 class _Reclaim:

@@ -57,12 +57,6 @@ def bind(host: str, port: int, *, fallback: bool = False) -> socket.socket:
     return sock
 
 
-def url_of(sock: socket.socket) -> str:
-    address = sock.getsockname()
-    host = f"[{address[0]}]" if sock.family == socket.AF_INET6 else address[0]
-    return f"http://{host}:{address[1]}"
-
-
 def route_uvicorn_logs() -> None:
     """uvicorn's own lines (an invalid request, a failure) go through our handler and level:
     one line each, redacted, control characters escaped, never a traceback."""
@@ -120,7 +114,8 @@ def serve(
     # stops the server gracefully.
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, server.handle_exit)
-    url = url_of(sock)
+    shown = f"[{bound}]" if sock.family == socket.AF_INET6 else bound
+    url = f"http://{shown}:{sock.getsockname()[1]}"
     served = (
         f"MCP at {url}{MCP_PATH} only"
         if mcp_only
