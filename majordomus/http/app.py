@@ -75,7 +75,6 @@ class Routes:
         self.executor = ctx.executor
         self.door = door
         self.mcp = McpEndpoint(ctx, door)
-        self._info: pages.ServerIndex | None = None
         self.api = pages.api_index(self.registry)
         self.command_lock = anyio.Lock()
         self.workers = anyio.CapacityLimiter(WORKERS)
@@ -86,14 +85,12 @@ class Routes:
         and `/` says `stale`."""
         was_stale = self.ctx.stale
         if self.ctx.refresh() or self.ctx.stale != was_stale:
-            self._info = None
+            self.__dict__.pop("info", None)
 
-    @property
+    @functools.cached_property
     def info(self) -> pages.ServerIndex:
         """The JSON index of `/`, built on first ask after a change (it runs `git status`)."""
-        if self._info is None:
-            self._info = pages.server_index(self.ctx.index, stale=self.ctx.stale)
-        return self._info
+        return pages.server_index(self.ctx.index, stale=self.ctx.stale)
 
     async def run(self, cap: Capability, raw: dict[str, Any]) -> BaseModel:
         call = functools.partial(self.executor.answer, cap, raw)
