@@ -85,8 +85,7 @@ class Word(click.Group):
 
 
 def _command_at(name: str, entries: Sequence[Entry]) -> click.Command:
-    """What `name` stands for, given the entries whose words start with it: the one command
-    named by `name` alone, else a group of the rest."""
+    """The one command named by `name` alone, else a group of the entries below `name`."""
     for words, build in entries:
         if len(words) == 1:
             return build()

@@ -39,8 +39,7 @@ def _unwrap(annotation: Any) -> tuple[Any, bool]:
 
 
 def _click_type(core: Any) -> click.ParamType | None:
-    """The click type of a scalar core type (a list of booleans reads text); None for a
-    structured one."""
+    """The click type of a scalar (a list of booleans reads text); None for a structured one."""
     if isinstance(core, type) and issubclass(core, enum.Enum):
         return click.Choice([str(m.value) for m in core])
     if typing.get_origin(core) is typing.Literal:

@@ -52,8 +52,7 @@ def _rewrite_ref(value: Any, names: dict[str, str]) -> Any:
 
 
 def _rewrite_refs(node: Any, names: dict[str, str]) -> Any:
-    """Every `#/$defs/X` (a `$ref` or a discriminator mapping) becomes
-    `#/components/schemas/<name of X>`."""
+    """Each `#/$defs/X` (of a `$ref` or a discriminator mapping) as `#/components/schemas/<X>`."""
     if isinstance(node, dict):
         out: dict[str, Any] = {}
         for key, value in node.items():
