@@ -52,7 +52,7 @@ def _rewrite_ref(value: Any, names: dict[str, str]) -> Any:
 
 
 def _rewrite_refs(node: Any, names: dict[str, str]) -> Any:
-    """Each `#/$defs/X` (of a `$ref` or a discriminator mapping) as `#/components/schemas/<X>`."""
+    """Each `#/$defs/X` (of a `$ref` or a discriminator mapping) as its component's reference."""
     if isinstance(node, dict):
         out: dict[str, Any] = {}
         for key, value in node.items():
