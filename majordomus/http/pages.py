@@ -82,8 +82,8 @@ class ServerIndex(Wire):
     description: str
     reference: str
     repository: str
-    repository_id: str | None
-    git_repository_id: str | None
+    repository_id: str | None = None
+    git_repository_id: str | None = None
     linked_worktree: bool
     surfaces: list[Surface]
 
@@ -130,8 +130,6 @@ def server_index(index: Index, *, stale: bool = False) -> ServerIndex:
         description=DESCRIPTION,
         reference="/openapi.json",
         repository=index.root.name,
-        repository_id=None,
-        git_repository_id=None,
         linked_worktree=(index.root / ".git").is_file(),
         surfaces=list(SURFACES),
     )
