@@ -23,7 +23,7 @@ from majordomus.http.door import CLOSED, Door
 from majordomus.http.errors import HttpError, from_exception
 from majordomus.http.guards import MCP_PATH
 from majordomus.http.mcp import McpEndpoint
-from majordomus.http.middleware import BODY_LIMIT, MAX_IN_FLIGHT, Guard, client_of
+from majordomus.http.middleware import Guard, client_of
 from majordomus.http.openapi import OpenApiError, build_openapi
 from majordomus.http.responses import (
     error_response,
@@ -190,8 +190,6 @@ def create_app(
     *,
     door: Door = CLOSED,
     mcp_only: bool = False,
-    max_in_flight: int = MAX_IN_FLIGHT,
-    body_limit: int = BODY_LIMIT,
 ) -> Guard:
     """The whole application over one context (`mcp_only`: `/mcp` alone); the registry and
     index are built here, once."""
@@ -220,8 +218,6 @@ def create_app(
     return Guard(
         api,
         door=door,
-        max_in_flight=max_in_flight,
-        body_limit=body_limit,
         before_each=routes.refresh,
         hidden=(ctx.index.root, *([Path(top)] if top else [])),
         mcp=routes.mcp,
