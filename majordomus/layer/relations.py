@@ -43,39 +43,6 @@ class _Missing(Exception):
     """A reference that resolves to nothing; the text is its correction."""
 
 
-def excluded_correction(kind: str, ref: str, excluded: ExcludedObject) -> str:
-    return (
-        f"the {kind} `{ref}` exists in {excluded.path} but is not indexed: that file has the "
-        f"error `{excluded.code}`; correct it there"
-    )
-
-
-def object_correction(kind: str, ref: str) -> str:
-    return f"no object of kind `{kind}` has the identity `{ref}`; register it or correct the name"
-
-
-def adr_correction(ref: str) -> str:
-    return f"no decision declares the id `{ref}`; correct the name or record the decision"
-
-
-def prefixed_correction(kind: str, rest: str) -> str:
-    return (
-        f"no object of kind `{kind}` has the identity `{rest}`; register it or correct the "
-        "reference"
-    )
-
-
-def unprefixed_correction(ref: str) -> str:
-    return f"`{ref}` is not `<kind>:<name>`; a reference names what kind of thing it points at"
-
-
-def mcp_correction(ref: str) -> str:
-    return (
-        f"no capability is exposed as the MCP tool `{ref}`; correct the name or declare the "
-        "exposure"
-    )
-
-
 class _Lookups(NamedTuple):
     """The objects by kind, identity, identity stem, path, declared ADR id and URI."""
 
@@ -172,18 +139,23 @@ class _Resolver:
     def missing(self, kind: str, ref: str, correction: str) -> _Missing:
         """The refusal for `ref`: what excluded the file that names it, else `correction`."""
         excluded = self.excluded.get((kind, ref))
-        if excluded is not None:
-            return _Missing(excluded_correction(kind, ref, excluded))
-        return _Missing(correction)
+        if excluded is None:
+            return _Missing(correction)
+        return _Missing(
+            f"the {kind} `{ref}` exists in {excluded.path} but is not indexed: that file has the "
+            f"error `{excluded.code}`; correct it there"
+        )
+
+    def object(self, kind: str, ref: str, fix: str = "name") -> str:
+        """The object of `kind` that `ref` names; else refused, asking to correct the `fix`."""
+        found = self.find(kind, ref)
+        if found is None:
+            what = f"no object of kind `{kind}` has the identity `{ref}`"
+            raise self.missing(kind, ref, f"{what}; register it or correct the {fix}")
+        return found
 
     def target(self, kind: str) -> Callable[[str], str]:
-        def resolve(ref: str) -> str:
-            found = self.find(kind, ref)
-            if found is None:
-                raise self.missing(kind, ref, object_correction(kind, ref))
-            return found
-
-        return resolve
+        return partial(self.object, kind)
 
     def doctrine(self, ref: str) -> str:
         return self.find("rule", ref) or self.node("doctrine", ref)
@@ -194,26 +166,29 @@ class _Resolver:
     def adr(self, ref: str) -> str:
         found = self.lookups.adr_ids.get(ref)
         if found is None:
-            raise self.missing("adr", ref, adr_correction(ref))
+            fix = "correct the name or record the decision"
+            raise self.missing("adr", ref, f"no decision declares the id `{ref}`; {fix}")
         return found
 
     def prefixed(self, ref: str) -> str:
         prefix, colon, rest = ref.partition(":")
         if not colon:
-            raise _Missing(unprefixed_correction(ref))
+            raise _Missing(
+                f"`{ref}` is not `<kind>:<name>`; a reference names what kind of thing it points at"
+            )
         if prefix in ("file", "test"):
             return self.lookups.by_path.get(rest) or self.node(prefix, rest, path_like=True)
         if prefix not in self.lookups.kinds and (prefix, rest) not in self.excluded:
             return self.node(prefix, rest)
-        found = self.find(prefix, rest)
-        if found is None:
-            raise self.missing(prefix, rest, prefixed_correction(prefix, rest))
-        return found
+        return self.object(prefix, rest, "reference")
 
     def mcp_tool(self, ref: str) -> str:
         capability = self.mcp_tools.get(ref)
         if capability is None:
-            raise _Missing(mcp_correction(ref))
+            raise _Missing(
+                f"no capability is exposed as the MCP tool `{ref}`; correct the name or declare "
+                "the exposure"
+            )
         return self.node("capability", capability)
 
 
