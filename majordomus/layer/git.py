@@ -122,12 +122,11 @@ def _named(root: Path, args: tuple[str, ...]) -> tuple[list[str], dict[str, str]
 
 
 def _argv_env(
-    root: Path, args: tuple[str, ...], drivers: tuple[tuple[str, str], ...] = ()
+    root: Path, args: tuple[str, ...], emptied: tuple[tuple[str, str], ...] = ()
 ) -> tuple[list[str], dict[str, str]]:
-    """The one way a hardened git command is made: `_named`, safe settings, `drivers'` programs
-    emptied."""
+    """The one way a hardened git command is made: `_named`, safe settings, `emptied` after."""
     argv, env = _named(root, args)
-    settings = [*SAFE_SETTINGS, *((f"{driver}", "") for driver in _driver_settings(drivers))]
+    settings = [*SAFE_SETTINGS, *emptied]
     given = _count(env.get("GIT_CONFIG_COUNT"))
     for offset, (key, value) in enumerate(settings):
         env[f"GIT_CONFIG_KEY_{given + offset}"] = key
@@ -146,29 +145,20 @@ def _count(value: str | None) -> int:
     return int(value) if value is not None and value.isdigit() else 0
 
 
-def _driver_settings(drivers: tuple[tuple[str, str], ...]) -> list[str]:
-    """`section.driver.program` for each program setting of each driver named."""
-    return [
-        f"{section}.{name}.{program}"
-        for section, name in drivers
-        for program in _DRIVER_PROGRAMS[section]
-    ]
-
-
 def _drivers(root: Path) -> tuple[tuple[str, str], ...]:
-    """The filter and diff drivers the repository's config defines (included files too),
-    read without running anything; `status` then runs with their programs emptied."""
+    """Every program setting of the filter and diff drivers the repository's config defines
+    (included files too), emptied; read without running anything, for `status`."""
     try:
         out = _Running(root, ("config", "--null", "--name-only", "--list"), (1,)).result()
     except _Failed:
         return ()
-    found: set[tuple[str, str]] = set()
+    found: set[str] = set()
     for key in (out or b"").decode("utf-8", "replace").split("\0"):
         section, _, rest = key.partition(".")
         name, _, program = rest.rpartition(".")
         if section in _DRIVER_PROGRAMS and name and program in _DRIVER_PROGRAMS[section]:
-            found.add((section, name))
-    return tuple(sorted(found))
+            found.update(f"{section}.{name}.{each}" for each in _DRIVER_PROGRAMS[section])
+    return tuple((setting, "") for setting in sorted(found))
 
 
 class _Running:
@@ -180,7 +170,7 @@ class _Running:
         root: Path,
         args: tuple[str, ...],
         quiet_codes: tuple[int, ...],
-        drivers: tuple[tuple[str, str], ...] = (),
+        emptied: tuple[tuple[str, str], ...] = (),
         stdin: bytes | None = None,
     ) -> None:
         self.args = args
@@ -189,7 +179,7 @@ class _Running:
         self.failure: _Failed | None = None
         self.process: subprocess.Popen[bytes] | None = None
         try:
-            argv, env = _argv_env(root, args, drivers)
+            argv, env = _argv_env(root, args, emptied)
             self.process = subprocess.Popen(
                 argv,
                 stdout=subprocess.PIPE,

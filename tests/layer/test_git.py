@@ -266,7 +266,7 @@ def test_a_repository_another_user_owns_is_read_as_asked_alone(tmp_path: Path) -
 
 
 def test_every_git_command_names_its_repository_and_runs_no_program(repo: Path) -> None:
-    argv, env = gitmod._argv_env(repo, ("status",), (("filter", "lfs"),))
+    argv, env = gitmod._argv_env(repo, ("status",), (("filter.lfs.process", ""),))
     assert argv[:3] == ["git", f"--git-dir={repo / '.git'}", f"--work-tree={repo}"]
     count = int(env["GIT_CONFIG_COUNT"])
     settings = {env[f"GIT_CONFIG_KEY_{i}"]: env[f"GIT_CONFIG_VALUE_{i}"] for i in range(count)}
