@@ -304,9 +304,7 @@ def read_entry(rel: str, source: SourceClass, reader: LayerReader) -> FileRead:
     except Excluded as exc:
         named = None if stamp is None else _identity(rel, spec, reader, data)
         return FileRead([], [Diagnostic("error", exc.code, exc.message, rel)], named, stamp)
-    if objects or not findings:
-        return FileRead(objects, findings, None, stamp)
-    return FileRead(objects, findings, _identity(rel, spec, reader, data), stamp)
+    return FileRead(objects, findings, None, stamp)  # a members file names no one object
 
 
 def _identity(rel: str, spec: KindSpec, reader: LayerReader, data: bytes) -> tuple[str, str] | None:
