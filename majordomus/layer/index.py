@@ -15,17 +15,9 @@ from majordomus.layer.freshness import stat_key
 from majordomus.layer.git import GitError, PendingGitState, git_dir
 from majordomus.layer.kinds import load_kinds
 from majordomus.layer.manifest import read_manifest
-from majordomus.layer.model import (
-    Diagnostic,
-    Discovery,
-    ExcludedObject,
-    Index,
-    LayerObject,
-    Manifest,
-    SourceClass,
-)
+from majordomus.layer.model import Diagnostic, Discovery, Index, Manifest, SourceClass
 from majordomus.layer.reader import LayerReader, Stamp
-from majordomus.layer.reading import Kept, Reading, drop_duplicates, read_files
+from majordomus.layer.reading import Kept, drop_duplicates, read_files
 from majordomus.layer.relations import Relations, derive_relations
 from majordomus.layer.root import LayerIOError, find_root
 from majordomus.layer.sources import read_sources
@@ -170,7 +162,7 @@ def build(
         done = read_files(found, earlier, moved, reader, diagnostics)
     git = pending.result()
     diagnostics.extend(done.unnamed)
-    objects, duplicates = _unique(done)
+    objects, duplicates = drop_duplicates(done.objects, done.excluded)
     diagnostics.extend(duplicates)
     if previous is not None and done.same:
         relations = previous.relations
@@ -208,21 +200,6 @@ def _start_discovery(
     if discovered is not None and discovered[0] == stamp:
         return stamp, discovered, None
     return stamp, None, GitListings(layer.root, layer.sources)
-
-
-def _unique(done: Reading) -> tuple[list[LayerObject], list[Diagnostic]]:
-    """The objects read, one claimant per URI in URI order (`drop_duplicates`), and the
-    `duplicate_identity` findings; each claimant dropped is added to `done.excluded`."""
-    found = done.objects
-    objects, duplicates = drop_duplicates(found)
-    if duplicates:
-        kept = {id(obj) for obj in objects}
-        done.excluded.extend(
-            ExcludedObject(obj.kind, obj.identity, obj.provenance.path, "duplicate_identity")
-            for obj in found
-            if id(obj) not in kept
-        )
-    return objects, duplicates
 
 
 def _git_index_stamp(root: Path) -> Stamp | None:

@@ -20,9 +20,11 @@ def _claimant(obj: LayerObject) -> str:
     return obj.provenance.path if member is None else f"{obj.provenance.path} ({member})"
 
 
-def drop_duplicates(objects: list[LayerObject]) -> tuple[list[LayerObject], list[Diagnostic]]:
+def drop_duplicates(
+    objects: list[LayerObject], excluded: list[ExcludedObject]
+) -> tuple[list[LayerObject], list[Diagnostic]]:
     """Exclude every claimant of a URI claimed twice or more, one `duplicate_identity` error
-    each (URI, then file order); sort by URI."""
+    each (URI, then file order) and added to `excluded` (file order); sort by URI."""
     ordered = sorted(objects, key=attrgetter("uri"))
     kept: list[LayerObject] = []
     findings: list[Diagnostic] = []
@@ -41,6 +43,13 @@ def drop_duplicates(objects: list[LayerObject]) -> tuple[list[LayerObject], list
                     message=f"{uri} is claimed by {named}; all of them are excluded",
                 )
             )
+    if findings:
+        held = {id(obj) for obj in kept}
+        excluded.extend(
+            ExcludedObject(obj.kind, obj.identity, obj.provenance.path, "duplicate_identity")
+            for obj in objects
+            if id(obj) not in held
+        )
     return kept, findings
 
 
