@@ -4,13 +4,15 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from itertools import product
 from typing import Any
 
 from majordomus.errors import NotFound
-from majordomus.layer.keys import Key, admitted_keys
+from majordomus.layer.allow import AllowList
 from majordomus.layer.kinds import KindSpec, load_kinds
 from majordomus.layer.relations import RULES_OF, TRACKS
 from majordomus.shipped import shipped, shipped_text
@@ -48,6 +50,57 @@ def glossary() -> Glossary:
         for path in shipped("layer", "data", "examples").iterdir()
     }
     return Glossary(raw["common"], raw["keys"], raw["places"], examples)
+
+
+# -- the key paths an allow-list admits, spelled for people: `tags[]`, `evidence[].covers` ----
+
+_LIST_SUFFIX = r"(\.[0-9]+)?"
+_INDEX = r"\.[0-9]+"
+_NAME = r"[A-Za-z_][A-Za-z0-9_-]*"
+_GROUP = re.compile(r"\(([^()?]+)\)")
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """One admitted key: its dotted path with `[]` for list items, and whether the key holds
+    a list of scalars (`tags[]`)."""
+
+    path: str
+    is_list: bool
+
+    @property
+    def display(self) -> str:
+        return self.path + "[]" if self.is_list else self.path
+
+    @property
+    def parts(self) -> list[str]:
+        """Path segments; `[]` marks a list of mappings (`evidence[].covers`)."""
+        return self.path.replace("[].", ".[].").split(".")
+
+
+def _expand(pattern: str) -> list[Key]:
+    body = pattern.removeprefix("^").removesuffix("$")
+    is_list = body.endswith(_LIST_SUFFIX)
+    body = body.removesuffix(_LIST_SUFFIX)
+    body = body.replace(_INDEX, "[]").replace(_NAME, "<name>").replace("\\.", ".")
+    groups = _GROUP.findall(body)
+    template = _GROUP.sub("{}", body)
+    if any(ch in template for ch in "()|\\?*+^$") or "[" in template.replace("[]", ""):
+        raise ValueError(f"allow-list pattern {pattern!r} has a shape the reference cannot read")
+    return [
+        Key(template.format(*choice).replace(".[]", "[]"), is_list)
+        for choice in product(*(group.split("|") for group in groups))
+    ]
+
+
+def admitted_keys(allow: AllowList) -> list[Key]:
+    """Every key the list admits, in list order; a key that is both a scalar list and the
+    parent of mapping items (`evidence[]`, `evidence[].covers`) is kept once, as a list."""
+    seen: dict[str, Key] = {}
+    for pattern in allow.patterns:
+        for key in _expand(pattern):
+            seen.setdefault(key.path, key)
+    return list(seen.values())
 
 
 class UnknownKind(NotFound):
