@@ -40,8 +40,7 @@ class AllowList:
 
     @property
     def display(self) -> str:
-        """How diagnostics name the list: the reference page that documents it, since the
-        list file itself ships inside the package."""
+        """How diagnostics name the list: its reference page (the file ships in the package)."""
         return f"docs/generated/layer.md#{self.name}"
 
     def unknown(self, key_paths: list[str]) -> list[str]:

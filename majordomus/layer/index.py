@@ -191,8 +191,7 @@ def build(
 def _start_discovery(
     layer: Layer, discovery: Discovery, previous: Snapshot | None
 ) -> tuple[Stamp | None, IndexedDiscovery | None, GitListings | None]:
-    """The stamp of the git index (`vcs`), the earlier discovery while that stamp holds, and
-    else the `vcs` listings, started."""
+    """The git index's stamp (`vcs`), the earlier discovery while it holds, else the listings."""
     if discovery != "vcs":
         return None, None, None
     stamp = _git_index_stamp(layer.root)

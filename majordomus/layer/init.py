@@ -159,8 +159,7 @@ def init_layer(
     sources: bool = False,
     ignore_local: bool = False,
 ) -> list[str]:
-    """Write the skeleton layer into `target` (default: cwd); the created paths, root-relative
-    (docs/layer-internals.md)."""
+    """Write the skeleton layer into `target` (default: cwd); the created paths, root-relative."""
     root = Path.cwd() if target is None else target
     partial = sources or ignore_local
     _refuse_existing(root, extend or partial)

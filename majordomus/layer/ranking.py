@@ -201,8 +201,7 @@ class Ranking:
         return list(scored.values())
 
     def _match(self, term: Term, scored: dict[int, Scored]) -> dict[int, float]:
-        """Note where each of the `scored` documents matches `term`; what the best of its
-        matches is worth, per document."""
+        """Note where each `scored` document matches `term`; the worth of its best match, by row."""
         worth: dict[int, float] = {}
         for column, name in enumerate(COLUMNS):
             for spelling_at, spelling in enumerate(term.spellings):

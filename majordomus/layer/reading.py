@@ -75,8 +75,7 @@ def drop_unnamable(objects: list[LayerObject]) -> tuple[list[LayerObject], list[
 
 
 class Kept(NamedTuple):
-    """One file as a build read it, and whether a later build may keep this read
-    (docs/layer-internals.md)."""
+    """One file as a build read it, and whether a later build may keep this read."""
 
     source: str
     entry: str | None

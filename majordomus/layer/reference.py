@@ -151,8 +151,7 @@ def _object(properties: dict[str, Any]) -> dict[str, Any]:
 
 
 def _place(tree: dict[str, Any], parts: list[str], leaf: dict[str, Any]) -> None:
-    """Put `leaf` at `parts` in a nested object schema (`[]` = array items, `<name>` = any
-    member name)."""
+    """Put `leaf` at `parts` in a nested object schema (`[]`: array items, `<name>`: any member)."""
     head, rest = parts[0], parts[1:]
     if not rest:
         if head == "<name>":
@@ -335,8 +334,7 @@ def render_schema(kind: str) -> str:
 
 
 def layer_reference_files(follows: Mapping[str, str]) -> dict[str, str]:
-    """Relative path under the generated-docs directory → its text (`follows` as for
-    `render_page`)."""
+    """Path under the generated-docs directory → its text (`follows` as for `render_page`)."""
     files = {PAGE: render_page(follows)}
     for kind in schema_kinds():
         files[f"{SCHEMA_DIR}/{kind}.json"] = render_schema(kind)

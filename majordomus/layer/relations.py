@@ -55,8 +55,7 @@ class _Lookups(NamedTuple):
 
 
 class _Resolver:
-    """Lookups over the index objects (URI order), built on first use, and the external nodes
-    made on the way."""
+    """Lookups over the objects (URI order), built on first use, and the external nodes made."""
 
     def __init__(
         self,
@@ -313,8 +312,7 @@ def derive_relations(
     mcp_tools: Mapping[str, str] | None = None,
     excluded: list[ExcludedObject] | None = None,
 ) -> Relations:
-    """Edges, external nodes and unresolved references of `objects` (URI order)
-    (docs/layer-internals.md)."""
+    """Edges, external nodes and unresolved references of `objects` (URI order)."""
     resolver = _Resolver(objects, mcp_tools, excluded)
     edges: set[tuple[str, str, str]] = set()
     unresolved: set[UnresolvedReference] = set()

@@ -96,8 +96,7 @@ def _put(stack: list[str | None], depth: int, path: str) -> None:
 
 
 def _opens(out: list[tuple[str, Any]], path: str, raw: str | None, number: int) -> bool:
-    """Whether `path: raw` opens a block (empty value), refused at `MAX_YAML_DEPTH`; otherwise
-    emits its leaves."""
+    """Whether `path: raw` opens a block (refused at `MAX_YAML_DEPTH`); else emits its leaves."""
     value = (raw or "").lstrip(" ")
     if value:
         _emit(out, path, value, number)
