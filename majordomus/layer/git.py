@@ -237,6 +237,13 @@ def _answer(running: _Running) -> bytes | None:
         raise GitError(str(exc)) from exc
 
 
+def _ask(
+    root: Path, args: tuple[str, ...], stdin: bytes | None = None, quiet: tuple[int, ...] = ()
+) -> bytes | None:
+    """One hardened command run to its end; `GitError` when it fails."""
+    return _answer(_Running(root, args, quiet, stdin=stdin))
+
+
 def _toplevel(root: Path, running: _Running) -> str:
     top = _line(_answer(running))
     if top is None:
@@ -244,14 +251,9 @@ def _toplevel(root: Path, running: _Running) -> str:
     return top
 
 
-def head_commit(root: Path) -> str | None:
-    """`git rev-parse --verify -q HEAD`: the commit HEAD names, None when unborn."""
-    return _line(_answer(_Running(root, _HEAD, (1,))))
-
-
 def current_branch(root: Path) -> str | None:
     """`git symbolic-ref -q --short HEAD`: the branch name, None when detached."""
-    return _line(_answer(_Running(root, _BRANCH, (1,))))
+    return _line(_ask(root, _BRANCH, quiet=(1,)))
 
 
 def ignored(root: Path, rel: str) -> bool | None:
@@ -466,7 +468,7 @@ class PendingGitState:
 def head(root: Path) -> str | None:
     """The commit HEAD names, or None when unborn or when git cannot answer (for the ledger)."""
     try:
-        return head_commit(root)
+        return _line(_ask(root, _HEAD, quiet=(1,)))
     except GitError:
         return None
 
@@ -483,13 +485,6 @@ _MODES = {"blob": "100644", "tree": "040000"}
 
 #: One entry of `ls-tree -r -t -l`: type, object id, size (None for a tree) and path.
 TreeEntry = tuple[str, str, int | None, str]
-
-
-def _ask(
-    root: Path, args: tuple[str, ...], stdin: bytes | None = None, quiet: tuple[int, ...] = ()
-) -> bytes | None:
-    """One hardened command run to its end; `GitError` when it fails."""
-    return _answer(_Running(root, args, quiet, stdin=stdin))
 
 
 def ledger_refs(root: Path) -> dict[str, str]:
