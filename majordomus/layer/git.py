@@ -192,22 +192,17 @@ class _Running:
         except OSError as exc:
             self.failure = _Failed(f"cannot run git: {exc.strerror or exc}")
 
-    def _communicate(self) -> tuple[bytes, bytes]:
-        """The answer, or `_Failed` once git took longer than `TIMEOUT` (then it is killed)."""
-        assert self.process is not None
-        try:
-            return self.process.communicate(self.stdin, timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.communicate()
-            raise _Failed(f"git {self.args[0]} took more than {TIMEOUT:.0f} s") from None
-
     def result(self) -> bytes | None:
-        """Stdout bytes, None for an expected non-zero exit code; raises `_Failed`."""
+        """Stdout bytes, None for an expected non-zero exit code; raises `_Failed` (and kills git
+        once it took longer than `TIMEOUT`)."""
         if self.process is None:
             assert self.failure is not None
             raise self.failure
-        stdout, stderr = self._communicate()
+        try:
+            stdout, stderr = self.process.communicate(self.stdin, timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.stop()
+            raise _Failed(f"git {self.args[0]} took more than {TIMEOUT:.0f} s") from None
         if self.process.returncode == 0:
             return stdout
         if self.process.returncode in self.quiet_codes:
@@ -215,6 +210,12 @@ class _Running:
         reason = stderr.decode("utf-8", "replace").strip().splitlines()
         detail = reason[-1] if reason else f"exit status {self.process.returncode}"
         raise _Failed(f"git {self.args[0]} failed: {detail}")
+
+    def stop(self) -> None:
+        """End git when its answer is no longer wanted (a no-op once answered)."""
+        if self.process is not None and self.process.returncode is None:
+            self.process.kill()
+            self.process.communicate()
 
 
 def _line(out: bytes | None) -> str | None:
@@ -303,7 +304,7 @@ class LsFiles:
 
     def close(self) -> None:
         """End the listing when its answer is no longer wanted."""
-        _reap(self.running)
+        self.running.stop()
 
 
 def ls_files(root: Path, pathspec: str) -> list[str]:
@@ -325,13 +326,6 @@ def _entries(out: bytes) -> dict[str, str]:
         else:
             found[path] = stage
     return found
-
-
-def _reap(running: _Running) -> None:
-    """End a background question whose answer is no longer wanted (a no-op once answered)."""
-    if running.process is not None and running.process.returncode is None:
-        running.process.kill()
-        running.process.communicate()
 
 
 class GitState:
@@ -460,7 +454,7 @@ class PendingGitState:
             except GitError as exc:
                 for running in (head, branch, self._status):
                     if running is not None:
-                        _reap(running)
+                        running.stop()
                 self._state = GitState.unavailable(exc.message)
         return self._state
 
