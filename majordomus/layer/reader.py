@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from majordomus.layer.frontmatter import FrontMatterError, split
@@ -182,9 +182,10 @@ def _metadata(
 
 
 def _members(
-    spec: KindSpec, key: str, metadata: dict[str, Any], rel: str, provenance: dict[str, Any]
+    spec: KindSpec, key: str, metadata: dict[str, Any], rel: str, where: Provenance
 ) -> tuple[list[LayerObject], list[Diagnostic]]:
-    """One object per item of the list under `key`; bad items are diagnostics."""
+    """One object per item of the list under `key` (its provenance `where`'s, sized to it); bad
+    items are diagnostics."""
     items = metadata.get(key)
     if items is None:
         return [], []
@@ -215,9 +216,7 @@ def _members(
                 content=content,
                 body=content,
                 media_type=MEMBER_MEDIA_TYPE,
-                provenance=Provenance(
-                    bytes=len(content.encode("utf-8")), member=member, **provenance
-                ),
+                provenance=replace(where, bytes=len(content.encode("utf-8")), member=member),
             )
         )
     return objects, findings
@@ -263,15 +262,9 @@ def _read(
     text = _decode(data)
     spec, metadata, body = _checked(spec, text, reader, source)
     directory = rel.rpartition("/")[0] or "."
-    section = reader.manifest.section_of(rel)
+    where = Provenance(rel, directory, source.id, len(data), reader.manifest.section_of(rel))
     if spec.members is not None:
-        provenance = {
-            "path": rel,
-            "directory": directory,
-            "source_class": source.id,
-            "section": section,
-        }
-        return _members(spec, spec.members, metadata, rel, provenance)
+        return _members(spec, spec.members, metadata, rel, where)
     try:
         identity = identity_of(spec, metadata, rel)
     except ValueError as exc:
@@ -285,7 +278,7 @@ def _read(
         text,
         body,
         spec.media_type,
-        Provenance(rel, directory, source.id, len(data), section),
+        where,
     )
     return [obj], []
 
