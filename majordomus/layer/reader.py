@@ -153,7 +153,7 @@ def _decode(data: bytes) -> str:
 def _metadata(
     spec: KindSpec, text: str, reader: LayerReader
 ) -> tuple[KindSpec, dict[str, Any], str]:
-    """Step 3: (possibly switched kind, metadata, body)."""
+    """(possibly switched kind, metadata, body) of the text."""
     if spec.format == "text":
         return spec, {}, text
     if spec.format == "yaml":
@@ -233,11 +233,11 @@ def _spec(source: SourceClass, reader: LayerReader) -> KindSpec:
     return spec
 
 
-def _checked(
-    spec: KindSpec, text: str, reader: LayerReader, source: SourceClass
-) -> tuple[KindSpec, dict[str, Any], str]:
-    """Steps 3 to 5: (possibly switched kind, metadata, body) once the allow-list, kind and
-    version checks pass; raises `Excluded`."""
+def _read(
+    rel: str, source: SourceClass, reader: LayerReader, spec: KindSpec, data: bytes
+) -> tuple[list[LayerObject], list[Diagnostic]]:
+    """A read file's object(s), checked in the order of docs/layer.md's codes; else `Excluded`."""
+    text = _decode(data)
     spec, metadata, body = _metadata(spec, text, reader)
     if metadata:
         if spec.allow is not None:
@@ -251,16 +251,7 @@ def _checked(
                 f"declares kind '{declared}' but was discovered by class '{source.id}' "
                 f"as '{spec.name}'",
             )
-    if spec.version_field is not None:
-        check_version(spec, metadata)
-    return spec, metadata, body
-
-
-def _read(
-    rel: str, source: SourceClass, reader: LayerReader, spec: KindSpec, data: bytes
-) -> tuple[list[LayerObject], list[Diagnostic]]:
-    text = _decode(data)
-    spec, metadata, body = _checked(spec, text, reader, source)
+    check_version(spec, metadata)
     directory = rel.rpartition("/")[0] or "."
     where = Provenance(rel, directory, source.id, len(data), reader.manifest.section_of(rel))
     if spec.members is not None:
