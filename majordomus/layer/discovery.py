@@ -8,7 +8,6 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterable, Mapping
-from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -242,25 +241,6 @@ def _escapes(rel: str) -> bool:
     return rel.startswith("/") or (".." in rel and ".." in rel.split("/"))
 
 
-def class_entries(
-    root: Path,
-    source: SourceClass,
-    local_dir: str,
-    listing: Callable[[], ClassListing] | None,
-    tree: Tree | None = None,
-) -> tuple[list[str], Mapping[str, str] | None]:
-    """The class's paths, sorted and unique, local half and escapes removed; with a listing (vcs),
-    a map of each path's git index entry; without, a walk (filesystem)."""
-    entries: Mapping[str, str] | None = None
-    if listing is not None:
-        listed, entries = listing()
-    else:
-        glob = Glob(source.pathspec.removeprefix(GLOB_MAGIC))
-        listed = walk(root, glob, lambda rel: _under(rel, local_dir), tree)
-    # each path comes once (a listing's keys, a walk's finds)
-    return sorted(rel for rel in listed if not (_under(rel, local_dir) or _escapes(rel))), entries
-
-
 def discover(
     root: Path,
     manifest: Manifest,
@@ -277,8 +257,14 @@ def discover(
     if listings is None and mode == "vcs":
         listings = GitListings(root, sources)
     for place, source in enumerate(sources):
-        listing = None if listings is None else partial(listings.of, place)
-        paths, entries = class_entries(root, source, local_dir, listing, tree)
+        entries: Mapping[str, str] | None = None
+        if listings is not None:
+            listed, entries = listings.of(place)
+        else:
+            glob = Glob(source.pathspec.removeprefix(GLOB_MAGIC))
+            listed = walk(root, glob, lambda rel: _under(rel, local_dir), tree)
+        # each path comes once (a listing's keys, a walk's finds); the local half, escapes go
+        paths = sorted(rel for rel in listed if not (_under(rel, local_dir) or _escapes(rel)))
         log.debug(
             "class %s (kind %s): %d file(s)",
             source.id,
