@@ -50,19 +50,6 @@ def _tree(root: Path) -> Tree:
         raise LayerIOError(f"cannot read the repository: {exc.message}") from None
 
 
-def _log_diagnostic(diagnostic: Diagnostic) -> None:
-    """One diagnostic, at debug: by default only the summary line of the build is shown."""
-    where = diagnostic.path or "-"
-    log.debug(
-        "%s %s %s %s",
-        diagnostic.severity,
-        diagnostic.code,
-        where,
-        diagnostic.message,
-        extra={"code": diagnostic.code, "source_path": where},
-    )
-
-
 def _log_summary(index: Index) -> None:
     """One line with the counts: a warning when there is any diagnostic, naming the command
     that lists them, else an info line."""
@@ -182,8 +169,10 @@ def build(
         unresolved=relations.unresolved,
         excluded=done.excluded,
     )
-    for diagnostic in diagnostics:
-        _log_diagnostic(diagnostic)
+    for one in diagnostics:  # at debug: by default only the summary line is shown
+        where = one.path or "-"
+        extra = {"code": one.code, "source_path": where}
+        log.debug("%s %s %s %s", one.severity, one.code, where, one.message, extra=extra)
     _log_summary(index)
     return Built(index, Snapshot(layer, tools, done.files, relations, discovered))
 
@@ -194,18 +183,13 @@ def _start_discovery(
     """The git index's stamp (`vcs`), the earlier discovery while it holds, else the listings."""
     if discovery != "vcs":
         return None, None, None
-    stamp = _git_index_stamp(layer.root)
+    # the git index is stated before anything is listed, so a write after it is seen next time
+    folder = git_dir(layer.root)
+    stamp = None if folder is None else stat_key(str(folder / "index"))
     discovered = None if previous is None else previous.discovered
     if discovered is not None and discovered[0] == stamp:
         return stamp, discovered, None
     return stamp, None, GitListings(layer.root, layer.sources)
-
-
-def _git_index_stamp(root: Path) -> Stamp | None:
-    """The stamp of the git index of the work tree holding `root`, None when there is none;
-    taken before anything is listed, so a write after it is seen by the next build."""
-    folder = git_dir(root)
-    return None if folder is None else stat_key(str(folder / "index"))
 
 
 def repository_json(index: Index) -> dict[str, Any]:
