@@ -107,11 +107,10 @@ class UnknownKind(NotFound):
     """No shipped kind has that name (exit 12)."""
 
 
-def _banner() -> str:
-    return (
-        f"{GENERATED}. Generated from the shipped kinds and allow-lists by "
-        f"`majordomus generate docs` (majordomus-cli {__version__})."
-    )
+_BANNER = (
+    f"{GENERATED}. Generated from the shipped kinds and allow-lists by "
+    f"`majordomus generate docs` (majordomus-cli {__version__})."
+)
 
 
 def described_keys(spec: KindSpec) -> list[tuple[Key, str, str]]:
@@ -189,7 +188,7 @@ def json_schema(kind: str) -> dict[str, Any]:
         required.append(spec.version_field)
     part = "front matter" if spec.format == "markdown" else "file"
     return {
-        "x-generated": _banner(),
+        "x-generated": _BANNER,
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"majordomus {kind}",
         "description": f"The {part} of a `{kind}` object of the .ai layer; see "
@@ -321,7 +320,7 @@ files, point the YAML language server at it, e.g. a first line
 def render_page(follows: Mapping[str, str]) -> str:
     """The page; `follows` maps each edge kind the context compiler follows to why."""
     kinds = load_kinds()
-    lines = [f"<!-- {_banner()} -->", "", _INTRO.rstrip("\n"), "", "## Kinds", ""]
+    lines = [f"<!-- {_BANNER} -->", "", _INTRO.rstrip("\n"), "", "## Kinds", ""]
     lines += [f"* [{name}](#{name})" for name in sorted(kinds.kinds)]
     lines.append("")
     for name in sorted(kinds.kinds):
