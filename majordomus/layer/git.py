@@ -10,6 +10,7 @@ import subprocess
 import tempfile
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, Literal
@@ -328,83 +329,40 @@ def _entries(out: bytes) -> dict[str, str]:
     return found
 
 
-class GitState:
-    """What git says about the root; immutable. `ask`, a `status` already running, is collected
-    when `working_tree` is first read, so nothing waits for it unless an answer needs it."""
+class _AskedOnce:
+    """A field holding its value, or the question (a callable) that answers it when the field
+    is first read: a `status` already running is collected then, or never."""
 
-    __slots__ = (
-        "_ask",
-        "_lock",
-        "_working_tree",
-        "branch",
-        "head",
-        "reason",
-        "state",
-        "toplevel",
-    )
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.held = f"_{name}"
+
+    def __get__(self, obj: object, owner: type | None = None) -> str:
+        if obj is None:
+            return "unknown"  # the field's default
+        fields = vars(obj)
+        value = fields[self.held]
+        if not isinstance(value, str):
+            lock, ask = value
+            with lock:  # asked once, whichever thread reads it first
+                if not isinstance(fields[self.held], str):
+                    fields[self.held] = ask()
+        return str(fields[self.held])
+
+    def __set__(self, obj: object, value: str | Callable[[], str]) -> None:
+        vars(obj)[self.held] = value if isinstance(value, str) else (threading.Lock(), value)
+
+
+@dataclass(frozen=True)
+class GitState:
+    """What git says about the root; immutable. `working_tree` may be given as the question
+    that answers it, asked when first read, so nothing waits for it unless an answer needs it."""
 
     state: Literal["available", "unavailable"]
-    toplevel: str | None
-    head: str | None
-    branch: str | None
-    reason: str | None
-    _working_tree: str
-    _ask: Callable[[], str] | None
-    _lock: threading.Lock | None
-
-    def __init__(
-        self,
-        state: Literal["available", "unavailable"],
-        toplevel: str | None = None,
-        head: str | None = None,
-        branch: str | None = None,
-        working_tree: str = "unknown",
-        reason: str | None = None,
-        *,
-        ask: Callable[[], str] | None = None,
-    ) -> None:
-        for name, value in (
-            ("state", state),
-            ("toplevel", toplevel),
-            ("head", head),
-            ("branch", branch),
-            ("reason", reason),
-            ("_working_tree", working_tree),
-            ("_ask", ask),
-            ("_lock", threading.Lock() if ask is not None else None),
-        ):
-            object.__setattr__(self, name, value)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"GitState is immutable: cannot assign {name}")
-
-    @property
-    def working_tree(self) -> str:
-        """`clean`, `dirty` or `unknown`; asked of git once, when first read."""
-        lock = self._lock
-        if lock is not None:
-            with lock:
-                ask = self._ask
-                if ask is not None:
-                    object.__setattr__(self, "_working_tree", ask())
-                    object.__setattr__(self, "_ask", None)
-        return self._working_tree
-
-    def _fields(self) -> tuple[Any, ...]:
-        return (self.state, self.toplevel, self.head, self.branch, self.working_tree, self.reason)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, GitState):
-            return NotImplemented
-        return self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        names = ("state", "toplevel", "head", "branch", "working_tree", "reason")
-        shown = ", ".join(f"{n}={v!r}" for n, v in zip(names, self._fields(), strict=True))
-        return f"GitState({shown})"
+    toplevel: str | None = None
+    head: str | None = None
+    branch: str | None = None
+    working_tree: _AskedOnce = _AskedOnce()
+    reason: str | None = None
 
     @classmethod
     def unavailable(cls, reason: str) -> GitState:
@@ -449,7 +407,7 @@ class PendingGitState:
                     _toplevel(self._root, top),
                     _line(_answer(head)),
                     _line(_answer(branch)),
-                    ask=partial(_status, self._root, self._status),
+                    partial(_status, self._root, self._status),
                 )
             except GitError as exc:
                 for running in (head, branch, self._status):
