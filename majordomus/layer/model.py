@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
@@ -196,10 +196,6 @@ class Index:
     external: dict[str, ExternalNode] = field(default_factory=dict)
     unresolved: list[UnresolvedReference] = field(default_factory=list)
     excluded: list[ExcludedObject] = field(default_factory=list)
-
-    def replace(self, **changes: Any) -> Index:
-        """A new index with `changes` (field name → new value); nothing cached is carried."""
-        return replace(self, **changes)
 
     @property
     def state(self) -> Literal["ok", "degraded"]:
