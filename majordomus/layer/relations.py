@@ -153,9 +153,6 @@ class _Resolver:
             raise self.missing(kind, ref, f"{what}; register it or correct the {fix}")
         return found
 
-    def target(self, kind: str) -> Callable[[str], str]:
-        return partial(self.object, kind)
-
     def doctrine(self, ref: str) -> str:
         return self.find("rule", ref) or self.node("doctrine", ref)
 
@@ -209,28 +206,26 @@ _TYPED = (
 )
 
 
+def _of(kind: str) -> Callable[[_Resolver], Callable[[str], str]]:
+    """The resolver of references to objects of `kind`, by identity or stem."""
+    return lambda r: partial(r.object, kind)
+
+
 def _rules() -> dict[str, tuple[_Rule, ...]]:
     """The relation table of docs/devcontext.md by declaring kind (`tracks` applies to all)."""
     rule_ref = "a rule, by `id@version` or `id`"
     return {
-        "rule": (_Rule("depends_on", "depends_on", lambda r: r.target("rule"), rule_ref),),
+        "rule": (_Rule("depends_on", "depends_on", _of("rule"), rule_ref),),
         "adr": (
             _Rule("supersedes", "supersedes", lambda r: r.adr, "a decision, by its `id`"),
             _Rule("related", "put_in_force", lambda r: r.prefixed, _TYPED),
         ),
-        "skill": (
-            _Rule("related", "related_to", lambda r: r.target("skill"), "a skill, by its `id`"),
-        ),
+        "skill": (_Rule("related", "related_to", _of("skill"), "a skill, by its `id`"),),
         "use-case": (
             _Rule("commands", "runs", lambda r: partial(r.node, "command"), "a command, by name"),
             _Rule("doctrines", "exercises", lambda r: r.doctrine, "a rule, else a named doctrine"),
-            _Rule("claims", "evidences", lambda r: r.target("claim"), "a claim, by its `id`"),
-            _Rule(
-                "applications",
-                "serves",
-                lambda r: r.target("application"),
-                "an application, by its `id`",
-            ),
+            _Rule("claims", "evidences", _of("claim"), "a claim, by its `id`"),
+            _Rule("applications", "serves", _of("application"), "an application, by its `id`"),
             _Rule("mcp_tools", "exercises", lambda r: r.mcp_tool, "a capability, by MCP tool name"),
         ),
         "claim": (
@@ -239,24 +234,20 @@ def _rules() -> dict[str, tuple[_Rule, ...]]:
             _Rule("test", "tested_by", lambda r: r.path, "a file, by path"),
         ),
         "issue": (
-            _Rule(
-                "milestone", "belongs_to", lambda r: r.target("milestone"), "a milestone, by `id`"
-            ),
-            _Rule("depends_on", "depends_on", lambda r: r.target("issue"), "an issue, by `id`"),
+            _Rule("milestone", "belongs_to", _of("milestone"), "a milestone, by `id`"),
+            _Rule("depends_on", "depends_on", _of("issue"), "an issue, by `id`"),
             _Rule("related", "governed_by", lambda r: r.prefixed, _TYPED),
         ),
         "milestone": (
-            _Rule(
-                "depends_on", "depends_on", lambda r: r.target("milestone"), "a milestone, by `id`"
-            ),
-            _Rule("claims", "evidences", lambda r: r.target("claim"), "a claim, by its `id`"),
+            _Rule("depends_on", "depends_on", _of("milestone"), "a milestone, by `id`"),
+            _Rule("claims", "evidences", _of("claim"), "a claim, by its `id`"),
             _Rule("related", "governed_by", lambda r: r.prefixed, _TYPED),
         ),
         "application": (
             _Rule(
                 "use_cases",
                 "serves",
-                lambda r: r.target("use-case"),
+                _of("use-case"),
                 "a use case, by its `id` (the edge runs from the use case)",
                 inverted=True,
             ),
