@@ -124,19 +124,14 @@ def uncovered_sections(
         fix = "; ".join(
             f"class `{c.id}` ({c.pathspec})" for c in proposed(manifest, sources, [name])
         )
-        findings.append(
-            Diagnostic(
-                "warning",
-                "section_not_indexed",
-                f"section '{name}' ({path}) has no source class in sources.yaml, so none of "
-                + (
-                    f"its files is indexed; `majordomus init --sources` declares {fix}"
-                    if fix
-                    else f"its files is indexed; declare a class for it (see {REFERENCE_PAGE})"
-                ),
-                path,
-            )
+        how = f"declare a class for it (see {REFERENCE_PAGE})"
+        if fix:
+            how = f"`majordomus init --sources` declares {fix}"
+        message = (
+            f"section '{name}' ({path}) has no source class in sources.yaml, so none of its "
+            f"files is indexed; {how}"
         )
+        findings.append(Diagnostic("warning", "section_not_indexed", message, path))
     return findings
 
 
