@@ -1,5 +1,4 @@
-"""Sections no source class reads: the `section_not_indexed` finding
-(docs/layer-internals.md)."""
+"""Sections no source class reads: the `section_not_indexed` finding (docs/layer-internals.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Enumerating the files of each source class, `vcs` or `filesystem`
-(docs/layer-internals.md)."""
+"""Enumerating the files of each source class, `vcs` or `filesystem` (docs/layer-internals.md)."""
 
 from __future__ import annotations
 
