@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -228,10 +229,7 @@ class Index:
     @cached_property
     def kinds(self) -> dict[str, int]:
         """Object count per kind, ordered by kind name."""
-        counts: dict[str, int] = {}
-        for obj in self.objects:
-            counts[obj.kind] = counts.get(obj.kind, 0) + 1
-        return dict(sorted(counts.items()))
+        return dict(sorted(Counter(obj.kind for obj in self.objects).items()))
 
     @cached_property
     def fingerprint(self) -> str:
