@@ -97,9 +97,7 @@ class Watch:
     def changed(self) -> bool:
         """True when the layer may differ from the index: a stat of the fixed set or of the
         next slice of files moved, or one was suspect."""
-        if self.suspect or any(stat_key(path) != key for path, key in self._fixed):
-            return True
-        if self._sliced():
+        if self.suspect or any(stat_key(p) != key for p, key in self._fixed) or self._sliced():
             return True
         if self._paths:
             self._cursor = (self._cursor + SLICE) % len(self._paths)
