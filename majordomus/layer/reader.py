@@ -72,16 +72,10 @@ def identity_of(spec: KindSpec, metadata: dict[str, Any], rel: str) -> str:
 
 def heading_of(body: str) -> str | None:
     """Text after `# ` on the first body line that begins with exactly `# `, trimmed."""
-    if body.startswith("# "):
-        start = 2
-    else:
-        found = body.find("\n# ")
-        if found < 0:
-            return None
-        start = found + 3
-    end = body.find("\n", start)
-    line = body[start:] if end < 0 else body[start:end]
-    return line.strip() or None
+    found = ("\n" + body).find("\n# ")
+    if found < 0:
+        return None
+    return body[found + 2 :].partition("\n")[0].strip() or None
 
 
 def title_of(spec: KindSpec, metadata: dict[str, Any], body: str) -> str | None:
