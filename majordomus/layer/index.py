@@ -42,14 +42,6 @@ def open_layer(start: Path | None = None) -> Layer:
     return Layer(root=root, manifest=manifest, sources=read_sources(root, manifest))
 
 
-def _tree(root: Path) -> Tree:
-    """The root's open directories for one build; a root that will not open is an I/O error."""
-    try:
-        return Tree(root)
-    except Unsafe as exc:
-        raise LayerIOError(f"cannot read the repository: {exc.message}") from None
-
-
 def _log_summary(index: Index) -> None:
     """One line with the counts: a warning when there is any diagnostic, naming the command
     that lists them, else an info line."""
@@ -135,7 +127,11 @@ def build(
             f"git is not usable at {layer.root}: {pending.result().reason}; "
             "use --discovery filesystem to read the work tree instead"
         )
-    with _tree(layer.root) as tree:
+    try:  # the root's open directories for this build
+        tree = Tree(layer.root)
+    except Unsafe as exc:
+        raise LayerIOError(f"cannot read the repository: {exc.message}") from None
+    with tree:
         if discovered is None:
             found, findings = discover(
                 layer.root, layer.manifest, layer.sources, discovery, tree, listings
