@@ -16,20 +16,14 @@ REFERENCE_PAGE = "docs/generated/layer.md"
 BOOTSTRAP_SECTION = "knowledge"
 
 
-def _reach(pathspec: str) -> tuple[str, bool]:
-    """The literal directories of a `:(glob)` pathspec before its first wildcard segment, and
-    whether it can go deeper than one level below them (a `**` or a wildcard directory)."""
-    segments = pathspec.removeprefix(GLOB_MAGIC).split("/")
-    for at, segment in enumerate(segments):
-        if "*" in segment or "?" in segment:
-            deep = segment == "**" or at < len(segments) - 1
-            return "/".join(segments[:at]), deep
-    return "/".join(segments), False
-
-
 def _reaches(pathspec: str, section: str) -> bool:
-    """Whether `pathspec` can match the section's path or a path inside it."""
-    prefix, deep = _reach(pathspec)
+    """Whether `pathspec` can match the section's path or a path inside it: from the literal
+    directories before its first wildcard segment, one level deeper, or any with a `**` or a
+    wildcard directory."""
+    segments = pathspec.removeprefix(GLOB_MAGIC).split("/")
+    at = next((n for n, part in enumerate(segments) if "*" in part or "?" in part), len(segments))
+    prefix = "/".join(segments[:at])
+    deep = at < len(segments) and (segments[at] == "**" or at < len(segments) - 1)
     if prefix == section or prefix.startswith(section + "/"):
         return True
     inside = section.startswith(prefix + "/") if prefix else True
