@@ -108,11 +108,7 @@ def parse_manifest(text: str, shown: str) -> Manifest:
             f"{shown}: no 'knowledge' section; sources.yaml is read from "
             ".ai/<sections.knowledge>/sources.yaml"
         )
-    return Manifest(
-        schema=raw["schema"],
-        local_path=local,
-        sections=sections,
-    )
+    return Manifest(schema=raw["schema"], local_path=local, sections=sections)
 
 
 def read_manifest(root: Path) -> Manifest:
