@@ -281,25 +281,13 @@ def discover(
             if first == source.id:
                 kept.append(rel)
                 continue
-            findings.append(
-                Diagnostic(
-                    severity="warning",
-                    code="claimed_twice",
-                    path=rel,
-                    message=f"matched by class '{source.id}' after class '{first}'; "
-                    f"kept under '{first}'",
-                )
-            )
+            twice = f"matched by class '{source.id}' after class '{first}'; kept under '{first}'"
+            findings.append(Diagnostic("warning", "claimed_twice", twice, rel))
         files.append(Claimed(source, kept, entries))
         if source.required and not paths:
-            findings.append(
-                Diagnostic(
-                    severity="error",
-                    code="required_source_empty",
-                    message=f"class '{source.id}' is required but its pathspec "
-                    f"'{source.pathspec}' matches no file",
-                )
-            )
+            message = f"class '{source.id}' is required but its pathspec '{source.pathspec}'"
+            message += " matches no file"
+            findings.append(Diagnostic("error", "required_source_empty", message))
     return files, findings
 
 
@@ -311,10 +299,8 @@ def _undecodable(rel: str, source: SourceClass) -> Diagnostic:
     """A path that is not UTF-8 names no object (no URI, no JSON string holds its bytes): it
     is left unread, shown with each such byte as `\\xNN`."""
     shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    return Diagnostic(
-        severity="error",
-        code="undecodable_path",
-        path=shown,
-        message=f"matched by class '{source.id}', but the path is not UTF-8 (its bytes are "
-        "shown as \\xNN); it is not read: rename the file",
+    message = (
+        f"matched by class '{source.id}', but the path is not UTF-8 (its bytes are shown as "
+        "\\xNN); it is not read: rename the file"
     )
+    return Diagnostic("error", "undecodable_path", message, shown)

@@ -35,14 +35,8 @@ def drop_duplicates(
             continue
         named = " and ".join(_claimant(obj) for obj in claimants)
         for obj in claimants:
-            findings.append(
-                Diagnostic(
-                    severity="error",
-                    code="duplicate_identity",
-                    path=obj.provenance.path,
-                    message=f"{uri} is claimed by {named}; all of them are excluded",
-                )
-            )
+            message = f"{uri} is claimed by {named}; all of them are excluded"
+            findings.append(Diagnostic("error", "duplicate_identity", message, obj.provenance.path))
     if findings:
         held = {id(obj) for obj in kept}
         excluded.extend(
@@ -63,14 +57,8 @@ def drop_unnamable(objects: list[LayerObject]) -> tuple[list[LayerObject], list[
         if reason is None:
             kept.append(obj)
             continue
-        findings.append(
-            Diagnostic(
-                severity="error",
-                code="unnamable_object",
-                path=obj.provenance.path,
-                message=f"a {obj.kind} object is excluded: {reason}",
-            )
-        )
+        message = f"a {obj.kind} object is excluded: {reason}"
+        findings.append(Diagnostic("error", "unnamable_object", message, obj.provenance.path))
     return kept, findings
 
 
