@@ -57,7 +57,6 @@ REPOSITORY_INFO = Capability(
     tool="majordomus_repository",
     resource=("majordomus://repository", "repository"),
     http=("GET", "/api/v1/repository"),
-    stability=VERIFIED,
     tags=("layer",),
 )
 
@@ -276,7 +275,6 @@ OBJECTS_LIST = Capability(
     tool="majordomus_list",
     http=("GET", "/api/v1/objects"),
     cli=("objects", "list"),
-    stability=VERIFIED,
     tags=("layer",),
     cases=_list_cases,
 )
@@ -292,7 +290,6 @@ OBJECTS_GET = Capability(
     tool="majordomus_get",
     http=("GET", "/api/v1/object"),
     cli=("objects", "get"),
-    stability=VERIFIED,
     tags=("layer",),
     cases=_get_cases,
 )
@@ -309,7 +306,6 @@ OBJECTS_SEARCH = Capability(
     tool="majordomus_search",
     http=("GET", "/api/v1/search"),
     cli=("objects", "search"),
-    stability=VERIFIED,
     tags=("layer", "search"),
     cache=CachePolicy(64),
     cases=(("rule", {"query": "rule"}),),
@@ -456,7 +452,6 @@ CAPABILITIES_LIST = Capability(
     tool="majordomus_capabilities",
     http=("GET", "/api/v1/capabilities"),
     cli=("capabilities", "list"),
-    stability=VERIFIED,
     tags=("registry",),
     cache=CachePolicy(16),
     cases=(
@@ -475,7 +470,6 @@ CAPABILITIES_DESCRIBE = Capability(
     tool="majordomus_capability",
     http=("GET", "/api/v1/capability"),
     cli=("capabilities", "describe"),
-    stability=VERIFIED,
     tags=("registry",),
     cases=(("repository-info", {"id": "repository.info"}),),
 )
@@ -619,7 +613,6 @@ HEALTH_REPORT = Capability(
     tool="majordomus_health",
     resource=("majordomus://health", "health"),
     http=("GET", "/api/v1/health"),
-    stability=VERIFIED,
     tags=("health",),
     cache=CachePolicy(4, ttl_seconds=5),
 )
@@ -632,7 +625,6 @@ HEALTH_LIVE = Capability(
     output=Liveness,
     handler=health_live,
     http=("GET", "/api/v1/live"),
-    stability=VERIFIED,
     tags=("health",),
 )
 
@@ -645,7 +637,6 @@ HEALTH_READY = Capability(
     output=Readiness,
     handler=health_ready,
     http=("GET", "/api/v1/ready"),
-    stability=VERIFIED,
     tags=("health",),
 )
 

@@ -88,7 +88,6 @@ DEVCONTEXT_COMPILE = Capability(
     tool="majordomus_devcontext",
     http=("GET", "/api/v1/devcontext"),
     cli=("devcontext", "compile"),
-    stability=VERIFIED,
     tags=("context", "session", "planning", "introspection"),
     cache=CachePolicy(16),
     cases=_compile_cases,
@@ -106,7 +105,6 @@ DEVCONTEXT_EXPLAIN = Capability(
     tool="majordomus_devcontext_explain",
     http=("GET", "/api/v1/devcontext/explain"),
     cli=("devcontext", "explain"),
-    stability=VERIFIED,
     tags=("context", "provenance", "introspection"),
     cache=CachePolicy(8),
     cases=_explain_cases,
@@ -125,7 +123,6 @@ DEVCONTEXT_POLICY = Capability(
     resource=("majordomus://devcontext/policy", "devcontext-policy"),
     http=("GET", "/api/v1/devcontext/policy"),
     cli=("devcontext", "policy"),
-    stability=VERIFIED,
     tags=("context", "introspection"),
 )
 

@@ -146,7 +146,6 @@ REASONING_ADVISORS = Capability(
     resource=("majordomus://reasoning/advisors", "reasoning-advisors"),
     http=("GET", "/api/v1/reasoning/advisors"),
     cli=("reasoning", "advisors"),
-    stability=EXPERIMENTAL,
     tags=("reasoning", "advisors"),
 )
 
@@ -207,7 +206,6 @@ REASONING_PLAN = Capability(
     tool="majordomus_reasoning_plan",
     http=("GET", "/api/v1/reasoning/plan"),
     cli=("reasoning", "plan"),
-    stability=EXPERIMENTAL,
     tags=("reasoning", "policy"),
     cases=(("material", {"materiality": "material"}),),
 )
@@ -251,7 +249,6 @@ def _team(name: str, description: str, **declared: Any) -> Capability:
         kind="command",
         writes_repository=True,
         cli=("reasoning", name),
-        stability=EXPERIMENTAL,
         tags=("reasoning", "team"),
         waived="external_dependency",
         **declared,
@@ -368,7 +365,6 @@ REASONING_STATUS = Capability(
     resource=("majordomus://reasoning", "reasoning"),
     http=("GET", "/api/v1/reasoning"),
     cli=("reasoning", "status"),
-    stability=EXPERIMENTAL,
     tags=("reasoning", "session"),
     cases=TASK_CASES,
 )
@@ -423,7 +419,6 @@ REASONING_HANDOVER = Capability(
     tool="majordomus_reasoning_handover",
     http=("GET", "/api/v1/reasoning/handover"),
     cli=("reasoning", "handover"),
-    stability=EXPERIMENTAL,
     tags=("reasoning", "session"),
     cases=TASK_CASES,
 )
@@ -462,7 +457,6 @@ REASONING_EXPLAIN = Capability(
     tool="majordomus_reasoning_explain",
     http=("GET", "/api/v1/reasoning/explain"),
     cli=("reasoning", "explain"),
-    stability=EXPERIMENTAL,
     tags=("reasoning", "provenance"),
     waived="transient_state",
     cases=(("absent", {"id": "assessment-absent"}),),
@@ -513,7 +507,6 @@ REASONING_CHECK = Capability(
     tool="majordomus_reasoning_check",
     http=("GET", "/api/v1/reasoning/check"),
     cli=("reasoning", "check"),
-    stability=EXPERIMENTAL,
     tags=("reasoning", "governance"),
 )
 

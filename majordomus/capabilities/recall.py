@@ -336,7 +336,6 @@ RECALL_QUERY = Capability(
     tool="majordomus_recall",
     http=("GET", "/api/v1/recall"),
     cli=("recall",),
-    stability=VERIFIED,
     tags=("layer", "reasoning", "search"),
     cases=(("question", {"query": "what was decided about the rules?"}),),
 )

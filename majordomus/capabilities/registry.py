@@ -67,7 +67,8 @@ class Capability:
     resource: tuple[str, str] | None = None
     http: tuple[str, str] | None = None
     cli: tuple[str, ...] | None = None
-    stability: str = "implemented"
+    #: Empty: the stability of the module that composes it.
+    stability: str = ""
     tags: tuple[str, ...] = ()
     cache: CachePolicy = CachePolicy()
     waived: str | None = None
@@ -127,7 +128,7 @@ class Capability:
 
 @dataclass(frozen=True, slots=True)
 class Module:
-    """A group of capabilities under one namespace; stamps its id on each."""
+    """A group of capabilities under one namespace; stamps its id and default stability on each."""
 
     id: str
     title: str
@@ -136,7 +137,10 @@ class Module:
     capabilities: tuple[Capability, ...]
 
     def composed(self) -> list[Capability]:
-        return [replace(cap, module=self.id) for cap in self.capabilities]
+        return [
+            replace(cap, module=self.id, stability=cap.stability or self.stability)
+            for cap in self.capabilities
+        ]
 
 
 class Registry:
