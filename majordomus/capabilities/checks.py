@@ -46,7 +46,18 @@ class RegistryBuildFailed(Exception):
         self.errors = errors
 
 
-def check_modules(module_ids: Sequence[str], errors: list[RegistryError]) -> None:
+def check_registry(module_ids: Sequence[str], caps: Sequence[Capability]) -> None:
+    """Every module and capability declaration checked; raises naming every error."""
+    errors: list[RegistryError] = []
+    _check_modules(module_ids, errors)
+    _check_capabilities(caps, errors)
+    for cap in caps:
+        _check_declaration(cap, errors)
+    if errors:
+        raise RegistryBuildFailed(errors)
+
+
+def _check_modules(module_ids: Sequence[str], errors: list[RegistryError]) -> None:
     """Each module id once and well formed."""
     seen: set[str] = set()
     for module_id in module_ids:
@@ -120,7 +131,7 @@ _OWNED: tuple[tuple[Callable[[Capability], Any], str, Callable[[Any], str]], ...
 )
 
 
-def check_capabilities(caps: Sequence[Capability], errors: list[RegistryError]) -> None:
+def _check_capabilities(caps: Sequence[Capability], errors: list[RegistryError]) -> None:
     """Check each capability's identity and exposure, in id order, and that every name has
     one owner; ties of a repeated id are ordered by the handler's module."""
     pending = sorted(caps, key=lambda c: (c.id, getattr(c.handler, "__module__", "")))
@@ -141,10 +152,8 @@ def check_capabilities(caps: Sequence[Capability], errors: list[RegistryError]) 
                 owners[value] = cap
 
 
-def check_declaration(cap: Capability, errors: list[RegistryError]) -> None:
-    """A declaration's handler, stability, benchmark waiver and cache policy."""
-    if cap.handler is None:
-        _shape(cap, errors, f"a {cap.kind} needs a handler")
+def _check_declaration(cap: Capability, errors: list[RegistryError]) -> None:
+    """A declaration's stability, benchmark waiver, cache policy and types."""
     if cap.waived is not None and cap.waived not in WAIVER_REASONS:
         _shape(cap, errors, f"unknown benchmark waiver '{cap.waived}'")
     if cap.stability not in STABILITIES:
@@ -156,6 +165,7 @@ def check_declaration(cap: Capability, errors: list[RegistryError]) -> None:
             RegistryError("not_executable", f"{cap.id}: {cap.stability} but exposed to run")
         )
     _check_cache(cap, errors)
+    _check_types(cap, errors)
 
 
 def _check_cache(cap: Capability, errors: list[RegistryError]) -> None:
@@ -170,11 +180,9 @@ def _check_cache(cap: Capability, errors: list[RegistryError]) -> None:
         errors.append(RegistryError("invalid_cache_policy", f"{cap.id}: ttl_seconds is 0"))
 
 
-def signature_problem(cap: Capability) -> str | None:
+def _signature_problem(cap: Capability) -> str | None:
     """Why the handler's annotations are not the declared types (its request parameter is
     the input type, its return the output type), or None when they are."""
-    if cap.handler is None:
-        return None
     from majordomus.capabilities.workspace import Workspace
 
     try:
@@ -196,7 +204,7 @@ def _name(annotation: Any) -> str:
     return getattr(annotation, "__name__", repr(annotation))
 
 
-def check_types(cap: Capability, errors: list[RegistryError]) -> None:
+def _check_types(cap: Capability, errors: list[RegistryError]) -> None:
     """The checks that need the declared types: a resource query accepts `{}`, and an annotated
     handler's signature is the declared input and output."""
     if cap.kind == "query" and cap.resource is not None:
@@ -209,7 +217,7 @@ def check_types(cap: Capability, errors: list[RegistryError]) -> None:
                     f"(it requires {', '.join(required)})",
                 )
             )
-    if cap.handler is not None and getattr(cap.handler, "__annotations__", None):
-        problem = signature_problem(cap)
+    if getattr(cap.handler, "__annotations__", None):
+        problem = _signature_problem(cap)
         if problem is not None:
             _shape(cap, errors, problem)

@@ -127,7 +127,7 @@ class Executor:
 
     def capability(self, capability_id: str) -> Capability:
         cap = self.ctx.registry.get(capability_id)
-        if cap is None or cap.handler is None:
+        if cap is None:
             raise NotFound(f"capability {capability_id}")
         return cap
 
@@ -163,7 +163,6 @@ class Executor:
             if hit:
                 return cached  # type: ignore[no-any-return]
         self.counters.handler_invocations += 1
-        assert cap.handler is not None
         try:
             answer = cap.handler(self.ctx, request)
         except (CapabilityError, Fatal):

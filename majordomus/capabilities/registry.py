@@ -7,14 +7,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from majordomus.capabilities.checks import (
-    RegistryBuildFailed,
-    RegistryError,
-    check_capabilities,
-    check_declaration,
-    check_modules,
-    check_types,
-)
+from majordomus.capabilities.checks import RegistryBuildFailed, RegistryError, check_registry
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -61,7 +54,7 @@ class Capability:
     description: str
     input: type[BaseModel]
     output: type[BaseModel]
-    handler: Handler | None = None
+    handler: Handler
     kind: Kind = "query"
     tool: str | None = None
     resource: tuple[str, str] | None = None
@@ -189,13 +182,6 @@ class Registry:
 
 def build_registry(modules: Sequence[Module]) -> Registry:
     """The registry of `modules`, every declaration checked; raises naming every error."""
-    errors: list[RegistryError] = []
-    check_modules([m.id for m in modules], errors)
     caps = [cap for module in modules for cap in module.composed()]
-    check_capabilities(caps, errors)
-    for cap in caps:
-        check_declaration(cap, errors)
-        check_types(cap, errors)
-    if errors:
-        raise RegistryBuildFailed(errors)
+    check_registry([m.id for m in modules], caps)
     return Registry(modules, caps)

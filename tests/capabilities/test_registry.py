@@ -107,7 +107,6 @@ def _wrong_output(ctx: Workspace, request: Empty) -> Empty:
     [
         (module(cap(kind="command")), "invalid_exposure"),  # a command bound to GET
         (module(cap(kind="command", cache=CachePolicy(4), http=None)), "invalid_cache_policy"),
-        (module(cap(handler=None)), "shape"),
         (module(cap(cache=CachePolicy(0, ttl_seconds=0))), "invalid_cache_policy"),
         (module(cap(stability="planned")), "not_executable"),
         (module(cap(id="other.thing")), "module_mismatch"),
