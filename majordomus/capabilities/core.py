@@ -19,7 +19,6 @@ from majordomus.wire import OMIT, Empty, StrictInput, Wire, dumps_compact, dumps
 if TYPE_CHECKING:
     from majordomus.capabilities.registry import Registry
     from majordomus.capabilities.workspace import Workspace
-    from majordomus.layer.git import GitState
     from majordomus.layer.model import LayerObject
 
 
@@ -534,12 +533,6 @@ def _ledger_check(ctx: Workspace) -> HealthCheck:
     )
 
 
-def _git_detail(git: GitState) -> str:
-    if not git.available:
-        return f"unavailable: {git.reason}"
-    return f"{git.branch or 'detached'} at {(git.head or 'no commit')[:12]}, {git.working_tree}"
-
-
 def health_report(ctx: Workspace, _: Empty) -> Health:
     index = ctx.index
     git = index.git
@@ -577,7 +570,10 @@ def health_report(ctx: Workspace, _: Empty) -> Health:
             id="git",
             title="Git",
             status="ok" if git.available else "warn",
-            detail=_git_detail(git),
+            detail=f"{git.branch or 'detached'} at {(git.head or 'no commit')[:12]}, "
+            f"{git.working_tree}"
+            if git.available
+            else f"unavailable: {git.reason}",
             decided_by="git answers for the root",
         ),
         _ledger_check(ctx),

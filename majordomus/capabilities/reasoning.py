@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BeforeValidator, Field
@@ -53,17 +52,15 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class ReasoningSituation:
-    """What every reasoning capability knows about one request; `index` holds the lookups
-    over `loaded.records` when asked for (`indexed`)."""
+    """What every reasoning capability knows about one request."""
 
     store: Store
     loaded: Loaded
     advisors: AdvisorSituation
-    index: RecordIndex | None = None
 
 
 def reasoning_situation(
-    ctx: Workspace, as_of: str | None = None, *, indexed: bool = False, local: bool = True
+    ctx: Workspace, as_of: str | None = None, *, local: bool = True
 ) -> ReasoningSituation:
     """Resolve the situation, as of `as_of` when given; an invalid catalogue is refused naming
     its file. `local` false reads only the published records (`reasoning check --shared`)."""
@@ -75,12 +72,11 @@ def reasoning_situation(
         if moment is None:
             raise InvalidInput(f"as_of: {moment_problem(as_of)}")
         loaded, now = recorded_by(loaded, moment), epoch_of(moment)
-    index = RecordIndex(loaded.records) if indexed else None
     try:
         advisors = resolve_advisors(ctx.root, ctx.environ, history(loaded), now=now)
     except CatalogueError as exc:
         raise Refused(exc.message) from None
-    return ReasoningSituation(store=store, loaded=loaded, advisors=advisors, index=index)
+    return ReasoningSituation(store=store, loaded=loaded, advisors=advisors)
 
 
 class AdvisorCapacity(Wire):
@@ -172,24 +168,20 @@ class PlanPreviewInput(StrictInput):
     ] = None
 
 
-def requested_capabilities(given: list[str] | None, situation: AdvisorSituation) -> list[str]:
-    """The words, split at commas and trimmed; each must be in the catalogue's vocabulary."""
-    words = [w.strip() for item in given or [] for w in item.split(",") if w.strip()]
+def reasoning_plan(ctx: Workspace, request: PlanPreviewInput) -> ReviewPlan:
+    """The capability words are split at commas and trimmed; each must be in the catalogue."""
+    advisors = reasoning_situation(ctx).advisors
+    words = [w.strip() for item in request.capabilities or [] for w in item.split(",") if w.strip()]
     for word in words:
-        if not situation.loaded.catalogue.knows_capability(word):
+        if not advisors.loaded.catalogue.knows_capability(word):
             raise InvalidInput(
                 f"'{word}' is not an advisory capability; "
                 "`majordomus reasoning advisors` lists them"
             )
-    return words
-
-
-def reasoning_plan(ctx: Workspace, request: PlanPreviewInput) -> ReviewPlan:
-    advisors = reasoning_situation(ctx).advisors
     preview = PlanRequest(
         materiality=request.materiality or Materiality.default(),
         confidence=request.confidence or ReasoningConfidence.default(),
-        capabilities=requested_capabilities(request.capabilities, advisors),
+        capabilities=words,
     )
     return plan(preview, advisors.mode, advisors.states)
 
@@ -341,10 +333,11 @@ def _derived_state(
 ) -> tuple[ReasoningState, AdvisorSituation]:
     """The state of `task` (default: the current one) and the advisors; the records are let go
     on return, before the report is rendered (the peak memory of a large store)."""
-    situation = reasoning_situation(ctx, as_of, indexed=True)
+    situation = reasoning_situation(ctx, as_of)
     if task is None:
         task = situation.store.current_task()
-    state = derive(situation.loaded, None if task == ALL_TASKS else task, situation.index)
+    loaded = situation.loaded
+    state = derive(loaded, None if task == ALL_TASKS else task, RecordIndex(loaded.records))
     return state, situation.advisors
 
 
@@ -377,29 +370,23 @@ class ReasoningHandoverInput(StrictInput):
     as_of: AsOf = None
 
 
-def git_position(root: Path) -> GitPosition:
-    """The branch and HEAD of the checkout now; none of either when git cannot say."""
-    from majordomus.layer import git
-
-    try:
-        branch = git.current_branch(root)
-    except git.GitError:
-        branch = None
-    return GitPosition(branch=branch, head=git.head(root))
-
-
 def reasoning_handover(ctx: Workspace, request: ReasoningHandoverInput) -> Handover:
     """The handover of the requested task (the current one by default), replayed from the
     records; the `# Reasoning` section is exactly what `reasoning.status` reports."""
+    from majordomus.layer import git
     from majordomus.ledger.tasks import UNTASKED
 
     situation = reasoning_situation(ctx, request.as_of)
     current = situation.store.current_task()
     task = request.task if request.task is not None else current
+    try:
+        branch = git.current_branch(ctx.root)
+    except git.GitError:
+        branch = None
     return handover(
         situation.loaded,
         None if task == ALL_TASKS else task,
-        position=git_position(ctx.root),
+        position=GitPosition(branch=branch, head=git.head(ctx.root)),
         current_task_set=request.task is not None or current != UNTASKED,
     )
 
