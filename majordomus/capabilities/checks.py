@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import inspect
 import re
-import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -180,35 +178,15 @@ def _check_cache(cap: Capability, errors: list[RegistryError]) -> None:
         errors.append(RegistryError("invalid_cache_policy", f"{cap.id}: ttl_seconds is 0"))
 
 
-def _signature_problem(cap: Capability) -> str | None:
-    """Why the handler's annotations are not the declared types (its request parameter is
-    the input type, its return the output type), or None when they are."""
-    from majordomus.capabilities.workspace import Workspace
-
-    try:
-        hints = typing.get_type_hints(cap.handler, localns={"Workspace": Workspace})
-    except (NameError, TypeError) as exc:
-        return f"its annotations do not resolve: {exc}"
-    names = list(inspect.signature(cap.handler).parameters)
-    if len(names) != 2:
-        return f"a handler takes (ctx, request), not {len(names)} parameter(s)"
-    request, returned = hints.get(names[1]), hints.get("return")
-    if request is not cap.input:
-        return f"its request is {_name(request)}, not the declared input {_name(cap.input)}"
-    if returned is not cap.output:
-        return f"it returns {_name(returned)}, not the declared output {_name(cap.output)}"
-    return None
-
-
-def _name(annotation: Any) -> str:
-    return getattr(annotation, "__name__", repr(annotation))
-
-
 def _check_types(cap: Capability, errors: list[RegistryError]) -> None:
-    """The checks that need the declared types: a resource query accepts `{}`, and an annotated
-    handler's signature is the declared input and output."""
+    """The handler's annotations name its types, and a resource query accepts `{}`."""
+    try:
+        request = cap.input
+    except (NameError, TypeError) as exc:
+        _shape(cap, errors, f"its handler's types do not resolve: {exc}")
+        return
     if cap.kind == "query" and cap.resource is not None:
-        required = [n for n, f in cap.input.model_fields.items() if f.is_required()]
+        required = [n for n, f in request.model_fields.items() if f.is_required()]
         if required:
             errors.append(
                 RegistryError(
@@ -217,7 +195,3 @@ def _check_types(cap: Capability, errors: list[RegistryError]) -> None:
                     f"(it requires {', '.join(required)})",
                 )
             )
-    if getattr(cap.handler, "__annotations__", None):
-        problem = _signature_problem(cap)
-        if problem is not None:
-            _shape(cap, errors, problem)

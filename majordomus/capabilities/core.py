@@ -50,8 +50,6 @@ REPOSITORY_INFO = Capability(
     title="Repository and index state",
     description="Root, sections, git state, discovery mode, kinds present and every "
     "diagnostic of the layer index. Read-only.",
-    input=Empty,
-    output=RepositoryReport,
     handler=repository_info,
     tool="majordomus_repository",
     resource=("majordomus://repository", "repository"),
@@ -268,8 +266,6 @@ OBJECTS_LIST = Capability(
     title="List objects",
     description="The layer's declarative objects in URI order, optionally only one "
     "kind or one tag. Read-only.",
-    input=ListInput,
-    output=ObjectList,
     handler=objects_list,
     tool="majordomus_list",
     http=("GET", "/api/v1/objects"),
@@ -283,8 +279,6 @@ OBJECTS_GET = Capability(
     title="Get one object",
     description="One object by URI with metadata, provenance and content, or a query "
     "resource such as `majordomus://repository` answered. Read-only.",
-    input=GetInput,
-    output=ResourceView,
     handler=objects_get,
     tool="majordomus_get",
     http=("GET", "/api/v1/object"),
@@ -299,8 +293,6 @@ OBJECTS_SEARCH = Capability(
     description="Case-insensitive substring search over identities, titles, "
     "descriptions and content, in URI order; for results ranked across the layer and the "
     "reasoning ledger, recall (majordomus_recall). Read-only.",
-    input=SearchInput,
-    output=SearchResult,
     handler=objects_search,
     tool="majordomus_search",
     http=("GET", "/api/v1/search"),
@@ -445,8 +437,6 @@ CAPABILITIES_LIST = Capability(
     title="List capabilities",
     description="Every capability with its exposure and policies, optionally one kind "
     "or one surface, and the registry summary. Read-only.",
-    input=CapabilitiesInput,
-    output=CapabilityList,
     handler=capabilities_list,
     tool="majordomus_capabilities",
     http=("GET", "/api/v1/capabilities"),
@@ -463,8 +453,6 @@ CAPABILITIES_DESCRIBE = Capability(
     id="capabilities.describe",
     title="Describe one capability",
     description="One capability as declared, with its input and output JSON Schemas. Read-only.",
-    input=DescribeInput,
-    output=CapabilityDescriptor,
     handler=capabilities_describe,
     tool="majordomus_capability",
     http=("GET", "/api/v1/capability"),
@@ -603,8 +591,6 @@ HEALTH_REPORT = Capability(
     description="The checks on this repository (its layer index, the registry "
     "served from it, the scope, the reasoning ledger and git), and the worst of "
     "them. Read-only.",
-    input=Empty,
-    output=Health,
     handler=health_report,
     tool="majordomus_health",
     resource=("majordomus://health", "health"),
@@ -617,8 +603,6 @@ HEALTH_LIVE = Capability(
     id="health.live",
     title="Liveness",
     description="Always alive while the process answers. Read-only.",
-    input=Empty,
-    output=Liveness,
     handler=health_live,
     http=("GET", "/api/v1/live"),
     tags=("health",),
@@ -629,8 +613,6 @@ HEALTH_READY = Capability(
     title="Readiness",
     description="Ready when the registry holds capabilities; the layer warns when the "
     "index is degraded. Never contacts another service. Read-only.",
-    input=Empty,
-    output=Readiness,
     handler=health_ready,
     http=("GET", "/api/v1/ready"),
     tags=("health",),

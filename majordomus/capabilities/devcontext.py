@@ -82,8 +82,6 @@ DEVCONTEXT_COMPILE = Capability(
     "the entries out in tier order and reports every exclusion with its cost; `bundle` adds "
     "the content as Markdown (over MCP the answer is that bundle, and `detail` the rows). "
     "Read-only.",
-    input=CompileInput,
-    output=CompiledContext,
     handler=compile_context,
     tool="majordomus_devcontext",
     http=("GET", "/api/v1/devcontext"),
@@ -99,8 +97,6 @@ DEVCONTEXT_EXPLAIN = Capability(
     description="Where one canonical identifier stands in the context a request compiles: "
     "selected, excluded, deduplicated, held and not reached, or unknown, with the row that "
     "proves it and the budget the judgement was made under. Read-only.",
-    input=ExplainInput,
-    output=Explanation,
     handler=explain_identifier,
     tool="majordomus_devcontext_explain",
     http=("GET", "/api/v1/devcontext/explain"),
@@ -116,8 +112,6 @@ DEVCONTEXT_POLICY = Capability(
     description="The rules the compiler applies, as data: the tiers in spend order with the "
     "kinds spent from each, every edge kind with its weights or why it is not followed, the "
     "selectors, and the defaults. Read-only.",
-    input=Empty,
-    output=CompilerPolicy,
     handler=compiler_policy,
     tool="majordomus_devcontext_policy",
     resource=("majordomus://devcontext/policy", "devcontext-policy"),

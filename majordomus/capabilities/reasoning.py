@@ -135,8 +135,6 @@ REASONING_ADVISORS = Capability(
     description="The reasoning mode and where it came from, every advisor of the catalogue "
     "with its status, the one reason word and what was probed, the capacity per advisory "
     "capability, and the catalogue's findings. Contacts no advisor. Read-only.",
-    input=AdvisorsInput,
-    output=AdvisorsReport,
     handler=reasoning_advisors,
     tool="majordomus_reasoning_advisors",
     resource=("majordomus://reasoning/advisors", "reasoning-advisors"),
@@ -192,8 +190,6 @@ REASONING_PLAN = Capability(
     description="How much independent review an uncertainty of the given materiality and "
     "confidence deserves under the current mode, which available advisors would be asked "
     "and why, or the structured local review when none would. Records nothing. Read-only.",
-    input=PlanPreviewInput,
-    output=ReviewPlan,
     handler=reasoning_plan,
     tool="majordomus_reasoning_plan",
     http=("GET", "/api/v1/reasoning/plan"),
@@ -254,8 +250,6 @@ REASONING_PUSH = _team(
     "(docs/team.md). Writes git objects and refs/majordomus/ only.",
     title="Publish the ledger",
     handler=reasoning_push,
-    input=PushInput,
-    output=Pushed,
 )
 REASONING_PULL = _team(
     "pull",
@@ -264,16 +258,12 @@ REASONING_PULL = _team(
     "refs/majordomus/ only.",
     title="Fetch the team's ledger",
     handler=reasoning_pull,
-    input=RemoteInput,
-    output=Pulled,
 )
 REASONING_SYNC = _team(
     "sync",
     "`reasoning pull`, then `reasoning push`, with one remote.",
     title="Pull, then push",
     handler=reasoning_sync,
-    input=RemoteInput,
-    output=Synced,
 )
 
 
@@ -351,8 +341,6 @@ REASONING_STATUS = Capability(
     "task (or one task, or `all`), each with where it stands, the timeline of every record, "
     "totals, unreadable store files, and the Markdown report a handover carries; optionally "
     "as of an earlier moment. Derived from the records, never stored. Read-only.",
-    input=ReasoningStatusInput,
-    output=ReasoningStatus,
     handler=reasoning_status,
     tool="majordomus_reasoning",
     resource=("majordomus://reasoning", "reasoning"),
@@ -400,8 +388,6 @@ REASONING_HANDOVER = Capability(
     "actions, local-review steps and a Mermaid graph of the chain; then the plain report "
     "under `# Reasoning`. The current task, one task or `all`; optionally as of an earlier "
     "moment. Read-only.",
-    input=ReasoningHandoverInput,
-    output=Handover,
     handler=reasoning_handover,
     tool="majordomus_reasoning_handover",
     http=("GET", "/api/v1/reasoning/handover"),
@@ -438,8 +424,6 @@ REASONING_EXPLAIN = Capability(
     description="One record with the assessment it belongs to and that assessment's whole "
     "chain (plans, consultations, disagreements, resolutions, conclusions, validations, "
     "attempts) as timeline steps in order. An unknown id is not found. Read-only.",
-    input=ReasoningExplainInput,
-    output=ReasoningExplanation,
     handler=reasoning_explain,
     tool="majordomus_reasoning_explain",
     http=("GET", "/api/v1/reasoning/explain"),
@@ -488,8 +472,6 @@ REASONING_CHECK = Capability(
     "credential, documents asserting a refused claim, and records that do not parse or claim "
     "review the ledger does not show, and fetched ledger refs kept aside as rewritten. "
     "Findings are reported, never fixed. Read-only.",
-    input=ReasoningCheckInput,
-    output=ReasoningCheck,
     handler=reasoning_check,
     tool="majordomus_reasoning_check",
     http=("GET", "/api/v1/reasoning/check"),

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
+import typing
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -52,8 +55,6 @@ class Capability:
     id: str
     title: str
     description: str
-    input: type[BaseModel]
-    output: type[BaseModel]
     handler: Handler
     kind: Kind = "query"
     tool: str | None = None
@@ -68,6 +69,15 @@ class Capability:
     cases: Cases = (("default", {}),)
     writes_repository: bool = False
     module: str = ""
+
+    @property
+    def input(self) -> type[BaseModel]:
+        """The request type: the handler's annotation, the one place the types are declared."""
+        return handler_types(self.handler)[0]
+
+    @property
+    def output(self) -> type[BaseModel]:
+        return handler_types(self.handler)[1]
 
     @property
     def namespace(self) -> str:
@@ -117,6 +127,22 @@ class Capability:
         if callable(self.cases):
             return self.cases(ctx)
         return [(name, dict(value)) for name, value in self.cases]
+
+
+@functools.cache
+def handler_types(handler: Handler) -> tuple[type[BaseModel], type[BaseModel]]:
+    """The request and answer types of a handler annotated `(ctx, request: In) -> Out`; a
+    `TypeError` or `NameError` says why a handler is not."""
+    from majordomus.capabilities.workspace import Workspace
+
+    hints = typing.get_type_hints(handler, localns={"Workspace": Workspace})
+    names = list(inspect.signature(handler).parameters)
+    if len(names) != 2:
+        raise TypeError(f"a handler takes (ctx, request), not {len(names)} parameter(s)")
+    request, answer = hints.get(names[1]), hints.get("return")
+    if request is None or answer is None:
+        raise TypeError("a handler's request and return are annotated with their models")
+    return request, answer
 
 
 @dataclass(frozen=True, slots=True)
