@@ -75,18 +75,6 @@ def _finite_float(text: str) -> float:
     return value
 
 
-def _refuse_large(text: str) -> int:
-    if len(text) - (text[0] == "-") > MAX_INT_DIGITS:
-        raise IntegerTooLarge(MAX_INT_DIGITS)
-    return int(text)
-
-
-def _keep_large(text: str) -> int | LargeInt:
-    if len(text) - (text[0] == "-") > MAX_INT_DIGITS:
-        return LargeInt(text)
-    return int(text)
-
-
 def refusal(exc: ValueError) -> str:
     """What is wrong with a text `loads` refused, as a predicate: "the body " + refusal(exc)."""
     if isinstance(exc, NestingTooDeep):
@@ -110,9 +98,17 @@ def loads(data: str | bytes, *, keep_large_ints: bool = False) -> Any:
     return (_KEEPING if keep_large_ints else _REFUSING).decode(text)
 
 
-_REFUSING = json.JSONDecoder(
-    parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=_refuse_large
-)
-_KEEPING = json.JSONDecoder(
-    parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=_keep_large
-)
+def _decoder(keep_large_ints: bool) -> json.JSONDecoder:
+    def parse_int(text: str) -> int | LargeInt:
+        if len(text) - (text[0] == "-") <= MAX_INT_DIGITS:
+            return int(text)
+        if keep_large_ints:
+            return LargeInt(text)
+        raise IntegerTooLarge(MAX_INT_DIGITS)
+
+    return json.JSONDecoder(
+        parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=parse_int
+    )
+
+
+_REFUSING, _KEEPING = _decoder(False), _decoder(True)
