@@ -58,8 +58,7 @@ def _skeleton(raw: bytes) -> bytes:
 
 def depth_exceeds(data: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> bool:
     """Whether the containers of JSON text `data` nest deeper than `max_depth` (strings
-    skipped). Malformed text is measured as well as it can be; `json.loads` words its error.
-    """
+    skipped); malformed text is measured as well as it can be (`json.loads` words its error)."""
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     return max(accumulate(map(_STEP, _skeleton(raw))), default=0) > max_depth
 

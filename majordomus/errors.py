@@ -41,8 +41,6 @@ class MissingArtifact(Fatal):
 class ProtocolFailure(Fatal):
     """Git unusable, I/O errors, invalid embedded data: refused / internal."""
 
-    exit_code = EXIT_REFUSED
-
 
 class CapabilityError(Exception):
     """A transport-neutral handler error; `display` is `<words>: <message>`. `cli` is the

@@ -74,8 +74,7 @@ class Repository:
         return self.workspace.index
 
     def info(self) -> RepositoryReport:
-        """The resource `majordomus://repository`: the root, the layer, git state, the kinds
-        present and every diagnostic of the index."""
+        """The resource `majordomus://repository`: root, layer, git state, kinds, diagnostics."""
         from majordomus.wire import Empty
 
         return _answer(self.workspace, "repository.info", Empty())
@@ -155,8 +154,7 @@ class RepositoryLedger:
         return _answer(self.workspace, "reasoning.record", request)
 
     def status(self, task: str | None = None, *, as_of: str | None = None) -> ReasoningStatus:
-        """`majordomus reasoning status`: the mode, the advisor counts, the replayed state and
-        its Markdown report."""
+        """`majordomus reasoning status`: mode, advisor counts, replayed state, Markdown report."""
         from majordomus.capabilities.reasoning import ReasoningStatusInput
 
         request = ReasoningStatusInput(task=task, as_of=as_of)

@@ -148,8 +148,7 @@ class SearchResult(Paged):
 
 
 def check_kind(ctx: Workspace, kind: str | None) -> None:
-    """A declared kind the index holds nothing of is an empty answer; an undeclared one is
-    refused, listing the declared kinds."""
+    """An undeclared kind is refused listing the declared ones; a declared, absent one is empty."""
     if kind is None or kind in ctx.index.kinds:
         return
     from majordomus.layer.kinds import load_kinds
@@ -167,8 +166,7 @@ def _tagged(obj: LayerObject, tag: str) -> bool:
 
 
 def objects_list(ctx: Workspace, request: ListInput) -> ObjectList:
-    """Every row validated in one call. The rows show no working-tree state, so a build this
-    starts runs no `git status`."""
+    """The rows show no working-tree state, so a build this starts runs no `git status`."""
     objects = ctx.index_without_status().objects
     check_kind(ctx, request.kind)
     rows = [

@@ -121,8 +121,7 @@ class Executor:
         return answer
 
     def _computed(self, cap: Capability, request: BaseModel, fresh: bool) -> BaseModel:
-        """The whole answer, from the process cache (first in, first out, each entry for its TTL)
-        or the handler."""
+        """The whole answer, from the process cache (FIFO, each entry for its TTL) or handler."""
         if not cap.cache.enabled or fresh:
             return self._run(cap, request)
         key = dumps_canonical(request.model_dump(mode="json", by_alias=True))

@@ -58,14 +58,10 @@ def _code(text: str) -> str:
     return f"`{text}`"
 
 
-def _ref_name(ref: str) -> str:
-    return ref.rsplit("/", 1)[-1]
-
-
 def type_words(prop: dict[str, Any]) -> str:
     """`string`, `integer or null`, `array`, a referenced type's name; enum values appended."""
     if "$ref" in prop:
-        words = _ref_name(prop["$ref"])
+        words = prop["$ref"].rsplit("/", 1)[-1]
     elif "type" in prop:
         declared = prop["type"]
         words = " or ".join(declared) if isinstance(declared, list) else str(declared)
@@ -218,10 +214,6 @@ def module_page(registry: Registry, module_id: str, cases: Cases) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def _link(cap: Capability) -> str:
-    return f"[{_code(cap.id)}](modules/{cap.module}.md#{cap.id})"
-
-
 def capabilities_page(registry: Registry) -> str:
     caps = list(registry)
     summary = registry.summary()
@@ -268,9 +260,8 @@ def capabilities_page(registry: Registry) -> str:
         http = _code(f"{cap.http[0]} {cap.http[1]}") if cap.http else "—"
         cli = _code("majordomus " + " ".join(cap.cli)) if cap.cli else "—"
         cache = f"process, {cap.cache.max_entries}" if cap.cache.enabled else "—"
-        out.append(
-            f"| {_link(cap)} | {cap.kind} | {', '.join(mcp) or '—'} | {http} | {cli} | {cache} |"
-        )
+        link = f"[{_code(cap.id)}](modules/{cap.module}.md#{cap.id})"
+        out.append(f"| {link} | {cap.kind} | {', '.join(mcp) or '—'} | {http} | {cli} | {cache} |")
     return "\n".join(out) + "\n"
 
 

@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 
 __all__ = ["RegistryBuildFailed", "RegistryError"]
 
-Kind = Literal["query", "command"]
 VERIFIED = "behaviorally_verified"
 EXPERIMENTAL = "experimental"
 Case = tuple[str, dict[str, Any]]
@@ -56,7 +55,7 @@ class Capability:
     title: str
     description: str
     handler: Handler
-    kind: Kind = "query"
+    kind: Literal["query", "command"] = "query"
     tool: str | None = None
     resource: tuple[str, str] | None = None
     http: tuple[str, str] | None = None
