@@ -52,14 +52,10 @@ def compiler_policy(ctx: Workspace, _: Empty) -> CompilerPolicy:
     return policy(ctx)
 
 
-def _smallest(ctx: Workspace, kind: str) -> str | None:
-    return min((o.identity for o in ctx.index.objects if o.kind == kind), default=None)
-
-
 def _compile_cases(ctx: Workspace) -> list[tuple[str, dict[str, Any]]]:
     cases: list[tuple[str, dict[str, Any]]] = [("no-seed", {})]
     for kind in ("issue", "milestone"):
-        identity = _smallest(ctx, kind)
+        identity = min((o.identity for o in ctx.index.objects if o.kind == kind), default=None)
         if identity is not None:
             cases.append((kind, {kind: identity}))
     cases.append(("intent", {"intent": INTENT_CASE}))
