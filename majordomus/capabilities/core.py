@@ -441,10 +441,7 @@ CAPABILITIES_LIST = Capability(
     cli=("capabilities", "list"),
     tags=("registry",),
     cache=CachePolicy(16),
-    cases=(
-        ("all", {}),
-        ("queries", {"kind": "query"}),
-    ),
+    cases=(("all", {}), ("queries", {"kind": "query"})),
 )
 
 CAPABILITIES_DESCRIBE = Capability(

@@ -29,13 +29,7 @@ from majordomus.ledger.team import Pulled, Pushed, Synced, pull, push, sync
 from majordomus.projections.check import CHECKS, ReasoningFinding
 from majordomus.projections.check import run as run_checks
 from majordomus.projections.handover import GitPosition, Handover, handover
-from majordomus.projections.moment import (
-    AsOf,
-    epoch_of,
-    moment_problem,
-    parse_moment,
-    recorded_by,
-)
+from majordomus.projections.moment import AsOf, epoch_of, moment_problem, parse_moment, recorded_by
 from majordomus.projections.state import (
     ALL_TASKS,
     ReasoningExplanation,

@@ -33,9 +33,7 @@ def reference_workspace() -> Workspace:
     from majordomus.layer.model import Index, Manifest
 
     manifest = Manifest(
-        schema=LAYER_SCHEMA,
-        local_path="local",
-        sections={"knowledge": "knowledge"},
+        schema=LAYER_SCHEMA, local_path="local", sections={"knowledge": "knowledge"}
     )
     index = Index(
         root=Path("repository"),
@@ -97,7 +95,7 @@ def _properties_table(side: str, schema: dict[str, Any]) -> list[str]:
 
 def _schema_section(side: str, schema: dict[str, Any]) -> list[str]:
     name = schema.get("title")
-    title = "Input" if side == "input" else "Output"
+    title = side.capitalize()
     if name is not None:
         title = f"{title}: {_code(name)}"
     out = [f"### {title}", ""]
