@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from majordomus.capabilities.reference import benchmark_transports, target_key
+from majordomus.capabilities.reference import benchmark_transports
 from majordomus.capabilities.registry import EXECUTABLE_STABILITIES, Registry
 from majordomus.capabilities.workspace import Workspace
 
@@ -85,7 +85,7 @@ def derive_targets(ctx: Workspace, registry: Registry) -> list[Target]:
             for case, value in cases:
                 targets.append(
                     Target(
-                        key=target_key(cap, transport, case),
+                        key=f"{cap.id}|{transport}|{case}",
                         kind="capability",
                         transport=transport,
                         modes=modes,

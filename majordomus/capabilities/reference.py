@@ -161,11 +161,6 @@ def benchmark_transports(cap: Capability) -> list[str]:
     return [transport for transport in TRANSPORTS if exposed[transport]]
 
 
-def target_key(cap: Capability, transport: str, case: str) -> str:
-    """The key of one benchmark target: `<id>|<transport>|<case>`."""
-    return f"{cap.id}|{transport}|{case}"
-
-
 def _benchmark_section(cap: Capability, cases: list[tuple[str, dict[str, Any]]]) -> list[str]:
     out = [
         "### Benchmark targets",
