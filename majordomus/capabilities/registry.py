@@ -170,16 +170,13 @@ class Module:
 
 
 class Registry:
-    """The checked capabilities of some modules in id order, with a lookup per surface."""
+    """The checked capabilities of some modules in id order, and the resource URIs they answer."""
 
     def __init__(self, modules: Sequence[Module], capabilities: Iterable[Capability]) -> None:
         self.modules = {m.id: m for m in sorted(modules, key=lambda m: m.id)}
         self.capabilities = {c.id: c for c in sorted(capabilities, key=lambda c: c.id)}
         caps = self.capabilities.values()
-        self.by_tool = {c.tool: c for c in caps if c.tool is not None}
         self.by_resource = {c.resource[0]: c for c in caps if c.resource is not None}
-        self.by_route = {c.http: c for c in caps if c.http is not None}
-        self.by_cli = {c.cli: c for c in caps if c.cli is not None}
 
     def __iter__(self) -> Iterator[Capability]:
         return iter(self.capabilities.values())
@@ -198,10 +195,10 @@ class Registry:
             "declarative": 0,
             "by_kind": dict(sorted(Counter(c.kind for c in self).items())),
             "by_stability": dict(sorted(Counter(c.stability for c in self).items())),
-            "mcp_tools": len(self.by_tool),
+            "mcp_tools": sum(1 for c in self if c.tool is not None),
             "mcp_resources": len(self.by_resource),
-            "http_routes": len(self.by_route),
-            "cli_commands": len(self.by_cli),
+            "http_routes": sum(1 for c in self if c.http is not None),
+            "cli_commands": sum(1 for c in self if c.cli is not None),
             "modules": len(self.modules),
             "benchmark_required": sum(1 for c in self if c.waived is None),
             "benchmark_waived": sum(1 for c in self if c.waived is not None),
