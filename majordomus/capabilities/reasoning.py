@@ -29,7 +29,7 @@ from majordomus.ledger.team import Pulled, Pushed, Synced, pull, push, sync
 from majordomus.projections.check import CHECKS, ReasoningFinding
 from majordomus.projections.check import run as run_checks
 from majordomus.projections.handover import GitPosition, Handover, handover
-from majordomus.projections.moment import AsOf, epoch_of, moment_problem, parse_moment, recorded_by
+from majordomus.projections.moment import AsOf, epoch_of, parse_moment, recorded_by
 from majordomus.projections.state import (
     ALL_TASKS,
     ReasoningExplanation,
@@ -63,8 +63,7 @@ def reasoning_situation(
     now = None
     if as_of is not None:
         moment = parse_moment(as_of)
-        if moment is None:
-            raise InvalidInput(f"as_of: {moment_problem(as_of)}")
+        assert moment is not None  # the AsOf type lets only a moment through
         loaded, now = recorded_by(loaded, moment), epoch_of(moment)
     try:
         advisors = resolve_advisors(ctx.root, ctx.environ, history(loaded), now=now)
