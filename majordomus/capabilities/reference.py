@@ -32,12 +32,11 @@ def reference_workspace() -> Workspace:
     from majordomus.layer.manifest import LAYER_SCHEMA
     from majordomus.layer.model import Index, Manifest
 
-    manifest = Manifest(
-        schema=LAYER_SCHEMA, local_path="local", sections={"knowledge": "knowledge"}
-    )
     index = Index(
         root=Path("repository"),
-        manifest=manifest,
+        manifest=Manifest(
+            schema=LAYER_SCHEMA, local_path="local", sections={"knowledge": "knowledge"}
+        ),
         sources=[],
         discovery="vcs",
         git=GitState.unavailable("the reference describes an empty layer"),
