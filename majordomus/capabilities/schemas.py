@@ -72,17 +72,6 @@ def _fillable(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
     return prop
 
 
-def _input_form(schema: dict[str, Any]) -> dict[str, Any]:
-    """A request's schema in the form generic clients (the MCP Inspector) fill; `$defs` keep
-    the form they share with the answers."""
-    defs = schema.get("$defs", {})
-    properties = schema.get("properties")
-    if isinstance(properties, dict):
-        schema["properties"] = {k: _fillable(v, defs) for k, v in properties.items()}
-    schema.setdefault("type", "object")
-    return schema
-
-
 @functools.cache
 def canonical_schema(
     model: type[BaseModel], mode: Literal["validation", "serialization"]
@@ -91,7 +80,13 @@ def canonical_schema(
     schema = model.model_json_schema(mode=mode)
     schema.pop("$schema", None)
     if mode == "validation":
-        schema = _input_form(schema)
+        # A request in the form generic clients (the MCP Inspector) fill; `$defs` keep the
+        # form they share with the answers.
+        properties = schema.get("properties")
+        if isinstance(properties, dict):
+            defs = schema.get("$defs", {})
+            schema["properties"] = {k: _fillable(v, defs) for k, v in properties.items()}
+        schema.setdefault("type", "object")
     _type_objects(schema, schema.get("$defs", {}))
     return schema
 
