@@ -181,29 +181,15 @@ def _decisions(state: ReasoningState, index: RecordIndex) -> list[HandoverDecisi
         record = index.get(view.id)
         if record is None or not isinstance(record.body, StoredConclusion):
             continue
-        body = record.body
-        assessment = index.get(body.assessment)
+        assessment = index.get(record.body.assessment)
         question = (
             assessment.body.subject
             if assessment is not None and isinstance(assessment.body, AssessmentInput)
             else None
         )
         out.append(
-            HandoverDecision(
-                id=view.id,
-                assessment=body.assessment,
-                question=question,
-                decision=body.decision,
-                rationale=body.rationale,
-                confidence=body.confidence,
-                reviewed_by=list(view.reviewed_by),
-                independent_review_count=view.independent_review_count,
-                validations_passed=view.validations_passed,
-                validations_failed=view.validations_failed,
-                superseded_by=view.superseded_by,
-                rejected=list(body.rejected),
-                risks=list(body.risks),
-                validation_plan=list(body.validation_plan),
+            HandoverDecision.model_validate(
+                {**dict(record.body), **dict(view), "question": question}
             )
         )
     return out
@@ -211,16 +197,7 @@ def _decisions(state: ReasoningState, index: RecordIndex) -> list[HandoverDecisi
 
 def _attempts(records: list[ReasoningRecord]) -> list[FailedAttempt]:
     return [
-        FailedAttempt(
-            id=r.id,
-            assessment=r.body.assessment,
-            attempt=r.body.attempt,
-            observed_failure=r.body.observed_failure,
-            assumption_invalidated=r.body.assumption_invalidated,
-            updated_hypothesis=r.body.updated_hypothesis,
-        )
-        for r in records
-        if isinstance(r.body, AttemptInput)
+        FailedAttempt(**dict(r.body), id=r.id) for r in records if isinstance(r.body, AttemptInput)
     ]
 
 
@@ -228,21 +205,9 @@ def _open_items(state: ReasoningState, index: RecordIndex) -> list[OpenItem]:
     out = []
     for view in state.assessments:
         record = index.get(view.id)
-        if not view.standing.unresolved or record is None:
-            continue
-        if not isinstance(record.body, AssessmentInput):
-            continue
-        out.append(
-            OpenItem(
-                id=view.id,
-                subject=view.subject,
-                materiality=view.materiality,
-                confidence=record.body.confidence,
-                standing=view.standing,
-                hypothesis=record.body.hypothesis,
-                questions=list(view.questions),
-            )
-        )
+        body = record.body if record is not None else None
+        if view.standing.unresolved and isinstance(body, AssessmentInput):
+            out.append(OpenItem.model_validate({**dict(body), **dict(view)}))
     return out
 
 

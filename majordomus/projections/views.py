@@ -1,4 +1,6 @@
-"""The views of docs/ledger.md; references resolve across every loaded record. Pure."""
+"""The views of docs/ledger.md; references resolve across every loaded record. Pure.
+
+A view takes its record body's fields by name (`Wire` ignores the rest)."""
 
 from __future__ import annotations
 
@@ -76,26 +78,16 @@ def assessment_view(
 ) -> AssessmentView:
     conclusion = index.conclusion_in_force(record.id)
     return AssessmentView(
+        **dict(body),
         id=record.id,
         task=record.task,
-        subject=body.subject,
-        materiality=body.materiality,
         standing=standing_of(index, record.id, conclusion),
         conclusion=conclusion.id if conclusion is not None else None,
-        questions=body.questions,
     )
 
 
 def consultation_view(record: ReasoningRecord, body: ConsultationInput) -> ConsultationView:
-    return ConsultationView(
-        id=record.id,
-        plan=body.plan,
-        advisor=body.advisor,
-        status=body.status,
-        stance=body.stance,
-        conclusion=body.conclusion,
-        diagnostic=body.diagnostic,
-    )
+    return ConsultationView(**dict(body), id=record.id)
 
 
 def disagreement_view(
@@ -105,9 +97,8 @@ def disagreement_view(
     settled = resolution.body if resolution is not None else None
     assert settled is None or isinstance(settled, ResolutionInput)
     return DisagreementView(
+        **dict(body),
         id=record.id,
-        assessment=body.assessment,
-        discriminating_question=body.discriminating_question,
         resolution=resolution.id if resolution is not None else None,
         favours=settled.favours if settled is not None else None,
     )
@@ -118,14 +109,9 @@ def conclusion_view(
 ) -> ConclusionView:
     passed, failed = index.validations(record.id)
     return ConclusionView(
+        **dict(body),
         id=record.id,
-        assessment=body.assessment,
-        decision=body.decision,
-        reviewed_by=body.reviewed_by,
-        independent_review_count=body.independent_review_count,
         validations_passed=passed,
         validations_failed=failed,
         superseded_by=index.superseded_by.get(record.id),
-        validation_plan=body.validation_plan,
-        risks=body.risks,
     )
