@@ -5,7 +5,7 @@ Pure: everything arrives in `Inputs`. Also gathers the seeds' `reasoning::availa
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from majordomus.advisors.catalogue import AdvisorCatalogue, AdvisorDeclaration, credential_of
 from majordomus.advisors.circuits import judge
@@ -15,29 +15,18 @@ from majordomus.advisors.outcomes import Outcome
 from majordomus.advisors.presence import Presence, probe
 from majordomus.advisors.references import References
 from majordomus.advisors.states import AdvisorCircuit, AdvisorState, AdvisorStatus
-from majordomus.advisors.transports import AdvisorTransport
 
 __all__ = [
     "AdvisorCircuit",
     "AdvisorState",
     "AdvisorStatus",
     "Inputs",
-    "LinkedPeer",
     "ModeResolution",
     "Outcome",
     "ReasoningMode",
     "derive_availability",
     "resolve_mode",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class LinkedPeer:
-    """A linked mesh runtime; this implementation has no mesh and always passes none."""
-
-    runtime: str
-    name: str
-    features: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,31 +38,14 @@ class Inputs:
     mode: ReasoningMode = ReasoningMode.STANDARD
     disabled: Sequence[str] = ()
     history: Sequence[Outcome] = ()
-    peers: Sequence[LinkedPeer] = ()
     now: int = 0
     cooldown: int | None = None
 
 
 def derive_availability(catalogue: AdvisorCatalogue, inputs: Inputs) -> list[AdvisorState]:
-    """One state per declared advisor in declaration order, then linked peers by runtime."""
-    states = [_declared(a, inputs) for a in catalogue.advisors]
-    peers = catalogue.peers
-    if peers is None:
-        return states
-    linked = {p.runtime: p for p in inputs.peers if peers.feature in p.features}
-    for runtime in sorted(linked):
-        state = AdvisorState(
-            id=f"peer:{runtime}",
-            title=f"Mesh peer {linked[runtime].name}",
-            transport=AdvisorTransport.PEER,
-            adapter=peers.adapter,
-            capabilities=list(peers.capabilities),
-            status=AdvisorStatus.AVAILABLE,
-            reason="peer_linked",
-            probe=f"linked runtime carrying the {peers.feature} feature",
-        )
-        states.append(_gate(state, inputs) or _apply_circuit(state, inputs))
-    return states
+    """One state per declared advisor, in declaration order; without a mesh no peer is linked,
+    so a catalogue's `peers` block adds none."""
+    return [_declared(a, inputs) for a in catalogue.advisors]
 
 
 def _declared(advisor: AdvisorDeclaration, inputs: Inputs) -> AdvisorState:
