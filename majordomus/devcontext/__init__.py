@@ -4,8 +4,7 @@ Contract: docs/devcontext.md."""
 
 from __future__ import annotations
 
-from majordomus.devcontext.compiler import compile_context
-from majordomus.devcontext.explain import explain
+from majordomus.devcontext.compiler import compile_context, explain
 from majordomus.devcontext.model import (
     BYTES_PER_TOKEN,
     Budget,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from majordomus.devcontext.edges import UNRULED, edge_kinds
+from majordomus.devcontext.graph import UNRULED, edge_kinds
 from majordomus.devcontext.model import (
     CompilerPolicy,
     EdgeRule,
