@@ -1,16 +1,17 @@
-"""The advisor catalogue: its strict models and its diagnostics (reported, never repaired).
+"""The advisor catalogue: its strict models, the transport words, and its diagnostics
+(reported, never repaired).
 
 Pure: parses nothing from disk (`loading`), probes nothing (`presence`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from enum import StrEnum
 from typing import Annotated
 
 from pydantic import Field, StrictInt
 
 from majordomus.advisors.references import References
-from majordomus.advisors.transports import AdvisorTransport
 from majordomus.order import canonical_strings
 from majordomus.wire import OMIT, StrictInput
 
@@ -21,6 +22,19 @@ __all__ = [
     "References",
     "credential_of",
 ]
+
+
+class AdvisorTransport(StrEnum):
+    """Wire words in sort order; `offline` mode keeps only the transports that stay local."""
+
+    API = "api"
+    CLI = "cli"
+    LOCAL_RUNTIME = "local_runtime"
+    PEER = "peer"
+
+    def is_remote(self) -> bool:
+        """True when an answer through this transport leaves the machine."""
+        return self is not AdvisorTransport.LOCAL_RUNTIME
 
 
 class AdvisoryCapability(StrictInput):

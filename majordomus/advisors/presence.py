@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from majordomus.advisors.catalogue import AdvisorDeclaration
+from majordomus.advisors.catalogue import AdvisorDeclaration, AdvisorTransport
 from majordomus.advisors.states import AdvisorStatus
-from majordomus.advisors.transports import AdvisorTransport
 
 PEER_PROBE = "peers are discovered, not declared"
 
