@@ -135,87 +135,58 @@ Standing = DevContextStanding
 class DevContextInput(StrictInput):
     """The input of `devcontext.compile`: what to compile a context about."""
 
-    issue: Annotated[
-        str | None,
-        OMIT,
-        Field(
-            description="An issue id (`I0301`) or its canonical identifier. Its milestone, its "
-            "dependencies,\nits declared scope and the decisions over that scope follow from it."
-        ),
-    ] = None
-    milestone: Annotated[
-        str | None,
-        OMIT,
-        Field(description="A milestone id or slug, or its canonical identifier."),
-    ] = None
-    intent: Annotated[
-        str | None,
-        OMIT,
-        Field(
-            description="What the session is trying to do, in words. The only input the "
-            "compiler infers\nfrom, and every entry it produces says so and carries a "
-            "confidence below one."
-        ),
-    ] = None
-    paths: Annotated[
-        list[str],
-        OMIT,
-        Field(
-            description="Repository-relative paths the work touches, added to whatever the "
-            "seeds declare."
-        ),
-    ] = Field(default_factory=list)
-    uris: Annotated[
-        list[str],
-        OMIT,
-        Field(
-            description="Canonical identifiers to seed with directly, for a request about "
-            "something that is\nneither an issue nor a milestone."
-        ),
-    ] = Field(default_factory=list)
-    budget_tokens: Annotated[
-        int | None,
-        OMIT,
-        Field(
-            ge=0,
-            description=f"The ceiling in estimated tokens; {DEFAULT_BUDGET_TOKENS} when absent.",
-        ),
-    ] = None
-    max_depth: Annotated[
-        int | None,
-        OMIT,
-        Field(
-            ge=0,
-            description=f"How far from a seed the walk goes; {DEFAULT_MAX_DEPTH} when absent.",
-        ),
-    ] = None
-    floor: Annotated[
-        float | None,
-        OMIT,
-        Field(
-            description="Relevance below which an entry is reported rather than given; "
-            f"{DEFAULT_FLOOR}\nwhen absent."
-        ),
-    ] = None
-    all_blocking_rules: Annotated[
-        bool | None,
-        OMIT,
-        Field(
-            description="Every blocking rule of the layer, not only the ones the work reaches. "
-            "Honest and\nusually over budget: the answer then says `over_budget` rather than "
-            "dropping what it\nmay not drop."
-        ),
-    ] = None
-
-    bundle: Annotated[
-        bool,
-        Field(
-            exclude_if=lambda v: not v,
-            description="Also answer with the bundle: the selected entries' content as one "
-            "Markdown text,\nin tier order, each headed by its identifier and why it is in; "
-            "the headings are paid\nfrom the same budget.",
-        ),
-    ] = False
+    issue: Annotated[str | None, OMIT] = Field(
+        None,
+        description="An issue id (`I0301`) or its canonical identifier. Its milestone, its "
+        "dependencies,\nits declared scope and the decisions over that scope follow from it.",
+    )
+    milestone: Annotated[str | None, OMIT] = Field(
+        None, description="A milestone id or slug, or its canonical identifier."
+    )
+    intent: Annotated[str | None, OMIT] = Field(
+        None,
+        description="What the session is trying to do, in words. The only input the "
+        "compiler infers\nfrom, and every entry it produces says so and carries a "
+        "confidence below one.",
+    )
+    paths: Annotated[list[str], OMIT] = Field(
+        default_factory=list,
+        description="Repository-relative paths the work touches, added to whatever the "
+        "seeds declare.",
+    )
+    uris: Annotated[list[str], OMIT] = Field(
+        default_factory=list,
+        description="Canonical identifiers to seed with directly, for a request about "
+        "something that is\nneither an issue nor a milestone.",
+    )
+    budget_tokens: Annotated[int | None, OMIT] = Field(
+        None,
+        ge=0,
+        description=f"The ceiling in estimated tokens; {DEFAULT_BUDGET_TOKENS} when absent.",
+    )
+    max_depth: Annotated[int | None, OMIT] = Field(
+        None,
+        ge=0,
+        description=f"How far from a seed the walk goes; {DEFAULT_MAX_DEPTH} when absent.",
+    )
+    floor: Annotated[float | None, OMIT] = Field(
+        None,
+        description="Relevance below which an entry is reported rather than given; "
+        f"{DEFAULT_FLOOR}\nwhen absent.",
+    )
+    all_blocking_rules: Annotated[bool | None, OMIT] = Field(
+        None,
+        description="Every blocking rule of the layer, not only the ones the work reaches. "
+        "Honest and\nusually over budget: the answer then says `over_budget` rather than "
+        "dropping what it\nmay not drop.",
+    )
+    bundle: bool = Field(
+        False,
+        exclude_if=lambda v: not v,
+        description="Also answer with the bundle: the selected entries' content as one "
+        "Markdown text,\nin tier order, each headed by its identifier and why it is in; "
+        "the headings are paid\nfrom the same budget.",
+    )
 
     def request(self) -> DevContextInput:
         """The compile request these fields describe."""
