@@ -14,7 +14,7 @@ from majordomus.ledger.record import (
     ValidationInput,
     ValidationOutcome,
 )
-from majordomus.projections.text import one_line
+from majordomus.projections.timeline import one_line
 from majordomus.redaction.redactor import redact_secrets
 
 #: At most this many records are drawn (the most recent ones): GitHub refuses larger graphs.

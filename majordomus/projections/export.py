@@ -14,8 +14,8 @@ from majordomus.egress import clean_json
 from majordomus.errors import Refused
 from majordomus.ledger.loaded import Loaded, RecordIndex
 from majordomus.ledger.record import AssessmentInput
-from majordomus.projections.standing import standing_of
 from majordomus.projections.timeline import step_of
+from majordomus.projections.views import standing_of
 from majordomus.wire import dumps_compact
 
 #: The table each record kind goes to.

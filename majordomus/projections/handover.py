@@ -22,8 +22,8 @@ from majordomus.ledger.record import (
 )
 from majordomus.order import natural_key
 from majordomus.projections.chain_graph import chain_graph, omitted
-from majordomus.projections.standing import AssessmentStanding
 from majordomus.projections.state import LOCAL_REASONING, ReasoningState, derive, render_markdown
+from majordomus.projections.views import AssessmentStanding
 from majordomus.redaction.redactor import redact_secrets
 from majordomus.wire import OMIT, Wire
 

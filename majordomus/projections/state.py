@@ -18,10 +18,10 @@ from majordomus.ledger.record import (
     ReasoningRecord,
     StoredConclusion,
 )
-from majordomus.projections.standing import AssessmentStanding
-from majordomus.projections.text import one_line as ol
 from majordomus.projections.timeline import ReasoningPhase, ReasoningStep, step_of
+from majordomus.projections.timeline import one_line as ol
 from majordomus.projections.views import (
+    AssessmentStanding,
     AssessmentView,
     ConclusionView,
     ConsultationView,
