@@ -4,7 +4,7 @@ Contract: docs/devcontext.md."""
 
 from __future__ import annotations
 
-from majordomus.devcontext.compiler import compile_context, explain
+from majordomus.devcontext.compiler import compile_context, explain, policy
 from majordomus.devcontext.model import (
     BYTES_PER_TOKEN,
     Budget,
@@ -27,7 +27,6 @@ from majordomus.devcontext.model import (
     TierSpend,
     tokens_for,
 )
-from majordomus.devcontext.policy import policy
 from majordomus.devcontext.sources import CompileSources
 
 __all__ = [

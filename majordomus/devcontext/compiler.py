@@ -1,5 +1,5 @@
 """`compile_context`: the order of the stages (resolve, select, spend, bundle); `explain`:
-where one identifier stands in what a request compiles.
+where one identifier stands in what a request compiles; `policy`: the rules applied, as data.
 
 Pure given what the sources inject: the same index and request give an equal answer."""
 
@@ -9,13 +9,21 @@ from typing import Any
 
 from majordomus.devcontext.budget import spend
 from majordomus.devcontext.bundle import frame_reserve, render
+from majordomus.devcontext.graph import UNRULED, edge_kinds
 from majordomus.devcontext.inputs import resolve
 from majordomus.devcontext.model import (
     CompiledContext,
     CompileInput,
+    CompilerPolicy,
+    EdgeRule,
     ExplainInput,
     Explanation,
+    Selector,
+    SelectorRule,
     Standing,
+    Tier,
+    TierRule,
+    tier_for_kind,
 )
 from majordomus.devcontext.relevance import number
 from majordomus.devcontext.select import select
@@ -23,6 +31,8 @@ from majordomus.devcontext.sources import sources_of
 from majordomus.errors import InvalidInput
 from majordomus.layer.model import Index
 from majordomus.layer.shortid import why_absent
+
+REGISTRY_KINDS = ("module", "capability", "projection")
 
 
 def compile_context(ctx: Any, request: CompileInput | None = None) -> CompiledContext:
@@ -79,3 +89,39 @@ def judge(index: Index, compiled: CompiledContext, uri: str) -> Explanation:
     return answer(
         Standing.UNKNOWN, why_absent(index, uri, f"the index holds nothing under `{uri}`")
     )
+
+
+def policy(ctx: Any) -> CompilerPolicy:
+    """The compiler's policy over the composed graph of `ctx`'s index."""
+    graph = sources_of(ctx).graph
+    kinds = sorted({node.kind for node in graph.nodes.values()} | set(REGISTRY_KINDS))
+    tiers = [
+        TierRule(
+            tier=tier,
+            position=i + 1,
+            meaning=tier.meaning(),
+            kinds=[k for k in kinds if tier_for_kind(k) is tier],
+        )
+        for i, tier in enumerate(Tier.ORDER)
+    ]
+    edges = []
+    known = edge_kinds()
+    for kind in sorted(set(known) | {edge.kind for edge in graph.edges}):
+        rule = known.get(kind)
+        if rule is None:
+            edges.append(EdgeRule(edge=kind, means=kind, reason=UNRULED, refused=True))
+        elif rule.refusal is not None:
+            edges.append(EdgeRule(edge=kind, means=rule.means, reason=rule.refusal, refused=True))
+        else:
+            edges.append(
+                EdgeRule(
+                    edge=kind,
+                    means=rule.means,
+                    forward=rule.forward,
+                    reverse=rule.reverse,
+                    reason=f"{rule.forward_reason}; reversed: {rule.reverse_reason}",
+                    refused=False,
+                )
+            )
+    selectors = [SelectorRule(selector=s, declared=s.declared()) for s in Selector.ALL]
+    return CompilerPolicy(tiers=tiers, edges=edges, selectors=selectors)
