@@ -1,5 +1,6 @@
-"""Which advisors may be asked now: gates outrank presence, presence outranks circuits, which
-are replayed from recorded consultation outcomes (the newest outcome decides).
+"""Which advisors may be asked now: gates outrank presence (probed through the injected
+`Presence`), presence outranks circuits, which are replayed from recorded consultation outcomes
+(the newest outcome decides).
 
 Pure: everything arrives in `Inputs`. Also gathers the seeds' `reasoning::availability` names."""
 
@@ -7,13 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from majordomus.advisors.catalogue import AdvisorCatalogue, AdvisorDeclaration, credential_of
+from majordomus.advisors.catalogue import (
+    AdvisorCatalogue,
+    AdvisorDeclaration,
+    AdvisorTransport,
+    References,
+    credential_of,
+)
 from majordomus.advisors.environment import DISABLE_ALL
 from majordomus.advisors.modes import ModeResolution, ReasoningMode, resolve_mode
 from majordomus.advisors.outcomes import ConsultationStatus, Outcome
-from majordomus.advisors.presence import Presence, probe
-from majordomus.advisors.references import References
 from majordomus.advisors.states import AdvisorCircuit, AdvisorState, AdvisorStatus
 from majordomus.clock import stamp_of
 
@@ -33,6 +39,15 @@ FAILURES_TO_OPEN = 2
 FAILURE_COOLDOWN = 600
 RATE_LIMIT_COOLDOWN = 900
 AUTH_COOLDOWN = 3600
+PEER_PROBE = "peers are discovered, not declared"
+
+
+class Presence(Protocol):
+    """The two questions a probe may ask of the machine."""
+
+    def executable(self, name: str) -> bool: ...
+
+    def variable(self, name: str) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +97,34 @@ def _declared(advisor: AdvisorDeclaration, inputs: Inputs) -> AdvisorState:
             update={"status": probed.absent_status, "reason": probed.absent_reason}
         )
     return _apply_circuit(state, inputs)
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """What was probed, whether it was found, and what its absence means."""
+
+    text: str
+    present: bool
+    absent_status: AdvisorStatus
+    absent_reason: str
+
+
+def probe(advisor: AdvisorDeclaration, credential: str | None, presence: Presence) -> Probe:
+    """Probe a declared advisor by its transport; `credential` is the variable name, if any."""
+    transport = advisor.transport
+    if transport is AdvisorTransport.API:
+        missing = AdvisorStatus.NOT_CONFIGURED
+        if credential is None:
+            return Probe("no credential variable declared", False, missing, "credential_undeclared")
+        text = f"credential variable {credential} set"
+        return Probe(text, presence.variable(credential), missing, "credential_absent")
+    missing = AdvisorStatus.UNAVAILABLE
+    if transport is AdvisorTransport.PEER:
+        return Probe(PEER_PROBE, False, missing, "peer_declared_statically")
+    if advisor.executable is None:
+        return Probe("no executable declared", False, missing, "executable_undeclared")
+    text = f"executable {advisor.executable} on PATH"
+    return Probe(text, presence.executable(advisor.executable), missing, "executable_not_found")
 
 
 def _gate(state: AdvisorState, inputs: Inputs) -> AdvisorState | None:

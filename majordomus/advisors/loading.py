@@ -10,10 +10,10 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from majordomus.advisors.catalogue import AdvisorCatalogue
-from majordomus.advisors.references import (
+from majordomus.advisors.catalogue import (
     MODELS_FILE,
     PROVIDERS_FILE,
+    AdvisorCatalogue,
     ModelCatalogue,
     ProviderTable,
     References,
