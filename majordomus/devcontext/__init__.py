@@ -1,6 +1,4 @@
-"""The context compiler: what an assistant should be given for a task, under one token budget.
-
-Contract: docs/devcontext.md."""
+"""The context compiler: what a task's assistant is given under one budget (docs/devcontext.md)."""
 
 from __future__ import annotations
 

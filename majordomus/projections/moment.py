@@ -1,6 +1,4 @@
-"""Replaying the ledger as of an RFC 3339 moment (`--as-of`), for every surface alike.
-
-Pure: no clock, no disk."""
+"""Replaying the ledger as of an RFC 3339 moment (`--as-of`), for every surface alike. Pure."""
 
 from __future__ import annotations
 
