@@ -53,7 +53,7 @@ def explain(ctx: Any, given: ExplainInput) -> Explanation:
     if not uri:
         raise InvalidInput("name the canonical identifier to explain")
     source = sources_of(ctx)
-    return judge(source.index, compile_context(source, given.request()), uri)
+    return judge(source.index, compile_context(source, given), uri)
 
 
 def judge(index: Index, compiled: CompiledContext, uri: str) -> Explanation:

@@ -188,12 +188,6 @@ class DevContextInput(StrictInput):
         "the headings are paid\nfrom the same budget.",
     )
 
-    def request(self) -> DevContextInput:
-        """The compile request these fields describe."""
-        return DevContextInput.model_validate(
-            {name: getattr(self, name) for name in DevContextInput.model_fields}
-        )
-
 
 CompileInput = DevContextInput
 
