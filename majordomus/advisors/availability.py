@@ -17,8 +17,7 @@ from majordomus.advisors.catalogue import (
     References,
     credential_of,
 )
-from majordomus.advisors.environment import DISABLE_ALL
-from majordomus.advisors.modes import ModeResolution, ReasoningMode, resolve_mode
+from majordomus.advisors.modes import DISABLE_ALL, ModeResolution, ReasoningMode, resolve_mode
 from majordomus.advisors.outcomes import ConsultationStatus, Outcome
 from majordomus.advisors.states import AdvisorCircuit, AdvisorState, AdvisorStatus
 from majordomus.clock import stamp_of

@@ -14,9 +14,13 @@ from pathlib import Path
 
 from majordomus import clock
 from majordomus.advisors.availability import Inputs, Presence, derive_availability
-from majordomus.advisors.environment import cooldown_override, disabled_list, mode_from_environment
 from majordomus.advisors.loading import LoadedCatalogue, load_catalogue
-from majordomus.advisors.modes import ModeResolution
+from majordomus.advisors.modes import (
+    ModeResolution,
+    cooldown_override,
+    disabled_list,
+    mode_from_environment,
+)
 from majordomus.advisors.outcomes import Outcome
 from majordomus.advisors.states import AdvisorState, count_available
 
