@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Self
 
 from pydantic import Field, StrictInt
 
@@ -50,17 +50,22 @@ class ModelEntry(StrictInput):
     note: Annotated[str | None, OMIT] = None
 
 
-class ModelCatalogue(StrictInput):
+class _Versioned(StrictInput):
+    """A data file that must state its `version`; `default()` is the empty one (version 0)."""
+
+    version: Annotated[StrictInt, Field(ge=0)]
+
+    @classmethod
+    def default(cls) -> Self:
+        return cls(version=0)
+
+
+class ModelCatalogue(_Versioned):
     """The model table. A file must state its `version`; `ModelCatalogue.default()` is the
     empty table (version 0) that stands in when the file is unusable."""
 
-    version: Annotated[StrictInt, Field(ge=0)]
     vendors: list[Vendor] = Field(default_factory=list)
     models: list[ModelEntry] = Field(default_factory=list)
-
-    @classmethod
-    def default(cls) -> ModelCatalogue:
-        return cls(version=0)
 
     def vendor(self, vendor_id: str) -> Vendor | None:
         return next((v for v in self.vendors if v.id == vendor_id), None)
@@ -75,10 +80,9 @@ class Provider(StrictInput):
     title: str
 
 
-class ProviderTable(StrictInput):
+class ProviderTable(_Versioned):
     """The provider table; only the ids matter to the catalogue."""
 
-    version: Annotated[StrictInt, Field(ge=0)]
     providers: list[Provider] = Field(default_factory=list)
 
 
@@ -134,19 +138,14 @@ class PeerAdvisors(StrictInput):
     capabilities: list[str] = Field(default_factory=list)
 
 
-class AdvisorCatalogue(StrictInput):
+class AdvisorCatalogue(_Versioned):
     """The whole catalogue. A file must state its `version`; `AdvisorCatalogue.default()`
     is the empty catalogue (version 0, no entries)."""
 
-    version: Annotated[StrictInt, Field(ge=0)]
     capabilities: list[AdvisoryCapability] = Field(default_factory=list)
     advisors: list[AdvisorDeclaration] = Field(default_factory=list)
     peers: Annotated[PeerAdvisors | None, OMIT] = None
     forbidden_claims: list[str] = Field(default_factory=list)
-
-    @classmethod
-    def default(cls) -> AdvisorCatalogue:
-        return cls(version=0)
 
     def get(self, advisor_id: str) -> AdvisorDeclaration | None:
         """The first declared advisor with that id; `peer:…` ids are never declared."""
