@@ -27,7 +27,14 @@ def tokens_for(size: int) -> int:
     return max(1, -(-size // BYTES_PER_TOKEN))
 
 
-class Tier(DeclaredOrder):
+class _Worded:
+    """`as_str()`: a member's wire word, as the seeds read it."""
+
+    def as_str(self) -> str:
+        return str(self)
+
+
+class Tier(_Worded, DeclaredOrder):
     """Where an entry sits in the order the budget spends in; declaration order is that order.
 
     The `str` mixin gives the wire word; comparisons are overridden so `<` means "spent
@@ -42,9 +49,6 @@ class Tier(DeclaredOrder):
     DECISION = "decision"
     KNOWLEDGE = "knowledge"
     HISTORY = "history"
-
-    def as_str(self) -> str:
-        return self.value
 
     def meaning(self) -> str:
         """One line saying what the tier holds (carried by every tier row)."""
@@ -78,7 +82,7 @@ def tier_for_kind(kind: str) -> Tier:
     return _KIND_TIER.get(kind, Tier.HISTORY)
 
 
-class Selector(DeclaredOrder):
+class Selector(_Worded, DeclaredOrder):
     """What reached an entry; only `intent_match` infers, the other six follow declarations."""
 
     ALL: ClassVar[tuple[Selector, ...]]
@@ -91,9 +95,6 @@ class Selector(DeclaredOrder):
     SESSION_STATE = "session_state"
     INTENT_MATCH = "intent_match"
 
-    def as_str(self) -> str:
-        return self.value
-
     def declared(self) -> bool:
         """True when the path follows something the repository states."""
         return self is not Selector.INTENT_MATCH
@@ -102,7 +103,7 @@ class Selector(DeclaredOrder):
 Selector.ALL = tuple(Selector)
 
 
-class ExclusionReason(StrEnum):
+class ExclusionReason(_Worded, StrEnum):
     """Why something reached did not survive; the first three are the request's own limits."""
 
     BUDGET = "budget"
@@ -112,11 +113,8 @@ class ExclusionReason(StrEnum):
     SUPERSEDED = "superseded"
     UNRESOLVED = "unresolved"
 
-    def as_str(self) -> str:
-        return self.value
 
-
-class DevContextStanding(StrEnum):
+class DevContextStanding(_Worded, StrEnum):
     """Where one identifier stands with respect to a compiled context."""
 
     SELECTED = "selected"
@@ -124,9 +122,6 @@ class DevContextStanding(StrEnum):
     DEDUPLICATED = "deduplicated"
     NOT_REACHED = "not_reached"
     UNKNOWN = "unknown"
-
-    def as_str(self) -> str:
-        return self.value
 
 
 Standing = DevContextStanding
