@@ -112,6 +112,13 @@ class _Spend:
             )
         )
 
+    def fold(self, kept: str, losers: list[str], key: str, detail: str) -> None:
+        """`losers` are `kept` under another name: dropped, and reported as folded into it."""
+        self.dropped.update(losers)
+        self.deduplicated.append(
+            Deduplicated(kept=kept, dropped=losers, key=key, detail=detail, paths=1)
+        )
+
     # step 1
     def structural(self) -> None:
         for uri, cand in self.cands.items():
@@ -141,18 +148,11 @@ class _Spend:
             if len(group) < 2:
                 continue
             ranked = sorted(group, key=lambda c: (_SPECIFICITY.get(c.kind, 2), -c.relevance, c.uri))
-            losers = [c.uri for c in ranked[1:]]
-            self.dropped.update(losers)
-            self.deduplicated.append(
-                Deduplicated(
-                    kept=ranked[0].uri,
-                    dropped=losers,
-                    key="path",
-                    detail=f"`{path}` is indexed under {len(group)} identifiers; the most "
-                    "specific kind is kept",
-                    paths=1,
-                )
+            detail = (
+                f"`{path}` is indexed under {len(group)} identifiers; the most specific kind is "
+                "kept"
             )
+            self.fold(ranked[0].uri, [c.uri for c in ranked[1:]], "path", detail)
 
     # step 3
     def versions(self) -> None:
@@ -172,16 +172,7 @@ class _Spend:
                 Conflict(current=kept, against=loser, kind="version", detail=detail)
                 for loser in losers
             )
-            self.dropped.update(losers)
-            self.deduplicated.append(
-                Deduplicated(
-                    kept=kept,
-                    dropped=losers,
-                    key="identity",
-                    detail=f"`{stem}` at {len(group)} versions",
-                    paths=1,
-                )
-            )
+            self.fold(kept, losers, "identity", f"`{stem}` at {len(group)} versions")
 
     # step 4
     def superseded(self) -> None:
