@@ -15,19 +15,6 @@ from majordomus.advisors.states import AdvisorState, AdvisorStatus, count_availa
 from majordomus.order import DeclaredOrder
 from majordomus.wire import OMIT, Wire
 
-__all__ = [
-    "LOCAL_REVIEW",
-    "ExcludedAdvisor",
-    "Materiality",
-    "PlanOutcome",
-    "PlanRequest",
-    "ReasoningConfidence",
-    "ReviewPlan",
-    "SelectedAdvisor",
-    "budget",
-    "plan",
-]
-
 #: What a plan asks for when the request names no advisory capability.
 DEFAULT_CAPABILITY = "independent_reasoning"
 

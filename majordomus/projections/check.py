@@ -27,13 +27,6 @@ from majordomus.projections.moment import recorded_moment
 from majordomus.safefs import Tree, Unsafe
 from majordomus.wire import Wire
 
-__all__ = [
-    "CHECKS",
-    "ReasoningFinding",
-    "files_under",
-    "run",
-]
-
 #: Every check, in the order they run and their findings are listed.
 CHECKS: tuple[str, ...] = ("catalogue", "adapters", "coupling", "ci", "claims", "records")
 

@@ -543,12 +543,3 @@ def handover(
     )
     result.markdown = render_handover(result)
     return result
-
-
-__all__ = [
-    "SECTIONS",
-    "GitPosition",
-    "Handover",
-    "handover",
-    "task_counts",
-]
