@@ -11,8 +11,6 @@ from typing import TypeVar
 from pydantic import BaseModel, ValidationError
 
 from majordomus.advisors.catalogue import (
-    MODELS_FILE,
-    PROVIDERS_FILE,
     AdvisorCatalogue,
     ModelCatalogue,
     ProviderTable,
@@ -64,13 +62,11 @@ def load_references() -> References:
     """The packaged model catalogue and provider ids; an unusable table reads as empty."""
     models = _parse(_packaged("models.yaml"), ModelCatalogue)
     providers = _parse(_packaged("providers.yaml"), ProviderTable)
+    if isinstance(providers, str):
+        providers = ProviderTable.default()
     return References(
-        providers=[p.id for p in providers.providers]
-        if isinstance(providers, ProviderTable)
-        else [],
+        providers=[p.id for p in providers.providers],
         models=models if isinstance(models, ModelCatalogue) else ModelCatalogue.default(),
-        providers_file=PROVIDERS_FILE,
-        models_file=MODELS_FILE,
     )
 
 

@@ -18,10 +18,6 @@ ContinuityProvider = Callable[[], Mapping[str, Any] | None]
 SizeOf = Callable[[str], int | None]
 
 
-def _no_size(_path: str) -> int | None:
-    return None
-
-
 @dataclass(frozen=True)
 class CompileSources:
     """The index, its checkout's local records and on-disk sizes, and the ranking of its
@@ -29,7 +25,7 @@ class CompileSources:
 
     index: Index
     continuity: ContinuityProvider | None = None
-    size_of: SizeOf = _no_size
+    size_of: SizeOf = lambda _path: None
     ranking: Ranking | None = None
 
     @classmethod
