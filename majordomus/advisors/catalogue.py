@@ -205,7 +205,21 @@ def _advisor_findings(
         if not catalogue.knows_capability(word)
     )
     yield from _reference_findings(who, a, refs)
-    yield from _probe_findings(who, a, refs)
+    # whether its transport leaves something to probe its presence by
+    if a.transport is AdvisorTransport.API and credential_of(a, refs) is None:
+        yield (
+            f"{who} is an API advisor whose vendor declares no credential variable, "
+            "so its presence cannot be probed"
+        )
+    elif a.transport in (AdvisorTransport.CLI, AdvisorTransport.LOCAL_RUNTIME) and (
+        a.executable is None
+    ):
+        yield f"{who} declares no executable, so its presence cannot be probed"
+    elif a.transport is AdvisorTransport.PEER:
+        yield (
+            f"{who} is declared with transport peer; peers are discovered from the mesh, "
+            "never listed"
+        )
 
 
 def _reference_findings(who: str, a: AdvisorDeclaration, refs: References) -> Iterator[str]:
@@ -222,21 +236,3 @@ def _reference_findings(who: str, a: AdvisorDeclaration, refs: References) -> It
             yield (
                 f"{who} names model '{a.model}' of vendor '{entry.vendor}', not of its own vendor"
             )
-
-
-def _probe_findings(who: str, a: AdvisorDeclaration, refs: References) -> Iterator[str]:
-    """Whether the advisor's transport leaves something to probe its presence by."""
-    if a.transport is AdvisorTransport.API and credential_of(a, refs) is None:
-        yield (
-            f"{who} is an API advisor whose vendor declares no credential variable, "
-            "so its presence cannot be probed"
-        )
-    elif a.transport in (AdvisorTransport.CLI, AdvisorTransport.LOCAL_RUNTIME) and (
-        a.executable is None
-    ):
-        yield f"{who} declares no executable, so its presence cannot be probed"
-    elif a.transport is AdvisorTransport.PEER:
-        yield (
-            f"{who} is declared with transport peer; peers are discovered from the mesh, "
-            "never listed"
-        )
