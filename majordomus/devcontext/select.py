@@ -13,7 +13,6 @@ from functools import cached_property
 from typing import Any
 
 from majordomus.devcontext.candidates import Band, Candidate, scalar_facts, scalar_text
-from majordomus.devcontext.continuity import RECORD_FIELDS
 from majordomus.devcontext.graph import followed
 from majordomus.devcontext.inputs import Request, escapes, is_under
 from majordomus.devcontext.model import (
@@ -27,7 +26,7 @@ from majordomus.devcontext.model import (
     tokens_for,
 )
 from majordomus.devcontext.relevance import below_floor_detail, number
-from majordomus.devcontext.sources import CompileSources
+from majordomus.devcontext.sources import RECORD_FIELDS, CompileSources
 from majordomus.layer.model import LayerObject
 from majordomus.layer.ranking import Ranking, layer_ranking, plan, rank, why
 from majordomus.layer.relations import strings_in
