@@ -63,8 +63,7 @@ class Inputs:
 
 
 def derive_availability(catalogue: AdvisorCatalogue, inputs: Inputs) -> list[AdvisorState]:
-    """One state per declared advisor, in declaration order; without a mesh no peer is linked,
-    so a catalogue's `peers` block adds none."""
+    """One state per declared advisor, in declaration order (no mesh: a `peers` block adds none)."""
     return [_declared(a, inputs) for a in catalogue.advisors]
 
 

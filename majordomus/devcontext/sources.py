@@ -96,8 +96,7 @@ def local_state(root: Path, local_path: str = "local") -> Callable[[], dict[str,
 
 @dataclass(frozen=True)
 class CompileSources:
-    """The index, its checkout's local records and on-disk sizes, and the ranking of its
-    objects when the caller keeps one (otherwise it is built from the index when asked for)."""
+    """The index, its checkout's readers, and its objects' ranking when the caller keeps one."""
 
     index: Index
     continuity: ContinuityProvider | None = None

@@ -201,8 +201,7 @@ class ReasoningExplanation(Wire):
 
 
 def explain(loaded: Loaded, record_id: str) -> ReasoningExplanation | None:
-    """The explanation of `record_id` (the all-task timeline of its assessment), or None when
-    no loaded record has that id."""
+    """`record_id`'s explanation (its assessment's all-task timeline); None when not loaded."""
     index = RecordIndex(loaded.records)
     record = index.get(record_id)
     if record is None:
