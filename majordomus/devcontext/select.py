@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from majordomus.devcontext.candidates import Band, Candidate, scalar_facts, scalar_text
-from majordomus.devcontext.graph import followed
+from majordomus.devcontext.graph import Node, followed
 from majordomus.devcontext.inputs import Request, escapes, is_under
 from majordomus.devcontext.model import (
     Diagnostic,
@@ -445,27 +445,15 @@ class _Selector:
             if isinstance(matched, str)
             else f"the {phrase} of this checkout"
         )
-        self.found[f"local:{path}"] = Candidate(
-            uri=f"local:{path}",
-            kind=f"local-{key}",
-            title=path,
-            tier=Tier.KNOWLEDGE,
-            relevance=weight if trusted else weight / 2,
-            depth=0,
-            discovered_by=[
-                Route(
-                    selector=Selector.SESSION_STATE,
-                    reason=reason,
-                    depth=0,
-                    confidence=1.0,
-                    weight=weight,
-                )
-            ],
-            path=path,
-            status=divergence,
-            facts=facts,
-            band=Band.MILESTONE,
+        # not a node of the graph, so made into one to be a candidate like any other
+        node = Node(f"local:{path}", f"local-{key}", path, path, divergence)
+        way = Route(
+            selector=Selector.SESSION_STATE, reason=reason, depth=0, confidence=1.0, weight=weight
         )
+        relevance = weight if trusted else weight / 2
+        found = Candidate.of(node, Tier.KNOWLEDGE, relevance, way, Band.MILESTONE, False)
+        found.facts = facts
+        self.found[node.id] = found
 
     @cached_property
     def ranking(self) -> Ranking:
