@@ -9,7 +9,7 @@ from typing import Any
 
 from majordomus.devcontext.budget import spend
 from majordomus.devcontext.bundle import frame_reserve, render
-from majordomus.devcontext.graph import UNRULED, edge_kinds
+from majordomus.devcontext.graph import UNRULED, EdgeKind, edge_kinds
 from majordomus.devcontext.inputs import resolve
 from majordomus.devcontext.model import (
     CompiledContext,
@@ -107,21 +107,17 @@ def policy(ctx: Any) -> CompilerPolicy:
     edges = []
     known = edge_kinds()
     for kind in sorted(set(known) | {edge.kind for edge in graph.edges}):
-        rule = known.get(kind)
-        if rule is None:
-            edges.append(EdgeRule(edge=kind, means=kind, reason=UNRULED, refused=True))
-        elif rule.refusal is not None:
-            edges.append(EdgeRule(edge=kind, means=rule.means, reason=rule.refusal, refused=True))
-        else:
-            edges.append(
-                EdgeRule(
-                    edge=kind,
-                    means=rule.means,
-                    forward=rule.forward,
-                    reverse=rule.reverse,
-                    reason=f"{rule.forward_reason}; reversed: {rule.reverse_reason}",
-                    refused=False,
-                )
+        rule = known.get(kind) or EdgeKind(means=kind, refusal=UNRULED)
+        followed = f"{rule.forward_reason}; reversed: {rule.reverse_reason}"
+        edges.append(
+            EdgeRule(
+                edge=kind,
+                means=rule.means,
+                forward=rule.forward,
+                reverse=rule.reverse,
+                reason=followed if rule.followed else rule.refusal,
+                refused=not rule.followed,
             )
+        )
     selectors = [SelectorRule(selector=s, declared=s.declared()) for s in Selector.ALL]
     return CompilerPolicy(tiers=tiers, edges=edges, selectors=selectors)
