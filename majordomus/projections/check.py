@@ -384,7 +384,6 @@ def run(
     source: str = PACKAGED_CATALOGUE,
 ) -> list[ReasoningFinding]:
     """Every finding of the six checks, in check order; `source` names the catalogue file."""
-    root = Path(root)
     return [
         *(
             ReasoningFinding(check="catalogue", subject=source, message=text)
