@@ -10,16 +10,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from majordomus.advisors.catalogue import (
-    AdvisorCatalogue,
-    AdvisorDeclaration,
-    AdvisorTransport,
-    References,
-    credential_of,
-)
+from majordomus.advisors.catalogue import AdvisorCatalogue, AdvisorDeclaration, credential_of
 from majordomus.advisors.modes import DISABLE_ALL, ModeResolution, ReasoningMode, resolve_mode
 from majordomus.advisors.outcomes import ConsultationStatus, Outcome
+from majordomus.advisors.references import References
 from majordomus.advisors.states import AdvisorCircuit, AdvisorState, AdvisorStatus
+from majordomus.advisors.transports import AdvisorTransport
 from majordomus.clock import stamp_of
 
 __all__ = [

@@ -1,111 +1,26 @@
-"""The advisor catalogue: its strict models, the transport words, what its `provider`, `vendor`
-and `model` references resolve against, and its diagnostics (reported, never repaired).
+"""The advisor catalogue: its strict models and its diagnostics (reported, never repaired).
 
 Pure: parses nothing from disk (`loading`), probes nothing (`availability`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from enum import StrEnum
-from typing import Annotated, Self
+from typing import Annotated
 
-from pydantic import Field, StrictInt
+from pydantic import Field
 
+from majordomus.advisors.references import References, VersionedTable
+from majordomus.advisors.transports import AdvisorTransport
 from majordomus.order import canonical_strings
 from majordomus.wire import OMIT, StrictInput
 
-MODELS_FILE = "majordomus/advisors/data/models.yaml"
-PROVIDERS_FILE = "majordomus/advisors/data/providers.yaml"
-
-
-class Inference(StrEnum):
-    """Where a vendor's models run."""
-
-    REMOTE = "remote"
-    LOCAL = "local"
-
-
-class ModelStatus(StrEnum):
-    AVAILABLE = "available"
-    PREVIEW = "preview"
-    DEPRECATED = "deprecated"
-    RETIRED = "retired"
-
-
-class Vendor(StrictInput):
-    id: str
-    title: str
-    inference: Inference = Inference.REMOTE
-    credential_env: Annotated[str | None, OMIT] = None
-
-
-class ModelEntry(StrictInput):
-    id: str
-    vendor: str
-    native_id: str
-    aliases: list[str] = Field(default_factory=list)
-    capabilities: list[str] = Field(default_factory=list)
-    context_window: Annotated[StrictInt | None, Field(ge=0), OMIT] = None
-    status: ModelStatus = ModelStatus.AVAILABLE
-    note: Annotated[str | None, OMIT] = None
-
-
-class _Versioned(StrictInput):
-    """A data file that must state its `version`; `default()` is the empty one (version 0)."""
-
-    version: Annotated[StrictInt, Field(ge=0)]
-
-    @classmethod
-    def default(cls) -> Self:
-        return cls(version=0)
-
-
-class ModelCatalogue(_Versioned):
-    """The model table. A file must state its `version`; `ModelCatalogue.default()` is the
-    empty table (version 0) that stands in when the file is unusable."""
-
-    vendors: list[Vendor] = Field(default_factory=list)
-    models: list[ModelEntry] = Field(default_factory=list)
-
-    def vendor(self, vendor_id: str) -> Vendor | None:
-        return next((v for v in self.vendors if v.id == vendor_id), None)
-
-    def resolve(self, name: str) -> ModelEntry | None:
-        """The first model whose id is `name` or whose aliases contain it."""
-        return next((m for m in self.models if m.id == name or name in m.aliases), None)
-
-
-class Provider(StrictInput):
-    id: str
-    title: str
-
-
-class ProviderTable(_Versioned):
-    """The provider table; only the ids matter to the catalogue."""
-
-    providers: list[Provider] = Field(default_factory=list)
-
-
-class References(StrictInput):
-    """Provider ids and the model catalogue, with the files they were read from."""
-
-    providers: list[str] = Field(default_factory=list)
-    models: ModelCatalogue = Field(default_factory=ModelCatalogue.default)
-    providers_file: str = PROVIDERS_FILE
-    models_file: str = MODELS_FILE
-
-
-class AdvisorTransport(StrEnum):
-    """Wire words in sort order; `offline` mode keeps only the transports that stay local."""
-
-    API = "api"
-    CLI = "cli"
-    LOCAL_RUNTIME = "local_runtime"
-    PEER = "peer"
-
-    def is_remote(self) -> bool:
-        """True when an answer through this transport leaves the machine."""
-        return self is not AdvisorTransport.LOCAL_RUNTIME
+__all__ = [
+    "AdvisorCatalogue",
+    "AdvisorDeclaration",
+    "AdvisorTransport",
+    "References",
+    "credential_of",
+]
 
 
 class AdvisoryCapability(StrictInput):
@@ -138,7 +53,7 @@ class PeerAdvisors(StrictInput):
     capabilities: list[str] = Field(default_factory=list)
 
 
-class AdvisorCatalogue(_Versioned):
+class AdvisorCatalogue(VersionedTable):
     """The whole catalogue. A file must state its `version`; `AdvisorCatalogue.default()`
     is the empty catalogue (version 0, no entries)."""
 

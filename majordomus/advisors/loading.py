@@ -10,12 +10,8 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from majordomus.advisors.catalogue import (
-    AdvisorCatalogue,
-    ModelCatalogue,
-    ProviderTable,
-    References,
-)
+from majordomus.advisors.catalogue import AdvisorCatalogue
+from majordomus.advisors.references import ModelCatalogue, ProviderTable, References
 from majordomus.errors import describe_validation
 from majordomus.layer.yaml import YamlError, parse_into
 from majordomus.safefs import CONFIG_LIMIT, Tree, Unsafe

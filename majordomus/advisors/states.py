@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import Annotated
 
-from majordomus.advisors.catalogue import AdvisorTransport
+from majordomus.advisors.transports import AdvisorTransport
 from majordomus.wire import OMIT, Wire
 
 

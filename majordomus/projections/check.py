@@ -11,9 +11,10 @@ import stat
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path, PurePosixPath
 
-from majordomus.advisors.catalogue import AdvisorCatalogue, References
+from majordomus.advisors.catalogue import AdvisorCatalogue
 from majordomus.advisors.loading import PACKAGED_CATALOGUE
 from majordomus.advisors.outcomes import ConsultationStatus
+from majordomus.advisors.references import References
 from majordomus.ledger.loaded import Loaded, RecordIndex, cites
 from majordomus.ledger.record import (
     ConsultationInput,

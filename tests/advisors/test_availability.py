@@ -15,8 +15,9 @@ from majordomus.advisors.availability import (
     ReasoningMode,
     derive_availability,
 )
-from majordomus.advisors.catalogue import AdvisorCatalogue, ModelCatalogue, References
+from majordomus.advisors.catalogue import AdvisorCatalogue, References
 from majordomus.advisors.outcomes import ConsultationStatus
+from majordomus.advisors.references import ModelCatalogue
 from tests.advisors.fakes import Everything, Only, adv
 
 REFS = References(

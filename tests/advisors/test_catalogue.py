@@ -9,11 +9,11 @@ from majordomus.advisors.catalogue import (
     AdvisorCatalogue,
     AdvisorDeclaration,
     AdvisorTransport,
-    ModelCatalogue,
     References,
     credential_of,
 )
 from majordomus.advisors.loading import load_catalogue
+from majordomus.advisors.references import ModelCatalogue
 from majordomus.layer.yaml import parse_into
 from tests.advisors.fakes import adv
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from majordomus.advisors.catalogue import AdvisorCatalogue, ModelCatalogue, References
+from majordomus.advisors.catalogue import AdvisorCatalogue, References
+from majordomus.advisors.references import ModelCatalogue
 from majordomus.projections.check import CHECKS, files_under, run
 from tests.advisors.fakes import adv
 from tests.layer.support import write
