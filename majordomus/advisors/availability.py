@@ -70,18 +70,10 @@ def _declared(advisor: AdvisorDeclaration, inputs: Inputs) -> AdvisorState:
     if model is not None:
         entry = inputs.refs.models.resolve(model)
         model = entry.native_id if entry is not None else model
-    state = AdvisorState(
-        id=advisor.id,
-        title=advisor.title,
-        transport=advisor.transport,
-        adapter=advisor.adapter,
-        capabilities=list(advisor.capabilities),
-        model=model,
-        executable=advisor.executable,
-        credential=credential,
-        status=AdvisorStatus.AVAILABLE,
-        reason="present",
-        probe=probed.text,
+    # the declaration's own fields by name (id, title, transport, adapter, capabilities, executable)
+    declared = {**dict(advisor), "model": model, "credential": credential, "probe": probed.text}
+    state = AdvisorState.model_validate(
+        {**declared, "status": AdvisorStatus.AVAILABLE, "reason": "present"}
     )
     gated = _gate(state, inputs)
     if gated is not None:
