@@ -72,13 +72,11 @@ class Routes:
         self.ctx = ctx
         ctx.index  # noqa: B018 - read before anything is served, so a strict refusal comes first
         self.registry = ctx.registry
-        self.executor = ctx.executor
         self.door = door
         self.mcp = McpEndpoint(ctx, door)
         self.api = pages.api_index(self.registry)
         self.command_lock = anyio.Lock()
         self.workers = anyio.CapacityLimiter(WORKERS)
-        self._openapi: str | None = None
 
     def refresh(self) -> None:
         """Before each request: re-index if the layer changed; a failed re-index keeps the last one
@@ -93,7 +91,7 @@ class Routes:
         return pages.server_index(self.ctx.index, stale=self.ctx.stale)
 
     async def run(self, cap: Capability, raw: dict[str, Any]) -> BaseModel:
-        call = functools.partial(self.executor.answer, cap, raw)
+        call = functools.partial(self.ctx.executor.answer, cap, raw)
         async with self.command_lock if cap.kind == "command" else contextlib.nullcontext():
             return await anyio.to_thread.run_sync(call, limiter=self.workers)
 
@@ -134,16 +132,19 @@ class Routes:
     async def api_index(self, _: Request) -> Response:
         return model_response(self.api)
 
+    @functools.cached_property
+    def document(self) -> str:
+        """The OpenAPI document, built on first request and kept; a failed build is not kept."""
+        return (
+            dumps_pretty(build_openapi(self.registry, lambda c: c.benchmark_cases(self.ctx))) + "\n"
+        )
+
     async def openapi(self, _: Request) -> Response:
-        """Built on first request and kept; a failed build is an internal error each time."""
-        if self._openapi is None:
-            try:
-                document = build_openapi(self.registry, lambda cap: cap.benchmark_cases(self.ctx))
-            except OpenApiError as exc:
-                log.error("the OpenAPI document did not build: %s", exc)
-                return error_response(500, "internal", f"the OpenAPI document did not build: {exc}")
-            self._openapi = dumps_pretty(document) + "\n"
-        return Response(self._openapi, media_type="application/json")
+        try:
+            return Response(self.document, media_type="application/json")
+        except OpenApiError as exc:
+            log.error("the OpenAPI document did not build: %s", exc)
+            return error_response(500, "internal", f"the OpenAPI document did not build: {exc}")
 
     def endpoint(self, cap: Capability) -> Endpoint:
         """The generic dispatch of docs/http.md for one capability route."""

@@ -47,11 +47,10 @@ def bind(host: str, port: int, *, fallback: bool = False) -> socket.socket:
     try:
         sock.bind(address)
     except OSError as exc:
+        sock.close()
         if fallback and exc.errno == errno.EADDRINUSE and port != 0:
-            sock.close()
             log.warning("port %s is taken; binding a free one (--fallback)", port)
             return bind(host, 0)
-        sock.close()
         raise ProtocolFailure(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     sock.listen(2048)
     return sock

@@ -31,11 +31,6 @@ Answer = dict[str, Any] | list[dict[str, Any]]
 Method = Callable[[dict[str, Any]], Any]
 
 
-def _params(message: dict[str, Any]) -> dict[str, Any]:
-    params = message.get("params")
-    return params if isinstance(params, dict) else {}
-
-
 class Dispatcher:
     """Routes each request to its method by name; the server fills `methods` and may
     announce changes before an answer (`refresh`)."""
@@ -99,8 +94,9 @@ class Dispatcher:
         handler = self.methods.get(method)
         if handler is None:
             return error(id_, METHOD_NOT_FOUND, f"method not found: {excerpt(method)}")
+        params = message.get("params")
         try:
-            return success(id_, handler(_params(message)))
+            return success(id_, handler(params if isinstance(params, dict) else {}))
         except RpcError as exc:
             return error(id_, exc.code, exc.message)
         except (CapabilityError, Fatal) as exc:

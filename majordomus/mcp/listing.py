@@ -104,7 +104,14 @@ _SUBSCHEMAS = frozenset(("items", "anyOf", "oneOf", "allOf", "additionalProperti
 
 def _lean(node: dict[str, Any], defs: dict[str, Any], seen: frozenset[str]) -> dict[str, Any]:
     if "discriminator" in node:
-        return _tag_only(node["discriminator"])
+        tag, mapping = node["discriminator"]["propertyName"], node["discriminator"]["mapping"]
+        return {
+            "type": "object",
+            "description": f"Tagged by `{tag}`; each {tag}'s fields are the JSON Schema of the "
+            f"resource {SCHEMA_PREFIX}<{tag}>.",
+            "properties": {tag: {"type": "string", "enum": sorted(mapping)}},
+            "required": [tag],
+        }
     name = node.get("$ref", "").removeprefix("#/$defs/")
     if name in defs:
         if name in seen:  # a model that holds itself: any object
@@ -123,17 +130,6 @@ def _lean(node: dict[str, Any], defs: dict[str, Any], seen: frozenset[str]) -> d
         elif key not in ("title", "$defs", "$ref"):
             out[key] = value
     return out
-
-
-def _tag_only(discriminator: dict[str, Any]) -> dict[str, Any]:
-    tag = discriminator["propertyName"]
-    return {
-        "type": "object",
-        "description": f"Tagged by `{tag}`; each {tag}'s fields are the JSON Schema of the "
-        f"resource {SCHEMA_PREFIX}<{tag}>.",
-        "properties": {tag: {"type": "string", "enum": sorted(discriminator["mapping"])}},
-        "required": [tag],
-    }
 
 
 @functools.cache

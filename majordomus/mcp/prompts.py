@@ -72,16 +72,15 @@ def prompt_entries(ctx: Workspace) -> list[dict[str, Any]]:
 
 def get_prompt(ctx: Workspace, name: str, arguments: dict[str, str]) -> dict[str, Any]:
     """The `prompts/get` result; raises `PromptRefused` with the message the client sees."""
-    if name == DEVCONTEXT:
-        return _devcontext(ctx, arguments)
     obj = layer_prompts(ctx).get(name)
-    if obj is None:
+    if obj is None and name != DEVCONTEXT:
         raise PromptRefused(f"unknown prompt: {name}")
-    declared = declared_arguments(obj)
-    names = {a["name"] for a in declared}
-    unknown = sorted(set(arguments) - names)
+    declared = _DEVCONTEXT_ARGUMENTS if obj is None else declared_arguments(obj)
+    unknown = sorted(set(arguments) - {a["name"] for a in declared})
     if unknown:
         raise PromptRefused(f"prompt {name} takes no argument {', '.join(unknown)}")
+    if obj is None:
+        return _devcontext(ctx, arguments)
     for arg in declared:
         if arg.get("required") and not arguments.get(arg["name"]):
             raise PromptRefused(f"prompt {name} requires the argument {arg['name']}")
@@ -152,9 +151,6 @@ def _now() -> str:
 
 
 def _devcontext(ctx: Workspace, arguments: dict[str, str]) -> dict[str, Any]:
-    unknown = sorted(set(arguments) - {a["name"] for a in _DEVCONTEXT_ARGUMENTS})
-    if unknown:
-        raise PromptRefused(f"prompt devcontext takes no argument {', '.join(unknown)}")
     request: dict[str, Any] = {k: arguments[k] for k in _SEEDS if arguments.get(k)}
     budget = arguments.get("budget_tokens")
     if budget:
