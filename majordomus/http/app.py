@@ -79,8 +79,7 @@ class Routes:
         self.workers = anyio.CapacityLimiter(WORKERS)
 
     def refresh(self) -> None:
-        """Before each request: re-index if the layer changed; a failed re-index keeps the last one
-        and `/` says `stale`."""
+        """Re-index if the layer changed; a failed re-index keeps the last and `/` says stale."""
         was_stale = self.ctx.stale
         if self.ctx.refresh() or self.ctx.stale != was_stale:
             self.__dict__.pop("info", None)
@@ -192,8 +191,7 @@ def create_app(
     door: Door = CLOSED,
     mcp_only: bool = False,
 ) -> Guard:
-    """The whole application over one context (`mcp_only`: `/mcp` alone); the registry and
-    index are built here, once."""
+    """The whole application (`mcp_only`: `/mcp` alone); the registry and index are built once."""
     routes = Routes(ctx, door)
     api = FastAPI(openapi_url=None, docs_url=None, redoc_url=None, redirect_slashes=False)
 

@@ -71,8 +71,7 @@ class _Reclaim:
 
 
 class DeadlineProtocol(HttpToolsProtocol):
-    """uvicorn's httptools protocol with a deadline on each phase of reading a request and on
-    the client taking its answer."""
+    """uvicorn's httptools protocol with a deadline on each phase of a request and its answer."""
 
     header_timeout = HEADER_TIMEOUT
     body_timeout = BODY_TIMEOUT

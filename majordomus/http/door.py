@@ -26,8 +26,7 @@ class TokenUnusable(ProtocolFailure):
 
 @dataclass(frozen=True, slots=True)
 class Door:
-    """The token (None when the server has none) and whether loopback callers may write
-    without it."""
+    """The token (None when there is none); whether loopback callers may write without it."""
 
     token: str | None = None
     open_loopback: bool = False

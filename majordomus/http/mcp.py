@@ -36,8 +36,7 @@ WORKERS = 4
 
 
 class StatelessServer(Server):
-    """The stdio dispatcher without what needs a stream back to the client: no
-    subscriptions and no `listChanged` (no notification can reach an HTTP client)."""
+    """The stdio dispatcher without subscriptions or `listChanged`: no notification reaches HTTP."""
 
     capabilities: dict[str, Any] = {"resources": {}, "tools": {}, "prompts": {}, "completions": {}}
 

@@ -145,8 +145,7 @@ class Guard:
 
 
 def hider(paths: Iterable[Path]) -> Callable[[bytes], bytes]:
-    """A body with each of these absolute paths shown as its last name: the API never says where
-    the repository lives on the server's disk."""
+    """A body with these absolute paths as their last names: never where the repository lives."""
     names = {
         json.dumps(str(path), ensure_ascii=ascii)[1:-1].encode(): json.dumps(
             path.name, ensure_ascii=ascii
@@ -175,8 +174,7 @@ def _unchanged(body: bytes) -> bytes:
 
 
 def _finishing(send: Send, *, head: bool, hide: Callable[[bytes], bytes]) -> Send:
-    """Adds `Cache-Control: no-store` when unset, guarantees `Content-Length`, drops HEAD
-    bodies, hides the repository's absolute paths."""
+    """Sets `Content-Length`, `Cache-Control: no-store` if unset; drops HEAD bodies; hides paths."""
     start: Message | None = None
     chunks: list[bytes] = []
 

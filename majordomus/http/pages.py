@@ -180,8 +180,7 @@ class SwaggerAssetsMissing(Exception):
 
 @functools.cache
 def swagger_asset(name: str) -> bytes:
-    """One of `SWAGGER_ASSETS`, read once per process from the vendoring package's `static/`
-    folder (found without importing the package)."""
+    """One of `SWAGGER_ASSETS`, read once from the vendoring package's `static/` (not imported)."""
     spec = importlib.util.find_spec(SWAGGER_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
         raise SwaggerAssetsMissing(f"Swagger UI's files are not installed ({SWAGGER_PACKAGE})")

@@ -57,8 +57,7 @@ def bind(host: str, port: int, *, fallback: bool = False) -> socket.socket:
 
 
 def route_uvicorn_logs() -> None:
-    """uvicorn's own lines (an invalid request, a failure) go through our handler and level:
-    one line each, redacted, control characters escaped, never a traceback."""
+    """uvicorn's lines go through our handler and level: one line each, redacted, no traceback."""
     ours, theirs = logging.getLogger("majordomus"), logging.getLogger("uvicorn")
     theirs.handlers = list(ours.handlers)
     theirs.setLevel(ours.getEffectiveLevel())

@@ -32,8 +32,7 @@ Method = Callable[[dict[str, Any]], Any]
 
 
 class Dispatcher:
-    """Routes each request to its method by name; the server fills `methods` and may
-    announce changes before an answer (`refresh`)."""
+    """Routes each request to its method by name; `refresh` announces changes before an answer."""
 
     def __init__(self, methods: dict[str, Method]) -> None:
         self.methods = methods
@@ -108,8 +107,7 @@ class Dispatcher:
             return error(id_, INTERNAL_ERROR, f"internal: {type(exc).__name__}: {exc}")
 
     def answer_lines(self, raw: bytes) -> list[str]:
-        """The notifications a re-index calls for, then the line's answer, behind a last
-        guard: no input line may end the session."""
+        """The notifications a re-index calls for, then the answer; no line may end the session."""
         lines: list[str] = []
         if raw.strip():
             try:

@@ -36,8 +36,7 @@ def encode(message: Any) -> str:
 
 
 def clean_value(value: Any) -> Any:
-    """A result's value with every secret redacted: the value itself when its text needed no
-    cleaning, else the value of the cleaned text."""
+    """A result's value with every secret redacted; the value itself when nothing needed it."""
     text = dumps_compact(value)
     cleaned = clean_json(text, dumps_compact)
     return value if cleaned == text else json.loads(cleaned)

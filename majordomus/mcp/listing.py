@@ -31,8 +31,7 @@ if TYPE_CHECKING:
 
 
 def tool_annotations(cap: Capability) -> dict[str, bool]:
-    """Client hints from the execution policy, each stated only where the protocol's default
-    does not hold."""
+    """Client hints from the execution policy, only where the protocol's default does not hold."""
     if cap.effect == "read":
         return {"readOnlyHint": True, "openWorldHint": False}
     if cap.effect == "repository_mutation":
@@ -73,8 +72,7 @@ def render_tools(registry: Registry) -> str:
 
 @functools.cache
 def served_tools(read_only: bool) -> list[dict[str, Any]]:
-    """The shipped tools page, which spares a session every tool's schemas; `--read-only`
-    leaves out commands."""
+    """The shipped page (spares a session every tool's schemas); `--read-only` drops commands."""
     entries: list[dict[str, Any]] = json.loads(shipped_text(*TOOLS_PAGE))["tools"]
     if read_only:
         return [e for e in entries if e["_meta"]["majordomus"]["effect"] == "read"]
@@ -203,8 +201,7 @@ def resource_entries(registry: Registry, index: Index) -> list[dict[str, Any]]:
 
 
 def inspect_report(ctx: Workspace, read_only: bool) -> dict[str, Any]:
-    """`mcp --inspect --format json`: repository info, resources and tools, or the registry's
-    errors when it does not build."""
+    """`mcp --inspect --format json`: repository, resources and tools, or the registry's errors."""
     try:
         registry = ctx.registry
     except RegistryBuildFailed as failed:

@@ -42,8 +42,7 @@ def tool_refusal(exc: CapabilityError) -> dict[str, Any]:
 
 
 def page(name: str, entries: list[Any], offset: int, size: int | None = None) -> dict[str, Any]:
-    """`PAGE_SIZE` entries of a list from `offset`, and no more than `size` bytes of them
-    when given (at least one), with `nextCursor` if more remain."""
+    """`PAGE_SIZE` entries from `offset`, at most `size` bytes (one at least), and `nextCursor`."""
     stop = min(len(entries), offset + PAGE_SIZE)
     if size is not None:
         spent = 0

@@ -86,18 +86,13 @@ _TEMPLATES = [
         "mimeType": "application/json",
     },
 ]
-#: The lists a re-index may change, with the notification announcing each.
-_LISTS = {
-    "tools": "notifications/tools/list_changed",
-    "resources": "notifications/resources/list_changed",
-    "prompts": "notifications/prompts/list_changed",
-}
+#: The lists a re-index may change; `notifications/<list>/list_changed` announces each.
+_LISTS = ("tools", "resources", "prompts")
 _SERVER_INFO = {"name": "majordomus", "title": "Majordomus", "version": __version__}
 
 
 class Server(Dispatcher):
-    """One session's dispatcher over a workspace whose index it keeps current; listings are
-    computed on first request and then served from memory until a re-index."""
+    """One session's dispatcher over a workspace; listings are kept until a re-index."""
 
     #: What `initialize` says this server does.
     capabilities: dict[str, Any] = _CAPABILITIES
@@ -164,8 +159,8 @@ class Server(Dispatcher):
         self._lists = {}
         self.instructions = self._instructions()
         out = [
-            notification(method)
-            for name, method in _LISTS.items()
+            notification(f"notifications/{name}/list_changed")
+            for name in _LISTS
             if name in before and self._list(name) != before[name]
         ]
         for uri, seen in self._subscribed.items():
@@ -357,8 +352,7 @@ def _call(params: dict[str, Any], not_an_object: str) -> tuple[str, dict[str, An
 
 
 def serve(ctx: Workspace, *, read_only: bool) -> int:
-    """`majordomus mcp`: build the index once, then serve stdio until EOF;
-    only the protocol reaches stdout."""
+    """`majordomus mcp`: serve stdio until EOF; only the protocol reaches stdout."""
     protocol_out = sys.stdout.buffer
     saved = sys.stdout
     sys.stdout = sys.stderr
