@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.datastructures import Headers
 from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
 
 from majordomus.egress import excerpt
 from majordomus.errors import Forbidden
 from majordomus.http.door import Door, refusal
 from majordomus.http.guards import MCP_PATH
-from majordomus.http.middleware import Receive, Scope, Send, client_of
+from majordomus.http.middleware import client_of
 from majordomus.http.responses import method_not_allowed
 from majordomus.mcp.dispatch import Answer
 from majordomus.mcp.framing import INVALID_REQUEST, PARSE_ERROR, encode, error

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from majordomus.http.door import CLOSED, Door
 from majordomus.http.errors import HttpError
@@ -16,12 +17,6 @@ from majordomus.http.responses import error_response, refusal_response
 from majordomus.limits import MAX_BODY_BYTES
 
 log = logging.getLogger(__name__)
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 MAX_IN_FLIGHT = 64
 #: Liveness probes are answered even when every in-flight slot is taken.

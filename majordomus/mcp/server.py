@@ -8,7 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from majordomus.capabilities.builtin import TOOLS, declared
-from majordomus.capabilities.core import RECORD_URI
+from majordomus.capabilities.core import RECORD_URI, resolve_resource
 from majordomus.capabilities.registry import Capability
 from majordomus.egress import excerpt
 from majordomus.errors import CapabilityError, Internal, MissingArtifact, NotFound
@@ -172,8 +172,6 @@ class Server(Dispatcher):
 
     def _content(self, uri: str) -> str | None:
         """A resource's text as `resources/read` gives it, or None when it is not served."""
-        from majordomus.capabilities.core import resolve_resource
-
         try:
             return resolve_resource(self.ctx, uri).content
         except CapabilityError:
@@ -240,8 +238,6 @@ class Server(Dispatcher):
         if schema is not None:
             content = {"uri": uri, "mimeType": "application/json", "text": dumps_pretty(schema)}
             return {"contents": [content]}
-        from majordomus.capabilities.core import resolve_resource
-
         try:
             view = resolve_resource(self.ctx, uri)
         except NotFound:

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from majordomus.capabilities import core
 from majordomus.capabilities.builtin import builtin_registry
 from majordomus.capabilities.core import RepositoryReport
 from majordomus.capabilities.workspace import Workspace
@@ -71,7 +70,7 @@ def test_a_refusing_query_resource_answers_invalid_params(ctx: Workspace, monkey
     def refuse(_ctx: Workspace, _uri: str) -> Any:
         raise Refused("the ledger cannot be read")
 
-    monkeypatch.setattr(core, "resolve_resource", refuse)
+    monkeypatch.setattr(server, "resolve_resource", refuse)
     response = answer(srv, req(2, "resources/read", {"uri": "majordomus://repository"}))
     assert response == {
         "jsonrpc": "2.0",
