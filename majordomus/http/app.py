@@ -59,9 +59,8 @@ def _wants_html(accept: str) -> bool:
     return False
 
 
-#: Capability handlers running at once; the other requests in flight wait their turn. The
-#: work is Python under one interpreter lock, so more threads answer no sooner and only hold
-#: more answers in memory at once (docs/http.md, "Guards and limits").
+#: Capability handlers running at once: under one interpreter lock more threads answer no sooner
+#: and only hold more answers in memory (docs/http.md, "Guards and limits").
 WORKERS = 2
 
 

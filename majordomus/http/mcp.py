@@ -28,11 +28,9 @@ if TYPE_CHECKING:
 
 #: Whether the request being answered may write: set in the worker thread that answers it.
 _WRITER: ContextVar[bool] = ContextVar("writer", default=False)
-#: MCP requests answered at once, each on a worker thread; the others in flight wait their
-#: turn. More threads would not answer faster under one interpreter lock, and each keeps
-#: the memory it touched. A thread pool, not the API's anyio limiter: a worker takes the next
-#: message as soon as it is done, without a turn of the event loop between (MCP answers are
-#: small; benchmarks/RESULTS.md, "MCP over Streamable HTTP").
+#: MCP requests answered at once on worker threads: more answer no faster under one interpreter
+#: lock. A pool, not anyio's limiter: a worker takes the next message without a turn of the
+#: event loop between (benchmarks/RESULTS.md, "MCP over Streamable HTTP").
 WORKERS = 4
 
 

@@ -23,8 +23,7 @@ DESCRIPTION = (
     "Every route under /api/v1 is a capability of the one registry the CLI and MCP share."
 )
 
-#: Swagger UI's files ship with the package `fastapi-offline`, which vendors them; they are
-#: served under `/swagger/` so the page works without a network.
+#: Swagger UI's files, vendored by `fastapi-offline`, served under `/swagger/` to work offline.
 SWAGGER_PACKAGE = "fastapi_offline"
 SWAGGER_ASSETS = {
     "swagger-ui-bundle.js": "text/javascript; charset=utf-8",

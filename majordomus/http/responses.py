@@ -17,12 +17,7 @@ def model_response(answer: BaseModel) -> Response:
 def error_response(
     status: int, code: ErrorCode, message: str, headers: dict[str, str] | None = None
 ) -> Response:
-    return Response(
-        error_json(code, message),
-        status_code=status,
-        media_type="application/json",
-        headers=headers,
-    )
+    return Response(error_json(code, message), status, headers, media_type="application/json")
 
 
 def refusal_response(refused: HttpError) -> Response:

@@ -50,8 +50,7 @@ if TYPE_CHECKING:
 PROTOCOL_VERSIONS = ("2025-06-18", "2025-03-26", "2024-11-05", "2025-11-25")
 DEFAULT_PROTOCOL_VERSION = "2025-06-18"
 
-#: The resource templates: every object of the layer by kind and identity, and the schema
-#: of each record kind.
+#: The resource templates: a layer object by kind and identity, a record kind's schema.
 TEMPLATE = "majordomus://{kind}/{identity}"
 SCHEMA_TEMPLATE = SCHEMA_PREFIX + "{kind}"
 
