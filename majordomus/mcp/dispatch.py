@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from majordomus.bounded_json import IntegerTooLarge, LargeInt
+from majordomus.bounded_json import IntegerTooLarge, LargeInt, loads
 from majordomus.egress import excerpt
 from majordomus.errors import CapabilityError, Fatal
 from majordomus.limits import MAX_INT_DIGITS
@@ -17,12 +17,9 @@ from majordomus.mcp.framing import (
     METHOD_NOT_FOUND,
     PARSE_ERROR,
     RpcError,
-    Unparsable,
-    decode,
     encode,
     error,
     holds_large_int,
-    success,
 )
 
 log = logging.getLogger(__name__)
@@ -46,10 +43,15 @@ class Dispatcher:
         """The answer a raw input line calls for (a batch answers with a list), or None."""
         if not raw.strip():
             return None
-        try:
-            value, large_ints = decode(raw)
-        except Unparsable as exc:
-            return error(None, PARSE_ERROR, str(exc))
+        try:  # an integer too long for any parameter is kept, and the message refused
+            try:
+                value, large_ints = loads(raw), False
+            except IntegerTooLarge:
+                value, large_ints = loads(raw, keep_large_ints=True), True
+        except UnicodeDecodeError:
+            return error(None, PARSE_ERROR, "parse error: input is not UTF-8")
+        except ValueError as exc:
+            return error(None, PARSE_ERROR, f"parse error: {exc}")
         handle = self._message_with_large_ints if large_ints else self.handle_message
         if isinstance(value, list):
             if not value:
@@ -95,7 +97,8 @@ class Dispatcher:
             return error(id_, METHOD_NOT_FOUND, f"method not found: {excerpt(method)}")
         params = message.get("params")
         try:
-            return success(id_, handler(params if isinstance(params, dict) else {}))
+            result = handler(params if isinstance(params, dict) else {})
+            return {"jsonrpc": "2.0", "id": id_, "result": result}
         except RpcError as exc:
             return error(id_, exc.code, exc.message)
         except (CapabilityError, Fatal) as exc:

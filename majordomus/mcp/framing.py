@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import IO, Any
 
-from majordomus.bounded_json import IntegerTooLarge, LargeInt, loads
+from majordomus.bounded_json import LargeInt
 from majordomus.egress import clean_json, clean_line, json_safe
 from majordomus.wire import dumps_compact
 
@@ -42,10 +42,6 @@ def clean_value(value: Any) -> Any:
     return value if cleaned == text else json.loads(cleaned)
 
 
-def success(id_: Any, result: Any) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": id_, "result": result}
-
-
 def error(id_: Any, code: int, message: str) -> dict[str, Any]:
     """An error answer; its message is redacted and its controls escaped, whatever the code."""
     return {"jsonrpc": "2.0", "id": id_, "error": {"code": code, "message": clean_line(message)}}
@@ -56,23 +52,6 @@ def notification(method: str, params: dict[str, Any] | None = None) -> dict[str,
     if params is not None:
         message["params"] = clean_value(params)
     return message
-
-
-class Unparsable(Exception):
-    """An input line that is no JSON: the parse error answered under a null id."""
-
-
-def decode(raw: bytes) -> tuple[Any, bool]:
-    """An input line's value, and whether it holds an integer too long for any parameter."""
-    try:
-        try:
-            return loads(raw), False
-        except IntegerTooLarge:
-            return loads(raw, keep_large_ints=True), True
-    except UnicodeDecodeError:
-        raise Unparsable("parse error: input is not UTF-8") from None
-    except ValueError as exc:
-        raise Unparsable(f"parse error: {exc}") from None
 
 
 def holds_large_int(value: Any) -> bool:
