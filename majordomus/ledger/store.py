@@ -75,31 +75,6 @@ def _canonical(found: list[Placed]) -> list[Placed]:
     return sorted(legacy, key=by_stamp) + sorted(counted, key=by_counter)
 
 
-def _task_names(tree: safefs.Tree) -> list[str]:
-    """The store's task directories (no link followed); raises `Unsafe` or `OSError`."""
-    store = tree.directory(STATE_DIR)
-    return [e.name for e in os.scandir(store) if e.is_dir(follow_symlinks=False)]
-
-
-def _files(tree: safefs.Tree, tasks: list[str]) -> Iterator[tuple[str, bytes | None]]:
-    """`<task>/<name>` and bytes (None when refused) of each record file; a directory that
-    cannot be listed is skipped."""
-    for task in tasks:
-        try:
-            directory = tree.directory(f"{STATE_DIR}/{task}")
-            names = [e.name for e in os.scandir(directory)]
-        except (safefs.Unsafe, OSError):
-            continue
-        for name in names:
-            if not name.endswith(".json") or name == ".json":
-                continue
-            try:
-                data: bytes | None = tree.read_in(directory, name, RECORD_FILE_LIMIT)
-            except safefs.Unsafe:
-                data = None
-            yield f"{task}/{name}", data
-
-
 def record_bytes(record: ReasoningRecord) -> bytes:
     """The exact bytes of a record file: 2-space JSON and a final newline."""
     return (dumps_pretty(record.wire()) + "\n").encode("utf-8")
@@ -199,20 +174,34 @@ class Store:
         )
 
     def _files(self) -> tuple[list[Placed], list[str]]:
-        """The store's readable record files, and the paths of those that are none."""
+        """The store's readable record files, and the paths of those that are none; a
+        directory that cannot be listed is skipped, no link followed."""
         found: list[Placed] = []
         unreadable: list[str] = []
         with safefs.Tree(self.root) as tree:
             try:
-                tasks = _task_names(tree)
+                store = tree.directory(STATE_DIR)
+                tasks = [e.name for e in os.scandir(store) if e.is_dir(follow_symlinks=False)]
             except (safefs.Unsafe, OSError):
                 return found, unreadable
-            for path, data in _files(tree, tasks):
-                record = parse_stored(data)
-                if record is None:
-                    unreadable.append(path)
-                else:
-                    found.append(Placed(path, record))
+            for task in tasks:
+                try:
+                    directory = tree.directory(f"{STATE_DIR}/{task}")
+                    names = [e.name for e in os.scandir(directory)]
+                except (safefs.Unsafe, OSError):
+                    continue
+                for name in names:
+                    if not name.endswith(".json") or name == ".json":
+                        continue
+                    try:
+                        data: bytes | None = tree.read_in(directory, name, RECORD_FILE_LIMIT)
+                    except safefs.Unsafe:
+                        data = None
+                    record = parse_stored(data)
+                    if record is None:
+                        unreadable.append(f"{task}/{name}")
+                    else:
+                        found.append(Placed(f"{task}/{name}", record))
         return found, unreadable
 
     def write(self, record: ReasoningRecord) -> Path:
