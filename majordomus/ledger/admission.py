@@ -29,8 +29,6 @@ from majordomus.ledger.record import (
     ValidationInput,
 )
 
-__all__ = ["Admission", "Refusal", "admit"]
-
 
 class Refusal(Refused):
     """A record the ledger will not admit; its string form is the sentence alone."""

@@ -20,39 +20,6 @@ from majordomus.limits import MAX_RECORD_BYTES
 from majordomus.order import canonical_strings
 from majordomus.wire import OMIT, StrictInput, Wire
 
-__all__ = [
-    "KINDS",
-    "MAX_RECORD_BYTES",
-    "RECORD_SCHEMA",
-    "RECORD_VERSION",
-    "AdvisorUsage",
-    "AssessmentInput",
-    "AttemptInput",
-    "ConclusionInput",
-    "ConsultationInput",
-    "ConsultationStatus",
-    "DisagreementInput",
-    "DisagreementPosition",
-    "PlanInput",
-    "ReasoningBody",
-    "ReasoningEvidence",
-    "ReasoningEvidenceKind",
-    "ReasoningInput",
-    "ReasoningRecord",
-    "ResolutionInput",
-    "Stance",
-    "StoredConclusion",
-    "StoredPlan",
-    "ValidationInput",
-    "ValidationOutcome",
-    "describe_record_error",
-    "input_schema",
-    "parse_body",
-    "parse_input",
-    "parse_stored",
-    "record_size_problem",
-]
-
 #: A record is never edited once written, and a replay hands one instance to every projection:
 #: records and their parts are frozen.
 FROZEN = ConfigDict(frozen=True)

@@ -18,19 +18,9 @@ from majordomus.ledger.loaded import Loaded, Placed, by_citation
 from majordomus.ledger.lock import DEFAULT_WAIT, LOCK_NAME, exclusive
 from majordomus.ledger.record import ReasoningRecord, parse_stored
 from majordomus.ledger.refs import Published, published
-from majordomus.ledger.tasks import CURRENT_FILE, UNTASKED, check_task, current_task
+from majordomus.ledger.tasks import check_task, current_task
 from majordomus.order import natural_key
 from majordomus.wire import dumps_pretty
-
-__all__ = [
-    "CURRENT_FILE",
-    "RECORD_FILE_LIMIT",
-    "STATE_DIR",
-    "UNTASKED",
-    "Loaded",
-    "Store",
-    "record_bytes",
-]
 
 STATE_DIR = ".ai/local/state/reasoning"
 
