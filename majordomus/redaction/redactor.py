@@ -68,21 +68,12 @@ class _Shape:
         return ("".join((*pieces, text[done:])), True) if pieces else (text, False)
 
 
-#: The characters outside ASCII that `str.lower` turns into ASCII: the Kelvin sign becomes
-#: `k`, and the dotted capital I becomes two characters (`i` and a combining dot).
-_KELVIN = "\u212a"
-_DOTTED_I = "\u0130"
-
-
 def _lowered(text: str) -> str:
-    """`text` lower-cased with every offset kept (ASCII through the bytes, then the Kelvin
-    sign), enough for ASCII key words."""
+    """`text` with its ASCII letters lower-cased and every offset kept: the shapes' key words
+    are ASCII, and their patterns match ASCII letters alone (`re.ASCII`)."""
     if text.isascii():
         return text.lower()
-    lowered = text.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
-    if _KELVIN in lowered and _DOTTED_I not in text:
-        return lowered.replace(_KELVIN, "k")
-    return lowered
+    return text.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
 
 
 #: What may not follow a literal ending in `WORD_END`, in lower-cased bytes.
