@@ -147,15 +147,8 @@ def redact_secrets(text: str) -> str:
             # a marker may complete another shape's literal
             data = text.encode("utf-8", "surrogatepass")
             candidates, lowered = Candidates(data), None
-    cased = unlabelled.cases(data)
-    if not unlabelled.possible(cased):
-        return text
-    pieces: list[bytes] = []
-    done = 0
-    for start, end in unlabelled.spans(data, cased):
-        pieces += (data[done:start], _UNLABELLED_MARKER)
-        done = end
-    return b"".join((*pieces, data[done:])).decode("utf-8", "surrogatepass") if pieces else text
+    cleaned = unlabelled.redacted(data, _UNLABELLED_MARKER)
+    return text if cleaned is None else cleaned.decode("utf-8", "surrogatepass")
 
 
 def redact_text(text: str) -> str:
