@@ -46,15 +46,11 @@ KINDS: tuple[str, ...] = (
 
 #: Every number a record holds is bounded, so no record can carry a value that breaks the
 #: arithmetic of a replay (a circuit's end, a total) or that no real answer would carry.
-MAX_COUNT = 1_000_000_000
-MAX_TOKENS = 1_000_000_000
-MAX_DURATION_MS = 7 * 24 * 3600 * 1000
-MAX_RETRY_AFTER_SECONDS = 7 * 24 * 3600
+_WEEK_SECONDS = 7 * 24 * 3600
 
-Count = Annotated[StrictInt, Field(ge=0, le=MAX_COUNT)]
-Tokens = Annotated[StrictInt, Field(ge=0, le=MAX_TOKENS)]
-DurationMs = Annotated[StrictInt, Field(ge=0, le=MAX_DURATION_MS)]
-RetryAfter = Annotated[StrictInt, Field(ge=0, le=MAX_RETRY_AFTER_SECONDS)]
+Count = Annotated[StrictInt, Field(ge=0, le=1_000_000_000)]
+DurationMs = Annotated[StrictInt, Field(ge=0, le=_WEEK_SECONDS * 1000)]
+RetryAfter = Annotated[StrictInt, Field(ge=0, le=_WEEK_SECONDS)]
 
 
 class Stance(StrEnum):
@@ -97,8 +93,8 @@ class ReasoningEvidence(_Frozen):
 class AdvisorUsage(_Frozen):
     """Token counts an adapter reported; a missing count reads as zero, nothing is estimated."""
 
-    input_tokens: Tokens = 0
-    output_tokens: Tokens = 0
+    input_tokens: Count = 0
+    output_tokens: Count = 0
 
 
 class DisagreementPosition(_Frozen):

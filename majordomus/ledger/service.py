@@ -224,7 +224,7 @@ class Ledger:
                 path = self.store.write(record)
             except FileExistsError:
                 continue
-            return Recorded(record=record, path=self.store.relative(path))
+            return Recorded(record=record, path=path)
         raise Refused(
             f"the record could not be written: {_MINT_ATTEMPTS} minted ids in a row already exist"
         )

@@ -126,18 +126,6 @@ class Store:
         """The current task's id from `current.yaml`, or `untasked`."""
         return current_task(self.root)
 
-    def relative(self, path: Path) -> str:
-        """A store path relative to the repository root, with `/` separators."""
-        return path.relative_to(self.root).as_posix()
-
-    def _describe(self, exc: OSError) -> str:
-        reason = exc.strerror or str(exc)
-        if not exc.filename:
-            return reason
-        path = Path(exc.filename)
-        shown = self.relative(path) if path.is_relative_to(self.root) else str(path)
-        return f"{shown}: {reason}"
-
     def load(self, *, local: bool = True, team: bool = True) -> Loaded:
         """Every readable record of the store and of the published refs, in canonical order;
         a file both hold (same path, id, writer) is placed once, the store's first."""
@@ -194,9 +182,9 @@ class Store:
                         found.append(Placed(f"{task}/{name}", record))
         return found, unreadable
 
-    def write(self, record: ReasoningRecord) -> Path:
-        """Write one stamped record atomically and return its path; an existing `<id>.json`
-        (or its temporary file) raises `FileExistsError`, anything else is refused."""
+    def write(self, record: ReasoningRecord) -> str:
+        """Write one stamped record atomically and return its root-relative path; an existing
+        `<id>.json` (or its temporary file) raises `FileExistsError`, anything else is refused."""
         check_task(record.task)
         check_record_id(record.id)
         rel = f"{STATE_DIR}/{record.task}/{record.id}.json"
@@ -207,5 +195,8 @@ class Store:
         except FileExistsError:
             raise
         except OSError as exc:
-            raise Refused(f"the record could not be written: {self._describe(exc)}") from exc
-        return self.root / rel
+            # the writes are relative to a directory, so `filename` is a bare name
+            reason = exc.strerror or str(exc)
+            shown = f"{exc.filename}: {reason}" if exc.filename else reason
+            raise Refused(f"the record could not be written: {shown}") from exc
+        return rel
