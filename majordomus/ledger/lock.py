@@ -54,14 +54,6 @@ def _fcntl() -> ModuleType:
     return fcntl
 
 
-def _open(dir_fd: int, shown: str) -> int:
-    """The lock file, created when absent; never through a symlink, only a regular file."""
-    try:
-        return safefs.open_lock_file(dir_fd, LOCK_NAME)
-    except safefs.Unsafe as exc:
-        raise Refused(f"the ledger lock {shown} cannot be used: {exc.about(LOCK_NAME)}") from None
-
-
 def _same_file(dir_fd: int, fd: int) -> bool:
     """Whether `fd` is still the file at `LOCK_NAME` (never following a link)."""
     held = os.fstat(fd)
@@ -84,7 +76,10 @@ def _try(fcntl: ModuleType, dir_fd: int, shown: str) -> tuple[bool, int] | None:
         directory = None
     if directory is False:
         return None
-    fd = _open(dir_fd, shown)
+    try:
+        fd = safefs.open_lock_file(dir_fd, LOCK_NAME)
+    except safefs.Unsafe as exc:
+        raise Refused(f"the ledger lock {shown} cannot be used: {exc.about(LOCK_NAME)}") from None
     if _try_lock(fcntl, fd):
         if _same_file(dir_fd, fd):
             return directory is True, fd

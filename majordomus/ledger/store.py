@@ -78,18 +78,14 @@ class Store:
         self.directory = self.root / STATE_DIR
         self.lock_wait = lock_wait
         self._mutex = threading.RLock()
-        self._depth = 0
+        self._held = False
 
     @contextmanager
     def held(self) -> Iterator[None]:
         """The writer lock, re-entrant; creates the store's directory when missing."""
         with self._mutex:
-            if self._depth:
-                self._depth += 1
-                try:
-                    yield
-                finally:
-                    self._depth -= 1
+            if self._held:
+                yield
                 return
             from majordomus.layer.init import warn_if_tracked
 
@@ -100,11 +96,11 @@ class Store:
                 raise Refused(f"the record could not be written: {exc.message}") from None
             try:
                 with exclusive(fd, f"{STATE_DIR}/{LOCK_NAME}", self.lock_wait):
-                    self._depth = 1
+                    self._held = True
                     try:
                         yield
                     finally:
-                        self._depth = 0
+                        self._held = False
             finally:
                 os.close(fd)
 
