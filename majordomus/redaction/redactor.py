@@ -5,7 +5,7 @@ value; a shape is tried only where the text holds one of its gate literals
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cached_property
 from typing import Any
 
@@ -161,13 +161,14 @@ def shapes_in(text: str) -> set[str]:
     return {name for name in _MARKER.findall(text) if name in SHAPE_NAMES}
 
 
-def redact_value(value: Any) -> tuple[Any, list[str]]:
-    """Redact every string value of a JSON value (keys untouched); kinds in canonical order."""
+def redact_value(value: Any, redact: Callable[[str], str] = redact_text) -> tuple[Any, list[str]]:
+    """Every string value of a JSON value passed through `redact` (keys untouched), and the
+    shapes found, in canonical order."""
     found: set[str] = set()
 
     def walk(node: Any) -> Any:
         if isinstance(node, str):
-            cleaned = redact_text(node)
+            cleaned = redact(node)
             found.update(shapes_in(cleaned))
             return cleaned
         if isinstance(node, list):
