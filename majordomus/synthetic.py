@@ -184,11 +184,8 @@ def git(root: Path, *args: str) -> str:
 class SyntheticRepository:
     """A generated layer on disk; see the module docstring."""
 
-    def __init__(
-        self, root: Path, shape: Shape, owner: tempfile.TemporaryDirectory[str] | None
-    ) -> None:
+    def __init__(self, root: Path, owner: tempfile.TemporaryDirectory[str] | None) -> None:
         self.root = root
-        self.shape = shape
         self._owner = owner
 
     @classmethod
@@ -209,7 +206,7 @@ class SyntheticRepository:
         for rel, text in files.items():
             with open(root / rel, "w", encoding="utf-8", newline="\n") as out:
                 out.write(text)
-        return cls(root, shape, owner)
+        return cls(root, owner)
 
     @classmethod
     def small(cls) -> SyntheticRepository:

@@ -75,7 +75,6 @@ class Store:
 
     def __init__(self, root: Path, *, lock_wait: float = DEFAULT_WAIT) -> None:
         self.root = Path(root)
-        self.directory = self.root / STATE_DIR
         self.lock_wait = lock_wait
         self._mutex = threading.RLock()
         self._held = False
