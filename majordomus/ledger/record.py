@@ -335,21 +335,17 @@ def describe_record_error(exc: ValidationError, *, root: tuple[str, ...] = ()) -
             loc = loc[: len(root)] + loc[len(root) + 1 :]
         kind = err.get("type")
         where = field_path(loc)
+        field = str(loc[-1]) if inside and len(loc) == len(root) + 1 else None
         if inside and kind == "union_tag_not_found":
             text = f"{field_path((*root, 'kind'))}: is required; the kinds are {kinds}"
         elif inside and kind == "union_tag_invalid":
             tag = (err.get("ctx") or {}).get("tag", "")
             text = f"{field_path((*root, 'kind'))}: '{tag}' is not a kind; the kinds are {kinds}"
-        elif inside and kind == "extra_forbidden" and loc == (*root, "task"):
+        elif kind == "extra_forbidden" and field == "task":
             hint = "name it with --task" if bare else "pass `task` beside `record`"
             text = f"{where}: a record does not carry its task; {hint}"
-        elif (
-            inside
-            and kind == "extra_forbidden"
-            and len(loc) == len(root) + 1
-            and str(loc[-1]) in _WRITTEN_BY_THE_WRITER
-        ):
-            text = f"{where}: {_WRITTEN_BY_THE_WRITER[str(loc[-1])]}; leave it out"
+        elif kind == "extra_forbidden" and field in _WRITTEN_BY_THE_WRITER:
+            text = f"{where}: {_WRITTEN_BY_THE_WRITER[field]}; leave it out"
         elif loc == root and kind in ("dict_type", "model_type", "model_attributes_type"):
             text = f"{where or 'the record'}: must be a JSON object with a `kind`"
         else:
