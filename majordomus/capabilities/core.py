@@ -216,13 +216,13 @@ def resolve_resource(ctx: Workspace, uri: str) -> ResourceView:
 
 def objects_get(ctx: Workspace, request: GetInput) -> ResourceView:
     from majordomus.layer.shortid import SCHEME, expand
-    from majordomus.ledger.store import is_record_id
 
     uri = expand(ctx.index.objects, request.uri)
-    if not uri.startswith(SCHEME) and is_record_id(uri):
+    if not uri.startswith(SCHEME):  # the ledger is read only for what may be a record's id
         from majordomus.capabilities.recall import ledger_ranking
+        from majordomus.ledger.store import is_record_id
 
-        if uri in ledger_ranking(ctx).records:
+        if is_record_id(uri) and uri in ledger_ranking(ctx).records:
             uri = RECORD_URI + uri
     return resolve_resource(ctx, uri)
 

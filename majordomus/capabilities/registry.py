@@ -160,10 +160,6 @@ class Registry:
     def get(self, capability_id: str) -> Capability | None:
         return self.capabilities.get(capability_id)
 
-    def writer_tools(self) -> list[str]:
-        """The MCP tools that write the repository, in order."""
-        return sorted(c.tool for c in self if c.tool and c.effect == "repository_mutation")
-
     def summary(self) -> dict[str, Any]:
         """Counts over the whole registry (docs/generated/capabilities.md `summary()`)."""
         return {

@@ -7,23 +7,18 @@ from typing import TYPE_CHECKING, Any, cast
 
 from pydantic_core import to_json
 
+from majordomus.capabilities.builtin import declared
 from majordomus.devcontext.bundle import LEFT_OUT
 from majordomus.devcontext.model import BYTES_PER_TOKEN, CompiledContext, Diagnostic, tokens_for
 from majordomus.egress import clean_json
 from majordomus.errors import InvalidInput
 from majordomus.mcp.framing import encode
+from majordomus.mcp.listing import COMPILE
 from majordomus.wire import dumps_compact
 
 if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
 
-COMPILE = "devcontext.compile"
-#: The one argument the MCP tool takes beyond the capability's input.
-DETAIL = {
-    "type": "boolean",
-    "description": "Answer the same compile's JSON instead of its bundle: the selection "
-    "rows, exclusions and deduplication, without the content.",
-}
 #: Over MCP the rows come with `detail`, not from the same request without the bundle.
 MCP_LEFT_OUT = "What was left out and why: the same request with `detail: true`."
 #: What a JSON-RPC answer adds around its result (`{"jsonrpc":"2.0","id":…,"result":` and
@@ -43,7 +38,7 @@ def fitted(
     if detail is not None and not isinstance(detail, bool):
         raise InvalidInput("detail: must be true or false")
     executor = ctx.executor
-    cap = executor.capability(COMPILE)
+    cap = declared(COMPILE)
 
     def compiled_at(limit: int | None, bundle: bool = True) -> CompiledContext:
         given = {**request, "bundle": bundle}

@@ -1,17 +1,28 @@
-"""What the MCP surface lists: tools projected from the registry (once per process), resources
-from the registry and the index (once per index), and the report `mcp --inspect` prints."""
+"""What the MCP surface lists: tools from the page `generate` ships (projected from the
+registry, held to it by `generate all --check`), resources from the registry and the index
+(once per index), and the report `mcp --inspect` prints."""
 
 from __future__ import annotations
 
 import functools
+import json
 from typing import TYPE_CHECKING, Any
 
 from majordomus.capabilities.registry import RegistryBuildFailed
 from majordomus.capabilities.schemas import canonical_schema
-from majordomus.mcp.devcontext import COMPILE, DETAIL
+from majordomus.shipped import shipped_text
 
 #: The resource family of the record kinds' schemas (`schema_resources`).
 SCHEMA_PREFIX = "majordomus://schema/"
+#: The page `tools/list` serves, generated into the package.
+TOOLS_PAGE = ("mcp", "tools.json")
+COMPILE = "devcontext.compile"
+#: The one argument the MCP compile tool takes beyond the capability's input.
+DETAIL = {
+    "type": "boolean",
+    "description": "Answer the same compile's JSON instead of its bundle: the selection "
+    "rows, exclusions and deduplication, without the content.",
+}
 
 if TYPE_CHECKING:
     from majordomus.capabilities.registry import Capability, Registry
@@ -29,12 +40,11 @@ def tool_annotations(cap: Capability) -> dict[str, bool]:
     return {"destructiveHint": False, "openWorldHint": False}
 
 
-@functools.cache
-def tool_entries(registry: Registry, read_only: bool) -> list[dict[str, Any]]:
-    """`tools/list` entries in id order, no `outputSchema`; `--read-only` leaves out commands."""
+def tool_entries(registry: Registry) -> list[dict[str, Any]]:
+    """`tools/list` entries in id order, no `outputSchema`: what the tools page holds."""
     out = []
     for cap in registry:
-        if cap.tool is None or (read_only and cap.kind == "command"):
+        if cap.tool is None:
             continue
         schema = lean_schema(canonical_schema(cap.input, "validation"))
         if cap.id == COMPILE:  # over MCP the answer always carries the bundle
@@ -51,6 +61,33 @@ def tool_entries(registry: Registry, read_only: bool) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def render_tools(registry: Registry) -> str:
+    """The tools page's text: deterministic, non-ASCII kept."""
+    from majordomus.capabilities.reference import banner
+
+    page = {"x-generated": banner("all"), "tools": tool_entries(registry)}
+    return json.dumps(page, ensure_ascii=False, indent=1) + "\n"
+
+
+@functools.cache
+def served_tools(read_only: bool) -> list[dict[str, Any]]:
+    """The shipped tools page, which spares a session every tool's schemas; `--read-only`
+    leaves out commands."""
+    entries: list[dict[str, Any]] = json.loads(shipped_text(*TOOLS_PAGE))["tools"]
+    if read_only:
+        return [e for e in entries if e["_meta"]["majordomus"]["effect"] == "read"]
+    return entries
+
+
+def writer_tools() -> list[str]:
+    """The MCP tools that write the repository, in order."""
+    return sorted(
+        e["name"]
+        for e in served_tools(False)
+        if e["_meta"]["majordomus"]["effect"] == "repository_mutation"
+    )
 
 
 def lean_schema(schema: dict[str, Any]) -> dict[str, Any]:
@@ -202,6 +239,6 @@ def inspect_report(ctx: Workspace, read_only: bool) -> dict[str, Any]:
             "description": t["description"],
             "input_schema": t["inputSchema"],
         }
-        for t in tool_entries(registry, read_only)
+        for t in served_tools(read_only)
     ]
     return {"repository": repository, "resources": resources, "tools": tools}

@@ -7,11 +7,11 @@ import logging
 import sys
 from typing import TYPE_CHECKING, Any
 
+from majordomus.capabilities.builtin import TOOLS, declared
 from majordomus.capabilities.core import RECORD_URI
-from majordomus.capabilities.registry import Capability, Registry
+from majordomus.capabilities.registry import Capability
 from majordomus.egress import excerpt
 from majordomus.errors import CapabilityError, Internal, MissingArtifact, NotFound
-from majordomus.mcp.devcontext import COMPILE, fitted
 from majordomus.mcp.dispatch import Dispatcher
 from majordomus.mcp.framing import (
     INVALID_PARAMS,
@@ -20,7 +20,14 @@ from majordomus.mcp.framing import (
     clean_value,
     notification,
 )
-from majordomus.mcp.listing import SCHEMA_PREFIX, schema_resources
+from majordomus.mcp.listing import (
+    COMPILE,
+    SCHEMA_PREFIX,
+    resource_entries,
+    schema_resources,
+    served_tools,
+    writer_tools,
+)
 from majordomus.mcp.results import (
     PAGE_BYTES,
     offset_of,
@@ -101,7 +108,6 @@ class Server(Dispatcher):
         # no `git status` at start: it stats every tracked file, and an answer that shows the
         # working tree asks for it when first read
         ctx.index_without_status()
-        self.registry: Registry = ctx.registry
         self.instructions = self._instructions()
         self._lists: dict[str, list[dict[str, Any]]] = {}
         self._subscribed: dict[str, str | None] = {}
@@ -124,7 +130,7 @@ class Server(Dispatcher):
 
     def _instructions(self) -> str:
         index = self.ctx.index
-        writers = self.registry.writer_tools()
+        writers = writer_tools()
         if self.read_only:
             writes = "Started with --read-only: nothing writes the repository or any file."
         elif writers:
@@ -146,10 +152,12 @@ class Server(Dispatcher):
         )
 
     def _tool(self, name: str) -> Capability | None:
-        cap = self.registry.by_tool.get(name)
-        if cap is None or (self.read_only and cap.kind == "command"):
+        """The tool's capability, importing only the module that declares it."""
+        capability_id = TOOLS.get(name)
+        if capability_id is None:
             return None
-        return cap
+        cap = declared(capability_id)
+        return None if self.read_only and cap.kind == "command" else cap
 
     def refresh(self) -> list[dict[str, Any]]:
         """Re-index if the layer changed; the notifications that announce what moved."""
@@ -193,8 +201,8 @@ class Server(Dispatcher):
     def _served(self, uri: str) -> bool:
         return (
             uri in self.ctx.index.by_uri
-            or uri in self.registry.by_resource
-            or uri in schema_resources(self.registry)
+            or uri in self.ctx.registry.by_resource
+            or uri in schema_resources(self.ctx.registry)
             or uri.startswith(RECORD_URI)
         )
 
@@ -210,16 +218,15 @@ class Server(Dispatcher):
         """One list method's entries, computed once per index."""
         entries = self._lists.get(name)
         if entries is None:
-            from majordomus.mcp.listing import resource_entries, tool_entries
-            from majordomus.mcp.prompts import prompt_entries
-
             if name == "resourceTemplates":
                 entries = _TEMPLATES
             elif name == "tools":
-                entries = tool_entries(self.registry, self.read_only)
+                entries = served_tools(self.read_only)
             elif name == "resources":
-                entries = resource_entries(self.registry, self.ctx.index)
+                entries = resource_entries(self.ctx.registry, self.ctx.index)
             else:
+                from majordomus.mcp.prompts import prompt_entries
+
                 entries = prompt_entries(self.ctx)
             self._lists[name] = entries
         return entries
@@ -237,7 +244,7 @@ class Server(Dispatcher):
 
             unknown = f"resource not found: {uri}"
             raise RpcError(RESOURCE_NOT_FOUND, why_absent(self.ctx.index, uri, unknown))
-        schema = schema_resources(self.registry).get(uri)
+        schema = schema_resources(self.ctx.registry).get(uri)
         if schema is not None:
             content = {"uri": uri, "mimeType": "application/json", "text": dumps_pretty(schema)}
             return {"contents": [content]}
@@ -276,7 +283,7 @@ class Server(Dispatcher):
             raise RpcError(INVALID_PARAMS, "params.argument needs a string name and value")
         kind = ref.get("type")
         if kind == "ref/resource" and ref.get("uri") == SCHEMA_TEMPLATE:
-            kinds = [u.removeprefix(SCHEMA_PREFIX) for u in schema_resources(self.registry)]
+            kinds = [u.removeprefix(SCHEMA_PREFIX) for u in schema_resources(self.ctx.registry)]
             values = [k for k in kinds if k.startswith(value)]
             return {"completion": {"values": values, "total": len(values), "hasMore": False}}
         if kind == "ref/resource" and ref.get("uri") != TEMPLATE:
@@ -307,6 +314,8 @@ class Server(Dispatcher):
             raise RpcError(INVALID_PARAMS, f"unknown tool: {excerpt(name)}")
         try:
             if cap.id == COMPILE:
+                from majordomus.mcp.devcontext import fitted
+
                 return fitted(self.ctx, arguments, text_result)
             answer = self.ctx.executor.answer(cap, arguments, page_bytes=PAGE_BYTES)
         except Internal:
@@ -351,7 +360,7 @@ def _call(params: dict[str, Any], not_an_object: str) -> tuple[str, dict[str, An
 
 
 def serve(ctx: Workspace, *, read_only: bool) -> int:
-    """`majordomus mcp`: build the index and the registry once, then serve stdio until EOF;
+    """`majordomus mcp`: build the index once, then serve stdio until EOF;
     only the protocol reaches stdout."""
     protocol_out = sys.stdout.buffer
     saved = sys.stdout
@@ -360,10 +369,9 @@ def serve(ctx: Workspace, *, read_only: bool) -> int:
     try:
         server = Server(ctx, read_only=read_only)
     except MissingArtifact as exc:
-        from majordomus.mcp.listing import tool_entries
         from majordomus.mcp.unrooted import Unrooted
 
-        server = Unrooted(tool_entries(ctx.registry, read_only), exc.message)
+        server = Unrooted(served_tools(read_only), exc.message)
     try:
         return run(server, sys.stdin.buffer, protocol_out)
     finally:

@@ -89,7 +89,7 @@ def walk(ctx: Workspace) -> list[dict[str, Any]]:
         (method, {}) for method in ("tools/list", "resources/list", "prompts/list")
     ]
     requests.append(("resources/templates/list", {}))
-    for tool in tool_entries(ctx.registry, read_only=False):
+    for tool in tool_entries(ctx.registry):
         cap = ctx.registry.get(tool["_meta"]["majordomus"]["id"])
         if cap.kind == "command":
             requests.append(("tools/call", {"name": tool["name"], "arguments": {"record": 1}}))
@@ -120,9 +120,7 @@ def test_every_answer_over_http_equals_stdio(server: Served, served_repo: Path) 
             assert answer.status_code == 200, answer.text
             assert answer.json() == over_stdio[request["id"]], request
     called = [r for r in requests if r["method"] == "tools/call"]
-    assert {r["params"]["name"] for r in called} == {
-        t["name"] for t in tool_entries(ctx.registry, read_only=False)
-    }
+    assert {r["params"]["name"] for r in called} == {t["name"] for t in tool_entries(ctx.registry)}
 
 
 def private(tmp_path: Path) -> Path:

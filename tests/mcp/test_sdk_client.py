@@ -52,7 +52,7 @@ async def every_resource(session: ClientSession) -> list[Any]:
 def test_every_tool_and_resource_through_the_sdk(layer_repo: Path) -> None:
     before = witness(layer_repo)
     ctx = in_process(layer_repo)
-    listed_tools = tool_entries(ctx.registry, read_only=False)
+    listed_tools = tool_entries(ctx.registry)
     reads = [t for t in listed_tools if t["_meta"]["majordomus"]["effect"] == "read"]
     cases = [
         (

@@ -1,6 +1,7 @@
 """The protocol module in-process: the paths a real repository cannot provoke (internal
-failures and their redaction, a query resource that refuses, a writing command tool), the
-loop's exits, and listings computed once; `--read-only` is tests/mcp/test_protocol.py's."""
+failures and their redaction, a query resource that refuses, the writing command tool), the
+loop's exits, the shipped tools page and listings computed once; `--read-only` is
+tests/mcp/test_protocol.py's."""
 
 from __future__ import annotations
 
@@ -13,60 +14,22 @@ from typing import Any
 import pytest
 
 from majordomus.capabilities import core
-from majordomus.capabilities.builtin import builtin_modules
-from majordomus.capabilities.core import Empty, RepositoryReport
-from majordomus.capabilities.registry import Capability, Module, build_registry
+from majordomus.capabilities.builtin import builtin_registry
+from majordomus.capabilities.core import RepositoryReport
 from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import Internal, Refused
 from majordomus.mcp import listing, server
 from majordomus.mcp.server import Server
 from majordomus.mcp.session import run
-from majordomus.wire import Wire
-from tests.conftest import answered
+from majordomus.shipped import shipped_text
 from tests.mcp.conftest import Pipes
 
 SECRET = "sk-ant-" + "a1b2c3d4" * 4
 
 
-class Written(Wire):
-    written: bool
-
-
-def _write(_ctx: Workspace, _request: Empty) -> Written:
-    return Written(written=True)
-
-
-WRITER = Module(
-    id="scribe",
-    title="Scribe",
-    description="A test module with one command that writes the repository.",
-    stability="experimental",
-    capabilities=(
-        Capability(
-            id="scribe.write",
-            title="Write",
-            description="Writes the repository.",
-            input=Empty,
-            output=Written,
-            handler=_write,
-            kind="command",
-            tool="majordomus_scribe_write",
-            http=("POST", "/api/v1/scribe"),
-            stability="experimental",
-            writes_repository=True,
-        ),
-    ),
-)
-
-
 @pytest.fixture
 def ctx(layer_repo: Path) -> Workspace:
     return Workspace(layer_repo)
-
-
-def _with_writer(ctx: Workspace) -> Workspace:
-    ctx.__dict__["registry"] = build_registry([*builtin_modules(), WRITER])
-    return ctx
 
 
 def answer(srv: Server, message: Any) -> Any:
@@ -128,37 +91,33 @@ def test_resources_read_of_a_query_is_its_pretty_answer(ctx: Workspace) -> None:
 
 
 def test_a_writing_command_is_named_and_annotated(ctx: Workspace) -> None:
-    srv = Server(_with_writer(ctx), read_only=False)
-    assert "Tools that write the repository: " in srv.instructions
-    assert "majordomus_scribe_write" in srv.instructions
+    srv = Server(ctx, read_only=False)
+    assert "Tools that write the repository: majordomus_reasoning_record;" in srv.instructions
     tools = answer(srv, req(1, "tools/list"))["result"]["tools"]
-    [entry] = [t for t in tools if t["name"] == "majordomus_scribe_write"]
-    assert entry["_meta"] == {"majordomus": {"id": "scribe.write", "effect": "repository_mutation"}}
+    [entry] = [t for t in tools if t["name"] == "majordomus_reasoning_record"]
+    meta = {"majordomus": {"id": "reasoning.record", "effect": "repository_mutation"}}
+    assert entry["_meta"] == meta
     assert entry["annotations"] == {"openWorldHint": False}, "the other hints' defaults hold"
-    called = answer(srv, req(2, "tools/call", {"name": "majordomus_scribe_write"}))
-    assert answered(called["result"]) == {"written": True}
 
 
-def test_listings_are_computed_once(ctx: Workspace, monkeypatch) -> None:
-    calls = {"tools": 0, "resources": 0}
-    tool_entries, resource_entries = listing.tool_entries, listing.resource_entries
+def test_the_shipped_tools_page_is_what_the_registry_renders() -> None:
+    assert shipped_text(*listing.TOOLS_PAGE) == listing.render_tools(builtin_registry())
 
-    def counted_tools(*args: Any) -> Any:
-        calls["tools"] += 1
-        return tool_entries(*args)
 
-    def counted_resources(*args: Any) -> Any:
-        calls["resources"] += 1
+def test_resources_are_listed_once_per_index(ctx: Workspace, monkeypatch) -> None:
+    calls = []
+    resource_entries = listing.resource_entries
+
+    def counted(*args: Any) -> Any:
+        calls.append(args)
         return resource_entries(*args)
 
-    monkeypatch.setattr(listing, "tool_entries", counted_tools)
-    monkeypatch.setattr(listing, "resource_entries", counted_resources)
-    srv = Server(_with_writer(ctx), read_only=False)
+    monkeypatch.setattr(server, "resource_entries", counted)
+    srv = Server(ctx, read_only=False)
     first = [answer(srv, req(i, m)) for i, m in enumerate(["tools/list", "resources/list"])]
     again = [answer(srv, req(i, m)) for i, m in enumerate(["tools/list", "resources/list"])]
     assert first == again
-    assert "majordomus_scribe_write" in {t["name"] for t in first[0]["result"]["tools"]}
-    assert calls == {"tools": 1, "resources": 1}
+    assert len(calls) == 1
 
 
 class ClosedPipe(io.BytesIO):

@@ -48,6 +48,17 @@ def expected_files(target: str) -> dict[str, str]:
     return dict(sorted(files.items()))
 
 
+def package_files(target: str) -> dict[Path, str]:
+    """Files generated into the package itself: with `all`, the MCP tools page."""
+    if target != "all":
+        return {}
+    from majordomus.capabilities.reference import reference_workspace
+    from majordomus.mcp.listing import TOOLS_PAGE, render_tools
+    from majordomus.shipped import shipped
+
+    return {shipped(*TOOLS_PAGE): render_tools(reference_workspace().registry)}
+
+
 def _held(out: Path, rel: str) -> bytes | None:
     """What `out/rel` holds now, read safely (never through a link); None when absent."""
     from majordomus import safefs
@@ -87,6 +98,10 @@ def command() -> click.Command:
         orphans = _orphans(out, files, target)
         stale: list[str] = []
         targets = [(out / rel, _held(out, rel), text) for rel, text in files.items()]
+        targets += [
+            (path, _held(path.parent, path.name), text)
+            for path, text in package_files(target).items()
+        ]
         for path, held, text in targets:
             if held == text.encode("utf-8"):
                 continue

@@ -64,7 +64,7 @@ def command() -> click.Command:
         except RegistryBuildFailed as failed:
             problems = [f"{e.code} {e.message}" for e in failed.errors]
         else:
-            tool_entries(registry, read_only=False)
+            tool_entries(registry)
             resource_entries(registry, ctx.index)
             root = click_ctx.find_root().command
             problems = _cli_closure(registry, click_ctx, root)  # type: ignore[arg-type]
