@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -223,7 +223,7 @@ class SyntheticRepository:
         from majordomus.layer.index import build_index
 
         index = build_index(self.root, "filesystem")
-        return index.replace(git=GitState.unavailable(UNAVAILABLE_REASON))
+        return replace(index, git=GitState.unavailable(UNAVAILABLE_REASON))
 
     def context(self) -> Workspace:
         """The capability context over `index()`: what the Python API takes."""

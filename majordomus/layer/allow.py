@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 
 from majordomus.errors import ProtocolFailure
 from majordomus.shipped import shipped, shipped_text
@@ -17,7 +17,7 @@ class AllowListError(ProtocolFailure):
     """A shipped allow-list is missing or holds a pattern that does not compile (exit 13)."""
 
 
-@dataclass(slots=True)
+@dataclass
 class AllowList:
     """One list: its name, its patterns as written, and their compiled alternation; two lists
     are equal when their names and patterns are."""
@@ -26,22 +26,16 @@ class AllowList:
     patterns: tuple[str, ...]
     #: The line of each pattern in the list's text, to name one that does not compile.
     lines: tuple[int, ...] = field(default=(), compare=False)
-    _compiled: list[re.Pattern[str]] = field(
-        default_factory=list, init=False, compare=False, repr=False
-    )
 
-    @property
+    @cached_property
     def matcher(self) -> re.Pattern[str]:
         """The alternation of the patterns, compiled on first use: a process pays only for
         the lists of the kinds it meets (compiling is most of loading a list)."""
-        if not self._compiled:
-            self._compiled.append(_compile(self.name, self.patterns, self.lines))
-        return self._compiled[0]
+        return _compile(self.name, self.patterns, self.lines)
 
     @property
     def display(self) -> str:
-        """How diagnostics name the list: the reference page that documents it, since the
-        list file itself ships inside the package."""
+        """How diagnostics name the list: its reference page (the file ships in the package)."""
         return f"docs/generated/layer.md#{self.name}"
 
     def unknown(self, key_paths: list[str]) -> list[str]:

@@ -1,5 +1,4 @@
-"""Sections no source class reads: the `section_not_indexed` finding
-(docs/layer-internals.md)."""
+"""Sections no source class reads: the `section_not_indexed` finding (docs/layer-internals.md)."""
 
 from __future__ import annotations
 
@@ -17,20 +16,14 @@ REFERENCE_PAGE = "docs/generated/layer.md"
 BOOTSTRAP_SECTION = "knowledge"
 
 
-def _reach(pathspec: str) -> tuple[str, bool]:
-    """The literal directories of a `:(glob)` pathspec before its first wildcard segment, and
-    whether it can go deeper than one level below them (a `**` or a wildcard directory)."""
-    segments = pathspec.removeprefix(GLOB_MAGIC).split("/")
-    for at, segment in enumerate(segments):
-        if "*" in segment or "?" in segment:
-            deep = segment == "**" or at < len(segments) - 1
-            return "/".join(segments[:at]), deep
-    return "/".join(segments), False
-
-
 def _reaches(pathspec: str, section: str) -> bool:
-    """Whether `pathspec` can match the section's path or a path inside it."""
-    prefix, deep = _reach(pathspec)
+    """Whether `pathspec` can match the section's path or a path inside it: from the literal
+    directories before its first wildcard segment, one level deeper, or any with a `**` or a
+    wildcard directory."""
+    segments = pathspec.removeprefix(GLOB_MAGIC).split("/")
+    at = next((n for n, part in enumerate(segments) if "*" in part or "?" in part), len(segments))
+    prefix = "/".join(segments[:at])
+    deep = at < len(segments) and (segments[at] == "**" or at < len(segments) - 1)
     if prefix == section or prefix.startswith(section + "/"):
         return True
     inside = section.startswith(prefix + "/") if prefix else True
@@ -124,19 +117,14 @@ def uncovered_sections(
         fix = "; ".join(
             f"class `{c.id}` ({c.pathspec})" for c in proposed(manifest, sources, [name])
         )
-        findings.append(
-            Diagnostic(
-                "warning",
-                "section_not_indexed",
-                f"section '{name}' ({path}) has no source class in sources.yaml, so none of "
-                + (
-                    f"its files is indexed; `majordomus init --sources` declares {fix}"
-                    if fix
-                    else f"its files is indexed; declare a class for it (see {REFERENCE_PAGE})"
-                ),
-                path,
-            )
+        how = f"declare a class for it (see {REFERENCE_PAGE})"
+        if fix:
+            how = f"`majordomus init --sources` declares {fix}"
+        message = (
+            f"section '{name}' ({path}) has no source class in sources.yaml, so none of its "
+            f"files is indexed; {how}"
         )
+        findings.append(Diagnostic("warning", "section_not_indexed", message, path))
     return findings
 
 

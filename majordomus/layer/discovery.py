@@ -1,5 +1,4 @@
-"""Enumerating the files of each source class, `vcs` or `filesystem`
-(docs/layer-internals.md)."""
+"""Enumerating the files of each source class, `vcs` or `filesystem` (docs/layer-internals.md)."""
 
 from __future__ import annotations
 
@@ -8,7 +7,6 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterable, Mapping
-from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -242,25 +240,6 @@ def _escapes(rel: str) -> bool:
     return rel.startswith("/") or (".." in rel and ".." in rel.split("/"))
 
 
-def class_entries(
-    root: Path,
-    source: SourceClass,
-    local_dir: str,
-    listing: Callable[[], ClassListing] | None,
-    tree: Tree | None = None,
-) -> tuple[list[str], Mapping[str, str] | None]:
-    """The class's paths, sorted and unique, local half and escapes removed; with a listing (vcs),
-    a map of each path's git index entry; without, a walk (filesystem)."""
-    entries: Mapping[str, str] | None = None
-    if listing is not None:
-        listed, entries = listing()
-    else:
-        glob = Glob(source.pathspec.removeprefix(GLOB_MAGIC))
-        listed = walk(root, glob, lambda rel: _under(rel, local_dir), tree)
-    # each path comes once (a listing's keys, a walk's finds)
-    return sorted(rel for rel in listed if not (_under(rel, local_dir) or _escapes(rel))), entries
-
-
 def discover(
     root: Path,
     manifest: Manifest,
@@ -277,8 +256,14 @@ def discover(
     if listings is None and mode == "vcs":
         listings = GitListings(root, sources)
     for place, source in enumerate(sources):
-        listing = None if listings is None else partial(listings.of, place)
-        paths, entries = class_entries(root, source, local_dir, listing, tree)
+        entries: Mapping[str, str] | None = None
+        if listings is not None:
+            listed, entries = listings.of(place)
+        else:
+            glob = Glob(source.pathspec.removeprefix(GLOB_MAGIC))
+            listed = walk(root, glob, lambda rel: _under(rel, local_dir), tree)
+        # each path comes once (a listing's keys, a walk's finds); the local half, escapes go
+        paths = sorted(rel for rel in listed if not (_under(rel, local_dir) or _escapes(rel)))
         log.debug(
             "class %s (kind %s): %d file(s)",
             source.id,
@@ -296,25 +281,13 @@ def discover(
             if first == source.id:
                 kept.append(rel)
                 continue
-            findings.append(
-                Diagnostic(
-                    severity="warning",
-                    code="claimed_twice",
-                    path=rel,
-                    message=f"matched by class '{source.id}' after class '{first}'; "
-                    f"kept under '{first}'",
-                )
-            )
+            twice = f"matched by class '{source.id}' after class '{first}'; kept under '{first}'"
+            findings.append(Diagnostic("warning", "claimed_twice", twice, rel))
         files.append(Claimed(source, kept, entries))
         if source.required and not paths:
-            findings.append(
-                Diagnostic(
-                    severity="error",
-                    code="required_source_empty",
-                    message=f"class '{source.id}' is required but its pathspec "
-                    f"'{source.pathspec}' matches no file",
-                )
-            )
+            message = f"class '{source.id}' is required but its pathspec '{source.pathspec}'"
+            message += " matches no file"
+            findings.append(Diagnostic("error", "required_source_empty", message))
     return files, findings
 
 
@@ -326,10 +299,8 @@ def _undecodable(rel: str, source: SourceClass) -> Diagnostic:
     """A path that is not UTF-8 names no object (no URI, no JSON string holds its bytes): it
     is left unread, shown with each such byte as `\\xNN`."""
     shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    return Diagnostic(
-        severity="error",
-        code="undecodable_path",
-        path=shown,
-        message=f"matched by class '{source.id}', but the path is not UTF-8 (its bytes are "
-        "shown as \\xNN); it is not read: rename the file",
+    message = (
+        f"matched by class '{source.id}', but the path is not UTF-8 (its bytes are shown as "
+        "\\xNN); it is not read: rename the file"
     )
+    return Diagnostic("error", "undecodable_path", message, shown)

@@ -87,8 +87,7 @@ class Watch:
         return len(self._paths)
 
     def rebase(self) -> None:
-        """Take the current stats as the signature (after a re-index that failed, so the
-        next attempt waits for the next change)."""
+        """Take the current stats as the signature: a failed re-index waits for the next change."""
         base = self._base
         self._fixed = [(path, stat_key(path)) for path, _ in self._fixed]
         self._keys = [stat_key(base + rel) for rel in self._paths]
@@ -98,9 +97,7 @@ class Watch:
     def changed(self) -> bool:
         """True when the layer may differ from the index: a stat of the fixed set or of the
         next slice of files moved, or one was suspect."""
-        if self.suspect or any(stat_key(path) != key for path, key in self._fixed):
-            return True
-        if self._sliced():
+        if self.suspect or any(stat_key(p) != key for p, key in self._fixed) or self._sliced():
             return True
         if self._paths:
             self._cursor = (self._cursor + SLICE) % len(self._paths)
@@ -114,8 +111,7 @@ class Watch:
         return {paths[at] for at in places if stat_key(base + paths[at]) != keys[at]}
 
     def moved(self) -> set[str]:
-        """The layer files a re-index must read again, as far as this watch saw
-        (docs/layer-internals.md)."""
+        """The layer files a re-index must read again, as far as this watch saw."""
         base = self._base
         out = self._suspects | self._sliced()
         folders = {

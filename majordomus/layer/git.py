@@ -10,6 +10,7 @@ import subprocess
 import tempfile
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, Literal
@@ -122,12 +123,11 @@ def _named(root: Path, args: tuple[str, ...]) -> tuple[list[str], dict[str, str]
 
 
 def _argv_env(
-    root: Path, args: tuple[str, ...], drivers: tuple[tuple[str, str], ...] = ()
+    root: Path, args: tuple[str, ...], emptied: tuple[tuple[str, str], ...] = ()
 ) -> tuple[list[str], dict[str, str]]:
-    """The one way a hardened git command is made: `_named`, safe settings, `drivers'` programs
-    emptied."""
+    """The one way a hardened git command is made: `_named`, safe settings, `emptied` after."""
     argv, env = _named(root, args)
-    settings = [*SAFE_SETTINGS, *((f"{driver}", "") for driver in _driver_settings(drivers))]
+    settings = [*SAFE_SETTINGS, *emptied]
     given = _count(env.get("GIT_CONFIG_COUNT"))
     for offset, (key, value) in enumerate(settings):
         env[f"GIT_CONFIG_KEY_{given + offset}"] = key
@@ -146,29 +146,20 @@ def _count(value: str | None) -> int:
     return int(value) if value is not None and value.isdigit() else 0
 
 
-def _driver_settings(drivers: tuple[tuple[str, str], ...]) -> list[str]:
-    """`section.driver.program` for each program setting of each driver named."""
-    return [
-        f"{section}.{name}.{program}"
-        for section, name in drivers
-        for program in _DRIVER_PROGRAMS[section]
-    ]
-
-
 def _drivers(root: Path) -> tuple[tuple[str, str], ...]:
-    """The filter and diff drivers the repository's config defines (included files too),
-    read without running anything; `status` then runs with their programs emptied."""
+    """Every program setting of the filter and diff drivers the repository's config defines
+    (included files too), emptied; read without running anything, for `status`."""
     try:
         out = _Running(root, ("config", "--null", "--name-only", "--list"), (1,)).result()
     except _Failed:
         return ()
-    found: set[tuple[str, str]] = set()
+    found: set[str] = set()
     for key in (out or b"").decode("utf-8", "replace").split("\0"):
         section, _, rest = key.partition(".")
         name, _, program = rest.rpartition(".")
         if section in _DRIVER_PROGRAMS and name and program in _DRIVER_PROGRAMS[section]:
-            found.add((section, name))
-    return tuple(sorted(found))
+            found.update(f"{section}.{name}.{each}" for each in _DRIVER_PROGRAMS[section])
+    return tuple((setting, "") for setting in sorted(found))
 
 
 class _Running:
@@ -180,7 +171,7 @@ class _Running:
         root: Path,
         args: tuple[str, ...],
         quiet_codes: tuple[int, ...],
-        drivers: tuple[tuple[str, str], ...] = (),
+        emptied: tuple[tuple[str, str], ...] = (),
         stdin: bytes | None = None,
     ) -> None:
         self.args = args
@@ -189,7 +180,7 @@ class _Running:
         self.failure: _Failed | None = None
         self.process: subprocess.Popen[bytes] | None = None
         try:
-            argv, env = _argv_env(root, args, drivers)
+            argv, env = _argv_env(root, args, emptied)
             self.process = subprocess.Popen(
                 argv,
                 stdout=subprocess.PIPE,
@@ -202,22 +193,17 @@ class _Running:
         except OSError as exc:
             self.failure = _Failed(f"cannot run git: {exc.strerror or exc}")
 
-    def _communicate(self) -> tuple[bytes, bytes]:
-        """The answer, or `_Failed` once git took longer than `TIMEOUT` (then it is killed)."""
-        assert self.process is not None
-        try:
-            return self.process.communicate(self.stdin, timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.communicate()
-            raise _Failed(f"git {self.args[0]} took more than {TIMEOUT:.0f} s") from None
-
     def result(self) -> bytes | None:
-        """Stdout bytes, None for an expected non-zero exit code; raises `_Failed`."""
+        """Stdout bytes, None for an expected non-zero exit code; raises `_Failed` (and kills git
+        once it took longer than `TIMEOUT`)."""
         if self.process is None:
             assert self.failure is not None
             raise self.failure
-        stdout, stderr = self._communicate()
+        try:
+            stdout, stderr = self.process.communicate(self.stdin, timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.stop()
+            raise _Failed(f"git {self.args[0]} took more than {TIMEOUT:.0f} s") from None
         if self.process.returncode == 0:
             return stdout
         if self.process.returncode in self.quiet_codes:
@@ -225,6 +211,12 @@ class _Running:
         reason = stderr.decode("utf-8", "replace").strip().splitlines()
         detail = reason[-1] if reason else f"exit status {self.process.returncode}"
         raise _Failed(f"git {self.args[0]} failed: {detail}")
+
+    def stop(self) -> None:
+        """End git when its answer is no longer wanted (a no-op once answered)."""
+        if self.process is not None and self.process.returncode is None:
+            self.process.kill()
+            self.process.communicate()
 
 
 def _line(out: bytes | None) -> str | None:
@@ -247,6 +239,13 @@ def _answer(running: _Running) -> bytes | None:
         raise GitError(str(exc)) from exc
 
 
+def _ask(
+    root: Path, args: tuple[str, ...], stdin: bytes | None = None, quiet: tuple[int, ...] = ()
+) -> bytes | None:
+    """One hardened command run to its end; `GitError` when it fails."""
+    return _answer(_Running(root, args, quiet, stdin=stdin))
+
+
 def _toplevel(root: Path, running: _Running) -> str:
     top = _line(_answer(running))
     if top is None:
@@ -254,14 +253,9 @@ def _toplevel(root: Path, running: _Running) -> str:
     return top
 
 
-def head_commit(root: Path) -> str | None:
-    """`git rev-parse --verify -q HEAD`: the commit HEAD names, None when unborn."""
-    return _line(_answer(_Running(root, _HEAD, (1,))))
-
-
 def current_branch(root: Path) -> str | None:
     """`git symbolic-ref -q --short HEAD`: the branch name, None when detached."""
-    return _line(_answer(_Running(root, _BRANCH, (1,))))
+    return _line(_ask(root, _BRANCH, quiet=(1,)))
 
 
 def ignored(root: Path, rel: str) -> bool | None:
@@ -311,7 +305,7 @@ class LsFiles:
 
     def close(self) -> None:
         """End the listing when its answer is no longer wanted."""
-        _reap(self.running)
+        self.running.stop()
 
 
 def ls_files(root: Path, pathspec: str) -> list[str]:
@@ -335,90 +329,40 @@ def _entries(out: bytes) -> dict[str, str]:
     return found
 
 
-def _reap(running: _Running) -> None:
-    """End a background question whose answer is no longer wanted (a no-op once answered)."""
-    if running.process is not None and running.process.returncode is None:
-        running.process.kill()
-        running.process.communicate()
+class _AskedOnce:
+    """A field holding its value, or the question (a callable) that answers it when the field
+    is first read: a `status` already running is collected then, or never."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.held = f"_{name}"
+
+    def __get__(self, obj: object, owner: type | None = None) -> str:
+        if obj is None:
+            return "unknown"  # the field's default
+        fields = vars(obj)
+        value = fields[self.held]
+        if not isinstance(value, str):
+            lock, ask = value
+            with lock:  # asked once, whichever thread reads it first
+                if not isinstance(fields[self.held], str):
+                    fields[self.held] = ask()
+        return str(fields[self.held])
+
+    def __set__(self, obj: object, value: str | Callable[[], str]) -> None:
+        vars(obj)[self.held] = value if isinstance(value, str) else (threading.Lock(), value)
 
 
+@dataclass(frozen=True)
 class GitState:
-    """What git says about the root; immutable. `ask`, a `status` already running, is collected
-    when `working_tree` is first read, so nothing waits for it unless an answer needs it."""
-
-    __slots__ = (
-        "_ask",
-        "_lock",
-        "_working_tree",
-        "branch",
-        "head",
-        "reason",
-        "state",
-        "toplevel",
-    )
+    """What git says about the root; immutable. `working_tree` may be given as the question
+    that answers it, asked when first read, so nothing waits for it unless an answer needs it."""
 
     state: Literal["available", "unavailable"]
-    toplevel: str | None
-    head: str | None
-    branch: str | None
-    reason: str | None
-    _working_tree: str
-    _ask: Callable[[], str] | None
-    _lock: threading.Lock | None
-
-    def __init__(
-        self,
-        state: Literal["available", "unavailable"],
-        toplevel: str | None = None,
-        head: str | None = None,
-        branch: str | None = None,
-        working_tree: str = "unknown",
-        reason: str | None = None,
-        *,
-        ask: Callable[[], str] | None = None,
-    ) -> None:
-        for name, value in (
-            ("state", state),
-            ("toplevel", toplevel),
-            ("head", head),
-            ("branch", branch),
-            ("reason", reason),
-            ("_working_tree", working_tree),
-            ("_ask", ask),
-            ("_lock", threading.Lock() if ask is not None else None),
-        ):
-            object.__setattr__(self, name, value)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"GitState is immutable: cannot assign {name}")
-
-    @property
-    def working_tree(self) -> str:
-        """`clean`, `dirty` or `unknown`; asked of git once, when first read."""
-        lock = self._lock
-        if lock is not None:
-            with lock:
-                ask = self._ask
-                if ask is not None:
-                    object.__setattr__(self, "_working_tree", ask())
-                    object.__setattr__(self, "_ask", None)
-        return self._working_tree
-
-    def _fields(self) -> tuple[Any, ...]:
-        return (self.state, self.toplevel, self.head, self.branch, self.working_tree, self.reason)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, GitState):
-            return NotImplemented
-        return self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        names = ("state", "toplevel", "head", "branch", "working_tree", "reason")
-        shown = ", ".join(f"{n}={v!r}" for n, v in zip(names, self._fields(), strict=True))
-        return f"GitState({shown})"
+    toplevel: str | None = None
+    head: str | None = None
+    branch: str | None = None
+    working_tree: _AskedOnce = _AskedOnce()
+    reason: str | None = None
 
     @classmethod
     def unavailable(cls, reason: str) -> GitState:
@@ -463,12 +407,12 @@ class PendingGitState:
                     _toplevel(self._root, top),
                     _line(_answer(head)),
                     _line(_answer(branch)),
-                    ask=partial(_status, self._root, self._status),
+                    partial(_status, self._root, self._status),
                 )
             except GitError as exc:
                 for running in (head, branch, self._status):
                     if running is not None:
-                        _reap(running)
+                        running.stop()
                 self._state = GitState.unavailable(exc.message)
         return self._state
 
@@ -476,7 +420,7 @@ class PendingGitState:
 def head(root: Path) -> str | None:
     """The commit HEAD names, or None when unborn or when git cannot answer (for the ledger)."""
     try:
-        return head_commit(root)
+        return _line(_ask(root, _HEAD, quiet=(1,)))
     except GitError:
         return None
 
@@ -493,13 +437,6 @@ _MODES = {"blob": "100644", "tree": "040000"}
 
 #: One entry of `ls-tree -r -t -l`: type, object id, size (None for a tree) and path.
 TreeEntry = tuple[str, str, int | None, str]
-
-
-def _ask(
-    root: Path, args: tuple[str, ...], stdin: bytes | None = None, quiet: tuple[int, ...] = ()
-) -> bytes | None:
-    """One hardened command run to its end; `GitError` when it fails."""
-    return _answer(_Running(root, args, quiet, stdin=stdin))
 
 
 def ledger_refs(root: Path) -> dict[str, str]:

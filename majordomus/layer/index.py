@@ -15,17 +15,9 @@ from majordomus.layer.freshness import stat_key
 from majordomus.layer.git import GitError, PendingGitState, git_dir
 from majordomus.layer.kinds import load_kinds
 from majordomus.layer.manifest import read_manifest
-from majordomus.layer.model import (
-    Diagnostic,
-    Discovery,
-    ExcludedObject,
-    Index,
-    LayerObject,
-    Manifest,
-    SourceClass,
-)
+from majordomus.layer.model import Diagnostic, Discovery, Index, Manifest, SourceClass
 from majordomus.layer.reader import LayerReader, Stamp
-from majordomus.layer.reading import Kept, Reading, drop_duplicates, read_files
+from majordomus.layer.reading import Kept, drop_duplicates, read_files
 from majordomus.layer.relations import Relations, derive_relations
 from majordomus.layer.root import LayerIOError, find_root
 from majordomus.layer.sources import read_sources
@@ -48,27 +40,6 @@ def open_layer(start: Path | None = None) -> Layer:
     log.info("repository found root=%s", root, extra={"root": str(root)})
     manifest = read_manifest(root)
     return Layer(root=root, manifest=manifest, sources=read_sources(root, manifest))
-
-
-def _tree(root: Path) -> Tree:
-    """The root's open directories for one build; a root that will not open is an I/O error."""
-    try:
-        return Tree(root)
-    except Unsafe as exc:
-        raise LayerIOError(f"cannot read the repository: {exc.message}") from None
-
-
-def _log_diagnostic(diagnostic: Diagnostic) -> None:
-    """One diagnostic, at debug: by default only the summary line of the build is shown."""
-    where = diagnostic.path or "-"
-    log.debug(
-        "%s %s %s %s",
-        diagnostic.severity,
-        diagnostic.code,
-        where,
-        diagnostic.message,
-        extra={"code": diagnostic.code, "source_path": where},
-    )
 
 
 def _log_summary(index: Index) -> None:
@@ -156,7 +127,11 @@ def build(
             f"git is not usable at {layer.root}: {pending.result().reason}; "
             "use --discovery filesystem to read the work tree instead"
         )
-    with _tree(layer.root) as tree:
+    try:  # the root's open directories for this build
+        tree = Tree(layer.root)
+    except Unsafe as exc:
+        raise LayerIOError(f"cannot read the repository: {exc.message}") from None
+    with tree:
         if discovered is None:
             found, findings = discover(
                 layer.root, layer.manifest, layer.sources, discovery, tree, listings
@@ -170,7 +145,7 @@ def build(
         done = read_files(found, earlier, moved, reader, diagnostics)
     git = pending.result()
     diagnostics.extend(done.unnamed)
-    objects, duplicates = _unique(done)
+    objects, duplicates = drop_duplicates(done.objects, done.excluded)
     diagnostics.extend(duplicates)
     if previous is not None and done.same:
         relations = previous.relations
@@ -190,8 +165,10 @@ def build(
         unresolved=relations.unresolved,
         excluded=done.excluded,
     )
-    for diagnostic in diagnostics:
-        _log_diagnostic(diagnostic)
+    for one in diagnostics:  # at debug: by default only the summary line is shown
+        where = one.path or "-"
+        extra = {"code": one.code, "source_path": where}
+        log.debug("%s %s %s %s", one.severity, one.code, where, one.message, extra=extra)
     _log_summary(index)
     return Built(index, Snapshot(layer, tools, done.files, relations, discovered))
 
@@ -199,37 +176,16 @@ def build(
 def _start_discovery(
     layer: Layer, discovery: Discovery, previous: Snapshot | None
 ) -> tuple[Stamp | None, IndexedDiscovery | None, GitListings | None]:
-    """The stamp of the git index (`vcs`), the earlier discovery while that stamp holds, and
-    else the `vcs` listings, started."""
+    """The git index's stamp (`vcs`), the earlier discovery while it holds, else the listings."""
     if discovery != "vcs":
         return None, None, None
-    stamp = _git_index_stamp(layer.root)
+    # the git index is stated before anything is listed, so a write after it is seen next time
+    folder = git_dir(layer.root)
+    stamp = None if folder is None else stat_key(str(folder / "index"))
     discovered = None if previous is None else previous.discovered
     if discovered is not None and discovered[0] == stamp:
         return stamp, discovered, None
     return stamp, None, GitListings(layer.root, layer.sources)
-
-
-def _unique(done: Reading) -> tuple[list[LayerObject], list[Diagnostic]]:
-    """The objects read, one claimant per URI in URI order (`drop_duplicates`), and the
-    `duplicate_identity` findings; each claimant dropped is added to `done.excluded`."""
-    found = done.objects
-    objects, duplicates = drop_duplicates(found)
-    if duplicates:
-        kept = {id(obj) for obj in objects}
-        done.excluded.extend(
-            ExcludedObject(obj.kind, obj.identity, obj.provenance.path, "duplicate_identity")
-            for obj in found
-            if id(obj) not in kept
-        )
-    return objects, duplicates
-
-
-def _git_index_stamp(root: Path) -> Stamp | None:
-    """The stamp of the git index of the work tree holding `root`, None when there is none;
-    taken before anything is listed, so a write after it is seen by the next build."""
-    folder = git_dir(root)
-    return None if folder is None else stat_key(str(folder / "index"))
 
 
 def repository_json(index: Index) -> dict[str, Any]:

@@ -83,12 +83,16 @@ def _ignore_local(root: Path) -> bool:
     if any(line.strip() in _IGNORE_FORMS for line in current.split("\n")):
         return False
     separator = "" if not current or current.endswith("\n") else "\n"
+    _append(root, ".gitignore", f"{separator}{LOCAL_IGNORE}\n".encode())
+    return True
+
+
+def _append(root: Path, rel: str, data: bytes) -> None:
     fd = safefs.open_root(root)
     try:
-        safefs.append(fd, ".gitignore", f"{separator}{LOCAL_IGNORE}\n".encode())
+        safefs.append(fd, rel, data)
     finally:
         os.close(fd)
-    return True
 
 
 def warn_if_tracked(root: Path) -> None:
@@ -144,11 +148,7 @@ def _add_classes(root: Path) -> list[str]:
             f"{rel} does not end with its `sources:` list; add these lines to that list: "
             + " ".join(render_classes(missing).split())
         )
-    fd = safefs.open_root(root)
-    try:
-        safefs.append(fd, rel, block.encode())
-    finally:
-        os.close(fd)
+    _append(root, rel, block.encode())
     return [f"{rel} (class {c.id})" for c in missing]
 
 
@@ -159,8 +159,7 @@ def init_layer(
     sources: bool = False,
     ignore_local: bool = False,
 ) -> list[str]:
-    """Write the skeleton layer into `target` (default: cwd); the created paths, root-relative
-    (docs/layer-internals.md)."""
+    """Write the skeleton layer into `target` (default: cwd); the created paths, root-relative."""
     root = Path.cwd() if target is None else target
     partial = sources or ignore_local
     _refuse_existing(root, extend or partial)

@@ -21,19 +21,7 @@ LAYER_SCHEMA = "ai-repository/v1"
 
 
 class InvalidManifest(ContractUnmet):
-    """The manifest fails the YAML subset or the typed read (exit 10)."""
-
-
-class UnknownKeys(InvalidManifest):
-    """The manifest carries key paths the `manifest` allow-list does not admit (exit 10)."""
-
-
-class UnsupportedSchema(InvalidManifest):
-    """The manifest's `schema` is not `ai-repository/v1` (exit 10)."""
-
-
-class MissingKnowledgeSection(InvalidManifest):
-    """No `knowledge` section, so `sources.yaml` cannot be located (exit 10)."""
+    """The manifest fails the YAML subset, its allow-list, its schema or a typed read (exit 10)."""
 
 
 @with_config(STRICT)
@@ -97,10 +85,10 @@ def parse_manifest(text: str, shown: str) -> Manifest:
         raise InvalidManifest(f"{shown}: {exc}") from exc
     unknown = load_allow_list("manifest").unknown(key_paths(mapping))
     if unknown:
-        raise UnknownKeys(f"{shown}: unknown key(s): {', '.join(unknown)}")
+        raise InvalidManifest(f"{shown}: unknown key(s): {', '.join(unknown)}")
     schema = mapping.get("schema", "")
     if schema != LAYER_SCHEMA:
-        raise UnsupportedSchema(
+        raise InvalidManifest(
             f"{shown}: layer schema {schema!r} is not supported; this executable reads "
             f"{LAYER_SCHEMA}"
         )
@@ -116,15 +104,11 @@ def parse_manifest(text: str, shown: str) -> Manifest:
             raise InvalidManifest(f"{shown}: sections.{name} {value!r} is not a path inside .ai/")
         sections[name] = inside
     if "knowledge" not in sections:
-        raise MissingKnowledgeSection(
+        raise InvalidManifest(
             f"{shown}: no 'knowledge' section; sources.yaml is read from "
             ".ai/<sections.knowledge>/sources.yaml"
         )
-    return Manifest(
-        schema=raw["schema"],
-        local_path=local,
-        sections=sections,
-    )
+    return Manifest(schema=raw["schema"], local_path=local, sections=sections)
 
 
 def read_manifest(root: Path) -> Manifest:

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections import Counter
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
@@ -197,10 +198,6 @@ class Index:
     unresolved: list[UnresolvedReference] = field(default_factory=list)
     excluded: list[ExcludedObject] = field(default_factory=list)
 
-    def replace(self, **changes: Any) -> Index:
-        """A new index with `changes` (field name → new value); nothing cached is carried."""
-        return replace(self, **changes)
-
     @property
     def state(self) -> Literal["ok", "degraded"]:
         return "degraded" if self.error_count else "ok"
@@ -232,10 +229,7 @@ class Index:
     @cached_property
     def kinds(self) -> dict[str, int]:
         """Object count per kind, ordered by kind name."""
-        counts: dict[str, int] = {}
-        for obj in self.objects:
-            counts[obj.kind] = counts.get(obj.kind, 0) + 1
-        return dict(sorted(counts.items()))
+        return dict(sorted(Counter(obj.kind for obj in self.objects).items()))
 
     @cached_property
     def fingerprint(self) -> str:

@@ -51,14 +51,9 @@ def undeclared_placeholders(objects: list[LayerObject]) -> list[Diagnostic]:
         unknown = [n for n in placeholders(obj.body) if n not in declared and n not in FACTS]
         if unknown:
             names = ", ".join(f"{{{{{name}}}}}" for name in unknown)
-            findings.append(
-                Diagnostic(
-                    "warning",
-                    "undeclared_placeholder",
-                    f"prompt '{obj.identity}' uses {names}, which no argument declares and "
-                    "majordomus does not fill; declare each under `arguments` "
-                    "(docs/mcp.md#prompts)",
-                    obj.provenance.path,
-                )
+            message = (
+                f"prompt '{obj.identity}' uses {names}, which no argument declares and majordomus "
+                "does not fill; declare each under `arguments` (docs/mcp.md#prompts)"
             )
+            findings.append(Diagnostic("warning", "undeclared_placeholder", message, obj.path))
     return findings

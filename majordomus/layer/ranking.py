@@ -201,8 +201,7 @@ class Ranking:
         return list(scored.values())
 
     def _match(self, term: Term, scored: dict[int, Scored]) -> dict[int, float]:
-        """Note where each of the `scored` documents matches `term`; what the best of its
-        matches is worth, per document."""
+        """Note where each `scored` document matches `term`; the worth of its best match, by row."""
         worth: dict[int, float] = {}
         for column, name in enumerate(COLUMNS):
             for spelling_at, spelling in enumerate(term.spellings):
@@ -221,17 +220,6 @@ class Ranking:
                     value = FIELD_WORTH[column] * (CORRECTED_WORTH if spelling_at else 1.0)
                     worth[row] = max(value, worth.get(row, 0.0))
         return worth
-
-    def snippet(self, row: int, terms: Sequence[Term], column: int) -> str:
-        """The window of the document's text (`column`, or -1: the best) holding the most
-        matched words, on one line."""
-        query = " OR ".join(f"({t.match})" for t in terms)
-        found = self.db.execute(
-            f"select snippet(docs, {column}, '', '', '…', {SNIPPET_WORDS}) from docs "
-            "where docs match ? and rowid = ?",
-            [query, row],
-        ).fetchone()
-        return " ".join(found[0].split()) if found else ""
 
 
 def trigrams(word: str) -> set[str]:
@@ -287,13 +275,9 @@ def plan(text: str, rankings: Sequence[Ranking]) -> list[Term]:
     is matched by its nearest spellings instead."""
     terms = []
     for word in query_terms(text):
-        quoted = phrase(word)
-        if any(r.count(quoted) for r in rankings):
-            terms.append(Term(word, (word,)))
-        elif near := corrections(word, rankings):
-            terms.append(Term(word, (word, *near)))
-        else:
-            terms.append(Term(word, (word,)))
+        held = any(r.count(phrase(word)) for r in rankings)
+        near = () if held else corrections(word, rankings)
+        terms.append(Term(word, (word, *near)))
     return terms
 
 
@@ -352,11 +336,18 @@ def why(hit: Scored) -> str:
 
 
 def snippet(hit: Scored, terms: Sequence[Term]) -> str:
-    """The best window of the hit's body when the body matched, else of its best field."""
+    """The window holding the most matched words of the hit's body when the body matched, else
+    of its best field, on one line."""
     if not hit.matched:
         return ""
     column = 2 if hit.fields[2] else -1
-    return hit.ranking.snippet(hit.row, terms, column)
+    query = " OR ".join(f"({t.match})" for t in terms)
+    found = hit.ranking.db.execute(
+        f"select snippet(docs, {column}, '', '', '…', {SNIPPET_WORDS}) from docs "
+        "where docs match ? and rowid = ?",
+        [query, hit.row],
+    ).fetchone()
+    return " ".join(found[0].split()) if found else ""
 
 
 # -- the layer's documents ---------------------------------------------------------------------

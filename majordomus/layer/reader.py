@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from majordomus.layer.frontmatter import FrontMatterError, split
@@ -72,16 +72,10 @@ def identity_of(spec: KindSpec, metadata: dict[str, Any], rel: str) -> str:
 
 def heading_of(body: str) -> str | None:
     """Text after `# ` on the first body line that begins with exactly `# `, trimmed."""
-    if body.startswith("# "):
-        start = 2
-    else:
-        found = body.find("\n# ")
-        if found < 0:
-            return None
-        start = found + 3
-    end = body.find("\n", start)
-    line = body[start:] if end < 0 else body[start:end]
-    return line.strip() or None
+    found = ("\n" + body).find("\n# ")
+    if found < 0:
+        return None
+    return body[found + 2 :].partition("\n")[0].strip() or None
 
 
 def title_of(spec: KindSpec, metadata: dict[str, Any], body: str) -> str | None:
@@ -153,7 +147,7 @@ def _decode(data: bytes) -> str:
 def _metadata(
     spec: KindSpec, text: str, reader: LayerReader
 ) -> tuple[KindSpec, dict[str, Any], str]:
-    """Step 3: (possibly switched kind, metadata, body)."""
+    """(possibly switched kind, metadata, body) of the text."""
     if spec.format == "text":
         return spec, {}, text
     if spec.format == "yaml":
@@ -182,9 +176,10 @@ def _metadata(
 
 
 def _members(
-    spec: KindSpec, key: str, metadata: dict[str, Any], rel: str, provenance: dict[str, Any]
+    spec: KindSpec, key: str, metadata: dict[str, Any], rel: str, where: Provenance
 ) -> tuple[list[LayerObject], list[Diagnostic]]:
-    """One object per item of the list under `key`; bad items are diagnostics."""
+    """One object per item of the list under `key` (its provenance `where`'s, sized to it); bad
+    items are diagnostics."""
     items = metadata.get(key)
     if items is None:
         return [], []
@@ -215,9 +210,7 @@ def _members(
                 content=content,
                 body=content,
                 media_type=MEMBER_MEDIA_TYPE,
-                provenance=Provenance(
-                    bytes=len(content.encode("utf-8")), member=member, **provenance
-                ),
+                provenance=replace(where, bytes=len(content.encode("utf-8")), member=member),
             )
         )
     return objects, findings
@@ -234,11 +227,11 @@ def _spec(source: SourceClass, reader: LayerReader) -> KindSpec:
     return spec
 
 
-def _checked(
-    spec: KindSpec, text: str, reader: LayerReader, source: SourceClass
-) -> tuple[KindSpec, dict[str, Any], str]:
-    """Steps 3 to 5: (possibly switched kind, metadata, body) once the allow-list, kind and
-    version checks pass; raises `Excluded`."""
+def _read(
+    rel: str, source: SourceClass, reader: LayerReader, spec: KindSpec, data: bytes
+) -> tuple[list[LayerObject], list[Diagnostic]]:
+    """A read file's object(s), checked in the order of docs/layer.md's codes; else `Excluded`."""
+    text = _decode(data)
     spec, metadata, body = _metadata(spec, text, reader)
     if metadata:
         if spec.allow is not None:
@@ -252,26 +245,11 @@ def _checked(
                 f"declares kind '{declared}' but was discovered by class '{source.id}' "
                 f"as '{spec.name}'",
             )
-    if spec.version_field is not None:
-        check_version(spec, metadata)
-    return spec, metadata, body
-
-
-def _read(
-    rel: str, source: SourceClass, reader: LayerReader, spec: KindSpec, data: bytes
-) -> tuple[list[LayerObject], list[Diagnostic]]:
-    text = _decode(data)
-    spec, metadata, body = _checked(spec, text, reader, source)
+    check_version(spec, metadata)
     directory = rel.rpartition("/")[0] or "."
-    section = reader.manifest.section_of(rel)
+    where = Provenance(rel, directory, source.id, len(data), reader.manifest.section_of(rel))
     if spec.members is not None:
-        provenance = {
-            "path": rel,
-            "directory": directory,
-            "source_class": source.id,
-            "section": section,
-        }
-        return _members(spec, spec.members, metadata, rel, provenance)
+        return _members(spec, spec.members, metadata, rel, where)
     try:
         identity = identity_of(spec, metadata, rel)
     except ValueError as exc:
@@ -285,7 +263,7 @@ def _read(
         text,
         body,
         spec.media_type,
-        Provenance(rel, directory, source.id, len(data), section),
+        where,
     )
     return [obj], []
 
@@ -304,9 +282,7 @@ def read_entry(rel: str, source: SourceClass, reader: LayerReader) -> FileRead:
     except Excluded as exc:
         named = None if stamp is None else _identity(rel, spec, reader, data)
         return FileRead([], [Diagnostic("error", exc.code, exc.message, rel)], named, stamp)
-    if objects or not findings:
-        return FileRead(objects, findings, None, stamp)
-    return FileRead(objects, findings, _identity(rel, spec, reader, data), stamp)
+    return FileRead(objects, findings, None, stamp)  # a members file names no one object
 
 
 def _identity(rel: str, spec: KindSpec, reader: LayerReader, data: bytes) -> tuple[str, str] | None:

@@ -20,9 +20,11 @@ def _claimant(obj: LayerObject) -> str:
     return obj.provenance.path if member is None else f"{obj.provenance.path} ({member})"
 
 
-def drop_duplicates(objects: list[LayerObject]) -> tuple[list[LayerObject], list[Diagnostic]]:
+def drop_duplicates(
+    objects: list[LayerObject], excluded: list[ExcludedObject]
+) -> tuple[list[LayerObject], list[Diagnostic]]:
     """Exclude every claimant of a URI claimed twice or more, one `duplicate_identity` error
-    each (URI, then file order); sort by URI."""
+    each (URI, then file order) and added to `excluded` (file order); sort by URI."""
     ordered = sorted(objects, key=attrgetter("uri"))
     kept: list[LayerObject] = []
     findings: list[Diagnostic] = []
@@ -33,14 +35,15 @@ def drop_duplicates(objects: list[LayerObject]) -> tuple[list[LayerObject], list
             continue
         named = " and ".join(_claimant(obj) for obj in claimants)
         for obj in claimants:
-            findings.append(
-                Diagnostic(
-                    severity="error",
-                    code="duplicate_identity",
-                    path=obj.provenance.path,
-                    message=f"{uri} is claimed by {named}; all of them are excluded",
-                )
-            )
+            message = f"{uri} is claimed by {named}; all of them are excluded"
+            findings.append(Diagnostic("error", "duplicate_identity", message, obj.provenance.path))
+    if findings:
+        held = {id(obj) for obj in kept}
+        excluded.extend(
+            ExcludedObject(obj.kind, obj.identity, obj.provenance.path, "duplicate_identity")
+            for obj in objects
+            if id(obj) not in held
+        )
     return kept, findings
 
 
@@ -54,20 +57,13 @@ def drop_unnamable(objects: list[LayerObject]) -> tuple[list[LayerObject], list[
         if reason is None:
             kept.append(obj)
             continue
-        findings.append(
-            Diagnostic(
-                severity="error",
-                code="unnamable_object",
-                path=obj.provenance.path,
-                message=f"a {obj.kind} object is excluded: {reason}",
-            )
-        )
+        message = f"a {obj.kind} object is excluded: {reason}"
+        findings.append(Diagnostic("error", "unnamable_object", message, obj.provenance.path))
     return kept, findings
 
 
 class Kept(NamedTuple):
-    """One file as a build read it, and whether a later build may keep this read
-    (docs/layer-internals.md)."""
+    """One file as a build read it, and whether a later build may keep this read."""
 
     source: str
     entry: str | None

@@ -4,13 +4,15 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from itertools import product
 from typing import Any
 
 from majordomus.errors import NotFound
-from majordomus.layer.keys import Key, admitted_keys
+from majordomus.layer.allow import AllowList
 from majordomus.layer.kinds import KindSpec, load_kinds
 from majordomus.layer.relations import RULES_OF, TRACKS
 from majordomus.shipped import shipped, shipped_text
@@ -50,15 +52,65 @@ def glossary() -> Glossary:
     return Glossary(raw["common"], raw["keys"], raw["places"], examples)
 
 
+# -- the key paths an allow-list admits, spelled for people: `tags[]`, `evidence[].covers` ----
+
+_LIST_SUFFIX = r"(\.[0-9]+)?"
+_INDEX = r"\.[0-9]+"
+_NAME = r"[A-Za-z_][A-Za-z0-9_-]*"
+_GROUP = re.compile(r"\(([^()?]+)\)")
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """One admitted key: its dotted path with `[]` for list items, and whether the key holds
+    a list of scalars (`tags[]`)."""
+
+    path: str
+    is_list: bool
+
+    @property
+    def display(self) -> str:
+        return self.path + "[]" if self.is_list else self.path
+
+    @property
+    def parts(self) -> list[str]:
+        """Path segments; `[]` marks a list of mappings (`evidence[].covers`)."""
+        return self.path.replace("[].", ".[].").split(".")
+
+
+def _expand(pattern: str) -> list[Key]:
+    body = pattern.removeprefix("^").removesuffix("$")
+    is_list = body.endswith(_LIST_SUFFIX)
+    body = body.removesuffix(_LIST_SUFFIX)
+    body = body.replace(_INDEX, "[]").replace(_NAME, "<name>").replace("\\.", ".")
+    groups = _GROUP.findall(body)
+    template = _GROUP.sub("{}", body)
+    if any(ch in template for ch in "()|\\?*+^$") or "[" in template.replace("[]", ""):
+        raise ValueError(f"allow-list pattern {pattern!r} has a shape the reference cannot read")
+    return [
+        Key(template.format(*choice).replace(".[]", "[]"), is_list)
+        for choice in product(*(group.split("|") for group in groups))
+    ]
+
+
+def admitted_keys(allow: AllowList) -> list[Key]:
+    """Every key the list admits, in list order; a key that is both a scalar list and the
+    parent of mapping items (`evidence[]`, `evidence[].covers`) is kept once, as a list."""
+    seen: dict[str, Key] = {}
+    for pattern in allow.patterns:
+        for key in _expand(pattern):
+            seen.setdefault(key.path, key)
+    return list(seen.values())
+
+
 class UnknownKind(NotFound):
     """No shipped kind has that name (exit 12)."""
 
 
-def _banner() -> str:
-    return (
-        f"{GENERATED}. Generated from the shipped kinds and allow-lists by "
-        f"`majordomus generate docs` (majordomus-cli {__version__})."
-    )
+_BANNER = (
+    f"{GENERATED}. Generated from the shipped kinds and allow-lists by "
+    f"`majordomus generate docs` (majordomus-cli {__version__})."
+)
 
 
 def described_keys(spec: KindSpec) -> list[tuple[Key, str, str]]:
@@ -98,8 +150,7 @@ def _object(properties: dict[str, Any]) -> dict[str, Any]:
 
 
 def _place(tree: dict[str, Any], parts: list[str], leaf: dict[str, Any]) -> None:
-    """Put `leaf` at `parts` in a nested object schema (`[]` = array items, `<name>` = any
-    member name)."""
+    """Put `leaf` at `parts` in a nested object schema (`[]`: array items, `<name>`: any member)."""
     head, rest = parts[0], parts[1:]
     if not rest:
         if head == "<name>":
@@ -137,7 +188,7 @@ def json_schema(kind: str) -> dict[str, Any]:
         required.append(spec.version_field)
     part = "front matter" if spec.format == "markdown" else "file"
     return {
-        "x-generated": _banner(),
+        "x-generated": _BANNER,
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"majordomus {kind}",
         "description": f"The {part} of a `{kind}` object of the .ai layer; see "
@@ -269,7 +320,7 @@ files, point the YAML language server at it, e.g. a first line
 def render_page(follows: Mapping[str, str]) -> str:
     """The page; `follows` maps each edge kind the context compiler follows to why."""
     kinds = load_kinds()
-    lines = [f"<!-- {_banner()} -->", "", _INTRO.rstrip("\n"), "", "## Kinds", ""]
+    lines = [f"<!-- {_BANNER} -->", "", _INTRO.rstrip("\n"), "", "## Kinds", ""]
     lines += [f"* [{name}](#{name})" for name in sorted(kinds.kinds)]
     lines.append("")
     for name in sorted(kinds.kinds):
@@ -282,8 +333,7 @@ def render_schema(kind: str) -> str:
 
 
 def layer_reference_files(follows: Mapping[str, str]) -> dict[str, str]:
-    """Relative path under the generated-docs directory → its text (`follows` as for
-    `render_page`)."""
+    """Path under the generated-docs directory → its text (`follows` as for `render_page`)."""
     files = {PAGE: render_page(follows)}
     for kind in schema_kinds():
         files[f"{SCHEMA_DIR}/{kind}.json"] = render_schema(kind)

@@ -43,39 +43,6 @@ class _Missing(Exception):
     """A reference that resolves to nothing; the text is its correction."""
 
 
-def excluded_correction(kind: str, ref: str, excluded: ExcludedObject) -> str:
-    return (
-        f"the {kind} `{ref}` exists in {excluded.path} but is not indexed: that file has the "
-        f"error `{excluded.code}`; correct it there"
-    )
-
-
-def object_correction(kind: str, ref: str) -> str:
-    return f"no object of kind `{kind}` has the identity `{ref}`; register it or correct the name"
-
-
-def adr_correction(ref: str) -> str:
-    return f"no decision declares the id `{ref}`; correct the name or record the decision"
-
-
-def prefixed_correction(kind: str, rest: str) -> str:
-    return (
-        f"no object of kind `{kind}` has the identity `{rest}`; register it or correct the "
-        "reference"
-    )
-
-
-def unprefixed_correction(ref: str) -> str:
-    return f"`{ref}` is not `<kind>:<name>`; a reference names what kind of thing it points at"
-
-
-def mcp_correction(ref: str) -> str:
-    return (
-        f"no capability is exposed as the MCP tool `{ref}`; correct the name or declare the "
-        "exposure"
-    )
-
-
 class _Lookups(NamedTuple):
     """The objects by kind, identity, identity stem, path, declared ADR id and URI."""
 
@@ -88,8 +55,7 @@ class _Lookups(NamedTuple):
 
 
 class _Resolver:
-    """Lookups over the index objects (URI order), built on first use, and the external nodes
-    made on the way."""
+    """Lookups over the objects (URI order), built on first use, and the external nodes made."""
 
     def __init__(
         self,
@@ -172,18 +138,20 @@ class _Resolver:
     def missing(self, kind: str, ref: str, correction: str) -> _Missing:
         """The refusal for `ref`: what excluded the file that names it, else `correction`."""
         excluded = self.excluded.get((kind, ref))
-        if excluded is not None:
-            return _Missing(excluded_correction(kind, ref, excluded))
-        return _Missing(correction)
+        if excluded is None:
+            return _Missing(correction)
+        return _Missing(
+            f"the {kind} `{ref}` exists in {excluded.path} but is not indexed: that file has the "
+            f"error `{excluded.code}`; correct it there"
+        )
 
-    def target(self, kind: str) -> Callable[[str], str]:
-        def resolve(ref: str) -> str:
-            found = self.find(kind, ref)
-            if found is None:
-                raise self.missing(kind, ref, object_correction(kind, ref))
-            return found
-
-        return resolve
+    def object(self, kind: str, ref: str, fix: str = "name") -> str:
+        """The object of `kind` that `ref` names; else refused, asking to correct the `fix`."""
+        found = self.find(kind, ref)
+        if found is None:
+            what = f"no object of kind `{kind}` has the identity `{ref}`"
+            raise self.missing(kind, ref, f"{what}; register it or correct the {fix}")
+        return found
 
     def doctrine(self, ref: str) -> str:
         return self.find("rule", ref) or self.node("doctrine", ref)
@@ -194,26 +162,29 @@ class _Resolver:
     def adr(self, ref: str) -> str:
         found = self.lookups.adr_ids.get(ref)
         if found is None:
-            raise self.missing("adr", ref, adr_correction(ref))
+            fix = "correct the name or record the decision"
+            raise self.missing("adr", ref, f"no decision declares the id `{ref}`; {fix}")
         return found
 
     def prefixed(self, ref: str) -> str:
         prefix, colon, rest = ref.partition(":")
         if not colon:
-            raise _Missing(unprefixed_correction(ref))
+            raise _Missing(
+                f"`{ref}` is not `<kind>:<name>`; a reference names what kind of thing it points at"
+            )
         if prefix in ("file", "test"):
             return self.lookups.by_path.get(rest) or self.node(prefix, rest, path_like=True)
         if prefix not in self.lookups.kinds and (prefix, rest) not in self.excluded:
             return self.node(prefix, rest)
-        found = self.find(prefix, rest)
-        if found is None:
-            raise self.missing(prefix, rest, prefixed_correction(prefix, rest))
-        return found
+        return self.object(prefix, rest, "reference")
 
     def mcp_tool(self, ref: str) -> str:
         capability = self.mcp_tools.get(ref)
         if capability is None:
-            raise _Missing(mcp_correction(ref))
+            raise _Missing(
+                f"no capability is exposed as the MCP tool `{ref}`; correct the name or declare "
+                "the exposure"
+            )
         return self.node("capability", capability)
 
 
@@ -235,28 +206,26 @@ _TYPED = (
 )
 
 
+def _of(kind: str) -> Callable[[_Resolver], Callable[[str], str]]:
+    """The resolver of references to objects of `kind`, by identity or stem."""
+    return lambda r: partial(r.object, kind)
+
+
 def _rules() -> dict[str, tuple[_Rule, ...]]:
     """The relation table of docs/devcontext.md by declaring kind (`tracks` applies to all)."""
     rule_ref = "a rule, by `id@version` or `id`"
     return {
-        "rule": (_Rule("depends_on", "depends_on", lambda r: r.target("rule"), rule_ref),),
+        "rule": (_Rule("depends_on", "depends_on", _of("rule"), rule_ref),),
         "adr": (
             _Rule("supersedes", "supersedes", lambda r: r.adr, "a decision, by its `id`"),
             _Rule("related", "put_in_force", lambda r: r.prefixed, _TYPED),
         ),
-        "skill": (
-            _Rule("related", "related_to", lambda r: r.target("skill"), "a skill, by its `id`"),
-        ),
+        "skill": (_Rule("related", "related_to", _of("skill"), "a skill, by its `id`"),),
         "use-case": (
             _Rule("commands", "runs", lambda r: partial(r.node, "command"), "a command, by name"),
             _Rule("doctrines", "exercises", lambda r: r.doctrine, "a rule, else a named doctrine"),
-            _Rule("claims", "evidences", lambda r: r.target("claim"), "a claim, by its `id`"),
-            _Rule(
-                "applications",
-                "serves",
-                lambda r: r.target("application"),
-                "an application, by its `id`",
-            ),
+            _Rule("claims", "evidences", _of("claim"), "a claim, by its `id`"),
+            _Rule("applications", "serves", _of("application"), "an application, by its `id`"),
             _Rule("mcp_tools", "exercises", lambda r: r.mcp_tool, "a capability, by MCP tool name"),
         ),
         "claim": (
@@ -265,24 +234,20 @@ def _rules() -> dict[str, tuple[_Rule, ...]]:
             _Rule("test", "tested_by", lambda r: r.path, "a file, by path"),
         ),
         "issue": (
-            _Rule(
-                "milestone", "belongs_to", lambda r: r.target("milestone"), "a milestone, by `id`"
-            ),
-            _Rule("depends_on", "depends_on", lambda r: r.target("issue"), "an issue, by `id`"),
+            _Rule("milestone", "belongs_to", _of("milestone"), "a milestone, by `id`"),
+            _Rule("depends_on", "depends_on", _of("issue"), "an issue, by `id`"),
             _Rule("related", "governed_by", lambda r: r.prefixed, _TYPED),
         ),
         "milestone": (
-            _Rule(
-                "depends_on", "depends_on", lambda r: r.target("milestone"), "a milestone, by `id`"
-            ),
-            _Rule("claims", "evidences", lambda r: r.target("claim"), "a claim, by its `id`"),
+            _Rule("depends_on", "depends_on", _of("milestone"), "a milestone, by `id`"),
+            _Rule("claims", "evidences", _of("claim"), "a claim, by its `id`"),
             _Rule("related", "governed_by", lambda r: r.prefixed, _TYPED),
         ),
         "application": (
             _Rule(
                 "use_cases",
                 "serves",
-                lambda r: r.target("use-case"),
+                _of("use-case"),
                 "a use case, by its `id` (the edge runs from the use case)",
                 inverted=True,
             ),
@@ -338,8 +303,7 @@ def derive_relations(
     mcp_tools: Mapping[str, str] | None = None,
     excluded: list[ExcludedObject] | None = None,
 ) -> Relations:
-    """Edges, external nodes and unresolved references of `objects` (URI order)
-    (docs/layer-internals.md)."""
+    """Edges, external nodes and unresolved references of `objects` (URI order)."""
     resolver = _Resolver(objects, mcp_tools, excluded)
     edges: set[tuple[str, str, str]] = set()
     unresolved: set[UnresolvedReference] = set()

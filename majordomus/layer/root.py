@@ -40,20 +40,15 @@ def is_legacy(directory: Path) -> bool:
     return data.is_dir() and not (data / "bin" / "majordomus").exists()
 
 
-def canonical_start(start: Path | None) -> Path:
-    """The start directory with symlinks resolved; a missing path is an I/O error."""
-    raw = Path.cwd() if start is None else start
-    try:
-        return raw.resolve(strict=True)
-    except (OSError, RuntimeError) as exc:
-        reason = getattr(exc, "strerror", None) or "cannot be resolved"
-        raise LayerIOError(f"cannot use {raw} as the start directory: {reason}") from exc
-
-
 def find_root(start: Path | None = None) -> Path:
     """The nearest directory, from `start` upwards, whose `.ai/manifest.yaml` is a file
     (or a symlink, which reading the manifest then refuses)."""
-    origin = canonical_start(start)
+    raw = Path.cwd() if start is None else start
+    try:
+        origin = raw.resolve(strict=True)  # symlinks resolved; a missing start is an I/O error
+    except (OSError, RuntimeError) as exc:
+        reason = getattr(exc, "strerror", None) or "cannot be resolved"
+        raise LayerIOError(f"cannot use {raw} as the start directory: {reason}") from exc
     for directory in (origin, *origin.parents):
         if _is_marker(directory / MANIFEST):
             return directory

@@ -15,7 +15,6 @@ from majordomus.layer.sources import GLOB_MAGIC
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 _SLUG = re.compile(r"[^a-z0-9]+")
-KINDS = ("adr", "rule", "issue", "milestone", "prompt", "knowledge")
 
 
 class ScaffoldRefused(ProtocolFailure):

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from majordomus.errors import InvalidInput
 from majordomus.layer.model import ExcludedObject, Index, LayerObject
+from majordomus.layer.uris import SCHEME, object_uri
 from majordomus.layer.uris import candidates as spellings
-from majordomus.layer.uris import object_uri
-
-SCHEME = "majordomus://"
 
 
 class AmbiguousId(InvalidInput):

@@ -31,20 +31,10 @@ class YamlError(ValueError):
     """A document outside the subset; `message` is the one-line text docs/layer.md lists, `code`
     the diagnostic when it is not the reader's generic one."""
 
-    code: str | None = None
-
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, code: str | None = None) -> None:
         super().__init__(message)
         self.message = message
-
-
-class YamlTooDeep(YamlError):
-    """Blocks nested deeper than `MAX_YAML_DEPTH`: refused before anything recurses."""
-
-    code = "too_deep"
-
-    def __init__(self, line: int) -> None:
-        super().__init__(f"nested more than {MAX_YAML_DEPTH} levels deep on line {line}")
+        self.code = code
 
 
 def _scalar(s: str) -> Any:
@@ -96,14 +86,14 @@ def _put(stack: list[str | None], depth: int, path: str) -> None:
 
 
 def _opens(out: list[tuple[str, Any]], path: str, raw: str | None, number: int) -> bool:
-    """Whether `path: raw` opens a block (empty value), refused at `MAX_YAML_DEPTH`; otherwise
-    emits its leaves."""
+    """Whether `path: raw` opens a block (refused at `MAX_YAML_DEPTH`); else emits its leaves."""
     value = (raw or "").lstrip(" ")
     if value:
         _emit(out, path, value, number)
         return False
-    if path.count(".") >= MAX_YAML_DEPTH:
-        raise YamlTooDeep(number)
+    if path.count(".") >= MAX_YAML_DEPTH:  # refused before anything recurses
+        message = f"nested more than {MAX_YAML_DEPTH} levels deep on line {number}"
+        raise YamlError(message, "too_deep")
     return True
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,7 @@ MASTER = GitState(
 
 def planned_index(root: Path = PLANNED) -> Index:
     """The layer at `root` read from the work tree, git reported as `MASTER`."""
-    return build_index(root, "filesystem").replace(git=MASTER)
+    return replace(build_index(root, "filesystem"), git=MASTER)
 
 
 def entry(compiled: CompiledContext, uri: str) -> ContextEntry:

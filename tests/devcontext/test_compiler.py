@@ -4,6 +4,7 @@ readers of its checkout), the default request, and the git part of the answer wi
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -50,7 +51,7 @@ def test_no_request_is_the_default_request(planned: Index) -> None:
 
 
 def test_without_git_the_answer_says_why(planned: Index) -> None:
-    no_git = planned.replace(git=GitState.unavailable("no repository here"))
+    no_git = replace(planned, git=GitState.unavailable("no repository here"))
     git = compile_context(no_git, CompileInput(issue="I0001")).git
     assert git.working_tree == "unavailable: no repository here"
     assert git.branch is None and git.head is None

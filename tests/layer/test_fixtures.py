@@ -14,12 +14,7 @@ import pytest
 from majordomus.errors import Fatal
 from majordomus.layer.index import build_index
 from majordomus.layer.kinds import load_kinds
-from majordomus.layer.manifest import (
-    InvalidManifest,
-    MissingKnowledgeSection,
-    UnknownKeys,
-    UnsupportedSchema,
-)
+from majordomus.layer.manifest import InvalidManifest
 from majordomus.layer.reader import SIZE_LIMIT
 from majordomus.layer.root import LayerIOError
 from majordomus.layer.sources import InvalidSources
@@ -102,9 +97,9 @@ EXPECTED: dict[str, list[tuple[str, str, str | None, str]]] = {
 FATAL: dict[str, tuple[type[Fatal], int, str]] = {
     "invalid_manifest": (InvalidManifest, 10, "cannot parse line 10: rules:repo/rules"),
     "invalid_manifest_type": (InvalidManifest, 10, "local.tracked"),
-    "unknown_manifest_keys": (UnknownKeys, 10, "unknown key(s): sections.bogus, owner"),
-    "unsupported_schema": (UnsupportedSchema, 10, "'ai-repository/v2' is not supported"),
-    "missing_knowledge_section": (MissingKnowledgeSection, 10, "no 'knowledge' section"),
+    "unknown_manifest_keys": (InvalidManifest, 10, "unknown key(s): sections.bogus, owner"),
+    "unsupported_schema": (InvalidManifest, 10, "'ai-repository/v2' is not supported"),
+    "missing_knowledge_section": (InvalidManifest, 10, "no 'knowledge' section"),
     "missing_sources": (LayerIOError, 13, "sources.yaml"),
     "invalid_sources_version": (InvalidSources, 10, "version is 2; only version 1 is read"),
     "invalid_sources_duplicate_id": (InvalidSources, 10, "class id 'document' is declared twice"),

@@ -18,7 +18,6 @@ from majordomus.layer.git import (
     current_branch,
     git_dir,
     head,
-    head_commit,
     ls_files,
 )
 from tests.conftest import git, make_git_repo, witness
@@ -52,9 +51,9 @@ def test_dirty_detached_and_unborn(repo: Path, tmp_path: Path) -> None:
     assert PendingGitState(repo).result().working_tree == "dirty"
     git(repo, "checkout", "-q", "--detach")
     assert current_branch(repo) is None
-    assert head_commit(repo) == head(repo)
+    assert head(repo) == PendingGitState(repo).result().head
     unborn = make_git_repo(tmp_path / "u", commit=False)
-    assert head_commit(unborn) is None
+    assert head(unborn) is None
     assert current_branch(unborn) == "master"
     assert PendingGitState(unborn).result().head is None
 
@@ -67,7 +66,7 @@ def test_outside_git_the_state_is_unavailable_with_a_reason(tmp_path: Path) -> N
     assert state.to_json() == {"state": "unavailable", "reason": state.reason}
     assert head(tmp_path / "plain") is None
     with pytest.raises(GitError) as caught:
-        head_commit(tmp_path / "plain")
+        current_branch(tmp_path / "plain")
     assert caught.value.exit_code == EXIT_REFUSED
 
 
@@ -193,7 +192,8 @@ def _asked_alone(root: Path) -> tuple[str | None, ...]:
     """The git state as the three quick questions answer it asked one by one."""
     try:
         top = gitmod._toplevel(root, gitmod._Running(root, gitmod._TOPLEVEL, ()))
-        return ("available", top, head_commit(root), current_branch(root))
+        head = gitmod._line(gitmod._ask(root, gitmod._HEAD, quiet=(1,)))
+        return ("available", top, head, current_branch(root))
     except GitError as exc:
         return ("unavailable", exc.message)
 
@@ -266,7 +266,7 @@ def test_a_repository_another_user_owns_is_read_as_asked_alone(tmp_path: Path) -
 
 
 def test_every_git_command_names_its_repository_and_runs_no_program(repo: Path) -> None:
-    argv, env = gitmod._argv_env(repo, ("status",), (("filter", "lfs"),))
+    argv, env = gitmod._argv_env(repo, ("status",), (("filter.lfs.process", ""),))
     assert argv[:3] == ["git", f"--git-dir={repo / '.git'}", f"--work-tree={repo}"]
     count = int(env["GIT_CONFIG_COUNT"])
     settings = {env[f"GIT_CONFIG_KEY_{i}"]: env[f"GIT_CONFIG_VALUE_{i}"] for i in range(count)}

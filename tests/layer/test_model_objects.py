@@ -109,7 +109,7 @@ def test_the_index_defaults_compares_and_replaces_without_its_caches() -> None:
     with pytest.raises(TypeError, match="unhashable"):
         hash(index)
     assert index.by_uri and "by_uri" in vars(index)
-    moved = index.replace(git=GitState("available", branch="main"))
+    moved = dataclasses.replace(index, git=GitState("available", branch="main"))
     assert moved.git.branch == "main" and moved.objects is index.objects
     assert "by_uri" not in vars(moved) and moved != index
     index.diagnostics = [Diagnostic("error", "c", "m")]

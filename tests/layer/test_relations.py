@@ -6,14 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from majordomus.layer.model import Edge, LayerObject, Provenance, UnresolvedReference
-from majordomus.layer.relations import (
-    adr_correction,
-    derive_relations,
-    mcp_correction,
-    object_correction,
-    prefixed_correction,
-    unprefixed_correction,
-)
+from majordomus.layer.relations import derive_relations
 
 
 def obj(kind: str, identity: str, path: str | None = None, **metadata: Any) -> LayerObject:
@@ -41,22 +34,9 @@ def triples(rel) -> set[tuple[str, str, str]]:
     return {(e.source, e.kind, e.target) for e in rel.edges}
 
 
-def test_corrections_are_the_parity_texts() -> None:
-    assert object_correction("rule", "x@1") == (
-        "no object of kind `rule` has the identity `x@1`; register it or correct the name"
-    )
-    assert adr_correction("adr-9") == (
-        "no decision declares the id `adr-9`; correct the name or record the decision"
-    )
-    assert prefixed_correction("rule", "x") == (
-        "no object of kind `rule` has the identity `x`; register it or correct the reference"
-    )
-    assert unprefixed_correction("x") == (
-        "`x` is not `<kind>:<name>`; a reference names what kind of thing it points at"
-    )
-    assert mcp_correction("t") == (
-        "no capability is exposed as the MCP tool `t`; correct the name or declare the exposure"
-    )
+def object_correction(kind: str, ref: str, fix: str = "name") -> str:
+    """The parity text of a reference to no object of `kind`."""
+    return f"no object of kind `{kind}` has the identity `{ref}`; register it or correct the {fix}"
 
 
 def test_rule_depends_on_by_identity_or_stem_and_dash_means_none() -> None:
@@ -108,9 +88,17 @@ def test_adr_supersedes_by_declared_id_and_related_prefixed_targets() -> None:
         (src, "put_in_force", "claim:c1"),
     }
     assert {(u.key, u.reference, u.correction) for u in rel.unresolved} == {
-        ("supersedes", "adr-0404", adr_correction("adr-0404")),
-        ("related", "rule:p.missing", prefixed_correction("rule", "p.missing")),
-        ("related", "no-colon", unprefixed_correction("no-colon")),
+        (
+            "supersedes",
+            "adr-0404",
+            "no decision declares the id `adr-0404`; correct the name or record the decision",
+        ),
+        ("related", "rule:p.missing", object_correction("rule", "p.missing", "reference")),
+        (
+            "related",
+            "no-colon",
+            "`no-colon` is not `<kind>:<name>`; a reference names what kind of thing it points at",
+        ),
     }
     ext = rel.external
     assert ext["file:lib/x.sh"].source == "lib/x.sh"
@@ -159,7 +147,10 @@ def test_no_known_mcp_tools_leaves_every_tool_unresolved() -> None:
     uc = obj("use-case", "uc", mcp_tools="majordomus_get")
     rel = derive_relations([uc])
     assert rel.edges == []
-    assert rel.unresolved[0].correction == mcp_correction("majordomus_get")
+    assert rel.unresolved[0].correction == (
+        "no capability is exposed as the MCP tool `majordomus_get`; correct the name or declare "
+        "the exposure"
+    )
 
 
 def test_plan_rows_and_tracks_and_claim_paths() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from majordomus.layer.yaml import YamlError, YamlTooDeep, key_paths, parse
+from majordomus.layer.yaml import YamlError, key_paths, parse
 from majordomus.limits import MAX_YAML_DEPTH
 
 
@@ -37,10 +37,9 @@ def test_blocks_nested_to_the_limit_are_read() -> None:
 
 @pytest.mark.parametrize("levels", [MAX_YAML_DEPTH + 1, 1_100])
 def test_blocks_nested_past_the_limit_are_refused(levels: int) -> None:
-    with pytest.raises(YamlTooDeep) as refused:
+    with pytest.raises(YamlError) as refused:
         parse(blocks(levels))
     assert refused.value.code == "too_deep"
-    assert isinstance(refused.value, YamlError)
     line = MAX_YAML_DEPTH + 1
     assert refused.value.message == f"nested more than {MAX_YAML_DEPTH} levels deep on line {line}"
 
@@ -48,5 +47,5 @@ def test_blocks_nested_past_the_limit_are_refused(levels: int) -> None:
 def test_list_items_count_towards_the_depth() -> None:
     within = (MAX_YAML_DEPTH - 1) // 2
     assert depth(parse(items(within))) <= MAX_YAML_DEPTH + 2
-    with pytest.raises(YamlTooDeep):
+    with pytest.raises(YamlError, match="levels deep"):
         parse(items(MAX_YAML_DEPTH))
