@@ -66,12 +66,8 @@ class Guard:
         send = _finishing(send, head=method == "HEAD", hide=hide)
         probe = method in ("GET", "HEAD") and scope["path"] in LIVENESS_PATHS
         if self.in_flight >= self.max_in_flight and not probe:
-            answer = error_response(
-                503,
-                "busy",
-                f"{self.max_in_flight} requests are already in flight; retry in a second",
-                headers={"Retry-After": "1"},
-            )
+            busy = f"{self.max_in_flight} requests are already in flight; retry in a second"
+            answer = error_response(503, "busy", busy, headers={"Retry-After": "1"})
             await answer(scope, receive, send)
             return
         self.in_flight += 1

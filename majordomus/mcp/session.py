@@ -24,13 +24,9 @@ IDLE_CHECK_SECONDS = 2.0
 #: How much of an over-long line is read at a time while it is dropped.
 _DROP_CHUNK = 64 * 1024
 
+_MIB = MAX_LINE_BYTES // (1024 * 1024)
 _OVER_LONG = encode(
-    error(
-        None,
-        INVALID_REQUEST,
-        f"the line is over the {MAX_LINE_BYTES // (1024 * 1024)} MiB limit "
-        f"({MAX_LINE_BYTES} bytes)",
-    )
+    error(None, INVALID_REQUEST, f"the line is over the {_MIB} MiB limit ({MAX_LINE_BYTES} bytes)")
 )
 
 
