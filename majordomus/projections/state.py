@@ -28,7 +28,6 @@ from majordomus.projections.views import (
     DisagreementView,
     assessment_view,
     conclusion_view,
-    consultation_view,
     disagreement_view,
 )
 from majordomus.wire import OMIT, Wire
@@ -114,7 +113,7 @@ def derive(
         if isinstance(body, AssessmentInput):
             state.assessments.append(assessment_view(record, body, index))
         elif isinstance(body, ConsultationInput):
-            state.consultations.append(consultation_view(record, body))
+            state.consultations.append(ConsultationView(**dict(body), id=record.id))
             asked.append(body)
         elif isinstance(body, DisagreementInput):
             state.disagreements.append(disagreement_view(record, body, index))

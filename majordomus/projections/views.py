@@ -1,7 +1,5 @@
 """The views of docs/ledger.md and where an assessment stands; references resolve across every
-loaded record. Pure.
-
-A view takes its record body's fields by name (`Wire` ignores the rest)."""
+loaded record. Pure. A view takes its record body's fields by name (`Wire` ignores the rest)."""
 
 from __future__ import annotations
 
@@ -15,7 +13,6 @@ from majordomus.advisors.policy import Materiality
 from majordomus.ledger.loaded import RecordIndex
 from majordomus.ledger.record import (
     AssessmentInput,
-    ConsultationInput,
     DisagreementInput,
     ReasoningRecord,
     ResolutionInput,
@@ -129,10 +126,6 @@ def assessment_view(
         standing=standing_of(index, record.id, conclusion),
         conclusion=conclusion.id if conclusion is not None else None,
     )
-
-
-def consultation_view(record: ReasoningRecord, body: ConsultationInput) -> ConsultationView:
-    return ConsultationView(**dict(body), id=record.id)
 
 
 def disagreement_view(
