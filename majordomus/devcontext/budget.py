@@ -62,7 +62,7 @@ class _Spend:
     object_seeds: set[str]
     supersedes: dict[str, list[str]]
     size_of: SizeOf
-    bundle: bool
+    bundle: bool = False
     excluded: list[Excluded] = field(default_factory=list)
     deduplicated: list[Deduplicated] = field(default_factory=list)
     conflicts: list[Conflict] = field(default_factory=list)
