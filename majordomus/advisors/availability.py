@@ -1,7 +1,8 @@
-"""Which advisors may be asked now: gates outrank presence (probed through the injected `Presence`),
-presence outranks circuits, which are replayed from recorded consultation outcomes (the newest
-outcome decides). Pure: everything arrives in `Inputs`. Also gathers the seeds'
-`reasoning::availability` names."""
+"""Which advisors may be asked now: gates outrank presence (probed through the injected
+`Presence`), presence outranks circuits, which are replayed from recorded consultation outcomes
+(the newest outcome decides).
+
+Pure: everything arrives in `Inputs`. Also gathers the seeds' `reasoning::availability` names."""
 
 from __future__ import annotations
 

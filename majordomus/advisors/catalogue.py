@@ -1,5 +1,6 @@
-"""The advisor catalogue: its strict models and its diagnostics (reported, never repaired). Pure:
-parses nothing from disk (`loading`), probes nothing (`availability`)."""
+"""The advisor catalogue: its strict models and its diagnostics (reported, never repaired).
+
+Pure: parses nothing from disk (`loading`), probes nothing (`availability`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Finding and reading the advisor catalogue (`.ai/repo/advisors.yaml` or the packaged one). The
-references are always the packaged ones; errors name the file used, never an absolute path."""
+"""Finding and reading the advisor catalogue (`.ai/repo/advisors.yaml` or the packaged one).
+
+The references are always the packaged ones; errors name the file used, never an absolute path."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""How a consultation ended, as far as availability cares. Pure value types. `ConsultationStatus`
-lives here so the advisors never depend on the ledger."""
+"""How a consultation ended, as far as availability cares. Pure value types.
+
+`ConsultationStatus` lives here so the advisors never depend on the ledger."""
 
 from __future__ import annotations
 

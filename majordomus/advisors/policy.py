@@ -1,5 +1,6 @@
-"""The review-plan policy: how much independent review an uncertainty deserves. Pure: contacts
-nobody, records nothing; deciding locally is an ordinary outcome."""
+"""The review-plan policy: how much independent review an uncertainty deserves.
+
+Pure: contacts nobody, records nothing; deciding locally is an ordinary outcome."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""The advisors' part of the reasoning situation, resolved once per request. Reads only the
-catalogue and profile files, the request's environment snapshot and, to probe an executable's
-presence, the PATH directories it names. The value of a credential variable is never read into
-anything, logged or returned."""
+"""The advisors' part of the reasoning situation, resolved once per request.
+
+Reads only the catalogue and profile files, the request's environment snapshot and, to probe
+an executable's presence, the PATH directories it names. The value of a credential variable is
+never read into anything, logged or returned."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """The single-pot spend: de-duplication, exclusions, then first fit by band (docs/devcontext.md),
-and the rows of the compiled answer built from what it chose. Pure: sizes the index does not hold
-come from the injected size function."""
+and the rows of the compiled answer built from what it chose.
+
+Pure: sizes the index does not hold come from the injected size function."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""`compile_context`: the order of the stages (resolve, select, spend, bundle); `explain`: where one
-identifier stands in what a request compiles; `policy`: the rules applied, as data. Pure given what
-the sources inject: the same index and request give an equal answer."""
+"""`compile_context`: the order of the stages (resolve, select, spend, bundle); `explain`:
+where one identifier stands in what a request compiles; `policy`: the rules applied, as data.
+
+Pure given what the sources inject: the same index and request give an equal answer."""
 
 from __future__ import annotations
 

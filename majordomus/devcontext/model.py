@@ -1,5 +1,7 @@
-"""The context compiler's wire models, enums and constants. Pure: decides nothing. Schema component
-names (`DevContextInput`, ...) are the class names; the seeds' short names are aliases."""
+"""The context compiler's wire models, enums and constants. Pure: decides nothing.
+
+Schema component names (`DevContextInput`, ...) are the class names; the seeds' short names
+are aliases."""
 
 from __future__ import annotations
 

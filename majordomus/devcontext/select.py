@@ -1,7 +1,8 @@
-"""The seven selectors, run in order over the index and its graph (docs/devcontext.md); the paths a
-decision, knowledge or rule lies over are read from its own front matter. Pure: the only I/O is what
-the injected continuity provider and size function do. Long on purpose: the selectors share one
-candidate set and walk state, one method each, in order."""
+"""The seven selectors, run in order over the index and its graph (docs/devcontext.md); the
+paths a decision, knowledge or rule lies over are read from its own front matter.
+
+Pure: the only I/O is what the injected continuity provider and size function do. Long on
+purpose: the selectors share one candidate set and walk state, one method each, in order."""
 
 from __future__ import annotations
 

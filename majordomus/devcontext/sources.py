@@ -1,7 +1,8 @@
-"""What a compile reads: the index, and two injected readers of what the index does not hold (for a
-checkout: its local records and on-disk sizes, docs/devcontext.md, "Local records"). The readers
-read only, through `majordomus.safefs`: never writes, never follows a symlink, reads each record
-under a size cap."""
+"""What a compile reads: the index, and two injected readers of what the index does not hold
+(for a checkout: its local records and on-disk sizes, docs/devcontext.md, "Local records").
+
+The readers read only, through `majordomus.safefs`: never writes, never follows a symlink,
+reads each record under a size cap."""
 
 from __future__ import annotations
 

@@ -1,2 +1,3 @@
-"""Projections: the reasoning ledger replayed into what the surfaces report; never stored. Pure: no
-clock, and no disk but the files the checks name and the copy the export writes."""
+"""Projections: the reasoning ledger replayed into what the surfaces report; never stored.
+
+Pure: no clock, and no disk but the files the checks name and the copy the export writes."""

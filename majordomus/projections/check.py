@@ -1,7 +1,8 @@
 """`reasoning check`: the six executable reasoning rules, in the order of `CHECKS` (docs/ledger.md).
-Findings are reported, never fixed. Reads only regular files below `root`, never through a symlink
-(`majordomus.safefs`); writes nothing, never reads the clock. Long on purpose: the checks share the
-finding model and the file helpers."""
+
+Findings are reported, never fixed. Reads only regular files below `root`, never through a
+symlink (`majordomus.safefs`); writes nothing, never reads the clock. Long on purpose: the
+checks share the finding model and the file helpers."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""A copy of the ledger for analysis: JSON Lines, or a SQLite database ready for Datasette. Written,
-never read back: the store stays the only truth. Every text is redacted first."""
+"""A copy of the ledger for analysis: JSON Lines, or a SQLite database ready for Datasette.
+
+Written, never read back: the store stays the only truth. Every text is redacted first."""
 
 from __future__ import annotations
 

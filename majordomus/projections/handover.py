@@ -1,7 +1,8 @@
-"""The handover (docs/ledger.md, "The handover"), as data and as Markdown. Pure. Free text is
-written with `flat`, so nothing a record holds opens a Markdown block. The chain of a task's records
-is a Mermaid flowchart that renders on GitHub: large tasks show their most recent records only. Long
-on purpose: the sections as data and as Markdown are read together."""
+"""The handover (docs/ledger.md, "The handover"), as data and as Markdown. Pure.
+
+Free text is written with `flat`, so nothing a record holds opens a Markdown block. The chain
+of a task's records is a Mermaid flowchart that renders on GitHub: large tasks show their most
+recent records only. Long on purpose: the sections as data and as Markdown are read together."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""The timeline: one step per record, its phase and a one-line summary. Pure. `one_line` is the form
-every summary and report line is cut to: only `\\n` ends a line (not `str.splitlines()`), and the
-limit counts code points."""
+"""The timeline: one step per record, its phase and a one-line summary. Pure.
+
+`one_line` is the form every summary and report line is cut to: only `\\n` ends a line (not
+`str.splitlines()`), and the limit counts code points."""
 
 from __future__ import annotations
 
