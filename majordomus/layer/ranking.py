@@ -369,9 +369,9 @@ def _tags(obj: LayerObject) -> str:
     return " ".join(t for t in tags if isinstance(t, str)) if isinstance(tags, list) else ""
 
 
-def layer_documents(index: Index) -> list[Document]:
-    """One document per object of the index: identity and title, description and tags, the
-    body; linked along the edges that carry the boost."""
+def layer_ranking(index: Index) -> Ranking:
+    """The index ranked: one document per object (identity and title, description and tags, the
+    body), linked along the edges that carry the boost."""
     links: dict[str, list[str]] = {}
     for edge in index.edges:
         if edge.kind in FORWARD_EDGES:
@@ -395,8 +395,4 @@ def layer_documents(index: Index) -> list[Document]:
                 links=tuple(sorted({u for u in links.get(obj.uri, ()) if u in held})),
             )
         )
-    return documents
-
-
-def layer_ranking(index: Index) -> Ranking:
-    return Ranking(layer_documents(index))
+    return Ranking(documents)
