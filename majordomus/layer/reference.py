@@ -126,12 +126,6 @@ _VALUE_SCHEMAS: dict[str, dict[str, Any]] = {
 }
 
 
-def _value_schema(value: str) -> dict[str, Any]:
-    if value in _VALUE_SCHEMAS:
-        return dict(_VALUE_SCHEMAS[value])
-    return {"enum": [int(w) if w.isdigit() else w for w in value.split("|")]}
-
-
 def _object(properties: dict[str, Any]) -> dict[str, Any]:
     return {"type": "object", "properties": properties, "additionalProperties": False}
 
@@ -169,7 +163,8 @@ def json_schema(kind: str) -> dict[str, Any]:
     root = _object({})
     for key, value, meaning in described_keys(spec):
         if value != "mappings":
-            _place(root, key.parts, {"description": meaning, **_value_schema(value)})
+            enum = {"enum": [int(w) if w.isdigit() else w for w in value.split("|")]}
+            _place(root, key.parts, {"description": meaning, **_VALUE_SCHEMAS.get(value, enum)})
     required = [f for f in spec.identity if spec.members is None]
     if spec.version_field and spec.version_field not in required:
         required.append(spec.version_field)
