@@ -262,8 +262,6 @@ def corrections(word: str, rankings: Sequence[Ranking]) -> tuple[str, ...]:
                 shared[known] = shared.get(known, 0) + 1
     near = []
     for known, count in shared.items():
-        if abs(len(known) - len(word)) > bound:
-            continue
         distance = edit_distance(word, known, bound)
         if distance <= bound:
             near.append((distance, -count, known))
