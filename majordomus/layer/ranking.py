@@ -121,10 +121,6 @@ class Scored:
     def document(self) -> Document:
         return self.ranking.documents[self.row]
 
-    @property
-    def matched(self) -> list[str]:
-        return list(dict.fromkeys(w for words in self.fields for w in words))
-
 
 class Ranking:
     """One FTS5 table over `documents`, built on construction."""
@@ -336,7 +332,7 @@ def why(hit: Scored) -> str:
 def snippet(hit: Scored, terms: Sequence[Term]) -> str:
     """The window holding the most matched words of the hit's body when the body matched, else
     of its best field, on one line."""
-    if not hit.matched:
+    if not any(hit.fields):
         return ""
     column = 2 if hit.fields[2] else -1
     query = " OR ".join(f"({t.match})" for t in terms)
