@@ -59,11 +59,6 @@ class Key:
     def display(self) -> str:
         return self.path + "[]" if self.is_list else self.path
 
-    @property
-    def parts(self) -> list[str]:
-        """Path segments; `[]` marks a list of mappings (`evidence[].covers`)."""
-        return self.path.replace("[].", ".[].").split(".")
-
 
 def _expand(pattern: str) -> list[Key]:
     body = pattern.removeprefix("^").removesuffix("$")
@@ -164,7 +159,8 @@ def json_schema(kind: str) -> dict[str, Any]:
     for key, value, meaning in described_keys(spec):
         if value != "mappings":
             enum = {"enum": [int(w) if w.isdigit() else w for w in value.split("|")]}
-            _place(root, key.parts, {"description": meaning, **_VALUE_SCHEMAS.get(value, enum)})
+            parts = key.path.replace("[].", ".[].").split(".")  # `[]`: a list of mappings
+            _place(root, parts, {"description": meaning, **_VALUE_SCHEMAS.get(value, enum)})
     required = [f for f in spec.identity if spec.members is None]
     if spec.version_field and spec.version_field not in required:
         required.append(spec.version_field)
