@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field
 
 from majordomus.capabilities.paging import Paged, PageInput
-from majordomus.capabilities.registry import VERIFIED, CachePolicy, Capability, Module
+from majordomus.capabilities.registry import CachePolicy, Capability, Module
 from majordomus.capabilities.schemas import schema_ref
 from majordomus.errors import InvalidInput, NotFound, Refused
 from majordomus.version import __version__
@@ -61,7 +61,6 @@ REPOSITORY = Module(
     id="repository",
     title="Repository",
     description="The repository root, its layer and git state.",
-    stability=VERIFIED,
     capabilities=(REPOSITORY_INFO,),
 )
 
@@ -304,7 +303,6 @@ OBJECTS = Module(
     id="objects",
     title="Objects",
     description="The declarative objects of the `.ai/` layer.",
-    stability=VERIFIED,
     capabilities=(OBJECTS_LIST, OBJECTS_GET, OBJECTS_SEARCH),
 )
 
@@ -460,7 +458,6 @@ CAPABILITIES = Module(
     id="capabilities",
     title="Capabilities",
     description="The capability registry itself: every declaration and its projections.",
-    stability=VERIFIED,
     capabilities=(CAPABILITIES_LIST, CAPABILITIES_DESCRIBE),
 )
 
@@ -617,7 +614,6 @@ HEALTH = Module(
     id="health",
     title="Health",
     description="Liveness, readiness and a report of the checks that decide them.",
-    stability=VERIFIED,
     capabilities=(HEALTH_REPORT, HEALTH_LIVE, HEALTH_READY),
 )
 

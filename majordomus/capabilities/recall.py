@@ -9,7 +9,7 @@ from pydantic import Field
 
 from majordomus.capabilities.core import RECORD_URI
 from majordomus.capabilities.paging import cursor, offset_in
-from majordomus.capabilities.registry import VERIFIED, Capability, Module
+from majordomus.capabilities.registry import Capability, Module
 from majordomus.errors import InvalidInput, NotFound, Refused
 from majordomus.layer.ranking import Document, Ranking, Scored, plan, rank, snippet, why
 from majordomus.ledger.record import KINDS, ReasoningEvidence, ReasoningRecord
@@ -342,7 +342,6 @@ RECALL = Module(
     id="recall",
     title="Recall",
     description="Ranked retrieval over what the layer holds and what the ledger recorded.",
-    stability=VERIFIED,
     capabilities=(RECALL_QUERY,),
 )
 

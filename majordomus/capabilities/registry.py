@@ -159,8 +159,8 @@ class Module:
     id: str
     title: str
     description: str
-    stability: str
     capabilities: tuple[Capability, ...]
+    stability: str = VERIFIED
 
     def composed(self) -> list[Capability]:
         return [
@@ -373,12 +373,7 @@ def _check_types(cap: Capability, errors: list[RegistryError]) -> None:
         _shape(cap, errors, f"its handler's types do not resolve: {exc}")
         return
     if cap.kind == "query" and cap.resource is not None:
-        required = [n for n, f in request.model_fields.items() if f.is_required()]
+        required = ", ".join(n for n, f in request.model_fields.items() if f.is_required())
         if required:
-            errors.append(
-                RegistryError(
-                    "shape",
-                    f"{cap.id}: a query exposed as a resource must accept {{}} "
-                    f"(it requires {', '.join(required)})",
-                )
-            )
+            message = f"a query exposed as a resource must accept {{}} (it requires {required})"
+            _shape(cap, errors, message)
