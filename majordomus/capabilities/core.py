@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field
 
 from majordomus.capabilities.paging import Paged, PageInput
-from majordomus.capabilities.registry import CachePolicy, Capability, Module
+from majordomus.capabilities.registry import CachePolicy, Capability, Case, Module
 from majordomus.capabilities.schemas import schema_ref
 from majordomus.errors import InvalidInput, NotFound, Refused
 from majordomus.version import __version__
@@ -243,19 +243,14 @@ def objects_search(ctx: Workspace, request: SearchInput) -> SearchResult:
     return SearchResult(query=request.query, count=len(hits), limit=limit, hits=hits)
 
 
-def _list_cases(ctx: Workspace) -> list[tuple[str, dict[str, Any]]]:
-    cases: list[tuple[str, dict[str, Any]]] = [("all", {})]
-    if ctx.index.kinds:
-        cases.append(("first-kind", {"kind": next(iter(ctx.index.kinds))}))
-    return cases
+def _list_cases(ctx: Workspace) -> list[Case]:
+    first = [("first-kind", {"kind": kind}) for kind in list(ctx.index.kinds)[:1]]
+    return [("all", {}), *first]
 
 
-def _get_cases(ctx: Workspace) -> list[tuple[str, dict[str, Any]]]:
-    cases: list[tuple[str, dict[str, Any]]] = []
-    if ctx.index.objects:
-        cases.append(("first-object", {"uri": ctx.index.objects[0].uri}))
-    cases.append(("repository", {"uri": "majordomus://repository"}))
-    return cases
+def _get_cases(ctx: Workspace) -> list[Case]:
+    first = [("first-object", {"uri": obj.uri}) for obj in ctx.index.objects[:1]]
+    return [*first, ("repository", {"uri": "majordomus://repository"})]
 
 
 OBJECTS_LIST = Capability(

@@ -127,7 +127,6 @@ def _exposure_rows(cap: Capability) -> list[str]:
         else none
     )
     execution = cap.execution()
-    cancellable = "yes" if execution["cancellable"] else "no"
     if cap.cache.enabled:
         cache = f"process, {cap.cache.max_entries} entries"
         if cap.cache.ttl_seconds is not None:
@@ -145,7 +144,7 @@ def _exposure_rows(cap: Capability) -> list[str]:
         f"| MCP resource | {resource} |",
         f"| HTTP | {http} |",
         f"| CLI | {_code('majordomus ' + ' '.join(cap.cli)) if cap.cli else none} |",
-        f"| effect | {execution['effect']} (cancellable: {cancellable}, "
+        f"| effect | {execution['effect']} (cancellable: no, "
         f"concurrency: {execution['concurrency']}) |",
         f"| cache | {cache} |",
         f"| benchmark | {benchmark} |",
