@@ -365,12 +365,16 @@ class CapabilityDescriptor(Wire):
 
 def describe(cap: Capability) -> CapabilityDescriptor:
     """One capability as declared, its schemas included."""
+    if cap.tool is not None or cap.resource is not None or cap.http is not None:
+        visibility = "public"
+    else:
+        visibility = "developer" if cap.cli is not None else "internal"
     return CapabilityDescriptor(
         **_summary_fields(cap),
         input=schema_ref(cap.input, "validation"),
         output=schema_ref(cap.output, "serialization"),
         availability="runtime",
-        visibility=cap.visibility(),
+        visibility=visibility,
         execution=cap.execution(),
     )
 
@@ -491,27 +495,13 @@ class Readiness(Wire):
 _SEVERITY = ("ok", "warn", "fail", "unknown")
 
 
-def _ledger_check(ctx: Workspace) -> HealthCheck:
-    """Whether every file in the reasoning store reads as a record; a store not yet written
-    is fine. An unreadable file costs nothing but its own record, so it warns."""
+def health_report(ctx: Workspace, _: Empty) -> Health:
     from majordomus.ledger.store import STATE_DIR, Store
 
-    loaded = Store(ctx.root).load()
-    unreadable = loaded.unreadable
-    return HealthCheck(
-        id="ledger",
-        title="Reasoning ledger",
-        status="warn" if unreadable else "ok",
-        detail=f"{len(loaded.records)} record(s), {len(unreadable)} unreadable file(s)",
-        decided_by=f"every file under {STATE_DIR} reads as a record",
-        findings=unreadable,
-    )
-
-
-def health_report(ctx: Workspace, _: Empty) -> Health:
     index = ctx.index
     git = index.git
     scope = [o for o in index.objects if o.kind == "scope"]
+    ledger = Store(ctx.root).load()
     checks = [
         HealthCheck(
             id="layer",
@@ -551,7 +541,15 @@ def health_report(ctx: Workspace, _: Empty) -> Health:
             else f"unavailable: {git.reason}",
             decided_by="git answers for the root",
         ),
-        _ledger_check(ctx),
+        # A store not yet written is fine; an unreadable file costs only its own record: a warning.
+        HealthCheck(
+            id="ledger",
+            title="Reasoning ledger",
+            status="warn" if ledger.unreadable else "ok",
+            detail=f"{len(ledger.records)} record(s), {len(ledger.unreadable)} unreadable file(s)",
+            decided_by=f"every file under {STATE_DIR} reads as a record",
+            findings=ledger.unreadable,
+        ),
     ]
     tallies = dict(sorted(Counter(check.status for check in checks).items()))
     worst = max(checks, key=lambda c: _SEVERITY.index(c.status)).status

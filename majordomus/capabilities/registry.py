@@ -124,11 +124,6 @@ class Capability:
             return {"policy": "required"}
         return {"policy": "waived", "reason": self.waived}
 
-    def visibility(self) -> str:
-        if self.tool is not None or self.resource is not None or self.http is not None:
-            return "public"
-        return "developer" if self.cli is not None else "internal"
-
     def benchmark_cases(self, ctx: Workspace) -> list[Case]:
         """The named inputs benchmarks and OpenAPI examples use."""
         if callable(self.cases):
