@@ -15,8 +15,6 @@ from majordomus.version import __version__
 
 Cases = Callable[[Capability], list[tuple[str, dict[str, Any]]]]
 
-TRANSPORTS = ("direct", "mcp", "http")
-
 
 def banner(target: str) -> str:
     """The sentence every generated file begins with."""
@@ -156,7 +154,7 @@ def _exposure_rows(cap: Capability) -> list[str]:
 def benchmark_transports(cap: Capability) -> list[str]:
     """The transports a capability is benchmarked on: direct, then MCP and HTTP where exposed."""
     exposed = {"direct": True, "mcp": cap.tool is not None, "http": cap.http is not None}
-    return [transport for transport in TRANSPORTS if exposed[transport]]
+    return [transport for transport, benchmarked in exposed.items() if benchmarked]
 
 
 def _benchmark_section(cap: Capability, cases: list[tuple[str, dict[str, Any]]]) -> list[str]:
