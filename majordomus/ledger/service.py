@@ -22,6 +22,7 @@ from majordomus.ledger.record import (
     MAX_LAMPORT,
     RECORD_SCHEMA,
     RECORD_VERSION,
+    ConsultationInput,
     DisagreementInput,
     PlanInput,
     ReasoningBody,
@@ -35,15 +36,6 @@ from majordomus.ledger.store import Store
 from majordomus.ledger.tasks import CURRENT_FILE, check_task
 from majordomus.redaction.redactor import redact_value
 from majordomus.wire import dumps_compact
-
-__all__ = [
-    "Ledger",
-    "Recorded",
-    "lock_wait",
-    "mint_id",
-    "record_size",
-    "redact",
-]
 
 #: Seconds a writer waits for another one to finish before it is refused (default 10).
 LOCK_WAIT_VARIABLE = "MAJORDOMUS_LEDGER_LOCK_WAIT"
@@ -117,8 +109,11 @@ _REFERENCE_LISTS = ("consultations", "disagreements")
 
 
 def with_full_ids(given: ReasoningInput, loaded: Loaded) -> ReasoningInput:
-    """`given` with each short id it cites (`1a2b3c`) made full (`Loaded.full_id`)."""
-    fields = type(given).model_fields
+    """`given` with each short id it cites (`1a2b3c`) made full (`Loaded.full_id`); a
+    consultation's `conclusion` is the advisor's text, not a citation."""
+    fields = set(type(given).model_fields)
+    if isinstance(given, ConsultationInput):
+        fields.discard("conclusion")
     update: dict[str, Any] = {
         name: loaded.full_id(value)
         for name in _REFERENCES
@@ -233,7 +228,7 @@ class Ledger:
                 path = self.store.write(record)
             except FileExistsError:
                 continue
-            return Recorded(record=record, path=self.store.relative(path))
+            return Recorded(record=record, path=path)
         raise Refused(
             f"the record could not be written: {_MINT_ATTEMPTS} minted ids in a row already exist"
         )
