@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from majordomus.capabilities.registry import Capability, Registry
+from majordomus.capabilities.registry import Capability, CasesOf, Registry
 from majordomus.capabilities.schemas import canonical_schema
 from majordomus.capabilities.workspace import Workspace
 from majordomus.layer.reference import GENERATED
 from majordomus.version import __version__
-
-Cases = Callable[[Capability], list[tuple[str, dict[str, Any]]]]
 
 
 def banner(target: str) -> str:
@@ -179,7 +176,7 @@ def _benchmark_section(cap: Capability, cases: list[tuple[str, dict[str, Any]]])
     return out
 
 
-def module_page(registry: Registry, module_id: str, cases: Cases) -> str:
+def module_page(registry: Registry, module_id: str, cases: CasesOf) -> str:
     module = registry.modules[module_id]
     caps = [cap for cap in registry if cap.module == module_id]
     out = [
@@ -254,7 +251,7 @@ def capabilities_page(registry: Registry) -> str:
     return "\n".join(out) + "\n"
 
 
-def reference_files(registry: Registry, cases: Cases) -> dict[str, str]:
+def reference_files(registry: Registry, cases: CasesOf) -> dict[str, str]:
     """Relative path under `docs/generated/` → content, for every Markdown page."""
     files = {"capabilities.md": capabilities_page(registry)}
     for module_id in registry.modules:

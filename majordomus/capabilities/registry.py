@@ -22,6 +22,8 @@ EXPERIMENTAL = "experimental"
 Case = tuple[str, dict[str, Any]]
 #: The named inputs of a capability: fixed, or made from the workspace they run against.
 Cases = Sequence[Case] | Callable[["Workspace"], list[Case]]
+#: A capability's cases as the generated reference and the OpenAPI examples ask for them.
+CasesOf = Callable[["Capability"], list[Case]]
 Handler = Callable[["Workspace", Any], "BaseModel"]
 
 STABILITIES = ("implemented", VERIFIED, EXPERIMENTAL, "planned", "unsupported")
