@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field
 
 from majordomus.capabilities.paging import Paged, PageInput
-from majordomus.capabilities.registry import VERIFIED, CachePolicy, Capability, Module
+from majordomus.capabilities.registry import CachePolicy, Capability, Case, Module
 from majordomus.capabilities.schemas import schema_ref
 from majordomus.errors import InvalidInput, NotFound, Refused
 from majordomus.version import __version__
@@ -60,7 +60,6 @@ REPOSITORY = Module(
     id="repository",
     title="Repository",
     description="The repository root, its layer and git state.",
-    stability=VERIFIED,
     capabilities=(REPOSITORY_INFO,),
 )
 
@@ -243,19 +242,14 @@ def objects_search(ctx: Workspace, request: SearchInput) -> SearchResult:
     return SearchResult(query=request.query, count=len(hits), limit=limit, hits=hits)
 
 
-def _list_cases(ctx: Workspace) -> list[tuple[str, dict[str, Any]]]:
-    cases: list[tuple[str, dict[str, Any]]] = [("all", {})]
-    if ctx.index.kinds:
-        cases.append(("first-kind", {"kind": next(iter(ctx.index.kinds))}))
-    return cases
+def _list_cases(ctx: Workspace) -> list[Case]:
+    first = [("first-kind", {"kind": kind}) for kind in list(ctx.index.kinds)[:1]]
+    return [("all", {}), *first]
 
 
-def _get_cases(ctx: Workspace) -> list[tuple[str, dict[str, Any]]]:
-    cases: list[tuple[str, dict[str, Any]]] = []
-    if ctx.index.objects:
-        cases.append(("first-object", {"uri": ctx.index.objects[0].uri}))
-    cases.append(("repository", {"uri": "majordomus://repository"}))
-    return cases
+def _get_cases(ctx: Workspace) -> list[Case]:
+    first = [("first-object", {"uri": obj.uri}) for obj in ctx.index.objects[:1]]
+    return [*first, ("repository", {"uri": "majordomus://repository"})]
 
 
 OBJECTS_LIST = Capability(
@@ -297,7 +291,6 @@ OBJECTS = Module(
     id="objects",
     title="Objects",
     description="The declarative objects of the `.ai/` layer.",
-    stability=VERIFIED,
     capabilities=(OBJECTS_LIST, OBJECTS_GET, OBJECTS_SEARCH),
 )
 
@@ -365,12 +358,16 @@ class CapabilityDescriptor(Wire):
 
 def describe(cap: Capability) -> CapabilityDescriptor:
     """One capability as declared, its schemas included."""
+    if cap.tool is not None or cap.resource is not None or cap.http is not None:
+        visibility = "public"
+    else:
+        visibility = "developer" if cap.cli is not None else "internal"
     return CapabilityDescriptor(
         **_summary_fields(cap),
         input=schema_ref(cap.input, "validation"),
         output=schema_ref(cap.output, "serialization"),
         availability="runtime",
-        visibility=cap.visibility(),
+        visibility=visibility,
         execution=cap.execution(),
     )
 
@@ -449,7 +446,6 @@ CAPABILITIES = Module(
     id="capabilities",
     title="Capabilities",
     description="The capability registry itself: every declaration and its projections.",
-    stability=VERIFIED,
     capabilities=(CAPABILITIES_LIST, CAPABILITIES_DESCRIBE),
 )
 
@@ -488,27 +484,13 @@ class Readiness(Wire):
 _SEVERITY = ("ok", "warn", "fail", "unknown")
 
 
-def _ledger_check(ctx: Workspace) -> HealthCheck:
-    """Whether every file in the reasoning store reads as a record; a store not yet written
-    is fine. An unreadable file costs nothing but its own record, so it warns."""
+def health_report(ctx: Workspace, _: Empty) -> Health:
     from majordomus.ledger.store import STATE_DIR, Store
 
-    loaded = Store(ctx.root).load()
-    unreadable = loaded.unreadable
-    return HealthCheck(
-        id="ledger",
-        title="Reasoning ledger",
-        status="warn" if unreadable else "ok",
-        detail=f"{len(loaded.records)} record(s), {len(unreadable)} unreadable file(s)",
-        decided_by=f"every file under {STATE_DIR} reads as a record",
-        findings=unreadable,
-    )
-
-
-def health_report(ctx: Workspace, _: Empty) -> Health:
     index = ctx.index
     git = index.git
     scope = [o for o in index.objects if o.kind == "scope"]
+    ledger = Store(ctx.root).load()
     checks = [
         HealthCheck(
             id="layer",
@@ -548,7 +530,15 @@ def health_report(ctx: Workspace, _: Empty) -> Health:
             else f"unavailable: {git.reason}",
             decided_by="git answers for the root",
         ),
-        _ledger_check(ctx),
+        # A store not yet written is fine; an unreadable file costs only its own record: a warning.
+        HealthCheck(
+            id="ledger",
+            title="Reasoning ledger",
+            status="warn" if ledger.unreadable else "ok",
+            detail=f"{len(ledger.records)} record(s), {len(ledger.unreadable)} unreadable file(s)",
+            decided_by=f"every file under {STATE_DIR} reads as a record",
+            findings=ledger.unreadable,
+        ),
     ]
     tallies = dict(sorted(Counter(check.status for check in checks).items()))
     worst = max(checks, key=lambda c: _SEVERITY.index(c.status)).status
@@ -605,7 +595,6 @@ HEALTH = Module(
     id="health",
     title="Health",
     description="Liveness, readiness and a report of the checks that decide them.",
-    stability=VERIFIED,
     capabilities=(HEALTH_REPORT, HEALTH_LIVE, HEALTH_READY),
 )
 

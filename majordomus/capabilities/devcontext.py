@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from majordomus.capabilities.registry import VERIFIED, CachePolicy, Capability, Module
+from majordomus.capabilities.registry import CachePolicy, Capability, Module
 from majordomus.devcontext import (
     CompiledContext,
     CompileInput,
@@ -115,7 +115,6 @@ DEVCONTEXT = Module(
     title="Development context",
     description="The context compiler: what an assistant should be given for a task, under "
     "one token budget, and why any identifier is or is not in it.",
-    stability=VERIFIED,
     capabilities=(DEVCONTEXT_COMPILE, DEVCONTEXT_EXPLAIN, DEVCONTEXT_POLICY),
 )
 

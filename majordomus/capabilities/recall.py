@@ -7,16 +7,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
 
-from majordomus.capabilities.core import RECORD_URI
+from majordomus.capabilities.core import RECORD_URI, ResourceView
 from majordomus.capabilities.paging import cursor, offset_in
-from majordomus.capabilities.registry import VERIFIED, Capability, Module
+from majordomus.capabilities.registry import Capability, Module
 from majordomus.errors import InvalidInput, NotFound, Refused
 from majordomus.layer.ranking import Document, Ranking, Scored, plan, rank, snippet, why
 from majordomus.ledger.record import KINDS, ReasoningEvidence, ReasoningRecord
 from majordomus.wire import OMIT, StrictInput, Wire, dumps_pretty
 
 if TYPE_CHECKING:
-    from majordomus.capabilities.core import ResourceView
     from majordomus.capabilities.workspace import Workspace
 
 #: The `kind` that selects every record, whatever its own kind.
@@ -300,7 +299,6 @@ def _hit(scored: Scored, terms: Any, records: dict[str, ReasoningRecord]) -> Rec
 
 def record_view(ctx: Workspace, uri: str) -> ResourceView:
     """A record as a resource: its stored JSON, with its head as the title."""
-    from majordomus.capabilities.core import ResourceView
     from majordomus.ledger.store import STATE_DIR
 
     ident = uri[len(RECORD_URI) :]
@@ -340,7 +338,6 @@ RECALL = Module(
     id="recall",
     title="Recall",
     description="Ranked retrieval over what the layer holds and what the ledger recorded.",
-    stability=VERIFIED,
     capabilities=(RECALL_QUERY,),
 )
 

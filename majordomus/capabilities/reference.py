@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from majordomus.capabilities.registry import Capability, Registry
+from majordomus.capabilities.registry import Capability, CasesOf, Registry
 from majordomus.capabilities.schemas import canonical_schema
 from majordomus.capabilities.workspace import Workspace
 from majordomus.layer.reference import GENERATED
 from majordomus.version import __version__
-
-Cases = Callable[[Capability], list[tuple[str, dict[str, Any]]]]
-
-TRANSPORTS = ("direct", "mcp", "http")
 
 
 def banner(target: str) -> str:
@@ -127,7 +122,6 @@ def _exposure_rows(cap: Capability) -> list[str]:
         else none
     )
     execution = cap.execution()
-    cancellable = "yes" if execution["cancellable"] else "no"
     if cap.cache.enabled:
         cache = f"process, {cap.cache.max_entries} entries"
         if cap.cache.ttl_seconds is not None:
@@ -145,7 +139,7 @@ def _exposure_rows(cap: Capability) -> list[str]:
         f"| MCP resource | {resource} |",
         f"| HTTP | {http} |",
         f"| CLI | {_code('majordomus ' + ' '.join(cap.cli)) if cap.cli else none} |",
-        f"| effect | {execution['effect']} (cancellable: {cancellable}, "
+        f"| effect | {execution['effect']} (cancellable: no, "
         f"concurrency: {execution['concurrency']}) |",
         f"| cache | {cache} |",
         f"| benchmark | {benchmark} |",
@@ -157,7 +151,7 @@ def _exposure_rows(cap: Capability) -> list[str]:
 def benchmark_transports(cap: Capability) -> list[str]:
     """The transports a capability is benchmarked on: direct, then MCP and HTTP where exposed."""
     exposed = {"direct": True, "mcp": cap.tool is not None, "http": cap.http is not None}
-    return [transport for transport in TRANSPORTS if exposed[transport]]
+    return [transport for transport, benchmarked in exposed.items() if benchmarked]
 
 
 def _benchmark_section(cap: Capability, cases: list[tuple[str, dict[str, Any]]]) -> list[str]:
@@ -182,7 +176,7 @@ def _benchmark_section(cap: Capability, cases: list[tuple[str, dict[str, Any]]])
     return out
 
 
-def module_page(registry: Registry, module_id: str, cases: Cases) -> str:
+def module_page(registry: Registry, module_id: str, cases: CasesOf) -> str:
     module = registry.modules[module_id]
     caps = [cap for cap in registry if cap.module == module_id]
     out = [
@@ -257,7 +251,7 @@ def capabilities_page(registry: Registry) -> str:
     return "\n".join(out) + "\n"
 
 
-def reference_files(registry: Registry, cases: Cases) -> dict[str, str]:
+def reference_files(registry: Registry, cases: CasesOf) -> dict[str, str]:
     """Relative path under `docs/generated/` → content, for every Markdown page."""
     files = {"capabilities.md": capabilities_page(registry)}
     for module_id in registry.modules:

@@ -22,6 +22,8 @@ EXPERIMENTAL = "experimental"
 Case = tuple[str, dict[str, Any]]
 #: The named inputs of a capability: fixed, or made from the workspace they run against.
 Cases = Sequence[Case] | Callable[["Workspace"], list[Case]]
+#: A capability's cases as the generated reference and the OpenAPI examples ask for them.
+CasesOf = Callable[["Capability"], list[Case]]
 Handler = Callable[["Workspace", Any], "BaseModel"]
 
 STABILITIES = ("implemented", VERIFIED, EXPERIMENTAL, "planned", "unsupported")
@@ -124,11 +126,6 @@ class Capability:
             return {"policy": "required"}
         return {"policy": "waived", "reason": self.waived}
 
-    def visibility(self) -> str:
-        if self.tool is not None or self.resource is not None or self.http is not None:
-            return "public"
-        return "developer" if self.cli is not None else "internal"
-
     def benchmark_cases(self, ctx: Workspace) -> list[Case]:
         """The named inputs benchmarks and OpenAPI examples use."""
         if callable(self.cases):
@@ -159,8 +156,8 @@ class Module:
     id: str
     title: str
     description: str
-    stability: str
     capabilities: tuple[Capability, ...]
+    stability: str = VERIFIED
 
     def composed(self) -> list[Capability]:
         return [
@@ -373,12 +370,7 @@ def _check_types(cap: Capability, errors: list[RegistryError]) -> None:
         _shape(cap, errors, f"its handler's types do not resolve: {exc}")
         return
     if cap.kind == "query" and cap.resource is not None:
-        required = [n for n, f in request.model_fields.items() if f.is_required()]
+        required = ", ".join(n for n, f in request.model_fields.items() if f.is_required())
         if required:
-            errors.append(
-                RegistryError(
-                    "shape",
-                    f"{cap.id}: a query exposed as a resource must accept {{}} "
-                    f"(it requires {', '.join(required)})",
-                )
-            )
+            message = f"a query exposed as a resource must accept {{}} (it requires {required})"
+            _shape(cap, errors, message)

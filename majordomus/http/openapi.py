@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from typing import Any
 
-from majordomus.capabilities.registry import Capability, Registry
+from majordomus.capabilities.registry import Capability, CasesOf, Registry
 from majordomus.capabilities.schemas import canonical_schema
 from majordomus.http.binding import declared_types
 from majordomus.http.errors import ERRORS, ErrorBody
 from majordomus.version import __version__
-
-Cases = Callable[[Capability], list[tuple[str, dict[str, Any]]]]
 
 GENERATOR = f"majordomus-cli {__version__}"
 REF_PREFIX = "#/components/schemas/"
@@ -216,7 +213,7 @@ def operation(
     return op
 
 
-def build_openapi(registry: Registry, cases: Cases) -> dict[str, Any]:
+def build_openapi(registry: Registry, cases: CasesOf) -> dict[str, Any]:
     """The whole document; raises `OpenApiError` listing every component clash."""
     components = Components()
     components.hoist(canonical_schema(ErrorBody, "serialization"), "the HTTP error body")
