@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +26,7 @@ class Settings:
     format: str = "text"
 
     def context(self, *, serving: bool = False) -> Workspace:
-        """The workspace of the command; `serving`: a server's, which refreshes its index
-        before each answer (a one-shot command's index is not watched)."""
+        """The workspace of the command; a server's (`serving`) refreshes its index per answer."""
         return Workspace(
             self.repo,
             discovery=self.discovery,  # type: ignore[arg-type]
@@ -49,61 +49,53 @@ def _store(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
 
 
 def _log_level(_ctx: click.Context, _param: click.Parameter, value: Any) -> None:
+    """`--log-level NAME`, or `--quiet`: the level `off`."""
     if value:
-        set_level(value)
+        set_level("off" if value is True else value)
 
 
-def _quiet(_ctx: click.Context, _param: click.Parameter, value: Any) -> None:
-    if value:
-        set_level("off")
+#: A shared option sets the settings through its callback, never a parameter of the command.
+_option = partial(click.Option, expose_value=False)
 
 
 def shared_params() -> list[click.Parameter]:
     """Fresh parameter objects (click parameters must not be shared between commands)."""
     return [
-        click.Option(
+        _option(
             ["--repo"],
             type=click.Path(path_type=Path),
-            expose_value=False,
             callback=_store("repo"),
             help="Start the root search here (default: the current directory).",
         ),
-        click.Option(
+        _option(
             ["--discovery"],
             type=click.Choice(["vcs", "filesystem"]),
-            expose_value=False,
             callback=_store("discovery"),
             help="Enumerate tracked files through git (default) or walk the work tree.",
         ),
-        click.Option(
+        _option(
             ["--strict"],
             is_flag=True,
-            default=False,
-            expose_value=False,
             callback=_store("strict"),
             help="Refuse to serve a degraded index (exit 10).",
         ),
-        click.Option(
+        _option(
             ["--format"],
             type=click.Choice(["text", "json"]),
-            expose_value=False,
             callback=_store("format"),
             help="Human text (default) or the output JSON exactly as MCP and HTTP return it.",
         ),
-        click.Option(
+        _option(
             ["--log-level"],
             type=click.Choice(["trace", "debug", "info", "warn", "error", "off"]),
-            expose_value=False,
             callback=_log_level,
             help="What is logged on stderr (default: warn; info for mcp and serve; the "
             "variable MAJORDOMUS_LOG sets it too). debug lists every diagnostic.",
         ),
-        click.Option(
+        _option(
             ["--quiet", "-q"],
             is_flag=True,
-            default=False,
-            expose_value=False,
-            callback=_quiet,
+            callback=_log_level,
             help="Log nothing on stderr; an error is still its one line.",
         ),
     ]
