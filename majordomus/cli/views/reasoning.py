@@ -64,22 +64,17 @@ def plan(out: Any, _: Params) -> str:
     return lines(*rows)
 
 
-def _file_size(source: BinaryIO) -> int | None:
-    """The size of a regular file behind `source`; None for a pipe or a terminal."""
-    try:
-        info = os.fstat(source.fileno())
-    except (OSError, ValueError, io.UnsupportedOperation):
-        return None
-    return info.st_size if stat.S_ISREG(info.st_mode) else None
-
-
 def _read_limited(source: BinaryIO) -> bytes:
-    """At most one byte more than the record limit: a larger input is refused unread."""
+    """At most one byte more than the record limit: a larger input is refused unread (with the
+    size of a regular file; a pipe or a terminal has none)."""
     data = source.read(MAX_RECORD_BYTES + 1)
     if len(data) <= MAX_RECORD_BYTES:
         return data
-    size = _file_size(source)
-    problem = record_size_problem(size) if size is not None else None
+    try:
+        info: os.stat_result | None = os.fstat(source.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        info = None
+    problem = record_size_problem(info.st_size) if info and stat.S_ISREG(info.st_mode) else None
     raise InvalidInput(problem or f"the record is over the 1 MiB limit ({MAX_RECORD_BYTES} bytes)")
 
 
