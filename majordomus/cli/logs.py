@@ -48,8 +48,7 @@ def set_level(name: str) -> None:
 
 
 def quiet_by_default() -> None:
-    """For a command whose output is the diagnostics themselves: drop the summary line unless
-    a level was asked for."""
+    """For lint, whose output is the diagnostics: no summary line unless a level was asked for."""
     if not _explicit:
         log.setLevel(logging.ERROR)
 

@@ -1,6 +1,5 @@
-"""Options shared by every command and group (`--repo`, `--discovery`, `--strict`,
-`--format`, `--log-level`, `--quiet`): accepted before or after the subcommand, the innermost
-wins."""
+"""Options shared by every command and group: accepted before or after the subcommand, the
+innermost wins."""
 
 from __future__ import annotations
 

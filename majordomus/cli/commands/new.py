@@ -48,8 +48,7 @@ def _section(name: str) -> str:
 
 
 def _linking(func: Callable[..., Any]) -> Callable[..., Any]:
-    """The flags that write `related` references to rules, decisions and knowledge notes (the
-    command takes them as `**links`, the keywords of `related`)."""
+    """The flags of the `related` references, each named as its keyword of `related`."""
     for flag, name, kind, text in (
         ("--knowledge", "knowledge", "knowledge", "A knowledge note it is governed by."),
         ("--adr", "adrs", "adr", "A decision (`adr-NNNN`) it is governed by."),

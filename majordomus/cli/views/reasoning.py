@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import codecs
 import io
 import os
 import stat
@@ -65,8 +64,7 @@ def plan(out: Any, _: Params) -> str:
 
 
 def _read_limited(source: BinaryIO) -> bytes:
-    """At most one byte more than the record limit: a larger input is refused unread (with the
-    size of a regular file; a pipe or a terminal has none)."""
+    """Read one byte more than the record limit at most: a larger input is refused unread."""
     data = source.read(MAX_RECORD_BYTES + 1)
     if len(data) <= MAX_RECORD_BYTES:
         return data
@@ -87,9 +85,8 @@ def _record_input(values: Params) -> dict[str, Any]:
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise InvalidInput(f"the record could not be read from {source.name}: {reason}") from None
-    data = data.removeprefix(codecs.BOM_UTF8)
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a byte order mark is dropped
     except UnicodeDecodeError as exc:
         raise InvalidInput(
             f"the record is not UTF-8 text (byte {exc.start} cannot be decoded)"
