@@ -10,17 +10,16 @@ import click
 
 from majordomus.cli.completion import ids_of
 from majordomus.cli.settings import settings, shared_params, with_shared
-from majordomus.layer.scaffold import Draft, identifier, related
+from majordomus.layer.scaffold import Draft, check_indexed, identifier, related, write
 
 #: A flag that may be repeated, one id each time.
 _MANY: dict[str, Any] = {"multiple": True, "metavar": "ID"}
 
 
-def _finish(draft: Any) -> None:
+def _finish(draft: Draft) -> None:
     """Check a class reads the file as its kind, write it, say what to do next."""
     from majordomus.layer.coverage import proposed_for
     from majordomus.layer.index import open_layer
-    from majordomus.layer.scaffold import check_indexed, write
 
     layer = open_layer(settings().repo)
     fix = [
