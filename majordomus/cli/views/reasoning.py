@@ -33,7 +33,7 @@ def _advisor_row(state: dict[str, Any]) -> str:
 
 def advisors(out: Any, _: Params) -> str:
     mode = out["mode"]
-    rows = [
+    return lines(
         f"reasoning   operational · mode {mode['mode']} ({mode['source']})",
         f"advisors    {out['available']} available · {out['unavailable']} optional unavailable",
         *(_advisor_row(s) for s in out["advisors"]),
@@ -43,12 +43,11 @@ def advisors(out: Any, _: Params) -> str:
             for row in out["capacity"]
         ),
         *(f"diagnostic  {text}" for text in out.get("diagnostics", [])),
-    ]
-    return lines(*rows)
+    )
 
 
 def plan(out: Any, _: Params) -> str:
-    rows = [
+    return lines(
         f"outcome     {out['outcome']}",
         f"reason      {out['reason']}",
         f"mode        {out['mode']} ({out['mode_source']}) · budget {out['budget']} · "
@@ -59,8 +58,7 @@ def plan(out: Any, _: Params) -> str:
         ),
         *(f"excluded    {e['advisor']} — {e['reason']}" for e in out["excluded"]),
         *(f"local       {step}" for step in out.get("local_review", [])),
-    ]
-    return lines(*rows)
+    )
 
 
 def _read_limited(source: BinaryIO) -> bytes:
