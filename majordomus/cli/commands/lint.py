@@ -1,5 +1,4 @@
-"""`majordomus lint`: check the layer and print every diagnostic (what `mcp --inspect` finds,
-and the prompts' placeholders that nothing fills)."""
+"""`majordomus lint`: every diagnostic `mcp --inspect` finds, and prompt placeholders unfilled."""
 
 from __future__ import annotations
 
