@@ -3,7 +3,6 @@ innermost wins."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -38,13 +37,10 @@ def settings() -> Settings:
     return click.get_current_context().ensure_object(Settings)
 
 
-def _store(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
-    def callback(ctx: click.Context, _param: click.Parameter, value: Any) -> None:
-        if value is None or value is False:
-            return
-        setattr(ctx.ensure_object(Settings), name, value)
-
-    return callback
+def _store(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    """Keep a value given in the settings field of the option's name."""
+    if value is not None and value is not False:
+        setattr(ctx.ensure_object(Settings), str(param.name), value)
 
 
 def _log_level(_ctx: click.Context, _param: click.Parameter, value: Any) -> None:
@@ -63,25 +59,25 @@ def shared_params() -> list[click.Parameter]:
         _option(
             ["--repo"],
             type=click.Path(path_type=Path),
-            callback=_store("repo"),
+            callback=_store,
             help="Start the root search here (default: the current directory).",
         ),
         _option(
             ["--discovery"],
             type=click.Choice(["vcs", "filesystem"]),
-            callback=_store("discovery"),
+            callback=_store,
             help="Enumerate tracked files through git (default) or walk the work tree.",
         ),
         _option(
             ["--strict"],
             is_flag=True,
-            callback=_store("strict"),
+            callback=_store,
             help="Refuse to serve a degraded index (exit 10).",
         ),
         _option(
             ["--format"],
             type=click.Choice(["text", "json"]),
-            callback=_store("format"),
+            callback=_store,
             help="Human text (default) or the output JSON exactly as MCP and HTTP return it.",
         ),
         _option(
