@@ -6,12 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from majordomus.capabilities.workspace import Workspace
 from majordomus.cli.logs import set_level
+
+if TYPE_CHECKING:
+    from majordomus.layer.model import Discovery
 
 
 @dataclass(slots=True)
@@ -19,18 +22,13 @@ class Settings:
     """The shared options as given; click's context holds one per command line."""
 
     repo: Path | None = None
-    discovery: str = "vcs"
+    discovery: Discovery = "vcs"
     strict: bool = False
     format: str = "text"
 
     def context(self, *, serving: bool = False) -> Workspace:
         """The workspace of the command; a server's (`serving`) refreshes its index per answer."""
-        return Workspace(
-            self.repo,
-            discovery=self.discovery,  # type: ignore[arg-type]
-            strict=self.strict,
-            watch=serving,
-        )
+        return Workspace(self.repo, discovery=self.discovery, strict=self.strict, watch=serving)
 
 
 def settings() -> Settings:
