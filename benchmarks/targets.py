@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from majordomus.capabilities.checks import EXECUTABLE_STABILITIES
-from majordomus.capabilities.reference import benchmark_transports, target_key
-from majordomus.capabilities.registry import Registry
+from majordomus.capabilities.reference import benchmark_transports
+from majordomus.capabilities.registry import EXECUTABLE_STABILITIES, Registry
 from majordomus.capabilities.workspace import Workspace
 
 #: System targets in a fixed order; the Swagger page keeps the older key.
@@ -86,7 +85,7 @@ def derive_targets(ctx: Workspace, registry: Registry) -> list[Target]:
             for case, value in cases:
                 targets.append(
                     Target(
-                        key=target_key(cap, transport, case),
+                        key=f"{cap.id}|{transport}|{case}",
                         kind="capability",
                         transport=transport,
                         modes=modes,

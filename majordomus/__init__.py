@@ -15,50 +15,53 @@ from majordomus.version import __version__
 logging.getLogger("majordomus").addHandler(logging.NullHandler())
 
 if TYPE_CHECKING:
-    from majordomus.advisors.outcomes import ConsultationStatus
-    from majordomus.advisors.policy import Materiality, ReasoningConfidence
-    from majordomus.capabilities.core import (
-        ObjectList,
-        ObjectSummary,
-        RepositoryReport,
-        ResourceView,
-        SearchResult,
-    )
-    from majordomus.capabilities.reasoning import AdvisorsReport, ReasoningCheck, ReasoningStatus
-    from majordomus.capabilities.recall import RecallAnswer, RecallHit
-    from majordomus.capabilities.record import ReasoningRecorded
-    from majordomus.devcontext import CompiledContext, CompileInput, Explanation
-    from majordomus.errors import (
-        CapabilityError,
-        ContractUnmet,
-        Fatal,
-        InvalidInput,
-        MissingArtifact,
-        NotFound,
-        Refused,
-    )
-    from majordomus.layer.model import Index, LayerObject
-    from majordomus.ledger.record import (
-        AdvisorUsage,
-        AssessmentInput,
-        AttemptInput,
-        ConclusionInput,
-        ConsultationInput,
-        DisagreementInput,
-        DisagreementPosition,
-        PlanInput,
-        ReasoningEvidence,
-        ReasoningEvidenceKind,
-        ReasoningInput,
-        ReasoningRecord,
-        ResolutionInput,
-        Stance,
-        ValidationInput,
-        ValidationOutcome,
-    )
-    from majordomus.projections.handover import Handover
-    from majordomus.projections.state import ReasoningExplanation, ReasoningState
-    from majordomus.repository import Repository, RepositoryLedger
+    from majordomus.advisors.outcomes import ConsultationStatus as ConsultationStatus
+    from majordomus.advisors.policy import Materiality as Materiality
+    from majordomus.advisors.policy import ReasoningConfidence as ReasoningConfidence
+    from majordomus.capabilities.core import ObjectList as ObjectList
+    from majordomus.capabilities.core import ObjectSummary as ObjectSummary
+    from majordomus.capabilities.core import RepositoryReport as RepositoryReport
+    from majordomus.capabilities.core import ResourceView as ResourceView
+    from majordomus.capabilities.core import SearchResult as SearchResult
+    from majordomus.capabilities.reasoning import AdvisorsReport as AdvisorsReport
+    from majordomus.capabilities.reasoning import ReasoningCheck as ReasoningCheck
+    from majordomus.capabilities.reasoning import ReasoningStatus as ReasoningStatus
+    from majordomus.capabilities.recall import RecallAnswer as RecallAnswer
+    from majordomus.capabilities.recall import RecallHit as RecallHit
+    from majordomus.capabilities.record import ReasoningRecorded as ReasoningRecorded
+    from majordomus.devcontext import CompiledContext as CompiledContext
+    from majordomus.devcontext import CompileInput as CompileInput
+    from majordomus.devcontext import Explanation as Explanation
+    from majordomus.errors import CapabilityError as CapabilityError
+    from majordomus.errors import ContractUnmet as ContractUnmet
+    from majordomus.errors import Fatal as Fatal
+    from majordomus.errors import InvalidInput as InvalidInput
+    from majordomus.errors import MissingArtifact as MissingArtifact
+    from majordomus.errors import NotFound as NotFound
+    from majordomus.errors import Refused as Refused
+    from majordomus.layer.model import Index as Index
+    from majordomus.layer.model import LayerObject as LayerObject
+    from majordomus.ledger.record import AdvisorUsage as AdvisorUsage
+    from majordomus.ledger.record import AssessmentInput as AssessmentInput
+    from majordomus.ledger.record import AttemptInput as AttemptInput
+    from majordomus.ledger.record import ConclusionInput as ConclusionInput
+    from majordomus.ledger.record import ConsultationInput as ConsultationInput
+    from majordomus.ledger.record import DisagreementInput as DisagreementInput
+    from majordomus.ledger.record import DisagreementPosition as DisagreementPosition
+    from majordomus.ledger.record import PlanInput as PlanInput
+    from majordomus.ledger.record import ReasoningEvidence as ReasoningEvidence
+    from majordomus.ledger.record import ReasoningEvidenceKind as ReasoningEvidenceKind
+    from majordomus.ledger.record import ReasoningInput as ReasoningInput
+    from majordomus.ledger.record import ReasoningRecord as ReasoningRecord
+    from majordomus.ledger.record import ResolutionInput as ResolutionInput
+    from majordomus.ledger.record import Stance as Stance
+    from majordomus.ledger.record import ValidationInput as ValidationInput
+    from majordomus.ledger.record import ValidationOutcome as ValidationOutcome
+    from majordomus.projections.handover import Handover as Handover
+    from majordomus.projections.state import ReasoningExplanation as ReasoningExplanation
+    from majordomus.projections.state import ReasoningState as ReasoningState
+    from majordomus.repository import Repository as Repository
+    from majordomus.repository import RepositoryLedger as RepositoryLedger
 
 #: Each public name and the module it comes from.
 _HOMES = {
@@ -115,56 +118,7 @@ _HOMES = {
     "Refused": "majordomus.errors",
 }
 
-__all__ = [
-    "AdvisorUsage",
-    "AdvisorsReport",
-    "AssessmentInput",
-    "AttemptInput",
-    "CapabilityError",
-    "CompileInput",
-    "CompiledContext",
-    "ConclusionInput",
-    "ConsultationInput",
-    "ConsultationStatus",
-    "ContractUnmet",
-    "DisagreementInput",
-    "DisagreementPosition",
-    "Explanation",
-    "Fatal",
-    "Handover",
-    "Index",
-    "InvalidInput",
-    "LayerObject",
-    "Materiality",
-    "MissingArtifact",
-    "NotFound",
-    "ObjectList",
-    "ObjectSummary",
-    "PlanInput",
-    "ReasoningCheck",
-    "ReasoningConfidence",
-    "ReasoningEvidence",
-    "ReasoningEvidenceKind",
-    "ReasoningExplanation",
-    "ReasoningInput",
-    "ReasoningRecord",
-    "ReasoningRecorded",
-    "ReasoningState",
-    "ReasoningStatus",
-    "RecallAnswer",
-    "RecallHit",
-    "Refused",
-    "Repository",
-    "RepositoryLedger",
-    "RepositoryReport",
-    "ResolutionInput",
-    "ResourceView",
-    "SearchResult",
-    "Stance",
-    "ValidationInput",
-    "ValidationOutcome",
-    "__version__",
-]
+__all__ = [*_HOMES, "__version__"]
 
 
 def __getattr__(name: str) -> Any:

@@ -58,8 +58,7 @@ def _skeleton(raw: bytes) -> bytes:
 
 def depth_exceeds(data: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> bool:
     """Whether the containers of JSON text `data` nest deeper than `max_depth` (strings
-    skipped). Malformed text is measured as well as it can be; `json.loads` words its error.
-    """
+    skipped); malformed text is measured as well as it can be (`json.loads` words its error)."""
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     return max(accumulate(map(_STEP, _skeleton(raw))), default=0) > max_depth
 
@@ -73,18 +72,6 @@ def _finite_float(text: str) -> float:
     if not math.isfinite(value):
         raise NotANumber(f"number {text[:40]} is out of range")
     return value
-
-
-def _refuse_large(text: str) -> int:
-    if len(text) - (text[0] == "-") > MAX_INT_DIGITS:
-        raise IntegerTooLarge(MAX_INT_DIGITS)
-    return int(text)
-
-
-def _keep_large(text: str) -> int | LargeInt:
-    if len(text) - (text[0] == "-") > MAX_INT_DIGITS:
-        return LargeInt(text)
-    return int(text)
 
 
 def refusal(exc: ValueError) -> str:
@@ -110,9 +97,17 @@ def loads(data: str | bytes, *, keep_large_ints: bool = False) -> Any:
     return (_KEEPING if keep_large_ints else _REFUSING).decode(text)
 
 
-_REFUSING = json.JSONDecoder(
-    parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=_refuse_large
-)
-_KEEPING = json.JSONDecoder(
-    parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=_keep_large
-)
+def _decoder(keep_large_ints: bool) -> json.JSONDecoder:
+    def parse_int(text: str) -> int | LargeInt:
+        if len(text) - (text[0] == "-") <= MAX_INT_DIGITS:
+            return int(text)
+        if keep_large_ints:
+            return LargeInt(text)
+        raise IntegerTooLarge(MAX_INT_DIGITS)
+
+    return json.JSONDecoder(
+        parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=parse_int
+    )
+
+
+_REFUSING, _KEEPING = _decoder(False), _decoder(True)

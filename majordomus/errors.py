@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -40,8 +43,6 @@ class MissingArtifact(Fatal):
 
 class ProtocolFailure(Fatal):
     """Git unusable, I/O errors, invalid embedded data: refused / internal."""
-
-    exit_code = EXIT_REFUSED
 
 
 class CapabilityError(Exception):
@@ -159,13 +160,10 @@ def field_path(loc: Sequence[str | int]) -> str:
     return path
 
 
-def describe_validation(exc: object) -> str:
+def describe_validation(exc: ValidationError) -> str:
     """One line naming every field a validation error complains about, in plain words."""
-    errors = getattr(exc, "errors", None)
-    if errors is None:
-        return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     parts = []
-    for err in errors(include_url=False, include_input=False):
+    for err in exc.errors(include_url=False, include_input=False):
         where = field_path(tuple(err.get("loc", ())))
         words = plain_words(err)
         parts.append(f"{where}: {words}" if where else words)

@@ -31,12 +31,16 @@ if TYPE_CHECKING:
 __all__ = ["Repository", "RepositoryLedger"]
 
 
-def _answer(workspace: Workspace, capability_id: str, request: BaseModel) -> Any:
-    """The answer of one built-in capability, computed afresh (the executor's path, as a
-    command's); only the namespace that declares it is imported."""
+def _answer(
+    workspace: Workspace, capability_id: str, request: BaseModel | None = None, /, **fields: Any
+) -> Any:
+    """The answer of one built-in capability to `request` (else its input type made of `fields`),
+    computed afresh as a command's; only the namespace that declares it is imported."""
     from majordomus.capabilities.builtin import declared
 
-    return workspace.executor.answer(declared(capability_id), request, fresh=True)
+    cap = declared(capability_id)
+    given = request if request is not None else cap.input(**fields)
+    return workspace.executor.answer(cap, given, fresh=True)
 
 
 class Repository:
@@ -74,32 +78,22 @@ class Repository:
         return self.workspace.index
 
     def info(self) -> RepositoryReport:
-        """The resource `majordomus://repository`: the root, the layer, git state, the kinds
-        present and every diagnostic of the index."""
-        from majordomus.wire import Empty
-
-        return _answer(self.workspace, "repository.info", Empty())
+        """The resource `majordomus://repository`: root, layer, git state, kinds, diagnostics."""
+        return _answer(self.workspace, "repository.info")
 
     def objects(self, kind: str | None = None, tag: str | None = None) -> ObjectList:
         """`majordomus objects list [--kind K] [--tag T]`: the objects in URI order."""
-        from majordomus.capabilities.core import ListInput
-
-        return _answer(self.workspace, "objects.list", ListInput(kind=kind, tag=tag))
+        return _answer(self.workspace, "objects.list", kind=kind, tag=tag)
 
     def get(self, uri: str) -> ResourceView:
         """`majordomus objects get URI`: one object (or query resource) by URI or short id."""
-        from majordomus.capabilities.core import GetInput
-
-        return _answer(self.workspace, "objects.get", GetInput(uri=uri))
+        return _answer(self.workspace, "objects.get", uri=uri)
 
     def search(
         self, query: str, *, kind: str | None = None, limit: int | None = None
     ) -> SearchResult:
         """`majordomus objects search QUERY`: case-insensitive hits, at most `limit` (20)."""
-        from majordomus.capabilities.core import SearchInput
-
-        request = SearchInput(query=query, kind=kind, limit=limit)
-        return _answer(self.workspace, "objects.search", request)
+        return _answer(self.workspace, "objects.search", query=query, kind=kind, limit=limit)
 
     def recall(
         self,
@@ -112,26 +106,18 @@ class Repository:
     ) -> RecallAnswer:
         """`majordomus recall QUERY`: objects and records ranked together, best first, at
         most `limit` (10); `next_cursor` asks for the next page."""
-        from majordomus.capabilities.recall import RecallInput
-
-        request = RecallInput(query=query, limit=limit, cursor=cursor, kind=kind, task=task)
-        return _answer(self.workspace, "recall.query", request)
+        fields = {"query": query, "limit": limit, "cursor": cursor, "kind": kind, "task": task}
+        return _answer(self.workspace, "recall.query", **fields)
 
     def compile_context(self, request: CompileInput | None = None) -> CompiledContext:
         """`majordomus devcontext compile`: the context a session needs under one budget."""
-        from majordomus.devcontext import CompileInput
-
-        given = request if request is not None else CompileInput()
-        return _answer(self.workspace, "devcontext.compile", given)
+        return _answer(self.workspace, "devcontext.compile", request)
 
     def explain_standing(self, uri: str, request: CompileInput | None = None) -> Explanation:
         """`majordomus devcontext explain URI`: where `uri` stands in the context `request`
         compiles (selected, excluded, deduplicated, not reached or unknown) and why."""
-        from majordomus.devcontext import CompileInput, ExplainInput
-
-        given = request if request is not None else CompileInput()
-        fields = {name: getattr(given, name) for name in given.model_fields_set}
-        return _answer(self.workspace, "devcontext.explain", ExplainInput(**fields, uri=uri))
+        fields = {n: getattr(request, n) for n in request.model_fields_set} if request else {}
+        return _answer(self.workspace, "devcontext.explain", **fields, uri=uri)
 
     @cached_property
     def ledger(self) -> RepositoryLedger:
@@ -149,18 +135,11 @@ class RepositoryLedger:
     def record(self, given: ReasoningInput, *, task: str | None = None) -> ReasoningRecorded:
         """`majordomus reasoning record [--task T]`: admit and write one record; a refusal
         (`Refused`, `InvalidInput`) writes nothing."""
-        from majordomus.capabilities.record import ReasoningRecordInput
-
-        request = ReasoningRecordInput(record=given, task=task)
-        return _answer(self.workspace, "reasoning.record", request)
+        return _answer(self.workspace, "reasoning.record", record=given, task=task)
 
     def status(self, task: str | None = None, *, as_of: str | None = None) -> ReasoningStatus:
-        """`majordomus reasoning status`: the mode, the advisor counts, the replayed state and
-        its Markdown report."""
-        from majordomus.capabilities.reasoning import ReasoningStatusInput
-
-        request = ReasoningStatusInput(task=task, as_of=as_of)
-        return _answer(self.workspace, "reasoning.status", request)
+        """`majordomus reasoning status`: mode, advisor counts, replayed state, Markdown report."""
+        return _answer(self.workspace, "reasoning.status", task=task, as_of=as_of)
 
     def state(self, task: str | None = None, *, as_of: str | None = None) -> ReasoningState:
         """The state `status` reports: the timeline, open questions and totals of `task`."""
@@ -169,48 +148,31 @@ class RepositoryLedger:
     def explain(self, record_id: str, *, as_of: str | None = None) -> ReasoningExplanation:
         """`majordomus reasoning explain ID`: one record and the chain it belongs to; raises
         `NotFound` for an id nothing recorded."""
-        from majordomus.capabilities.reasoning import ReasoningExplainInput
-
-        request = ReasoningExplainInput(id=record_id, as_of=as_of)
-        return _answer(self.workspace, "reasoning.explain", request)
+        return _answer(self.workspace, "reasoning.explain", id=record_id, as_of=as_of)
 
     def check(self, *, as_of: str | None = None, shared: bool = False) -> ReasoningCheck:
         """`majordomus reasoning check [--shared]`: whether the reasoning rules hold (`ok`), and
         every finding when they do not (the command then exits 10)."""
-        from majordomus.capabilities.reasoning import ReasoningCheckInput
-
-        request = ReasoningCheckInput(as_of=as_of, shared=shared)
-        return _answer(self.workspace, "reasoning.check", request)
+        return _answer(self.workspace, "reasoning.check", as_of=as_of, shared=shared)
 
     def push(self, remote: str | None = None, *, dry_run: bool = False) -> Pushed:
         """`majordomus reasoning push [REMOTE] [--dry-run]`: publish this clone's new records
         (docs/team.md); git's failures raise `GitError`, a rejected push `Refused`."""
-        from majordomus.capabilities.reasoning import PushInput
-
-        return _answer(self.workspace, "reasoning.push", PushInput(remote=remote, dry_run=dry_run))
+        return _answer(self.workspace, "reasoning.push", remote=remote, dry_run=dry_run)
 
     def pull(self, remote: str | None = None) -> Pulled:
         """`majordomus reasoning pull [REMOTE]`: fetch the team's records; a rewritten ref is
         kept aside and listed in `quarantined` (the command then exits 10)."""
-        from majordomus.capabilities.reasoning import RemoteInput
-
-        return _answer(self.workspace, "reasoning.pull", RemoteInput(remote=remote))
+        return _answer(self.workspace, "reasoning.pull", remote=remote)
 
     def sync(self, remote: str | None = None) -> Synced:
         """`majordomus reasoning sync [REMOTE]`: pull, then push."""
-        from majordomus.capabilities.reasoning import RemoteInput
-
-        return _answer(self.workspace, "reasoning.sync", RemoteInput(remote=remote))
+        return _answer(self.workspace, "reasoning.sync", remote=remote)
 
     def handover(self, task: str | None = None, *, as_of: str | None = None) -> Handover:
         """`majordomus reasoning handover`: what the next session needs, as data and Markdown."""
-        from majordomus.capabilities.reasoning import ReasoningHandoverInput
-
-        request = ReasoningHandoverInput(task=task, as_of=as_of)
-        return _answer(self.workspace, "reasoning.handover", request)
+        return _answer(self.workspace, "reasoning.handover", task=task, as_of=as_of)
 
     def advisors(self, *, as_of: str | None = None) -> AdvisorsReport:
         """`majordomus reasoning advisors`: the mode and every advisor's state."""
-        from majordomus.capabilities.reasoning import AdvisorsInput
-
-        return _answer(self.workspace, "reasoning.advisors", AdvisorsInput(as_of=as_of))
+        return _answer(self.workspace, "reasoning.advisors", as_of=as_of)

@@ -32,53 +32,40 @@ APART: dict[str, Callable[[], Capability]] = {
     "reasoning.record": lambda: import_module("majordomus.capabilities.record").REASONING_RECORD
 }
 
-#: Each capability command's words (its module id, then its name) → the capability it runs.
-COMMANDS: dict[tuple[str, ...], str] = {
-    ("capabilities", "describe"): "capabilities.describe",
-    ("capabilities", "list"): "capabilities.list",
-    ("devcontext", "compile"): "devcontext.compile",
-    ("devcontext", "explain"): "devcontext.explain",
-    ("devcontext", "policy"): "devcontext.policy",
-    ("objects", "get"): "objects.get",
-    ("objects", "list"): "objects.list",
-    ("objects", "search"): "objects.search",
-    ("reasoning", "advisors"): "reasoning.advisors",
-    ("reasoning", "check"): "reasoning.check",
-    ("reasoning", "explain"): "reasoning.explain",
-    ("reasoning", "handover"): "reasoning.handover",
-    ("reasoning", "plan"): "reasoning.plan",
-    ("reasoning", "pull"): "reasoning.pull",
-    ("reasoning", "push"): "reasoning.push",
-    ("reasoning", "record"): "reasoning.record",
-    ("reasoning", "status"): "reasoning.status",
-    ("reasoning", "sync"): "reasoning.sync",
-    ("recall",): "recall.query",
+#: Each built-in capability's MCP tool and command words, read by the surfaces that list them
+#: before (or without) importing the namespace that declares it.
+EXPOSED: dict[str, tuple[str | None, tuple[str, ...] | None]] = {
+    "capabilities.describe": ("majordomus_capability", ("capabilities", "describe")),
+    "capabilities.list": ("majordomus_capabilities", ("capabilities", "list")),
+    "devcontext.compile": ("majordomus_devcontext", ("devcontext", "compile")),
+    "devcontext.explain": ("majordomus_devcontext_explain", ("devcontext", "explain")),
+    "devcontext.policy": ("majordomus_devcontext_policy", ("devcontext", "policy")),
+    "health.report": ("majordomus_health", None),
+    "objects.get": ("majordomus_get", ("objects", "get")),
+    "objects.list": ("majordomus_list", ("objects", "list")),
+    "objects.search": ("majordomus_search", ("objects", "search")),
+    "reasoning.advisors": ("majordomus_reasoning_advisors", ("reasoning", "advisors")),
+    "reasoning.check": ("majordomus_reasoning_check", ("reasoning", "check")),
+    "reasoning.explain": ("majordomus_reasoning_explain", ("reasoning", "explain")),
+    "reasoning.handover": ("majordomus_reasoning_handover", ("reasoning", "handover")),
+    "reasoning.plan": ("majordomus_reasoning_plan", ("reasoning", "plan")),
+    "reasoning.pull": (None, ("reasoning", "pull")),
+    "reasoning.push": (None, ("reasoning", "push")),
+    "reasoning.record": ("majordomus_reasoning_record", ("reasoning", "record")),
+    "reasoning.status": ("majordomus_reasoning", ("reasoning", "status")),
+    "reasoning.sync": (None, ("reasoning", "sync")),
+    "recall.query": ("majordomus_recall", ("recall",)),
+    "repository.info": ("majordomus_repository", None),
 }
+
+#: Each capability command's words (its module id, then its name) → the capability it runs.
+COMMANDS = {words: cap_id for cap_id, (_, words) in EXPOSED.items() if words is not None}
 
 #: The modules whose capabilities are commands, each under its module id as the command word.
 COMMAND_WORDS = tuple(sorted({words[0] for words in COMMANDS}))
 
 #: Each MCP tool → the capability it runs.
-TOOLS = {
-    "majordomus_capabilities": "capabilities.list",
-    "majordomus_capability": "capabilities.describe",
-    "majordomus_devcontext": "devcontext.compile",
-    "majordomus_devcontext_explain": "devcontext.explain",
-    "majordomus_devcontext_policy": "devcontext.policy",
-    "majordomus_get": "objects.get",
-    "majordomus_health": "health.report",
-    "majordomus_list": "objects.list",
-    "majordomus_reasoning": "reasoning.status",
-    "majordomus_reasoning_advisors": "reasoning.advisors",
-    "majordomus_reasoning_check": "reasoning.check",
-    "majordomus_reasoning_explain": "reasoning.explain",
-    "majordomus_reasoning_handover": "reasoning.handover",
-    "majordomus_reasoning_plan": "reasoning.plan",
-    "majordomus_reasoning_record": "reasoning.record",
-    "majordomus_recall": "recall.query",
-    "majordomus_repository": "repository.info",
-    "majordomus_search": "objects.search",
-}
+TOOLS = {tool: cap_id for cap_id, (tool, _) in EXPOSED.items() if tool is not None}
 
 
 def builtin_modules() -> list[Module]:

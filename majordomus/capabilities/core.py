@@ -19,7 +19,6 @@ from majordomus.wire import OMIT, Empty, StrictInput, Wire, dumps_compact, dumps
 if TYPE_CHECKING:
     from majordomus.capabilities.registry import Registry
     from majordomus.capabilities.workspace import Workspace
-    from majordomus.layer.git import GitState
     from majordomus.layer.model import LayerObject
 
 
@@ -51,13 +50,10 @@ REPOSITORY_INFO = Capability(
     title="Repository and index state",
     description="Root, sections, git state, discovery mode, kinds present and every "
     "diagnostic of the layer index. Read-only.",
-    input=Empty,
-    output=RepositoryReport,
     handler=repository_info,
     tool="majordomus_repository",
     resource=("majordomus://repository", "repository"),
     http=("GET", "/api/v1/repository"),
-    stability=VERIFIED,
     tags=("layer",),
 )
 
@@ -152,8 +148,7 @@ class SearchResult(Paged):
 
 
 def check_kind(ctx: Workspace, kind: str | None) -> None:
-    """A declared kind the index holds nothing of is an empty answer; an undeclared one is
-    refused, listing the declared kinds."""
+    """An undeclared kind is refused listing the declared ones; a declared, absent one is empty."""
     if kind is None or kind in ctx.index.kinds:
         return
     from majordomus.layer.kinds import load_kinds
@@ -171,8 +166,7 @@ def _tagged(obj: LayerObject, tag: str) -> bool:
 
 
 def objects_list(ctx: Workspace, request: ListInput) -> ObjectList:
-    """Every row validated in one call. The rows show no working-tree state, so a build this
-    starts runs no `git status`."""
+    """The rows show no working-tree state, so a build this starts runs no `git status`."""
     objects = ctx.index_without_status().objects
     check_kind(ctx, request.kind)
     rows = [
@@ -270,13 +264,10 @@ OBJECTS_LIST = Capability(
     title="List objects",
     description="The layer's declarative objects in URI order, optionally only one "
     "kind or one tag. Read-only.",
-    input=ListInput,
-    output=ObjectList,
     handler=objects_list,
     tool="majordomus_list",
     http=("GET", "/api/v1/objects"),
     cli=("objects", "list"),
-    stability=VERIFIED,
     tags=("layer",),
     cases=_list_cases,
 )
@@ -286,13 +277,10 @@ OBJECTS_GET = Capability(
     title="Get one object",
     description="One object by URI with metadata, provenance and content, or a query "
     "resource such as `majordomus://repository` answered. Read-only.",
-    input=GetInput,
-    output=ResourceView,
     handler=objects_get,
     tool="majordomus_get",
     http=("GET", "/api/v1/object"),
     cli=("objects", "get"),
-    stability=VERIFIED,
     tags=("layer",),
     cases=_get_cases,
 )
@@ -303,13 +291,10 @@ OBJECTS_SEARCH = Capability(
     description="Case-insensitive substring search over identities, titles, "
     "descriptions and content, in URI order; for results ranked across the layer and the "
     "reasoning ledger, recall (majordomus_recall). Read-only.",
-    input=SearchInput,
-    output=SearchResult,
     handler=objects_search,
     tool="majordomus_search",
     http=("GET", "/api/v1/search"),
     cli=("objects", "search"),
-    stability=VERIFIED,
     tags=("layer", "search"),
     cache=CachePolicy(64),
     cases=(("rule", {"query": "rule"}),),
@@ -450,32 +435,23 @@ CAPABILITIES_LIST = Capability(
     title="List capabilities",
     description="Every capability with its exposure and policies, optionally one kind "
     "or one surface, and the registry summary. Read-only.",
-    input=CapabilitiesInput,
-    output=CapabilityList,
     handler=capabilities_list,
     tool="majordomus_capabilities",
     http=("GET", "/api/v1/capabilities"),
     cli=("capabilities", "list"),
-    stability=VERIFIED,
     tags=("registry",),
     cache=CachePolicy(16),
-    cases=(
-        ("all", {}),
-        ("queries", {"kind": "query"}),
-    ),
+    cases=(("all", {}), ("queries", {"kind": "query"})),
 )
 
 CAPABILITIES_DESCRIBE = Capability(
     id="capabilities.describe",
     title="Describe one capability",
     description="One capability as declared, with its input and output JSON Schemas. Read-only.",
-    input=DescribeInput,
-    output=CapabilityDescriptor,
     handler=capabilities_describe,
     tool="majordomus_capability",
     http=("GET", "/api/v1/capability"),
     cli=("capabilities", "describe"),
-    stability=VERIFIED,
     tags=("registry",),
     cases=(("repository-info", {"id": "repository.info"}),),
 )
@@ -540,12 +516,6 @@ def _ledger_check(ctx: Workspace) -> HealthCheck:
     )
 
 
-def _git_detail(git: GitState) -> str:
-    if not git.available:
-        return f"unavailable: {git.reason}"
-    return f"{git.branch or 'detached'} at {(git.head or 'no commit')[:12]}, {git.working_tree}"
-
-
 def health_report(ctx: Workspace, _: Empty) -> Health:
     index = ctx.index
     git = index.git
@@ -583,7 +553,10 @@ def health_report(ctx: Workspace, _: Empty) -> Health:
             id="git",
             title="Git",
             status="ok" if git.available else "warn",
-            detail=_git_detail(git),
+            detail=f"{git.branch or 'detached'} at {(git.head or 'no commit')[:12]}, "
+            f"{git.working_tree}"
+            if git.available
+            else f"unavailable: {git.reason}",
             decided_by="git answers for the root",
         ),
         _ledger_check(ctx),
@@ -613,13 +586,10 @@ HEALTH_REPORT = Capability(
     description="The checks on this repository (its layer index, the registry "
     "served from it, the scope, the reasoning ledger and git), and the worst of "
     "them. Read-only.",
-    input=Empty,
-    output=Health,
     handler=health_report,
     tool="majordomus_health",
     resource=("majordomus://health", "health"),
     http=("GET", "/api/v1/health"),
-    stability=VERIFIED,
     tags=("health",),
     cache=CachePolicy(4, ttl_seconds=5),
 )
@@ -628,11 +598,8 @@ HEALTH_LIVE = Capability(
     id="health.live",
     title="Liveness",
     description="Always alive while the process answers. Read-only.",
-    input=Empty,
-    output=Liveness,
     handler=health_live,
     http=("GET", "/api/v1/live"),
-    stability=VERIFIED,
     tags=("health",),
 )
 
@@ -641,11 +608,8 @@ HEALTH_READY = Capability(
     title="Readiness",
     description="Ready when the registry holds capabilities; the layer warns when the "
     "index is degraded. Never contacts another service. Read-only.",
-    input=Empty,
-    output=Readiness,
     handler=health_ready,
     http=("GET", "/api/v1/ready"),
-    stability=VERIFIED,
     tags=("health",),
 )
 

@@ -52,14 +52,10 @@ def compiler_policy(ctx: Workspace, _: Empty) -> CompilerPolicy:
     return policy(ctx)
 
 
-def _smallest(ctx: Workspace, kind: str) -> str | None:
-    return min((o.identity for o in ctx.index.objects if o.kind == kind), default=None)
-
-
 def _compile_cases(ctx: Workspace) -> list[tuple[str, dict[str, Any]]]:
     cases: list[tuple[str, dict[str, Any]]] = [("no-seed", {})]
     for kind in ("issue", "milestone"):
-        identity = _smallest(ctx, kind)
+        identity = min((o.identity for o in ctx.index.objects if o.kind == kind), default=None)
         if identity is not None:
             cases.append((kind, {kind: identity}))
     cases.append(("intent", {"intent": INTENT_CASE}))
@@ -82,13 +78,10 @@ DEVCONTEXT_COMPILE = Capability(
     "the entries out in tier order and reports every exclusion with its cost; `bundle` adds "
     "the content as Markdown (over MCP the answer is that bundle, and `detail` the rows). "
     "Read-only.",
-    input=CompileInput,
-    output=CompiledContext,
     handler=compile_context,
     tool="majordomus_devcontext",
     http=("GET", "/api/v1/devcontext"),
     cli=("devcontext", "compile"),
-    stability=VERIFIED,
     tags=("context", "session", "planning", "introspection"),
     cache=CachePolicy(16),
     cases=_compile_cases,
@@ -100,13 +93,10 @@ DEVCONTEXT_EXPLAIN = Capability(
     description="Where one canonical identifier stands in the context a request compiles: "
     "selected, excluded, deduplicated, held and not reached, or unknown, with the row that "
     "proves it and the budget the judgement was made under. Read-only.",
-    input=ExplainInput,
-    output=Explanation,
     handler=explain_identifier,
     tool="majordomus_devcontext_explain",
     http=("GET", "/api/v1/devcontext/explain"),
     cli=("devcontext", "explain"),
-    stability=VERIFIED,
     tags=("context", "provenance", "introspection"),
     cache=CachePolicy(8),
     cases=_explain_cases,
@@ -118,14 +108,11 @@ DEVCONTEXT_POLICY = Capability(
     description="The rules the compiler applies, as data: the tiers in spend order with the "
     "kinds spent from each, every edge kind with its weights or why it is not followed, the "
     "selectors, and the defaults. Read-only.",
-    input=Empty,
-    output=CompilerPolicy,
     handler=compiler_policy,
     tool="majordomus_devcontext_policy",
     resource=("majordomus://devcontext/policy", "devcontext-policy"),
     http=("GET", "/api/v1/devcontext/policy"),
     cli=("devcontext", "policy"),
-    stability=VERIFIED,
     tags=("context", "introspection"),
 )
 

@@ -41,40 +41,6 @@ class Counters:
     cache_evictions: int = 0
 
 
-class ProcessCache:
-    """Per-capability insertion-ordered FIFO with an optional TTL, in memory only."""
-
-    def __init__(self, counters: Counters) -> None:
-        self.counters = counters
-        self.entries: dict[str, OrderedDict[str, tuple[float, Any]]] = {}
-
-    def lookup(self, cap: Capability, key: str) -> tuple[bool, Any]:
-        bucket = self.entries.get(cap.id)
-        if bucket is None or key not in bucket:
-            self.counters.cache_misses += 1
-            return False, None
-        stored_at, value = bucket[key]
-        ttl = cap.cache.ttl_seconds
-        if ttl is not None and time.monotonic() - stored_at >= ttl:
-            del bucket[key]
-            self.counters.cache_evictions += 1
-            self.counters.cache_misses += 1
-            return False, None
-        self.counters.cache_hits += 1
-        return True, value
-
-    def store(self, cap: Capability, key: str, value: Any) -> None:
-        bucket = self.entries.setdefault(cap.id, OrderedDict())
-        bucket[key] = (time.monotonic(), value)
-        limit = cap.cache.max_entries
-        while limit and len(bucket) > limit:
-            bucket.popitem(last=False)
-            self.counters.cache_evictions += 1
-
-    def clear(self) -> None:
-        self.entries.clear()
-
-
 def validate_input(cap: Capability, raw: Any) -> BaseModel:
     """Deserialise a surface's JSON-compatible input into the capability's input type."""
     if isinstance(raw, cap.input):
@@ -123,11 +89,12 @@ class Executor:
     def __init__(self, ctx: Workspace) -> None:
         self.ctx = ctx
         self.counters = Counters()
-        self.cache = ProcessCache(self.counters)
+        #: The process cache: per capability id, request key → (stored at, answer), oldest first.
+        self.cache: dict[str, OrderedDict[str, tuple[float, Any]]] = {}
 
     def capability(self, capability_id: str) -> Capability:
         cap = self.ctx.registry.get(capability_id)
-        if cap is None or cap.handler is None:
+        if cap is None:
             raise NotFound(f"capability {capability_id}")
         return cap
 
@@ -154,23 +121,33 @@ class Executor:
         return answer
 
     def _computed(self, cap: Capability, request: BaseModel, fresh: bool) -> BaseModel:
-        """The whole answer, from the process cache or the handler."""
-        use_cache = cap.cache.enabled and not fresh
-        key = ""
-        if use_cache:
-            key = dumps_canonical(request.model_dump(mode="json", by_alias=True))
-            hit, cached = self.cache.lookup(cap, key)
-            if hit:
+        """The whole answer, from the process cache (FIFO, each entry for its TTL) or handler."""
+        if not cap.cache.enabled or fresh:
+            return self._run(cap, request)
+        key = dumps_canonical(request.model_dump(mode="json", by_alias=True))
+        bucket = self.cache.setdefault(cap.id, OrderedDict())
+        if key in bucket:
+            stored_at, cached = bucket[key]
+            ttl = cap.cache.ttl_seconds
+            if ttl is None or time.monotonic() - stored_at < ttl:
+                self.counters.cache_hits += 1
                 return cached  # type: ignore[no-any-return]
+            del bucket[key]
+            self.counters.cache_evictions += 1
+        self.counters.cache_misses += 1
+        answer = self._run(cap, request)
+        bucket[key] = (time.monotonic(), answer)
+        while cap.cache.max_entries and len(bucket) > cap.cache.max_entries:
+            bucket.popitem(last=False)
+            self.counters.cache_evictions += 1
+        return answer
+
+    def _run(self, cap: Capability, request: BaseModel) -> BaseModel:
         self.counters.handler_invocations += 1
-        assert cap.handler is not None
         try:
-            answer = cap.handler(self.ctx, request)
+            return cap.handler(self.ctx, request)
         except (CapabilityError, Fatal):
             raise
         except Exception as exc:
             log.debug("capability %s failed", cap.id, exc_info=True)
             raise Internal(f"{cap.id} failed: {exc}") from exc
-        if use_cache:
-            self.cache.store(cap, key, answer)
-        return answer

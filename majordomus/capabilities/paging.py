@@ -87,7 +87,12 @@ def cut(answer: P, request: PageInput, capability: str, page_bytes: int | None) 
     # What a cursor continues: the capability and a digest of the request's other fields.
     rest = request.model_dump(mode="json", by_alias=True, exclude={"limit", "cursor"})
     scope = f"{capability}:{hashlib.sha256(dumps_canonical(rest).encode()).hexdigest()[:12]}"
-    start = _start(request.cursor, scope, total)
+    start = 0 if request.cursor is None else offset_in(request.cursor, scope)
+    if start is None or start > total:
+        raise InvalidInput(
+            "cursor: not a next_cursor of this request; repeat the request with the cursor "
+            "its answer gave"
+        )
     limit = request.page_limit()
     stop = total if limit is None else min(total, start + limit)
     if page_bytes is not None:
@@ -123,16 +128,3 @@ def offset_in(given: object, scope: str) -> int | None:
     named, _, start = text.rpartition(":")
     digits = start.isascii() and start.isdigit() and start == str(int(start))
     return int(start) if named == scope and digits else None
-
-
-def _start(given: str | None, scope: str, total: int) -> int:
-    """Where the page starts; a cursor given for another request is refused."""
-    if given is None:
-        return 0
-    start = offset_in(given, scope)
-    if start is not None and start <= total:
-        return start
-    raise InvalidInput(
-        "cursor: not a next_cursor of this request; repeat the request with the cursor "
-        "its answer gave"
-    )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BeforeValidator, Field
@@ -30,13 +29,7 @@ from majordomus.ledger.team import Pulled, Pushed, Synced, pull, push, sync
 from majordomus.projections.check import CHECKS, ReasoningFinding
 from majordomus.projections.check import run as run_checks
 from majordomus.projections.handover import GitPosition, Handover, handover
-from majordomus.projections.moment import (
-    AsOf,
-    epoch_of,
-    moment_problem,
-    parse_moment,
-    recorded_by,
-)
+from majordomus.projections.moment import AsOf, epoch_of, parse_moment, recorded_by
 from majordomus.projections.state import (
     ALL_TASKS,
     ReasoningExplanation,
@@ -53,17 +46,15 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class ReasoningSituation:
-    """What every reasoning capability knows about one request; `index` holds the lookups
-    over `loaded.records` when asked for (`indexed`)."""
+    """What every reasoning capability knows about one request."""
 
     store: Store
     loaded: Loaded
     advisors: AdvisorSituation
-    index: RecordIndex | None = None
 
 
 def reasoning_situation(
-    ctx: Workspace, as_of: str | None = None, *, indexed: bool = False, local: bool = True
+    ctx: Workspace, as_of: str | None = None, *, local: bool = True
 ) -> ReasoningSituation:
     """Resolve the situation, as of `as_of` when given; an invalid catalogue is refused naming
     its file. `local` false reads only the published records (`reasoning check --shared`)."""
@@ -72,15 +63,13 @@ def reasoning_situation(
     now = None
     if as_of is not None:
         moment = parse_moment(as_of)
-        if moment is None:
-            raise InvalidInput(f"as_of: {moment_problem(as_of)}")
+        assert moment is not None  # the AsOf type lets only a moment through
         loaded, now = recorded_by(loaded, moment), epoch_of(moment)
-    index = RecordIndex(loaded.records) if indexed else None
     try:
         advisors = resolve_advisors(ctx.root, ctx.environ, history(loaded), now=now)
     except CatalogueError as exc:
         raise Refused(exc.message) from None
-    return ReasoningSituation(store=store, loaded=loaded, advisors=advisors, index=index)
+    return ReasoningSituation(store=store, loaded=loaded, advisors=advisors)
 
 
 class AdvisorCapacity(Wire):
@@ -139,14 +128,11 @@ REASONING_ADVISORS = Capability(
     description="The reasoning mode and where it came from, every advisor of the catalogue "
     "with its status, the one reason word and what was probed, the capacity per advisory "
     "capability, and the catalogue's findings. Contacts no advisor. Read-only.",
-    input=AdvisorsInput,
-    output=AdvisorsReport,
     handler=reasoning_advisors,
     tool="majordomus_reasoning_advisors",
     resource=("majordomus://reasoning/advisors", "reasoning-advisors"),
     http=("GET", "/api/v1/reasoning/advisors"),
     cli=("reasoning", "advisors"),
-    stability=EXPERIMENTAL,
     tags=("reasoning", "advisors"),
 )
 
@@ -173,24 +159,20 @@ class PlanPreviewInput(StrictInput):
     ] = None
 
 
-def requested_capabilities(given: list[str] | None, situation: AdvisorSituation) -> list[str]:
-    """The words, split at commas and trimmed; each must be in the catalogue's vocabulary."""
-    words = [w.strip() for item in given or [] for w in item.split(",") if w.strip()]
+def reasoning_plan(ctx: Workspace, request: PlanPreviewInput) -> ReviewPlan:
+    """The capability words are split at commas and trimmed; each must be in the catalogue."""
+    advisors = reasoning_situation(ctx).advisors
+    words = [w.strip() for item in request.capabilities or [] for w in item.split(",") if w.strip()]
     for word in words:
-        if not situation.loaded.catalogue.knows_capability(word):
+        if not advisors.loaded.catalogue.knows_capability(word):
             raise InvalidInput(
                 f"'{word}' is not an advisory capability; "
                 "`majordomus reasoning advisors` lists them"
             )
-    return words
-
-
-def reasoning_plan(ctx: Workspace, request: PlanPreviewInput) -> ReviewPlan:
-    advisors = reasoning_situation(ctx).advisors
     preview = PlanRequest(
         materiality=request.materiality or Materiality.default(),
         confidence=request.confidence or ReasoningConfidence.default(),
-        capabilities=requested_capabilities(request.capabilities, advisors),
+        capabilities=words,
     )
     return plan(preview, advisors.mode, advisors.states)
 
@@ -201,13 +183,10 @@ REASONING_PLAN = Capability(
     description="How much independent review an uncertainty of the given materiality and "
     "confidence deserves under the current mode, which available advisors would be asked "
     "and why, or the structured local review when none would. Records nothing. Read-only.",
-    input=PlanPreviewInput,
-    output=ReviewPlan,
     handler=reasoning_plan,
     tool="majordomus_reasoning_plan",
     http=("GET", "/api/v1/reasoning/plan"),
     cli=("reasoning", "plan"),
-    stability=EXPERIMENTAL,
     tags=("reasoning", "policy"),
     cases=(("material", {"materiality": "material"}),),
 )
@@ -251,7 +230,6 @@ def _team(name: str, description: str, **declared: Any) -> Capability:
         kind="command",
         writes_repository=True,
         cli=("reasoning", name),
-        stability=EXPERIMENTAL,
         tags=("reasoning", "team"),
         waived="external_dependency",
         **declared,
@@ -265,8 +243,6 @@ REASONING_PUSH = _team(
     "(docs/team.md). Writes git objects and refs/majordomus/ only.",
     title="Publish the ledger",
     handler=reasoning_push,
-    input=PushInput,
-    output=Pushed,
 )
 REASONING_PULL = _team(
     "pull",
@@ -275,16 +251,12 @@ REASONING_PULL = _team(
     "refs/majordomus/ only.",
     title="Fetch the team's ledger",
     handler=reasoning_pull,
-    input=RemoteInput,
-    output=Pulled,
 )
 REASONING_SYNC = _team(
     "sync",
     "`reasoning pull`, then `reasoning push`, with one remote.",
     title="Pull, then push",
     handler=reasoning_sync,
-    input=RemoteInput,
-    output=Synced,
 )
 
 
@@ -344,10 +316,11 @@ def _derived_state(
 ) -> tuple[ReasoningState, AdvisorSituation]:
     """The state of `task` (default: the current one) and the advisors; the records are let go
     on return, before the report is rendered (the peak memory of a large store)."""
-    situation = reasoning_situation(ctx, as_of, indexed=True)
+    situation = reasoning_situation(ctx, as_of)
     if task is None:
         task = situation.store.current_task()
-    state = derive(situation.loaded, None if task == ALL_TASKS else task, situation.index)
+    loaded = situation.loaded
+    state = derive(loaded, None if task == ALL_TASKS else task, RecordIndex(loaded.records))
     return state, situation.advisors
 
 
@@ -361,14 +334,11 @@ REASONING_STATUS = Capability(
     "task (or one task, or `all`), each with where it stands, the timeline of every record, "
     "totals, unreadable store files, and the Markdown report a handover carries; optionally "
     "as of an earlier moment. Derived from the records, never stored. Read-only.",
-    input=ReasoningStatusInput,
-    output=ReasoningStatus,
     handler=reasoning_status,
     tool="majordomus_reasoning",
     resource=("majordomus://reasoning", "reasoning"),
     http=("GET", "/api/v1/reasoning"),
     cli=("reasoning", "status"),
-    stability=EXPERIMENTAL,
     tags=("reasoning", "session"),
     cases=TASK_CASES,
 )
@@ -381,29 +351,23 @@ class ReasoningHandoverInput(StrictInput):
     as_of: AsOf = None
 
 
-def git_position(root: Path) -> GitPosition:
-    """The branch and HEAD of the checkout now; none of either when git cannot say."""
-    from majordomus.layer import git
-
-    try:
-        branch = git.current_branch(root)
-    except git.GitError:
-        branch = None
-    return GitPosition(branch=branch, head=git.head(root))
-
-
 def reasoning_handover(ctx: Workspace, request: ReasoningHandoverInput) -> Handover:
     """The handover of the requested task (the current one by default), replayed from the
     records; the `# Reasoning` section is exactly what `reasoning.status` reports."""
+    from majordomus.layer import git
     from majordomus.ledger.tasks import UNTASKED
 
     situation = reasoning_situation(ctx, request.as_of)
     current = situation.store.current_task()
     task = request.task if request.task is not None else current
+    try:
+        branch = git.current_branch(ctx.root)
+    except git.GitError:
+        branch = None
     return handover(
         situation.loaded,
         None if task == ALL_TASKS else task,
-        position=git_position(ctx.root),
+        position=GitPosition(branch=branch, head=git.head(ctx.root)),
         current_task_set=request.task is not None or current != UNTASKED,
     )
 
@@ -417,13 +381,10 @@ REASONING_HANDOVER = Capability(
     "actions, local-review steps and a Mermaid graph of the chain; then the plain report "
     "under `# Reasoning`. The current task, one task or `all`; optionally as of an earlier "
     "moment. Read-only.",
-    input=ReasoningHandoverInput,
-    output=Handover,
     handler=reasoning_handover,
     tool="majordomus_reasoning_handover",
     http=("GET", "/api/v1/reasoning/handover"),
     cli=("reasoning", "handover"),
-    stability=EXPERIMENTAL,
     tags=("reasoning", "session"),
     cases=TASK_CASES,
 )
@@ -456,13 +417,10 @@ REASONING_EXPLAIN = Capability(
     description="One record with the assessment it belongs to and that assessment's whole "
     "chain (plans, consultations, disagreements, resolutions, conclusions, validations, "
     "attempts) as timeline steps in order. An unknown id is not found. Read-only.",
-    input=ReasoningExplainInput,
-    output=ReasoningExplanation,
     handler=reasoning_explain,
     tool="majordomus_reasoning_explain",
     http=("GET", "/api/v1/reasoning/explain"),
     cli=("reasoning", "explain"),
-    stability=EXPERIMENTAL,
     tags=("reasoning", "provenance"),
     waived="transient_state",
     cases=(("absent", {"id": "assessment-absent"}),),
@@ -507,13 +465,10 @@ REASONING_CHECK = Capability(
     "credential, documents asserting a refused claim, and records that do not parse or claim "
     "review the ledger does not show, and fetched ledger refs kept aside as rewritten. "
     "Findings are reported, never fixed. Read-only.",
-    input=ReasoningCheckInput,
-    output=ReasoningCheck,
     handler=reasoning_check,
     tool="majordomus_reasoning_check",
     http=("GET", "/api/v1/reasoning/check"),
     cli=("reasoning", "check"),
-    stability=EXPERIMENTAL,
     tags=("reasoning", "governance"),
 )
 

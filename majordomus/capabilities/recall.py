@@ -330,13 +330,10 @@ RECALL_QUERY = Capability(
     "layer's links as a bounded boost. Each hit has a score, the best matching window and "
     "why it matched; a record hit also its id and task. Use it for questions and half-"
     "remembered words; `majordomus_search` is the literal substring match. Read-only.",
-    input=RecallInput,
-    output=RecallAnswer,
     handler=recall_query,
     tool="majordomus_recall",
     http=("GET", "/api/v1/recall"),
     cli=("recall",),
-    stability=VERIFIED,
     tags=("layer", "reasoning", "search"),
     cases=(("question", {"query": "what was decided about the rules?"}),),
 )

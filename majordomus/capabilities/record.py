@@ -66,8 +66,6 @@ REASONING_RECORD = Capability(
     "task or a named one, with secrets redacted; a plan is decided by the review policy "
     "against the advisors available now. A refused record writes nothing. Writes only "
     "`.ai/local/state/reasoning/`.",
-    input=ReasoningRecordInput,
-    output=ReasoningRecorded,
     handler=reasoning_record,
     kind="command",
     writes_repository=True,

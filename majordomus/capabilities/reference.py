@@ -32,14 +32,11 @@ def reference_workspace() -> Workspace:
     from majordomus.layer.manifest import LAYER_SCHEMA
     from majordomus.layer.model import Index, Manifest
 
-    manifest = Manifest(
-        schema=LAYER_SCHEMA,
-        local_path="local",
-        sections={"knowledge": "knowledge"},
-    )
     index = Index(
         root=Path("repository"),
-        manifest=manifest,
+        manifest=Manifest(
+            schema=LAYER_SCHEMA, local_path="local", sections={"knowledge": "knowledge"}
+        ),
         sources=[],
         discovery="vcs",
         git=GitState.unavailable("the reference describes an empty layer"),
@@ -58,14 +55,10 @@ def _code(text: str) -> str:
     return f"`{text}`"
 
 
-def _ref_name(ref: str) -> str:
-    return ref.rsplit("/", 1)[-1]
-
-
 def type_words(prop: dict[str, Any]) -> str:
     """`string`, `integer or null`, `array`, a referenced type's name; enum values appended."""
     if "$ref" in prop:
-        words = _ref_name(prop["$ref"])
+        words = prop["$ref"].rsplit("/", 1)[-1]
     elif "type" in prop:
         declared = prop["type"]
         words = " or ".join(declared) if isinstance(declared, list) else str(declared)
@@ -101,7 +94,7 @@ def _properties_table(side: str, schema: dict[str, Any]) -> list[str]:
 
 def _schema_section(side: str, schema: dict[str, Any]) -> list[str]:
     name = schema.get("title")
-    title = "Input" if side == "input" else "Output"
+    title = side.capitalize()
     if name is not None:
         title = f"{title}: {_code(name)}"
     out = [f"### {title}", ""]
@@ -167,28 +160,6 @@ def benchmark_transports(cap: Capability) -> list[str]:
     return [transport for transport in TRANSPORTS if exposed[transport]]
 
 
-def target_key(cap: Capability, transport: str, case: str) -> str:
-    """The key of one benchmark target: `<id>|<transport>|<case>`."""
-    return f"{cap.id}|{transport}|{case}"
-
-
-def benchmark_rows(
-    cap: Capability, cases: list[tuple[str, dict[str, Any]]]
-) -> list[dict[str, Any]]:
-    """One coverage line per transport the capability is exposed on."""
-    rows = []
-    for transport in benchmark_transports(cap):
-        if cap.waived is not None:
-            state, targets = f"waived: {cap.waived}", []
-        else:
-            state = "covered" if cases else "missing"
-            targets = [target_key(cap, transport, name) for name, _ in cases]
-        rows.append(
-            {"transport": transport, "state": state, "cases": len(cases), "targets": targets}
-        )
-    return rows
-
-
 def _benchmark_section(cap: Capability, cases: list[tuple[str, dict[str, Any]]]) -> list[str]:
     out = [
         "### Benchmark targets",
@@ -200,10 +171,13 @@ def _benchmark_section(cap: Capability, cases: list[tuple[str, dict[str, Any]]])
         "|---|---|---|---|",
     ]
     mode = " cold+warm" if cap.cache.enabled else ""
-    for row in benchmark_rows(cap, cases):
-        state = f"**{row['state']}**" if row["state"] == "missing" else row["state"]
-        targets = ", ".join(_code(key.rsplit("|", 1)[-1]) + mode for key in row["targets"]) or "—"
-        out.append(f"| {row['transport']} | {state} | {row['cases']} | {targets} |")
+    for transport in benchmark_transports(cap):
+        if cap.waived is not None:
+            state, targets = f"waived: {cap.waived}", "—"
+        else:
+            state = "covered" if cases else "**missing**"
+            targets = ", ".join(_code(name) + mode for name, _ in cases) or "—"
+        out.append(f"| {transport} | {state} | {len(cases)} | {targets} |")
     out.append("")
     return out
 
@@ -230,10 +204,6 @@ def module_page(registry: Registry, module_id: str, cases: Cases) -> str:
         out += _schema_section("output", canonical_schema(cap.output, "serialization"))
         out += _benchmark_section(cap, cases(cap))
     return "\n".join(out).rstrip("\n") + "\n"
-
-
-def _link(cap: Capability) -> str:
-    return f"[{_code(cap.id)}](modules/{cap.module}.md#{cap.id})"
 
 
 def capabilities_page(registry: Registry) -> str:
@@ -282,9 +252,8 @@ def capabilities_page(registry: Registry) -> str:
         http = _code(f"{cap.http[0]} {cap.http[1]}") if cap.http else "—"
         cli = _code("majordomus " + " ".join(cap.cli)) if cap.cli else "—"
         cache = f"process, {cap.cache.max_entries}" if cap.cache.enabled else "—"
-        out.append(
-            f"| {_link(cap)} | {cap.kind} | {', '.join(mcp) or '—'} | {http} | {cli} | {cache} |"
-        )
+        link = f"[{_code(cap.id)}](modules/{cap.module}.md#{cap.id})"
+        out.append(f"| {link} | {cap.kind} | {', '.join(mcp) or '—'} | {http} | {cli} | {cache} |")
     return "\n".join(out) + "\n"
 
 

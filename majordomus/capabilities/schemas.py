@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 
-def _json_types(node: Any, defs: dict[str, Any], seen: frozenset[str] = frozenset()) -> set[str]:
+def json_types(node: Any, defs: dict[str, Any], seen: frozenset[str] = frozenset()) -> set[str]:
     """The JSON types the values of `node` have, following references and unions; empty
     when some alternative says nothing about its type."""
     if not isinstance(node, dict):
@@ -16,16 +16,18 @@ def _json_types(node: Any, defs: dict[str, Any], seen: frozenset[str] = frozense
     declared = node.get("type")
     if isinstance(declared, str):
         return {declared}
+    if isinstance(declared, list):
+        return {t for t in declared if isinstance(t, str)}
     ref = node.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/$defs/"):
         name = ref.removeprefix("#/$defs/")
-        return set() if name in seen else _json_types(defs.get(name), defs, seen | {name})
+        return set() if name in seen else json_types(defs.get(name), defs, seen | {name})
     choices = node.get("oneOf") or node.get("anyOf")
     if not choices:
         return set()
     found: set[str] = set()
     for choice in choices:
-        types = _json_types(choice, defs, seen)
+        types = json_types(choice, defs, seen)
         if not types:
             return set()
         found |= types
@@ -41,7 +43,7 @@ def _type_objects(node: Any, defs: dict[str, Any]) -> None:
             for name, prop in properties.items():
                 if not isinstance(prop, dict) or "type" in prop:
                     continue
-                types = _json_types(prop, defs)
+                types = json_types(prop, defs)
                 if types == {"object"}:
                     properties[name] = {"type": "object", **prop}
                 elif types == {"object", "null"}:
@@ -64,21 +66,10 @@ def _fillable(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
     if "default" in prop and prop["default"] is None:
         prop = {k: v for k, v in prop.items() if k != "default"}
     if "type" not in prop:
-        types = _json_types(prop, defs)
+        types = json_types(prop, defs)
         if len(types) == 1:
             prop = {"type": types.pop(), **prop}
     return prop
-
-
-def _input_form(schema: dict[str, Any]) -> dict[str, Any]:
-    """A request's schema in the form generic clients (the MCP Inspector) fill; `$defs` keep
-    the form they share with the answers."""
-    defs = schema.get("$defs", {})
-    properties = schema.get("properties")
-    if isinstance(properties, dict):
-        schema["properties"] = {k: _fillable(v, defs) for k, v in properties.items()}
-    schema.setdefault("type", "object")
-    return schema
 
 
 @functools.cache
@@ -89,7 +80,13 @@ def canonical_schema(
     schema = model.model_json_schema(mode=mode)
     schema.pop("$schema", None)
     if mode == "validation":
-        schema = _input_form(schema)
+        # A request in the form generic clients (the MCP Inspector) fill; `$defs` keep the
+        # form they share with the answers.
+        properties = schema.get("properties")
+        if isinstance(properties, dict):
+            defs = schema.get("$defs", {})
+            schema["properties"] = {k: _fillable(v, defs) for k, v in properties.items()}
+        schema.setdefault("type", "object")
     _type_objects(schema, schema.get("$defs", {}))
     return schema
 

@@ -67,23 +67,18 @@ class Workspace:
 
     @cached_property
     def index(self) -> Index:
-        return self._read_index(status_now=True)
+        return self._build(status_now=True)
 
     def index_without_status(self) -> Index:
         """`index`, for an answer that shows no working-tree state: a build this starts
         asks `git status` (which stats every tracked file) only when the state is read."""
         if "index" not in self.__dict__:
-            self.__dict__["index"] = self._read_index(status_now=False)
+            self.__dict__["index"] = self._build(status_now=False)
         return self.index
 
-    def _read_index(self, *, status_now: bool) -> Index:
-        """The first build."""
-        self.watch, self._built = self._build(status_now=status_now)
-        return self._built.index
-
-    def _build(self, *, status_now: bool) -> tuple[Watch | None, Built]:
+    def _build(self, *, status_now: bool) -> Index:
         """Build the index, reusing what the last build read of every file that did not move,
-        and the watch over it when watching."""
+        and watch it when watching; a failed build changes nothing."""
         from majordomus.capabilities.builtin import TOOLS
         from majordomus.layer.freshness import Baseline, Watch
         from majordomus.layer.index import build
@@ -105,30 +100,27 @@ class Workspace:
                 f"refusing to serve under --strict: the index has {index.error_count} error "
                 "diagnostic(s); run `majordomus mcp --inspect` to see them"
             )
-        return (None if baseline is None else Watch(baseline, built)), built
+        self._built = built
+        self.watch = None if baseline is None else Watch(baseline, built)
+        return index
 
     def refresh(self) -> bool:
         """Read the layer again if it changed since the index was read; True when it did. A failed
         re-index keeps the last index and sets `stale`."""
-        if self.watch is None or "index" not in self.__dict__ or not self.watch.changed():
+        watch = self.watch
+        if watch is None or "index" not in self.__dict__ or not watch.changed():
             return False
-        return self._reindex(self.watch)
-
-    def _reindex(self, watch: Watch) -> bool:
         try:
-            fresh, built = self._build(status_now=True)
-            assert fresh is not None  # a workspace without a watch never gets here
+            index = self._build(status_now=True)
         except Exception as exc:
             log.error("the layer changed and could not be read again: %s", exc)
             watch.rebase()
             self._built = None  # what moved before the rebase is not re-read: start afresh
             self.stale = True
             return False
-        self._built = built
-        self.watch = fresh
         # Swapped in one step each: a request still running keeps a whole index, old or new.
         self.__dict__.pop("ranking", None)
-        self.__dict__["index"] = built.index
+        self.__dict__["index"] = index
         if "executor" in self.__dict__:
             self.executor.cache.clear()
         self.stale = False

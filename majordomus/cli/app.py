@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from majordomus.capabilities.builtin import COMMAND_WORDS, COMMANDS, declared
+from majordomus.capabilities.builtin import COMMANDS, declared
 from majordomus.cli import errors, logs
 from majordomus.cli.commands import PROCESS_COMMANDS, is_server, process_command
 from majordomus.cli.settings import shared_params
@@ -85,17 +85,11 @@ class Word(click.Group):
 
 
 def _command_at(name: str, entries: Sequence[Entry]) -> click.Command:
-    """What `name` stands for, given the entries whose words start with it: the one command
-    named by `name` alone, else a group of the rest."""
+    """The one command named by `name` alone, else a group of the entries below `name`."""
     for words, build in entries:
         if len(words) == 1:
             return build()
     return Word(name, [(words[1:], build) for words, build in entries], help=GROUP_HELP.get(name))
-
-
-def top_words() -> set[str]:
-    """Every first word: capability words and process commands."""
-    return set(COMMAND_WORDS) | {words[0] for words in PROCESS_COMMANDS}
 
 
 def _capability_command(capability_id: str) -> click.Command:

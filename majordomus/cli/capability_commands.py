@@ -14,7 +14,7 @@ from pydantic import AfterValidator, BaseModel
 from pydantic.fields import FieldInfo
 
 from majordomus.capabilities.registry import Capability
-from majordomus.cli.completion import completer_for
+from majordomus.cli.completion import BY_FIELD
 from majordomus.cli.settings import settings, with_shared
 from majordomus.cli.views import JSON_ONLY, CliView
 from majordomus.egress import answer_json, clean
@@ -38,24 +38,13 @@ def _unwrap(annotation: Any) -> tuple[Any, bool]:
     return annotation, False
 
 
-def _click_type(core: Any) -> Any:
+def _click_type(core: Any) -> click.ParamType | None:
+    """The click type of a scalar (a list of booleans reads text); None for a structured one."""
     if isinstance(core, type) and issubclass(core, enum.Enum):
         return click.Choice([str(m.value) for m in core])
     if typing.get_origin(core) is typing.Literal:
         return click.Choice([str(v) for v in typing.get_args(core)])
-    if core is int:
-        return click.INT
-    if core is float:
-        return click.FLOAT
-    return click.STRING
-
-
-def _is_scalar(core: Any) -> bool:
-    return (
-        core in (str, int, float, bool)
-        or (isinstance(core, type) and issubclass(core, enum.Enum))
-        or typing.get_origin(core) is typing.Literal
-    )
+    return {str: click.STRING, int: click.INT, float: click.FLOAT, bool: click.STRING}.get(core)
 
 
 class _Checked(click.ParamType):
@@ -77,8 +66,7 @@ class _Checked(click.ParamType):
         return value
 
 
-def _field_type(core: Any, info: FieldInfo) -> click.ParamType:
-    base = _click_type(core)
+def _field_type(base: click.ParamType, info: FieldInfo) -> click.ParamType:
     checks = [m.func for m in info.metadata if isinstance(m, AfterValidator)]
     return _Checked(base, checks) if checks else base
 
@@ -88,15 +76,16 @@ def field_param(
 ) -> click.Parameter | None:
     """The click parameter for one input field, or None for a structured field."""
     core, many = _unwrap(info.annotation)
-    if not _is_scalar(core):
+    base = _click_type(core)
+    if base is None:
         return None
     key = info.alias or name
-    complete = completer_for(key)
+    complete = BY_FIELD.get(key)
     if positional:
         return click.Argument(
             [key],
             required=info.is_required(),
-            type=_field_type(core, info),
+            type=_field_type(base, info),
             shell_complete=complete,
         )
     flag = "--" + (flag_word or key).replace("_", "-")
@@ -105,7 +94,7 @@ def field_param(
         return click.Option([flag, key], is_flag=True, default=None, help=help_text)
     return click.Option(
         [flag, key],
-        type=_field_type(core, info),
+        type=_field_type(base, info),
         multiple=many,
         required=info.is_required(),
         help=help_text,

@@ -69,7 +69,3 @@ BY_FIELD: dict[str, Completer] = {
     "issue": ids_of("issue"),
     "milestone": ids_of("milestone"),
 }
-
-
-def completer_for(name: str) -> Completer | None:
-    return BY_FIELD.get(name)

@@ -24,16 +24,13 @@ def exit_code_for(exc: BaseException) -> int:
         name = exc.ctx.command_path if exc.ctx else "majordomus"
         fail(f"missing subcommand; `{name} --help` lists them")
         return EXIT_USAGE
-    if isinstance(exc, click.UsageError):
-        fail(exc.format_message())
-        return EXIT_USAGE
     if isinstance(exc, Fatal):
         fail(exc.message)
         return exc.exit_code
     if isinstance(exc, CapabilityError):
         fail(f"{exc.words}: {exc.cli}")
         return exc.exit_code
-    if isinstance(exc, click.ClickException):
+    if isinstance(exc, click.ClickException):  # a usage error among them: exit 2
         fail(exc.format_message())
         return exc.exit_code
     fail(f"internal: {type(exc).__name__}: {exc}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -22,14 +23,15 @@ from majordomus.http.door import CLOSED, Door
 from majordomus.http.errors import HttpError, from_exception
 from majordomus.http.guards import MCP_PATH
 from majordomus.http.mcp import McpEndpoint
-from majordomus.http.middleware import BODY_LIMIT, MAX_IN_FLIGHT, Guard, client_of
-from majordomus.http.openapi import OpenApiError, build_openapi, render
+from majordomus.http.middleware import Guard, client_of
+from majordomus.http.openapi import OpenApiError, build_openapi
 from majordomus.http.responses import (
     error_response,
     method_not_allowed,
     model_response,
     refusal_response,
 )
+from majordomus.wire import dumps_pretty
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +75,6 @@ class Routes:
         self.executor = ctx.executor
         self.door = door
         self.mcp = McpEndpoint(ctx, door)
-        self._info: pages.ServerIndex | None = None
         self.api = pages.api_index(self.registry)
         self.command_lock = anyio.Lock()
         self.workers = anyio.CapacityLimiter(WORKERS)
@@ -84,21 +85,17 @@ class Routes:
         and `/` says `stale`."""
         was_stale = self.ctx.stale
         if self.ctx.refresh() or self.ctx.stale != was_stale:
-            self._info = None
+            self.__dict__.pop("info", None)
 
-    @property
+    @functools.cached_property
     def info(self) -> pages.ServerIndex:
         """The JSON index of `/`, built on first ask after a change (it runs `git status`)."""
-        if self._info is None:
-            self._info = pages.server_index(self.ctx.index, stale=self.ctx.stale)
-        return self._info
+        return pages.server_index(self.ctx.index, stale=self.ctx.stale)
 
     async def run(self, cap: Capability, raw: dict[str, Any]) -> BaseModel:
         call = functools.partial(self.executor.answer, cap, raw)
-        if cap.kind == "command":
-            async with self.command_lock:
-                return await anyio.to_thread.run_sync(call, limiter=self.workers)
-        return await anyio.to_thread.run_sync(call, limiter=self.workers)
+        async with self.command_lock if cap.kind == "command" else contextlib.nullcontext():
+            return await anyio.to_thread.run_sync(call, limiter=self.workers)
 
     def table(self) -> list[tuple[str, str, Endpoint]]:
         """Every route served beside MCP: the pages, then one per capability HTTP exposure."""
@@ -145,7 +142,7 @@ class Routes:
             except OpenApiError as exc:
                 log.error("the OpenAPI document did not build: %s", exc)
                 return error_response(500, "internal", f"the OpenAPI document did not build: {exc}")
-            self._openapi = render(document)
+            self._openapi = dumps_pretty(document) + "\n"
         return Response(self._openapi, media_type="application/json")
 
     def endpoint(self, cap: Capability) -> Endpoint:
@@ -193,8 +190,6 @@ def create_app(
     *,
     door: Door = CLOSED,
     mcp_only: bool = False,
-    max_in_flight: int = MAX_IN_FLIGHT,
-    body_limit: int = BODY_LIMIT,
 ) -> Guard:
     """The whole application over one context (`mcp_only`: `/mcp` alone); the registry and
     index are built here, once."""
@@ -223,8 +218,6 @@ def create_app(
     return Guard(
         api,
         door=door,
-        max_in_flight=max_in_flight,
-        body_limit=body_limit,
         before_each=routes.refresh,
         hidden=(ctx.index.root, *([Path(top)] if top else [])),
         mcp=routes.mcp,

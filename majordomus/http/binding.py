@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from majordomus.bounded_json import JsonLimitError, loads, refusal
+from majordomus.capabilities.schemas import json_types
 from majordomus.http.errors import HttpError
 from majordomus.limits import MAX_INT_DIGITS
 
@@ -15,39 +16,9 @@ _INTEGER = re.compile(rf"[+-]?[0-9]{{1,{MAX_INT_DIGITS}}}\Z")
 _I64 = (-(2**63), 2**63 - 1)
 
 
-def _resolve(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
-    """Follow one local `#/$defs/X` reference, so an enum or a nested model shows its type."""
-    ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/$defs/"):
-        target = root.get("$defs", {}).get(ref[len("#/$defs/") :])
-        if isinstance(target, dict):
-            return target
-    return node
-
-
-def _types_of(node: dict[str, Any], root: dict[str, Any]) -> set[str]:
-    node = _resolve(node, root)
-    declared = node.get("type")
-    if isinstance(declared, str):
-        return {declared}
-    if isinstance(declared, list):
-        return {t for t in declared if isinstance(t, str)}
-    if "properties" in node:
-        return {"object"}
-    return set()
-
-
 def declared_types(schema: dict[str, Any], name: str) -> set[str]:
     """The JSON types property `name` admits; empty for an unknown or untyped property."""
-    prop = schema.get("properties", {}).get(name)
-    if not isinstance(prop, dict):
-        return set()
-    types = _types_of(prop, schema)
-    for key in ("anyOf", "oneOf"):
-        for member in prop.get(key, ()):
-            if isinstance(member, dict):
-                types |= _types_of(member, schema)
-    return types
+    return json_types(schema.get("properties", {}).get(name), schema.get("$defs", {}))
 
 
 def _fail(name: str, reason: str) -> HttpError:

@@ -38,21 +38,12 @@ def _seconds(variable: str, default: float) -> float:
     return value if 0 < value < float("inf") else default
 
 
-def timeouts() -> tuple[float, float, float]:
-    """(header, body, write) seconds: the defaults, or what the environment sets."""
-    read = _seconds(ENV_READ_TIMEOUT, 0)
-    return read or HEADER_TIMEOUT, read or BODY_TIMEOUT, _seconds(ENV_WRITE_TIMEOUT, WRITE_TIMEOUT)
-
-
-def _malloc_trim() -> Callable[[int], int] | None:
-    """The C library's `malloc_trim` (glibc), or None."""
-    try:
-        return getattr(ctypes.CDLL(None), "malloc_trim", None)
-    except OSError:
-        return None
-
-
-_TRIM = _malloc_trim()
+#: The C library's `malloc_trim` (glibc), or None.
+_TRIM: Callable[[int], int] | None
+try:
+    _TRIM = getattr(ctypes.CDLL(None), "malloc_trim", None)
+except OSError:
+    _TRIM = None
 
 
 class _Reclaim:
@@ -171,14 +162,13 @@ class DeadlineProtocol(HttpToolsProtocol):
             self.transport.close()
 
 
-def protocol_class(
-    header_timeout: float, body_timeout: float, write_timeout: float
-) -> type[DeadlineProtocol]:
-    """`DeadlineProtocol` with these deadlines, for `uvicorn.Config(http=...)`."""
+def protocol_class() -> type[DeadlineProtocol]:
+    """`DeadlineProtocol` with the environment's deadlines, for `uvicorn.Config(http=...)`."""
+    read = _seconds(ENV_READ_TIMEOUT, 0)
     attributes: dict[str, Any] = {
-        "header_timeout": header_timeout,
-        "body_timeout": body_timeout,
-        "write_timeout": write_timeout,
+        "header_timeout": read or HEADER_TIMEOUT,
+        "body_timeout": read or BODY_TIMEOUT,
+        "write_timeout": _seconds(ENV_WRITE_TIMEOUT, WRITE_TIMEOUT),
         "reclaim": _Reclaim(),
     }
     return type("Deadlines", (DeadlineProtocol,), attributes)

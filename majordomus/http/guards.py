@@ -35,20 +35,17 @@ def is_loopback(address: str | None) -> bool:
 
 def local_host(host: str) -> bool:
     """An IPv4 literal, a bracketed IPv6 literal, `localhost` or `*.localhost`, port optional."""
-    if _IPV4.match(host):
-        try:
-            ipaddress.IPv4Address(host.rsplit(":", 1)[0] if ":" in host else host)
-        except ValueError:
-            return False
-        return True
     bracketed = _IPV6.match(host)
-    if bracketed:
-        try:
+    try:
+        if bracketed:
             ipaddress.IPv6Address(bracketed.group(1).split("%", 1)[0])
-        except ValueError:
-            return False
-        return True
-    return bool(_LOCALHOST.match(host))
+        elif _IPV4.match(host):
+            ipaddress.IPv4Address(host.partition(":")[0])
+        else:
+            return bool(_LOCALHOST.match(host))
+    except ValueError:
+        return False
+    return True
 
 
 def check_request(

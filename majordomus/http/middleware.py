@@ -23,13 +23,12 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-BODY_LIMIT = MAX_BODY_BYTES
 MAX_IN_FLIGHT = 64
 #: Liveness probes are answered even when every in-flight slot is taken.
 LIVENESS_PATHS = frozenset({"/", "/api/v1/live"})
 #: An over-long body is read (and dropped) up to this much before the 413 is sent, so the
 #: client is not cut off mid-write and can read the answer; beyond it the connection closes.
-DRAIN_LIMIT = 16 * BODY_LIMIT
+DRAIN_LIMIT = 16 * MAX_BODY_BYTES
 
 
 class ClientGone(Exception):
@@ -50,7 +49,6 @@ class Guard:
         *,
         door: Door = CLOSED,
         max_in_flight: int = MAX_IN_FLIGHT,
-        body_limit: int = BODY_LIMIT,
         before_each: Callable[[], None] | None = None,
         hidden: Iterable[Path] = (),
         mcp: ASGIApp | None = None,
@@ -61,7 +59,6 @@ class Guard:
         self.hide = hider(hidden)
         self.before_each = before_each
         self.max_in_flight = max_in_flight
-        self.body_limit = body_limit
         self.in_flight = 0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -125,7 +122,7 @@ class Guard:
         """The whole body, or 413 `too_large`; a client that leaves before it is whole is
         `ClientGone`, so a retrying client cannot commit a record twice."""
         declared = headers.get("content-length", "")
-        too_large = declared.isdigit() and int(declared) > self.body_limit
+        too_large = declared.isdigit() and int(declared) > MAX_BODY_BYTES
         chunks: list[bytes] = []
         size = 0
         more = True
@@ -135,12 +132,12 @@ class Guard:
                 raise ClientGone
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size <= self.body_limit and not too_large:
+            if size <= MAX_BODY_BYTES and not too_large:
                 chunks.append(chunk)
             more = message.get("more_body", False)
-        if too_large or size > self.body_limit:
+        if too_large or size > MAX_BODY_BYTES:
             raise HttpError(
-                413, "too_large", f"the request body is over {self.body_limit} bytes (1 MiB)"
+                413, "too_large", f"the request body is over {MAX_BODY_BYTES} bytes (1 MiB)"
             )
         if declared.isdigit() and int(declared) != size:
             raise ClientGone

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -53,8 +52,7 @@ def _rewrite_ref(value: Any, names: dict[str, str]) -> Any:
 
 
 def _rewrite_refs(node: Any, names: dict[str, str]) -> Any:
-    """Every `#/$defs/X` (a `$ref` or a discriminator mapping) becomes
-    `#/components/schemas/<name of X>`."""
+    """Each `#/$defs/X` (of a `$ref` or a discriminator mapping) as its component's reference."""
     if isinstance(node, dict):
         out: dict[str, Any] = {}
         for key, value in node.items():
@@ -269,8 +267,3 @@ def build_openapi(registry: Registry, cases: Cases) -> dict[str, Any]:
             "errors": [{"status": s, "code": c, "reason": r} for s, c, r in ERRORS],
         },
     }
-
-
-def render(document: dict[str, Any]) -> str:
-    """Pretty JSON with a trailing newline (non-ASCII kept)."""
-    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"

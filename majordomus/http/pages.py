@@ -66,9 +66,9 @@ class Surface(Wire):
     title: str
     path: str
     category: str
-    visibility: str
+    visibility: str = "public"
     kind: str
-    ready: bool
+    ready: bool = True
 
 
 class ServerIndex(Wire):
@@ -82,8 +82,8 @@ class ServerIndex(Wire):
     description: str
     reference: str
     repository: str
-    repository_id: str | None
-    git_repository_id: str | None
+    repository_id: str | None = None
+    git_repository_id: str | None = None
     linked_worktree: bool
     surfaces: list[Surface]
 
@@ -105,15 +105,7 @@ class ApiIndex(Wire):
 
 
 SURFACES = tuple(
-    Surface(
-        id=id_,
-        title=title,
-        path=path,
-        category=category,
-        visibility="public",
-        kind=kind,
-        ready=True,
-    )
+    Surface(id=id_, title=title, path=path, category=category, kind=kind)
     for id_, title, path, category, kind in (
         ("api", "Capability routes", "/api/v1", "api", "json"),
         ("openapi", "OpenAPI document", "/openapi.json", "reference", "json"),
@@ -138,8 +130,6 @@ def server_index(index: Index, *, stale: bool = False) -> ServerIndex:
         description=DESCRIPTION,
         reference="/openapi.json",
         repository=index.root.name,
-        repository_id=None,
-        git_repository_id=None,
         linked_worktree=(index.root / ".git").is_file(),
         surfaces=list(SURFACES),
     )

@@ -14,7 +14,7 @@ import uvicorn
 from majordomus.capabilities.registry import RegistryBuildFailed
 from majordomus.errors import ContractUnmet, ProtocolFailure
 from majordomus.http.app import create_app
-from majordomus.http.deadlines import protocol_class, timeouts
+from majordomus.http.deadlines import protocol_class
 from majordomus.http.door import TOKEN_FILE, Door, TokenUnusable, server_token
 from majordomus.http.guards import MCP_PATH, is_loopback
 
@@ -55,12 +55,6 @@ def bind(host: str, port: int, *, fallback: bool = False) -> socket.socket:
         raise ProtocolFailure(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     sock.listen(2048)
     return sock
-
-
-def url_of(sock: socket.socket) -> str:
-    address = sock.getsockname()
-    host = f"[{address[0]}]" if sock.family == socket.AF_INET6 else address[0]
-    return f"http://{host}:{address[1]}"
 
 
 def route_uvicorn_logs() -> None:
@@ -113,14 +107,15 @@ def serve(
         timeout_graceful_shutdown=GRACE_SECONDS,
         # A client slow to send its request head or body, or to take its answer, is dropped
         # (deadlines.py), so slow clients hold neither the in-flight slots nor memory.
-        http=protocol_class(*timeouts()),
+        http=protocol_class(),
     )
     server = _Server(config)
     # A stop signal that arrives between the announcement and uvicorn's own handlers still
     # stops the server gracefully.
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, server.handle_exit)
-    url = url_of(sock)
+    shown = f"[{bound}]" if sock.family == socket.AF_INET6 else bound
+    url = f"http://{shown}:{sock.getsockname()[1]}"
     served = (
         f"MCP at {url}{MCP_PATH} only"
         if mcp_only

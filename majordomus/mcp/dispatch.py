@@ -48,11 +48,6 @@ class Dispatcher:
         """The notifications to send before the next answer; none by default."""
         return []
 
-    def handle_line(self, raw: bytes) -> str | None:
-        """The one output line a raw input line produces, or None (blank, notifications)."""
-        answer = self.answer(raw)
-        return None if answer is None else encode(answer)
-
     def answer(self, raw: bytes) -> Answer | None:
         """The answer a raw input line calls for (a batch answers with a list), or None."""
         if not raw.strip():
@@ -126,10 +121,9 @@ class Dispatcher:
             except Exception as exc:
                 log.error("re-indexing failed: %s: %s", type(exc).__name__, exc, exc_info=True)
         try:
-            answer = self.handle_line(raw)
+            answer = self.answer(raw)
+            line = None if answer is None else encode(answer)
         except Exception as exc:
             log.error("unexpected failure: %s: %s", type(exc).__name__, exc, exc_info=True)
-            answer = encode(
-                error(None, INTERNAL_ERROR, "internal: the message could not be handled")
-            )
-        return lines if answer is None else [*lines, answer]
+            line = encode(error(None, INTERNAL_ERROR, "internal: the message could not be handled"))
+        return lines if line is None else [*lines, line]

@@ -66,14 +66,12 @@ class Unparsable(Exception):
 def decode(raw: bytes) -> tuple[Any, bool]:
     """An input line's value, and whether it holds an integer too long for any parameter."""
     try:
-        return loads(raw), False
+        try:
+            return loads(raw), False
+        except IntegerTooLarge:
+            return loads(raw, keep_large_ints=True), True
     except UnicodeDecodeError:
         raise Unparsable("parse error: input is not UTF-8") from None
-    except IntegerTooLarge:
-        try:
-            return loads(raw, keep_large_ints=True), True
-        except ValueError as exc:
-            raise Unparsable(f"parse error: {exc}") from None
     except ValueError as exc:
         raise Unparsable(f"parse error: {exc}") from None
 

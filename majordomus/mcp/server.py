@@ -130,14 +130,11 @@ class Server(Dispatcher):
 
     def _instructions(self) -> str:
         index = self.ctx.index
-        writers = writer_tools()
         if self.read_only:
             writes = "Started with --read-only: nothing writes the repository or any file."
-        elif writers:
-            named = ", ".join(writers)
+        else:  # the shipped tools always hold majordomus_reasoning_record
+            named = ", ".join(writer_tools())
             writes = f"Tools that write the repository: {named}; every other tool only reads."
-        else:
-            writes = "No tool writes the repository; every tool only reads."
         return (
             f"Majordomus serves a view of the .ai/ layer of the repository at {index.root}: "
             f"{len(index.objects)} objects, index state {index.state}. "

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING
 
 from majordomus.egress import silence
+from majordomus.errors import EXIT_OK, EXIT_REFUSED
 from majordomus.limits import MAX_LINE_BYTES
 from majordomus.mcp.framing import INVALID_REQUEST, OutputClosed, encode, error, write
 
@@ -16,9 +17,6 @@ log = logging.getLogger(__name__)
 if TYPE_CHECKING:
     from majordomus.mcp.dispatch import Dispatcher
 
-
-EXIT_OK = 0
-EXIT_IO = 13
 
 #: Seconds between the checks an idle session makes, so a change is announced unasked.
 IDLE_CHECK_SECONDS = 2.0
@@ -70,7 +68,7 @@ def run(server: Dispatcher, inp: IO[bytes], out: IO[bytes]) -> int:
         return EXIT_OK
     except OSError as exc:
         log.error("I/O failure: %s", exc)
-        return EXIT_IO
+        return EXIT_REFUSED
     finally:
         stop.set()
         with turn:

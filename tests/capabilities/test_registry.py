@@ -18,7 +18,15 @@ from majordomus.capabilities.registry import (
 from majordomus.capabilities.workspace import Workspace
 
 
-def _handler(ctx, request):
+def _handler(ctx: Workspace, request: Empty) -> Liveness:
+    return Liveness(alive=True, version="0")
+
+
+def _get(ctx: Workspace, request: GetInput) -> Liveness:
+    return Liveness(alive=True, version="0")
+
+
+def _unannotated(ctx, request):
     return Liveness(alive=True, version="0")
 
 
@@ -27,8 +35,6 @@ def cap(**changes) -> Capability:
         id="demo.thing",
         title="Thing",
         description="A thing.",
-        input=Empty,
-        output=Liveness,
         handler=_handler,
         tool="majordomus_demo_thing",
         http=("GET", "/api/v1/demo/thing"),
@@ -94,27 +100,17 @@ def test_duplicates_are_named_by_surface():
     assert "duplicate_id" in codes(module(cap(), cap(tool="t2", http=None, cli=None)))
 
 
-def _wrong_input(ctx: Workspace, request: GetInput) -> Liveness:
-    return Liveness(alive=True, version="0")
-
-
-def _wrong_output(ctx: Workspace, request: Empty) -> Empty:
-    return Empty()
-
-
 @pytest.mark.parametrize(
     ("declared", "code"),
     [
         (module(cap(kind="command")), "invalid_exposure"),  # a command bound to GET
         (module(cap(kind="command", cache=CachePolicy(4), http=None)), "invalid_cache_policy"),
-        (module(cap(handler=None)), "shape"),
         (module(cap(cache=CachePolicy(0, ttl_seconds=0))), "invalid_cache_policy"),
         (module(cap(stability="planned")), "not_executable"),
         (module(cap(id="other.thing")), "module_mismatch"),
         (module(cap(id="system.thing"), id="system"), "invalid_module_id"),
-        (module(cap(input=GetInput, resource=("majordomus://demo", "demo"))), "shape"),
-        (module(cap(handler=_wrong_input)), "shape"),
-        (module(cap(handler=_wrong_output)), "shape"),
+        (module(cap(handler=_get, resource=("majordomus://demo", "demo"))), "shape"),
+        (module(cap(handler=_unannotated)), "shape"),
     ],
 )
 def test_a_declaration_error_is_named_by_its_code(declared: Module, code: str) -> None:

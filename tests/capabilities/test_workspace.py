@@ -84,13 +84,13 @@ def test_refresh_after_a_change_reads_the_layer_again(layer: Path) -> None:
     ctx = Workspace(layer, discovery="filesystem")
     before = ctx.index
     ctx.executor.call("objects.search", {"query": "alpha"})
-    assert ctx.executor.cache.entries
+    assert ctx.executor.cache
     with (layer / RULE).open("a", encoding="utf-8") as rule:
         rule.write("\nOne more line that changes the rule's size.\n")
     assert ctx.refresh() is True
     assert ctx.index is not before and ctx.index.fingerprint != before.fingerprint
     assert ctx.generation == 1 and not ctx.stale
-    assert not ctx.executor.cache.entries
+    assert not ctx.executor.cache
     assert ctx.refresh() is False
 
 

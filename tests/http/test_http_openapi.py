@@ -179,6 +179,14 @@ class _Right(Wire):
     b: str
 
 
+def _left(ctx: Workspace, request: Empty) -> _Left:
+    return _Left(a=1)
+
+
+def _right(ctx: Workspace, request: Empty) -> _Right:
+    return _Right(b="b")
+
+
 def _twins() -> Registry:
     """Two capabilities whose outputs are different schemas titled `Twin`."""
     caps = tuple(
@@ -186,12 +194,10 @@ def _twins() -> Registry:
             id=f"twins.{side}",
             title=side,
             description="",
-            input=Empty,
-            output=model,
-            handler=lambda ctx, request: None,  # type: ignore[arg-type,return-value]
+            handler=handler,
             http=("GET", f"/api/v1/twins/{side}"),
         )
-        for side, model in (("left", _Left), ("right", _Right))
+        for side, handler in (("left", _left), ("right", _right))
     )
     twins = Module(
         id="twins", title="Twins", description="", stability="implemented", capabilities=caps

@@ -15,6 +15,7 @@ from majordomus.devcontext.bundle import LEFT_OUT
 from majordomus.layer.prompts import FACTS
 from majordomus.mcp import prompts
 from majordomus.mcp.devcontext import MCP_LEFT_OUT
+from majordomus.mcp.framing import encode
 from majordomus.mcp.server import Server
 from tests.conftest import git, run_majordomus
 
@@ -41,9 +42,9 @@ def _get(root: Path, name: str, arguments: dict[str, str] | None = None) -> Any:
     if arguments is not None:
         params["arguments"] = arguments
     message = {"jsonrpc": "2.0", "id": 1, "method": "prompts/get", "params": params}
-    line = srv.handle_line(json.dumps(message).encode())
-    assert line is not None
-    return json.loads(line)
+    found = srv.answer(json.dumps(message).encode())
+    assert found is not None
+    return json.loads(encode(found))
 
 
 def _with_prompt(root: Path) -> Path:

@@ -19,6 +19,7 @@ from majordomus.capabilities.core import RepositoryReport
 from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import Internal, Refused
 from majordomus.mcp import listing, server
+from majordomus.mcp.framing import encode
 from majordomus.mcp.server import Server
 from majordomus.mcp.session import run
 from majordomus.shipped import shipped_text
@@ -33,8 +34,8 @@ def ctx(layer_repo: Path) -> Workspace:
 
 
 def answer(srv: Server, message: Any) -> Any:
-    line = srv.handle_line(json.dumps(message).encode())
-    return None if line is None else json.loads(line)
+    found = srv.answer(json.dumps(message).encode())
+    return None if found is None else json.loads(encode(found))
 
 
 req = Pipes.request

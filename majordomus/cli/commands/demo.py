@@ -40,7 +40,6 @@ def _record(root: Path, record: dict[str, Any]) -> str:
 
 
 def _tour(root: Path) -> None:
-    from majordomus.cli.app import top_words
     from majordomus.synthetic import DEMO_TASK, demo_data, newest_demo_record
 
     _say("The layer: 2 decisions, 2 rules, a milestone, 2 issues. lint checks every file.")
@@ -51,10 +50,7 @@ def _tour(root: Path) -> None:
     )
     _step(root, "devcontext", "compile", "--issue", DEMO_TASK, "--budget-tokens", "4000")
     _say("Recall: what was decided before, found by meaning.")
-    if "recall" in top_words():
-        _step(root, "recall", "refund twice")
-    else:
-        click.echo("(this majordomus has no `recall` command yet; skipped)")
+    _step(root, "recall", "refund twice")
     _say(
         f"The reasoning ledger: records go to the current task ({DEMO_TASK}), under the",
         "git-ignored .ai/local/. First what is uncertain, as JSON (`majordomus schema",

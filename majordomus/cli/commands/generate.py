@@ -20,7 +20,8 @@ def expected_files(target: str) -> dict[str, str]:
     """Relative path under the output directory → the bytes it must hold."""
     from majordomus.capabilities.reference import banner, reference_files, reference_workspace
     from majordomus.capabilities.registry import RegistryBuildFailed
-    from majordomus.http.openapi import OpenApiError, build_openapi, render
+    from majordomus.http.openapi import OpenApiError, build_openapi
+    from majordomus.wire import dumps_pretty
 
     ctx = reference_workspace()
     try:
@@ -37,7 +38,7 @@ def expected_files(target: str) -> dict[str, str]:
             document = build_openapi(registry, cases)
         except OpenApiError as exc:
             raise ContractUnmet(f"the OpenAPI document did not build: {exc}") from None
-        files["openapi.json"] = render({"x-generated": banner("openapi"), **document})
+        files["openapi.json"] = dumps_pretty({"x-generated": banner("openapi"), **document}) + "\n"
     if target in ("all", "docs"):
         from majordomus.devcontext.edges import edge_kinds
         from majordomus.layer.reference import layer_reference_files
