@@ -1,28 +1,28 @@
-"""Which advisors may be asked now: gates outrank presence, presence outranks circuits.
+"""Which advisors may be asked now: gates outrank presence (probed through the injected
+`Presence`), presence outranks circuits, which are replayed from recorded consultation outcomes
+(the newest outcome decides).
 
 Pure: everything arrives in `Inputs`. Also gathers the seeds' `reasoning::availability` names."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
 
 from majordomus.advisors.catalogue import AdvisorCatalogue, AdvisorDeclaration, credential_of
-from majordomus.advisors.circuits import judge
-from majordomus.advisors.environment import DISABLE_ALL
-from majordomus.advisors.modes import ModeResolution, ReasoningMode, resolve_mode
-from majordomus.advisors.outcomes import Outcome
-from majordomus.advisors.presence import Presence, probe
+from majordomus.advisors.modes import DISABLE_ALL, ModeResolution, ReasoningMode, resolve_mode
+from majordomus.advisors.outcomes import ConsultationStatus, Outcome
 from majordomus.advisors.references import References
 from majordomus.advisors.states import AdvisorCircuit, AdvisorState, AdvisorStatus
 from majordomus.advisors.transports import AdvisorTransport
+from majordomus.clock import stamp_of
 
 __all__ = [
     "AdvisorCircuit",
     "AdvisorState",
     "AdvisorStatus",
     "Inputs",
-    "LinkedPeer",
     "ModeResolution",
     "Outcome",
     "ReasoningMode",
@@ -30,14 +30,19 @@ __all__ = [
     "resolve_mode",
 ]
 
+FAILURES_TO_OPEN = 2
+FAILURE_COOLDOWN = 600
+RATE_LIMIT_COOLDOWN = 900
+AUTH_COOLDOWN = 3600
+PEER_PROBE = "peers are discovered, not declared"
 
-@dataclass(frozen=True, slots=True)
-class LinkedPeer:
-    """A linked mesh runtime; this implementation has no mesh and always passes none."""
 
-    runtime: str
-    name: str
-    features: list[str] = field(default_factory=list)
+class Presence(Protocol):
+    """The two questions a probe may ask of the machine."""
+
+    def executable(self, name: str) -> bool: ...
+
+    def variable(self, name: str) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,31 +54,13 @@ class Inputs:
     mode: ReasoningMode = ReasoningMode.STANDARD
     disabled: Sequence[str] = ()
     history: Sequence[Outcome] = ()
-    peers: Sequence[LinkedPeer] = ()
     now: int = 0
     cooldown: int | None = None
 
 
 def derive_availability(catalogue: AdvisorCatalogue, inputs: Inputs) -> list[AdvisorState]:
-    """One state per declared advisor in declaration order, then linked peers by runtime."""
-    states = [_declared(a, inputs) for a in catalogue.advisors]
-    peers = catalogue.peers
-    if peers is None:
-        return states
-    linked = {p.runtime: p for p in inputs.peers if peers.feature in p.features}
-    for runtime in sorted(linked):
-        state = AdvisorState(
-            id=f"peer:{runtime}",
-            title=f"Mesh peer {linked[runtime].name}",
-            transport=AdvisorTransport.PEER,
-            adapter=peers.adapter,
-            capabilities=list(peers.capabilities),
-            status=AdvisorStatus.AVAILABLE,
-            reason="peer_linked",
-            probe=f"linked runtime carrying the {peers.feature} feature",
-        )
-        states.append(_gate(state, inputs) or _apply_circuit(state, inputs))
-    return states
+    """One state per declared advisor, in declaration order (no mesh: a `peers` block adds none)."""
+    return [_declared(a, inputs) for a in catalogue.advisors]
 
 
 def _declared(advisor: AdvisorDeclaration, inputs: Inputs) -> AdvisorState:
@@ -83,18 +70,10 @@ def _declared(advisor: AdvisorDeclaration, inputs: Inputs) -> AdvisorState:
     if model is not None:
         entry = inputs.refs.models.resolve(model)
         model = entry.native_id if entry is not None else model
-    state = AdvisorState(
-        id=advisor.id,
-        title=advisor.title,
-        transport=advisor.transport,
-        adapter=advisor.adapter,
-        capabilities=list(advisor.capabilities),
-        model=model,
-        executable=advisor.executable,
-        credential=credential,
-        status=AdvisorStatus.AVAILABLE,
-        reason="present",
-        probe=probed.text,
+    # the declaration's own fields by name (id, title, transport, adapter, capabilities, executable)
+    declared = {**dict(advisor), "model": model, "credential": credential, "probe": probed.text}
+    state = AdvisorState.model_validate(
+        {**declared, "status": AdvisorStatus.AVAILABLE, "reason": "present"}
     )
     gated = _gate(state, inputs)
     if gated is not None:
@@ -104,6 +83,34 @@ def _declared(advisor: AdvisorDeclaration, inputs: Inputs) -> AdvisorState:
             update={"status": probed.absent_status, "reason": probed.absent_reason}
         )
     return _apply_circuit(state, inputs)
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """What was probed, whether it was found, and what its absence means."""
+
+    text: str
+    present: bool
+    absent_status: AdvisorStatus
+    absent_reason: str
+
+
+def probe(advisor: AdvisorDeclaration, credential: str | None, presence: Presence) -> Probe:
+    """Probe a declared advisor by its transport; `credential` is the variable name, if any."""
+    transport = advisor.transport
+    if transport is AdvisorTransport.API:
+        missing = AdvisorStatus.NOT_CONFIGURED
+        if credential is None:
+            return Probe("no credential variable declared", False, missing, "credential_undeclared")
+        text = f"credential variable {credential} set"
+        return Probe(text, presence.variable(credential), missing, "credential_absent")
+    missing = AdvisorStatus.UNAVAILABLE
+    if transport is AdvisorTransport.PEER:
+        return Probe(PEER_PROBE, False, missing, "peer_declared_statically")
+    if advisor.executable is None:
+        return Probe("no executable declared", False, missing, "executable_undeclared")
+    text = f"executable {advisor.executable} on PATH"
+    return Probe(text, presence.executable(advisor.executable), missing, "executable_not_found")
 
 
 def _gate(state: AdvisorState, inputs: Inputs) -> AdvisorState | None:
@@ -128,3 +135,52 @@ def _apply_circuit(state: AdvisorState, inputs: Inputs) -> AdvisorState:
     return state.model_copy(
         update={"status": verdict.status, "reason": verdict.reason, "circuit": verdict.circuit}
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the history says about one advisor: an open circuit, or recovery, or nothing."""
+
+    circuit: AdvisorCircuit | None = None
+    status: AdvisorStatus | None = None
+    reason: str | None = None
+    recovering: bool = False
+
+
+NO_VERDICT = Verdict()
+
+
+def judge(advisor_id: str, history: Iterable[Outcome], now: int, cooldown: int | None) -> Verdict:
+    """The circuit verdict for `advisor_id` at `now`; `cooldown` replaces every cooldown."""
+    mine = sorted({(o.at, o.id): o for o in history if o.advisor == advisor_id}.items())
+    newest_first = [o for _, o in reversed(mine)]
+    if not newest_first:
+        return NO_VERDICT
+    newest = newest_first[0]
+    status = newest.status
+    if status is ConsultationStatus.AUTH_FAILED:
+        opened = (AdvisorStatus.TEMPORARILY_FAILED, "authentication_failed", 1)
+        wait = _first(cooldown, AUTH_COOLDOWN)
+    elif status is ConsultationStatus.RATE_LIMITED:
+        opened = (AdvisorStatus.RATE_LIMITED, "rate_limited", 1)
+        wait = _first(cooldown, newest.retry_after, RATE_LIMIT_COOLDOWN)
+    elif status.is_transient():
+        steady = (i for i, o in enumerate(newest_first) if not o.status.is_transient())
+        run = next(steady, len(newest_first))  # the newest transient failures in a row
+        if run < FAILURES_TO_OPEN:
+            return NO_VERDICT
+        opened = (AdvisorStatus.TEMPORARILY_FAILED, "consecutive_failures", run)
+        wait = _first(cooldown, FAILURE_COOLDOWN)
+    else:
+        return NO_VERDICT
+    until = newest.at + wait
+    if now >= until:
+        return Verdict(recovering=True)
+    new_status, reason, failures = opened
+    circuit = AdvisorCircuit(opened_by=newest.id, failures=failures, until=stamp_of(until))
+    return Verdict(circuit=circuit, status=new_status, reason=reason)
+
+
+def _first(*values: int | None) -> int:
+    """The first value that is set; the last argument always is."""
+    return next(v for v in values if v is not None)

@@ -1,15 +1,15 @@
 """The advisor catalogue: its strict models and its diagnostics (reported, never repaired).
 
-Pure: parses nothing from disk (`loading`), probes nothing (`presence`)."""
+Pure: parses nothing from disk (`loading`), probes nothing (`availability`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Annotated
 
-from pydantic import Field, StrictInt
+from pydantic import Field
 
-from majordomus.advisors.references import References
+from majordomus.advisors.references import References, VersionedTable
 from majordomus.advisors.transports import AdvisorTransport
 from majordomus.order import canonical_strings
 from majordomus.wire import OMIT, StrictInput
@@ -53,19 +53,14 @@ class PeerAdvisors(StrictInput):
     capabilities: list[str] = Field(default_factory=list)
 
 
-class AdvisorCatalogue(StrictInput):
+class AdvisorCatalogue(VersionedTable):
     """The whole catalogue. A file must state its `version`; `AdvisorCatalogue.default()`
     is the empty catalogue (version 0, no entries)."""
 
-    version: Annotated[StrictInt, Field(ge=0)]
     capabilities: list[AdvisoryCapability] = Field(default_factory=list)
     advisors: list[AdvisorDeclaration] = Field(default_factory=list)
     peers: Annotated[PeerAdvisors | None, OMIT] = None
     forbidden_claims: list[str] = Field(default_factory=list)
-
-    @classmethod
-    def default(cls) -> AdvisorCatalogue:
-        return cls(version=0)
 
     def get(self, advisor_id: str) -> AdvisorDeclaration | None:
         """The first declared advisor with that id; `peer:…` ids are never declared."""
@@ -125,7 +120,21 @@ def _advisor_findings(
         if not catalogue.knows_capability(word)
     )
     yield from _reference_findings(who, a, refs)
-    yield from _probe_findings(who, a, refs)
+    # whether its transport leaves something to probe its presence by
+    if a.transport is AdvisorTransport.API and credential_of(a, refs) is None:
+        yield (
+            f"{who} is an API advisor whose vendor declares no credential variable, "
+            "so its presence cannot be probed"
+        )
+    elif a.transport in (AdvisorTransport.CLI, AdvisorTransport.LOCAL_RUNTIME) and (
+        a.executable is None
+    ):
+        yield f"{who} declares no executable, so its presence cannot be probed"
+    elif a.transport is AdvisorTransport.PEER:
+        yield (
+            f"{who} is declared with transport peer; peers are discovered from the mesh, "
+            "never listed"
+        )
 
 
 def _reference_findings(who: str, a: AdvisorDeclaration, refs: References) -> Iterator[str]:
@@ -142,21 +151,3 @@ def _reference_findings(who: str, a: AdvisorDeclaration, refs: References) -> It
             yield (
                 f"{who} names model '{a.model}' of vendor '{entry.vendor}', not of its own vendor"
             )
-
-
-def _probe_findings(who: str, a: AdvisorDeclaration, refs: References) -> Iterator[str]:
-    """Whether the advisor's transport leaves something to probe its presence by."""
-    if a.transport is AdvisorTransport.API and credential_of(a, refs) is None:
-        yield (
-            f"{who} is an API advisor whose vendor declares no credential variable, "
-            "so its presence cannot be probed"
-        )
-    elif a.transport in (AdvisorTransport.CLI, AdvisorTransport.LOCAL_RUNTIME) and (
-        a.executable is None
-    ):
-        yield f"{who} declares no executable, so its presence cannot be probed"
-    elif a.transport is AdvisorTransport.PEER:
-        yield (
-            f"{who} is declared with transport peer; peers are discovered from the mesh, "
-            "never listed"
-        )

@@ -11,13 +11,7 @@ from typing import TypeVar
 from pydantic import BaseModel, ValidationError
 
 from majordomus.advisors.catalogue import AdvisorCatalogue
-from majordomus.advisors.references import (
-    MODELS_FILE,
-    PROVIDERS_FILE,
-    ModelCatalogue,
-    ProviderTable,
-    References,
-)
+from majordomus.advisors.references import ModelCatalogue, ProviderTable, References
 from majordomus.errors import describe_validation
 from majordomus.layer.yaml import YamlError, parse_into
 from majordomus.safefs import CONFIG_LIMIT, Tree, Unsafe
@@ -64,13 +58,11 @@ def load_references() -> References:
     """The packaged model catalogue and provider ids; an unusable table reads as empty."""
     models = _parse(_packaged("models.yaml"), ModelCatalogue)
     providers = _parse(_packaged("providers.yaml"), ProviderTable)
+    if isinstance(providers, str):
+        providers = ProviderTable.default()
     return References(
-        providers=[p.id for p in providers.providers]
-        if isinstance(providers, ProviderTable)
-        else [],
+        providers=[p.id for p in providers.providers],
         models=models if isinstance(models, ModelCatalogue) else ModelCatalogue.default(),
-        providers_file=PROVIDERS_FILE,
-        models_file=MODELS_FILE,
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field
 
@@ -14,19 +14,6 @@ from majordomus.advisors.modes import ModeResolution, ReasoningMode
 from majordomus.advisors.states import AdvisorState, AdvisorStatus, count_available
 from majordomus.order import DeclaredOrder
 from majordomus.wire import OMIT, Wire
-
-__all__ = [
-    "LOCAL_REVIEW",
-    "ExcludedAdvisor",
-    "Materiality",
-    "PlanOutcome",
-    "PlanRequest",
-    "ReasoningConfidence",
-    "ReviewPlan",
-    "SelectedAdvisor",
-    "budget",
-    "plan",
-]
 
 #: What a plan asks for when the request names no advisory capability.
 DEFAULT_CAPABILITY = "independent_reasoning"
@@ -133,33 +120,55 @@ def plan(request: PlanRequest, mode: ModeResolution, states: Sequence[AdvisorSta
     """The review plan of docs/ledger.md; `states` arrive in preference order."""
     wanted = list(request.capabilities) or [DEFAULT_CAPABILITY]
     allowed = budget(mode.mode, request.materiality, request.confidence)
-    head: dict[str, Any] = {
-        "mode": mode.mode,
-        "mode_source": mode.source,
-        "materiality": request.materiality,
-        "confidence": request.confidence,
-        "capabilities": wanted,
-        "available": count_available(states),
-    }
+    selected: list[SelectedAdvisor] = []
+    local_review: list[str] = []
     if request.prior_conclusion is not None and not request.new_evidence:
-        return ReviewPlan(
-            **head,
-            budget=0,
-            outcome=PlanOutcome.REUSE_PRIOR,
-            reason=(
-                f"conclusion {request.prior_conclusion} already answers this subject "
-                "and the assessment brings no new evidence"
-            ),
-            excluded=[
-                ExcludedAdvisor(
-                    advisor=s.id,
-                    status=s.status,
-                    reason="a standing conclusion answers the subject",
-                )
-                for s in states
-            ],
+        allowed = 0
+        outcome = PlanOutcome.REUSE_PRIOR
+        reason = (
+            f"conclusion {request.prior_conclusion} already answers this subject "
+            "and the assessment brings no new evidence"
         )
+        excluded = [
+            ExcludedAdvisor(
+                advisor=s.id, status=s.status, reason="a standing conclusion answers the subject"
+            )
+            for s in states
+        ]
+    else:
+        selected, excluded = _select(states, wanted, allowed)
+        if selected:
+            outcome = PlanOutcome.CONSULT
+            reason = (
+                f"{request.materiality.value} uncertainty under mode {mode.mode.value}: "
+                f"{len(selected)} independent review(s) within a budget of {allowed}"
+            )
+        else:
+            outcome = PlanOutcome.DECIDE_LOCALLY
+            reason = _local_reason(request, mode.mode, allowed, wanted)
+            if request.materiality.is_material():
+                local_review = list(LOCAL_REVIEW)
+    return ReviewPlan(
+        mode=mode.mode,
+        mode_source=mode.source,
+        materiality=request.materiality,
+        confidence=request.confidence,
+        capabilities=wanted,
+        budget=allowed,
+        outcome=outcome,
+        reason=reason,
+        selected=selected,
+        excluded=excluded,
+        available=count_available(states),
+        local_review=local_review,
+    )
 
+
+def _select(
+    states: Sequence[AdvisorState], wanted: list[str], allowed: int
+) -> tuple[list[SelectedAdvisor], list[ExcludedAdvisor]]:
+    """Greedy selection by (fresh capabilities, independent adapter) among the available states
+    offering a wanted capability; the rest are excluded, each with why, in preference order."""
     excluded: list[tuple[int, ExcludedAdvisor]] = []
     pool: list[tuple[int, AdvisorState]] = []
     for index, s in enumerate(states):
@@ -171,48 +180,6 @@ def plan(request: PlanRequest, mode: ModeResolution, states: Sequence[AdvisorSta
             pool.append((index, s))
             continue
         excluded.append((index, ExcludedAdvisor(advisor=s.id, status=s.status, reason=reason)))
-
-    selected = _select(pool, wanted, allowed)
-    excluded.extend(
-        (
-            index,
-            ExcludedAdvisor(
-                advisor=s.id,
-                status=AdvisorStatus.AVAILABLE,
-                reason="the budget was spent on advisors earlier in the selection",
-            ),
-        )
-        for index, s in pool
-    )
-    excluded.sort(key=lambda pair: pair[0])
-
-    local_review: list[str] = []
-    if selected:
-        outcome = PlanOutcome.CONSULT
-        reason = (
-            f"{request.materiality.value} uncertainty under mode {mode.mode.value}: "
-            f"{len(selected)} independent review(s) within a budget of {allowed}"
-        )
-    else:
-        outcome = PlanOutcome.DECIDE_LOCALLY
-        reason = _local_reason(request, mode.mode, allowed, wanted)
-        if request.materiality.is_material():
-            local_review = list(LOCAL_REVIEW)
-    return ReviewPlan(
-        **head,
-        budget=allowed,
-        outcome=outcome,
-        reason=reason,
-        selected=selected,
-        excluded=[e for _, e in excluded],
-        local_review=local_review,
-    )
-
-
-def _select(
-    pool: list[tuple[int, AdvisorState]], wanted: list[str], allowed: int
-) -> list[SelectedAdvisor]:
-    """Greedy selection by (fresh capabilities, independent adapter); the chosen leave `pool`."""
     selected: list[SelectedAdvisor] = []
     covered: list[str] = []
     sources: set[str] = set()
@@ -242,7 +209,11 @@ def _select(
         selected.append(SelectedAdvisor(advisor=chosen.id, covers=covers, why=why))
         covered.extend(c for c in covers if c not in covered)
         sources.add(chosen.adapter)
-    return selected
+    spent = "the budget was spent on advisors earlier in the selection"
+    excluded.extend(
+        (index, ExcludedAdvisor(advisor=s.id, status=s.status, reason=spent)) for index, s in pool
+    )
+    return selected, [e for _, e in sorted(excluded, key=lambda pair: pair[0])]
 
 
 def _local_reason(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Self
 
 from pydantic import Field, StrictInt
 
@@ -45,17 +45,22 @@ class ModelEntry(StrictInput):
     note: Annotated[str | None, OMIT] = None
 
 
-class ModelCatalogue(StrictInput):
+class VersionedTable(StrictInput):
+    """A data file that must state its `version`; `default()` is the empty one (version 0)."""
+
+    version: Annotated[StrictInt, Field(ge=0)]
+
+    @classmethod
+    def default(cls) -> Self:
+        return cls(version=0)
+
+
+class ModelCatalogue(VersionedTable):
     """The model table. A file must state its `version`; `ModelCatalogue.default()` is the
     empty table (version 0) that stands in when the file is unusable."""
 
-    version: Annotated[StrictInt, Field(ge=0)]
     vendors: list[Vendor] = Field(default_factory=list)
     models: list[ModelEntry] = Field(default_factory=list)
-
-    @classmethod
-    def default(cls) -> ModelCatalogue:
-        return cls(version=0)
 
     def vendor(self, vendor_id: str) -> Vendor | None:
         return next((v for v in self.vendors if v.id == vendor_id), None)
@@ -70,10 +75,9 @@ class Provider(StrictInput):
     title: str
 
 
-class ProviderTable(StrictInput):
+class ProviderTable(VersionedTable):
     """The provider table; only the ids matter to the catalogue."""
 
-    version: Annotated[StrictInt, Field(ge=0)]
     providers: list[Provider] = Field(default_factory=list)
 
 

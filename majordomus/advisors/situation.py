@@ -1,21 +1,54 @@
 """The advisors' part of the reasoning situation, resolved once per request.
 
-Reads only the catalogue and profile files, and the request's environment snapshot."""
+Reads only the catalogue and profile files, the request's environment snapshot and, to probe
+an executable's presence, the PATH directories it names. The value of a credential variable is
+never read into anything, logged or returned."""
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from majordomus import clock
-from majordomus.advisors.availability import Inputs, derive_availability
-from majordomus.advisors.environment import cooldown_override, disabled_list, mode_from_environment
+from majordomus.advisors.availability import Inputs, Presence, derive_availability
 from majordomus.advisors.loading import LoadedCatalogue, load_catalogue
-from majordomus.advisors.modes import ModeResolution
+from majordomus.advisors.modes import (
+    ModeResolution,
+    cooldown_override,
+    disabled_list,
+    mode_from_environment,
+)
 from majordomus.advisors.outcomes import Outcome
-from majordomus.advisors.presence import Presence, SystemPresence
 from majordomus.advisors.states import AdvisorState, count_available
+
+
+@dataclass(frozen=True, slots=True)
+class SystemPresence:
+    """The real machine, through an environment snapshot taken once per request."""
+
+    environ: Mapping[str, str]
+
+    def executable(self, name: str) -> bool:
+        """A regular file of that name with an execute bit in some PATH directory."""
+        if not name or "/" in name:
+            return False
+        for directory in self.environ.get("PATH", "").split(os.pathsep):
+            if not directory:
+                continue
+            try:
+                mode = (Path(directory) / name).stat().st_mode
+            except OSError:
+                continue
+            if stat.S_ISREG(mode) and mode & (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH):
+                return True
+        return False
+
+    def variable(self, name: str) -> bool:
+        """Set and non-empty; only the emptiness of the value is looked at."""
+        return bool(self.environ.get(name))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

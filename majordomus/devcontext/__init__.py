@@ -1,11 +1,8 @@
-"""The context compiler: what an assistant should be given for a task, under one token budget.
-
-Contract: docs/devcontext.md."""
+"""The context compiler: what a task's assistant is given under one budget (docs/devcontext.md)."""
 
 from __future__ import annotations
 
-from majordomus.devcontext.compiler import compile_context
-from majordomus.devcontext.explain import explain
+from majordomus.devcontext.compiler import compile_context, explain, policy
 from majordomus.devcontext.model import (
     BYTES_PER_TOKEN,
     Budget,
@@ -28,7 +25,6 @@ from majordomus.devcontext.model import (
     TierSpend,
     tokens_for,
 )
-from majordomus.devcontext.policy import policy
 from majordomus.devcontext.sources import CompileSources
 
 __all__ = [

@@ -1,37 +1,36 @@
-"""The single-pot spend: de-duplication, exclusions, then first fit by band (docs/devcontext.md).
+"""The single-pot spend: de-duplication, exclusions, then first fit by band (docs/devcontext.md),
+and the rows of the compiled answer built from what it chose.
 
 Pure: sizes the index does not hold come from the injected size function."""
 
 from __future__ import annotations
 
 from majordomus.devcontext.bundle import section
-from majordomus.devcontext.candidates import Band, Candidate
+from majordomus.devcontext.candidates import Band, Candidate, version_of
 from majordomus.devcontext.inputs import Request
 from majordomus.devcontext.model import (
     BYTES_PER_TOKEN,
     STALE_STATUSES,
     Budget,
+    CommitReference,
     CompiledContext,
     Conflict,
     ContextEntry,
     Deduplicated,
     Diagnostic,
+    EntryProvenance,
     Excluded,
     ExclusionReason,
+    GitContext,
     Tier,
+    TierSpend,
     tokens_for,
 )
-from majordomus.devcontext.relevance import below_floor_detail, best_first
-from majordomus.devcontext.rows import (
-    commits_of,
-    entry_of,
-    git_context,
-    ordered_diagnostics,
-    over_budget,
-    tier_rows,
-)
+from majordomus.devcontext.relevance import below_floor_detail, best_first, confidence_of, round3
 from majordomus.devcontext.select import Selection
 from majordomus.devcontext.sources import CompileSources, SizeOf
+from majordomus.layer.git import GitState
+from majordomus.layer.model import SEVERITY_RANK
 from majordomus.order import canonical, canonical_strings
 
 _SPECIFICITY = {"file": 0, "document": 1}
@@ -113,6 +112,13 @@ class _Spend:
             )
         )
 
+    def fold(self, kept: str, losers: list[str], key: str, detail: str) -> None:
+        """`losers` are `kept` under another name: dropped, and reported as folded into it."""
+        self.dropped.update(losers)
+        self.deduplicated.append(
+            Deduplicated(kept=kept, dropped=losers, key=key, detail=detail, paths=1)
+        )
+
     # step 1
     def structural(self) -> None:
         for uri, cand in self.cands.items():
@@ -142,18 +148,11 @@ class _Spend:
             if len(group) < 2:
                 continue
             ranked = sorted(group, key=lambda c: (_SPECIFICITY.get(c.kind, 2), -c.relevance, c.uri))
-            losers = [c.uri for c in ranked[1:]]
-            self.dropped.update(losers)
-            self.deduplicated.append(
-                Deduplicated(
-                    kept=ranked[0].uri,
-                    dropped=losers,
-                    key="path",
-                    detail=f"`{path}` is indexed under {len(group)} identifiers; the most "
-                    "specific kind is kept",
-                    paths=1,
-                )
+            detail = (
+                f"`{path}` is indexed under {len(group)} identifiers; the most specific kind is "
+                "kept"
             )
+            self.fold(ranked[0].uri, [c.uri for c in ranked[1:]], "path", detail)
 
     # step 3
     def versions(self) -> None:
@@ -173,16 +172,7 @@ class _Spend:
                 Conflict(current=kept, against=loser, kind="version", detail=detail)
                 for loser in losers
             )
-            self.dropped.update(losers)
-            self.deduplicated.append(
-                Deduplicated(
-                    kept=kept,
-                    dropped=losers,
-                    key="identity",
-                    detail=f"`{stem}` at {len(group)} versions",
-                    paths=1,
-                )
-            )
+            self.fold(kept, losers, "identity", f"`{stem}` at {len(group)} versions")
 
     # step 4
     def superseded(self) -> None:
@@ -364,3 +354,105 @@ def spend(
         budget=budget,
         diagnostics=ordered_diagnostics(notes),
     )
+
+
+def entry_of(cand: Candidate, size: int, paid: int, cost: int, required: bool) -> ContextEntry:
+    """The selected row of a candidate; `paid` is the bytes charged (with a bundle's section)."""
+    if cand.obj is not None:
+        provenance = EntryProvenance.model_validate(cand.obj.provenance, from_attributes=True)
+        version = version_of(cand.obj)
+    else:
+        path = cand.path if cand.path is not None else cand.uri
+        directory = path.rpartition("/")[0] if "/" in path else "."
+        provenance = EntryProvenance(
+            path=path,
+            directory=directory,
+            source_class="local-state" if cand.uri.startswith("local:") else "named",
+            bytes=size,
+        )
+        version = cand.facts.get("created_at")
+    return ContextEntry(
+        uri=cand.uri,
+        kind=cand.kind,
+        title=cand.title,
+        provenance=provenance,
+        tier=cand.tier,
+        relevance=round3(cand.relevance),
+        confidence=confidence_of(cand.discovered_by),
+        discovered_by=best_first(cand.discovered_by),
+        depth=cand.depth,
+        cost_tokens=cost,
+        cost_bytes=paid,
+        version=version,
+        status=cand.status,
+        required=required,
+        facts=cand.facts,
+    )
+
+
+def commits_of(
+    selected: list[ContextEntry], candidates: dict[str, Candidate]
+) -> list[CommitReference]:
+    """The commits named by the evidence of selected objects, byte order, once each."""
+    found: set[tuple[str, str, str | None]] = set()
+    for entry in selected:
+        cand = candidates.get(entry.uri)
+        evidence = cand.obj.metadata.get("evidence") if cand and cand.obj else None
+        if not isinstance(evidence, list):
+            continue
+        for item in evidence:
+            if isinstance(item, dict) and isinstance(item.get("commit"), str):
+                covers = item.get("covers")
+                found.add((item["commit"], entry.uri, covers if isinstance(covers, str) else None))
+    rows = sorted(found, key=lambda t: (t[0], t[1], t[2] is not None, t[2] or ""))
+    return [CommitReference(commit=c, named_by=n, covers=v) for c, n, v in rows]
+
+
+def git_context(git: GitState, commits: list[CommitReference]) -> GitContext:
+    """Where the checkout stands, or why git cannot say, and the commits the layer names."""
+    if git.available:
+        return GitContext(
+            branch=git.branch, head=git.head, working_tree=git.working_tree, commits=commits
+        )
+    return GitContext(working_tree=f"unavailable: {git.reason or ''}", commits=commits)
+
+
+def tier_rows(selected: list[ContextEntry], excluded: list[Excluded]) -> list[TierSpend]:
+    rows = []
+    for tier in Tier.ORDER:
+        mine = [e for e in selected if e.tier is tier]
+        rows.append(
+            TierSpend(
+                tier=tier,
+                meaning=tier.meaning(),
+                selected=len(mine),
+                excluded=sum(
+                    1 for x in excluded if x.tier is tier and x.reason is ExclusionReason.BUDGET
+                ),
+                tokens=sum(e.cost_tokens for e in mine),
+                required=sum(1 for e in mine if e.required),
+            )
+        )
+    return rows
+
+
+def ordered_diagnostics(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Severity descending, then code, then message; consecutive duplicates once."""
+    ranked = sorted(
+        diagnostics, key=lambda d: (-SEVERITY_RANK.get(d.severity, 0), d.code, d.message)
+    )
+    return [d for i, d in enumerate(ranked) if i == 0 or ranked[i - 1] != d]
+
+
+def over_budget(selected: list[ContextEntry], limit: int) -> list[Diagnostic]:
+    """The warning that what may not be dropped costs more than the limit, naming each."""
+    required = [e for e in selected if e.required]
+    cost = sum(e.cost_tokens for e in required)
+    if cost <= limit:
+        return []
+    named = ", ".join(f"{e.uri} ({e.cost_tokens})" for e in required)
+    message = (
+        f"the {len(required)} entries that may not be dropped cost {cost} token(s), over the "
+        f"limit of {limit}: {named}"
+    )
+    return [Diagnostic.warning("over_budget", message)]

@@ -1,6 +1,4 @@
-"""The bundle: a compiled context as one Markdown text (docs/devcontext.md, "The bundle").
-
-Pure: the content comes from the index."""
+"""A compiled context as one Markdown text (docs/devcontext.md, "The bundle"). Pure."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""Candidates: one per identifier; later offers merge into it (the structural de-duplication).
-
-Pure: no I/O."""
+"""Candidates: one per identifier; later offers merge into it (structural de-duplication). Pure."""
 
 from __future__ import annotations
 

@@ -1,16 +1,50 @@
-"""The view of the composed graph the compiler walks, arranged once per compile (`Graph.of`).
-
-Pure: no I/O; the index derives the relations, this module only arranges them."""
+"""The view of the composed graph the compiler walks, arranged once per compile (`Graph.of`),
+and how the walk treats each edge kind: data, one row per kind (`data/edges.json`,
+docs/devcontext.md). The index derives the relations; this module only arranges them."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
-from majordomus.devcontext.edges import followed
 from majordomus.layer.model import Edge, Index, LayerObject
+from majordomus.shipped import shipped_text
 
 HUB_KIND = "kind"
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeKind:
+    """How one edge kind is followed: the weight of a step along it (`forward`) and against
+    it (`reverse`) and the reason each gives; `refusal` set means it never is."""
+
+    means: str
+    forward: float | None = None
+    reverse: float | None = None
+    forward_reason: str = ""
+    reverse_reason: str = ""
+    refusal: str | None = None
+
+    @property
+    def followed(self) -> bool:
+        return self.refusal is None
+
+
+UNRULED = "the graph declares it and the compiler has no rule for it; it is not followed"
+
+
+@cache
+def edge_kinds() -> dict[str, EdgeKind]:
+    """The shipped table of edge kinds, read once per process."""
+    text = shipped_text("devcontext", "data", "edges.json")
+    return {kind: EdgeKind(**row) for kind, row in json.loads(text).items()}
+
+
+def followed(kind: str) -> EdgeKind | None:
+    """The rule for an edge kind the walk follows, or None when it is refused or unknown."""
+    rule = edge_kinds().get(kind)
+    return rule if rule is not None and rule.followed else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,4 @@
-"""A request, checked and resolved against the index; the first failure wins.
-
-Pure: no I/O."""
+"""A request, checked and resolved against the index; the first failure wins. Pure: no I/O."""
 
 from __future__ import annotations
 

@@ -27,7 +27,14 @@ def tokens_for(size: int) -> int:
     return max(1, -(-size // BYTES_PER_TOKEN))
 
 
-class Tier(DeclaredOrder):
+class _Worded:
+    """`as_str()`: a member's wire word, as the seeds read it."""
+
+    def as_str(self) -> str:
+        return str(self)
+
+
+class Tier(_Worded, DeclaredOrder):
     """Where an entry sits in the order the budget spends in; declaration order is that order.
 
     The `str` mixin gives the wire word; comparisons are overridden so `<` means "spent
@@ -42,9 +49,6 @@ class Tier(DeclaredOrder):
     DECISION = "decision"
     KNOWLEDGE = "knowledge"
     HISTORY = "history"
-
-    def as_str(self) -> str:
-        return self.value
 
     def meaning(self) -> str:
         """One line saying what the tier holds (carried by every tier row)."""
@@ -78,7 +82,7 @@ def tier_for_kind(kind: str) -> Tier:
     return _KIND_TIER.get(kind, Tier.HISTORY)
 
 
-class Selector(DeclaredOrder):
+class Selector(_Worded, DeclaredOrder):
     """What reached an entry; only `intent_match` infers, the other six follow declarations."""
 
     ALL: ClassVar[tuple[Selector, ...]]
@@ -91,9 +95,6 @@ class Selector(DeclaredOrder):
     SESSION_STATE = "session_state"
     INTENT_MATCH = "intent_match"
 
-    def as_str(self) -> str:
-        return self.value
-
     def declared(self) -> bool:
         """True when the path follows something the repository states."""
         return self is not Selector.INTENT_MATCH
@@ -102,7 +103,7 @@ class Selector(DeclaredOrder):
 Selector.ALL = tuple(Selector)
 
 
-class ExclusionReason(StrEnum):
+class ExclusionReason(_Worded, StrEnum):
     """Why something reached did not survive; the first three are the request's own limits."""
 
     BUDGET = "budget"
@@ -112,11 +113,8 @@ class ExclusionReason(StrEnum):
     SUPERSEDED = "superseded"
     UNRESOLVED = "unresolved"
 
-    def as_str(self) -> str:
-        return self.value
 
-
-class DevContextStanding(StrEnum):
+class DevContextStanding(_Worded, StrEnum):
     """Where one identifier stands with respect to a compiled context."""
 
     SELECTED = "selected"
@@ -125,9 +123,6 @@ class DevContextStanding(StrEnum):
     NOT_REACHED = "not_reached"
     UNKNOWN = "unknown"
 
-    def as_str(self) -> str:
-        return self.value
-
 
 Standing = DevContextStanding
 
@@ -135,93 +130,58 @@ Standing = DevContextStanding
 class DevContextInput(StrictInput):
     """The input of `devcontext.compile`: what to compile a context about."""
 
-    issue: Annotated[
-        str | None,
-        OMIT,
-        Field(
-            description="An issue id (`I0301`) or its canonical identifier. Its milestone, its "
-            "dependencies,\nits declared scope and the decisions over that scope follow from it."
-        ),
-    ] = None
-    milestone: Annotated[
-        str | None,
-        OMIT,
-        Field(description="A milestone id or slug, or its canonical identifier."),
-    ] = None
-    intent: Annotated[
-        str | None,
-        OMIT,
-        Field(
-            description="What the session is trying to do, in words. The only input the "
-            "compiler infers\nfrom, and every entry it produces says so and carries a "
-            "confidence below one."
-        ),
-    ] = None
-    paths: Annotated[
-        list[str],
-        OMIT,
-        Field(
-            description="Repository-relative paths the work touches, added to whatever the "
-            "seeds declare."
-        ),
-    ] = Field(default_factory=list)
-    uris: Annotated[
-        list[str],
-        OMIT,
-        Field(
-            description="Canonical identifiers to seed with directly, for a request about "
-            "something that is\nneither an issue nor a milestone."
-        ),
-    ] = Field(default_factory=list)
-    budget_tokens: Annotated[
-        int | None,
-        OMIT,
-        Field(
-            ge=0,
-            description=f"The ceiling in estimated tokens; {DEFAULT_BUDGET_TOKENS} when absent.",
-        ),
-    ] = None
-    max_depth: Annotated[
-        int | None,
-        OMIT,
-        Field(
-            ge=0,
-            description=f"How far from a seed the walk goes; {DEFAULT_MAX_DEPTH} when absent.",
-        ),
-    ] = None
-    floor: Annotated[
-        float | None,
-        OMIT,
-        Field(
-            description="Relevance below which an entry is reported rather than given; "
-            f"{DEFAULT_FLOOR}\nwhen absent."
-        ),
-    ] = None
-    all_blocking_rules: Annotated[
-        bool | None,
-        OMIT,
-        Field(
-            description="Every blocking rule of the layer, not only the ones the work reaches. "
-            "Honest and\nusually over budget: the answer then says `over_budget` rather than "
-            "dropping what it\nmay not drop."
-        ),
-    ] = None
-
-    bundle: Annotated[
-        bool,
-        Field(
-            exclude_if=lambda v: not v,
-            description="Also answer with the bundle: the selected entries' content as one "
-            "Markdown text,\nin tier order, each headed by its identifier and why it is in; "
-            "the headings are paid\nfrom the same budget.",
-        ),
-    ] = False
-
-    def request(self) -> DevContextInput:
-        """The compile request these fields describe."""
-        return DevContextInput.model_validate(
-            {name: getattr(self, name) for name in DevContextInput.model_fields}
-        )
+    issue: Annotated[str | None, OMIT] = Field(
+        None,
+        description="An issue id (`I0301`) or its canonical identifier. Its milestone, its "
+        "dependencies,\nits declared scope and the decisions over that scope follow from it.",
+    )
+    milestone: Annotated[str | None, OMIT] = Field(
+        None, description="A milestone id or slug, or its canonical identifier."
+    )
+    intent: Annotated[str | None, OMIT] = Field(
+        None,
+        description="What the session is trying to do, in words. The only input the "
+        "compiler infers\nfrom, and every entry it produces says so and carries a "
+        "confidence below one.",
+    )
+    paths: Annotated[list[str], OMIT] = Field(
+        default_factory=list,
+        description="Repository-relative paths the work touches, added to whatever the "
+        "seeds declare.",
+    )
+    uris: Annotated[list[str], OMIT] = Field(
+        default_factory=list,
+        description="Canonical identifiers to seed with directly, for a request about "
+        "something that is\nneither an issue nor a milestone.",
+    )
+    budget_tokens: Annotated[int | None, OMIT] = Field(
+        None,
+        ge=0,
+        description=f"The ceiling in estimated tokens; {DEFAULT_BUDGET_TOKENS} when absent.",
+    )
+    max_depth: Annotated[int | None, OMIT] = Field(
+        None,
+        ge=0,
+        description=f"How far from a seed the walk goes; {DEFAULT_MAX_DEPTH} when absent.",
+    )
+    floor: Annotated[float | None, OMIT] = Field(
+        None,
+        description="Relevance below which an entry is reported rather than given; "
+        f"{DEFAULT_FLOOR}\nwhen absent.",
+    )
+    all_blocking_rules: Annotated[bool | None, OMIT] = Field(
+        None,
+        description="Every blocking rule of the layer, not only the ones the work reaches. "
+        "Honest and\nusually over budget: the answer then says `over_budget` rather than "
+        "dropping what it\nmay not drop.",
+    )
+    bundle: bool = Field(
+        False,
+        exclude_if=lambda v: not v,
+        description="Also answer with the bundle: the selected entries' content as one "
+        "Markdown text,\nin tier order, each headed by its identifier and why it is in; "
+        "the headings are paid\nfrom the same budget.",
+    )
 
 
 CompileInput = DevContextInput

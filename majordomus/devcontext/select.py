@@ -1,4 +1,5 @@
-"""The seven selectors, run in order over the index and its graph (docs/devcontext.md).
+"""The seven selectors, run in order over the index and its graph (docs/devcontext.md); the
+paths a decision, knowledge or rule lies over are read from its own front matter.
 
 Pure: the only I/O is what the injected continuity provider and size function do. Long on
 purpose: the selectors share one candidate set and walk state, one method each, in order."""
@@ -12,8 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from majordomus.devcontext.candidates import Band, Candidate, scalar_facts, scalar_text
-from majordomus.devcontext.continuity import RECORD_FIELDS
-from majordomus.devcontext.edges import followed
+from majordomus.devcontext.graph import Node, followed
 from majordomus.devcontext.inputs import Request, escapes, is_under
 from majordomus.devcontext.model import (
     Diagnostic,
@@ -26,15 +26,10 @@ from majordomus.devcontext.model import (
     tokens_for,
 )
 from majordomus.devcontext.relevance import below_floor_detail, number
-from majordomus.devcontext.scope import (
-    REFERRING_KINDS,
-    governed_paths,
-    overlapping,
-    referenced_paths,
-)
-from majordomus.devcontext.sources import CompileSources
+from majordomus.devcontext.sources import RECORD_FIELDS, CompileSources
 from majordomus.layer.model import LayerObject
 from majordomus.layer.ranking import Ranking, layer_ranking, plan, rank, why
+from majordomus.layer.relations import strings_in
 
 SOURCE_KINDS = ("implementation", "test")
 LOCAL_RECORDS = (
@@ -59,6 +54,57 @@ INTENT_WEIGHT = 0.6
 INTENT_HITS = 25
 RECALLED_DECISIONS = 2
 TITLE_WORDS = 2
+
+#: Kinds matched against a scope through the paths they refer to.
+REFERRING_KINDS = ("adr", "knowledge")
+#: Front-matter fields of a rule that name the paths it governs.
+RULE_PATH_FIELDS = ("applies_to", "scope")
+_PATH_PREFIXES = ("file:", "test:")
+
+
+def _clean(path: str) -> str | None:
+    """A repository-relative path without a trailing glob or slash; None when it is not one."""
+    path = path.strip()
+    for tail in ("/**", "/*"):
+        if path.endswith(tail):
+            path = path[: -len(tail)]
+    path = path.rstrip("/")
+    while path.startswith("./"):
+        path = path[2:]
+    if not path or escapes(path) or "*" in path:
+        return None
+    return path
+
+
+def referenced_paths(obj: LayerObject) -> list[str]:
+    """The `file:`/`test:` references and `tracks` of an object, in byte order, once each."""
+    found: set[str] = set()
+    for text in strings_in(obj.metadata):
+        for prefix in _PATH_PREFIXES:
+            if text.startswith(prefix) and (path := _clean(text[len(prefix) :])) is not None:
+                found.add(path)
+    for text in strings_in(obj.metadata.get("tracks")):
+        if (path := _clean(text)) is not None:
+            found.add(path)
+    return sorted(found)
+
+
+def governed_paths(obj: LayerObject) -> list[str]:
+    """The paths a rule declares it applies to (`applies_to`, or `scope` as a list)."""
+    found: set[str] = set()
+    for key in RULE_PATH_FIELDS:
+        value = obj.metadata.get(key)
+        if key == "scope" and not isinstance(value, list):
+            continue
+        for text in strings_in(value):
+            if (path := _clean(text)) is not None:
+                found.add(path)
+    return sorted(found)
+
+
+def overlapping(paths: list[str], scope: str) -> list[str]:
+    """The paths that lie under `scope` or contain it."""
+    return [p for p in paths if is_under(scope, p) or is_under(p, scope)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,27 +445,15 @@ class _Selector:
             if isinstance(matched, str)
             else f"the {phrase} of this checkout"
         )
-        self.found[f"local:{path}"] = Candidate(
-            uri=f"local:{path}",
-            kind=f"local-{key}",
-            title=path,
-            tier=Tier.KNOWLEDGE,
-            relevance=weight if trusted else weight / 2,
-            depth=0,
-            discovered_by=[
-                Route(
-                    selector=Selector.SESSION_STATE,
-                    reason=reason,
-                    depth=0,
-                    confidence=1.0,
-                    weight=weight,
-                )
-            ],
-            path=path,
-            status=divergence,
-            facts=facts,
-            band=Band.MILESTONE,
+        # not a node of the graph, so made into one to be a candidate like any other
+        node = Node(f"local:{path}", f"local-{key}", path, path, divergence)
+        way = Route(
+            selector=Selector.SESSION_STATE, reason=reason, depth=0, confidence=1.0, weight=weight
         )
+        relevance = weight if trusted else weight / 2
+        found = Candidate.of(node, Tier.KNOWLEDGE, relevance, way, Band.MILESTONE, False)
+        found.facts = facts
+        self.found[node.id] = found
 
     @cached_property
     def ranking(self) -> Ranking:

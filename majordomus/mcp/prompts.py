@@ -112,7 +112,7 @@ def _task(ctx: Workspace) -> str | None:
 
 def _checkpoint(ctx: Workspace) -> str | None:
     """The newest checkpoint's path and body, None when there is none or it cannot be read."""
-    from majordomus.devcontext.continuity import newest_record
+    from majordomus.devcontext.sources import newest_record
     from majordomus.layer.frontmatter import FrontMatterError, split
     from majordomus.safefs import CONFIG_LIMIT, Tree, Unsafe
 

@@ -28,13 +28,6 @@ from majordomus.projections.moment import recorded_moment
 from majordomus.safefs import Tree, Unsafe
 from majordomus.wire import Wire
 
-__all__ = [
-    "CHECKS",
-    "ReasoningFinding",
-    "files_under",
-    "run",
-]
-
 #: Every check, in the order they run and their findings are listed.
 CHECKS: tuple[str, ...] = ("catalogue", "adapters", "coupling", "ci", "claims", "records")
 
@@ -244,9 +237,11 @@ class _Placed:
         return self.paths.get(record.id, record.id)
 
 
-def _conflicts(loaded: Loaded, index: RecordIndex) -> list[ReasoningFinding]:
+def _conflicts(loaded: Loaded, index: RecordIndex) -> Iterator[ReasoningFinding]:
     """What admission refuses and a hand-placed or racing record could still have added."""
     placed = _Placed(loaded)
+    yield from _foreign_supersessions(loaded, index, placed)
+    yield from _in_force_twice(index, placed)
     answers: dict[tuple[str, str], list[ReasoningRecord]] = {}
     resolutions: dict[str, list[ReasoningRecord]] = {}
     for record in loaded.records:
@@ -255,31 +250,20 @@ def _conflicts(loaded: Loaded, index: RecordIndex) -> list[ReasoningFinding]:
             answers.setdefault((body.plan, body.advisor), []).append(record)
         elif isinstance(body, ResolutionInput):
             resolutions.setdefault(body.disagreement, []).append(record)
-    answered = [
-        (
-            given,
-            f"advisor '{advisor}' answered plan {plan} {len(given)} times: "
-            f"{placed.named(given)}; one plan, one answer per advisor",
-        )
-        for (plan, advisor), given in answers.items()
-    ]
-    resolved = [
-        (
-            settled,
-            f"disagreement {disagreement} is resolved {len(settled)} times: "
-            f"{placed.named(settled)}; the first settles it",
-        )
-        for disagreement, settled in resolutions.items()
-    ]
-    return [
-        *_foreign_supersessions(loaded, index, placed),
-        *_in_force_twice(index, placed),
-        *(
-            _record_finding(placed.subject(twice[-1]), message)
-            for twice, message in (*answered, *resolved)
-            if len(twice) > 1
-        ),
-    ]
+    for (plan, advisor), given in answers.items():
+        if len(given) > 1:
+            yield _record_finding(
+                placed.subject(given[-1]),
+                f"advisor '{advisor}' answered plan {plan} {len(given)} times: "
+                f"{placed.named(given)}; one plan, one answer per advisor",
+            )
+    for disagreement, settled in resolutions.items():
+        if len(settled) > 1:
+            yield _record_finding(
+                placed.subject(settled[-1]),
+                f"disagreement {disagreement} is resolved {len(settled)} times: "
+                f"{placed.named(settled)}; the first settles it",
+            )
 
 
 def _foreign_supersessions(
@@ -401,7 +385,6 @@ def run(
     source: str = PACKAGED_CATALOGUE,
 ) -> list[ReasoningFinding]:
     """Every finding of the six checks, in check order; `source` names the catalogue file."""
-    root = Path(root)
     return [
         *(
             ReasoningFinding(check="catalogue", subject=source, message=text)

@@ -13,22 +13,10 @@ from majordomus import safefs
 from majordomus.egress import clean_json
 from majordomus.errors import Refused
 from majordomus.ledger.loaded import Loaded, RecordIndex
-from majordomus.ledger.record import AssessmentInput
-from majordomus.projections.standing import standing_of
+from majordomus.ledger.record import KINDS, AssessmentInput
 from majordomus.projections.timeline import step_of
+from majordomus.projections.views import standing_of
 from majordomus.wire import dumps_compact
-
-#: The table each record kind goes to.
-KIND_TABLES = {
-    "assessment": "assessments",
-    "plan": "plans",
-    "consultation": "consultations",
-    "disagreement": "disagreements",
-    "resolution": "resolutions",
-    "conclusion": "conclusions",
-    "validation": "validations",
-    "attempt": "attempts",
-}
 
 #: The text columns of an empty `records` table, after `id` and `position`, and of an empty
 #: `assessments` table, after `id` and `task`.
@@ -103,10 +91,10 @@ def sqlite_bytes(loaded: Loaded) -> bytes:
         if not records:
             columns = {"id": str, "position": int, **dict.fromkeys(RECORD_TEXTS, str)}
             db["records"].create(columns, pk="id")  # type: ignore[union-attr]
-        for kind, table in KIND_TABLES.items():
-            rows = by_kind.get(kind, [])
-            if rows:
-                db[table].insert_all(rows, pk="id", alter=True)  # type: ignore[union-attr]
+        for kind in KINDS:
+            table = f"{kind}s"  # each kind's table is its plural
+            if kind in by_kind:
+                db[table].insert_all(by_kind[kind], pk="id", alter=True)  # type: ignore[union-attr]
             else:
                 texts = ASSESSMENT_TEXTS if kind == "assessment" else ()
                 columns = {"id": str, "task": str, **dict.fromkeys(texts, str)}

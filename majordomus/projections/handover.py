@@ -1,31 +1,45 @@
 """The handover (docs/ledger.md, "The handover"), as data and as Markdown. Pure.
 
-Free text is written with `flat`, so nothing a record holds opens a Markdown block. Long on
-purpose: the sections as data and as Markdown are read together."""
+Free text is written with `flat`, so nothing a record holds opens a Markdown block. The chain
+of a task's records is a Mermaid flowchart that renders on GitHub: large tasks show their most
+recent records only. Long on purpose: the sections as data and as Markdown are read together."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Annotated
 
 from pydantic import Field
 
 from majordomus.advisors.policy import Materiality, ReasoningConfidence
-from majordomus.ledger.loaded import Collision, Loaded, RecordIndex
+from majordomus.ledger.loaded import Collision, Loaded, RecordIndex, cites
 from majordomus.ledger.record import (
     AssessmentInput,
     AttemptInput,
     ReasoningRecord,
     StoredConclusion,
     StoredPlan,
+    ValidationInput,
+    ValidationOutcome,
 )
 from majordomus.order import natural_key
-from majordomus.projections.chain_graph import chain_graph, omitted
-from majordomus.projections.standing import AssessmentStanding
 from majordomus.projections.state import LOCAL_REASONING, ReasoningState, derive, render_markdown
+from majordomus.projections.timeline import one_line
+from majordomus.projections.views import AssessmentStanding
 from majordomus.redaction.redactor import redact_secrets
 from majordomus.wire import OMIT, Wire
+
+#: At most this many records are drawn (the most recent ones): GitHub refuses larger graphs.
+MAX_GRAPH_RECORDS = 100
+
+#: Characters of a label's summary.
+LABEL_LIMIT = 60
+
+#: Mermaid entity codes for what would end a label, open HTML or close the code fence.
+_ESCAPES = {"#": "#35;", '"': "#quot;", "<": "#lt;", ">": "#gt;", "`": "#96;"}
+_PLAIN = frozenset(_ESCAPES)
 
 
 class GitPosition(Wire):
@@ -181,29 +195,15 @@ def _decisions(state: ReasoningState, index: RecordIndex) -> list[HandoverDecisi
         record = index.get(view.id)
         if record is None or not isinstance(record.body, StoredConclusion):
             continue
-        body = record.body
-        assessment = index.get(body.assessment)
+        assessment = index.get(record.body.assessment)
         question = (
             assessment.body.subject
             if assessment is not None and isinstance(assessment.body, AssessmentInput)
             else None
         )
         out.append(
-            HandoverDecision(
-                id=view.id,
-                assessment=body.assessment,
-                question=question,
-                decision=body.decision,
-                rationale=body.rationale,
-                confidence=body.confidence,
-                reviewed_by=list(view.reviewed_by),
-                independent_review_count=view.independent_review_count,
-                validations_passed=view.validations_passed,
-                validations_failed=view.validations_failed,
-                superseded_by=view.superseded_by,
-                rejected=list(body.rejected),
-                risks=list(body.risks),
-                validation_plan=list(body.validation_plan),
+            HandoverDecision.model_validate(
+                {**dict(record.body), **dict(view), "question": question}
             )
         )
     return out
@@ -211,16 +211,7 @@ def _decisions(state: ReasoningState, index: RecordIndex) -> list[HandoverDecisi
 
 def _attempts(records: list[ReasoningRecord]) -> list[FailedAttempt]:
     return [
-        FailedAttempt(
-            id=r.id,
-            assessment=r.body.assessment,
-            attempt=r.body.attempt,
-            observed_failure=r.body.observed_failure,
-            assumption_invalidated=r.body.assumption_invalidated,
-            updated_hypothesis=r.body.updated_hypothesis,
-        )
-        for r in records
-        if isinstance(r.body, AttemptInput)
+        FailedAttempt(**dict(r.body), id=r.id) for r in records if isinstance(r.body, AttemptInput)
     ]
 
 
@@ -228,21 +219,9 @@ def _open_items(state: ReasoningState, index: RecordIndex) -> list[OpenItem]:
     out = []
     for view in state.assessments:
         record = index.get(view.id)
-        if not view.standing.unresolved or record is None:
-            continue
-        if not isinstance(record.body, AssessmentInput):
-            continue
-        out.append(
-            OpenItem(
-                id=view.id,
-                subject=view.subject,
-                materiality=view.materiality,
-                confidence=record.body.confidence,
-                standing=view.standing,
-                hypothesis=record.body.hypothesis,
-                questions=list(view.questions),
-            )
-        )
+        body = record.body if record is not None else None
+        if view.standing.unresolved and isinstance(body, AssessmentInput):
+            out.append(OpenItem.model_validate({**dict(body), **dict(view)}))
     return out
 
 
@@ -401,6 +380,58 @@ def _local_review_rows(task: TaskHandover) -> list[str]:
     return rows
 
 
+def _label_text(text: str) -> str:
+    # redacted before it is cut and escaped, which would hide a secret from the egress filter;
+    # a short printable label is neither, and the filter sees it whole
+    if len(text) > LABEL_LIMIT or not text.isprintable() or not _PLAIN.isdisjoint(text):
+        text = redact_secrets(text)
+    text = one_line(text)
+    if len(text) > LABEL_LIMIT:
+        text = text[: LABEL_LIMIT - 1] + "…"
+    return "".join(_ESCAPES.get(ch, ch) for ch in text)
+
+
+def _sources(record: ReasoningRecord) -> list[str]:
+    """The ids of the records this record answers: what it cites, but a conclusion that cites
+    consultations or disagreements answers those and not its assessment."""
+    found = cites(record)
+    body = record.body
+    if isinstance(body, StoredConclusion) and (body.consultations or body.disagreements):
+        return found[1:]
+    return found
+
+
+def chain_graph(records: Sequence[ReasoningRecord], summaries: dict[str, str]) -> str:
+    """The flowchart (without its fence) of `records`, labelled by `summaries`; "" for none."""
+    shown = list(records)[-MAX_GRAPH_RECORDS:]
+    if not shown:
+        return ""
+    node = {record.id: f"r{position}" for position, record in enumerate(shown, 1)}
+    rows = ["flowchart TD"]
+    for record in shown:
+        label = _label_text(f"{record.kind}: {summaries.get(record.id, record.id)}")
+        rows.append(f'  {node[record.id]}["{label}"]')
+    for record in shown:
+        for source in dict.fromkeys(_sources(record)):
+            if source in node:
+                rows.append(f"  {node[source]} --> {node[record.id]}")
+    failed = [
+        node[r.id]
+        for r in shown
+        if isinstance(r.body, AttemptInput)
+        or (isinstance(r.body, ValidationInput) and r.body.outcome is ValidationOutcome.FAIL)
+    ]
+    if failed:
+        rows.append("  classDef failed stroke:#c00,stroke-width:2px")
+        rows.append(f"  class {','.join(failed)} failed")
+    return "".join(f"{row}\n" for row in rows)
+
+
+def omitted(records: Sequence[ReasoningRecord]) -> int:
+    """How many of `records` the graph leaves out."""
+    return max(0, len(records) - MAX_GRAPH_RECORDS)
+
+
 def _chain_rows(task: TaskHandover) -> list[str]:
     if not task.graph:
         return []
@@ -512,12 +543,3 @@ def handover(
     )
     result.markdown = render_handover(result)
     return result
-
-
-__all__ = [
-    "SECTIONS",
-    "GitPosition",
-    "Handover",
-    "handover",
-    "task_counts",
-]

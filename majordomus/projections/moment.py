@@ -1,6 +1,4 @@
-"""Replaying the ledger as of an RFC 3339 moment (`--as-of`), for every surface alike.
-
-Pure: no clock, no disk."""
+"""Replaying the ledger as of an RFC 3339 moment (`--as-of`), for every surface alike. Pure."""
 
 from __future__ import annotations
 
@@ -49,18 +47,14 @@ def parse_moment(text: str) -> dt.datetime | None:
         return None
 
 
-def moment_problem(text: str) -> str | None:
-    """Why `text` cannot be an `as_of` moment, or None when it can."""
-    if parse_moment(text) is not None:
-        return None
+def moment_problem(text: str) -> str:
+    """Why `text`, which `parse_moment` refused, cannot be an `as_of` moment."""
     return f"'{text}' is not an RFC 3339 time (e.g. {EXAMPLE})"
 
 
 def _checked(text: str | None) -> str | None:
-    if text is not None:
-        problem = moment_problem(text)
-        if problem is not None:
-            raise ValueError(problem)
+    if text is not None and parse_moment(text) is None:
+        raise ValueError(moment_problem(text))
     return text
 
 

@@ -1,10 +1,10 @@
-"""`derive` (the `ReasoningState` every surface reports) and `render_markdown` (its report).
-
-Also gathers the names the seeds import from `reasoning::state`. Pure."""
+"""`derive` (the `ReasoningState` every surface reports), `render_markdown` (its report) and
+`explain` (one record's chain). Also gathers the names the seeds import from
+`reasoning::state`. Pure."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Annotated
 
 from pydantic import Field
@@ -18,12 +18,10 @@ from majordomus.ledger.record import (
     ReasoningRecord,
     StoredConclusion,
 )
-from majordomus.projections.explain import ReasoningExplanation, explain
-from majordomus.projections.standing import AssessmentStanding
-from majordomus.projections.text import one_line as ol
 from majordomus.projections.timeline import ReasoningPhase, ReasoningStep, step_of
-from majordomus.projections.totals import ReasoningTotals, totals_over
+from majordomus.projections.timeline import one_line as ol
 from majordomus.projections.views import (
+    AssessmentStanding,
     AssessmentView,
     ConclusionView,
     ConsultationView,
@@ -58,6 +56,40 @@ ALL_TASKS = "all"
 
 #: What the report says for a conclusion nobody independent reviewed.
 LOCAL_REASONING = "no independent advisor (local reasoning)"
+
+
+class ReasoningTotals(Wire):
+    """Counts over the records a state reports; every field is always written."""
+
+    records: int = 0
+    consultations_completed: int = 0
+    consultations_failed: int = 0
+    independent_reviewers: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+def totals_over(count: int, consultations: Iterable[ConsultationInput]) -> ReasoningTotals:
+    """The totals of `count` records whose consultations are `consultations`."""
+    completed = failed = input_tokens = output_tokens = 0
+    reviewers: set[str] = set()
+    for body in consultations:
+        if body.status is ConsultationStatus.COMPLETED:
+            completed += 1
+            reviewers.add(body.advisor)
+        else:
+            failed += 1
+        if body.usage is not None:
+            input_tokens += body.usage.input_tokens
+            output_tokens += body.usage.output_tokens
+    return ReasoningTotals(
+        records=count,
+        consultations_completed=completed,
+        consultations_failed=failed,
+        independent_reviewers=len(reviewers),
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+    )
 
 
 class IdCollision(Wire):
@@ -158,3 +190,25 @@ def render_markdown(state: ReasoningState) -> str:
         for c in state.collisions
     )
     return "".join(f"{row}\n" for row in rows)
+
+
+class ReasoningExplanation(Wire):
+    """The record, the assessment it belongs to, and that assessment's chain in time order."""
+
+    record: ReasoningRecord
+    assessment: Annotated[str | None, OMIT] = None
+    chain: list[ReasoningStep]
+
+
+def explain(loaded: Loaded, record_id: str) -> ReasoningExplanation | None:
+    """`record_id`'s explanation (its assessment's all-task timeline); None when not loaded."""
+    index = RecordIndex(loaded.records)
+    record = index.get(record_id)
+    if record is None:
+        return None
+    assessment = index.assessment_of(record)
+    if assessment is None:
+        chain = [step_of(r) for r in loaded.records if r is record]
+    else:
+        chain = [step_of(r) for r in loaded.records if index.assessment_of(r) == assessment]
+    return ReasoningExplanation(record=record, assessment=assessment, chain=chain)

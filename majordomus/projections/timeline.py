@@ -1,4 +1,7 @@
-"""The timeline: one step per record, its phase and a one-line summary. Pure."""
+"""The timeline: one step per record, its phase and a one-line summary. Pure.
+
+`one_line` is the form every summary and report line is cut to: only `\\n` ends a line (not
+`str.splitlines()`), and the limit counts code points."""
 
 from __future__ import annotations
 
@@ -9,8 +12,18 @@ from typing import Any
 from majordomus.advisors.outcomes import ConsultationStatus
 from majordomus.advisors.policy import PlanOutcome
 from majordomus.ledger.record import ConsultationInput, ReasoningRecord, Stance, StoredPlan
-from majordomus.projections.text import one_line as ol
 from majordomus.wire import Wire
+
+#: At most this many characters per summary or report fragment, the ellipsis included.
+LINE_LIMIT = 140
+
+ELLIPSIS = "…"
+
+
+def one_line(text: str) -> str:
+    """The first line, trimmed, cut to 139 characters plus `…` when it is longer than 140."""
+    first = text.split("\n", 1)[0].strip()
+    return first if len(first) <= LINE_LIMIT else first[: LINE_LIMIT - 1] + ELLIPSIS
 
 
 class ReasoningPhase(StrEnum):
@@ -56,8 +69,8 @@ def _plan(body: StoredPlan) -> tuple[ReasoningPhase, str]:
     phase = _PLAN_PHASES[body.plan.outcome]
     if phase is ReasoningPhase.CONSULTING:
         selected = ", ".join(s.advisor for s in body.plan.selected)
-        return phase, f"consult {selected} ({ol(body.plan.reason)})"
-    return phase, ol(body.plan.reason)
+        return phase, f"consult {selected} ({one_line(body.plan.reason)})"
+    return phase, one_line(body.plan.reason)
 
 
 def _consultation(body: ConsultationInput) -> tuple[ReasoningPhase, str]:
@@ -65,11 +78,11 @@ def _consultation(body: ConsultationInput) -> tuple[ReasoningPhase, str]:
         phrase = _STANCE_PHRASES[body.stance] if body.stance is not None else "answered"
         return (
             ReasoningPhase.ADVISOR_RESPONSE,
-            f"{body.advisor} {phrase}: {ol(body.conclusion or '')}",
+            f"{body.advisor} {phrase}: {one_line(body.conclusion or '')}",
         )
     summary = f"{body.advisor} {body.status.value}"
     if body.diagnostic is not None:
-        summary += f": {ol(body.diagnostic)}"
+        summary += f": {one_line(body.diagnostic)}"
     return ReasoningPhase.DEGRADATION, summary
 
 
@@ -77,29 +90,29 @@ def _consultation(body: ConsultationInput) -> tuple[ReasoningPhase, str]:
 _BY_KIND: dict[str, Callable[[Any], tuple[ReasoningPhase, str]]] = {
     "assessment": lambda body: (
         ReasoningPhase.UNCERTAINTY,
-        f"{ol(body.subject)} ({body.materiality.value}, {len(body.evidence)} evidence)",
+        f"{one_line(body.subject)} ({body.materiality.value}, {len(body.evidence)} evidence)",
     ),
     "plan": _plan,
     "consultation": _consultation,
     "disagreement": lambda body: (
         ReasoningPhase.DISAGREEMENT,
-        f"{len(body.positions)} positions; decided by: {ol(body.discriminating_question)}",
+        f"{len(body.positions)} positions; decided by: {one_line(body.discriminating_question)}",
     ),
     "resolution": lambda body: (
         ReasoningPhase.EXPERIMENT,
-        f"{ol(body.experiment)} → favours {body.favours}",
+        f"{one_line(body.experiment)} → favours {body.favours}",
     ),
     "conclusion": lambda body: (
         ReasoningPhase.CONCLUSION,
-        f"{ol(body.decision)} ({body.independent_review_count} independent review(s))",
+        f"{one_line(body.decision)} ({body.independent_review_count} independent review(s))",
     ),
     "validation": lambda body: (
         ReasoningPhase.VALIDATION,
-        f"{body.outcome.value}: {ol(body.check)}",
+        f"{body.outcome.value}: {one_line(body.check)}",
     ),
     "attempt": lambda body: (
         ReasoningPhase.ATTEMPT,
-        f"{ol(body.attempt)} failed: {ol(body.observed_failure)}",
+        f"{one_line(body.attempt)} failed: {one_line(body.observed_failure)}",
     ),
 }
 
@@ -107,4 +120,6 @@ _BY_KIND: dict[str, Callable[[Any], tuple[ReasoningPhase, str]]] = {
 def step_of(record: ReasoningRecord) -> ReasoningStep:
     """The record's step: its stamp, id, phase and a summary of one line."""
     phase, summary = _BY_KIND[record.body.kind](record.body)
-    return ReasoningStep(at=record.recorded_at, id=record.id, phase=phase, summary=ol(summary))
+    return ReasoningStep(
+        at=record.recorded_at, id=record.id, phase=phase, summary=one_line(summary)
+    )

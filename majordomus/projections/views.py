@@ -1,7 +1,11 @@
-"""The views of docs/ledger.md; references resolve across every loaded record. Pure."""
+"""The views of docs/ledger.md and where an assessment stands; references resolve across every
+loaded record. Pure.
+
+A view takes its record body's fields by name (`Wire` ignores the rest)."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated
 
 from pydantic import Field
@@ -18,8 +22,51 @@ from majordomus.ledger.record import (
     Stance,
     StoredConclusion,
 )
-from majordomus.projections.standing import AssessmentStanding, standing_of
 from majordomus.wire import OMIT, Wire
+
+
+class AssessmentStanding(StrEnum):
+    """From open to validated; the report lists the first three as unresolved."""
+
+    OPEN = "open"
+    PLANNED = "planned"
+    DISPUTED = "disputed"
+    CONCLUDED = "concluded"
+    VALIDATED = "validated"
+    VALIDATION_FAILED = "validation_failed"
+
+    @property
+    def unresolved(self) -> bool:
+        """Open, planned or disputed: work a reader must still pick up."""
+        return self in _UNRESOLVED
+
+    @property
+    def variant(self) -> str:
+        """The capitalised variant name the report prints (`Open`, `ValidationFailed`)."""
+        return "".join(part.capitalize() for part in self.value.split("_"))
+
+
+_UNRESOLVED = frozenset(
+    {AssessmentStanding.OPEN, AssessmentStanding.PLANNED, AssessmentStanding.DISPUTED}
+)
+
+
+def standing_of(
+    index: RecordIndex, assessment_id: str, conclusion: ReasoningRecord | None
+) -> AssessmentStanding:
+    """The standing of one assessment; `conclusion` is its conclusion in force."""
+    if index.unresolved_disagreement(assessment_id):
+        return AssessmentStanding.DISPUTED
+    if conclusion is not None:
+        passed, failed = index.validations(conclusion.id)
+        if failed:
+            return AssessmentStanding.VALIDATION_FAILED
+        if passed:
+            return AssessmentStanding.VALIDATED
+        return AssessmentStanding.CONCLUDED
+    if assessment_id in index.planned:
+        return AssessmentStanding.PLANNED
+    return AssessmentStanding.OPEN
 
 
 class AssessmentView(Wire):
@@ -76,26 +123,16 @@ def assessment_view(
 ) -> AssessmentView:
     conclusion = index.conclusion_in_force(record.id)
     return AssessmentView(
+        **dict(body),
         id=record.id,
         task=record.task,
-        subject=body.subject,
-        materiality=body.materiality,
         standing=standing_of(index, record.id, conclusion),
         conclusion=conclusion.id if conclusion is not None else None,
-        questions=body.questions,
     )
 
 
 def consultation_view(record: ReasoningRecord, body: ConsultationInput) -> ConsultationView:
-    return ConsultationView(
-        id=record.id,
-        plan=body.plan,
-        advisor=body.advisor,
-        status=body.status,
-        stance=body.stance,
-        conclusion=body.conclusion,
-        diagnostic=body.diagnostic,
-    )
+    return ConsultationView(**dict(body), id=record.id)
 
 
 def disagreement_view(
@@ -105,9 +142,8 @@ def disagreement_view(
     settled = resolution.body if resolution is not None else None
     assert settled is None or isinstance(settled, ResolutionInput)
     return DisagreementView(
+        **dict(body),
         id=record.id,
-        assessment=body.assessment,
-        discriminating_question=body.discriminating_question,
         resolution=resolution.id if resolution is not None else None,
         favours=settled.favours if settled is not None else None,
     )
@@ -118,14 +154,9 @@ def conclusion_view(
 ) -> ConclusionView:
     passed, failed = index.validations(record.id)
     return ConclusionView(
+        **dict(body),
         id=record.id,
-        assessment=body.assessment,
-        decision=body.decision,
-        reviewed_by=body.reviewed_by,
-        independent_review_count=body.independent_review_count,
         validations_passed=passed,
         validations_failed=failed,
         superseded_by=index.superseded_by.get(record.id),
-        validation_plan=body.validation_plan,
-        risks=body.risks,
     )

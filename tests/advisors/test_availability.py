@@ -1,4 +1,4 @@
-"""`derive_availability`: gates, presence, circuits, recovery, peers."""
+"""`derive_availability`: gates, presence, circuits, recovery."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from majordomus.advisors.availability import (
     AdvisorState,
     AdvisorStatus,
     Inputs,
-    LinkedPeer,
     Outcome,
     ReasoningMode,
     derive_availability,
@@ -244,45 +243,8 @@ def test_history_of_other_advisors_is_ignored() -> None:
     assert rows(states)[1:] == [("tool", "available", "present"), ("rt", "available", "present")]
 
 
-PEERS = [
-    LinkedPeer(runtime="node-b", name="B", features=["reviews"]),
-    LinkedPeer(runtime="node-a", name="A-old", features=["reviews"]),
-    LinkedPeer(runtime="node-c", name="C", features=["builds"]),
-    LinkedPeer(runtime="node-a", name="A", features=["reviews", "builds"]),
-]
-
-
-def test_linked_peers_follow_the_declared_advisors() -> None:
-    states = derive(catalogue(peers=True), peers=PEERS)
-    assert [s.id for s in states] == ["web", "tool", "rt", "peer:node-a", "peer:node-b"]
-    peer = states[3]
-    assert peer.wire() == {
-        "id": "peer:node-a",
-        "title": "Mesh peer A",
-        "transport": "peer",
-        "adapter": "mesh",
-        "capabilities": ["code_review"],
-        "status": "available",
-        "reason": "peer_linked",
-        "probe": "linked runtime carrying the reviews feature",
-        "recovering": False,
-    }
-    assert [s.id for s in derive(catalogue(), peers=PEERS)] == ["web", "tool", "rt"]
-    assert derive(catalogue(peers=True), peers=[]) == derive(catalogue(), peers=[])
-
-
-def test_linked_peers_pass_the_gates_and_circuits() -> None:
-    offline = derive(catalogue(peers=True), peers=PEERS, mode=ReasoningMode.OFFLINE)
-    assert rows(offline)[3] == ("peer:node-a", "disabled", "mode_offline")
-    limited = derive(
-        catalogue(peers=True), peers=PEERS, history=[out("peer:node-b", "rate_limited", 0)], now=1
-    )
-    assert rows(limited)[4] == ("peer:node-b", "rate_limited", "rate_limited")
-    recovering = derive(
-        catalogue(peers=True), peers=PEERS, history=[out("peer:node-b", "rate_limited", 0)], now=900
-    )
-    assert rows(recovering)[4] == ("peer:node-b", "available", "peer_linked")
-    assert recovering[4].recovering
+def test_a_peers_block_adds_no_advisor_without_a_mesh() -> None:
+    assert derive(catalogue(peers=True)) == derive(catalogue())
 
 
 advisor_strategy = st.fixed_dictionaries(
@@ -332,7 +294,6 @@ def test_ci_never_leaves_an_advisor_available_and_offline_only_local_runtimes(
         }
     )
     presence = Everything() if present else Only()
-    peers = [LinkedPeer(runtime="n", name="N", features=["reviews"])]
 
     def states(mode: ReasoningMode) -> list[AdvisorState]:
         return derive(
@@ -341,13 +302,12 @@ def test_ci_never_leaves_an_advisor_available_and_offline_only_local_runtimes(
             mode=mode,
             disabled=disabled,
             history=history,
-            peers=peers,
             now=now,
             cooldown=cooldown,
         )
 
     ci = states(ReasoningMode.CI)
-    assert len(ci) == len(advisors) + 1
+    assert len(ci) == len(advisors)
     assert all(s.status is AdvisorStatus.DISABLED and s.reason == "mode_ci" for s in ci)
     offline = states(ReasoningMode.OFFLINE)
     assert all(s.transport.value == "local_runtime" for s in offline if s.is_available())

@@ -6,14 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from majordomus.advisors.environment import (
+from majordomus.advisors.modes import (
+    ModeResolution,
+    ReasoningMode,
     cooldown_override,
     disabled_list,
     is_ci,
     mode_from_environment,
     profile_setting,
+    resolve_mode,
 )
-from majordomus.advisors.modes import ModeResolution, ReasoningMode, resolve_mode
 from tests.layer.support import write
 
 

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from majordomus.advisors.availability import probe
 from majordomus.advisors.catalogue import AdvisorDeclaration
-from majordomus.advisors.presence import SystemPresence, probe
+from majordomus.advisors.situation import SystemPresence
 from majordomus.advisors.states import AdvisorStatus
 from tests.advisors.fakes import Everything, Only
 

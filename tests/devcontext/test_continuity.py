@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from majordomus.devcontext.continuity import disk_size, local_state
+from majordomus.devcontext.sources import disk_size, local_state
 from tests.layer.support import write
 
 

@@ -14,8 +14,8 @@ from majordomus.devcontext import (
     compile_context,
     tokens_for,
 )
-from majordomus.devcontext.edges import edge_kinds
-from majordomus.devcontext.explain import judge
+from majordomus.devcontext.compiler import judge
+from majordomus.devcontext.graph import edge_kinds
 from majordomus.devcontext.relevance import round3
 from majordomus.layer.model import (
     Edge,

@@ -15,8 +15,8 @@ from majordomus.ledger.record import parse_input
 from majordomus.ledger.service import Ledger as Writer
 from majordomus.ledger.store import Store
 from majordomus.projections import handover as handover_module
-from majordomus.projections.chain_graph import MAX_GRAPH_RECORDS
 from majordomus.projections.handover import (
+    MAX_GRAPH_RECORDS,
     SECTIONS,
     GitPosition,
     NextActionKind,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from majordomus.projections.text import one_line
+from majordomus.projections.timeline import one_line
 
 
 @pytest.mark.parametrize(

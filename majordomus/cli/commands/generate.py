@@ -40,7 +40,7 @@ def expected_files(target: str) -> dict[str, str]:
             raise ContractUnmet(f"the OpenAPI document did not build: {exc}") from None
         files["openapi.json"] = dumps_pretty({"x-generated": banner("openapi"), **document}) + "\n"
     if target in ("all", "docs"):
-        from majordomus.devcontext.edges import edge_kinds
+        from majordomus.devcontext.graph import edge_kinds
         from majordomus.layer.reference import layer_reference_files
 
         follows = {k: rule.forward_reason for k, rule in edge_kinds().items() if rule.followed}
