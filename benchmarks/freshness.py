@@ -156,7 +156,7 @@ def main(argv: list[str]) -> int:
     sizes = [int(n) for n in args.sizes.split(",")]
     if args.root is not None:
         figures = measure(
-            SyntheticRepository(args.root.resolve(), Shape.scaling(args.rules), None),
+            SyntheticRepository(args.root.resolve(), None),
             args.checks,
             args.samples,
             sizes,

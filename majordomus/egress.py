@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
-from majordomus.redaction.redactor import redact_secrets
+from majordomus.redaction.redactor import redact_secrets, redact_value
 from majordomus.wire import dumps_pretty
 
 if TYPE_CHECKING:
@@ -62,16 +62,6 @@ def excerpt(text: str, limit: int = 80) -> str:
     return shown
 
 
-def _clean_value(value: Any) -> Any:
-    if isinstance(value, str):
-        return redact_secrets(value)
-    if isinstance(value, list):
-        return [_clean_value(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _clean_value(item) for key, item in value.items()}
-    return value
-
-
 def json_safe(text: str) -> str:
     """JSON text with DEL, C1 controls, bidi overrides and line separators as `\\uNNNN`."""
     return _UNSAFE_JSON.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
@@ -84,7 +74,7 @@ def clean_json(text: str, dumps: Callable[[Any], str]) -> str:
         try:
             json.loads(redacted)
         except ValueError:
-            redacted = dumps(_clean_value(json.loads(text)))
+            redacted = dumps(redact_value(json.loads(text), redact_secrets)[0])
     return json_safe(redacted)
 
 

@@ -184,11 +184,8 @@ def git(root: Path, *args: str) -> str:
 class SyntheticRepository:
     """A generated layer on disk; see the module docstring."""
 
-    def __init__(
-        self, root: Path, shape: Shape, owner: tempfile.TemporaryDirectory[str] | None
-    ) -> None:
-        self._root = root
-        self.shape = shape
+    def __init__(self, root: Path, owner: tempfile.TemporaryDirectory[str] | None) -> None:
+        self.root = root
         self._owner = owner
 
     @classmethod
@@ -209,27 +206,23 @@ class SyntheticRepository:
         for rel, text in files.items():
             with open(root / rel, "w", encoding="utf-8", newline="\n") as out:
                 out.write(text)
-        return cls(root, shape, owner)
+        return cls(root, owner)
 
     @classmethod
     def small(cls) -> SyntheticRepository:
         """The default shape: 10 rules, 2 prompts, 5 documents, 8 body lines (19 objects)."""
         return cls.new(Shape())
 
-    @property
-    def root(self) -> Path:
-        return self._root
-
     def touch_rule(self, i: int, suffix: str) -> None:
         """Append a line to rule `i`, which moves every fingerprint."""
-        with (self._root / rule_path(i)).open("a", encoding="utf-8", newline="\n") as out:
+        with (self.root / rule_path(i)).open("a", encoding="utf-8", newline="\n") as out:
             out.write(f"\n{suffix}\n")
 
     def index(self) -> Index:
         """The index read from the work tree, git reported unavailable."""
         from majordomus.layer.index import build_index
 
-        index = build_index(self._root, "filesystem")
+        index = build_index(self.root, "filesystem")
         return replace(index, git=GitState.unavailable(UNAVAILABLE_REASON))
 
     def context(self) -> Workspace:
@@ -242,18 +235,18 @@ class SyntheticRepository:
 
     def git_init(self) -> None:
         """Make the directory a git repository on `master` that ignores `.ai/local/`."""
-        if not (self._root / ".git").exists():
-            git(self._root, "init", "-q", "-b", "master")
-        ignore = self._root / ".gitignore"
+        if not (self.root / ".git").exists():
+            git(self.root, "init", "-q", "-b", "master")
+        ignore = self.root / ".gitignore"
         if not ignore.exists():
             ignore.write_text(".ai/local/\n", encoding="utf-8", newline="\n")
 
     def commit(self, message: str = "synthetic repository") -> str:
         """Stage everything and commit it (initialising git first); returns the new head."""
         self.git_init()
-        git(self._root, "add", "-A")
-        git(self._root, "commit", "-q", "--allow-empty", "-m", message)
-        return git(self._root, "rev-parse", "HEAD").strip()
+        git(self.root, "add", "-A")
+        git(self.root, "commit", "-q", "--allow-empty", "-m", message)
+        return git(self.root, "rev-parse", "HEAD").strip()
 
     # --- lifetime -------------------------------------------------------------------------
 

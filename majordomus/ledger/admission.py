@@ -29,8 +29,6 @@ from majordomus.ledger.record import (
     ValidationInput,
 )
 
-__all__ = ["Admission", "Refusal", "admit"]
-
 
 class Refusal(Refused):
     """A record the ledger will not admit; its string form is the sentence alone."""
@@ -64,9 +62,7 @@ def _completed(record: ReasoningRecord) -> bool:
     return isinstance(body, ConsultationInput) and body.status is ConsultationStatus.COMPLETED
 
 
-def _assessment(
-    given: AssessmentInput, loaded: Loaded, admission: Admission | None
-) -> ReasoningBody:
+def _assessment(given: AssessmentInput, loaded: Loaded) -> ReasoningBody:
     _nonempty(given.subject, "subject")
     if given.materiality.is_material() and not given.evidence:
         raise Refusal(
@@ -76,9 +72,7 @@ def _assessment(
     return given
 
 
-def _plan(given: PlanInput, loaded: Loaded, admission: Admission | None) -> ReasoningBody:
-    if admission is None:
-        raise TypeError("a plan is admitted against the mode and the advisors' states now")
+def _plan(given: PlanInput, loaded: Loaded, admission: Admission) -> ReasoningBody:
     record = _kind_of(loaded, given.assessment, "assessment")
     assessment: AssessmentInput = record.body  # type: ignore[assignment]
     prior = RecordIndex(loaded.records).prior_on_subject(record)
@@ -94,9 +88,7 @@ def _plan(given: PlanInput, loaded: Loaded, admission: Admission | None) -> Reas
     return StoredPlan(assessment=given.assessment, plan=decided, availability=states)
 
 
-def _consultation(
-    given: ConsultationInput, loaded: Loaded, admission: Admission | None
-) -> ReasoningBody:
+def _consultation(given: ConsultationInput, loaded: Loaded) -> ReasoningBody:
     record = _kind_of(loaded, given.plan, "plan")
     stored: StoredPlan = record.body  # type: ignore[assignment]
     selected = [s.advisor for s in stored.plan.selected]
@@ -127,9 +119,7 @@ def _consultation(
     return given
 
 
-def _disagreement(
-    given: DisagreementInput, loaded: Loaded, admission: Admission | None
-) -> ReasoningBody:
+def _disagreement(given: DisagreementInput, loaded: Loaded) -> ReasoningBody:
     _kind_of(loaded, given.assessment, "assessment")
     _nonempty(given.discriminating_question, "discriminating_question")
     if len(given.positions) < 2:
@@ -146,9 +136,7 @@ def _disagreement(
     return given
 
 
-def _resolution(
-    given: ResolutionInput, loaded: Loaded, admission: Admission | None
-) -> ReasoningBody:
+def _resolution(given: ResolutionInput, loaded: Loaded) -> ReasoningBody:
     record = _kind_of(loaded, given.disagreement, "disagreement")
     disagreement: DisagreementInput = record.body  # type: ignore[assignment]
     _nonempty(given.experiment, "experiment")
@@ -169,9 +157,7 @@ def _resolution(
     return given
 
 
-def _conclusion(
-    given: ConclusionInput, loaded: Loaded, admission: Admission | None
-) -> ReasoningBody:
+def _conclusion(given: ConclusionInput, loaded: Loaded) -> ReasoningBody:
     record = _kind_of(loaded, given.assessment, "assessment")
     assessment: AssessmentInput = record.body  # type: ignore[assignment]
     _nonempty(given.decision, "decision")
@@ -271,15 +257,13 @@ def _supersedes_in_force(
         )
 
 
-def _validation(
-    given: ValidationInput, loaded: Loaded, admission: Admission | None
-) -> ReasoningBody:
+def _validation(given: ValidationInput, loaded: Loaded) -> ReasoningBody:
     _kind_of(loaded, given.conclusion, "conclusion")
     _nonempty(given.check, "check")
     return given
 
 
-def _attempt(given: AttemptInput, loaded: Loaded, admission: Admission | None) -> ReasoningBody:
+def _attempt(given: AttemptInput, loaded: Loaded) -> ReasoningBody:
     if given.assessment is not None:
         _kind_of(loaded, given.assessment, "assessment")
     _nonempty(given.attempt, "attempt")
@@ -287,9 +271,8 @@ def _attempt(given: AttemptInput, loaded: Loaded, admission: Admission | None) -
     return given
 
 
-_RULES: dict[type, Callable[[Any, Loaded, Admission | None], ReasoningBody]] = {
+_RULES: dict[type, Callable[[Any, Loaded], ReasoningBody]] = {
     AssessmentInput: _assessment,
-    PlanInput: _plan,
     ConsultationInput: _consultation,
     DisagreementInput: _disagreement,
     ResolutionInput: _resolution,
@@ -303,4 +286,8 @@ def admit(
     given: ReasoningInput, loaded: Loaded, admission: Admission | None = None
 ) -> ReasoningBody:
     """The body to store for `given`, or a `Refusal` naming the first rule it breaks."""
-    return _RULES[type(given)](given, loaded, admission)
+    if not isinstance(given, PlanInput):
+        return _RULES[type(given)](given, loaded)
+    if admission is None:
+        raise TypeError("a plan is admitted against the mode and the advisors' states now")
+    return _plan(given, loaded, admission)

@@ -5,7 +5,6 @@ docs/ledger.md ("Several writers at once") says what is held and why."""
 from __future__ import annotations
 
 import errno
-import importlib
 import math
 import os
 import time
@@ -30,45 +29,29 @@ class LedgerBusy(Refused):
     """Another writer held the store's lock for the whole wait."""
 
 
-class _Flock:
-    """`fcntl.flock`: whole-file, per open file, released on close or exit."""
-
-    def __init__(self, fcntl: ModuleType) -> None:
-        self.fcntl = fcntl
-
-    def try_lock(self, fd: int) -> bool:
-        try:
-            self.fcntl.flock(fd, self.fcntl.LOCK_EX | self.fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False
-        except OSError as exc:
-            if exc.errno in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
-                return False
-            raise
-        return True
-
-    def unlock(self, fd: int) -> None:
-        self.fcntl.flock(fd, self.fcntl.LOCK_UN)
-
-
-def _primitive() -> _Flock:
-    """The platform's lock, chosen when a lock is taken (so a test can hide `fcntl`); only
-    POSIX reaches here, as reading a repository safely needs a POSIX system (README,
-    "Platforms")."""
+def _try_lock(fcntl: ModuleType, fd: int) -> bool:
+    """`fcntl.flock` without waiting: whole-file, per open file, released on close or exit."""
     try:
-        return _Flock(importlib.import_module("fcntl"))
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    except OSError as exc:
+        if exc.errno in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+            return False
+        raise
+    return True
+
+
+def _fcntl() -> ModuleType:
+    """`fcntl`, imported when a lock is taken (so a test can hide it); only POSIX reaches
+    here, as reading a repository safely needs a POSIX system (README, "Platforms")."""
+    try:
+        import fcntl
     except ImportError:
         raise Refused(
             "the ledger cannot be written here: this platform offers no file lock"
         ) from None
-
-
-def _open(dir_fd: int, shown: str) -> int:
-    """The lock file, created when absent; never through a symlink, only a regular file."""
-    try:
-        return safefs.open_lock_file(dir_fd, LOCK_NAME)
-    except safefs.Unsafe as exc:
-        raise Refused(f"the ledger lock {shown} cannot be used: {exc.about(LOCK_NAME)}") from None
+    return fcntl
 
 
 def _same_file(dir_fd: int, fd: int) -> bool:
@@ -81,11 +64,11 @@ def _same_file(dir_fd: int, fd: int) -> bool:
     return (held.st_dev, held.st_ino) == (now.st_dev, now.st_ino)
 
 
-def _try(primitive: _Flock, dir_fd: int, shown: str) -> tuple[bool, int] | None:
+def _try(fcntl: ModuleType, dir_fd: int, shown: str) -> tuple[bool, int] | None:
     """One try: (directory held, lock file descriptor), or None with nothing held."""
     directory: bool | None
     try:
-        directory = primitive.try_lock(dir_fd)
+        directory = _try_lock(fcntl, dir_fd)
     except OSError as exc:
         # where the file system cannot lock a directory (NFS), the lock file alone is held
         if exc.errno not in (errno.EBADF, errno.EINVAL, errno.ENOLCK, errno.EOPNOTSUPP):
@@ -93,14 +76,17 @@ def _try(primitive: _Flock, dir_fd: int, shown: str) -> tuple[bool, int] | None:
         directory = None
     if directory is False:
         return None
-    fd = _open(dir_fd, shown)
-    if primitive.try_lock(fd):
+    try:
+        fd = safefs.open_lock_file(dir_fd, LOCK_NAME)
+    except safefs.Unsafe as exc:
+        raise Refused(f"the ledger lock {shown} cannot be used: {exc.about(LOCK_NAME)}") from None
+    if _try_lock(fcntl, fd):
         if _same_file(dir_fd, fd):
             return directory is True, fd
-        primitive.unlock(fd)
+        fcntl.flock(fd, fcntl.LOCK_UN)
     os.close(fd)
     if directory:
-        primitive.unlock(dir_fd)
+        fcntl.flock(dir_fd, fcntl.LOCK_UN)
     return None
 
 
@@ -108,10 +94,10 @@ def _try(primitive: _Flock, dir_fd: int, shown: str) -> tuple[bool, int] | None:
 def exclusive(dir_fd: int, shown: str, wait: float) -> Iterator[None]:
     """Hold `dir_fd` and its `LOCK_NAME` for the block (`shown` names it); `LedgerBusy`
     after `wait` seconds."""
-    primitive = _primitive()
+    fcntl = _fcntl()
     tries = max(1, math.ceil(wait / POLL_INTERVAL) + 1)
     for attempt in range(tries):
-        held = _try(primitive, dir_fd, shown)
+        held = _try(fcntl, dir_fd, shown)
         if held is not None:
             break
         if attempt + 1 < tries:
@@ -122,7 +108,7 @@ def exclusive(dir_fd: int, shown: str, wait: float) -> Iterator[None]:
     try:
         yield
     finally:
-        primitive.unlock(fd)
+        fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
         if directory:
-            primitive.unlock(dir_fd)
+            fcntl.flock(dir_fd, fcntl.LOCK_UN)

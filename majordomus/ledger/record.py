@@ -20,39 +20,6 @@ from majordomus.limits import MAX_RECORD_BYTES
 from majordomus.order import canonical_strings
 from majordomus.wire import OMIT, StrictInput, Wire
 
-__all__ = [
-    "KINDS",
-    "MAX_RECORD_BYTES",
-    "RECORD_SCHEMA",
-    "RECORD_VERSION",
-    "AdvisorUsage",
-    "AssessmentInput",
-    "AttemptInput",
-    "ConclusionInput",
-    "ConsultationInput",
-    "ConsultationStatus",
-    "DisagreementInput",
-    "DisagreementPosition",
-    "PlanInput",
-    "ReasoningBody",
-    "ReasoningEvidence",
-    "ReasoningEvidenceKind",
-    "ReasoningInput",
-    "ReasoningRecord",
-    "ResolutionInput",
-    "Stance",
-    "StoredConclusion",
-    "StoredPlan",
-    "ValidationInput",
-    "ValidationOutcome",
-    "describe_record_error",
-    "input_schema",
-    "parse_body",
-    "parse_input",
-    "parse_stored",
-    "record_size_problem",
-]
-
 #: A record is never edited once written, and a replay hands one instance to every projection:
 #: records and their parts are frozen.
 FROZEN = ConfigDict(frozen=True)
@@ -79,15 +46,11 @@ KINDS: tuple[str, ...] = (
 
 #: Every number a record holds is bounded, so no record can carry a value that breaks the
 #: arithmetic of a replay (a circuit's end, a total) or that no real answer would carry.
-MAX_COUNT = 1_000_000_000
-MAX_TOKENS = 1_000_000_000
-MAX_DURATION_MS = 7 * 24 * 3600 * 1000
-MAX_RETRY_AFTER_SECONDS = 7 * 24 * 3600
+_WEEK_SECONDS = 7 * 24 * 3600
 
-Count = Annotated[StrictInt, Field(ge=0, le=MAX_COUNT)]
-Tokens = Annotated[StrictInt, Field(ge=0, le=MAX_TOKENS)]
-DurationMs = Annotated[StrictInt, Field(ge=0, le=MAX_DURATION_MS)]
-RetryAfter = Annotated[StrictInt, Field(ge=0, le=MAX_RETRY_AFTER_SECONDS)]
+Count = Annotated[StrictInt, Field(ge=0, le=1_000_000_000)]
+DurationMs = Annotated[StrictInt, Field(ge=0, le=_WEEK_SECONDS * 1000)]
+RetryAfter = Annotated[StrictInt, Field(ge=0, le=_WEEK_SECONDS)]
 
 
 class Stance(StrEnum):
@@ -130,8 +93,8 @@ class ReasoningEvidence(_Frozen):
 class AdvisorUsage(_Frozen):
     """Token counts an adapter reported; a missing count reads as zero, nothing is estimated."""
 
-    input_tokens: Tokens = 0
-    output_tokens: Tokens = 0
+    input_tokens: Count = 0
+    output_tokens: Count = 0
 
 
 class DisagreementPosition(_Frozen):
@@ -372,21 +335,17 @@ def describe_record_error(exc: ValidationError, *, root: tuple[str, ...] = ()) -
             loc = loc[: len(root)] + loc[len(root) + 1 :]
         kind = err.get("type")
         where = field_path(loc)
+        field = str(loc[-1]) if inside and len(loc) == len(root) + 1 else None
         if inside and kind == "union_tag_not_found":
             text = f"{field_path((*root, 'kind'))}: is required; the kinds are {kinds}"
         elif inside and kind == "union_tag_invalid":
             tag = (err.get("ctx") or {}).get("tag", "")
             text = f"{field_path((*root, 'kind'))}: '{tag}' is not a kind; the kinds are {kinds}"
-        elif inside and kind == "extra_forbidden" and loc == (*root, "task"):
+        elif kind == "extra_forbidden" and field == "task":
             hint = "name it with --task" if bare else "pass `task` beside `record`"
             text = f"{where}: a record does not carry its task; {hint}"
-        elif (
-            inside
-            and kind == "extra_forbidden"
-            and len(loc) == len(root) + 1
-            and str(loc[-1]) in _WRITTEN_BY_THE_WRITER
-        ):
-            text = f"{where}: {_WRITTEN_BY_THE_WRITER[str(loc[-1])]}; leave it out"
+        elif kind == "extra_forbidden" and field in _WRITTEN_BY_THE_WRITER:
+            text = f"{where}: {_WRITTEN_BY_THE_WRITER[field]}; leave it out"
         elif loc == root and kind in ("dict_type", "model_type", "model_attributes_type"):
             text = f"{where or 'the record'}: must be a JSON object with a `kind`"
         else:

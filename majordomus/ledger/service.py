@@ -36,15 +36,6 @@ from majordomus.ledger.tasks import CURRENT_FILE, check_task
 from majordomus.redaction.redactor import redact_value
 from majordomus.wire import dumps_compact
 
-__all__ = [
-    "Ledger",
-    "Recorded",
-    "lock_wait",
-    "mint_id",
-    "record_size",
-    "redact",
-]
-
 #: Seconds a writer waits for another one to finish before it is refused (default 10).
 LOCK_WAIT_VARIABLE = "MAJORDOMUS_LEDGER_LOCK_WAIT"
 
@@ -233,7 +224,7 @@ class Ledger:
                 path = self.store.write(record)
             except FileExistsError:
                 continue
-            return Recorded(record=record, path=self.store.relative(path))
+            return Recorded(record=record, path=path)
         raise Refused(
             f"the record could not be written: {_MINT_ATTEMPTS} minted ids in a row already exist"
         )

@@ -18,19 +18,9 @@ from majordomus.ledger.loaded import Loaded, Placed, by_citation
 from majordomus.ledger.lock import DEFAULT_WAIT, LOCK_NAME, exclusive
 from majordomus.ledger.record import ReasoningRecord, parse_stored
 from majordomus.ledger.refs import Published, published
-from majordomus.ledger.tasks import CURRENT_FILE, UNTASKED, check_task, current_task
+from majordomus.ledger.tasks import check_task, current_task
 from majordomus.order import natural_key
 from majordomus.wire import dumps_pretty
-
-__all__ = [
-    "CURRENT_FILE",
-    "RECORD_FILE_LIMIT",
-    "STATE_DIR",
-    "UNTASKED",
-    "Loaded",
-    "Store",
-    "record_bytes",
-]
 
 STATE_DIR = ".ai/local/state/reasoning"
 
@@ -75,31 +65,6 @@ def _canonical(found: list[Placed]) -> list[Placed]:
     return sorted(legacy, key=by_stamp) + sorted(counted, key=by_counter)
 
 
-def _task_names(tree: safefs.Tree) -> list[str]:
-    """The store's task directories (no link followed); raises `Unsafe` or `OSError`."""
-    store = tree.directory(STATE_DIR)
-    return [e.name for e in os.scandir(store) if e.is_dir(follow_symlinks=False)]
-
-
-def _files(tree: safefs.Tree, tasks: list[str]) -> Iterator[tuple[str, bytes | None]]:
-    """`<task>/<name>` and bytes (None when refused) of each record file; a directory that
-    cannot be listed is skipped."""
-    for task in tasks:
-        try:
-            directory = tree.directory(f"{STATE_DIR}/{task}")
-            names = [e.name for e in os.scandir(directory)]
-        except (safefs.Unsafe, OSError):
-            continue
-        for name in names:
-            if not name.endswith(".json") or name == ".json":
-                continue
-            try:
-                data: bytes | None = tree.read_in(directory, name, RECORD_FILE_LIMIT)
-            except safefs.Unsafe:
-                data = None
-            yield f"{task}/{name}", data
-
-
 def record_bytes(record: ReasoningRecord) -> bytes:
     """The exact bytes of a record file: 2-space JSON and a final newline."""
     return (dumps_pretty(record.wire()) + "\n").encode("utf-8")
@@ -110,21 +75,16 @@ class Store:
 
     def __init__(self, root: Path, *, lock_wait: float = DEFAULT_WAIT) -> None:
         self.root = Path(root)
-        self.directory = self.root / STATE_DIR
         self.lock_wait = lock_wait
         self._mutex = threading.RLock()
-        self._depth = 0
+        self._held = False
 
     @contextmanager
     def held(self) -> Iterator[None]:
         """The writer lock, re-entrant; creates the store's directory when missing."""
         with self._mutex:
-            if self._depth:
-                self._depth += 1
-                try:
-                    yield
-                finally:
-                    self._depth -= 1
+            if self._held:
+                yield
                 return
             from majordomus.layer.init import warn_if_tracked
 
@@ -135,11 +95,11 @@ class Store:
                 raise Refused(f"the record could not be written: {exc.message}") from None
             try:
                 with exclusive(fd, f"{STATE_DIR}/{LOCK_NAME}", self.lock_wait):
-                    self._depth = 1
+                    self._held = True
                     try:
                         yield
                     finally:
-                        self._depth = 0
+                        self._held = False
             finally:
                 os.close(fd)
 
@@ -160,18 +120,6 @@ class Store:
     def current_task(self) -> str:
         """The current task's id from `current.yaml`, or `untasked`."""
         return current_task(self.root)
-
-    def relative(self, path: Path) -> str:
-        """A store path relative to the repository root, with `/` separators."""
-        return path.relative_to(self.root).as_posix()
-
-    def _describe(self, exc: OSError) -> str:
-        reason = exc.strerror or str(exc)
-        if not exc.filename:
-            return reason
-        path = Path(exc.filename)
-        shown = self.relative(path) if path.is_relative_to(self.root) else str(path)
-        return f"{shown}: {reason}"
 
     def load(self, *, local: bool = True, team: bool = True) -> Loaded:
         """Every readable record of the store and of the published refs, in canonical order;
@@ -199,25 +147,39 @@ class Store:
         )
 
     def _files(self) -> tuple[list[Placed], list[str]]:
-        """The store's readable record files, and the paths of those that are none."""
+        """The store's readable record files, and the paths of those that are none; a
+        directory that cannot be listed is skipped, no link followed."""
         found: list[Placed] = []
         unreadable: list[str] = []
         with safefs.Tree(self.root) as tree:
             try:
-                tasks = _task_names(tree)
+                store = tree.directory(STATE_DIR)
+                tasks = [e.name for e in os.scandir(store) if e.is_dir(follow_symlinks=False)]
             except (safefs.Unsafe, OSError):
                 return found, unreadable
-            for path, data in _files(tree, tasks):
-                record = parse_stored(data)
-                if record is None:
-                    unreadable.append(path)
-                else:
-                    found.append(Placed(path, record))
+            for task in tasks:
+                try:
+                    directory = tree.directory(f"{STATE_DIR}/{task}")
+                    names = [e.name for e in os.scandir(directory)]
+                except (safefs.Unsafe, OSError):
+                    continue
+                for name in names:
+                    if not name.endswith(".json") or name == ".json":
+                        continue
+                    try:
+                        data: bytes | None = tree.read_in(directory, name, RECORD_FILE_LIMIT)
+                    except safefs.Unsafe:
+                        data = None
+                    record = parse_stored(data)
+                    if record is None:
+                        unreadable.append(f"{task}/{name}")
+                    else:
+                        found.append(Placed(f"{task}/{name}", record))
         return found, unreadable
 
-    def write(self, record: ReasoningRecord) -> Path:
-        """Write one stamped record atomically and return its path; an existing `<id>.json`
-        (or its temporary file) raises `FileExistsError`, anything else is refused."""
+    def write(self, record: ReasoningRecord) -> str:
+        """Write one stamped record atomically and return its root-relative path; an existing
+        `<id>.json` (or its temporary file) raises `FileExistsError`, anything else is refused."""
         check_task(record.task)
         check_record_id(record.id)
         rel = f"{STATE_DIR}/{record.task}/{record.id}.json"
@@ -228,5 +190,8 @@ class Store:
         except FileExistsError:
             raise
         except OSError as exc:
-            raise Refused(f"the record could not be written: {self._describe(exc)}") from exc
-        return self.root / rel
+            # the writes are relative to a directory, so `filename` is a bare name
+            reason = exc.strerror or str(exc)
+            shown = f"{exc.filename}: {reason}" if exc.filename else reason
+            raise Refused(f"the record could not be written: {shown}") from exc
+        return rel

@@ -5,7 +5,7 @@ value; a shape is tried only where the text holds one of its gate literals
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cached_property
 from typing import Any
 
@@ -68,21 +68,12 @@ class _Shape:
         return ("".join((*pieces, text[done:])), True) if pieces else (text, False)
 
 
-#: The characters outside ASCII that `str.lower` turns into ASCII: the Kelvin sign becomes
-#: `k`, and the dotted capital I becomes two characters (`i` and a combining dot).
-_KELVIN = "\u212a"
-_DOTTED_I = "\u0130"
-
-
 def _lowered(text: str) -> str:
-    """`text` lower-cased with every offset kept (ASCII through the bytes, then the Kelvin
-    sign), enough for ASCII key words."""
+    """`text` with its ASCII letters lower-cased and every offset kept: the shapes' key words
+    are ASCII, and their patterns match ASCII letters alone (`re.ASCII`)."""
     if text.isascii():
         return text.lower()
-    lowered = text.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
-    if _KELVIN in lowered and _DOTTED_I not in text:
-        return lowered.replace(_KELVIN, "k")
-    return lowered
+    return text.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
 
 
 #: What may not follow a literal ending in `WORD_END`, in lower-cased bytes.
@@ -156,15 +147,8 @@ def redact_secrets(text: str) -> str:
             # a marker may complete another shape's literal
             data = text.encode("utf-8", "surrogatepass")
             candidates, lowered = Candidates(data), None
-    cased = unlabelled.cases(data)
-    if not unlabelled.possible(cased):
-        return text
-    pieces: list[bytes] = []
-    done = 0
-    for start, end in unlabelled.spans(data, cased):
-        pieces += (data[done:start], _UNLABELLED_MARKER)
-        done = end
-    return b"".join((*pieces, data[done:])).decode("utf-8", "surrogatepass") if pieces else text
+    cleaned = unlabelled.redacted(data, _UNLABELLED_MARKER)
+    return text if cleaned is None else cleaned.decode("utf-8", "surrogatepass")
 
 
 def redact_text(text: str) -> str:
@@ -177,13 +161,14 @@ def shapes_in(text: str) -> set[str]:
     return {name for name in _MARKER.findall(text) if name in SHAPE_NAMES}
 
 
-def redact_value(value: Any) -> tuple[Any, list[str]]:
-    """Redact every string value of a JSON value (keys untouched); kinds in canonical order."""
+def redact_value(value: Any, redact: Callable[[str], str] = redact_text) -> tuple[Any, list[str]]:
+    """Every string value of a JSON value passed through `redact` (keys untouched), and the
+    shapes found, in canonical order."""
     found: set[str] = set()
 
     def walk(node: Any) -> Any:
         if isinstance(node, str):
-            cleaned = redact_text(node)
+            cleaned = redact(node)
             found.update(shapes_in(cleaned))
             return cleaned
         if isinstance(node, list):

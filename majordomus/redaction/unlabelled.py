@@ -46,19 +46,12 @@ _SEQUENCE = re.compile(
 _PRINTABLE = bytes(range(0x20, 0x7F)) + b"\t\n\r"
 
 
-def cases(data: bytes) -> bytes:
-    """`data` with every letter replaced by its case (`_CASES`)."""
-    return data.translate(_CASES)
-
-
-def possible(cased: bytes) -> bool:
-    """Whether a text whose `cases` these are may hold an unlabelled token."""
-    return _PAIR_SEARCH(cased) is not None
-
-
-def spans(data: bytes, cased: bytes) -> list[tuple[int, int]]:
-    """Where the random-looking tokens are in the UTF-8 `data`, in order; a token judged
-    random is replaced wherever it stands."""
+def redacted(data: bytes, marker: bytes) -> bytes | None:
+    """The UTF-8 `data` with each random-looking token replaced by `marker`, or None when it
+    holds none."""
+    cased = data.translate(_CASES)
+    if _PAIR_SEARCH(cased) is None:
+        return None
     runs: list[tuple[int, str]] = []
     # a token repeated throughout a text is judged once, so no input makes this slow
     verdicts: dict[tuple[bytes, bytes], bool] = {}
@@ -77,7 +70,14 @@ def spans(data: bytes, cased: bytes) -> list[tuple[int, int]]:
             verdict = verdicts[raw, before] = _random(token, before)
         if verdict:
             found.add(token)
-    return [(start, start + len(token)) for start, token in runs if token in found]
+    # a token judged random is replaced wherever it stands
+    pieces: list[bytes] = []
+    done = 0
+    for start, token in runs:
+        if token in found:
+            pieces += (data[done:start], marker)
+            done = start + len(token)
+    return b"".join((*pieces, data[done:])) if pieces else None
 
 
 def _trimmed(token: str) -> str:

@@ -116,7 +116,7 @@ def test_head_comes_from_git(tmp_path, git_repo):
 def test_an_existing_record_is_never_overwritten(tmp_path):
     store = Store(tmp_path)
     record = ReasoningRecord.model_validate(stored("attempt-1", "2026-10-01T00:00:00.000Z"))
-    path = store.write(record)
+    path = tmp_path / store.write(record)
     before = path.read_bytes()
     changed = record.model_copy(update={"recorded_at": "2027-01-01T00:00:00.000Z"})
     with pytest.raises(FileExistsError):

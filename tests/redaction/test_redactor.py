@@ -153,15 +153,12 @@ def test_a_redacted_form_that_no_longer_parses_is_refused_and_never_written():
     assert secret not in str(refused.value)
 
 
-def test_key_words_are_found_where_full_lower_casing_finds_them() -> None:
-    """Key words are found in `_lowered` where `str.lower` (ASCII letters only when it would
-    move an offset) puts them."""
+def test_key_words_are_found_where_ascii_lower_casing_finds_them() -> None:
+    """Key words are found in `_lowered` where lower-casing the ASCII letters alone puts them
+    (the Kelvin sign and the dotted I stay: the patterns match ASCII letters only)."""
     from majordomus.redaction.redactor import _COMPILED, _lowered
 
     def reference(text: str) -> str:
-        lowered = text.lower()
-        if len(lowered) == len(text):
-            return lowered
         return text.translate({code: code + 32 for code in range(ord("A"), ord("Z") + 1)})
 
     words = ["password", "Pass", "KEY", "ey", "api_", "Token", "secret", "aws", "heroku", "curl"]

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from majordomus import safefs
 from majordomus.errors import Refused
-from majordomus.ledger import lock
 from majordomus.ledger.lock import LOCK_NAME, LedgerBusy
 from majordomus.ledger.store import STATE_DIR, Store
 from tests.ledger.records import conclusion_input
@@ -91,17 +91,17 @@ def test_a_lock_file_replaced_between_opening_and_locking_is_tried_again(
     store = Store(tmp_path)
     _record(store, {"kind": "assessment", "subject": "the store exists"})
     folder = tmp_path / STATE_DIR
-    real = lock._open
+    real = safefs.open_lock_file
     opened: list[int] = []
 
-    def replaced_after_the_first_open(dir_fd: int, shown: str) -> int:
-        fd = real(dir_fd, shown)
+    def replaced_after_the_first_open(dir_fd: int, name: str) -> int:
+        fd = real(dir_fd, name)
         opened.append(os.fstat(fd).st_ino)
         if len(opened) == 1:
             _swap(folder, 2)
         return fd
 
-    monkeypatch.setattr(lock, "_open", replaced_after_the_first_open)
+    monkeypatch.setattr(safefs, "open_lock_file", replaced_after_the_first_open)
     with store.locked():
         held = (folder / LOCK_NAME).stat().st_ino
     assert len(opened) == 2 and opened[0] != held and opened[1] == held
