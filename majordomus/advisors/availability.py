@@ -6,7 +6,7 @@ Pure: everything arrives in `Inputs`. Also gathers the seeds' `reasoning::availa
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -82,7 +82,7 @@ def _declared(advisor: AdvisorDeclaration, inputs: Inputs) -> AdvisorState:
         return state.model_copy(
             update={"status": probed.absent_status, "reason": probed.absent_reason}
         )
-    return _apply_circuit(state, inputs)
+    return _circuit(state, inputs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,38 +126,15 @@ def _gate(state: AdvisorState, inputs: Inputs) -> AdvisorState | None:
     return state.model_copy(update={"status": AdvisorStatus.DISABLED, "reason": reason})
 
 
-def _apply_circuit(state: AdvisorState, inputs: Inputs) -> AdvisorState:
-    verdict = judge(state.id, inputs.history, inputs.now, inputs.cooldown)
-    if verdict.recovering:
-        return state.model_copy(update={"recovering": True})
-    if verdict.circuit is None:
-        return state
-    return state.model_copy(
-        update={"status": verdict.status, "reason": verdict.reason, "circuit": verdict.circuit}
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """What the history says about one advisor: an open circuit, or recovery, or nothing."""
-
-    circuit: AdvisorCircuit | None = None
-    status: AdvisorStatus | None = None
-    reason: str | None = None
-    recovering: bool = False
-
-
-NO_VERDICT = Verdict()
-
-
-def judge(advisor_id: str, history: Iterable[Outcome], now: int, cooldown: int | None) -> Verdict:
-    """The circuit verdict for `advisor_id` at `now`; `cooldown` replaces every cooldown."""
-    mine = sorted({(o.at, o.id): o for o in history if o.advisor == advisor_id}.items())
+def _circuit(state: AdvisorState, inputs: Inputs) -> AdvisorState:
+    """The state the advisor's recorded outcomes leave it in at `inputs.now`: an open circuit,
+    recovery, or as it was; `inputs.cooldown` replaces every cooldown."""
+    mine = sorted({(o.at, o.id): o for o in inputs.history if o.advisor == state.id}.items())
     newest_first = [o for _, o in reversed(mine)]
     if not newest_first:
-        return NO_VERDICT
+        return state
     newest = newest_first[0]
-    status = newest.status
+    status, cooldown = newest.status, inputs.cooldown
     if status is ConsultationStatus.AUTH_FAILED:
         opened = (AdvisorStatus.TEMPORARILY_FAILED, "authentication_failed", 1)
         wait = _first(cooldown, AUTH_COOLDOWN)
@@ -168,17 +145,17 @@ def judge(advisor_id: str, history: Iterable[Outcome], now: int, cooldown: int |
         steady = (i for i, o in enumerate(newest_first) if not o.status.is_transient())
         run = next(steady, len(newest_first))  # the newest transient failures in a row
         if run < FAILURES_TO_OPEN:
-            return NO_VERDICT
+            return state
         opened = (AdvisorStatus.TEMPORARILY_FAILED, "consecutive_failures", run)
         wait = _first(cooldown, FAILURE_COOLDOWN)
     else:
-        return NO_VERDICT
+        return state
     until = newest.at + wait
-    if now >= until:
-        return Verdict(recovering=True)
+    if inputs.now >= until:
+        return state.model_copy(update={"recovering": True})
     new_status, reason, failures = opened
     circuit = AdvisorCircuit(opened_by=newest.id, failures=failures, until=stamp_of(until))
-    return Verdict(circuit=circuit, status=new_status, reason=reason)
+    return state.model_copy(update={"status": new_status, "reason": reason, "circuit": circuit})
 
 
 def _first(*values: int | None) -> int:

@@ -10,9 +10,12 @@ from importlib import import_module
 from majordomus.capabilities.registry import Capability, Module, Registry, build_registry
 
 
-def _declared_in(name: str) -> Sequence[Module]:
-    """The modules the file `capabilities/<name>.py` declares, importing that file alone."""
-    return import_module(f"majordomus.capabilities.{name}").MODULES
+@functools.cache
+def _declared_in(name: str) -> list[Module]:
+    """The modules the file `capabilities/<name>.py` declares, importing that file alone, each
+    capability with its exposure from `EXPOSED`."""
+    modules: Sequence[Module] = import_module(f"majordomus.capabilities.{name}").MODULES
+    return [replace(m, capabilities=tuple(map(_exposed, m.capabilities))) for m in modules]
 
 
 #: Each built-in module id → the file that declares it, in declaration order.
@@ -32,8 +35,8 @@ APART: dict[str, Callable[[], Capability]] = {
     "reasoning.record": lambda: import_module("majordomus.capabilities.record").REASONING_RECORD
 }
 
-#: Each built-in capability's MCP tool and command words, read by the surfaces that list them
-#: before (or without) importing the namespace that declares it.
+#: Each built-in capability's MCP tool and command words, declared here alone: the surfaces
+#: read them before (or without) importing the namespace that declares the capability.
 EXPOSED: dict[str, tuple[str | None, tuple[str, ...] | None]] = {
     "capabilities.describe": ("majordomus_capability", ("capabilities", "describe")),
     "capabilities.list": ("majordomus_capabilities", ("capabilities", "list")),
@@ -61,11 +64,13 @@ EXPOSED: dict[str, tuple[str | None, tuple[str, ...] | None]] = {
 #: Each capability command's words (its module id, then its name) → the capability it runs.
 COMMANDS = {words: cap_id for cap_id, (_, words) in EXPOSED.items() if words is not None}
 
-#: The modules whose capabilities are commands, each under its module id as the command word.
-COMMAND_WORDS = tuple(sorted({words[0] for words in COMMANDS}))
-
 #: Each MCP tool → the capability it runs.
 TOOLS = {tool: cap_id for cap_id, (tool, _) in EXPOSED.items() if tool is not None}
+
+
+def _exposed(cap: Capability) -> Capability:
+    tool, words = EXPOSED.get(cap.id, (None, None))
+    return replace(cap, tool=tool, cli=words)
 
 
 def builtin_modules() -> list[Module]:
@@ -85,7 +90,7 @@ def declared(capability_id: str) -> Capability:
     module_id = capability_id.split(".")[0]
     apart = APART.get(capability_id)
     if apart is not None:
-        return replace(apart(), module=module_id)
+        return replace(_exposed(apart()), module=module_id)
     return next(c for c in module_capabilities(module_id) if c.id == capability_id)
 
 

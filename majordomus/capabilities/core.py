@@ -51,7 +51,6 @@ REPOSITORY_INFO = Capability(
     description="Root, sections, git state, discovery mode, kinds present and every "
     "diagnostic of the layer index. Read-only.",
     handler=repository_info,
-    tool="majordomus_repository",
     resource=("majordomus://repository", "repository"),
     http=("GET", "/api/v1/repository"),
     tags=("layer",),
@@ -265,9 +264,7 @@ OBJECTS_LIST = Capability(
     description="The layer's declarative objects in URI order, optionally only one "
     "kind or one tag. Read-only.",
     handler=objects_list,
-    tool="majordomus_list",
     http=("GET", "/api/v1/objects"),
-    cli=("objects", "list"),
     tags=("layer",),
     cases=_list_cases,
 )
@@ -278,9 +275,7 @@ OBJECTS_GET = Capability(
     description="One object by URI with metadata, provenance and content, or a query "
     "resource such as `majordomus://repository` answered. Read-only.",
     handler=objects_get,
-    tool="majordomus_get",
     http=("GET", "/api/v1/object"),
-    cli=("objects", "get"),
     tags=("layer",),
     cases=_get_cases,
 )
@@ -292,9 +287,7 @@ OBJECTS_SEARCH = Capability(
     "descriptions and content, in URI order; for results ranked across the layer and the "
     "reasoning ledger, recall (majordomus_recall). Read-only.",
     handler=objects_search,
-    tool="majordomus_search",
     http=("GET", "/api/v1/search"),
-    cli=("objects", "search"),
     tags=("layer", "search"),
     cache=CachePolicy(64),
     cases=(("rule", {"query": "rule"}),),
@@ -436,9 +429,7 @@ CAPABILITIES_LIST = Capability(
     description="Every capability with its exposure and policies, optionally one kind "
     "or one surface, and the registry summary. Read-only.",
     handler=capabilities_list,
-    tool="majordomus_capabilities",
     http=("GET", "/api/v1/capabilities"),
-    cli=("capabilities", "list"),
     tags=("registry",),
     cache=CachePolicy(16),
     cases=(("all", {}), ("queries", {"kind": "query"})),
@@ -449,9 +440,7 @@ CAPABILITIES_DESCRIBE = Capability(
     title="Describe one capability",
     description="One capability as declared, with its input and output JSON Schemas. Read-only.",
     handler=capabilities_describe,
-    tool="majordomus_capability",
     http=("GET", "/api/v1/capability"),
-    cli=("capabilities", "describe"),
     tags=("registry",),
     cases=(("repository-info", {"id": "repository.info"}),),
 )
@@ -587,7 +576,6 @@ HEALTH_REPORT = Capability(
     "served from it, the scope, the reasoning ledger and git), and the worst of "
     "them. Read-only.",
     handler=health_report,
-    tool="majordomus_health",
     resource=("majordomus://health", "health"),
     http=("GET", "/api/v1/health"),
     tags=("health",),

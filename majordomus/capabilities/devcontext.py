@@ -79,9 +79,7 @@ DEVCONTEXT_COMPILE = Capability(
     "the content as Markdown (over MCP the answer is that bundle, and `detail` the rows). "
     "Read-only.",
     handler=compile_context,
-    tool="majordomus_devcontext",
     http=("GET", "/api/v1/devcontext"),
-    cli=("devcontext", "compile"),
     tags=("context", "session", "planning", "introspection"),
     cache=CachePolicy(16),
     cases=_compile_cases,
@@ -94,9 +92,7 @@ DEVCONTEXT_EXPLAIN = Capability(
     "selected, excluded, deduplicated, held and not reached, or unknown, with the row that "
     "proves it and the budget the judgement was made under. Read-only.",
     handler=explain_identifier,
-    tool="majordomus_devcontext_explain",
     http=("GET", "/api/v1/devcontext/explain"),
-    cli=("devcontext", "explain"),
     tags=("context", "provenance", "introspection"),
     cache=CachePolicy(8),
     cases=_explain_cases,
@@ -109,10 +105,8 @@ DEVCONTEXT_POLICY = Capability(
     "kinds spent from each, every edge kind with its weights or why it is not followed, the "
     "selectors, and the defaults. Read-only.",
     handler=compiler_policy,
-    tool="majordomus_devcontext_policy",
     resource=("majordomus://devcontext/policy", "devcontext-policy"),
     http=("GET", "/api/v1/devcontext/policy"),
-    cli=("devcontext", "policy"),
     tags=("context", "introspection"),
 )
 

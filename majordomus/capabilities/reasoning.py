@@ -129,10 +129,8 @@ REASONING_ADVISORS = Capability(
     "with its status, the one reason word and what was probed, the capacity per advisory "
     "capability, and the catalogue's findings. Contacts no advisor. Read-only.",
     handler=reasoning_advisors,
-    tool="majordomus_reasoning_advisors",
     resource=("majordomus://reasoning/advisors", "reasoning-advisors"),
     http=("GET", "/api/v1/reasoning/advisors"),
-    cli=("reasoning", "advisors"),
     tags=("reasoning", "advisors"),
 )
 
@@ -184,9 +182,7 @@ REASONING_PLAN = Capability(
     "confidence deserves under the current mode, which available advisors would be asked "
     "and why, or the structured local review when none would. Records nothing. Read-only.",
     handler=reasoning_plan,
-    tool="majordomus_reasoning_plan",
     http=("GET", "/api/v1/reasoning/plan"),
-    cli=("reasoning", "plan"),
     tags=("reasoning", "policy"),
     cases=(("material", {"materiality": "material"}),),
 )
@@ -229,7 +225,6 @@ def _team(name: str, description: str, **declared: Any) -> Capability:
         description=description,
         kind="command",
         writes_repository=True,
-        cli=("reasoning", name),
         tags=("reasoning", "team"),
         waived="external_dependency",
         **declared,
@@ -335,10 +330,8 @@ REASONING_STATUS = Capability(
     "totals, unreadable store files, and the Markdown report a handover carries; optionally "
     "as of an earlier moment. Derived from the records, never stored. Read-only.",
     handler=reasoning_status,
-    tool="majordomus_reasoning",
     resource=("majordomus://reasoning", "reasoning"),
     http=("GET", "/api/v1/reasoning"),
-    cli=("reasoning", "status"),
     tags=("reasoning", "session"),
     cases=TASK_CASES,
 )
@@ -382,9 +375,7 @@ REASONING_HANDOVER = Capability(
     "under `# Reasoning`. The current task, one task or `all`; optionally as of an earlier "
     "moment. Read-only.",
     handler=reasoning_handover,
-    tool="majordomus_reasoning_handover",
     http=("GET", "/api/v1/reasoning/handover"),
-    cli=("reasoning", "handover"),
     tags=("reasoning", "session"),
     cases=TASK_CASES,
 )
@@ -418,9 +409,7 @@ REASONING_EXPLAIN = Capability(
     "chain (plans, consultations, disagreements, resolutions, conclusions, validations, "
     "attempts) as timeline steps in order. An unknown id is not found. Read-only.",
     handler=reasoning_explain,
-    tool="majordomus_reasoning_explain",
     http=("GET", "/api/v1/reasoning/explain"),
-    cli=("reasoning", "explain"),
     tags=("reasoning", "provenance"),
     waived="transient_state",
     cases=(("absent", {"id": "assessment-absent"}),),
@@ -466,9 +455,7 @@ REASONING_CHECK = Capability(
     "review the ledger does not show, and fetched ledger refs kept aside as rewritten. "
     "Findings are reported, never fixed. Read-only.",
     handler=reasoning_check,
-    tool="majordomus_reasoning_check",
     http=("GET", "/api/v1/reasoning/check"),
-    cli=("reasoning", "check"),
     tags=("reasoning", "governance"),
 )
 

@@ -331,9 +331,7 @@ RECALL_QUERY = Capability(
     "why it matched; a record hit also its id and task. Use it for questions and half-"
     "remembered words; `majordomus_search` is the literal substring match. Read-only.",
     handler=recall_query,
-    tool="majordomus_recall",
     http=("GET", "/api/v1/recall"),
-    cli=("recall",),
     tags=("layer", "reasoning", "search"),
     cases=(("question", {"query": "what was decided about the rules?"}),),
 )

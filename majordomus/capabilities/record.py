@@ -69,9 +69,7 @@ REASONING_RECORD = Capability(
     handler=reasoning_record,
     kind="command",
     writes_repository=True,
-    tool="majordomus_reasoning_record",
     http=("POST", "/api/v1/reasoning/records"),
-    cli=("reasoning", "record"),
     stability=EXPERIMENTAL,
     tags=("reasoning", "records"),
 )

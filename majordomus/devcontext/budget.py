@@ -5,6 +5,8 @@ Pure: sizes the index does not hold come from the injected size function."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from majordomus.devcontext.bundle import section
 from majordomus.devcontext.candidates import Band, Candidate, version_of
 from majordomus.devcontext.inputs import Request
@@ -30,7 +32,6 @@ from majordomus.devcontext.relevance import below_floor_detail, best_first, conf
 from majordomus.devcontext.select import Selection
 from majordomus.devcontext.sources import CompileSources, SizeOf
 from majordomus.layer.git import GitState
-from majordomus.layer.model import SEVERITY_RANK
 from majordomus.order import canonical, canonical_strings
 
 _SPECIFICITY = {"file": 0, "document": 1}
@@ -56,23 +57,17 @@ def is_required(cand: Candidate, object_seeds: set[str]) -> bool:
     )
 
 
+@dataclass(slots=True)
 class _Spend:
-    def __init__(
-        self,
-        candidates: dict[str, Candidate],
-        object_seeds: set[str],
-        supersedes: dict[str, list[str]],
-        size_of: SizeOf,
-    ) -> None:
-        self.cands = dict(sorted(candidates.items()))
-        self.object_seeds = object_seeds
-        self.supersedes = supersedes
-        self.size_of = size_of
-        self.bundle = False
-        self.excluded: list[Excluded] = []
-        self.deduplicated: list[Deduplicated] = []
-        self.conflicts: list[Conflict] = []
-        self.dropped: set[str] = set()
+    cands: dict[str, Candidate]
+    object_seeds: set[str]
+    supersedes: dict[str, list[str]]
+    size_of: SizeOf
+    bundle: bool = False
+    excluded: list[Excluded] = field(default_factory=list)
+    deduplicated: list[Deduplicated] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
+    dropped: set[str] = field(default_factory=set)
 
     def bytes_of(self, cand: Candidate) -> int:
         if cand.obj is not None:
@@ -297,8 +292,13 @@ def spend(
     """The twelve steps (docs/devcontext.md); `frame`: the tokens a bundle's frame holds back."""
     candidates = selection.candidates
     object_seeds, limit = set(request.object_seeds), request.limit
-    run = _Spend(candidates, object_seeds, source.graph.supersedes, source.size_of)
-    run.bundle = frame is not None
+    run = _Spend(
+        dict(sorted(candidates.items())),
+        object_seeds,
+        source.graph.supersedes,
+        source.size_of,
+        bundle=frame is not None,
+    )
     run.structural()
     run.same_path()
     run.versions()
@@ -323,17 +323,21 @@ def spend(
                 )
             )
     excluded = canonical([*run.excluded, *selection.unreached])
-    notes = [
-        *selection.diagnostics,
-        *stale_seeds,
-        *over_budget(selected, limit),
-        *(
-            Diagnostic.warning(
-                "unresolved_reference", f"`{d.reference}` is named and not held: {d.detail}"
-            )
-            for d in selection.unresolved
-        ),
-    ]
+    # every note is a warning: ordered by code, then message; consecutive duplicates once
+    notes = sorted(
+        [
+            *selection.diagnostics,
+            *stale_seeds,
+            *over_budget(selected, limit),
+            *(
+                Diagnostic.warning(
+                    "unresolved_reference", f"`{d.reference}` is named and not held: {d.detail}"
+                )
+                for d in selection.unresolved
+            ),
+        ],
+        key=lambda d: (d.code, d.message),
+    )
     budget = Budget(
         limit_tokens=limit,
         used_tokens=used,
@@ -352,7 +356,7 @@ def spend(
         deduplicated=canonical(run.deduplicated),
         conflicts=canonical(run.conflicts),
         budget=budget,
-        diagnostics=ordered_diagnostics(notes),
+        diagnostics=[d for i, d in enumerate(notes) if i == 0 or notes[i - 1] != d],
     )
 
 
@@ -434,14 +438,6 @@ def tier_rows(selected: list[ContextEntry], excluded: list[Excluded]) -> list[Ti
             )
         )
     return rows
-
-
-def ordered_diagnostics(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    """Severity descending, then code, then message; consecutive duplicates once."""
-    ranked = sorted(
-        diagnostics, key=lambda d: (-SEVERITY_RANK.get(d.severity, 0), d.code, d.message)
-    )
-    return [d for i, d in enumerate(ranked) if i == 0 or ranked[i - 1] != d]
 
 
 def over_budget(selected: list[ContextEntry], limit: int) -> list[Diagnostic]:

@@ -57,8 +57,6 @@ TITLE_WORDS = 2
 
 #: Kinds matched against a scope through the paths they refer to.
 REFERRING_KINDS = ("adr", "knowledge")
-#: Front-matter fields of a rule that name the paths it governs.
-RULE_PATH_FIELDS = ("applies_to", "scope")
 _PATH_PREFIXES = ("file:", "test:")
 
 
@@ -76,30 +74,27 @@ def _clean(path: str) -> str | None:
     return path
 
 
+def _cleaned(texts: Iterable[str]) -> list[str]:
+    """The repository-relative paths among `texts`, in byte order, once each."""
+    return sorted({path for text in texts if (path := _clean(text)) is not None})
+
+
 def referenced_paths(obj: LayerObject) -> list[str]:
-    """The `file:`/`test:` references and `tracks` of an object, in byte order, once each."""
-    found: set[str] = set()
-    for text in strings_in(obj.metadata):
-        for prefix in _PATH_PREFIXES:
-            if text.startswith(prefix) and (path := _clean(text[len(prefix) :])) is not None:
-                found.add(path)
-    for text in strings_in(obj.metadata.get("tracks")):
-        if (path := _clean(text)) is not None:
-            found.add(path)
-    return sorted(found)
+    """The `file:`/`test:` references and `tracks` of an object."""
+    referred = (
+        text[len(prefix) :]
+        for text in strings_in(obj.metadata)
+        for prefix in _PATH_PREFIXES
+        if text.startswith(prefix)
+    )
+    return _cleaned([*referred, *strings_in(obj.metadata.get("tracks"))])
 
 
 def governed_paths(obj: LayerObject) -> list[str]:
     """The paths a rule declares it applies to (`applies_to`, or `scope` as a list)."""
-    found: set[str] = set()
-    for key in RULE_PATH_FIELDS:
-        value = obj.metadata.get(key)
-        if key == "scope" and not isinstance(value, list):
-            continue
-        for text in strings_in(value):
-            if (path := _clean(text)) is not None:
-                found.add(path)
-    return sorted(found)
+    scope = obj.metadata.get("scope")
+    declared = [obj.metadata.get("applies_to"), scope if isinstance(scope, list) else None]
+    return _cleaned(strings_in(declared))
 
 
 def overlapping(paths: list[str], scope: str) -> list[str]:

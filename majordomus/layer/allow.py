@@ -33,17 +33,14 @@ class AllowList:
         the lists of the kinds it meets (compiling is most of loading a list)."""
         return _compile(self.name, self.patterns, self.lines)
 
-    @property
-    def display(self) -> str:
-        """How diagnostics name the list: its reference page (the file ships in the package)."""
-        return f"docs/generated/layer.md#{self.name}"
-
     def unknown(self, key_paths: list[str]) -> list[str]:
         """The key paths no pattern matches, in the order given (search semantics)."""
         return [path for path in key_paths if self.matcher.search(path) is None]
 
     def message(self, unknown: list[str]) -> str:
-        return f"key(s) not allowed here (see {self.display}): {', '.join(unknown)}"
+        """The refusal names the list by its reference page (the file ships in the package)."""
+        page = f"docs/generated/layer.md#{self.name}"
+        return f"key(s) not allowed here (see {page}): {', '.join(unknown)}"
 
 
 def _read_list(name: str, text: str) -> AllowList:

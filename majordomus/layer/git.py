@@ -128,7 +128,9 @@ def _argv_env(
     """The one way a hardened git command is made: `_named`, safe settings, `emptied` after."""
     argv, env = _named(root, args)
     settings = [*SAFE_SETTINGS, *emptied]
-    given = _count(env.get("GIT_CONFIG_COUNT"))
+    # the user's own settings stay, ours come after them
+    count = env.get("GIT_CONFIG_COUNT", "")
+    given = int(count) if count.isdigit() else 0
     for offset, (key, value) in enumerate(settings):
         env[f"GIT_CONFIG_KEY_{given + offset}"] = key
         env[f"GIT_CONFIG_VALUE_{given + offset}"] = value
@@ -139,11 +141,6 @@ def _argv_env(
     env["GIT_PAGER"] = "cat"
     env["LC_ALL"] = "C"
     return argv, env
-
-
-def _count(value: str | None) -> int:
-    """The user's own `GIT_CONFIG_COUNT` (their settings stay, ours come after them)."""
-    return int(value) if value is not None and value.isdigit() else 0
 
 
 def _drivers(root: Path) -> tuple[tuple[str, str], ...]:

@@ -12,8 +12,7 @@ from typing_extensions import TypedDict
 
 from majordomus.errors import ProtocolFailure
 from majordomus.layer.allow import AllowList, AllowListError, available, load_allow_list
-from majordomus.layer.typed import STRICT, read
-from majordomus.layer.yaml import YamlError, parse
+from majordomus.layer.typed import STRICT, parse_yaml, read
 from majordomus.shipped import shipped_text
 
 KINDS_SCHEMA = "majordomus-kinds/v1"
@@ -122,10 +121,7 @@ def _check(name: str, entry: Any, entries: dict[str, Any]) -> str | None:
 
 def parse_kinds(text: str, source: str = "kinds.yaml") -> KindSchema:
     """Validate kind-schema text into a `KindSchema`; any defect raises `KindSchemaError`."""
-    try:
-        mapping = parse(text)
-    except YamlError as exc:
-        raise KindSchemaError(f"{source}: {exc}") from exc
+    mapping = parse_yaml(text, source, KindSchemaError)
     raw = read(_KINDS_FILE, mapping, source, KindSchemaError)
     if raw["schema"] != KINDS_SCHEMA:
         raise KindSchemaError(f"{source}: schema is '{raw['schema']}', expected '{KINDS_SCHEMA}'")

@@ -13,8 +13,8 @@ from majordomus.errors import ContractUnmet
 from majordomus.layer.allow import load_allow_list
 from majordomus.layer.model import Manifest
 from majordomus.layer.root import MANIFEST, LayerIOError
-from majordomus.layer.typed import STRICT, read
-from majordomus.layer.yaml import YamlError, key_paths, parse
+from majordomus.layer.typed import STRICT, parse_yaml, read
+from majordomus.layer.yaml import key_paths
 from majordomus.safefs import CONFIG_LIMIT, Unsafe, read_file
 
 LAYER_SCHEMA = "ai-repository/v1"
@@ -79,10 +79,7 @@ def read_text(root: Path, rel: str, error: type[ContractUnmet]) -> str:
 
 def parse_manifest(text: str, shown: str) -> Manifest:
     """Validate manifest text in the order of docs/layer.md; `shown` names the file."""
-    try:
-        mapping = parse(text)
-    except YamlError as exc:
-        raise InvalidManifest(f"{shown}: {exc}") from exc
+    mapping = parse_yaml(text, shown, InvalidManifest)
     unknown = load_allow_list("manifest").unknown(key_paths(mapping))
     if unknown:
         raise InvalidManifest(f"{shown}: unknown key(s): {', '.join(unknown)}")

@@ -15,7 +15,6 @@ from majordomus.layer.uris import candidates, object_uri
 Severity = Literal["info", "warning", "error"]
 #: How the files of the source classes are enumerated.
 Discovery = Literal["vcs", "filesystem"]
-SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
 
 
 @dataclass(frozen=True, slots=True)

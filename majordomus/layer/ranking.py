@@ -121,10 +121,6 @@ class Scored:
     def document(self) -> Document:
         return self.ranking.documents[self.row]
 
-    @property
-    def matched(self) -> list[str]:
-        return list(dict.fromkeys(w for words in self.fields for w in words))
-
 
 class Ranking:
     """One FTS5 table over `documents`, built on construction."""
@@ -262,8 +258,6 @@ def corrections(word: str, rankings: Sequence[Ranking]) -> tuple[str, ...]:
                 shared[known] = shared.get(known, 0) + 1
     near = []
     for known, count in shared.items():
-        if abs(len(known) - len(word)) > bound:
-            continue
         distance = edit_distance(word, known, bound)
         if distance <= bound:
             near.append((distance, -count, known))
@@ -338,7 +332,7 @@ def why(hit: Scored) -> str:
 def snippet(hit: Scored, terms: Sequence[Term]) -> str:
     """The window holding the most matched words of the hit's body when the body matched, else
     of its best field, on one line."""
-    if not hit.matched:
+    if not any(hit.fields):
         return ""
     column = 2 if hit.fields[2] else -1
     query = " OR ".join(f"({t.match})" for t in terms)
@@ -369,9 +363,9 @@ def _tags(obj: LayerObject) -> str:
     return " ".join(t for t in tags if isinstance(t, str)) if isinstance(tags, list) else ""
 
 
-def layer_documents(index: Index) -> list[Document]:
-    """One document per object of the index: identity and title, description and tags, the
-    body; linked along the edges that carry the boost."""
+def layer_ranking(index: Index) -> Ranking:
+    """The index ranked: one document per object (identity and title, description and tags, the
+    body), linked along the edges that carry the boost."""
     links: dict[str, list[str]] = {}
     for edge in index.edges:
         if edge.kind in FORWARD_EDGES:
@@ -395,8 +389,4 @@ def layer_documents(index: Index) -> list[Document]:
                 links=tuple(sorted({u for u in links.get(obj.uri, ()) if u in held})),
             )
         )
-    return documents
-
-
-def layer_ranking(index: Index) -> Ranking:
-    return Ranking(layer_documents(index))
+    return Ranking(documents)

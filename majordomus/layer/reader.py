@@ -89,9 +89,7 @@ def title_of(spec: KindSpec, metadata: dict[str, Any], body: str) -> str | None:
 
 def description_of(spec: KindSpec, metadata: dict[str, Any]) -> str | None:
     """The description rule: the named field rendered as a scalar, else none."""
-    if spec.description is None:
-        return None
-    return render_scalar(metadata.get(spec.description))
+    return None if spec.description is None else render_scalar(metadata.get(spec.description))
 
 
 def check_version(spec: KindSpec, metadata: dict[str, Any]) -> None:

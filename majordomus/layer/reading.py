@@ -47,21 +47,6 @@ def drop_duplicates(
     return kept, findings
 
 
-def drop_unnamable(objects: list[LayerObject]) -> tuple[list[LayerObject], list[Diagnostic]]:
-    """Exclude every object whose identity cannot name it (empty, or a control character, which
-    the capability id would hold verbatim), one `unnamable_object` error each."""
-    kept: list[LayerObject] = []
-    findings: list[Diagnostic] = []
-    for obj in objects:
-        reason = unnamable(obj.identity)
-        if reason is None:
-            kept.append(obj)
-            continue
-        message = f"a {obj.kind} object is excluded: {reason}"
-        findings.append(Diagnostic("error", "unnamable_object", message, obj.provenance.path))
-    return kept, findings
-
-
 class Kept(NamedTuple):
     """One file as a build read it, and whether a later build may keep this read."""
 
@@ -73,13 +58,24 @@ class Kept(NamedTuple):
 
 
 def keep(source: str, entry: str | None, read: FileRead) -> Kept:
-    """A file's read as the build keeps it."""
+    """A file's read as the build keeps it: each object whose identity cannot name it (empty, or
+    a control character, which the capability id would hold verbatim) excluded with an
+    `unnamable_object` error."""
+    kept: list[LayerObject] = []
+    findings: list[Diagnostic] = []
+    for obj in read.objects:
+        reason = unnamable(obj.identity)
+        if reason is None:
+            kept.append(obj)
+            continue
+        message = f"a {obj.kind} object is excluded: {reason}"
+        findings.append(Diagnostic("error", "unnamable_object", message, obj.provenance.path))
     reusable = (
         read.stamp is not None
         and read.excluded is None
         and (bool(read.objects) or not read.findings)
     )
-    return Kept(source, entry, read, drop_unnamable(read.objects), reusable)
+    return Kept(source, entry, read, (kept, findings), reusable)
 
 
 class Reading(NamedTuple):

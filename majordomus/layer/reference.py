@@ -25,31 +25,18 @@ SCHEMA_DIR = "schemas"
 _BASE_TYPES = {"string", "integer", "boolean", "date", "timestamp", "list", "mappings"}
 
 
-@dataclass(frozen=True, slots=True)
-class Glossary:
-    """What the keys of each shipped kind mean, where its files usually live, and one valid
-    file per kind: package data (`data/glossary.json`, `data/examples/`) that the page and
-    the schemas join to the allow-lists."""
-
-    #: key → [value, meaning], shared by every kind that admits the key.
-    common: dict[str, list[str]]
-    #: kind → key → [value, meaning], overriding `common`.
-    keys: dict[str, dict[str, list[str]]]
-    #: kind → where its files live in the layer `init` writes (or conventionally).
-    places: dict[str, str]
-    #: kind → the text of its example file.
-    examples: dict[str, str]
-
-
 @cache
-def glossary() -> Glossary:
-    """The shipped glossary, read once per process."""
-    raw = json.loads(shipped_text("layer", "data", "glossary.json"))
-    examples = {
+def glossary() -> dict[str, Any]:
+    """The shipped data the page and the schemas join to the allow-lists, read once: from
+    `data/glossary.json`, key → [value, meaning] under `common` (overridden per kind under
+    `keys`) and where each kind's files live under `places`; from `data/examples/`, one valid
+    file per kind under `examples`."""
+    found = json.loads(shipped_text("layer", "data", "glossary.json"))
+    found["examples"] = {
         path.stem: shipped_text("layer", "data", "examples", path.name)
         for path in shipped("layer", "data", "examples").iterdir()
     }
-    return Glossary(raw["common"], raw["keys"], raw["places"], examples)
+    return found
 
 
 # -- the key paths an allow-list admits, spelled for people: `tags[]`, `evidence[].covers` ----
@@ -71,11 +58,6 @@ class Key:
     @property
     def display(self) -> str:
         return self.path + "[]" if self.is_list else self.path
-
-    @property
-    def parts(self) -> list[str]:
-        """Path segments; `[]` marks a list of mappings (`evidence[].covers`)."""
-        return self.path.replace("[].", ".[].").split(".")
 
 
 def _expand(pattern: str) -> list[Key]:
@@ -117,8 +99,8 @@ def described_keys(spec: KindSpec) -> list[tuple[Key, str, str]]:
     """(key, value, meaning) for every key the kind's allow-list admits, in list order."""
     if spec.allow is None:
         return []
-    own = glossary().keys.get(spec.name, {})
-    common = glossary().common
+    own = glossary()["keys"].get(spec.name, {})
+    common = glossary()["common"]
     out = []
     for key in admitted_keys(spec.allow):
         value, meaning = own.get(key.path) or common.get(key.path) or ("", "")
@@ -137,12 +119,6 @@ _VALUE_SCHEMAS: dict[str, dict[str, Any]] = {
     "timestamp": {"type": "string", "format": "date-time"},
     "list": {"anyOf": [{"type": _SCALAR}, {"type": "array", "items": {"type": _SCALAR}}]},
 }
-
-
-def _value_schema(value: str) -> dict[str, Any]:
-    if value in _VALUE_SCHEMAS:
-        return dict(_VALUE_SCHEMAS[value])
-    return {"enum": [int(w) if w.isdigit() else w for w in value.split("|")]}
 
 
 def _object(properties: dict[str, Any]) -> dict[str, Any]:
@@ -182,7 +158,9 @@ def json_schema(kind: str) -> dict[str, Any]:
     root = _object({})
     for key, value, meaning in described_keys(spec):
         if value != "mappings":
-            _place(root, key.parts, {"description": meaning, **_value_schema(value)})
+            enum = {"enum": [int(w) if w.isdigit() else w for w in value.split("|")]}
+            parts = key.path.replace("[].", ".[].").split(".")  # `[]`: a list of mappings
+            _place(root, parts, {"description": meaning, **_VALUE_SCHEMAS.get(value, enum)})
     required = [f for f in spec.identity if spec.members is None]
     if spec.version_field and spec.version_field not in required:
         required.append(spec.version_field)
@@ -243,7 +221,7 @@ def _kind_section(spec: KindSpec, follows: Mapping[str, str]) -> list[str]:
         if spec.title == "@heading"
         else (f"`{spec.title}`" if spec.title else "none")
     )
-    place = glossary().places.get(spec.name, "—")
+    place = glossary()["places"].get(spec.name, "—")
     out += [
         "| | |",
         "|---|---|",
@@ -280,7 +258,7 @@ def _kind_section(spec: KindSpec, follows: Mapping[str, str]) -> list[str]:
             *edges,
             "",
         ]
-    example = glossary().examples.get(spec.name)
+    example = glossary()["examples"].get(spec.name)
     if example:
         lang = "yaml" if spec.format == "yaml" else "markdown"
         out += ["Example:", "", f"```{lang}", example.rstrip("\n"), "```", ""]

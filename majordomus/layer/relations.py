@@ -282,22 +282,6 @@ def strings_in(value: Any) -> Iterator[str]:
             yield from strings_in(item)
 
 
-def _names_edges(
-    objects: list[LayerObject], resolver: _Resolver, declared: set[tuple[str, str, str]]
-) -> set[tuple[str, str, str]]:
-    """`names` edges: an issue or milestone to every object its text names, where no declared
-    field already links the two (a `depends_on` is not repeated as a mention)."""
-    linked = {(source, target) for source, target, _ in declared}
-    out: set[tuple[str, str, str]] = set()
-    for obj in objects:
-        if obj.kind not in NAMING_KINDS:
-            continue
-        for target in resolver.names_in(obj):
-            if (obj.uri, target) not in linked:
-                out.add((obj.uri, target, NAMES))
-    return out
-
-
 def derive_relations(
     objects: list[LayerObject],
     mcp_tools: Mapping[str, str] | None = None,
@@ -330,7 +314,12 @@ def derive_relations(
                     )
                     continue
                 edges.add((target, uri, rule.edge) if rule.inverted else (uri, target, rule.edge))
-    edges |= _names_edges(objects, resolver, edges)
+    # an issue or milestone names what its text mentions, unless a declared field links the two
+    linked = {(source, target) for source, target, _ in edges}
+    for obj in objects:
+        if obj.kind in NAMING_KINDS:
+            named = resolver.names_in(obj)
+            edges |= {(obj.uri, t, NAMES) for t in named if (obj.uri, t) not in linked}
     ordered = sorted(unresolved)
     return Relations(
         edges=[Edge(source, target, kind) for source, target, kind in sorted(edges)],

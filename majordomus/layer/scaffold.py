@@ -15,6 +15,8 @@ from majordomus.layer.sources import GLOB_MAGIC
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 _SLUG = re.compile(r"[^a-z0-9]+")
+#: The keys that hold prose: always quoted, even when the value reads as an identifier.
+_PROSE_KEYS = ("title", "description", "objective", "outcome", "statement")
 
 
 class ScaffoldRefused(ProtocolFailure):
@@ -74,19 +76,7 @@ def render(draft: Draft) -> str:
         elif isinstance(value, list):
             lines.append(f"{key}: []" if not value else f"{key}:")
             lines += [f"  - {_quote(item)}" for item in value]
-        elif _ID.match(value) and key in (
-            "id",
-            "name",
-            "version",
-            "schema",
-            "kind",
-            "status",
-            "class",
-            "milestone",
-            "date",
-            "priority",
-            "profile",
-        ):
+        elif _ID.match(value) and key not in _PROSE_KEYS:
             lines.append(f"{key}: {value}")
         else:
             lines.append(f"{key}: {_quote(value)}")

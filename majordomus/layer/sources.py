@@ -12,8 +12,7 @@ from typing_extensions import TypedDict
 from majordomus.errors import ContractUnmet
 from majordomus.layer.manifest import read_text
 from majordomus.layer.model import Manifest, SourceClass
-from majordomus.layer.typed import STRICT, read
-from majordomus.layer.yaml import YamlError, parse
+from majordomus.layer.typed import STRICT, parse_yaml, read
 
 GLOB_MAGIC = ":(glob)"
 
@@ -47,10 +46,7 @@ def sources_path(root: Path, manifest: Manifest) -> Path:
 
 def parse_sources(text: str, shown: str) -> list[SourceClass]:
     """Validate sources text; `shown` names the file in messages."""
-    try:
-        mapping = parse(text)
-    except YamlError as exc:
-        raise InvalidSources(f"{shown}: {exc}") from exc
+    mapping = parse_yaml(text, shown, InvalidSources)
     raw = read(_SOURCES_FILE, mapping, shown, InvalidSources)
     if raw["version"] != 1:
         raise InvalidSources(f"{shown}: version is {raw['version']}; only version 1 is read")

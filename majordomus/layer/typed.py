@@ -8,6 +8,8 @@ from typing import Any, TypeVar
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
+from majordomus.layer.yaml import YamlError, parse
+
 #: What every record of a control file is: no member beyond those it declares.
 STRICT = ConfigDict(extra="forbid")
 
@@ -25,3 +27,11 @@ def read(adapter: TypeAdapter[T], value: Any, shown: str, error: Callable[[str],
             for problem in exc.errors()
         )
         raise error(f"{shown}: {problems}") from None
+
+
+def parse_yaml(text: str, shown: str, error: Callable[[str], Exception]) -> dict[str, Any]:
+    """`text` read as the YAML subset; else `error` naming `shown` and the YAML refusal."""
+    try:
+        return parse(text)
+    except YamlError as exc:
+        raise error(f"{shown}: {exc}") from exc

@@ -97,67 +97,59 @@ def _opens(out: list[tuple[str, Any]], path: str, raw: str | None, number: int) 
     return True
 
 
-def _list_item(
-    out: list[tuple[str, Any]],
-    ctx: list[str | None],
-    pend: list[str | None],
-    count: dict[str, int],
-    t: str,
-    depth: int,
-    number: int,
-) -> None:
-    """A `- item` line: the next index of the pending key at `depth`, a scalar or a mapping."""
-    parent = pend[depth] if depth < len(pend) else None
-    if parent is None:
-        raise YamlError(f"list item without a parent key on line {number}")
-    index = count.get(parent, 0)
-    count[parent] = index + 1
-    item_path = f"{parent}.{index}"
-    item = t[2:].strip(_WS)
-    match = _KEY_LINE.fullmatch(item)
-    if match is None:
-        _emit(out, item_path, item, number)
-        return
-    del ctx[depth + 2 :]
-    _put(ctx, depth + 1, item_path)
-    path = f"{item_path}.{match[1]}"
-    if _opens(out, path, match[2], number):
-        _put(pend, depth + 1, path)
-        _put(pend, depth + 2, path)
-        ctx.append(path)
+class _Leaves:
+    """The leaves of one document so far; `ctx[d]` / `pend[d]` hold the open context and the
+    pending key at depth d (indent / 2), `count` each list's next index."""
 
+    def __init__(self) -> None:
+        self.out: list[tuple[str, Any]] = []
+        self.ctx: list[str | None] = [""]
+        self.pend: list[str | None] = []
+        self.count: dict[str, int] = {}
 
-def _key_line(
-    out: list[tuple[str, Any]],
-    ctx: list[str | None],
-    pend: list[str | None],
-    t: str,
-    depth: int,
-    number: int,
-) -> None:
-    """A `key:` or `key: value` line under the open context at `depth`."""
-    match = _KEY_LINE.fullmatch(t)
-    if match is None:
-        raise YamlError(f"cannot parse line {number}: {t}")
-    base = ctx[depth] if depth < len(ctx) else None
-    if base is None:
-        raise YamlError(f"unexpected indentation on line {number}")
-    del ctx[depth + 1 :]
-    del pend[depth:]
-    path = f"{base}.{match[1]}" if base else match[1]
-    if _opens(out, path, match[2], number):
-        _put(pend, depth, path)
-        pend.append(path)
-        ctx.append(path)
+    def list_item(self, t: str, depth: int, number: int) -> None:
+        """A `- item` line: the next index of the pending key at `depth`, a scalar or a mapping."""
+        ctx, pend = self.ctx, self.pend
+        parent = pend[depth] if depth < len(pend) else None
+        if parent is None:
+            raise YamlError(f"list item without a parent key on line {number}")
+        index = self.count.get(parent, 0)
+        self.count[parent] = index + 1
+        item_path = f"{parent}.{index}"
+        item = t[2:].strip(_WS)
+        match = _KEY_LINE.fullmatch(item)
+        if match is None:
+            _emit(self.out, item_path, item, number)
+            return
+        del ctx[depth + 2 :]
+        _put(ctx, depth + 1, item_path)
+        path = f"{item_path}.{match[1]}"
+        if _opens(self.out, path, match[2], number):
+            _put(pend, depth + 1, path)
+            _put(pend, depth + 2, path)
+            ctx.append(path)
+
+    def key_line(self, t: str, depth: int, number: int) -> None:
+        """A `key:` or `key: value` line under the open context at `depth`."""
+        ctx, pend = self.ctx, self.pend
+        match = _KEY_LINE.fullmatch(t)
+        if match is None:
+            raise YamlError(f"cannot parse line {number}: {t}")
+        base = ctx[depth] if depth < len(ctx) else None
+        if base is None:
+            raise YamlError(f"unexpected indentation on line {number}")
+        del ctx[depth + 1 :]
+        del pend[depth:]
+        path = f"{base}.{match[1]}" if base else match[1]
+        if _opens(self.out, path, match[2], number):
+            _put(pend, depth, path)
+            pend.append(path)
+            ctx.append(path)
 
 
 def leaves(text: str) -> list[tuple[str, Any]]:
-    """The flattened leaves (dotted path, scalar or empty list) of `text`, in document order;
-    `ctx[d]` / `pend[d]` hold the open context and pending key at depth d (indent / 2)."""
-    out: list[tuple[str, Any]] = []
-    ctx: list[str | None] = [""]
-    pend: list[str | None] = []
-    count: dict[str, int] = {}
+    """The flattened leaves (dotted path, scalar or empty list) of `text`, in document order."""
+    found = _Leaves()
     lines = [line.removesuffix("\r") for line in text.split("\n")]
     for number, line in enumerate(lines, 1):
         if "\t" in line:
@@ -169,10 +161,10 @@ def leaves(text: str) -> list[tuple[str, Any]]:
         if indent & 1:
             raise YamlError(f"odd indentation on line {number}")
         if t[0] == "-" and t[1:2] == " ":
-            _list_item(out, ctx, pend, count, t, indent >> 1, number)
+            found.list_item(t, indent >> 1, number)
         else:
-            _key_line(out, ctx, pend, t, indent >> 1, number)
-    return out
+            found.key_line(t, indent >> 1, number)
+    return found.out
 
 
 def _slot(node: Any, segment: str, path: str) -> tuple[int | str, Any]:

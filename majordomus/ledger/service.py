@@ -22,6 +22,7 @@ from majordomus.ledger.record import (
     MAX_LAMPORT,
     RECORD_SCHEMA,
     RECORD_VERSION,
+    ConsultationInput,
     DisagreementInput,
     PlanInput,
     ReasoningBody,
@@ -108,8 +109,11 @@ _REFERENCE_LISTS = ("consultations", "disagreements")
 
 
 def with_full_ids(given: ReasoningInput, loaded: Loaded) -> ReasoningInput:
-    """`given` with each short id it cites (`1a2b3c`) made full (`Loaded.full_id`)."""
-    fields = type(given).model_fields
+    """`given` with each short id it cites (`1a2b3c`) made full (`Loaded.full_id`); a
+    consultation's `conclusion` is the advisor's text, not a citation."""
+    fields = set(type(given).model_fields)
+    if isinstance(given, ConsultationInput):
+        fields.discard("conclusion")
     update: dict[str, Any] = {
         name: loaded.full_id(value)
         for name in _REFERENCES

@@ -91,16 +91,6 @@ def files_under(root: Path, relative: str, extensions: frozenset[str]) -> list[s
     return sorted(found, key=_sort_key)
 
 
-def _texts(root: Path, paths: Iterable[str]) -> Iterator[tuple[str, str]]:
-    """(path, UTF-8 text) of each readable file; the others are skipped silently."""
-    with Tree(root) as tree:
-        for relative in paths:
-            try:
-                yield relative, tree.read(relative, SCAN_LIMIT).decode("utf-8")
-            except (Unsafe, UnicodeDecodeError):
-                continue
-
-
 def _adapters(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]:
     """Each adapter the catalogue names (its advisors', then its peers') with no module."""
     adapters = [a.adapter for a in catalogue.advisors]
@@ -125,12 +115,19 @@ def _adapters(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]
 def _scan(
     root: Path, check: str, paths: Iterable[str], hits: Callable[[str], Iterable[str]]
 ) -> list[ReasoningFinding]:
-    """One finding per message `hits` gives for the text of each readable file of `paths`."""
-    return [
-        ReasoningFinding(check=check, subject=path, message=message)
-        for path, text in _texts(root, paths)
-        for message in hits(text)
-    ]
+    """One finding per message `hits` gives for the UTF-8 text of each readable file of `paths`
+    (the others are skipped silently)."""
+    findings: list[ReasoningFinding] = []
+    with Tree(root) as tree:
+        for path in paths:
+            try:
+                text = tree.read(path, SCAN_LIMIT).decode("utf-8")
+            except (Unsafe, UnicodeDecodeError):
+                continue
+            findings.extend(
+                ReasoningFinding(check=check, subject=path, message=m) for m in hits(text)
+            )
+    return findings
 
 
 def _coupling(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]:

@@ -15,7 +15,7 @@ from majordomus.errors import Refused
 from majordomus.ledger.loaded import Loaded, RecordIndex
 from majordomus.ledger.record import KINDS, AssessmentInput
 from majordomus.projections.timeline import step_of
-from majordomus.projections.views import standing_of
+from majordomus.projections.views import assessment_view
 from majordomus.wire import dumps_compact
 
 #: The text columns of an empty `records` table, after `id` and `position`, and of an empty
@@ -70,9 +70,8 @@ def _rows(loaded: Loaded) -> tuple[list[dict[str, Any]], dict[str, list[dict[str
         body = record.body.model_dump(mode="json", exclude={"kind"})
         row: dict[str, Any] = {"id": record.id, "task": record.task, **body}
         if isinstance(record.body, AssessmentInput):
-            in_force = index.conclusion_in_force(record.id)
-            row["standing"] = standing_of(index, record.id, in_force).value
-            row["conclusion"] = in_force.id if in_force is not None else None
+            view = assessment_view(record, record.body, index)
+            row.update(standing=view.standing.value, conclusion=view.conclusion)
         by_kind.setdefault(record.kind, []).append(row)
     return [_clean(r) for r in records], {k: [_clean(r) for r in v] for k, v in by_kind.items()}
 

@@ -180,11 +180,10 @@ def flat(text: str) -> str:
 
 def _state(records: list[ReasoningRecord], position: GitPosition) -> HandoverState:
     return HandoverState(
+        **dict(position),
         records=len(records),
         first_record_at=records[0].recorded_at if records else None,
         last_record_at=records[-1].recorded_at if records else None,
-        branch=position.branch,
-        head=position.head,
         recorded_head=records[-1].head if records else None,
     )
 
@@ -427,11 +426,6 @@ def chain_graph(records: Sequence[ReasoningRecord], summaries: dict[str, str]) -
     return "".join(f"{row}\n" for row in rows)
 
 
-def omitted(records: Sequence[ReasoningRecord]) -> int:
-    """How many of `records` the graph leaves out."""
-    return max(0, len(records) - MAX_GRAPH_RECORDS)
-
-
 def _chain_rows(task: TaskHandover) -> list[str]:
     if not task.graph:
         return []
@@ -506,7 +500,7 @@ def task_handover(
         next_actions=_next_actions(state, items, decisions),
         local_review=_local_review(records),
         graph=chain_graph(records, {step.id: step.summary for step in state.timeline}),
-        graph_omitted=omitted(records),
+        graph_omitted=max(0, len(records) - MAX_GRAPH_RECORDS),
     )
 
 

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Annotated
 
 from pydantic import Field
@@ -28,7 +28,6 @@ from majordomus.projections.views import (
     DisagreementView,
     assessment_view,
     conclusion_view,
-    consultation_view,
     disagreement_view,
 )
 from majordomus.wire import OMIT, Wire
@@ -67,29 +66,6 @@ class ReasoningTotals(Wire):
     independent_reviewers: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
-
-
-def totals_over(count: int, consultations: Iterable[ConsultationInput]) -> ReasoningTotals:
-    """The totals of `count` records whose consultations are `consultations`."""
-    completed = failed = input_tokens = output_tokens = 0
-    reviewers: set[str] = set()
-    for body in consultations:
-        if body.status is ConsultationStatus.COMPLETED:
-            completed += 1
-            reviewers.add(body.advisor)
-        else:
-            failed += 1
-        if body.usage is not None:
-            input_tokens += body.usage.input_tokens
-            output_tokens += body.usage.output_tokens
-    return ReasoningTotals(
-        records=count,
-        consultations_completed=completed,
-        consultations_failed=failed,
-        independent_reviewers=len(reviewers),
-        input_tokens=input_tokens,
-        output_tokens=output_tokens,
-    )
 
 
 class IdCollision(Wire):
@@ -137,13 +113,22 @@ def derive(
         if isinstance(body, AssessmentInput):
             state.assessments.append(assessment_view(record, body, index))
         elif isinstance(body, ConsultationInput):
-            state.consultations.append(consultation_view(record, body))
+            state.consultations.append(ConsultationView(**dict(body), id=record.id))
             asked.append(body)
         elif isinstance(body, DisagreementInput):
             state.disagreements.append(disagreement_view(record, body, index))
         elif isinstance(body, StoredConclusion):
             state.conclusions.append(conclusion_view(record, body, index))
-    state.totals = totals_over(len(state.timeline), asked)
+    completed = [body.advisor for body in asked if body.status is ConsultationStatus.COMPLETED]
+    usage = [body.usage for body in asked if body.usage is not None]
+    state.totals = ReasoningTotals(
+        records=len(state.timeline),
+        consultations_completed=len(completed),
+        consultations_failed=len(asked) - len(completed),
+        independent_reviewers=len(set(completed)),
+        input_tokens=sum(u.input_tokens for u in usage),
+        output_tokens=sum(u.output_tokens for u in usage),
+    )
     state.unreadable = list(loaded.unreadable)
     state.collisions = [
         IdCollision(

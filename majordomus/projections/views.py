@@ -1,7 +1,5 @@
 """The views of docs/ledger.md and where an assessment stands; references resolve across every
-loaded record. Pure.
-
-A view takes its record body's fields by name (`Wire` ignores the rest)."""
+loaded record. Pure. A view takes its record body's fields by name (`Wire` ignores the rest)."""
 
 from __future__ import annotations
 
@@ -15,7 +13,6 @@ from majordomus.advisors.policy import Materiality
 from majordomus.ledger.loaded import RecordIndex
 from majordomus.ledger.record import (
     AssessmentInput,
-    ConsultationInput,
     DisagreementInput,
     ReasoningRecord,
     ResolutionInput,
@@ -49,24 +46,6 @@ class AssessmentStanding(StrEnum):
 _UNRESOLVED = frozenset(
     {AssessmentStanding.OPEN, AssessmentStanding.PLANNED, AssessmentStanding.DISPUTED}
 )
-
-
-def standing_of(
-    index: RecordIndex, assessment_id: str, conclusion: ReasoningRecord | None
-) -> AssessmentStanding:
-    """The standing of one assessment; `conclusion` is its conclusion in force."""
-    if index.unresolved_disagreement(assessment_id):
-        return AssessmentStanding.DISPUTED
-    if conclusion is not None:
-        passed, failed = index.validations(conclusion.id)
-        if failed:
-            return AssessmentStanding.VALIDATION_FAILED
-        if passed:
-            return AssessmentStanding.VALIDATED
-        return AssessmentStanding.CONCLUDED
-    if assessment_id in index.planned:
-        return AssessmentStanding.PLANNED
-    return AssessmentStanding.OPEN
 
 
 class AssessmentView(Wire):
@@ -121,18 +100,29 @@ class ConclusionView(Wire):
 def assessment_view(
     record: ReasoningRecord, body: AssessmentInput, index: RecordIndex
 ) -> AssessmentView:
+    """An assessment and where it stands: disputed while a disagreement on it is open, else
+    as far as its conclusion in force and that conclusion's validations have taken it."""
     conclusion = index.conclusion_in_force(record.id)
+    passed, failed = index.validations(conclusion.id) if conclusion is not None else (0, 0)
+    if index.unresolved_disagreement(record.id):
+        standing = AssessmentStanding.DISPUTED
+    elif failed:
+        standing = AssessmentStanding.VALIDATION_FAILED
+    elif passed:
+        standing = AssessmentStanding.VALIDATED
+    elif conclusion is not None:
+        standing = AssessmentStanding.CONCLUDED
+    elif record.id in index.planned:
+        standing = AssessmentStanding.PLANNED
+    else:
+        standing = AssessmentStanding.OPEN
     return AssessmentView(
         **dict(body),
         id=record.id,
         task=record.task,
-        standing=standing_of(index, record.id, conclusion),
+        standing=standing,
         conclusion=conclusion.id if conclusion is not None else None,
     )
-
-
-def consultation_view(record: ReasoningRecord, body: ConsultationInput) -> ConsultationView:
-    return ConsultationView(**dict(body), id=record.id)
 
 
 def disagreement_view(

@@ -220,7 +220,7 @@ def test_every_example_of_the_reference_validates_against_its_schema() -> None:
     from majordomus.layer.yaml import parse
 
     for kind in schema_kinds():
-        text = glossary().examples.get(kind)
+        text = glossary()["examples"].get(kind)
         if text is None or kind == "document":
             continue
         metadata = parse(split(text)[0] or "") if text.startswith("---") else parse(text)

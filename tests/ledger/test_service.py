@@ -12,10 +12,17 @@ from majordomus.advisors.modes import ModeResolution, ReasoningMode
 from majordomus.errors import InvalidInput, Refused
 from majordomus.ledger.admission import Admission
 from majordomus.ledger.loaded import Loaded
-from majordomus.ledger.record import MAX_RECORD_BYTES, AssessmentInput, PlanInput
-from majordomus.ledger.service import Ledger, lock_wait, record_size
+from majordomus.ledger.record import (
+    MAX_RECORD_BYTES,
+    AssessmentInput,
+    ConsultationInput,
+    PlanInput,
+    ValidationInput,
+)
+from majordomus.ledger.service import Ledger, lock_wait, record_size, with_full_ids
 from majordomus.ledger.store import STATE_DIR, Store
 from tests.layer.support import write
+from tests.ledger.records import stored_record
 
 ADMISSION = Admission(mode=ModeResolution(mode=ReasoningMode.STANDARD, source="default"))
 
@@ -44,6 +51,16 @@ def test_only_a_plan_reads_the_availability(tmp_path: Path) -> None:
     assert asked.calls == 1
     assert plan.record.body.kind == "plan"
     assert [r.id for r in writer.store.load().records] == [first.record.id, plan.record.id]
+
+
+def test_short_ids_are_made_full_where_a_record_is_cited_and_nowhere_else() -> None:
+    """A consultation's `conclusion` is the advisor's text even when it spells an id's start."""
+    full = "assessment-20261001T000000000Z-1a2b3c"
+    loaded = Loaded([stored_record(full, {"kind": "assessment", "subject": "s"})])
+    advice = ConsultationInput(plan="1a2b3c", advisor="x", status="completed", conclusion="as")
+    assert with_full_ids(advice, loaded) == advice.model_copy(update={"plan": full})
+    checked = with_full_ids(ValidationInput.model_construct(conclusion="1a2b3c"), loaded)
+    assert checked.conclusion == full
 
 
 def test_a_broken_catalogue_refuses_plans_only(tmp_path: Path) -> None:
