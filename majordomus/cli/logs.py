@@ -36,20 +36,15 @@ class LineFormat(logging.Formatter):
         return f"majordomus[{level}] {clean_line(record.getMessage())}"
 
 
-def _level_of(name: str) -> int:
-    return LEVELS.get(name.strip().lower(), logging.INFO)
-
-
 def set_level(name: str) -> None:
     """Set the level by name (an option given on the command line wins over the variable)."""
     global _explicit
     _explicit = True
-    log.setLevel(_level_of(name))
+    log.setLevel(LEVELS[name])
 
 
 def quiet_by_default() -> None:
-    """For a command whose output is the diagnostics themselves: drop the summary line unless
-    a level was asked for."""
+    """For lint, whose output is the diagnostics: no summary line unless a level was asked for."""
     if not _explicit:
         log.setLevel(logging.ERROR)
 
@@ -57,9 +52,10 @@ def quiet_by_default() -> None:
 def configure(server: bool) -> None:
     """The default level, which depends on the command kind, and the one stderr handler."""
     global _explicit
-    wanted = os.environ.get("MAJORDOMUS_LOG", "")
-    _explicit = bool(wanted.strip())
-    log.setLevel(_level_of(wanted) if _explicit else logging.INFO if server else logging.WARNING)
+    wanted = os.environ.get("MAJORDOMUS_LOG", "").strip().lower()
+    _explicit = bool(wanted)
+    default = logging.INFO if server else logging.WARNING
+    log.setLevel(LEVELS.get(wanted, logging.INFO) if wanted else default)
     log.propagate = False
     if not any(isinstance(handler.formatter, LineFormat) for handler in log.handlers):
         handler = logging.StreamHandler(sys.stderr)

@@ -1,18 +1,20 @@
-"""Options shared by every command and group (`--repo`, `--discovery`, `--strict`,
-`--format`, `--log-level`, `--quiet`): accepted before or after the subcommand, the innermost
-wins."""
+"""Options shared by every command and group: accepted before or after the subcommand, the
+innermost wins."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from majordomus.capabilities.workspace import Workspace
 from majordomus.cli.logs import set_level
+
+if TYPE_CHECKING:
+    from majordomus.layer.model import Discovery
 
 
 @dataclass(slots=True)
@@ -20,90 +22,73 @@ class Settings:
     """The shared options as given; click's context holds one per command line."""
 
     repo: Path | None = None
-    discovery: str = "vcs"
+    discovery: Discovery = "vcs"
     strict: bool = False
     format: str = "text"
 
     def context(self, *, serving: bool = False) -> Workspace:
-        """The workspace of the command; `serving`: a server's, which refreshes its index
-        before each answer (a one-shot command's index is not watched)."""
-        return Workspace(
-            self.repo,
-            discovery=self.discovery,  # type: ignore[arg-type]
-            strict=self.strict,
-            watch=serving,
-        )
+        """The workspace of the command; a server's (`serving`) refreshes its index per answer."""
+        return Workspace(self.repo, discovery=self.discovery, strict=self.strict, watch=serving)
 
 
 def settings() -> Settings:
     return click.get_current_context().ensure_object(Settings)
 
 
-def _store(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
-    def callback(ctx: click.Context, _param: click.Parameter, value: Any) -> None:
-        if value is None or value is False:
-            return
-        setattr(ctx.ensure_object(Settings), name, value)
-
-    return callback
+def _store(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    """Keep a value given in the settings field of the option's name."""
+    if value is not None and value is not False:
+        setattr(ctx.ensure_object(Settings), str(param.name), value)
 
 
 def _log_level(_ctx: click.Context, _param: click.Parameter, value: Any) -> None:
+    """`--log-level NAME`, or `--quiet`: the level `off`."""
     if value:
-        set_level(value)
+        set_level("off" if value is True else value)
 
 
-def _quiet(_ctx: click.Context, _param: click.Parameter, value: Any) -> None:
-    if value:
-        set_level("off")
+#: A shared option sets the settings through its callback, never a parameter of the command.
+_option = partial(click.Option, expose_value=False)
 
 
 def shared_params() -> list[click.Parameter]:
     """Fresh parameter objects (click parameters must not be shared between commands)."""
     return [
-        click.Option(
+        _option(
             ["--repo"],
             type=click.Path(path_type=Path),
-            expose_value=False,
-            callback=_store("repo"),
+            callback=_store,
             help="Start the root search here (default: the current directory).",
         ),
-        click.Option(
+        _option(
             ["--discovery"],
             type=click.Choice(["vcs", "filesystem"]),
-            expose_value=False,
-            callback=_store("discovery"),
+            callback=_store,
             help="Enumerate tracked files through git (default) or walk the work tree.",
         ),
-        click.Option(
+        _option(
             ["--strict"],
             is_flag=True,
-            default=False,
-            expose_value=False,
-            callback=_store("strict"),
+            callback=_store,
             help="Refuse to serve a degraded index (exit 10).",
         ),
-        click.Option(
+        _option(
             ["--format"],
             type=click.Choice(["text", "json"]),
-            expose_value=False,
-            callback=_store("format"),
+            callback=_store,
             help="Human text (default) or the output JSON exactly as MCP and HTTP return it.",
         ),
-        click.Option(
+        _option(
             ["--log-level"],
             type=click.Choice(["trace", "debug", "info", "warn", "error", "off"]),
-            expose_value=False,
             callback=_log_level,
             help="What is logged on stderr (default: warn; info for mcp and serve; the "
             "variable MAJORDOMUS_LOG sets it too). debug lists every diagnostic.",
         ),
-        click.Option(
+        _option(
             ["--quiet", "-q"],
             is_flag=True,
-            default=False,
-            expose_value=False,
-            callback=_quiet,
+            callback=_log_level,
             help="Log nothing on stderr; an error is still its one line.",
         ),
     ]

@@ -7,7 +7,7 @@ import functools
 
 from majordomus.layer.init import SKELETON
 from majordomus.layer.manifest import parse_manifest
-from majordomus.layer.model import Diagnostic, Index, Manifest, SourceClass
+from majordomus.layer.model import Index, LayerDiagnostic, Manifest, SourceClass
 from majordomus.layer.sources import GLOB_MAGIC, parse_sources
 from majordomus.safefs import Tree, Unsafe
 from majordomus.shipped import shipped_text
@@ -108,10 +108,10 @@ def render_classes(classes: list[SourceClass]) -> str:
 
 def uncovered_sections(
     manifest: Manifest, sources: list[SourceClass], tree: Tree
-) -> list[Diagnostic]:
+) -> list[LayerDiagnostic]:
     """One `section_not_indexed` warning per section (name order) that holds files no class
     reaches, naming the class that would read it."""
-    findings: list[Diagnostic] = []
+    findings: list[LayerDiagnostic] = []
     for name in uncovered(manifest, sources, tree):
         path = manifest.section_path(name)
         fix = "; ".join(
@@ -124,7 +124,7 @@ def uncovered_sections(
             f"section '{name}' ({path}) has no source class in sources.yaml, so none of its "
             f"files is indexed; {how}"
         )
-        findings.append(Diagnostic("warning", "section_not_indexed", message, path))
+        findings.append(LayerDiagnostic("warning", "section_not_indexed", message, path))
     return findings
 
 

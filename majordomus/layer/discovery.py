@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from majordomus.layer.git import GitError, LsFiles
-from majordomus.layer.model import Diagnostic, Discovery, Manifest, SourceClass
+from majordomus.layer.model import Discovery, LayerDiagnostic, Manifest, SourceClass
 from majordomus.layer.sources import GLOB_MAGIC
 from majordomus.safefs import Tree, Unsafe
 
@@ -247,12 +247,12 @@ def discover(
     mode: Discovery,
     tree: Tree | None = None,
     listings: GitListings | None = None,
-) -> tuple[list[Claimed], list[Diagnostic]]:
+) -> tuple[list[Claimed], list[LayerDiagnostic]]:
     """Every file to read (class order, then path order) and the discovery findings."""
     local_dir = ".ai/" + manifest.local_path
     claimed: dict[str, str] = {}
     files: list[Claimed] = []
-    findings: list[Diagnostic] = []
+    findings: list[LayerDiagnostic] = []
     if listings is None and mode == "vcs":
         listings = GitListings(root, sources)
     for place, source in enumerate(sources):
@@ -282,12 +282,12 @@ def discover(
                 kept.append(rel)
                 continue
             twice = f"matched by class '{source.id}' after class '{first}'; kept under '{first}'"
-            findings.append(Diagnostic("warning", "claimed_twice", twice, rel))
+            findings.append(LayerDiagnostic("warning", "claimed_twice", twice, rel))
         files.append(Claimed(source, kept, entries))
         if source.required and not paths:
             message = f"class '{source.id}' is required but its pathspec '{source.pathspec}'"
             message += " matches no file"
-            findings.append(Diagnostic("error", "required_source_empty", message))
+            findings.append(LayerDiagnostic("error", "required_source_empty", message))
     return files, findings
 
 
@@ -295,7 +295,7 @@ def discover(
 _UNDECODED = re.compile("[\udc80-\udcff]")
 
 
-def _undecodable(rel: str, source: SourceClass) -> Diagnostic:
+def _undecodable(rel: str, source: SourceClass) -> LayerDiagnostic:
     """A path that is not UTF-8 names no object (no URI, no JSON string holds its bytes): it
     is left unread, shown with each such byte as `\\xNN`."""
     shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
@@ -303,4 +303,4 @@ def _undecodable(rel: str, source: SourceClass) -> Diagnostic:
         f"matched by class '{source.id}', but the path is not UTF-8 (its bytes are shown as "
         "\\xNN); it is not read: rename the file"
     )
-    return Diagnostic("error", "undecodable_path", message, shown)
+    return LayerDiagnostic("error", "undecodable_path", message, shown)

@@ -15,7 +15,7 @@ from majordomus.layer.freshness import stat_key
 from majordomus.layer.git import GitError, PendingGitState, git_dir
 from majordomus.layer.kinds import load_kinds
 from majordomus.layer.manifest import read_manifest
-from majordomus.layer.model import Diagnostic, Discovery, Index, Manifest, SourceClass
+from majordomus.layer.model import Discovery, Index, LayerDiagnostic, Manifest, SourceClass
 from majordomus.layer.reader import LayerReader, Stamp
 from majordomus.layer.reading import Kept, drop_duplicates, read_files
 from majordomus.layer.relations import Relations, derive_relations
@@ -67,7 +67,7 @@ def _log_summary(index: Index) -> None:
 
 
 #: A `vcs` discovery (its files and findings) and the stamp of the git index it listed.
-IndexedDiscovery = tuple[Stamp, list[Claimed], list[Diagnostic]]
+IndexedDiscovery = tuple[Stamp, list[Claimed], list[LayerDiagnostic]]
 
 
 @dataclass(frozen=True, slots=True)

@@ -92,7 +92,7 @@ class LayerObject:
 
 
 @dataclass(frozen=True, slots=True)
-class Diagnostic:
+class LayerDiagnostic:
     """A finding with a stable code."""
 
     severity: Severity
@@ -191,7 +191,7 @@ class Index:
     discovery: Discovery
     git: GitState
     objects: list[LayerObject]
-    diagnostics: list[Diagnostic]
+    diagnostics: list[LayerDiagnostic]
     edges: list[Edge] = field(default_factory=list)
     external: dict[str, ExternalNode] = field(default_factory=dict)
     unresolved: list[UnresolvedReference] = field(default_factory=list)

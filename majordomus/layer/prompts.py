@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from majordomus.layer.model import Diagnostic, LayerObject
+from majordomus.layer.model import LayerDiagnostic, LayerObject
 
 PLACEHOLDER = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
 
@@ -40,7 +40,7 @@ def placeholders(text: str) -> list[str]:
     return list(dict.fromkeys(name.upper() for name in PLACEHOLDER.findall(text)))
 
 
-def undeclared_placeholders(objects: list[LayerObject]) -> list[Diagnostic]:
+def undeclared_placeholders(objects: list[LayerObject]) -> list[LayerDiagnostic]:
     """One `undeclared_placeholder` warning per prompt whose body uses a placeholder that no
     argument declares and no fact fills."""
     findings = []
@@ -55,5 +55,5 @@ def undeclared_placeholders(objects: list[LayerObject]) -> list[Diagnostic]:
                 f"prompt '{obj.identity}' uses {names}, which no argument declares and majordomus "
                 "does not fill; declare each under `arguments` (docs/mcp.md#prompts)"
             )
-            findings.append(Diagnostic("warning", "undeclared_placeholder", message, obj.path))
+            findings.append(LayerDiagnostic("warning", "undeclared_placeholder", message, obj.path))
     return findings

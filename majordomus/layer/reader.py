@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 from majordomus.layer.frontmatter import FrontMatterError, split
 from majordomus.layer.kinds import MEMBER_MEDIA_TYPE, KindSchema, KindSpec
-from majordomus.layer.model import Diagnostic, LayerObject, Manifest, Provenance, SourceClass
+from majordomus.layer.model import LayerDiagnostic, LayerObject, Manifest, Provenance, SourceClass
 from majordomus.layer.yaml import YamlError, key_paths, parse, render_scalar
 from majordomus.safefs import Tree, Unsafe
 
@@ -30,7 +30,7 @@ class LayerReader:
     kinds: KindSchema
 
 
-class Excluded(Exception):
+class NotRead(Exception):
     """The file fails a check of docs/layer.md; carries the diagnostic code and message."""
 
     def __init__(self, code: str, message: str) -> None:
@@ -93,7 +93,7 @@ def description_of(spec: KindSpec, metadata: dict[str, Any]) -> str | None:
 
 
 def check_version(spec: KindSpec, metadata: dict[str, Any]) -> None:
-    """The schema-version check; raises `Excluded` on failure."""
+    """The schema-version check; raises `NotRead` on failure."""
     field = spec.version_field
     if field is None:
         return
@@ -101,12 +101,12 @@ def check_version(spec: KindSpec, metadata: dict[str, Any]) -> None:
     integers_only = all(type(v) is int for v in spec.supported)
     if field not in metadata or (integers_only and (type(value) is not int or value < 0)):
         wanted = f"integer '{field}'" if integers_only else f"'{field}'"
-        raise Excluded("missing_field", f"no {wanted}")
+        raise NotRead("missing_field", f"no {wanted}")
     if not any(type(v) is type(value) and v == value for v in spec.supported):
         accepted = ", ".join(str(v) for v in spec.supported)
         shown = render_scalar(value)
         shown = json.dumps(value, ensure_ascii=False) if shown is None else shown
-        raise Excluded(
+        raise NotRead(
             "unsupported_version",
             f"'{field}' is {shown}; this executable reads {accepted}",
         )
@@ -128,7 +128,7 @@ class FileRead(NamedTuple):
     the stamp of what was read (None when nothing was)."""
 
     objects: list[LayerObject]
-    findings: list[Diagnostic]
+    findings: list[LayerDiagnostic]
     excluded: tuple[str, str] | None
     stamp: Stamp | None
 
@@ -137,7 +137,7 @@ def _decode(data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise Excluded(
+        raise NotRead(
             "invalid_utf8", f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})"
         ) from exc
 
@@ -152,21 +152,21 @@ def _metadata(
         try:
             return spec, parse(text), text
         except YamlError as exc:
-            raise Excluded(exc.code or "malformed_yaml", exc.message) from exc
+            raise NotRead(exc.code or "malformed_yaml", exc.message) from exc
     try:
         front, body = split(text)
     except FrontMatterError as exc:
-        raise Excluded("malformed_front_matter", exc.message) from exc
+        raise NotRead("malformed_front_matter", exc.message) from exc
     if front is None:
         if spec.without_front_matter is not None:
             spec = reader.kinds.kinds[spec.without_front_matter]
         if spec.front_matter == "required":
-            raise Excluded("missing_front_matter", "no front matter, and the kind requires it")
+            raise NotRead("missing_front_matter", "no front matter, and the kind requires it")
         return spec, {}, body
     try:
         metadata = parse(front)
     except YamlError as exc:
-        raise Excluded(exc.code or "malformed_front_matter", exc.message) from exc
+        raise NotRead(exc.code or "malformed_front_matter", exc.message) from exc
     declared = metadata.get("kind")
     if type(declared) is str and declared != spec.name and declared in reader.kinds.declared:
         spec = reader.kinds.kinds[declared]
@@ -175,27 +175,29 @@ def _metadata(
 
 def _members(
     spec: KindSpec, key: str, metadata: dict[str, Any], rel: str, where: Provenance
-) -> tuple[list[LayerObject], list[Diagnostic]]:
+) -> tuple[list[LayerObject], list[LayerDiagnostic]]:
     """One object per item of the list under `key` (its provenance `where`'s, sized to it); bad
     items are diagnostics."""
     items = metadata.get(key)
     if items is None:
         return [], []
     if type(items) is not list:
-        return [], [Diagnostic("error", "malformed_yaml", f"'{key}' is not a list", rel)]
+        return [], [LayerDiagnostic("error", "malformed_yaml", f"'{key}' is not a list", rel)]
     objects: list[LayerObject] = []
-    findings: list[Diagnostic] = []
+    findings: list[LayerDiagnostic] = []
     for index, item in enumerate(items):
         member = f"{key}.{index}"
         if type(item) is not dict:
             findings.append(
-                Diagnostic("error", "malformed_yaml", f"member {member} is not a mapping", rel)
+                LayerDiagnostic("error", "malformed_yaml", f"member {member} is not a mapping", rel)
             )
             continue
         try:
             identity = identity_of(spec, item, rel)
         except ValueError as exc:
-            findings.append(Diagnostic("error", "missing_field", f"member {member}: {exc}", rel))
+            findings.append(
+                LayerDiagnostic("error", "missing_field", f"member {member}: {exc}", rel)
+            )
             continue
         content = json.dumps(item, ensure_ascii=False, indent=2)
         objects.append(
@@ -217,7 +219,7 @@ def _members(
 def _spec(source: SourceClass, reader: LayerReader) -> KindSpec:
     spec = reader.kinds.kinds.get(source.kind)
     if spec is None:
-        raise Excluded(
+        raise NotRead(
             "unknown_kind",
             f"class '{source.id}' declares kind '{source.kind}', which this executable "
             "does not read (its kinds: docs/generated/layer.md)",
@@ -227,18 +229,18 @@ def _spec(source: SourceClass, reader: LayerReader) -> KindSpec:
 
 def _read(
     rel: str, source: SourceClass, reader: LayerReader, spec: KindSpec, data: bytes
-) -> tuple[list[LayerObject], list[Diagnostic]]:
-    """A read file's object(s), checked in the order of docs/layer.md's codes; else `Excluded`."""
+) -> tuple[list[LayerObject], list[LayerDiagnostic]]:
+    """A read file's object(s), checked in the order of docs/layer.md's codes; else `NotRead`."""
     text = _decode(data)
     spec, metadata, body = _metadata(spec, text, reader)
     if metadata:
         if spec.allow is not None:
             unknown = spec.allow.unknown(key_paths(metadata))
             if unknown:
-                raise Excluded("unknown_key", spec.allow.message(unknown))
+                raise NotRead("unknown_key", spec.allow.message(unknown))
         declared = metadata.get("kind")
         if type(declared) is str and declared != spec.name:
-            raise Excluded(
+            raise NotRead(
                 "kind_mismatch",
                 f"declares kind '{declared}' but was discovered by class '{source.id}' "
                 f"as '{spec.name}'",
@@ -251,7 +253,7 @@ def _read(
     try:
         identity = identity_of(spec, metadata, rel)
     except ValueError as exc:
-        raise Excluded("missing_field", str(exc)) from exc
+        raise NotRead("missing_field", str(exc)) from exc
     obj = LayerObject(
         spec.name,
         identity,
@@ -274,19 +276,19 @@ def read_entry(rel: str, source: SourceClass, reader: LayerReader) -> FileRead:
         try:
             data, info = reader.tree.read_stat(rel, SIZE_LIMIT)
         except Unsafe as exc:
-            raise Excluded(_CODES.get(exc.code, exc.code), exc.about(rel)) from None
+            raise NotRead(_CODES.get(exc.code, exc.code), exc.about(rel)) from None
         stamp = (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
         objects, findings = _read(rel, source, reader, spec, data)
-    except Excluded as exc:
+    except NotRead as exc:
         named = None if stamp is None else _identity(rel, spec, reader, data)
-        return FileRead([], [Diagnostic("error", exc.code, exc.message, rel)], named, stamp)
+        return FileRead([], [LayerDiagnostic("error", exc.code, exc.message, rel)], named, stamp)
     return FileRead(objects, findings, None, stamp)  # a members file names no one object
 
 
 def _identity(rel: str, spec: KindSpec, reader: LayerReader, data: bytes) -> tuple[str, str] | None:
     try:
         spec, metadata, _body = _metadata(spec, _decode(data), reader)
-    except Excluded:
+    except NotRead:
         return None
     if spec.members is not None:
         return None

@@ -9,7 +9,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from majordomus.layer.discovery import Claimed
-from majordomus.layer.model import Diagnostic, ExcludedObject, LayerObject
+from majordomus.layer.model import ExcludedObject, LayerDiagnostic, LayerObject
 from majordomus.layer.reader import FileRead, LayerReader, read_entry
 from majordomus.layer.relations import NAMING_KINDS
 from majordomus.layer.uris import unnamable
@@ -22,12 +22,12 @@ def _claimant(obj: LayerObject) -> str:
 
 def drop_duplicates(
     objects: list[LayerObject], excluded: list[ExcludedObject]
-) -> tuple[list[LayerObject], list[Diagnostic]]:
+) -> tuple[list[LayerObject], list[LayerDiagnostic]]:
     """Exclude every claimant of a URI claimed twice or more, one `duplicate_identity` error
     each (URI, then file order) and added to `excluded` (file order); sort by URI."""
     ordered = sorted(objects, key=attrgetter("uri"))
     kept: list[LayerObject] = []
-    findings: list[Diagnostic] = []
+    findings: list[LayerDiagnostic] = []
     for uri, claimed in groupby(ordered, key=attrgetter("uri")):
         claimants = list(claimed)
         if len(claimants) == 1:
@@ -36,7 +36,9 @@ def drop_duplicates(
         named = " and ".join(_claimant(obj) for obj in claimants)
         for obj in claimants:
             message = f"{uri} is claimed by {named}; all of them are excluded"
-            findings.append(Diagnostic("error", "duplicate_identity", message, obj.provenance.path))
+            findings.append(
+                LayerDiagnostic("error", "duplicate_identity", message, obj.provenance.path)
+            )
     if findings:
         held = {id(obj) for obj in kept}
         excluded.extend(
@@ -53,7 +55,7 @@ class Kept(NamedTuple):
     source: str
     entry: str | None
     read: FileRead
-    named: tuple[list[LayerObject], list[Diagnostic]]
+    named: tuple[list[LayerObject], list[LayerDiagnostic]]
     reusable: bool
 
 
@@ -62,14 +64,14 @@ def keep(source: str, entry: str | None, read: FileRead) -> Kept:
     a control character, which the capability id would hold verbatim) excluded with an
     `unnamable_object` error."""
     kept: list[LayerObject] = []
-    findings: list[Diagnostic] = []
+    findings: list[LayerDiagnostic] = []
     for obj in read.objects:
         reason = unnamable(obj.identity)
         if reason is None:
             kept.append(obj)
             continue
         message = f"a {obj.kind} object is excluded: {reason}"
-        findings.append(Diagnostic("error", "unnamable_object", message, obj.provenance.path))
+        findings.append(LayerDiagnostic("error", "unnamable_object", message, obj.provenance.path))
     reusable = (
         read.stamp is not None
         and read.excluded is None
@@ -84,7 +86,7 @@ class Reading(NamedTuple):
 
     files: dict[str, Kept]
     objects: list[LayerObject]
-    unnamed: list[Diagnostic]
+    unnamed: list[LayerDiagnostic]
     excluded: list[ExcludedObject]
     same: bool
 
@@ -94,13 +96,13 @@ def read_files(
     earlier: Mapping[str, Kept],
     moved: Collection[str],
     reader: LayerReader,
-    diagnostics: list[Diagnostic],
+    diagnostics: list[LayerDiagnostic],
 ) -> Reading:
     """Read each file, or keep its `earlier` read while reusable, same class and entry, and not
     `moved`; every file's findings go to `diagnostics`, in discovery order."""
     files: dict[str, Kept] = {}
     objects: list[LayerObject] = []
-    unnamed: list[Diagnostic] = []
+    unnamed: list[LayerDiagnostic] = []
     excluded: list[ExcludedObject] = []
     same = sum(len(claimed.paths) for claimed in found) == len(earlier)
     for source, paths, entries in found:

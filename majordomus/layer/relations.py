@@ -10,10 +10,10 @@ from functools import cached_property, partial
 from typing import Any, NamedTuple
 
 from majordomus.layer.model import (
-    Diagnostic,
     Edge,
     ExcludedObject,
     ExternalNode,
+    LayerDiagnostic,
     LayerObject,
     UnresolvedReference,
 )
@@ -36,7 +36,7 @@ class Relations:
     edges: list[Edge]
     external: dict[str, ExternalNode]
     unresolved: list[UnresolvedReference]
-    diagnostics: list[Diagnostic]
+    diagnostics: list[LayerDiagnostic]
 
 
 class _Missing(Exception):
@@ -326,7 +326,7 @@ def derive_relations(
         external=dict(sorted(resolver.external.items())),
         unresolved=ordered,
         diagnostics=[
-            Diagnostic("warning", "unresolved_reference", ref.correction, ref.declared_in)
+            LayerDiagnostic("warning", "unresolved_reference", ref.correction, ref.declared_in)
             for ref in ordered
         ],
     )

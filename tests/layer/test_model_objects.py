@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from majordomus.layer.model import (
-    Diagnostic,
     Edge,
     ExternalNode,
     GitState,
     Index,
+    LayerDiagnostic,
     LayerObject,
     Manifest,
     Provenance,
@@ -71,8 +71,8 @@ def test_frozen_and_copied_as_before() -> None:
 
 
 def test_the_small_values_keep_their_defaults() -> None:
-    assert Diagnostic("error", "c", "m").path is None
-    assert Diagnostic("error", "c", "m", "p").to_json() == {
+    assert LayerDiagnostic("error", "c", "m").path is None
+    assert LayerDiagnostic("error", "c", "m", "p").to_json() == {
         "severity": "error",
         "code": "c",
         "path": "p",
@@ -112,6 +112,6 @@ def test_the_index_defaults_compares_and_replaces_without_its_caches() -> None:
     moved = dataclasses.replace(index, git=GitState("available", branch="main"))
     assert moved.git.branch == "main" and moved.objects is index.objects
     assert "by_uri" not in vars(moved) and moved != index
-    index.diagnostics = [Diagnostic("error", "c", "m")]
+    index.diagnostics = [LayerDiagnostic("error", "c", "m")]
     assert index.state == "degraded"
     assert repr(index).startswith("Index(root=PosixPath('/r'), manifest=Manifest(schema=")

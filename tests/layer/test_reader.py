@@ -12,8 +12,8 @@ import pytest
 from majordomus.layer.kinds import load_kinds
 from majordomus.layer.model import SourceClass
 from majordomus.layer.reader import (
-    Excluded,
     LayerReader,
+    NotRead,
     check_version,
     description_of,
     heading_of,
@@ -324,6 +324,6 @@ def test_version_check(kind: str, metadata: dict, outcome) -> None:
     if outcome is None:
         check_version(KINDS.kinds[kind], metadata)
         return
-    with pytest.raises(Excluded) as caught:
+    with pytest.raises(NotRead) as caught:
         check_version(KINDS.kinds[kind], metadata)
     assert (caught.value.code, caught.value.message) == outcome

@@ -32,10 +32,6 @@ def process_command(words: tuple[str, ...]) -> click.Command:
     return command
 
 
-#: The process commands that serve until stopped.
-SERVERS = ("mcp", "serve")
-
-
 def is_server(args: list[str]) -> bool:
     """Whether this command line starts a long-lived server (`mcp --inspect` is one-shot):
     its command word is the first that is neither an option nor a shared option's value."""
@@ -52,5 +48,5 @@ def is_server(args: list[str]) -> bool:
         if word in valued:
             next(words, None)
         elif not word.startswith("-"):
-            return word in SERVERS and "--inspect" not in args
+            return word in ("mcp", "serve") and "--inspect" not in args
     return False

@@ -43,17 +43,14 @@ def command() -> click.Command:
         if output is not None and export_format is None:
             raise click.UsageError("--output goes with --format jsonl")
         loaded = Store(settings().context().root).load()
-        if sqlite_file is not None:
-            publish(sqlite_file, sqlite_bytes(loaded), force=force)
-            click.echo(f"exported    {len(loaded.records)} record(s) to {sqlite_file}")
-            return
-        data = jsonl(loaded)
-        if output is None:
+        data = sqlite_bytes(loaded) if sqlite_file else jsonl(loaded)
+        target = sqlite_file or output
+        if target is None:
             sys.stdout.buffer.write(data)
             sys.stdout.flush()
             return
-        publish(output, data, force=force)
-        click.echo(f"exported    {len(loaded.records)} record(s) to {output}")
+        publish(target, data, force=force)
+        click.echo(f"exported    {len(loaded.records)} record(s) to {target}")
 
     export.params.extend(p for p in shared_params() if p.name != "format")
     return export

@@ -1,5 +1,4 @@
-"""`majordomus init [--extend] [--sources] [--ignore-local] [PATH]`: write a layer skeleton, or
-complete an existing one, never overwriting anything."""
+"""`majordomus init`: write a layer skeleton, or complete an existing one, never overwriting."""
 
 from __future__ import annotations
 

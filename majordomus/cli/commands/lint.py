@@ -1,5 +1,4 @@
-"""`majordomus lint`: check the layer and print every diagnostic (what `mcp --inspect` finds,
-and the prompts' placeholders that nothing fills)."""
+"""`majordomus lint`: every diagnostic `mcp --inspect` finds, and prompt placeholders unfilled."""
 
 from __future__ import annotations
 
@@ -35,7 +34,7 @@ def command() -> click.Command:
 
         quiet_by_default()
         chosen = settings()
-        ctx = Workspace(chosen.repo, discovery=chosen.discovery, watch=False)  # type: ignore[arg-type]
+        ctx = Workspace(chosen.repo, discovery=chosen.discovery, watch=False)
         answer = ctx.executor.answer(declared("repository.info"), {}, fresh=True)
         info = answer.model_dump(mode="json", by_alias=True)
         diagnostics = info["diagnostics"]

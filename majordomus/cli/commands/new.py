@@ -10,16 +10,16 @@ import click
 
 from majordomus.cli.completion import ids_of
 from majordomus.cli.settings import settings, shared_params, with_shared
+from majordomus.layer.scaffold import Draft, check_indexed, identifier, related, write
 
 #: A flag that may be repeated, one id each time.
 _MANY: dict[str, Any] = {"multiple": True, "metavar": "ID"}
 
 
-def _finish(draft: Any) -> None:
+def _finish(draft: Draft) -> None:
     """Check a class reads the file as its kind, write it, say what to do next."""
     from majordomus.layer.coverage import proposed_for
     from majordomus.layer.index import open_layer
-    from majordomus.layer.scaffold import check_indexed, write
 
     layer = open_layer(settings().repo)
     fix = [
@@ -39,21 +39,21 @@ def _given(*pairs: tuple[str, Any]) -> list[tuple[str, Any]]:
     return [(key, value) for key, value in pairs if value]
 
 
-def _section(name: str, fallback: str) -> str:
+def _section(name: str) -> str:
     from majordomus.layer.index import open_layer
 
     sections = open_layer(settings().repo).manifest.sections
-    return ".ai/" + sections.get(name, fallback)
+    return ".ai/" + sections.get(name, f"repo/{name}")
 
 
 def _linking(func: Callable[..., Any]) -> Callable[..., Any]:
-    """The flags that write `related` references to rules, decisions and knowledge notes."""
-    for flag, kind, text in (
-        ("--knowledge", "knowledge", "A knowledge note it is governed by."),
-        ("--adr", "adr", "A decision (`adr-NNNN`) it is governed by."),
-        ("--rule", "rule", "A rule (`id` or `id@version`) it follows."),
+    """The flags of the `related` references, each named as its keyword of `related`."""
+    for flag, name, kind, text in (
+        ("--knowledge", "knowledge", "knowledge", "A knowledge note it is governed by."),
+        ("--adr", "adrs", "adr", "A decision (`adr-NNNN`) it is governed by."),
+        ("--rule", "rules", "rule", "A rule (`id` or `id@version`) it follows."),
     ):
-        func = click.option(flag, help=text, shell_complete=ids_of(kind), **_MANY)(func)
+        func = click.option(flag, name, help=text, shell_complete=ids_of(kind), **_MANY)(func)
     return func
 
 
@@ -88,24 +88,20 @@ def new_issue(
     objective: str | None,
     depends_on: tuple[str, ...],
     scope: tuple[str, ...],
-    rule: tuple[str, ...],
-    adr: tuple[str, ...],
-    knowledge: tuple[str, ...],
     path: str | None,
+    **links: tuple[str, ...],
 ) -> None:
     """A plan issue: `.ai/repo/project/issues/ID.yaml`."""
-    from majordomus.layer.scaffold import Draft, identifier, related
-
     identifier(issue_id, "issue")
     keys: list[tuple[str, Any]] = [("id", issue_id), ("title", title)]
     keys += _given(
         ("milestone", milestone and identifier(milestone, "milestone")),
         ("objective", objective),
         ("depends_on", [identifier(d, "issue") for d in depends_on]),
-        ("related", related(rule, adr, knowledge)),
+        ("related", related(**links)),
         ("scope", list(scope)),
     )
-    where = path or f"{_section('project', 'repo/project')}/issues/{issue_id}.yaml"
+    where = path or f"{_section('project')}/issues/{issue_id}.yaml"
     _finish(Draft("issue", where, keys))
 
 
@@ -121,22 +117,18 @@ def new_milestone(
     title: str,
     outcome: str | None,
     depends_on: tuple[str, ...],
-    rule: tuple[str, ...],
-    adr: tuple[str, ...],
-    knowledge: tuple[str, ...],
     path: str | None,
+    **links: tuple[str, ...],
 ) -> None:
     """A plan milestone: `.ai/repo/project/milestones/ID.yaml`."""
-    from majordomus.layer.scaffold import Draft, identifier, related
-
     identifier(milestone_id, "milestone")
     keys: list[tuple[str, Any]] = [("id", milestone_id), ("title", title)]
     keys += _given(
         ("outcome", outcome),
         ("depends_on", [identifier(d, "milestone") for d in depends_on]),
-        ("related", related(rule, adr, knowledge)),
+        ("related", related(**links)),
     )
-    where = path or f"{_section('project', 'repo/project')}/milestones/{milestone_id}.yaml"
+    where = path or f"{_section('project')}/milestones/{milestone_id}.yaml"
     _finish(Draft("milestone", where, keys))
 
 
@@ -174,8 +166,6 @@ def new_rule(
     path: str | None,
 ) -> None:
     """A project rule: `.ai/repo/rules/project/ID.vN.md`."""
-    from majordomus.layer.scaffold import Draft, identifier
-
     identifier(rule_id, "rule")
     keys: list[tuple[str, Any]] = [
         ("id", rule_id),
@@ -190,7 +180,7 @@ def new_rule(
         ("class", rule_class),
         ("depends_on", list(depends_on)),
     ]
-    where = path or f"{_section('rules', 'repo/rules')}/project/{rule_id}.v{rule_version}.md"
+    where = path or f"{_section('rules')}/project/{rule_id}.v{rule_version}.md"
     body = f"# {title}\n\n# Rationale\n\n# Required behaviour\n"
     _finish(Draft("rule", where, keys, body))
 
@@ -219,9 +209,9 @@ def new_adr(
     """An architecture decision: `.ai/repo/adrs/NNNN-slug.md`, numbered after the last."""
     from majordomus.clock import now
     from majordomus.layer.index import open_layer
-    from majordomus.layer.scaffold import Draft, identifier, next_adr_number, slug
+    from majordomus.layer.scaffold import next_adr_number, slug
 
-    folder = _section("adrs", "repo/adrs")
+    folder = _section("adrs")
     number = next_adr_number(open_layer(settings().repo).root, folder)
     adr_id = f"adr-{number:04d}"
     keys: list[tuple[str, Any]] = [
@@ -248,12 +238,10 @@ def new_adr(
 @_PATH
 def new_prompt(name: str, description: str, profile: str | None, path: str | None) -> None:
     """A reusable prompt: `.ai/repo/prompts/NAME.md`."""
-    from majordomus.layer.scaffold import Draft, identifier
-
     identifier(name, "prompt")
     keys: list[tuple[str, Any]] = [("name", name), ("description", description)]
     keys += _given(("profile", profile and identifier(profile, "profile")))
-    where = path or f"{_section('prompts', 'repo/prompts')}/{name}.md"
+    where = path or f"{_section('prompts')}/{name}.md"
     _finish(Draft("prompt", where, keys, f"# {name}\n"))
 
 
@@ -264,8 +252,6 @@ def new_prompt(name: str, description: str, profile: str | None, path: str | Non
 @_PATH
 def new_knowledge(note_id: str, title: str, description: str | None, path: str | None) -> None:
     """A curated knowledge note: `.ai/repo/knowledge/curated/ID.md`."""
-    from majordomus.layer.scaffold import Draft, identifier
-
     identifier(note_id, "knowledge note")
     keys: list[tuple[str, Any]] = [
         ("schema", "knowledge/v1"),
@@ -274,7 +260,7 @@ def new_knowledge(note_id: str, title: str, description: str | None, path: str |
         ("title", title),
     ]
     keys += _given(("description", description))
-    where = path or f"{_section('knowledge', 'repo/knowledge')}/curated/{note_id}.md"
+    where = path or f"{_section('knowledge')}/curated/{note_id}.md"
     _finish(Draft("knowledge", where, keys, f"# {title}\n"))
 
 

@@ -1,5 +1,4 @@
-"""`majordomus schema KIND`: the JSON Schema of a kind's front matter or YAML file, or of
-what a reasoning record of that kind holds."""
+"""`majordomus schema KIND`: the JSON Schema of a layer kind's metadata or a record kind's input."""
 
 from __future__ import annotations
 

@@ -7,16 +7,13 @@ import click
 
 from majordomus.cli.settings import settings, with_shared
 
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8741
-
 
 def command() -> click.Command:
     @click.command(name="serve")
-    @click.option("--host", default=DEFAULT_HOST, show_default=True, help="Address to bind.")
+    @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
     @click.option(
         "--port",
-        default=DEFAULT_PORT,
+        default=8741,
         show_default=True,
         type=click.IntRange(0, 65535),
         help="Port to bind; 0 picks a free one and prints the URL on stderr.",

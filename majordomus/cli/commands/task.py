@@ -47,10 +47,6 @@ def list_command() -> click.Command:
             f"{'*' if t.task == current else ' '} {t.task:<32} {t.records} record(s)\n"
             for t in counts
         ]
-        payload: dict[str, object] = {
-            "current": current,
-            "tasks": [{"task": t.task, "records": t.records} for t in counts],
-        }
-        echo(payload, "".join(rows))
+        echo({"current": current, "tasks": [t.wire() for t in counts]}, "".join(rows))
 
     return with_shared(list_)

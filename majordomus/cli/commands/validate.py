@@ -7,6 +7,7 @@ import click
 from majordomus.capabilities.registry import Registry, RegistryBuildFailed
 from majordomus.capabilities.workspace import Workspace
 from majordomus.cli.settings import settings, with_shared
+from majordomus.egress import clean_line
 from majordomus.errors import EXIT_CONTRACT, MissingArtifact
 
 
@@ -69,8 +70,6 @@ def command() -> click.Command:
             root = click_ctx.find_root().command
             problems = _cli_closure(registry, click_ctx, root)  # type: ignore[arg-type]
             problems += _openapi(ctx)
-        from majordomus.egress import clean_line
-
         for problem in problems:
             click.echo(f"FAIL {clean_line(problem)}")
         if problems:

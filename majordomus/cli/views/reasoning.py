@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import codecs
 import io
 import os
 import stat
@@ -34,7 +33,7 @@ def _advisor_row(state: dict[str, Any]) -> str:
 
 def advisors(out: Any, _: Params) -> str:
     mode = out["mode"]
-    rows = [
+    return lines(
         f"reasoning   operational · mode {mode['mode']} ({mode['source']})",
         f"advisors    {out['available']} available · {out['unavailable']} optional unavailable",
         *(_advisor_row(s) for s in out["advisors"]),
@@ -44,12 +43,11 @@ def advisors(out: Any, _: Params) -> str:
             for row in out["capacity"]
         ),
         *(f"diagnostic  {text}" for text in out.get("diagnostics", [])),
-    ]
-    return lines(*rows)
+    )
 
 
 def plan(out: Any, _: Params) -> str:
-    rows = [
+    return lines(
         f"outcome     {out['outcome']}",
         f"reason      {out['reason']}",
         f"mode        {out['mode']} ({out['mode_source']}) · budget {out['budget']} · "
@@ -60,26 +58,19 @@ def plan(out: Any, _: Params) -> str:
         ),
         *(f"excluded    {e['advisor']} — {e['reason']}" for e in out["excluded"]),
         *(f"local       {step}" for step in out.get("local_review", [])),
-    ]
-    return lines(*rows)
-
-
-def _file_size(source: BinaryIO) -> int | None:
-    """The size of a regular file behind `source`; None for a pipe or a terminal."""
-    try:
-        info = os.fstat(source.fileno())
-    except (OSError, ValueError, io.UnsupportedOperation):
-        return None
-    return info.st_size if stat.S_ISREG(info.st_mode) else None
+    )
 
 
 def _read_limited(source: BinaryIO) -> bytes:
-    """At most one byte more than the record limit: a larger input is refused unread."""
+    """Read one byte more than the record limit at most: a larger input is refused unread."""
     data = source.read(MAX_RECORD_BYTES + 1)
     if len(data) <= MAX_RECORD_BYTES:
         return data
-    size = _file_size(source)
-    problem = record_size_problem(size) if size is not None else None
+    try:
+        info: os.stat_result | None = os.fstat(source.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        info = None
+    problem = record_size_problem(info.st_size) if info and stat.S_ISREG(info.st_mode) else None
     raise InvalidInput(problem or f"the record is over the 1 MiB limit ({MAX_RECORD_BYTES} bytes)")
 
 
@@ -92,9 +83,8 @@ def _record_input(values: Params) -> dict[str, Any]:
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise InvalidInput(f"the record could not be read from {source.name}: {reason}") from None
-    data = data.removeprefix(codecs.BOM_UTF8)
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a byte order mark is dropped
     except UnicodeDecodeError as exc:
         raise InvalidInput(
             f"the record is not UTF-8 text (byte {exc.start} cannot be decoded)"
