@@ -72,12 +72,6 @@ def resolve_mode(
 _SIGNED_INT = re.compile(r"[+-]?[0-9]+")
 
 
-def explicit_mode(environ: Mapping[str, str]) -> str | None:
-    """The raw `MAJORDOMUS_REASONING_MODE` word unless blank; parsing trims it later."""
-    value = environ.get(ENV_MODE)
-    return value if value is not None and value.strip() else None
-
-
 def is_ci(environ: Mapping[str, str]) -> bool:
     """A CI runner: `CI` not blank and its raw value neither `false` nor `0`."""
     value = environ.get(ENV_CI)
@@ -97,8 +91,11 @@ def profile_setting(root: Path | None) -> tuple[str, str | None] | None:
 
 
 def mode_from_environment(environ: Mapping[str, str], root: Path | None) -> ModeResolution:
-    """`resolve_mode` over the environment snapshot and the current profile."""
-    return resolve_mode(explicit_mode(environ), is_ci(environ), profile_setting(root))
+    """`resolve_mode` over the environment snapshot and the current profile; the raw
+    `MAJORDOMUS_REASONING_MODE` word counts unless blank (parsing trims it later)."""
+    word = environ.get(ENV_MODE)
+    explicit = word if word is not None and word.strip() else None
+    return resolve_mode(explicit, is_ci(environ), profile_setting(root))
 
 
 def disabled_list(environ: Mapping[str, str]) -> list[str]:
