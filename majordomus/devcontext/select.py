@@ -97,11 +97,6 @@ def governed_paths(obj: LayerObject) -> list[str]:
     return _cleaned(strings_in(declared))
 
 
-def overlapping(paths: list[str], scope: str) -> list[str]:
-    """The paths that lie under `scope` or contain it."""
-    return [p for p in paths if is_under(scope, p) or is_under(p, scope)]
-
-
 @dataclass(frozen=True, slots=True)
 class Dangling:
     """A reference a reached object names and the index does not hold."""
@@ -334,7 +329,7 @@ class _Selector:
         self, obj: LayerObject, paths: list[str], scope: str, band: Band, whose: str
     ) -> None:
         """A decision, knowledge or rule whose paths lie under (or contain) a scope path."""
-        hits = overlapping(paths, scope)
+        hits = [p for p in paths if is_under(scope, p) or is_under(p, scope)]
         if not hits:
             return
         own = band is Band.WORK
