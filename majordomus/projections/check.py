@@ -61,10 +61,6 @@ class ReasoningFinding(Wire):
     message: str
 
 
-def _sort_key(relative: str) -> tuple[bytes, ...]:
-    return tuple(os.fsencode(part) for part in relative.split("/"))
-
-
 def files_under(root: Path, relative: str, extensions: frozenset[str]) -> list[str]:
     """`relative` when a file, else the regular files below it with one of the extensions,
     sorted component-wise; symlinks are never followed (a link to `/` would walk the disk)."""
@@ -88,7 +84,7 @@ def files_under(root: Path, relative: str, extensions: frozenset[str]) -> list[s
                     stack.append(path)
                 elif stat.S_ISREG(mode) and PurePosixPath(name).suffix[1:] in extensions:
                     found.append(path)
-    return sorted(found, key=_sort_key)
+    return sorted(found, key=lambda rel: tuple(os.fsencode(p) for p in rel.split("/")))
 
 
 def _adapters(root: Path, catalogue: AdvisorCatalogue) -> list[ReasoningFinding]:
