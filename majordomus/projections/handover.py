@@ -178,16 +178,6 @@ def flat(text: str) -> str:
     return " ".join((text if text.isprintable() else redact_secrets(text)).split())
 
 
-def _state(records: list[ReasoningRecord], position: GitPosition) -> HandoverState:
-    return HandoverState(
-        **dict(position),
-        records=len(records),
-        first_record_at=records[0].recorded_at if records else None,
-        last_record_at=records[-1].recorded_at if records else None,
-        recorded_head=records[-1].head if records else None,
-    )
-
-
 def _decisions(state: ReasoningState, index: RecordIndex) -> list[HandoverDecision]:
     out = []
     for view in state.conclusions:
@@ -493,7 +483,13 @@ def task_handover(
     items = _open_items(state, index)
     return TaskHandover(
         task=task,
-        state=_state(records, position),
+        state=HandoverState(
+            **dict(position),
+            records=len(records),
+            first_record_at=records[0].recorded_at if records else None,
+            last_record_at=records[-1].recorded_at if records else None,
+            recorded_head=records[-1].head if records else None,
+        ),
         decisions=decisions,
         failed_attempts=_attempts(records),
         open_items=items,
