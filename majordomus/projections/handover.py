@@ -198,12 +198,6 @@ def _decisions(state: ReasoningState, index: RecordIndex) -> list[HandoverDecisi
     return out
 
 
-def _attempts(records: list[ReasoningRecord]) -> list[FailedAttempt]:
-    return [
-        FailedAttempt(**dict(r.body), id=r.id) for r in records if isinstance(r.body, AttemptInput)
-    ]
-
-
 def _open_items(state: ReasoningState, index: RecordIndex) -> list[OpenItem]:
     out = []
     for view in state.assessments:
@@ -491,7 +485,11 @@ def task_handover(
             recorded_head=records[-1].head if records else None,
         ),
         decisions=decisions,
-        failed_attempts=_attempts(records),
+        failed_attempts=[
+            FailedAttempt(**dict(r.body), id=r.id)
+            for r in records
+            if isinstance(r.body, AttemptInput)
+        ],
         open_items=items,
         next_actions=_next_actions(state, items, decisions),
         local_review=_local_review(records),
