@@ -248,14 +248,6 @@ def _next_actions(
     return actions
 
 
-def _local_review(records: list[ReasoningRecord]) -> list[LocalReview]:
-    return [
-        LocalReview(plan=r.id, assessment=r.body.assessment, steps=list(r.body.plan.local_review))
-        for r in records
-        if isinstance(r.body, StoredPlan) and r.body.plan.local_review
-    ]
-
-
 # -- the sections as Markdown --------------------------------------------------------------------
 
 #: How the command that chooses the current task is named to the reader.
@@ -492,7 +484,13 @@ def task_handover(
         ],
         open_items=items,
         next_actions=_next_actions(state, items, decisions),
-        local_review=_local_review(records),
+        local_review=[
+            LocalReview(
+                plan=r.id, assessment=r.body.assessment, steps=list(r.body.plan.local_review)
+            )
+            for r in records
+            if isinstance(r.body, StoredPlan) and r.body.plan.local_review
+        ],
         graph=chain_graph(records, {step.id: step.summary for step in state.timeline}),
         graph_omitted=max(0, len(records) - MAX_GRAPH_RECORDS),
     )
