@@ -39,8 +39,7 @@ from majordomus.advisors.situation import AdvisorSituation, resolve_advisors
 from majordomus.capabilities.reasoning import ReasoningStatus
 from majordomus.capabilities.workspace import Workspace
 from majordomus.egress import clean_json_bytes
-from majordomus.ledger.history import history
-from majordomus.ledger.loaded import RecordIndex
+from majordomus.ledger.loaded import RecordIndex, history
 from majordomus.ledger.store import Store
 from majordomus.projections.state import ALL_TASKS, derive, render_markdown
 from majordomus.wire import dumps_model_pretty_bytes, dumps_pretty

@@ -22,8 +22,7 @@ from majordomus.capabilities.paging import Paged, PageInput
 from majordomus.capabilities.record import REASONING_RECORD
 from majordomus.capabilities.registry import EXPERIMENTAL, Capability, Cases, Module
 from majordomus.errors import InvalidInput, NotFound, Refused
-from majordomus.ledger.history import history
-from majordomus.ledger.loaded import Loaded, RecordIndex
+from majordomus.ledger.loaded import Loaded, RecordIndex, history
 from majordomus.ledger.store import Store
 from majordomus.ledger.team import Pulled, Pushed, Synced, pull, push, sync
 from majordomus.projections.check import CHECKS, ReasoningFinding

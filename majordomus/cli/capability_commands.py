@@ -102,15 +102,6 @@ def field_param(
     )
 
 
-def _default_input(params: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in params.items():
-        if value is None or value == () or value is False:
-            continue
-        out[key] = list(value) if isinstance(value, tuple) else value
-    return out
-
-
 def capability_command(cap: Capability, view: CliView | None) -> click.Command:
     """A click command that builds the input, calls the executor and renders the answer."""
     view = view or JSON_ONLY
@@ -130,7 +121,11 @@ def capability_command(cap: Capability, view: CliView | None) -> click.Command:
         raw = (
             view.prepare(values)
             if view.prepare
-            else _default_input({k: v for k, v in values.items() if k in field_names})
+            else {
+                k: list(v) if isinstance(v, tuple) else v
+                for k, v in values.items()
+                if k in field_names and v is not None and v != () and v is not False
+            }
         )
         answer = chosen.context().executor.answer(cap, raw, fresh=True)
         as_json = chosen.format == "json" or view.text is None

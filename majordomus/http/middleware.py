@@ -62,7 +62,7 @@ class Guard:
             return
         method = scope["method"]
         # MCP at /mcp answers as it does over stdio (docs/mcp.md)
-        hide = self.hide if scope["path"] != MCP_PATH else _unchanged
+        hide = self.hide if scope["path"] != MCP_PATH else lambda body: body
         send = _finishing(send, head=method == "HEAD", hide=hide)
         probe = method in ("GET", "HEAD") and scope["path"] in LIVENESS_PATHS
         if self.in_flight >= self.max_in_flight and not probe:
@@ -158,10 +158,6 @@ def hider(paths: Iterable[Path]) -> Callable[[bytes], bytes]:
         return pattern.sub(lambda found: names[found.group(1)], body)
 
     return hide
-
-
-def _unchanged(body: bytes) -> bytes:
-    return body
 
 
 def _finishing(send: Send, *, head: bool, hide: Callable[[bytes], bytes]) -> Send:

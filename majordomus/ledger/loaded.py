@@ -1,11 +1,14 @@
-"""Records read back (`Loaded`), and the one-pass index admission and replay share
-(`RecordIndex`). "First" and "last" follow the order given. Pure."""
+"""Records read back (`Loaded`), the one-pass index admission and replay share
+(`RecordIndex`), and the consultation history the advisors' circuit breakers read
+(`history`). "First" and "last" follow the order given. Pure."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from majordomus.advisors.outcomes import Outcome
+from majordomus.clock import epoch_seconds
 from majordomus.errors import InvalidInput
 from majordomus.ledger.record import (
     AssessmentInput,
@@ -234,3 +237,25 @@ def _short(record_id: str) -> str | None:
     """A record id's 6 hex digits: its third part (ids written before writer ids end there)."""
     parts = record_id.split("-")
     return parts[2] if len(parts) >= 3 else None
+
+
+def history(loaded: Loaded) -> list[Outcome]:
+    """One outcome per consultation with a readable `recorded_at`, in record order."""
+    outcomes: list[Outcome] = []
+    for record in loaded.records:
+        body = record.body
+        if not isinstance(body, ConsultationInput):
+            continue
+        at = epoch_seconds(record.recorded_at)
+        if at is None:
+            continue
+        outcomes.append(
+            Outcome(
+                id=record.id,
+                advisor=body.advisor,
+                status=body.status,
+                at=at,
+                retry_after=body.retry_after_seconds,
+            )
+        )
+    return outcomes

@@ -16,7 +16,7 @@ from majordomus import clock
 from majordomus.errors import InvalidInput, Refused
 from majordomus.layer import git
 from majordomus.ledger.admission import Admission, admit
-from majordomus.ledger.loaded import Loaded
+from majordomus.ledger.loaded import Loaded, history
 from majordomus.ledger.lock import DEFAULT_WAIT
 from majordomus.ledger.record import (
     MAX_LAMPORT,
@@ -154,7 +154,6 @@ def availability_now(root: Path, environ: Mapping[str, str]) -> AvailabilityNow:
     def resolve(loaded: Loaded) -> Admission:
         from majordomus.advisors.loading import CatalogueError
         from majordomus.advisors.situation import resolve_advisors
-        from majordomus.ledger.history import history
 
         try:
             advisors = resolve_advisors(root, environ, history(loaded))

@@ -9,7 +9,7 @@ from majordomus.advisors.catalogue import AdvisorCatalogue, References
 from majordomus.advisors.outcomes import ConsultationStatus, Outcome
 from majordomus.advisors.states import AdvisorState, AdvisorStatus
 from majordomus.clock import epoch_seconds
-from majordomus.ledger.history import history
+from majordomus.ledger.loaded import history
 from majordomus.projections.moment import epoch_of, parse_moment, recorded_by
 from tests.advisors.fakes import Everything, adv
 from tests.projections.builders import assessment, consultation, loaded, rec
