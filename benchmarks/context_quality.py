@@ -38,7 +38,7 @@ if str(HERE.parent) not in sys.path:
 
 from majordomus.devcontext import CompiledContext, CompileInput, Tier, compile_context  # noqa: E402
 from majordomus.layer.git import GitState  # noqa: E402
-from majordomus.layer.index import build_index  # noqa: E402
+from majordomus.layer.index import build  # noqa: E402
 from majordomus.layer.model import Index  # noqa: E402
 from majordomus.synthetic import Shape, SyntheticRepository  # noqa: E402
 
@@ -263,9 +263,9 @@ def layers() -> Iterator[Callable[[str], Index]]:
     with SyntheticRepository.new(Shape(rules=40, documents=8)) as synthetic:
         _plan(synthetic.root)
         built = {
-            "planned": build_index(FIXTURES / "planned", "filesystem"),
-            "ledgerly": build_index(FIXTURES / "ledgerly", "filesystem"),
-            "synthetic": build_index(synthetic.root, "filesystem"),
+            "planned": build(FIXTURES / "planned", "filesystem").index,
+            "ledgerly": build(FIXTURES / "ledgerly", "filesystem").index,
+            "synthetic": build(synthetic.root, "filesystem").index,
         }
         yield lambda name: dataclasses.replace(built[name], git=GIT)
 
@@ -335,7 +335,7 @@ def run(budgets: tuple[int, ...], verbose: bool) -> bool:
 def corpus(root: Path, issue: str, budgets: tuple[int, ...]) -> None:
     """One issue of a real layer: what is selected, by tier, and what it costs; with the
     figures when `CORPUS` holds a gold set for the issue."""
-    index = build_index(root)
+    index = build(root).index
     for budget in budgets:
         compiled = compile_context(index, CompileInput(issue=issue, budget_tokens=budget))
         b = compiled.budget

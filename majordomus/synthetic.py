@@ -220,9 +220,9 @@ class SyntheticRepository:
 
     def index(self) -> Index:
         """The index read from the work tree, git reported unavailable."""
-        from majordomus.layer.index import build_index
+        from majordomus.layer.index import build
 
-        index = build_index(self.root, "filesystem")
+        index = build(self.root, "filesystem").index
         return replace(index, git=GitState.unavailable(UNAVAILABLE_REASON))
 
     def context(self) -> Workspace:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from majordomus.devcontext import CompileInput, compile_context, tokens_for
-from majordomus.layer.index import build_index
+from majordomus.layer.index import build
 from majordomus.synthetic import Shape, SyntheticRepository, files_of
 
 SMALL_URIS = [
@@ -117,7 +117,7 @@ def test_commit_makes_a_git_repository_the_vcs_reader_agrees_with(tmp_path: Path
         check=True,
     )
     assert status.stdout == ""
-    vcs = build_index(repo.root, "vcs")
+    vcs = build(repo.root, "vcs").index
     assert vcs.git.available and vcs.git.head == head and vcs.git.branch == "master"
     assert vcs.fingerprint == repo.index().fingerprint
     again = SyntheticRepository.new(at=tmp_path / "b")

@@ -23,11 +23,11 @@ def offered(value: str, help: str | None = None) -> CompletionItem:
 
 
 def _objects(ctx: click.Context) -> list[Any]:
-    from majordomus.layer.index import build_index
+    from majordomus.layer.index import build
 
     chosen = ctx.ensure_object(Settings)
     try:
-        return build_index(chosen.repo, chosen.discovery).objects  # type: ignore[arg-type]
+        return build(chosen.repo, chosen.discovery).index.objects  # type: ignore[arg-type]
     except Exception:
         return []
 

@@ -89,17 +89,6 @@ class Built:
     snapshot: Snapshot
 
 
-def build_index(
-    root: Path | None = None,
-    discovery: Discovery = "vcs",
-    *,
-    mcp_tools: Mapping[str, str] | None = None,
-) -> Index:
-    """The index of the layer found from `root`; `mcp_tools` maps MCP tool names to capability
-    ids (None: none known). With `vcs` discovery an unusable git is fatal (exit 13)."""
-    return build(root, discovery, mcp_tools=mcp_tools).index
-
-
 def build(
     root: Path | None = None,
     discovery: Discovery = "vcs",
@@ -109,8 +98,10 @@ def build(
     moved: Collection[str] = (),
     status_now: bool = True,
 ) -> Built:
-    """`build_index`, and its snapshot; given an earlier snapshot and `moved`, the index a build
-    from scratch answers, re-reading only what changed (docs/layer-internals.md)."""
+    """The index of the layer found from `root`, and its snapshot; `mcp_tools` maps MCP tool
+    names to capability ids (None: none known). With `vcs` discovery an unusable git is fatal
+    (exit 13). Given an earlier snapshot and `moved`, the index a build from scratch answers,
+    re-reading only what changed (docs/layer-internals.md)."""
     layer = open_layer(root)
     tools = None if mcp_tools is None else dict(mcp_tools)
     if previous is not None and (previous.layer != layer or previous.mcp_tools != tools):

@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from majordomus.layer.model import Index, LayerObject
+    from majordomus.layer.model import Index
 
 #: The text columns, what each weighs in BM25, and what a match in it is worth in the score.
 COLUMNS = ("name", "summary", "body", "kind")
@@ -358,11 +358,6 @@ KIND_WORDS = {
 }
 
 
-def _tags(obj: LayerObject) -> str:
-    tags = obj.metadata.get("tags")
-    return " ".join(t for t in tags if isinstance(t, str)) if isinstance(tags, list) else ""
-
-
 def layer_ranking(index: Index) -> Ranking:
     """The index ranked: one document per object (identity and title, description and tags, the
     body), linked along the edges that carry the boost."""
@@ -377,13 +372,15 @@ def layer_ranking(index: Index) -> Ranking:
     for obj in index.objects:
         title = obj.title or obj.identity
         description = obj.description if obj.description != obj.title else None
+        tags = obj.metadata.get("tags")
+        words = " ".join(t for t in tags if isinstance(t, str)) if isinstance(tags, list) else ""
         documents.append(
             Document(
                 uri=obj.uri,
                 kind=obj.kind,
                 title=title,
                 name=f"{obj.identity} {obj.title or ''}",
-                summary=f"{description or ''} {_tags(obj)}",
+                summary=f"{description or ''} {words}",
                 body=obj.body or obj.content,
                 kind_words=KIND_WORDS.get(obj.kind, obj.kind.replace("-", " ")),
                 links=tuple(sorted({u for u in links.get(obj.uri, ()) if u in held})),

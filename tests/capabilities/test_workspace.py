@@ -11,7 +11,7 @@ import pytest
 
 from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import ContractUnmet
-from majordomus.layer.index import build_index
+from majordomus.layer.index import build
 from tests.conftest import make_git_repo
 
 PLANNED = Path(__file__).resolve().parents[2] / "fixtures" / "layers" / "planned"
@@ -46,7 +46,7 @@ def test_each_part_is_built_once(layer: Path) -> None:
 
 
 def test_a_context_over_a_given_index_never_reads_the_layer_again(layer: Path) -> None:
-    index = build_index(layer, "filesystem")
+    index = build(layer, "filesystem").index
     ctx = Workspace.from_index(index)
     assert ctx.index is index and ctx.root == layer and ctx.discovery == "filesystem"
     assert ctx.registry.get("objects.search") is not None

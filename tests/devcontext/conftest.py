@@ -11,7 +11,7 @@ import pytest
 
 from majordomus.devcontext.model import CompiledContext, ContextEntry
 from majordomus.layer.git import GitState
-from majordomus.layer.index import build_index
+from majordomus.layer.index import build
 from majordomus.layer.model import Index
 from tests.layer.support import write
 
@@ -25,7 +25,7 @@ MASTER = GitState(
 
 def planned_index(root: Path = PLANNED) -> Index:
     """The layer at `root` read from the work tree, git reported as `MASTER`."""
-    return replace(build_index(root, "filesystem"), git=MASTER)
+    return replace(build(root, "filesystem").index, git=MASTER)
 
 
 def entry(compiled: CompiledContext, uri: str) -> ContextEntry:

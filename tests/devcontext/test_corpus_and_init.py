@@ -9,7 +9,7 @@ import pytest
 
 from majordomus.devcontext import CompileInput, Tier, compile_context
 from majordomus.devcontext.budget import OTHER_WORK_SHARE
-from majordomus.layer.index import build_index
+from majordomus.layer.index import build
 from tests.conftest import CORPUS, git, initialised_repo, make_git_repo
 from tests.layer.support import write
 
@@ -30,7 +30,7 @@ def test_i0905_of_the_corpus(tmp_path: Path) -> None:
     sources.chmod(0o644)
     sources.write_text(sources.read_text(encoding="utf-8") + ADR_CLASS, encoding="utf-8")
     make_git_repo(root)
-    index = build_index(root)
+    index = build(root).index
     for limit in (8_000, 24_000):
         compiled = compile_context(index, CompileInput(issue="I0905", budget_tokens=limit))
         got = {e.uri for e in compiled.selected}
@@ -85,7 +85,7 @@ def test_a_fresh_init_repository_links_an_issue_to_its_rule_and_decisions(
         write(root, rel, text)
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "plan")
-    compiled = compile_context(build_index(root), CompileInput(issue="I0001"))
+    compiled = compile_context(build(root).index, CompileInput(issue="I0001"))
     by_uri = {e.uri: e for e in compiled.selected}
     assert by_uri[RULE].required, "the issue names the blocking rule"
     assert "majordomus://adr/adr-0001" in by_uri, "the issue names ADR 0001"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from majordomus.layer.discovery import discover
-from majordomus.layer.index import build_index
+from majordomus.layer.index import build
 from tests.conftest import CORPUS, make_git_repo
 
 LAYERS = (
@@ -23,14 +23,14 @@ LAYERS = (
 @pytest.mark.parametrize("layer", LAYERS, ids=lambda p: p.name)
 def test_corpus_layer(layer: Path, tmp_path: Path) -> None:
     root = make_git_repo(tmp_path / layer.name, layer)
-    index = build_index(root)
+    index = build(root).index
     files, _ = discover(index.root, index.manifest, index.sources, "vcs")
     served = {obj.provenance.path for obj in index.objects}
     reported = {d.path for d in index.diagnostics if d.severity == "error"}
     paths = [path for claimed in files for path in claimed.paths]
     silent = [path for path in paths if path not in served and path not in reported]
     assert silent == []
-    assert build_index(root, "filesystem").by_uri.keys() == index.by_uri.keys()
+    assert build(root, "filesystem").index.by_uri.keys() == index.by_uri.keys()
 
     codes = Counter(d.code for d in index.diagnostics)
     print(

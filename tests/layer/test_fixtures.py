@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from majordomus.errors import Fatal
-from majordomus.layer.index import build_index
+from majordomus.layer.index import build
 from majordomus.layer.kinds import load_kinds
 from majordomus.layer.manifest import InvalidManifest
 from majordomus.layer.reader import SIZE_LIMIT
@@ -139,7 +139,7 @@ def test_every_code_of_the_spec_has_a_fixture() -> None:
 
 
 def test_healthy_indexes_clean_with_every_shipped_kind(git_repo) -> None:
-    index = build_index(git_repo("layers/healthy"))
+    index = build(git_repo("layers/healthy")).index
     assert [d.to_json() for d in index.diagnostics] == []
     assert index.state == "ok"
     assert set(index.kinds) == set(load_kinds().kinds)  # the set test_kinds.py pins
@@ -156,7 +156,7 @@ def test_healthy_indexes_clean_with_every_shipped_kind(git_repo) -> None:
 
 
 def test_healthy_relations_resolve(git_repo) -> None:
-    index = build_index(git_repo("layers/healthy"))
+    index = build(git_repo("layers/healthy")).index
     triples = {(e.source, e.kind, e.target) for e in index.edges}
     expected = {
         ("majordomus://rule/project.beta@1", "depends_on", "majordomus://rule/project.alpha@1"),
@@ -197,7 +197,7 @@ def test_healthy_relations_resolve(git_repo) -> None:
 def test_broken_fixture_yields_exactly_its_diagnostics(code: str, git_repo) -> None:
     root = git_repo(f"layers/broken/{code}")
     _setup(code, root)
-    index = build_index(root)
+    index = build(root).index
     got = [(d.severity, d.code, d.path, d.message) for d in index.diagnostics]
     assert got == EXPECTED[code]
     errors = any(severity == "error" for severity, *_ in EXPECTED[code])
@@ -209,7 +209,7 @@ def test_fatal_fixture_raises_its_error(name: str, git_repo) -> None:
     error, exit_code, fragment = FATAL[name]
     root = git_repo(f"layers/broken/{name}")
     with pytest.raises(error) as caught:
-        build_index(root)
+        build(root)
     assert caught.value.exit_code == exit_code
     assert fragment in caught.value.message
     assert "\n" not in caught.value.message
@@ -218,7 +218,7 @@ def test_fatal_fixture_raises_its_error(name: str, git_repo) -> None:
 def test_ledgerly_indexes_clean(git_repo) -> None:
     """The hand-written layer the context benchmark reads: no diagnostic, every reference
     resolves, every kind it is about present."""
-    index = build_index(git_repo("layers/ledgerly"))
+    index = build(git_repo("layers/ledgerly")).index
     assert [d.to_json() for d in index.diagnostics] == []
     assert index.state == "ok" and index.unresolved == []
     kinds = {"adr", "context", "implementation", "issue", "knowledge", "milestone", "rule"}

@@ -1,4 +1,4 @@
-"""build_index end to end: order, modes, logging, read-only."""
+"""build end to end: order, modes, logging, read-only."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from majordomus.errors import EXIT_REFUSED
 from majordomus.layer.git import GitError
-from majordomus.layer.index import build_index, open_layer, repository_json
+from majordomus.layer.index import build, open_layer, repository_json
 from tests.conftest import FIXTURES, git, make_git_repo, witness
 
 HEALTHY = FIXTURES / "layers" / "healthy"
@@ -34,26 +34,26 @@ def test_open_layer(git_repo) -> None:
 
 def test_vcs_and_filesystem_agree_on_a_committed_layer(git_repo) -> None:
     root = git_repo("layers/healthy")
-    vcs = build_index(root)
-    fs = build_index(root, "filesystem")
+    vcs = build(root).index
+    fs = build(root, "filesystem").index
     assert _snapshot(vcs) == _snapshot(fs)
     assert vcs.discovery == "vcs" and fs.discovery == "filesystem"
 
 
 def test_the_index_is_deterministic(git_repo) -> None:
     root = git_repo("layers/healthy")
-    assert _snapshot(build_index(root)) == _snapshot(build_index(root))
-    assert build_index(root).fingerprint == build_index(root).fingerprint
+    assert _snapshot(build(root).index) == _snapshot(build(root).index)
+    assert build(root).index.fingerprint == build(root).index.fingerprint
 
 
 def test_vcs_without_git_is_fatal_filesystem_is_not(tmp_path: Path) -> None:
     root = tmp_path / "plain"
     shutil.copytree(HEALTHY, root)
     with pytest.raises(GitError) as caught:
-        build_index(root)
+        build(root)
     assert caught.value.exit_code == EXIT_REFUSED
     assert "--discovery filesystem" in caught.value.message
-    index = build_index(root, "filesystem")
+    index = build(root, "filesystem").index
     assert index.state == "ok"
     assert index.git.state == "unavailable"
 
@@ -62,8 +62,8 @@ def test_reading_writes_nothing(git_repo) -> None:
     root = git_repo("layers/healthy")
     (root / "docs" / "GUIDE.md").write_text("# Changed\n")
     before = witness(root)
-    build_index(root)
-    build_index(root, "filesystem")
+    build(root)
+    build(root, "filesystem")
     assert witness(root) == before
     assert not (root / ".ai" / "local").exists()
 
@@ -82,7 +82,7 @@ def test_diagnostics_come_in_production_order(tmp_path: Path) -> None:
     shutil.copy(rules / "alpha.v1.md", rules / "copy.v1.md")
     (root / "docs" / "bad.md").write_bytes(b"\xff\n")
     git(root, "add", "-A")
-    index = build_index(root)
+    index = build(root).index
     assert [(d.code, d.path) for d in index.diagnostics] == [
         ("claimed_twice", "docs/GUIDE.md"),
         ("claimed_twice", "docs/bad.md"),
@@ -103,10 +103,10 @@ def test_mcp_tools_resolve_use_case_references(tmp_path: Path) -> None:
     uc = root / ".ai" / "repo" / "use-cases" / "read-the-layer.md"
     uc.write_text(uc.read_text().replace("commands: [mcp]", "commands: [mcp]\nmcp_tools: [t1]"))
     git(root, "add", "-A")
-    unknown = build_index(root)
+    unknown = build(root).index
     assert [d.code for d in unknown.diagnostics] == ["unresolved_reference"]
     assert unknown.state == "ok"
-    known = build_index(root, mcp_tools={"t1": "objects.list"})
+    known = build(root, mcp_tools={"t1": "objects.list"}).index
     assert known.diagnostics == []
     assert "capability:objects.list" in known.external
 
@@ -114,7 +114,7 @@ def test_mcp_tools_resolve_use_case_references(tmp_path: Path) -> None:
 def test_logging(git_repo, caplog) -> None:
     root = git_repo("layers/broken/malformed_front_matter")
     caplog.set_level(logging.DEBUG, logger="majordomus")
-    build_index(root)
+    build(root)
     records = [r for r in caplog.records if r.name.startswith("majordomus")]
     messages = [(r.levelno, r.getMessage()) for r in records]
     assert messages[0] == (logging.INFO, f"repository found root={root.resolve()}")
@@ -134,7 +134,7 @@ def test_logging(git_repo, caplog) -> None:
 
 def test_repository_json(git_repo) -> None:
     root = git_repo("layers/healthy")
-    index = build_index(root)
+    index = build(root).index
     info = repository_json(index)
     assert list(info) == ["root", "layer_schema", "sections", "git", "discovery", "source_classes"]
     assert info["root"] == str(root.resolve())

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from majordomus.errors import EXIT_REFUSED
-from majordomus.layer.index import build_index
+from majordomus.layer.index import build
 from majordomus.layer.init import InitRefused, init_layer, skeleton_files
 from majordomus.layer.yaml import parse
 from tests.conftest import git, make_git_repo, witness
@@ -26,7 +26,7 @@ def fresh(tmp_path: Path) -> Path:
 
 def test_a_fresh_committed_layer_indexes_ok_with_zero_diagnostics(fresh: Path) -> None:
     before = witness(fresh)
-    index = build_index(fresh)
+    index = build(fresh).index
     assert index.state == "ok"
     assert index.diagnostics == []
     uris = set(index.by_uri)
@@ -46,7 +46,7 @@ def test_a_fresh_committed_layer_indexes_ok_with_zero_diagnostics(fresh: Path) -
     rule = index.by_uri["majordomus://rule/majordomus.scope-integrity@1"]
     assert rule.provenance.path == ".ai/repo/rules/vendor/majordomus/rules/scope-integrity.v1.md"
     assert rule.provenance.section == "rules"
-    assert build_index(fresh, "filesystem").diagnostics == []
+    assert build(fresh, "filesystem").index.diagnostics == []
     assert witness(fresh) == before
 
 

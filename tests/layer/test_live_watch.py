@@ -14,7 +14,7 @@ import pytest
 from majordomus.capabilities.builtin import TOOLS
 from majordomus.capabilities.workspace import Workspace
 from majordomus.layer.freshness import SLICE
-from majordomus.layer.index import build_index
+from majordomus.layer.index import build
 from majordomus.layer.model import Discovery
 from majordomus.synthetic import Shape, SyntheticRepository, rule_path
 from tests.conftest import git
@@ -96,7 +96,7 @@ def test_each_change_between_two_answers_is_seen_by_the_second(discovery: Discov
             if discovery == "filesystem" and name in GIT_ONLY:
                 continue  # nothing the filesystem discovery reads changed
             assert ctx.refresh(), name
-            fresh = build_index(root, discovery, mcp_tools=TOOLS)
+            fresh = build(root, discovery, mcp_tools=TOOLS).index
             assert answer(ctx.index) == answer(fresh), name
             assert not ctx.refresh(), name
 

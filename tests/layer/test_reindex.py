@@ -17,7 +17,7 @@ from majordomus.capabilities.builtin import TOOLS
 from majordomus.capabilities.workspace import Workspace
 from majordomus.layer import git as git_module
 from majordomus.layer import reading as reading_module
-from majordomus.layer.index import build_index
+from majordomus.layer.index import build
 from majordomus.layer.model import Discovery, Index
 from majordomus.layer.reader import SIZE_LIMIT
 from majordomus.synthetic import Shape, SyntheticRepository, rule_path
@@ -114,13 +114,13 @@ def test_each_re_index_answers_what_a_build_from_scratch_answers(
         root = repo.root
         repo.commit()
         ctx = Workspace(root, discovery=discovery)
-        assert answer(ctx.index) == answer(build_index(root, discovery, mcp_tools=TOOLS))
+        assert answer(ctx.index) == answer(build(root, discovery, mcp_tools=TOOLS).index)
         for name, step in STEPS:
             step(root)
             if stage and "FIFO" not in name:
                 git(root, "add", "-A")
             assert ctx.refresh(), name
-            fresh = build_index(root, discovery, mcp_tools=TOOLS)
+            fresh = build(root, discovery, mcp_tools=TOOLS).index
             assert answer(ctx.index) == answer(fresh), name
             assert not ctx.refresh(), name
 
@@ -227,10 +227,10 @@ def test_each_staged_re_index_is_a_build_from_scratch() -> None:
         root = repo.root
         repo.commit()
         ctx = Workspace(root)
-        assert answer(ctx.index) == answer(build_index(root, mcp_tools=TOOLS))
+        assert answer(ctx.index) == answer(build(root, mcp_tools=TOOLS).index)
         for name, step in STAGED:
             step(root)
-            fresh = build_index(root, mcp_tools=TOOLS)
+            fresh = build(root, mcp_tools=TOOLS).index
             assert ctx.refresh(), name
             assert answer(ctx.index) == answer(fresh), name
             assert not ctx.refresh(), name
@@ -276,5 +276,5 @@ def test_a_re_index_asks_git_status_only_when_the_working_tree_is_read(
         assert started == []
         assert ctx.index.git.working_tree == "dirty"
         assert len(started) == 1
-        fresh = build_index(repo.root, mcp_tools=TOOLS)
+        fresh = build(repo.root, mcp_tools=TOOLS).index
         assert fresh.git.to_json() == ctx.index.git.to_json()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from majordomus.layer.index import build_index
+from majordomus.layer.index import build
 from tests.conftest import git, initialised_repo
 
 ADR = """---
@@ -20,7 +20,7 @@ date: 2026-01-01
 
 
 def _codes(root: Path) -> list[tuple[str, str, str | None]]:
-    return [(d.severity, d.code, d.path) for d in build_index(root).diagnostics]
+    return [(d.severity, d.code, d.path) for d in build(root).index.diagnostics]
 
 
 def test_a_section_no_class_reads_is_a_named_warning(tmp_path: Path) -> None:
@@ -29,7 +29,7 @@ def test_a_section_no_class_reads_is_a_named_warning(tmp_path: Path) -> None:
     text = sources.read_text(encoding="utf-8")
     sources.write_text(text[: text.index("  - id: adr")], encoding="utf-8")
     git(root, "commit", "-qam", "drop the adr class")
-    index = build_index(root)
+    index = build(root).index
     assert [(d.severity, d.code, d.path) for d in index.diagnostics] == [
         ("warning", "section_not_indexed", ".ai/repo/adrs")
     ]
@@ -58,7 +58,7 @@ def test_a_reference_to_an_excluded_object_names_its_diagnostic(tmp_path: Path) 
             ".ai/repo/project/issues/I0824.yaml": "id: I0824\ntitle: Two\nstatus: open\n",
         },
     )
-    index = build_index(root)
+    index = build(root).index
     by_code = {d.code: d for d in index.diagnostics}
     assert by_code["unknown_key"].path == ".ai/repo/project/issues/I0824.yaml"
     assert "docs/generated/layer.md#issue" in by_code["unknown_key"].message
@@ -80,7 +80,7 @@ def test_an_issue_reaches_a_rule_and_a_decision_through_related(tmp_path: Path) 
             ),
         },
     )
-    index = build_index(root)
+    index = build(root).index
     assert index.diagnostics == []
     edges = {(e.source, e.kind, e.target) for e in index.edges}
     assert {

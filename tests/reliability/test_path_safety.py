@@ -20,7 +20,7 @@ import pytest
 import majordomus
 from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import CapabilityError, Refused
-from majordomus.layer.index import build_index
+from majordomus.layer.index import build
 from majordomus.ledger.store import STATE_DIR, Store
 from tests.conftest import git, run_majordomus, serve
 from tests.ledger.records import stored_record
@@ -427,7 +427,7 @@ LINKS = [
 def test_discovery_never_reads_a_symlink(linked: tuple[Path, Path], discovery: str) -> None:
     root, outside = linked
     with watched_opens() as watch:
-        index = build_index(root, discovery)  # type: ignore[arg-type]
+        index = build(root, discovery).index  # type: ignore[arg-type]
     assert [p for p in watch.opened if p.startswith(os.path.realpath(outside))] == []
     assert [p for p in watch.opened if not allowed(p, root)] == []
     vendored = os.path.realpath(
@@ -493,7 +493,7 @@ def test_a_pathspec_never_leads_discovery_out_of_the_root(
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "a class that climbs")
     with watched_opens() as watch:
-        index = build_index(root, "filesystem")
+        index = build(root, "filesystem").index
     assert [p for p in watch.opened if not allowed(p, root)] == []
     assert not [o for o in index.objects if "outside" in o.uri or "etc" in o.uri]
     done = run_majordomus(["mcp", "--inspect"], cwd=root, env=suite_env)

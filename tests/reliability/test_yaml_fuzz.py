@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import majordomus.layer
 from majordomus.layer.frontmatter import FrontMatterError, split
-from majordomus.layer.index import build_index
+from majordomus.layer.index import build
 from majordomus.layer.manifest import InvalidManifest, parse_manifest
 from majordomus.layer.sources import InvalidSources, parse_sources
 from majordomus.layer.yaml import YamlError, key_paths, parse
@@ -154,7 +154,7 @@ def small_repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         write(root, rel, text)
     make_git_repo(root)
     git(root, "add", "-A")
-    index = build_index(root, "vcs")
+    index = build(root, "vcs").index
     assert index.state == "ok", index.diagnostics
     assert {o.provenance.path for o in index.objects} == set(FILES)
     yield root
@@ -176,7 +176,7 @@ def test_the_index_turns_every_fuzzed_file_into_an_object_or_one_diagnostic(
 ) -> None:
     for rel, data in contents.items():
         (small_repo / rel).write_bytes(data)
-    index = build_index(small_repo, "vcs")
+    index = build(small_repo, "vcs").index
     for rel in FILES:
         objects = [o for o in index.objects if o.provenance.path == rel]
         errors = [d for d in index.diagnostics if d.path == rel and d.severity == "error"]
