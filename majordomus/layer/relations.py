@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cached_property, partial
-from typing import Any, NamedTuple
+from typing import Any
 
 from majordomus.layer.model import (
     Edge,
@@ -43,19 +42,9 @@ class _Missing(Exception):
     """A reference that resolves to nothing; the text is its correction."""
 
 
-class _Lookups(NamedTuple):
-    """The objects by kind, identity, identity stem, path, declared ADR id and URI."""
-
-    kinds: set[str]
-    by_identity: dict[tuple[str, str], str]
-    by_stem: dict[tuple[str, str], str]
-    by_path: dict[str, str]
-    adr_ids: dict[str, str]
-    by_uri: set[str]
-
-
 class _Resolver:
-    """Lookups over the objects (URI order), built on first use, and the external nodes made."""
+    """Lookups over the objects (URI order) by kind, identity, identity stem, path, declared ADR
+    id and URI, and the external nodes made."""
 
     def __init__(
         self,
@@ -63,39 +52,33 @@ class _Resolver:
         mcp_tools: Mapping[str, str] | None,
         excluded: list[ExcludedObject] | None = None,
     ) -> None:
-        self.objects = objects
         self.mcp_tools = mcp_tools or {}
         self.excluded: dict[tuple[str, str], ExcludedObject] = {}
         for item in excluded or ():
             self.excluded.setdefault((item.kind, item.identity), item)
             self.excluded.setdefault((item.kind, item.identity.partition("@")[0]), item)
         self.external: dict[str, ExternalNode] = {}
-
-    @cached_property
-    def lookups(self) -> _Lookups:
-        found = _Lookups(set(), {}, {}, {}, {}, set())
-        kinds, by_identity, by_stem, by_path, adr_ids, by_uri = found
-        for obj in self.objects:
-            uri = obj.uri
-            by_uri.add(uri)
-            kinds.add(obj.kind)
-            by_identity[(obj.kind, obj.identity)] = uri
-            by_stem.setdefault((obj.kind, obj.identity.partition("@")[0]), uri)
-            by_path.setdefault(obj.provenance.path, uri)
-            if obj.kind == "adr":
-                declared = render_scalar(obj.metadata.get("id"))
-                if declared is not None:
-                    adr_ids.setdefault(declared, uri)
-        return found
+        self.kinds = {obj.kind for obj in objects}
+        self.by_uri = {obj.uri for obj in objects}
+        self.by_identity = {(obj.kind, obj.identity): obj.uri for obj in objects}
+        self.by_stem: dict[tuple[str, str], str] = {}
+        self.by_path: dict[str, str] = {}
+        self.adr_ids: dict[str, str] = {}
+        for obj in objects:
+            self.by_stem.setdefault((obj.kind, obj.identity.partition("@")[0]), obj.uri)
+            self.by_path.setdefault(obj.provenance.path, obj.uri)
+            declared = render_scalar(obj.metadata.get("id")) if obj.kind == "adr" else None
+            if declared is not None:
+                self.adr_ids.setdefault(declared, obj.uri)
 
     def named(self, word: str) -> str | None:
         """The object a word of text names: an issue id, a rule id (with or without its
         version), a decision id, or the path of any object."""
         return (
-            self.lookups.by_identity.get(("issue", word))
+            self.by_identity.get(("issue", word))
             or self.find("rule", word)
-            or self.lookups.adr_ids.get(word.lower())
-            or self.lookups.by_path.get(word)
+            or self.adr_ids.get(word.lower())
+            or self.by_path.get(word)
         )
 
     def names_in(self, obj: LayerObject) -> set[str]:
@@ -106,10 +89,10 @@ class _Resolver:
         text = "\n".join([*strings_in(kept), body])
         found: set[str] = set()
         for uri in _URI.findall(text):
-            if uri.rstrip(".-/") in self.lookups.by_uri:
+            if uri.rstrip(".-/") in self.by_uri:
                 found.add(uri.rstrip(".-/"))
         for number in _ADR_NUMBER.findall(text):
-            adr = self.lookups.adr_ids.get(f"adr-{int(number):04d}")
+            adr = self.adr_ids.get(f"adr-{int(number):04d}")
             if adr is not None:
                 found.add(adr)
         for word in _WORD.findall(text):
@@ -133,7 +116,7 @@ class _Resolver:
 
     def find(self, kind: str, name: str) -> str | None:
         """An object of `kind` by identity, else by stem (first in URI order)."""
-        return self.lookups.by_identity.get((kind, name)) or self.lookups.by_stem.get((kind, name))
+        return self.by_identity.get((kind, name)) or self.by_stem.get((kind, name))
 
     def missing(self, kind: str, ref: str, correction: str) -> _Missing:
         """The refusal for `ref`: what excluded the file that names it, else `correction`."""
@@ -157,10 +140,10 @@ class _Resolver:
         return self.find("rule", ref) or self.node("doctrine", ref)
 
     def path(self, ref: str) -> str:
-        return self.lookups.by_path.get(ref) or self.node("file", ref, path_like=True)
+        return self.by_path.get(ref) or self.node("file", ref, path_like=True)
 
     def adr(self, ref: str) -> str:
-        found = self.lookups.adr_ids.get(ref)
+        found = self.adr_ids.get(ref)
         if found is None:
             fix = "correct the name or record the decision"
             raise self.missing("adr", ref, f"no decision declares the id `{ref}`; {fix}")
@@ -173,8 +156,8 @@ class _Resolver:
                 f"`{ref}` is not `<kind>:<name>`; a reference names what kind of thing it points at"
             )
         if prefix in ("file", "test"):
-            return self.lookups.by_path.get(rest) or self.node(prefix, rest, path_like=True)
-        if prefix not in self.lookups.kinds and (prefix, rest) not in self.excluded:
+            return self.by_path.get(rest) or self.node(prefix, rest, path_like=True)
+        if prefix not in self.kinds and (prefix, rest) not in self.excluded:
             return self.node(prefix, rest)
         return self.object(prefix, rest, "reference")
 
@@ -195,7 +178,7 @@ class _Rule:
 
     field: str
     edge: str
-    resolve: Callable[[_Resolver], Callable[[str], str]]
+    resolve: Callable[[_Resolver, str], str]
     reaches: str
     inverted: bool = False
 
@@ -206,9 +189,9 @@ _TYPED = (
 )
 
 
-def _of(kind: str) -> Callable[[_Resolver], Callable[[str], str]]:
+def _of(kind: str) -> Callable[[_Resolver, str], str]:
     """The resolver of references to objects of `kind`, by identity or stem."""
-    return lambda r: partial(r.object, kind)
+    return lambda r, ref: r.object(kind, ref)
 
 
 def _rules() -> dict[str, tuple[_Rule, ...]]:
@@ -217,31 +200,31 @@ def _rules() -> dict[str, tuple[_Rule, ...]]:
     return {
         "rule": (_Rule("depends_on", "depends_on", _of("rule"), rule_ref),),
         "adr": (
-            _Rule("supersedes", "supersedes", lambda r: r.adr, "a decision, by its `id`"),
-            _Rule("related", "put_in_force", lambda r: r.prefixed, _TYPED),
+            _Rule("supersedes", "supersedes", _Resolver.adr, "a decision, by its `id`"),
+            _Rule("related", "put_in_force", _Resolver.prefixed, _TYPED),
         ),
         "skill": (_Rule("related", "related_to", _of("skill"), "a skill, by its `id`"),),
         "use-case": (
-            _Rule("commands", "runs", lambda r: partial(r.node, "command"), "a command, by name"),
-            _Rule("doctrines", "exercises", lambda r: r.doctrine, "a rule, else a named doctrine"),
+            _Rule("commands", "runs", lambda r, ref: r.node("command", ref), "a command, by name"),
+            _Rule("doctrines", "exercises", _Resolver.doctrine, "a rule, else a named doctrine"),
             _Rule("claims", "evidences", _of("claim"), "a claim, by its `id`"),
             _Rule("applications", "serves", _of("application"), "an application, by its `id`"),
-            _Rule("mcp_tools", "exercises", lambda r: r.mcp_tool, "a capability, by MCP tool name"),
+            _Rule("mcp_tools", "exercises", _Resolver.mcp_tool, "a capability, by MCP tool name"),
         ),
         "claim": (
-            _Rule("source", "defined_in", lambda r: r.path, "a file, by path"),
-            _Rule("implementation", "implemented_by", lambda r: r.path, "a file, by path"),
-            _Rule("test", "tested_by", lambda r: r.path, "a file, by path"),
+            _Rule("source", "defined_in", _Resolver.path, "a file, by path"),
+            _Rule("implementation", "implemented_by", _Resolver.path, "a file, by path"),
+            _Rule("test", "tested_by", _Resolver.path, "a file, by path"),
         ),
         "issue": (
             _Rule("milestone", "belongs_to", _of("milestone"), "a milestone, by `id`"),
             _Rule("depends_on", "depends_on", _of("issue"), "an issue, by `id`"),
-            _Rule("related", "governed_by", lambda r: r.prefixed, _TYPED),
+            _Rule("related", "governed_by", _Resolver.prefixed, _TYPED),
         ),
         "milestone": (
             _Rule("depends_on", "depends_on", _of("milestone"), "a milestone, by `id`"),
             _Rule("claims", "evidences", _of("claim"), "a claim, by its `id`"),
-            _Rule("related", "governed_by", lambda r: r.prefixed, _TYPED),
+            _Rule("related", "governed_by", _Resolver.prefixed, _TYPED),
         ),
         "application": (
             _Rule(
@@ -251,14 +234,12 @@ def _rules() -> dict[str, tuple[_Rule, ...]]:
                 "a use case, by its `id` (the edge runs from the use case)",
                 inverted=True,
             ),
-            _Rule(
-                "doctrines", "governed_by", lambda r: r.doctrine, "a rule, else a named doctrine"
-            ),
+            _Rule("doctrines", "governed_by", _Resolver.doctrine, "a rule, else a named doctrine"),
         ),
     }
 
 
-TRACKS = _Rule("tracks", "tracks", lambda r: r.path, "a file or an indexed object, by path")
+TRACKS = _Rule("tracks", "tracks", _Resolver.path, "a file or an indexed object, by path")
 RULES_OF = {kind: (*rules, TRACKS) for kind, rules in _rules().items()}
 
 
@@ -291,18 +272,13 @@ def derive_relations(
     resolver = _Resolver(objects, mcp_tools, excluded)
     edges: set[tuple[str, str, str]] = set()
     unresolved: set[UnresolvedReference] = set()
-    bound = {
-        kind: tuple((rule, rule.resolve(resolver)) for rule in rules)
-        for kind, rules in RULES_OF.items()
-    }
-    only_tracks = ((TRACKS, TRACKS.resolve(resolver)),)
     for obj in objects:
         uri = obj.uri
-        for rule, resolve in bound.get(obj.kind, only_tracks):
+        for rule in RULES_OF.get(obj.kind, (TRACKS,)):
             # absent, `-` or an empty list: no reference
             for ref in references(obj.metadata.get(rule.field, NONE_MARKER)):
                 try:
-                    target = resolve(ref)
+                    target = rule.resolve(resolver, ref)
                 except _Missing as missing:
                     unresolved.add(
                         UnresolvedReference(
