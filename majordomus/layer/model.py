@@ -17,6 +17,11 @@ Severity = Literal["info", "warning", "error"]
 Discovery = Literal["vcs", "filesystem"]
 
 
+def _present(value: Any, names: tuple[str, ...]) -> dict[str, Any]:
+    """The named fields of `value` in the order the specs give, those that are None left out."""
+    return {name: getattr(value, name) for name in names if getattr(value, name) is not None}
+
+
 @dataclass(frozen=True, slots=True)
 class Provenance:
     """Where an object came from; computed, never authored."""
@@ -29,17 +34,7 @@ class Provenance:
     member: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "path": self.path,
-            "directory": self.directory,
-            "source_class": self.source_class,
-        }
-        if self.section is not None:
-            out["section"] = self.section
-        out["bytes"] = self.bytes
-        if self.member is not None:
-            out["member"] = self.member
-        return out
+        return _present(self, ("path", "directory", "source_class", "section", "bytes", "member"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,11 +96,7 @@ class LayerDiagnostic:
     path: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"severity": self.severity, "code": self.code}
-        if self.path is not None:
-            out["path"] = self.path
-        out["message"] = self.message
-        return out
+        return _present(self, ("severity", "code", "path", "message"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -204,22 +204,16 @@ def parse(text: str) -> dict[str, Any]:
     return build(leaves(text))
 
 
-def key_paths(mapping: dict[str, Any]) -> list[str]:
-    """Flattened key paths for allow-lists, depth-first in key order."""
+def key_paths(mapping: dict[Any, Any], prefix: str = "") -> list[str]:
+    """Flattened key paths for allow-lists, depth-first in key order (a list's keys: 0, 1, …)."""
     out: list[str] = []
-
-    def walk(prefix: str, node: Any) -> None:
-        if type(node) is dict and node:
-            for key, child in node.items():
-                walk(f"{prefix}.{key}", child)
-        elif type(node) is list and node:
-            for index, child in enumerate(node):
-                walk(f"{prefix}.{index}", child)
-        else:
-            out.append(prefix)
-
     for key, child in mapping.items():
-        walk(key, child)
+        if type(child) is list and child:
+            child = dict(enumerate(child))
+        if type(child) is dict and child:
+            out += key_paths(child, f"{prefix}{key}.")
+        else:
+            out.append(f"{prefix}{key}")
     return out
 
 
