@@ -5,43 +5,33 @@ from __future__ import annotations
 
 from majordomus.errors import InvalidInput
 from majordomus.layer.model import ExcludedObject, Index, LayerObject
-from majordomus.layer.uris import SCHEME, object_uri
-from majordomus.layer.uris import candidates as spellings
+from majordomus.layer.uris import SCHEME, candidates, object_uri
 
 
 class AmbiguousId(InvalidInput):
     """A short id that more than one object answers to."""
 
 
-def candidates(objects: list[LayerObject], text: str) -> list[str]:
-    """URIs of the objects `text` names, in URI order; exact identities win over stems."""
-    exact = [o.uri for o in objects if text in (o.identity, f"{o.kind}/{o.identity}")]
-    if exact:
-        return exact
-    return [
+def expand(objects: list[LayerObject], text: str) -> str:
+    """The URI `text` stands for (see the module docstring); exact identities win over stems."""
+    if text.startswith(SCHEME):
+        return text
+    found = [o.uri for o in objects if text in (o.identity, f"{o.kind}/{o.identity}")] or [
         o.uri
         for o in objects
         if "@" in o.identity
         and text in (o.identity.partition("@")[0], f"{o.kind}/{o.identity.partition('@')[0]}")
     ]
-
-
-def expand(objects: list[LayerObject], text: str) -> str:
-    """The URI `text` stands for (see the module docstring)."""
-    if text.startswith(SCHEME):
-        return text
-    found = candidates(objects, text)
     if len(found) > 1:
         raise AmbiguousId(f"'{text}' names more than one object: {', '.join(found)}")
     return found[0] if found else text
 
 
 def _names(item: ExcludedObject, text: str) -> bool:
-    if text.startswith(SCHEME):
-        uris = {object_uri(item.kind, item.identity)}
-        uris.add(object_uri(item.kind, item.identity.partition("@")[0]))
-        return not uris.isdisjoint(spellings(text))
     stem = item.identity.partition("@")[0]
+    if text.startswith(SCHEME):
+        uris = {object_uri(item.kind, item.identity), object_uri(item.kind, stem)}
+        return not uris.isdisjoint(candidates(text))
     return text in (item.identity, stem, f"{item.kind}/{item.identity}", f"{item.kind}/{stem}")
 
 
