@@ -202,11 +202,7 @@ class Index:
 
     def find(self, uri: str) -> LayerObject | None:
         """The object `uri` names, in its canonical or its decoded form."""
-        for spelling in candidates(uri):
-            obj = self.by_uri.get(spelling)
-            if obj is not None:
-                return obj
-        return None
+        return next((self.by_uri[s] for s in candidates(uri) if s in self.by_uri), None)
 
     @cached_property
     def by_path(self) -> dict[str, LayerObject]:

@@ -295,24 +295,20 @@ files, point the YAML language server at it, e.g. a first line
 """
 
 
-def render_page(follows: Mapping[str, str]) -> str:
-    """The page; `follows` maps each edge kind the context compiler follows to why."""
-    kinds = load_kinds()
-    lines = [f"<!-- {_BANNER} -->", "", _INTRO.rstrip("\n"), "", "## Kinds", ""]
-    lines += [f"* [{name}](#{name})" for name in sorted(kinds.kinds)]
-    lines.append("")
-    for name in sorted(kinds.kinds):
-        lines += _kind_section(kinds.kinds[name], follows)
-    return "\n".join(lines).rstrip("\n") + "\n"
-
-
 def render_schema(kind: str) -> str:
     return json.dumps(json_schema(kind), indent=2, ensure_ascii=False) + "\n"
 
 
 def layer_reference_files(follows: Mapping[str, str]) -> dict[str, str]:
-    """Path under the generated-docs directory → its text (`follows` as for `render_page`)."""
-    files = {PAGE: render_page(follows)}
+    """Path under the generated-docs directory → its text; `follows` maps each edge kind the
+    context compiler follows to why."""
+    kinds = load_kinds().kinds
+    lines = [f"<!-- {_BANNER} -->", "", _INTRO.rstrip("\n"), "", "## Kinds", ""]
+    lines += [f"* [{name}](#{name})" for name in sorted(kinds)]
+    lines.append("")
+    for name in sorted(kinds):
+        lines += _kind_section(kinds[name], follows)
+    files = {PAGE: "\n".join(lines).rstrip("\n") + "\n"}
     for kind in schema_kinds():
         files[f"{SCHEMA_DIR}/{kind}.json"] = render_schema(kind)
     return files
