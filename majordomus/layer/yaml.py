@@ -79,9 +79,7 @@ def _emit(out: list[tuple[str, Any]], path: str, value: str, line: int) -> None:
 
 def _put(stack: list[str | None], depth: int, path: str) -> None:
     """`stack[depth] = path`, padding skipped depths with None (absent)."""
-    missing = depth + 1 - len(stack)
-    if missing > 0:
-        stack.extend([None] * missing)
+    stack.extend([None] * (depth + 1 - len(stack)))  # a count below one adds nothing
     stack[depth] = path
 
 
@@ -173,8 +171,7 @@ def _slot(node: Any, segment: str, path: str) -> tuple[int | str, Any]:
         if type(node) is not list:
             raise YamlError(f"'{path}' mixes a list with a mapping")
         index = int(segment)
-        if index >= len(node):
-            node.extend([None] * (index + 1 - len(node)))
+        node.extend([None] * (index + 1 - len(node)))
         return index, node[index]
     if type(node) is not dict:
         raise YamlError(f"'{path}' mixes a mapping with a scalar or list")
