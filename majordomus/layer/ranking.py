@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -37,6 +38,7 @@ BACKWARD_EDGES = frozenset(("put_in_force",))
 SCORE_PLACES = 4
 SNIPPET_WORDS = 24
 
+#: A word of a text, lowered first: letters and digits (`_` and the rest separate).
 _WORD = re.compile(r"[^\W_]+")
 #: Unicode words, diacritics removed, each reduced by the Porter stemmer.
 _TOKENIZE = "porter unicode61 remove_diacritics 2"
@@ -47,13 +49,8 @@ def phrase(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
-def words_of(text: str) -> list[str]:
-    """The lowered Unicode words of `text` (letters and digits; `_` and the rest separate)."""
-    return _WORD.findall(text.lower())
-
-
 STOP_WORDS = frozenset(
-    words_of(
+    _WORD.findall(
         """a about above after again all already also am an and any are as at be because been
         before being below between both but by can could did do does doing done down during each
         else ever few for from further get got had has have having he her here hers him his how
@@ -69,7 +66,7 @@ STOP_WORDS = frozenset(
 def query_terms(text: str) -> list[str]:
     """The distinct words of a query in order, stop words left out (all of them kept when
     nothing else is left), words of one letter never."""
-    words = [w for w in dict.fromkeys(words_of(text)) if len(w) > 1 or w.isdigit()]
+    words = [w for w in dict.fromkeys(_WORD.findall(text.lower())) if len(w) > 1 or w.isdigit()]
     kept = [w for w in words if w not in STOP_WORDS]
     return kept or words
 
@@ -250,18 +247,9 @@ def corrections(word: str, rankings: Sequence[Ranking]) -> tuple[str, ...]:
         return ()
     bound = 1 if len(word) <= 6 else 2
     grams = trigrams(word)
-    shared: dict[str, int] = {}
-    for ranking in rankings:
-        vocabulary = ranking.vocabulary
-        for gram in grams:
-            for known in vocabulary.get(gram, ()):
-                shared[known] = shared.get(known, 0) + 1
-    near = []
-    for known, count in shared.items():
-        distance = edit_distance(word, known, bound)
-        if distance <= bound:
-            near.append((distance, -count, known))
-    return tuple(known for *_, known in sorted(near)[:2])
+    shared = Counter(k for r in rankings for gram in grams for k in r.vocabulary.get(gram, ()))
+    near = sorted((edit_distance(word, k, bound), -count, k) for k, count in shared.items())
+    return tuple(known for distance, _, known in near[:2] if distance <= bound)
 
 
 def plan(text: str, rankings: Sequence[Ranking]) -> list[Term]:

@@ -87,10 +87,7 @@ class _Resolver:
         kept = {k: v for k, v in obj.metadata.items() if k not in ("scope", "non_scope")}
         body = "" if obj.body == obj.content and obj.metadata else obj.body  # a YAML document
         text = "\n".join([*strings_in(kept), body])
-        found: set[str] = set()
-        for uri in _URI.findall(text):
-            if uri.rstrip(".-/") in self.by_uri:
-                found.add(uri.rstrip(".-/"))
+        found = {uri.rstrip(".-/") for uri in _URI.findall(text)} & self.by_uri
         for number in _ADR_NUMBER.findall(text):
             adr = self.adr_ids.get(f"adr-{int(number):04d}")
             if adr is not None:
