@@ -557,19 +557,11 @@ def _contract_reason(metadata: Mapping[str, Any], directory: str, path: str) -> 
         return f"the contract of `{directory}` reaches `{path}` (scope subtree)"
     if scope == "directory" and directory == path:
         return f"the contract of `{path}` itself (scope directory)"
-    if scope == "explicit" and any(is_under(e, path) for e in _strings(metadata.get("paths"))):
+    if scope == "explicit" and any(is_under(e, path) for e in strings_in(metadata.get("paths"))):
         return f"`{path}` is a declared path of this contract"
-    if any(is_under(t, path) or is_under(path, t) for t in _strings(metadata.get("tracks"))):
+    if any(is_under(t, path) or is_under(path, t) for t in strings_in(metadata.get("tracks"))):
         return f"the contract tracks `{path}`"
     return None
-
-
-def _strings(value: Any) -> Iterable[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [v for v in value if isinstance(v, str)]
-    return []
 
 
 def select(source: CompileSources, request: Request) -> Selection:
