@@ -147,10 +147,10 @@ class _Selector:
         uri: str,
         tier: Tier,
         relevance: float,
-        depth: int,
         selector: Selector,
         reason: str,
         *,
+        depth: int = 1,
         via: str | None = None,
         edge: str | None = None,
         weight: float | None = None,
@@ -178,7 +178,9 @@ class _Selector:
     def seeds(self) -> None:
         why = "named in the request"
         for uri in self.request.object_seeds:
-            self.offer(uri, Tier.TASK, 1.0, 0, Selector.SEED, why, band=Band.WORK, binding=True)
+            self.offer(
+                uri, Tier.TASK, 1.0, Selector.SEED, why, depth=0, band=Band.WORK, binding=True
+            )
 
     def walk(self) -> None:
         floor, max_depth = self.request.floor, self.request.max_depth
@@ -208,9 +210,9 @@ class _Selector:
                     target,
                     tier,
                     nxt,
-                    depth + 1,
                     Selector.RELATION,
                     reason,
+                    depth=depth + 1,
                     via=node,
                     edge=kind,
                     weight=w,
@@ -309,7 +311,6 @@ class _Selector:
                         obj.uri,
                         tier_for_kind(obj.kind),
                         0.8,
-                        1,
                         Selector.SCOPE_PATH,
                         f"under `{path}`, which {whose} declares as its scope",
                         via=path,
@@ -321,9 +322,7 @@ class _Selector:
                     why = _contract_reason(obj.metadata, obj.provenance.directory, path)
                     if why is not None:
                         tier = Tier.GOVERNANCE
-                        self.offer(
-                            obj.uri, tier, 0.85, 1, Selector.CONTRACT, why, via=path, band=band
-                        )
+                        self.offer(obj.uri, tier, 0.85, Selector.CONTRACT, why, via=path, band=band)
 
     def _over_scope(
         self, obj: LayerObject, paths: list[str], scope: str, band: Band, whose: str
@@ -344,7 +343,6 @@ class _Selector:
             obj.uri,
             tier_for_kind(obj.kind),
             relevance,
-            1,
             Selector.SCOPE_PATH,
             f"{says}, over `{scope}`, which {whose} declares as its scope",
             via=scope,
@@ -364,9 +362,9 @@ class _Selector:
                     obj.uri,
                     Tier.GOVERNANCE,
                     relevance,
-                    0,
                     Selector.GOVERNANCE,
                     reason,
+                    depth=0,
                     band=Band.WORK,
                     binding=True,
                 )
@@ -398,7 +396,7 @@ class _Selector:
             # the closest band of a path it changed a file under; a branch's session is the rest
             band = min((b for p, b in scope for f in touched if is_under(p, f)), default=Band.REST)
             self.offer(
-                obj.uri, Tier.KNOWLEDGE, relevance, 1, Selector.SESSION_STATE, reason, band=band
+                obj.uri, Tier.KNOWLEDGE, relevance, Selector.SESSION_STATE, reason, band=band
             )
 
     def local_records(self) -> None:
@@ -464,7 +462,6 @@ class _Selector:
                 hit.document.uri,
                 tier_for_kind(hit.document.kind),
                 relevance,
-                1,
                 Selector.INTENT_MATCH,
                 f"recall ranks it {number(hit.score)} for the intent ({why(hit)})",
                 confidence=confidence,
@@ -494,7 +491,6 @@ class _Selector:
                     hit.document.uri,
                     Tier.DECISION,
                     relevance,
-                    1,
                     Selector.INTENT_MATCH,
                     f"recall ranks it {number(hit.score)} for the title and objective of "
                     f"{seed.identity} ({why(hit)})",
