@@ -27,7 +27,7 @@ from majordomus.devcontext.model import (
 )
 from majordomus.devcontext.relevance import below_floor_detail, number
 from majordomus.devcontext.sources import RECORD_FIELDS, CompileSources
-from majordomus.layer.model import LayerObject
+from majordomus.layer.model import LayerObject, UnresolvedReference
 from majordomus.layer.ranking import Ranking, layer_ranking, plan, rank, why
 from majordomus.layer.relations import strings_in
 
@@ -98,21 +98,12 @@ def governed_paths(obj: LayerObject) -> list[str]:
 
 
 @dataclass(frozen=True, slots=True)
-class Dangling:
-    """A reference a reached object names and the index does not hold."""
-
-    reference: str
-    declared_in: str
-    detail: str
-
-
-@dataclass(frozen=True, slots=True)
 class Selection:
     """What the selectors produced, before anything is spent."""
 
     candidates: dict[str, Candidate]
     diagnostics: list[Diagnostic]
-    unresolved: list[Dangling]
+    unresolved: dict[UnresolvedReference, str]
     unreached: list[Excluded]
 
 
@@ -499,18 +490,15 @@ class _Selector:
                     band=Band.REST,
                 )
 
-    def unresolved(self) -> list[Dangling]:
+    def unresolved(self) -> dict[UnresolvedReference, str]:
+        """The references a reached object names and the index does not hold, each once and
+        with the sentence that says so."""
         declared_here = {c.path for c in self.found.values() if c.path is not None}
-        out: list[Dangling] = []
-        seen: set[tuple[str, str]] = set()
-        for ref in self.index.unresolved:
-            if ref.declared_in not in declared_here:
-                continue
-            detail = f"{ref.declared_in} names it under `{ref.key}`; {ref.correction}"
-            if (ref.reference, detail) not in seen:
-                seen.add((ref.reference, detail))
-                out.append(Dangling(ref.reference, ref.declared_in, detail))
-        return out
+        return {
+            ref: f"{ref.declared_in} names it under `{ref.key}`; {ref.correction}"
+            for ref in self.index.unresolved
+            if ref.declared_in in declared_here
+        }
 
     def unreached(self) -> list[Excluded]:
         """Rows for what the floor or the depth kept out and nothing else brought in."""
