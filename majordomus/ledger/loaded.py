@@ -11,8 +11,8 @@ from majordomus.advisors.outcomes import Outcome
 from majordomus.clock import epoch_seconds
 from majordomus.errors import InvalidInput
 from majordomus.ledger.record import (
+    CITING,
     AssessmentInput,
-    AttemptInput,
     ConsultationInput,
     DisagreementInput,
     ReasoningRecord,
@@ -25,22 +25,16 @@ from majordomus.ledger.record import (
 
 
 def cites(record: ReasoningRecord) -> list[str]:
-    """The ids of the records this record names: what it answers, concludes or supersedes."""
-    body = record.body
-    if isinstance(body, StoredPlan | DisagreementInput):
-        return [body.assessment]
-    if isinstance(body, ConsultationInput):
-        return [body.plan]
-    if isinstance(body, ResolutionInput):
-        return [body.disagreement]
-    if isinstance(body, StoredConclusion):
-        later = [body.supersedes] if body.supersedes else []
-        return [body.assessment, *body.consultations, *body.disagreements, *later]
-    if isinstance(body, ValidationInput):
-        return [body.conclusion]
-    if isinstance(body, AttemptInput) and body.assessment:
-        return [body.assessment]
-    return []
+    """The ids of the records this record names (`CITING`): what it answers, concludes or
+    supersedes."""
+    found: list[str] = []
+    for name in CITING.get(record.kind, ()):
+        value = getattr(record.body, name)
+        if isinstance(value, list):
+            found.extend(value)
+        elif value is not None:
+            found.append(value)
+    return found
 
 
 def by_citation(records: list[ReasoningRecord]) -> list[ReasoningRecord]:
@@ -219,17 +213,12 @@ class RecordIndex:
         current: ReasoningRecord | None = record
         while current is not None and current.id not in seen:
             seen.add(current.id)
-            body = current.body
-            if isinstance(body, AssessmentInput):
+            if isinstance(current.body, AssessmentInput):
                 return current.id
-            if isinstance(body, ConsultationInput):
-                current = self.get(body.plan)
-            elif isinstance(body, ResolutionInput):
-                current = self.get(body.disagreement)
-            elif isinstance(body, ValidationInput):
-                current = self.get(body.conclusion)
-            else:
-                return getattr(body, "assessment", None)
+            parent = CITING[current.kind][0]
+            if parent == "assessment":
+                return getattr(current.body, parent)
+            current = self.get(getattr(current.body, parent))
         return None
 
 
