@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from majordomus.advisors.outcomes import Outcome
+from majordomus.advisors.outcomes import ConsultationStatus, Outcome
 from majordomus.clock import epoch_seconds
 from majordomus.errors import InvalidInput
 from majordomus.ledger.record import (
@@ -144,7 +144,8 @@ class RecordIndex:
         self.by_id: dict[str, ReasoningRecord] = {}
         self.assessments: list[ReasoningRecord] = []
         self.superseded_by: dict[str, str] = {}
-        self.resolutions: dict[str, ReasoningRecord] = {}
+        self.resolutions: dict[str, list[ReasoningRecord]] = {}
+        self.answers: dict[tuple[str, str], list[ReasoningRecord]] = {}
         self.planned: set[str] = set()
         self.disagreements: dict[str, list[str]] = {}
         self.conclusions: dict[str, list[ReasoningRecord]] = {}
@@ -164,7 +165,9 @@ class RecordIndex:
             tally = self.passed if body.outcome is ValidationOutcome.PASS else self.failed
             tally[body.conclusion] = tally.get(body.conclusion, 0) + 1
         elif isinstance(body, ResolutionInput):
-            self.resolutions.setdefault(body.disagreement, record)
+            self.resolutions.setdefault(body.disagreement, []).append(record)
+        elif isinstance(body, ConsultationInput) and body.status is ConsultationStatus.COMPLETED:
+            self.answers.setdefault((body.plan, body.advisor), []).append(record)
         elif isinstance(body, DisagreementInput):
             self.disagreements.setdefault(body.assessment, []).append(record.id)
         elif isinstance(body, StoredPlan):
@@ -185,7 +188,8 @@ class RecordIndex:
 
     def resolution_of(self, disagreement_id: str) -> ReasoningRecord | None:
         """The first resolution that settles the disagreement."""
-        return self.resolutions.get(disagreement_id)
+        settled = self.resolutions.get(disagreement_id)
+        return settled[0] if settled else None
 
     def unresolved_disagreement(self, assessment_id: str) -> bool:
         """Whether some disagreement on the assessment has no resolution yet."""

@@ -19,7 +19,6 @@ from majordomus.ledger.loaded import Loaded, RecordIndex, cites
 from majordomus.ledger.record import (
     ConsultationInput,
     ReasoningRecord,
-    ResolutionInput,
     StoredConclusion,
     StoredPlan,
 )
@@ -235,22 +234,14 @@ def _conflicts(loaded: Loaded, index: RecordIndex) -> Iterator[ReasoningFinding]
     placed = _Placed(loaded)
     yield from _foreign_supersessions(loaded, index, placed)
     yield from _in_force_twice(index, placed)
-    answers: dict[tuple[str, str], list[ReasoningRecord]] = {}
-    resolutions: dict[str, list[ReasoningRecord]] = {}
-    for record in loaded.records:
-        body = record.body
-        if isinstance(body, ConsultationInput) and body.status is ConsultationStatus.COMPLETED:
-            answers.setdefault((body.plan, body.advisor), []).append(record)
-        elif isinstance(body, ResolutionInput):
-            resolutions.setdefault(body.disagreement, []).append(record)
-    for (plan, advisor), given in answers.items():
+    for (plan, advisor), given in index.answers.items():
         if len(given) > 1:
             yield _record_finding(
                 placed.subject(given[-1]),
                 f"advisor '{advisor}' answered plan {plan} {len(given)} times: "
                 f"{placed.named(given)}; one plan, one answer per advisor",
             )
-    for disagreement, settled in resolutions.items():
+    for disagreement, settled in index.resolutions.items():
         if len(settled) > 1:
             yield _record_finding(
                 placed.subject(settled[-1]),
