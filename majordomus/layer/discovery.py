@@ -75,11 +75,8 @@ class Glob:
                 nxt.add(state + 1)
         return self.close(nxt)
 
-    def start(self) -> frozenset[int]:
-        return self.close({0})
-
     def matches(self, rel: str) -> bool:
-        states = self.start()
+        states = self.close({0})
         for name in rel.split("/"):
             states = self.step(states, name)
         return self.end in states
@@ -107,7 +104,7 @@ def walk(
         with Tree(root) as own:
             return walk(root, glob, never_enter, own)
     found: list[str] = []
-    stack: list[tuple[str, frozenset[int]]] = [("", glob.start())]
+    stack: list[tuple[str, frozenset[int]]] = [("", glob.close({0}))]
     while stack:
         rel, states = stack.pop()
         for name, mode in _entries(tree, rel):
@@ -200,8 +197,16 @@ class GitListings:
     def of(self, place: int) -> ClassListing:
         """The paths of class `place` in listing order, and a map holding their entries."""
         pick = self.picks[place]
-        if pick is not None and self._answered():
-            assert self.listed is not None
+        if pick is not None and self.union is not None:  # the one listing, collected once
+            union, self.union = self.union, None
+            try:
+                self.listed = union.entries()
+            except GitError:
+                self.alone = [
+                    LsFiles(self.root, source.pathspec) if alone is None else alone
+                    for source, alone in zip(self.sources, self.alone, strict=True)
+                ]
+        if pick is not None and self.listed is not None:
             return picked(pick, self.listed), self.listed
         alone = self.alone[place]
         assert alone is not None
@@ -212,20 +217,7 @@ class GitListings:
         """End every listing still running when the discovery is no longer wanted."""
         for listing in (self.union, *self.alone):
             if listing is not None:
-                listing.close()
-
-    def _answered(self) -> bool:
-        """Whether the one listing answered; collected on first use."""
-        if self.union is not None:
-            union, self.union = self.union, None
-            try:
-                self.listed = union.entries()
-            except GitError:
-                self.alone = [
-                    LsFiles(self.root, source.pathspec) if alone is None else alone
-                    for source, alone in zip(self.sources, self.alone, strict=True)
-                ]
-        return self.listed is not None
+                listing.running.stop()
 
 
 # --- per class enumeration and the discovery findings --------------------------------------
