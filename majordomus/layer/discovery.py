@@ -172,10 +172,6 @@ def picked(glob: Glob, listed: Iterable[str]) -> list[str]:
     ]
 
 
-#: A class's listed paths in listing order, and a map holding each one's git index entry.
-ClassListing = tuple[Iterable[str], Mapping[str, str]]
-
-
 class GitListings:
     """The `vcs` listings of one discovery, all started at once (docs/layer-internals.md)."""
 
@@ -194,7 +190,7 @@ class GitListings:
             for source, pick in zip(sources, self.picks, strict=True)
         ]
 
-    def of(self, place: int) -> ClassListing:
+    def of(self, place: int) -> tuple[Iterable[str], Mapping[str, str]]:
         """The paths of class `place` in listing order, and a map holding their entries."""
         pick = self.picks[place]
         if pick is not None and self.union is not None:  # the one listing, collected once

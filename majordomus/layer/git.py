@@ -19,8 +19,6 @@ from majordomus import safefs
 from majordomus.errors import ProtocolFailure
 from majordomus.safefs import CONFIG_LIMIT
 
-WorkingTree = Literal["clean", "dirty", "unknown"]
-
 
 class GitError(ProtocolFailure):
     """Git is unusable where the run needs it, or `ls-files` failed (exit 13)."""
@@ -256,7 +254,7 @@ def ignored(root: Path, rel: str) -> bool | None:
         return None
 
 
-def _status(root: Path, running: _Running | None) -> WorkingTree:
+def _status(root: Path, running: _Running | None) -> Literal["clean", "dirty", "unknown"]:
     """The working tree as `status` answers, started now unless already running."""
     try:
         out = (running or _start_status(root)).result()
