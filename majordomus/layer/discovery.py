@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from majordomus.layer.git import GitError, LsFiles
-from majordomus.layer.model import Discovery, LayerDiagnostic, Manifest, SourceClass
+from majordomus.layer.model import LayerDiagnostic, Manifest, SourceClass
 from majordomus.layer.sources import GLOB_MAGIC
 from majordomus.safefs import Tree, Unsafe
 
@@ -95,14 +95,9 @@ def _entries(tree: Tree, directory: str) -> list[tuple[str, int]]:
         return []
 
 
-def walk(
-    root: Path, glob: Glob, never_enter: Callable[[str], bool], tree: Tree | None = None
-) -> list[str]:
-    """The paths under `root` the glob matches; symlinks skipped, hopeless branches pruned,
-    directories opened from the root one component at a time."""
-    if tree is None:
-        with Tree(root) as own:
-            return walk(root, glob, never_enter, own)
+def walk(tree: Tree, glob: Glob, never_enter: Callable[[str], bool]) -> list[str]:
+    """The paths under the tree's root the glob matches; symlinks skipped, hopeless branches
+    pruned, directories opened from the root one component at a time."""
     found: list[str] = []
     stack: list[tuple[str, frozenset[int]]] = [("", glob.close({0}))]
     while stack:
@@ -229,27 +224,21 @@ def _escapes(rel: str) -> bool:
 
 
 def discover(
-    root: Path,
-    manifest: Manifest,
-    sources: list[SourceClass],
-    mode: Discovery,
-    tree: Tree | None = None,
-    listings: GitListings | None = None,
+    manifest: Manifest, sources: list[SourceClass], tree: Tree, listings: GitListings | None
 ) -> tuple[list[Claimed], list[LayerDiagnostic]]:
-    """Every file to read (class order, then path order) and the discovery findings."""
+    """Every file to read (class order, then path order) and the discovery findings: listed by
+    git (`vcs`), else walked (`filesystem`)."""
     local_dir = ".ai/" + manifest.local_path
     claimed: dict[str, str] = {}
     files: list[Claimed] = []
     findings: list[LayerDiagnostic] = []
-    if listings is None and mode == "vcs":
-        listings = GitListings(root, sources)
     for place, source in enumerate(sources):
         entries: Mapping[str, str] | None = None
         if listings is not None:
             listed, entries = listings.of(place)
         else:
             glob = Glob(source.pathspec.removeprefix(GLOB_MAGIC))
-            listed = walk(root, glob, lambda rel: _under(rel, local_dir), tree)
+            listed = walk(tree, glob, lambda rel: _under(rel, local_dir))
         # each path comes once (a listing's keys, a walk's finds); the local half, escapes go
         paths = sorted(rel for rel in listed if not (_under(rel, local_dir) or _escapes(rel)))
         log.debug(

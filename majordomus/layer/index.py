@@ -100,9 +100,7 @@ def build(
         raise LayerIOError(f"cannot read the repository: {exc.message}") from None
     with tree:
         if discovered is None:
-            found, findings = discover(
-                layer.root, layer.manifest, layer.sources, discovery, tree, listings
-            )
+            found, findings = discover(layer.manifest, layer.sources, tree, listings)
             discovered = None if stamp is None else (stamp, found, findings)
         else:
             _, found, findings = discovered
