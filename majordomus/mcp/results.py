@@ -9,7 +9,7 @@ from pydantic import BaseModel
 from majordomus.capabilities.paging import cursor, offset_in
 from majordomus.egress import clean, clean_json
 from majordomus.errors import CapabilityError
-from majordomus.mcp.framing import INVALID_PARAMS, RpcError
+from majordomus.mcp.jsonrpc import INVALID_PARAMS, RpcError
 from majordomus.wire import dumps_compact
 
 #: Entries per page of every list method; `nextCursor` is present while more remain.

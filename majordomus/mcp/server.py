@@ -12,10 +12,10 @@ from majordomus.capabilities.core import RECORD_URI, resolve_resource
 from majordomus.capabilities.registry import Capability
 from majordomus.egress import excerpt
 from majordomus.errors import CapabilityError, Internal, MissingArtifact, NotFound
-from majordomus.mcp.dispatch import Dispatcher
-from majordomus.mcp.framing import (
+from majordomus.mcp.jsonrpc import (
     INVALID_PARAMS,
     RESOURCE_NOT_FOUND,
+    Dispatcher,
     RpcError,
     clean_value,
     notification,
