@@ -109,7 +109,7 @@ class DirectRunner:
                 if mode == "cold":
                     self.executor.cache.clear()
                 call()
-            before = self.executor.counters.handler_invocations
+            before = self.executor.handler_invocations
             durations = []
             for _ in range(profile.samples):
                 if mode == "cold":
@@ -117,7 +117,7 @@ class DirectRunner:
                 start = time.perf_counter_ns()
                 call()
                 durations.append(time.perf_counter_ns() - start)
-            invoked = self.executor.counters.handler_invocations - before
+            invoked = self.executor.handler_invocations - before
             results.append(_result(target, mode, durations, handler_invocations=invoked))
         return results
 

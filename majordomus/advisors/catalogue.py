@@ -9,7 +9,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from majordomus.advisors.references import References, VersionedTable
+from majordomus.advisors.references import MODELS_FILE, PROVIDERS_FILE, References, VersionedTable
 from majordomus.advisors.transports import AdvisorTransport
 from majordomus.order import canonical_strings
 from majordomus.wire import OMIT, StrictInput
@@ -140,13 +140,13 @@ def _advisor_findings(
 def _reference_findings(who: str, a: AdvisorDeclaration, refs: References) -> Iterator[str]:
     """Checks of the provider, vendor and model the advisor names against the references."""
     if a.provider is not None and a.provider not in refs.providers:
-        yield f"{who} names provider '{a.provider}', which {refs.providers_file} does not declare"
+        yield f"{who} names provider '{a.provider}', which {PROVIDERS_FILE} does not declare"
     if a.vendor is not None and refs.models.vendor(a.vendor) is None:
-        yield f"{who} names vendor '{a.vendor}', which {refs.models_file} does not declare"
+        yield f"{who} names vendor '{a.vendor}', which {MODELS_FILE} does not declare"
     if a.model is not None:
         entry = refs.models.resolve(a.model)
         if entry is None:
-            yield f"{who} names model '{a.model}', which {refs.models_file} does not declare"
+            yield f"{who} names model '{a.model}', which {MODELS_FILE} does not declare"
         elif a.vendor is not None and a.vendor != entry.vendor:
             yield (
                 f"{who} names model '{a.model}' of vendor '{entry.vendor}', not of its own vendor"

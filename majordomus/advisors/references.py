@@ -82,9 +82,7 @@ class ProviderTable(VersionedTable):
 
 
 class References(StrictInput):
-    """Provider ids and the model catalogue, with the files they were read from."""
+    """Provider ids and the model catalogue, as read from `PROVIDERS_FILE` and `MODELS_FILE`."""
 
     providers: list[str] = Field(default_factory=list)
     models: ModelCatalogue = Field(default_factory=ModelCatalogue.default)
-    providers_file: str = PROVIDERS_FILE
-    models_file: str = MODELS_FILE

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from majordomus import clock
-from majordomus.advisors.availability import Inputs, Presence, derive_availability
+from majordomus.advisors.availability import Inputs, derive_availability
 from majordomus.advisors.loading import LoadedCatalogue, load_catalogue
 from majordomus.advisors.modes import (
     ModeResolution,
@@ -73,7 +73,6 @@ def resolve_advisors(
     environ: Mapping[str, str],
     history: Sequence[Outcome] = (),
     now: int | None = None,
-    presence: Presence | None = None,
 ) -> AdvisorSituation:
     """Resolve the advisors' situation; raises `CatalogueError` for an invalid catalogue."""
     loaded = load_catalogue(root)
@@ -82,7 +81,7 @@ def resolve_advisors(
         loaded.catalogue,
         Inputs(
             refs=loaded.references,
-            presence=presence if presence is not None else SystemPresence(environ),
+            presence=SystemPresence(environ),
             mode=mode.mode,
             disabled=disabled_list(environ),
             history=history,

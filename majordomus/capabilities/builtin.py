@@ -79,19 +79,14 @@ def builtin_modules() -> list[Module]:
     return [module for name in names for module in _declared_in(name)]
 
 
-def module_capabilities(module_id: str) -> list[Capability]:
-    """The capabilities of one built-in module, importing only the namespace that declares it."""
-    module = next(m for m in _declared_in(NAMESPACES[module_id]) if m.id == module_id)
-    return module.composed()
-
-
 def declared(capability_id: str) -> Capability:
     """One built-in capability by id, importing only the file that declares it."""
     module_id = capability_id.split(".")[0]
     apart = APART.get(capability_id)
     if apart is not None:
         return replace(_exposed(apart()), module=module_id)
-    return next(c for c in module_capabilities(module_id) if c.id == capability_id)
+    module = next(m for m in _declared_in(NAMESPACES[module_id]) if m.id == module_id)
+    return next(c for c in module.composed() if c.id == capability_id)
 
 
 @functools.cache

@@ -15,8 +15,7 @@ from majordomus.devcontext import (
     explain,
     policy,
 )
-from majordomus.devcontext.inputs import expanded_uris
-from majordomus.layer.shortid import expand
+from majordomus.layer.shortid import SCHEME, expand
 from majordomus.wire import Empty
 
 if TYPE_CHECKING:
@@ -31,8 +30,10 @@ _Request = TypeVar("_Request", bound=CompileInput)
 def _seeded(ctx: Workspace, request: _Request) -> _Request:
     """A short id among `uris` (`adr-0001`, `rule/project.no-secrets`) seeds with the object
     it names, as everywhere a URI is taken (an ambiguous one is refused listing candidates)."""
-    uris = expanded_uris(ctx.index, request.uris)
-    return request if uris is None else request.model_copy(update={"uris": uris})
+    if all(uri.startswith(SCHEME) for uri in request.uris):
+        return request
+    uris = [expand(ctx.index.objects, uri) for uri in request.uris]
+    return request.model_copy(update={"uris": uris})
 
 
 def compile_context(ctx: Workspace, request: CompileInput) -> CompiledContext:

@@ -81,8 +81,6 @@ PARENT = {
 
 def _text(value: Any) -> str:
     """A field's words: strings as they are, lists and evidence pointers item by item."""
-    if value is None:
-        return ""
     if isinstance(value, str):
         return value
     if isinstance(value, ReasoningEvidence):
@@ -93,7 +91,7 @@ def _text(value: Any) -> str:
         if hasattr(value, "reason"):
             return str(value.reason)
         return " ".join(_text(v) for v in value.model_dump().values() if isinstance(v, str))
-    return str(getattr(value, "value", "") or "")
+    return str(getattr(value, "value", "") or "")  # an enum's value; nothing for None
 
 
 def _column(record: ReasoningRecord, names: tuple[str, ...]) -> str:

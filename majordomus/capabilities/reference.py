@@ -116,11 +116,7 @@ def _schema_section(side: str, schema: dict[str, Any]) -> list[str]:
 def _exposure_rows(cap: Capability) -> list[str]:
     none = "—"
     resource = f"{_code(cap.resource[0])} (name {_code(cap.resource[1])})" if cap.resource else none
-    http = (
-        f"{_code(cap.http[0] + ' ' + cap.http[1])} (operationId {_code(cap.id)})"
-        if cap.http
-        else none
-    )
+    http = f"{_code(' '.join(cap.http))} (operationId {_code(cap.id)})" if cap.http else none
     execution = cap.execution()
     if cap.cache.enabled:
         cache = f"process, {cap.cache.max_entries} entries"

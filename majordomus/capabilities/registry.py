@@ -206,7 +206,13 @@ class Registry:
 def build_registry(modules: Sequence[Module]) -> Registry:
     """The registry of `modules`, every declaration checked; raises naming every error."""
     caps = [cap for module in modules for cap in module.composed()]
-    check_registry([m.id for m in modules], caps)
+    errors: list[RegistryError] = []
+    _check_modules([m.id for m in modules], errors)
+    _check_capabilities(caps, errors)
+    for cap in caps:
+        _check_declaration(cap, errors)
+    if errors:
+        raise RegistryBuildFailed(errors)
     return Registry(modules, caps)
 
 
@@ -226,17 +232,6 @@ class RegistryBuildFailed(Exception):
             f"{len(errors)} registry error(s): " + "; ".join(e.message for e in errors)
         )
         self.errors = errors
-
-
-def check_registry(module_ids: Sequence[str], caps: Sequence[Capability]) -> None:
-    """Every module and capability declaration checked; raises naming every error."""
-    errors: list[RegistryError] = []
-    _check_modules(module_ids, errors)
-    _check_capabilities(caps, errors)
-    for cap in caps:
-        _check_declaration(cap, errors)
-    if errors:
-        raise RegistryBuildFailed(errors)
 
 
 def _check_modules(module_ids: Sequence[str], errors: list[RegistryError]) -> None:

@@ -309,15 +309,15 @@ def spend(
     selected, used, required_tokens = run.first_fit(limit, frame or 0)
     selected_paths = {e.provenance.path for e in selected}
     held: set[str] = set()
-    for dangling in selection.unresolved:
-        if dangling.declared_in in selected_paths and dangling.reference not in held:
-            held.add(dangling.reference)
+    for ref, detail in selection.unresolved.items():
+        if ref.declared_in in selected_paths and ref.reference not in held:
+            held.add(ref.reference)
             run.excluded.append(
                 Excluded(
-                    uri=dangling.reference,
+                    uri=ref.reference,
                     tier=Tier.HISTORY,
                     reason=ExclusionReason.UNRESOLVED,
-                    detail=dangling.detail,
+                    detail=detail,
                     cost_tokens=1,
                     relevance=0.0,
                 )
@@ -331,9 +331,9 @@ def spend(
             *over_budget(selected, limit),
             *(
                 Diagnostic.warning(
-                    "unresolved_reference", f"`{d.reference}` is named and not held: {d.detail}"
+                    "unresolved_reference", f"`{ref.reference}` is named and not held: {detail}"
                 )
-                for d in selection.unresolved
+                for ref, detail in selection.unresolved.items()
             ),
         ],
         key=lambda d: (d.code, d.message),

@@ -15,7 +15,7 @@ from majordomus.devcontext.model import (
 from majordomus.devcontext.relevance import number
 from majordomus.errors import InvalidInput, NotFound
 from majordomus.layer.model import Index
-from majordomus.layer.shortid import SCHEME, expand, why_absent
+from majordomus.layer.shortid import why_absent
 
 PATH_KIND = "path"
 #: What a request may name as its own scope: each path is weighed against every object of
@@ -120,13 +120,6 @@ def normalise_path(raw: str) -> str:
             f"'{raw}' is not repository-relative; a path outside the repository is not context"
         )
     return path
-
-
-def expanded_uris(index: Index, uris: list[str]) -> list[str] | None:
-    """`uris` with each short id read as the URI it names; None when all are URIs already."""
-    if all(uri.startswith(SCHEME) for uri in uris):
-        return None
-    return [expand(index.objects, uri) for uri in uris]
 
 
 def escapes(path: str) -> bool:

@@ -27,7 +27,7 @@ from majordomus.devcontext.model import (
 )
 from majordomus.devcontext.relevance import below_floor_detail, number
 from majordomus.devcontext.sources import RECORD_FIELDS, CompileSources
-from majordomus.layer.model import LayerObject
+from majordomus.layer.model import LayerObject, UnresolvedReference
 from majordomus.layer.ranking import Ranking, layer_ranking, plan, rank, why
 from majordomus.layer.relations import strings_in
 
@@ -98,21 +98,12 @@ def governed_paths(obj: LayerObject) -> list[str]:
 
 
 @dataclass(frozen=True, slots=True)
-class Dangling:
-    """A reference a reached object names and the index does not hold."""
-
-    reference: str
-    declared_in: str
-    detail: str
-
-
-@dataclass(frozen=True, slots=True)
 class Selection:
     """What the selectors produced, before anything is spent."""
 
     candidates: dict[str, Candidate]
     diagnostics: list[Diagnostic]
-    unresolved: list[Dangling]
+    unresolved: dict[UnresolvedReference, str]
     unreached: list[Excluded]
 
 
@@ -147,10 +138,10 @@ class _Selector:
         uri: str,
         tier: Tier,
         relevance: float,
-        depth: int,
         selector: Selector,
         reason: str,
         *,
+        depth: int = 1,
         via: str | None = None,
         edge: str | None = None,
         weight: float | None = None,
@@ -178,7 +169,9 @@ class _Selector:
     def seeds(self) -> None:
         why = "named in the request"
         for uri in self.request.object_seeds:
-            self.offer(uri, Tier.TASK, 1.0, 0, Selector.SEED, why, band=Band.WORK, binding=True)
+            self.offer(
+                uri, Tier.TASK, 1.0, Selector.SEED, why, depth=0, band=Band.WORK, binding=True
+            )
 
     def walk(self) -> None:
         floor, max_depth = self.request.floor, self.request.max_depth
@@ -208,9 +201,9 @@ class _Selector:
                     target,
                     tier,
                     nxt,
-                    depth + 1,
                     Selector.RELATION,
                     reason,
+                    depth=depth + 1,
                     via=node,
                     edge=kind,
                     weight=w,
@@ -309,7 +302,6 @@ class _Selector:
                         obj.uri,
                         tier_for_kind(obj.kind),
                         0.8,
-                        1,
                         Selector.SCOPE_PATH,
                         f"under `{path}`, which {whose} declares as its scope",
                         via=path,
@@ -321,9 +313,7 @@ class _Selector:
                     why = _contract_reason(obj.metadata, obj.provenance.directory, path)
                     if why is not None:
                         tier = Tier.GOVERNANCE
-                        self.offer(
-                            obj.uri, tier, 0.85, 1, Selector.CONTRACT, why, via=path, band=band
-                        )
+                        self.offer(obj.uri, tier, 0.85, Selector.CONTRACT, why, via=path, band=band)
 
     def _over_scope(
         self, obj: LayerObject, paths: list[str], scope: str, band: Band, whose: str
@@ -344,7 +334,6 @@ class _Selector:
             obj.uri,
             tier_for_kind(obj.kind),
             relevance,
-            1,
             Selector.SCOPE_PATH,
             f"{says}, over `{scope}`, which {whose} declares as its scope",
             via=scope,
@@ -364,9 +353,9 @@ class _Selector:
                     obj.uri,
                     Tier.GOVERNANCE,
                     relevance,
-                    0,
                     Selector.GOVERNANCE,
                     reason,
+                    depth=0,
                     band=Band.WORK,
                     binding=True,
                 )
@@ -398,7 +387,7 @@ class _Selector:
             # the closest band of a path it changed a file under; a branch's session is the rest
             band = min((b for p, b in scope for f in touched if is_under(p, f)), default=Band.REST)
             self.offer(
-                obj.uri, Tier.KNOWLEDGE, relevance, 1, Selector.SESSION_STATE, reason, band=band
+                obj.uri, Tier.KNOWLEDGE, relevance, Selector.SESSION_STATE, reason, band=band
             )
 
     def local_records(self) -> None:
@@ -464,7 +453,6 @@ class _Selector:
                 hit.document.uri,
                 tier_for_kind(hit.document.kind),
                 relevance,
-                1,
                 Selector.INTENT_MATCH,
                 f"recall ranks it {number(hit.score)} for the intent ({why(hit)})",
                 confidence=confidence,
@@ -494,7 +482,6 @@ class _Selector:
                     hit.document.uri,
                     Tier.DECISION,
                     relevance,
-                    1,
                     Selector.INTENT_MATCH,
                     f"recall ranks it {number(hit.score)} for the title and objective of "
                     f"{seed.identity} ({why(hit)})",
@@ -503,18 +490,15 @@ class _Selector:
                     band=Band.REST,
                 )
 
-    def unresolved(self) -> list[Dangling]:
+    def unresolved(self) -> dict[UnresolvedReference, str]:
+        """The references a reached object names and the index does not hold, each once and
+        with the sentence that says so."""
         declared_here = {c.path for c in self.found.values() if c.path is not None}
-        out: list[Dangling] = []
-        seen: set[tuple[str, str]] = set()
-        for ref in self.index.unresolved:
-            if ref.declared_in not in declared_here:
-                continue
-            detail = f"{ref.declared_in} names it under `{ref.key}`; {ref.correction}"
-            if (ref.reference, detail) not in seen:
-                seen.add((ref.reference, detail))
-                out.append(Dangling(ref.reference, ref.declared_in, detail))
-        return out
+        return {
+            ref: f"{ref.declared_in} names it under `{ref.key}`; {ref.correction}"
+            for ref in self.index.unresolved
+            if ref.declared_in in declared_here
+        }
 
     def unreached(self) -> list[Excluded]:
         """Rows for what the floor or the depth kept out and nothing else brought in."""
@@ -557,19 +541,11 @@ def _contract_reason(metadata: Mapping[str, Any], directory: str, path: str) -> 
         return f"the contract of `{directory}` reaches `{path}` (scope subtree)"
     if scope == "directory" and directory == path:
         return f"the contract of `{path}` itself (scope directory)"
-    if scope == "explicit" and any(is_under(e, path) for e in _strings(metadata.get("paths"))):
+    if scope == "explicit" and any(is_under(e, path) for e in strings_in(metadata.get("paths"))):
         return f"`{path}` is a declared path of this contract"
-    if any(is_under(t, path) or is_under(path, t) for t in _strings(metadata.get("tracks"))):
+    if any(is_under(t, path) or is_under(path, t) for t in strings_in(metadata.get("tracks"))):
         return f"the contract tracks `{path}`"
     return None
-
-
-def _strings(value: Any) -> Iterable[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [v for v in value if isinstance(v, str)]
-    return []
 
 
 def select(source: CompileSources, request: Request) -> Selection:

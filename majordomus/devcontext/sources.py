@@ -103,16 +103,6 @@ class CompileSources:
     size_of: SizeOf = lambda _path: None
     ranking: Ranking | None = None
 
-    @classmethod
-    def for_checkout(cls, index: Index, ranking: Ranking | None = None) -> CompileSources:
-        """The index with the readers of the checkout it was built from."""
-        return cls(
-            index,
-            local_state(index.root, index.manifest.local_path),
-            disk_size(index.root),
-            ranking,
-        )
-
     @cached_property
     def graph(self) -> Graph:
         """The graph of the index, arranged on first use by this compile."""
@@ -127,5 +117,10 @@ def sources_of(ctx: Any) -> CompileSources:
         return CompileSources(ctx)
     index = getattr(ctx, "index", None)
     if isinstance(index, Index):
-        return CompileSources.for_checkout(index, getattr(ctx, "ranking", None))
+        return CompileSources(
+            index,
+            local_state(index.root, index.manifest.local_path),
+            disk_size(index.root),
+            getattr(ctx, "ranking", None),
+        )
     raise TypeError(f"compile needs an Index or a context holding one, not {type(ctx).__name__}")

@@ -108,10 +108,7 @@ def _consultation(given: ConsultationInput, loaded: Loaded) -> ReasoningBody:
         raise Refusal(
             f"a {given.status.value} consultation received no answer, so it carries no conclusion"
         )
-    if completed and any(
-        _completed(r) and r.body.plan == given.plan and r.body.advisor == given.advisor  # type: ignore[union-attr]
-        for r in loaded.records
-    ):
+    if completed and (given.plan, given.advisor) in RecordIndex(loaded.records).answers:
         raise Refusal(
             f"advisor '{given.advisor}' already answered plan {given.plan}; "
             "one plan, one answer per advisor"

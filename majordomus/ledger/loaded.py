@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from majordomus.advisors.outcomes import Outcome
+from majordomus.advisors.outcomes import ConsultationStatus, Outcome
 from majordomus.clock import epoch_seconds
 from majordomus.errors import InvalidInput
 from majordomus.ledger.record import (
+    CITING,
     AssessmentInput,
-    AttemptInput,
     ConsultationInput,
     DisagreementInput,
     ReasoningRecord,
@@ -25,22 +25,16 @@ from majordomus.ledger.record import (
 
 
 def cites(record: ReasoningRecord) -> list[str]:
-    """The ids of the records this record names: what it answers, concludes or supersedes."""
-    body = record.body
-    if isinstance(body, StoredPlan | DisagreementInput):
-        return [body.assessment]
-    if isinstance(body, ConsultationInput):
-        return [body.plan]
-    if isinstance(body, ResolutionInput):
-        return [body.disagreement]
-    if isinstance(body, StoredConclusion):
-        later = [body.supersedes] if body.supersedes else []
-        return [body.assessment, *body.consultations, *body.disagreements, *later]
-    if isinstance(body, ValidationInput):
-        return [body.conclusion]
-    if isinstance(body, AttemptInput) and body.assessment:
-        return [body.assessment]
-    return []
+    """The ids of the records this record names (`CITING`): what it answers, concludes or
+    supersedes."""
+    found: list[str] = []
+    for name in CITING.get(record.kind, ()):
+        value = getattr(record.body, name)
+        if isinstance(value, list):
+            found.extend(value)
+        elif value is not None:
+            found.append(value)
+    return found
 
 
 def by_citation(records: list[ReasoningRecord]) -> list[ReasoningRecord]:
@@ -150,7 +144,8 @@ class RecordIndex:
         self.by_id: dict[str, ReasoningRecord] = {}
         self.assessments: list[ReasoningRecord] = []
         self.superseded_by: dict[str, str] = {}
-        self.resolutions: dict[str, ReasoningRecord] = {}
+        self.resolutions: dict[str, list[ReasoningRecord]] = {}
+        self.answers: dict[tuple[str, str], list[ReasoningRecord]] = {}
         self.planned: set[str] = set()
         self.disagreements: dict[str, list[str]] = {}
         self.conclusions: dict[str, list[ReasoningRecord]] = {}
@@ -170,7 +165,9 @@ class RecordIndex:
             tally = self.passed if body.outcome is ValidationOutcome.PASS else self.failed
             tally[body.conclusion] = tally.get(body.conclusion, 0) + 1
         elif isinstance(body, ResolutionInput):
-            self.resolutions.setdefault(body.disagreement, record)
+            self.resolutions.setdefault(body.disagreement, []).append(record)
+        elif isinstance(body, ConsultationInput) and body.status is ConsultationStatus.COMPLETED:
+            self.answers.setdefault((body.plan, body.advisor), []).append(record)
         elif isinstance(body, DisagreementInput):
             self.disagreements.setdefault(body.assessment, []).append(record.id)
         elif isinstance(body, StoredPlan):
@@ -191,7 +188,8 @@ class RecordIndex:
 
     def resolution_of(self, disagreement_id: str) -> ReasoningRecord | None:
         """The first resolution that settles the disagreement."""
-        return self.resolutions.get(disagreement_id)
+        settled = self.resolutions.get(disagreement_id)
+        return settled[0] if settled else None
 
     def unresolved_disagreement(self, assessment_id: str) -> bool:
         """Whether some disagreement on the assessment has no resolution yet."""
@@ -219,17 +217,12 @@ class RecordIndex:
         current: ReasoningRecord | None = record
         while current is not None and current.id not in seen:
             seen.add(current.id)
-            body = current.body
-            if isinstance(body, AssessmentInput):
+            if isinstance(current.body, AssessmentInput):
                 return current.id
-            if isinstance(body, ConsultationInput):
-                current = self.get(body.plan)
-            elif isinstance(body, ResolutionInput):
-                current = self.get(body.disagreement)
-            elif isinstance(body, ValidationInput):
-                current = self.get(body.conclusion)
-            else:
-                return getattr(body, "assessment", None)
+            parent = CITING[current.kind][0]
+            if parent == "assessment":
+                return getattr(current.body, parent)
+            current = self.get(getattr(current.body, parent))
         return None
 
 

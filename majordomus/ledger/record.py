@@ -44,6 +44,19 @@ KINDS: tuple[str, ...] = (
     "attempt",
 )
 
+#: Per kind, the fields that name other records by id, the record it belongs under first; a
+#: consultation's `conclusion` is the advisor's text, a validation's names the conclusion it
+#: checks. A disagreement's positions name consultations too, but are not followed in replay.
+CITING: dict[str, tuple[str, ...]] = {
+    "plan": ("assessment",),
+    "consultation": ("plan",),
+    "disagreement": ("assessment",),
+    "resolution": ("disagreement",),
+    "conclusion": ("assessment", "consultations", "disagreements", "supersedes"),
+    "validation": ("conclusion",),
+    "attempt": ("assessment",),
+}
+
 #: Every number a record holds is bounded, so no record can carry a value that breaks the
 #: arithmetic of a replay (a circuit's end, a total) or that no real answer would carry.
 _WEEK_SECONDS = 7 * 24 * 3600

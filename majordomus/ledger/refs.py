@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from majordomus import safefs
 from majordomus.errors import Refused
 from majordomus.layer import git
-from majordomus.ledger.loaded import Placed
+from majordomus.ledger.loaded import Loaded, Placed
 from majordomus.ledger.record import parse_stored
 
 WRITER_FILE = ".ai/local/state/writer-id"
@@ -59,23 +58,15 @@ def writer_of(ref: str) -> str | None:
     return name if WRITER_NAME.fullmatch(name) else None
 
 
-@dataclass(slots=True)
-class Published:
-    """The records of every replayed ref, the blobs that hold none (`<writer>:<path>`) or the
-    refs git could not read, and the refs kept aside."""
-
-    placed: list[Placed] = field(default_factory=list)
-    unreadable: list[str] = field(default_factory=list)
-    quarantined: list[str] = field(default_factory=list)
-
-
-def published(root: Path) -> Published:
-    """Every record the replayed refs hold, each writer's in ref order."""
+def published(root: Path) -> Loaded:
+    """Every record file the replayed refs hold, each writer's in ref order, the blobs that
+    hold none (`<writer>:<path>`) or the refs git could not read, and the refs kept aside;
+    `records` stays empty (the store replays these files with its own)."""
     try:
         refs = git.ledger_refs(root)
     except git.GitError:
-        return Published()
-    found = Published(quarantined=sorted(r for r in refs if r.startswith(QUARANTINE)))
+        return Loaded()
+    found = Loaded(quarantined=sorted(r for r in refs if r.startswith(QUARANTINE)))
     chosen = [(writer, ref) for ref in sorted(refs) if (writer := writer_of(ref))]
     try:
         listed = git.trees(root, [refs[ref] for _, ref in chosen])

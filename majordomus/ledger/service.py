@@ -19,10 +19,10 @@ from majordomus.ledger.admission import Admission, admit
 from majordomus.ledger.loaded import Loaded, history
 from majordomus.ledger.lock import DEFAULT_WAIT
 from majordomus.ledger.record import (
+    CITING,
     MAX_LAMPORT,
     RECORD_SCHEMA,
     RECORD_VERSION,
-    ConsultationInput,
     DisagreementInput,
     PlanInput,
     ReasoningBody,
@@ -103,29 +103,15 @@ def redact(body: ReasoningBody) -> tuple[ReasoningBody, list[str]]:
         ) from None
 
 
-#: The fields of a record input that name other records by id.
-_REFERENCES = ("assessment", "plan", "disagreement", "conclusion", "supersedes")
-_REFERENCE_LISTS = ("consultations", "disagreements")
-
-
 def with_full_ids(given: ReasoningInput, loaded: Loaded) -> ReasoningInput:
-    """`given` with each short id it cites (`1a2b3c`) made full (`Loaded.full_id`); a
-    consultation's `conclusion` is the advisor's text, not a citation."""
-    fields = set(type(given).model_fields)
-    if isinstance(given, ConsultationInput):
-        fields.discard("conclusion")
-    update: dict[str, Any] = {
-        name: loaded.full_id(value)
-        for name in _REFERENCES
-        if name in fields and isinstance(value := getattr(given, name), str)
-    }
-    update.update(
-        {
-            name: [loaded.full_id(v) for v in getattr(given, name)]
-            for name in _REFERENCE_LISTS
-            if name in fields
-        }
-    )
+    """`given` with each short id it cites (`1a2b3c`) made full (`Loaded.full_id`)."""
+    update: dict[str, Any] = {}
+    for name in CITING.get(given.kind, ()):
+        value = getattr(given, name)
+        if isinstance(value, list):
+            update[name] = [loaded.full_id(v) for v in value]
+        elif value is not None:
+            update[name] = loaded.full_id(value)
     if isinstance(given, DisagreementInput):
         update["positions"] = [
             p

@@ -17,7 +17,7 @@ from majordomus.errors import Refused
 from majordomus.ledger.loaded import Loaded, Placed, by_citation
 from majordomus.ledger.lock import DEFAULT_WAIT, LOCK_NAME, exclusive
 from majordomus.ledger.record import ReasoningRecord, parse_stored
-from majordomus.ledger.refs import Published, published
+from majordomus.ledger.refs import published
 from majordomus.ledger.tasks import check_task, current_task
 from majordomus.order import natural_key
 from majordomus.wire import dumps_pretty
@@ -125,7 +125,7 @@ class Store:
         """Every readable record of the store and of the published refs, in canonical order;
         a file both hold (same path, id, writer) is placed once, the store's first."""
         found, unreadable = self._files() if local else ([], [])
-        shared = published(self.root) if team else Published()
+        shared = published(self.root) if team else Loaded()
         held = {(p.path, p.record.id, p.record.writer) for p in found}
         for entry in shared.placed:
             key = (entry.path, entry.record.id, entry.record.writer)

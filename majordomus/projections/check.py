@@ -19,7 +19,6 @@ from majordomus.ledger.loaded import Loaded, RecordIndex, cites
 from majordomus.ledger.record import (
     ConsultationInput,
     ReasoningRecord,
-    ResolutionInput,
     StoredConclusion,
     StoredPlan,
 )
@@ -215,52 +214,36 @@ def _files(loaded: Loaded) -> list[ReasoningFinding]:
     return findings
 
 
-class _Placed:
-    """Where each record is stored (its first file), for the subjects and messages of findings."""
-
-    def __init__(self, loaded: Loaded) -> None:
-        self.paths: dict[str, str] = {}
-        for entry in loaded.placed:
-            self.paths.setdefault(entry.record.id, entry.shown)
-
-    def named(self, records: list[ReasoningRecord]) -> str:
-        return ", ".join(f"{r.id} ({self.paths.get(r.id, 'not in the store')})" for r in records)
-
-    def subject(self, record: ReasoningRecord) -> str:
-        return self.paths.get(record.id, record.id)
+def _named(paths: dict[str, str], records: list[ReasoningRecord]) -> str:
+    return ", ".join(f"{r.id} ({paths.get(r.id, 'not in the store')})" for r in records)
 
 
 def _conflicts(loaded: Loaded, index: RecordIndex) -> Iterator[ReasoningFinding]:
     """What admission refuses and a hand-placed or racing record could still have added."""
-    placed = _Placed(loaded)
-    yield from _foreign_supersessions(loaded, index, placed)
-    yield from _in_force_twice(index, placed)
-    answers: dict[tuple[str, str], list[ReasoningRecord]] = {}
-    resolutions: dict[str, list[ReasoningRecord]] = {}
-    for record in loaded.records:
-        body = record.body
-        if isinstance(body, ConsultationInput) and body.status is ConsultationStatus.COMPLETED:
-            answers.setdefault((body.plan, body.advisor), []).append(record)
-        elif isinstance(body, ResolutionInput):
-            resolutions.setdefault(body.disagreement, []).append(record)
-    for (plan, advisor), given in answers.items():
+    # where each record is stored (its first file), for the subjects and messages of findings
+    paths: dict[str, str] = {}
+    for entry in loaded.placed:
+        paths.setdefault(entry.record.id, entry.shown)
+    yield from _foreign_supersessions(loaded, index, paths)
+    yield from _in_force_twice(index, paths)
+    for (plan, advisor), given in index.answers.items():
         if len(given) > 1:
             yield _record_finding(
-                placed.subject(given[-1]),
+                paths.get(given[-1].id, given[-1].id),
                 f"advisor '{advisor}' answered plan {plan} {len(given)} times: "
-                f"{placed.named(given)}; one plan, one answer per advisor",
+                f"{_named(paths, given)}; one plan, one answer per advisor",
             )
-    for disagreement, settled in resolutions.items():
+    for disagreement, settled in index.resolutions.items():
         if len(settled) > 1:
             yield _record_finding(
-                placed.subject(settled[-1]),
+                paths.get(settled[-1].id, settled[-1].id),
                 f"disagreement {disagreement} is resolved {len(settled)} times: "
-                f"{placed.named(settled)}; the first settles it",
+                f"{_named(paths, settled)}; the first settles it",
             )
 
 
 def _foreign_supersessions(
-    loaded: Loaded, index: RecordIndex, placed: _Placed
+    loaded: Loaded, index: RecordIndex, paths: dict[str, str]
 ) -> Iterator[ReasoningFinding]:
     """Conclusions superseding a conclusion of another assessment, in record order."""
     for record in loaded.records:
@@ -274,21 +257,21 @@ def _foreign_supersessions(
             and earlier.body.assessment != body.assessment
         ):
             yield _record_finding(
-                placed.subject(record),
+                paths.get(record.id, record.id),
                 f"{record.id} concludes assessment {body.assessment} and supersedes "
-                f"{placed.named([earlier])}, a conclusion of assessment {earlier.body.assessment}",
+                f"{_named(paths, [earlier])}, a conclusion of assessment {earlier.body.assessment}",
             )
 
 
-def _in_force_twice(index: RecordIndex, placed: _Placed) -> Iterator[ReasoningFinding]:
+def _in_force_twice(index: RecordIndex, paths: dict[str, str]) -> Iterator[ReasoningFinding]:
     """Assessments on which more than one conclusion stands."""
     for assessment, conclusions in index.conclusions.items():
         in_force = [c for c in conclusions if c.id not in index.superseded_by]
         if len(in_force) > 1:
             yield _record_finding(
-                placed.subject(in_force[-1]),
+                paths.get(in_force[-1].id, in_force[-1].id),
                 f"{len(in_force)} conclusions stand on assessment {assessment}: "
-                f"{placed.named(in_force)}; a later conclusion names the earlier in `supersedes`",
+                f"{_named(paths, in_force)}; a later conclusion names the earlier in `supersedes`",
             )
 
 

@@ -13,7 +13,7 @@ from majordomus.advisors.catalogue import (
     credential_of,
 )
 from majordomus.advisors.loading import load_catalogue
-from majordomus.advisors.references import ModelCatalogue
+from majordomus.advisors.references import MODELS_FILE, PROVIDERS_FILE, ModelCatalogue
 from majordomus.layer.yaml import parse_into
 from tests.advisors.fakes import adv
 
@@ -30,9 +30,7 @@ MODELS = ModelCatalogue.model_validate(
         ],
     }
 )
-REFS = References(
-    providers=["p1"], models=MODELS, providers_file="prov.yaml", models_file="mod.yaml"
-)
+REFS = References(providers=["p1"], models=MODELS)
 VOCAB = [
     {"id": "code_review", "description": "x"},
     {"id": "independent_reasoning", "description": "y"},
@@ -72,9 +70,9 @@ def test_every_diagnostic_in_order_with_its_exact_message() -> None:
         "advisor 'a' offers no capability",
         "advisor 'b' offers 'poetry', which the vocabulary does not declare",
         "advisor 'b' offers 'haiku', which the vocabulary does not declare",
-        "advisor 'b' names provider 'p9', which prov.yaml does not declare",
-        "advisor 'c' names vendor 'nobody', which mod.yaml does not declare",
-        "advisor 'c' names model 'ghost', which mod.yaml does not declare",
+        f"advisor 'b' names provider 'p9', which {PROVIDERS_FILE} does not declare",
+        f"advisor 'c' names vendor 'nobody', which {MODELS_FILE} does not declare",
+        f"advisor 'c' names model 'ghost', which {MODELS_FILE} does not declare",
         "advisor 'c' is an API advisor whose vendor declares no credential variable, "
         "so its presence cannot be probed",
         "advisor 'd' names model 'm1' of vendor 'v1', not of its own vendor",

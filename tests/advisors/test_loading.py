@@ -14,6 +14,7 @@ from majordomus.advisors.loading import (
     load_catalogue,
     load_references,
 )
+from majordomus.advisors.references import MODELS_FILE, PROVIDERS_FILE
 from tests.layer.support import write
 
 OVERRIDE = (
@@ -81,5 +82,5 @@ def test_the_packaged_references() -> None:
     refs = load_references()
     assert refs.models.version == 1
     assert len(refs.providers) == 2
-    assert refs.providers_file == "majordomus/advisors/data/providers.yaml"
-    assert refs.models_file == "majordomus/advisors/data/models.yaml"
+    assert PROVIDERS_FILE == "majordomus/advisors/data/providers.yaml"
+    assert MODELS_FILE == "majordomus/advisors/data/models.yaml"

@@ -13,7 +13,6 @@ from majordomus.advisors.outcomes import ConsultationStatus, Outcome
 from majordomus.advisors.situation import resolve_advisors
 from majordomus.advisors.states import AdvisorStatus
 from majordomus.clock import epoch_seconds
-from tests.advisors.fakes import Only
 from tests.layer.support import write
 
 CATALOGUE = (
@@ -69,10 +68,3 @@ def test_circuits_close_as_the_clock_moves(tmp_path: Path) -> None:
     with freeze_time("2026-10-01T09:32:00Z"):
         tool = resolve_advisors(root, environ, history).states[0]
         assert (tool.status, tool.recovering) == (AdvisorStatus.AVAILABLE, True)
-
-
-def test_injected_presence_replaces_the_machine(tmp_path: Path) -> None:
-    situation = resolve_advisors(
-        repo(tmp_path), {"PATH": str(tmp_path / "bin")}, now=0, presence=Only()
-    )
-    assert situation.available() == 0

@@ -173,7 +173,7 @@ def test_the_structural_record_names_each_way_once(planned: Index) -> None:
     )
     sources = CompileSources(planned)
     request = resolve(planned, CompileInput(budget_tokens=100))
-    spent = spend(sources, request, Selection({cand.uri: cand}, [], [], []))
+    spent = spend(sources, request, Selection({cand.uri: cand}, [], {}, []))
     [row] = spent.deduplicated
     assert row.detail == (
         "one object reached by 3 discovery path(s): intent_match, relation(depends_on)"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -15,6 +16,7 @@ from majordomus.devcontext import (
     compile_context,
 )
 from majordomus.devcontext.model import CompiledContext, Excluded
+from majordomus.devcontext.sources import sources_of
 from majordomus.layer.model import Index
 from tests.devcontext.conftest import planned_index
 
@@ -112,7 +114,7 @@ branch: master
 
 
 def _checkout(root: Path) -> CompileSources:
-    return CompileSources.for_checkout(planned_index(root))
+    return sources_of(SimpleNamespace(index=planned_index(root)))
 
 
 def test_local_records_are_knowledge(planned_copy: Callable[[dict[str, str]], Path]) -> None:
