@@ -24,7 +24,6 @@ from majordomus.shipped import shipped_text
 if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace
 
-UNAVAILABLE_REASON = "synthetic repository"
 COMMIT_DATE = "2026-09-10T00:00:00+00:00"
 
 MANIFEST = """\
@@ -76,6 +75,25 @@ presentation: engineering
 checkpoint_interval: 15m
 """
 
+#: A rule's file up to its rationale lines; `{i}` is the rule's number.
+RULE = """\
+---
+id: project.rule-{i}
+version: 1
+kind: rule
+title: Rule {i}
+description: Rule number {i}, in one sentence.
+statement: Do the thing number {i}.
+status: active
+class: advisory
+depends_on: []
+tags: [synthetic]
+---
+
+# Rationale
+
+"""
+
 
 @dataclass(frozen=True)
 class Shape:
@@ -92,52 +110,6 @@ class Shape:
         return cls(rules=rules, prompts=2, documents=rules // 10, body_lines=8)
 
 
-def rule_text(i: int, body_lines: int) -> str:
-    lines = "".join(
-        f"Rationale line {line} of rule {i}: keep the scope and check the state.\n"
-        for line in range(body_lines)
-    )
-    return (
-        "---\n"
-        f"id: project.rule-{i}\n"
-        "version: 1\n"
-        "kind: rule\n"
-        f"title: Rule {i}\n"
-        f"description: Rule number {i}, in one sentence.\n"
-        f"statement: Do the thing number {i}.\n"
-        "status: active\n"
-        "class: advisory\n"
-        "depends_on: []\n"
-        "tags: [synthetic]\n"
-        "---\n"
-        "\n"
-        "# Rationale\n"
-        "\n"
-        f"{lines}"
-    )
-
-
-def prompt_text(i: int) -> str:
-    return (
-        "---\n"
-        f"name: prompt-{i}\n"
-        f"description: Prompt number {i}.\n"
-        "---\n"
-        "\n"
-        f"# Prompt {i}\n"
-        "\n"
-        "{{CONTEXT}}\n"
-    )
-
-
-def document_text(i: int, body_lines: int) -> str:
-    lines = "".join(
-        f"Line {line} of document {i}: the quick brown fox names scope and rule.\n"
-        for line in range(body_lines)
-    )
-    return f"# Document {i}\n\n{lines}"
-
-
 def rule_path(i: int) -> str:
     return f".ai/repo/rules/project/rule-{i}.v1.md"
 
@@ -151,11 +123,28 @@ def files_of(shape: Shape) -> dict[str, str]:
         ".ai/repo/profiles/implementation.yaml": PROFILE,
     }
     for i in range(shape.rules):
-        files[rule_path(i)] = rule_text(i, shape.body_lines)
+        rationale = "".join(
+            f"Rationale line {line} of rule {i}: keep the scope and check the state.\n"
+            for line in range(shape.body_lines)
+        )
+        files[rule_path(i)] = RULE.format(i=i) + rationale
     for i in range(shape.prompts):
-        files[f".ai/repo/prompts/prompt-{i}.md"] = prompt_text(i)
+        files[f".ai/repo/prompts/prompt-{i}.md"] = (
+            "---\n"
+            f"name: prompt-{i}\n"
+            f"description: Prompt number {i}.\n"
+            "---\n"
+            "\n"
+            f"# Prompt {i}\n"
+            "\n"
+            "{{CONTEXT}}\n"
+        )
     for i in range(shape.documents):
-        files[f"docs/DOC_{i}.md"] = document_text(i, shape.body_lines)
+        lines = "".join(
+            f"Line {line} of document {i}: the quick brown fox names scope and rule.\n"
+            for line in range(shape.body_lines)
+        )
+        files[f"docs/DOC_{i}.md"] = f"# Document {i}\n\n{lines}"
     return files
 
 
@@ -223,7 +212,7 @@ class SyntheticRepository:
         from majordomus.layer.index import build
 
         index = build(self.root, "filesystem").index
-        return replace(index, git=GitState.unavailable(UNAVAILABLE_REASON))
+        return replace(index, git=GitState.unavailable("synthetic repository"))
 
     def context(self) -> Workspace:
         """The capability context over `index()`: what the Python API takes."""

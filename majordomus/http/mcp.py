@@ -17,10 +17,8 @@ from majordomus.errors import Forbidden
 from majordomus.http.door import Door, refusal
 from majordomus.http.guards import MCP_PATH
 from majordomus.http.middleware import client_of, method_not_allowed
-from majordomus.mcp.dispatch import Answer
-from majordomus.mcp.framing import INVALID_REQUEST, PARSE_ERROR, encode, error
-from majordomus.mcp.results import tool_refusal
-from majordomus.mcp.server import PROTOCOL_VERSIONS, Server
+from majordomus.mcp.jsonrpc import INVALID_REQUEST, PARSE_ERROR, Answer, encode, error
+from majordomus.mcp.server import PROTOCOL_VERSIONS, Server, tool_refusal
 
 if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace

@@ -30,8 +30,21 @@ class AllowList:
     @cached_property
     def matcher(self) -> re.Pattern[str]:
         """The alternation of the patterns, compiled on first use: a process pays only for
-        the lists of the kinds it meets (compiling is most of loading a list)."""
-        return _compile(self.name, self.patterns, self.lines)
+        the lists of the kinds it meets (compiling is most of loading a list). Only when it fails
+        is each pattern compiled alone, to name the line that does not compile."""
+        joined = "|".join(f"(?:{p})" for p in self.patterns) if self.patterns else r"(?!)"
+        try:
+            return re.compile(joined)
+        except re.error:
+            for number, line in zip(self.lines, self.patterns, strict=True):
+                try:
+                    re.compile(line)
+                except re.error as exc:
+                    raise AllowListError(
+                        f"allow-list {self.name}.txt line {number}: pattern {line!r} does not "
+                        f"compile: {exc}"
+                    ) from exc
+            raise
 
     def unknown(self, key_paths: list[str]) -> list[str]:
         """The key paths no pattern matches, in the order given (search semantics)."""
@@ -53,23 +66,6 @@ def _read_list(name: str, text: str) -> AllowList:
             numbers.append(number)
             patterns.append(line)
     return AllowList(name=name, patterns=tuple(patterns), lines=tuple(numbers))
-
-
-def _compile(name: str, patterns: tuple[str, ...], lines: tuple[int, ...]) -> re.Pattern[str]:
-    """The alternation of `patterns`; only when it fails is each pattern compiled alone, to
-    name the line that does not compile (one compilation per list, not per pattern)."""
-    joined = "|".join(f"(?:{p})" for p in patterns) if patterns else r"(?!)"
-    try:
-        return re.compile(joined)
-    except re.error:
-        for number, line in zip(lines, patterns, strict=True):
-            try:
-                re.compile(line)
-            except re.error as exc:
-                raise AllowListError(
-                    f"allow-list {name}.txt line {number}: pattern {line!r} does not compile: {exc}"
-                ) from exc
-        raise
 
 
 @cache

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from majordomus.layer.git import GitError, LsFiles
-from majordomus.layer.model import Discovery, LayerDiagnostic, Manifest, SourceClass
+from majordomus.layer.model import LayerDiagnostic, Manifest, SourceClass
 from majordomus.layer.sources import GLOB_MAGIC
 from majordomus.safefs import Tree, Unsafe
 
@@ -75,11 +75,8 @@ class Glob:
                 nxt.add(state + 1)
         return self.close(nxt)
 
-    def start(self) -> frozenset[int]:
-        return self.close({0})
-
     def matches(self, rel: str) -> bool:
-        states = self.start()
+        states = self.close({0})
         for name in rel.split("/"):
             states = self.step(states, name)
         return self.end in states
@@ -98,16 +95,11 @@ def _entries(tree: Tree, directory: str) -> list[tuple[str, int]]:
         return []
 
 
-def walk(
-    root: Path, glob: Glob, never_enter: Callable[[str], bool], tree: Tree | None = None
-) -> list[str]:
-    """The paths under `root` the glob matches; symlinks skipped, hopeless branches pruned,
-    directories opened from the root one component at a time."""
-    if tree is None:
-        with Tree(root) as own:
-            return walk(root, glob, never_enter, own)
+def walk(tree: Tree, glob: Glob, never_enter: Callable[[str], bool]) -> list[str]:
+    """The paths under the tree's root the glob matches; symlinks skipped, hopeless branches
+    pruned, directories opened from the root one component at a time."""
     found: list[str] = []
-    stack: list[tuple[str, frozenset[int]]] = [("", glob.start())]
+    stack: list[tuple[str, frozenset[int]]] = [("", glob.close({0}))]
     while stack:
         rel, states = stack.pop()
         for name, mode in _entries(tree, rel):
@@ -175,10 +167,6 @@ def picked(glob: Glob, listed: Iterable[str]) -> list[str]:
     ]
 
 
-#: A class's listed paths in listing order, and a map holding each one's git index entry.
-ClassListing = tuple[Iterable[str], Mapping[str, str]]
-
-
 class GitListings:
     """The `vcs` listings of one discovery, all started at once (docs/layer-internals.md)."""
 
@@ -197,11 +185,19 @@ class GitListings:
             for source, pick in zip(sources, self.picks, strict=True)
         ]
 
-    def of(self, place: int) -> ClassListing:
+    def of(self, place: int) -> tuple[Iterable[str], Mapping[str, str]]:
         """The paths of class `place` in listing order, and a map holding their entries."""
         pick = self.picks[place]
-        if pick is not None and self._answered():
-            assert self.listed is not None
+        if pick is not None and self.union is not None:  # the one listing, collected once
+            union, self.union = self.union, None
+            try:
+                self.listed = union.entries()
+            except GitError:
+                self.alone = [
+                    LsFiles(self.root, source.pathspec) if alone is None else alone
+                    for source, alone in zip(self.sources, self.alone, strict=True)
+                ]
+        if pick is not None and self.listed is not None:
             return picked(pick, self.listed), self.listed
         alone = self.alone[place]
         assert alone is not None
@@ -212,20 +208,7 @@ class GitListings:
         """End every listing still running when the discovery is no longer wanted."""
         for listing in (self.union, *self.alone):
             if listing is not None:
-                listing.close()
-
-    def _answered(self) -> bool:
-        """Whether the one listing answered; collected on first use."""
-        if self.union is not None:
-            union, self.union = self.union, None
-            try:
-                self.listed = union.entries()
-            except GitError:
-                self.alone = [
-                    LsFiles(self.root, source.pathspec) if alone is None else alone
-                    for source, alone in zip(self.sources, self.alone, strict=True)
-                ]
-        return self.listed is not None
+                listing.running.stop()
 
 
 # --- per class enumeration and the discovery findings --------------------------------------
@@ -241,27 +224,21 @@ def _escapes(rel: str) -> bool:
 
 
 def discover(
-    root: Path,
-    manifest: Manifest,
-    sources: list[SourceClass],
-    mode: Discovery,
-    tree: Tree | None = None,
-    listings: GitListings | None = None,
+    manifest: Manifest, sources: list[SourceClass], tree: Tree, listings: GitListings | None
 ) -> tuple[list[Claimed], list[LayerDiagnostic]]:
-    """Every file to read (class order, then path order) and the discovery findings."""
+    """Every file to read (class order, then path order) and the discovery findings: listed by
+    git (`vcs`), else walked (`filesystem`)."""
     local_dir = ".ai/" + manifest.local_path
     claimed: dict[str, str] = {}
     files: list[Claimed] = []
     findings: list[LayerDiagnostic] = []
-    if listings is None and mode == "vcs":
-        listings = GitListings(root, sources)
     for place, source in enumerate(sources):
         entries: Mapping[str, str] | None = None
         if listings is not None:
             listed, entries = listings.of(place)
         else:
             glob = Glob(source.pathspec.removeprefix(GLOB_MAGIC))
-            listed = walk(root, glob, lambda rel: _under(rel, local_dir), tree)
+            listed = walk(tree, glob, lambda rel: _under(rel, local_dir))
         # each path comes once (a listing's keys, a walk's finds); the local half, escapes go
         paths = sorted(rel for rel in listed if not (_under(rel, local_dir) or _escapes(rel)))
         log.debug(

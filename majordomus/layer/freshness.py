@@ -59,7 +59,11 @@ class Watch:
         for diagnostic in built.index.diagnostics:
             if diagnostic.path and diagnostic.path not in stamps:
                 stamps[diagnostic.path] = None
-        folders = _folders(base, stamps)
+        folders = {base + ".ai"}  # and every directory holding a layer file, up to the root
+        for parent in {rel.rpartition("/")[0] for rel in stamps}:
+            while parent:
+                folders.add(base + parent)
+                parent = parent.rpartition("/")[0]
         if baseline.discovery == "filesystem":
             folders.update(_ai_folders(root))
         self._folders = folders
@@ -131,16 +135,6 @@ class Watch:
                 if names is not None and (key is None or names.get(name) != key[3]):
                     out.add(rel)
         return out
-
-
-def _folders(base: str, stamps: dict[str, Key]) -> set[str]:
-    """`.ai` and every directory holding a layer file, up to the root."""
-    folders = {base + ".ai"}
-    for parent in {rel.rpartition("/")[0] for rel in stamps}:
-        while parent:
-            folders.add(base + parent)
-            parent = parent.rpartition("/")[0]
-    return folders
 
 
 def _ai_folders(root: Path) -> list[str]:

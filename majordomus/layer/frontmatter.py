@@ -33,12 +33,10 @@ def _closing(text: str, start: int) -> tuple[int, int] | None:
 
 def split(text: str) -> tuple[str | None, str]:
     """(front matter text or None, body). Only a text starting `---\\n` / `---\\r\\n` has one."""
-    if text.startswith("---\n"):
+    if text.startswith("---\n") or text == "---":  # a lone fence finds no closing one
         start = 4
     elif text.startswith("---\r\n"):
         start = 5
-    elif text == "---":
-        raise FrontMatterError("front matter opened on line 1 and never closed")
     else:
         return None, text
     fence = _closing(text, start)

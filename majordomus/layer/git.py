@@ -19,8 +19,6 @@ from majordomus import safefs
 from majordomus.errors import ProtocolFailure
 from majordomus.safefs import CONFIG_LIMIT
 
-WorkingTree = Literal["clean", "dirty", "unknown"]
-
 
 class GitError(ProtocolFailure):
     """Git is unusable where the run needs it, or `ls-files` failed (exit 13)."""
@@ -243,13 +241,6 @@ def _ask(
     return _answer(_Running(root, args, quiet, stdin=stdin))
 
 
-def _toplevel(root: Path, running: _Running) -> str:
-    top = _line(_answer(running))
-    if top is None:
-        raise GitError(f"{root} is not inside a git work tree")
-    return top
-
-
 def current_branch(root: Path) -> str | None:
     """`git symbolic-ref -q --short HEAD`: the branch name, None when detached."""
     return _line(_ask(root, _BRANCH, quiet=(1,)))
@@ -263,7 +254,7 @@ def ignored(root: Path, rel: str) -> bool | None:
         return None
 
 
-def _status(root: Path, running: _Running | None) -> WorkingTree:
+def _status(root: Path, running: _Running | None) -> Literal["clean", "dirty", "unknown"]:
     """The working tree as `status` answers, started now unless already running."""
     try:
         out = (running or _start_status(root)).result()
@@ -299,10 +290,6 @@ class LsFiles:
         except _Failed as exc:
             raise GitError(f"{exc} (pathspec {self.pathspec})") from exc
         return _entries(out or b"")
-
-    def close(self) -> None:
-        """End the listing when its answer is no longer wanted."""
-        self.running.stop()
 
 
 def ls_files(root: Path, pathspec: str) -> list[str]:
@@ -397,11 +384,14 @@ class PendingGitState:
     def result(self) -> GitState:
         """The quick answers, read (and failures raised) in order; once."""
         if self._state is None:
-            top, head, branch = self._asked
+            asked_top, head, branch = self._asked
             try:
+                top = _line(_answer(asked_top))
+                if top is None:
+                    raise GitError(f"{self._root} is not inside a git work tree")
                 self._state = GitState(
                     "available",
-                    _toplevel(self._root, top),
+                    top,
                     _line(_answer(head)),
                     _line(_answer(branch)),
                     partial(_status, self._root, self._status),

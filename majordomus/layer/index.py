@@ -42,30 +42,6 @@ def open_layer(start: Path | None = None) -> Layer:
     return Layer(root=root, manifest=manifest, sources=read_sources(root, manifest))
 
 
-def _log_summary(index: Index) -> None:
-    """One line with the counts: a warning when there is any diagnostic, naming the command
-    that lists them, else an info line."""
-    diagnostics = index.diagnostics
-    errors = index.error_count
-    warnings = sum(1 for d in diagnostics if d.severity == "warning")
-    hint = "; `majordomus lint` lists them" if diagnostics else ""
-    log.log(
-        logging.WARNING if diagnostics else logging.INFO,
-        "index built objects=%d diagnostics=%d errors=%d warnings=%d state=%s%s",
-        len(index.objects),
-        len(diagnostics),
-        errors,
-        warnings,
-        index.state,
-        hint,
-        extra={
-            "objects": len(index.objects),
-            "diagnostics": len(diagnostics),
-            "state": index.state,
-        },
-    )
-
-
 #: A `vcs` discovery (its files and findings) and the stamp of the git index it listed.
 IndexedDiscovery = tuple[Stamp, list[Claimed], list[LayerDiagnostic]]
 
@@ -124,9 +100,7 @@ def build(
         raise LayerIOError(f"cannot read the repository: {exc.message}") from None
     with tree:
         if discovered is None:
-            found, findings = discover(
-                layer.root, layer.manifest, layer.sources, discovery, tree, listings
-            )
+            found, findings = discover(layer.manifest, layer.sources, tree, listings)
             discovered = None if stamp is None else (stamp, found, findings)
         else:
             _, found, findings = discovered
@@ -160,7 +134,20 @@ def build(
         where = one.path or "-"
         extra = {"code": one.code, "source_path": where}
         log.debug("%s %s %s %s", one.severity, one.code, where, one.message, extra=extra)
-    _log_summary(index)
+    # one line with the counts: a warning naming the command that lists them, if any
+    warnings = sum(1 for d in diagnostics if d.severity == "warning")
+    hint = "; `majordomus lint` lists them" if diagnostics else ""
+    log.log(
+        logging.WARNING if diagnostics else logging.INFO,
+        "index built objects=%d diagnostics=%d errors=%d warnings=%d state=%s%s",
+        len(objects),
+        len(diagnostics),
+        index.error_count,
+        warnings,
+        index.state,
+        hint,
+        extra={"objects": len(objects), "diagnostics": len(diagnostics), "state": index.state},
+    )
     return Built(index, Snapshot(layer, tools, done.files, relations, discovered))
 
 

@@ -153,14 +153,9 @@ def _add_classes(root: Path) -> list[str]:
 
 
 def init_layer(
-    target: Path | None = None,
-    *,
-    extend: bool = False,
-    sources: bool = False,
-    ignore_local: bool = False,
+    root: Path, *, extend: bool = False, sources: bool = False, ignore_local: bool = False
 ) -> list[str]:
-    """Write the skeleton layer into `target` (default: cwd); the created paths, root-relative."""
-    root = Path.cwd() if target is None else target
+    """Write the skeleton layer into `root`; the created paths, root-relative."""
     partial = sources or ignore_local
     _refuse_existing(root, extend or partial)
     created: list[str] = []

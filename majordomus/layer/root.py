@@ -24,16 +24,6 @@ class LayerIOError(ProtocolFailure):
     """A file the run needs cannot be read, or the start path does not exist (exit 13)."""
 
 
-def _is_marker(path: Path) -> bool:
-    """A regular file, or a symlink in its place: the link makes this the root whose
-    manifest read refuses it by name, instead of silently finding a layer further up."""
-    try:
-        mode = os.lstat(path).st_mode
-    except OSError:
-        return False
-    return stat.S_ISREG(mode) or stat.S_ISLNK(mode)
-
-
 def is_legacy(directory: Path) -> bool:
     """A pre-`.ai` data directory (a checkout of the tool itself, with `bin/majordomus`, is not)."""
     data = directory / ".majordomus"
@@ -50,7 +40,13 @@ def find_root(start: Path | None = None) -> Path:
         reason = getattr(exc, "strerror", None) or "cannot be resolved"
         raise LayerIOError(f"cannot use {raw} as the start directory: {reason}") from exc
     for directory in (origin, *origin.parents):
-        if _is_marker(directory / MANIFEST):
+        try:
+            mode = os.lstat(directory / MANIFEST).st_mode
+        except OSError:
+            mode = 0
+        # a symlink counts: reading it refuses it by name, where finding a layer further up
+        # would be silent
+        if stat.S_ISREG(mode) or stat.S_ISLNK(mode):
             return directory
         if is_legacy(directory):
             raise LegacyLayout(

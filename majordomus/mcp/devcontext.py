@@ -12,7 +12,7 @@ from majordomus.devcontext.bundle import LEFT_OUT
 from majordomus.devcontext.model import BYTES_PER_TOKEN, CompiledContext, Diagnostic, tokens_for
 from majordomus.egress import clean_json
 from majordomus.errors import InvalidInput
-from majordomus.mcp.framing import encode
+from majordomus.mcp.jsonrpc import encode
 from majordomus.mcp.listing import COMPILE
 from majordomus.wire import dumps_compact
 

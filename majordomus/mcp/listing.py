@@ -24,19 +24,17 @@ DETAIL = {
     "rows, exclusions and deduplication, without the content.",
 }
 
+#: Client hints by a tool's execution effect, only where the protocol's default does not hold.
+_ANNOTATIONS = {
+    "read": {"readOnlyHint": True, "openWorldHint": False},
+    "repository_mutation": {"openWorldHint": False},
+    "process_state": {"destructiveHint": False, "openWorldHint": False},
+}
+
 if TYPE_CHECKING:
     from majordomus.capabilities.registry import Capability, Registry
     from majordomus.capabilities.workspace import Workspace
     from majordomus.layer.model import Index, LayerObject
-
-
-def tool_annotations(cap: Capability) -> dict[str, bool]:
-    """Client hints from the execution policy, only where the protocol's default does not hold."""
-    if cap.effect == "read":
-        return {"readOnlyHint": True, "openWorldHint": False}
-    if cap.effect == "repository_mutation":
-        return {"openWorldHint": False}
-    return {"destructiveHint": False, "openWorldHint": False}
 
 
 def tool_entries(registry: Registry) -> list[dict[str, Any]]:
@@ -56,7 +54,7 @@ def tool_entries(registry: Registry) -> list[dict[str, Any]]:
                 "description": cap.description,
                 "inputSchema": schema,
                 "_meta": {"majordomus": {"id": cap.id, "effect": cap.effect}},
-                "annotations": tool_annotations(cap),
+                "annotations": _ANNOTATIONS[cap.effect],
             }
         )
     return out

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from majordomus.errors import CapabilityError
 from majordomus.layer.prompts import PLACEHOLDER, declared_arguments, placeholders
 from majordomus.mcp.devcontext import fitted
-from majordomus.mcp.framing import clean_value
+from majordomus.mcp.jsonrpc import clean_value
 
 if TYPE_CHECKING:
     from majordomus.capabilities.workspace import Workspace

@@ -1,5 +1,5 @@
-"""The MCP server's dispatcher: the methods, their parameters and their error codes; stdio
-runs it here, and Streamable HTTP through `majordomus.http.mcp`."""
+"""The MCP server's dispatcher: the methods, their parameters, results and error codes;
+stdio runs it here, and Streamable HTTP through `majordomus.http.mcp`."""
 
 from __future__ import annotations
 
@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING, Any
 
 from majordomus.capabilities.builtin import TOOLS, declared
 from majordomus.capabilities.core import RECORD_URI, resolve_resource
+from majordomus.capabilities.paging import cursor, offset_in
 from majordomus.capabilities.registry import Capability
-from majordomus.egress import excerpt
+from majordomus.egress import clean, clean_json, excerpt
 from majordomus.errors import CapabilityError, Internal, MissingArtifact, NotFound
-from majordomus.mcp.dispatch import Dispatcher
-from majordomus.mcp.framing import (
+from majordomus.mcp.jsonrpc import (
     INVALID_PARAMS,
     RESOURCE_NOT_FOUND,
+    Dispatcher,
     RpcError,
     clean_value,
     notification,
@@ -28,21 +29,15 @@ from majordomus.mcp.listing import (
     served_tools,
     writer_tools,
 )
-from majordomus.mcp.results import (
-    PAGE_BYTES,
-    offset_of,
-    page,
-    text_result,
-    tool_refusal,
-    tool_result,
-)
 from majordomus.mcp.session import run
 from majordomus.version import __version__
-from majordomus.wire import dumps_pretty
+from majordomus.wire import dumps_compact, dumps_pretty
 
 log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from majordomus.capabilities.workspace import Workspace
 
 
@@ -88,6 +83,59 @@ _TEMPLATES = [
 #: The lists a re-index may change; `notifications/<list>/list_changed` announces each.
 _LISTS = ("tools", "resources", "prompts")
 _SERVER_INFO = {"name": "majordomus", "title": "Majordomus", "version": __version__}
+
+
+#: Entries per page of every list method; `nextCursor` is present while more remain.
+PAGE_SIZE = 100
+#: The bytes of rows a page of a list tool or of `resources/list` holds: about 2,000 tokens
+#: once escaped into the JSON-RPC line.
+PAGE_BYTES = 7_200
+
+
+def text_result(text: str, *, is_json: bool = False) -> dict[str, Any]:
+    """A tool's answer as one text block, redacted as the text it is (a secret spanning
+    lines is found in the text, not in its escaped form inside the JSON-RPC line)."""
+    cleaned = clean_json(text, dumps_compact) if is_json else clean(text)
+    return {"content": [{"type": "text", "text": cleaned}], "isError": False}
+
+
+def tool_result(answer: BaseModel) -> dict[str, Any]:
+    """A tool's answer: its model's compact JSON as the one text block."""
+    value = answer.model_dump(mode="json", by_alias=True)
+    return text_result(dumps_compact(value), is_json=True)
+
+
+def tool_refusal(exc: CapabilityError) -> dict[str, Any]:
+    """A refused call is a result, not a protocol error: the model reads why and adapts."""
+    return {
+        "content": [{"type": "text", "text": clean(exc.display)}],
+        "isError": True,
+        "_meta": {"majordomus": {"error": {"code": exc.code}}},
+    }
+
+
+def page(name: str, entries: list[Any], offset: int, size: int | None = None) -> dict[str, Any]:
+    """`PAGE_SIZE` entries from `offset`, at most `size` bytes (one at least), and `nextCursor`."""
+    stop = min(len(entries), offset + PAGE_SIZE)
+    if size is not None:
+        spent = 0
+        for at in range(offset, stop):
+            spent += len(dumps_compact(entries[at]))
+            if spent > size and at > offset:
+                stop = at
+                break
+    result: dict[str, Any] = {name: entries[offset:stop]}
+    if stop < len(entries):
+        result["nextCursor"] = cursor(name, stop)
+    return result
+
+
+def offset_of(name: str, given: Any) -> int:
+    """Where a page starts; a cursor this server did not give for this list is -32602."""
+    start = 0 if given is None else offset_in(given, name)
+    if start is None:
+        raise RpcError(INVALID_PARAMS, "invalid cursor: pass a nextCursor this list gave")
+    return start
 
 
 class Server(Dispatcher):
@@ -346,6 +394,53 @@ def _call(params: dict[str, Any], not_an_object: str) -> tuple[str, dict[str, An
     return name, arguments
 
 
+#: What every call answers, where no repository is served, after the reason the start gave.
+FIX = (
+    "start the server in the repository (the project folder the client opens), or give it "
+    'the repository in its entry: "args": ["mcp", "--repo", "/path/to/repository"]'
+)
+
+
+class Unrooted(Dispatcher):
+    """The server started where no repository is (a client that starts it in its own folder,
+    or a `--repo` that names none): it completes `initialize` and answers every call with how
+    to fix the start, so the client shows the reason instead of a server that disconnected."""
+
+    def __init__(self, tools: list[dict[str, Any]], reason: str) -> None:
+        self.fix = f"{reason}; {FIX}"
+        log.error("no repository is served: %s", self.fix)
+        empty = {
+            "resources/list": "resources",
+            "resources/templates/list": "resourceTemplates",
+            "prompts/list": "prompts",
+        }
+        methods = {
+            method: (
+                lambda params, name=name: page(name, [], offset_of(name, params.get("cursor")))
+            )
+            for method, name in empty.items()
+        }
+        super().__init__(
+            {
+                **methods,
+                "initialize": lambda params: initialize_result(
+                    params, _CAPABILITIES, f"Majordomus serves no repository: {self.fix}."
+                ),
+                "ping": lambda _params: {},
+                "tools/list": lambda params: clean_value(
+                    page("tools", tools, offset_of("tools", params.get("cursor")))
+                ),
+                "tools/call": lambda _params: clean_value(tool_refusal(NotFound(self.fix))),
+                "resources/read": self._refuse,
+                "prompts/get": self._refuse,
+                "completion/complete": self._refuse,
+            }
+        )
+
+    def _refuse(self, _params: dict[str, Any]) -> Any:
+        raise RpcError(RESOURCE_NOT_FOUND, self.fix)
+
+
 def serve(ctx: Workspace, *, read_only: bool) -> int:
     """`majordomus mcp`: serve stdio until EOF; only the protocol reaches stdout."""
     protocol_out = sys.stdout.buffer
@@ -355,8 +450,6 @@ def serve(ctx: Workspace, *, read_only: bool) -> int:
     try:
         server = Server(ctx, read_only=read_only)
     except MissingArtifact as exc:
-        from majordomus.mcp.unrooted import Unrooted
-
         server = Unrooted(served_tools(read_only), exc.message)
     try:
         return run(server, sys.stdin.buffer, protocol_out)

@@ -5,18 +5,14 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Iterator
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
 from majordomus.egress import silence
 from majordomus.errors import EXIT_OK, EXIT_REFUSED
 from majordomus.limits import MAX_LINE_BYTES
-from majordomus.mcp.framing import INVALID_REQUEST, OutputClosed, encode, error, write
+from majordomus.mcp.jsonrpc import INVALID_REQUEST, Dispatcher, OutputClosed, encode, error, write
 
 log = logging.getLogger(__name__)
-
-if TYPE_CHECKING:
-    from majordomus.mcp.dispatch import Dispatcher
-
 
 #: Seconds between the checks an idle session makes, so a change is announced unasked.
 IDLE_CHECK_SECONDS = 2.0

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from majordomus.layer.discovery import discover
 from majordomus.layer.index import build
 from tests.conftest import CORPUS, make_git_repo
+from tests.layer.support import discovered
 
 LAYERS = (
     sorted(p for p in CORPUS.iterdir() if (p / ".ai" / "manifest.yaml").is_file())
@@ -24,7 +24,7 @@ LAYERS = (
 def test_corpus_layer(layer: Path, tmp_path: Path) -> None:
     root = make_git_repo(tmp_path / layer.name, layer)
     index = build(root).index
-    files, _ = discover(index.root, index.manifest, index.sources, "vcs")
+    files, _ = discovered(index.root, index.manifest, index.sources, "vcs")
     served = {obj.provenance.path for obj in index.objects}
     reported = {d.path for d in index.diagnostics if d.severity == "error"}
     paths = [path for claimed in files for path in claimed.paths]

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from majordomus.layer.discovery import Claimed, Glob, discover, walk
+from majordomus.layer.discovery import Claimed, Glob, walk
 from majordomus.layer.model import SourceClass
 from majordomus.safefs import Tree
 from tests.conftest import git, make_git_repo
-from tests.layer.support import manifest, write
+from tests.layer.support import discovered, manifest, write
 
 MANIFEST = manifest(knowledge="repo/knowledge")
 
@@ -66,15 +66,16 @@ def _tree(root: Path) -> Path:
 def test_walk_skips_symlinks_git_and_the_local_half(tmp_path: Path) -> None:
     root = _tree(tmp_path)
     local = lambda rel: rel == ".ai/local" or rel.startswith(".ai/local/")  # noqa: E731
-    assert sorted(walk(root, Glob("docs/*.md"), local)) == ["docs/a.md"]
-    assert sorted(walk(root, Glob("**/*.md"), local)) == [
-        ".ai/repo/rules/deep/y.md",
-        ".ai/repo/rules/x.md",
-        "README.md",
-        "docs/a.md",
-        "docs/sub/b.md",
-        "other/README.md",
-    ]
+    with Tree(root) as tree:
+        assert sorted(walk(tree, Glob("docs/*.md"), local)) == ["docs/a.md"]
+        assert sorted(walk(tree, Glob("**/*.md"), local)) == [
+            ".ai/repo/rules/deep/y.md",
+            ".ai/repo/rules/x.md",
+            "README.md",
+            "docs/a.md",
+            "docs/sub/b.md",
+            "other/README.md",
+        ]
 
 
 def test_walk_prunes_branches_that_cannot_match(tmp_path: Path, monkeypatch) -> None:
@@ -87,7 +88,8 @@ def test_walk_prunes_branches_that_cannot_match(tmp_path: Path, monkeypatch) -> 
         return real(self, rel)
 
     monkeypatch.setattr(Tree, "entries", spy)
-    assert walk(root, Glob(".ai/repo/rules/*.md"), lambda rel: False) == [".ai/repo/rules/x.md"]
+    with Tree(root) as tree:
+        assert walk(tree, Glob(".ai/repo/rules/*.md"), lambda rel: False) == [".ai/repo/rules/x.md"]
     assert listed == ["", ".ai", ".ai/repo", ".ai/repo/rules"]
 
 
@@ -101,8 +103,8 @@ def test_filesystem_and_vcs_agree_on_a_committed_tree(tmp_path: Path) -> None:
     (root / ".git" / "x.md").unlink()
     git(root, "add", "-A")
     classes = [_class("docs", ":(glob)docs/**/*.md"), _class("rules", ":(glob).ai/**/*.md")]
-    vcs = _paths(discover(root, MANIFEST, classes, "vcs")[0])
-    fs = _paths(discover(root, MANIFEST, classes, "filesystem")[0])
+    vcs = _paths(discovered(root, MANIFEST, classes, "vcs")[0])
+    fs = _paths(discovered(root, MANIFEST, classes, "filesystem")[0])
     # git tracks the symlink itself; the walk skips it (the reader reports it under vcs)
     assert [path for path in vcs if path != "docs/link.md"] == fs
     assert ".ai/local/state/z.md" not in vcs
@@ -114,9 +116,9 @@ def test_vcs_sees_staged_but_not_untracked_files(tmp_path: Path) -> None:
     (root / "docs" / "staged.md").write_text("# s\n")
     (root / "docs" / "untracked.md").write_text("# u\n")
     git(root, "add", "docs/staged.md")
-    files, _ = discover(root, MANIFEST, [_class("docs", ":(glob)docs/*.md")], "vcs")
+    files, _ = discovered(root, MANIFEST, [_class("docs", ":(glob)docs/*.md")], "vcs")
     assert _paths(files) == ["docs/staged.md"]
-    files, _ = discover(root, MANIFEST, [_class("docs", ":(glob)docs/*.md")], "filesystem")
+    files, _ = discovered(root, MANIFEST, [_class("docs", ":(glob)docs/*.md")], "filesystem")
     assert _paths(files) == ["docs/staged.md", "docs/untracked.md"]
 
 
@@ -124,7 +126,7 @@ def test_a_force_added_local_file_is_still_skipped(tmp_path: Path) -> None:
     root = make_git_repo(tmp_path / "r")
     write(root, ".ai/local/x.md", "# x\n")
     git(root, "add", "-f", ".ai/local/x.md")
-    files, _ = discover(root, MANIFEST, [_class("all", ":(glob).ai/**/*.md")], "vcs")
+    files, _ = discovered(root, MANIFEST, [_class("all", ":(glob).ai/**/*.md")], "vcs")
     assert _paths(files) == []
 
 
@@ -140,7 +142,7 @@ def test_findings_claimed_twice_and_required_source_empty(tmp_path: Path) -> Non
         _class("empty", ":(glob)none/*.md", required=True),
         _class("third", ":(glob)docs/a.md", required=True),
     ]
-    files, findings = discover(root, MANIFEST, classes, "vcs")
+    files, findings = discovered(root, MANIFEST, classes, "vcs")
     assert [(path, claimed.source.id) for claimed in files for path in claimed.paths] == [
         ("docs/a.md", "first"),
         ("docs/b.md", "second"),
@@ -173,5 +175,5 @@ def test_paths_leaving_the_root_are_never_listed(tmp_path: Path) -> None:
     (outer / "layer").mkdir()
     (outer / "layer" / "a.md").write_text("# a\n")
     git(outer, "add", "-A")
-    files, _ = discover(outer / "layer", MANIFEST, [_class("up", ":(glob)../*.md")], "vcs")
+    files, _ = discovered(outer / "layer", MANIFEST, [_class("up", ":(glob)../*.md")], "vcs")
     assert _paths(files) == []

@@ -191,7 +191,9 @@ def test_a_conflicted_path_is_listed_once_with_every_stage() -> None:
 def _asked_alone(root: Path) -> tuple[str | None, ...]:
     """The git state as the three quick questions answer it asked one by one."""
     try:
-        top = gitmod._toplevel(root, gitmod._Running(root, gitmod._TOPLEVEL, ()))
+        top = gitmod._line(gitmod._ask(root, gitmod._TOPLEVEL))
+        if top is None:
+            raise GitError(f"{root} is not inside a git work tree")
         head = gitmod._line(gitmod._ask(root, gitmod._HEAD, quiet=(1,)))
         return ("available", top, head, current_branch(root))
     except GitError as exc:

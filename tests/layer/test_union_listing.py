@@ -15,11 +15,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from majordomus.layer import discovery as discovery_module
-from majordomus.layer.discovery import discover, picked, union_pick
+from majordomus.layer.discovery import picked, union_pick
 from majordomus.layer.git import GitError, LsFiles
 from majordomus.layer.model import SourceClass
 from tests.conftest import GIT_ENV, git, make_git_repo
-from tests.layer.support import manifest, write
+from tests.layer.support import discovered, manifest, write
 
 PROPERTY = settings(
     derandomize=True,
@@ -128,7 +128,7 @@ def _listings(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
 
 
 def _found(root: Path, classes: list[SourceClass]) -> list[tuple[str, str]]:
-    files, _ = discover(root, MANIFEST, classes, "vcs")
+    files, _ = discovered(root, MANIFEST, classes, "vcs")
     return [(path, claimed.source.id) for claimed in files for path in claimed.paths]
 
 
@@ -194,7 +194,7 @@ def test_a_path_that_is_not_utf8_is_left_out_with_a_finding(tmp_path: Path) -> N
     with open(bytes(root) + b"/docs/deep/caf\xe9.md", "wb") as handle:
         handle.write(b"x\n")
     git(root, "add", "-A")
-    files, findings = discover(root, MANIFEST, CLASSES, "vcs")
+    files, findings = discovered(root, MANIFEST, CLASSES, "vcs")
     assert [path for c in files for path in c.paths] == ["docs/a.md"]
     assert [(f.code, f.path) for f in findings if f.code != "claimed_twice"] == [
         ("undecodable_path", "docs/sub-caf\\xe9.md"),
@@ -206,7 +206,7 @@ def test_a_failing_listing_fails_as_the_first_class_alone(tmp_path: Path) -> Non
     (tmp_path / "plain").mkdir()
     classes = _classes([":(glob)docs/?.md", ":(glob)docs/*.md"])
     with pytest.raises(GitError) as failed:
-        discover(tmp_path / "plain", MANIFEST, classes, "vcs")
+        discovered(tmp_path / "plain", MANIFEST, classes, "vcs")
     assert failed.value.message.endswith("(pathspec :(glob)docs/?.md)")
 
 

@@ -15,7 +15,7 @@ from majordomus.devcontext.bundle import LEFT_OUT
 from majordomus.layer.prompts import FACTS
 from majordomus.mcp import prompts
 from majordomus.mcp.devcontext import MCP_LEFT_OUT
-from majordomus.mcp.framing import encode
+from majordomus.mcp.jsonrpc import encode
 from majordomus.mcp.server import Server
 from tests.conftest import git, run_majordomus
 

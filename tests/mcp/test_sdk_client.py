@@ -17,7 +17,7 @@ from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import CapabilityError
 from majordomus.mcp.devcontext import COMPILE, fitted
 from majordomus.mcp.listing import SCHEMA_PREFIX, resource_entries, schema_resources, tool_entries
-from majordomus.mcp.results import PAGE_BYTES, text_result
+from majordomus.mcp.server import PAGE_BYTES, text_result
 from tests.conftest import GIT_ENV, MAJORDOMUS, answered_sdk, sdk_session, witness
 
 RECORD_TOOL = "majordomus_reasoning_record"

@@ -18,7 +18,7 @@ from majordomus.capabilities.core import RepositoryReport
 from majordomus.capabilities.workspace import Workspace
 from majordomus.errors import Internal, Refused
 from majordomus.mcp import listing, server
-from majordomus.mcp.framing import encode
+from majordomus.mcp.jsonrpc import encode
 from majordomus.mcp.server import Server
 from majordomus.mcp.session import run
 from majordomus.shipped import shipped_text

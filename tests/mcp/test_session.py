@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from majordomus.mcp.framing import encode
-from majordomus.mcp.results import tool_result
+from majordomus.mcp.jsonrpc import encode
+from majordomus.mcp.server import tool_result
 from majordomus.wire import Wire
 from tests.conftest import answered
 

@@ -24,7 +24,7 @@ from majordomus.ledger.record import KINDS, ReasoningRecord, parse_input
 from majordomus.ledger.service import Ledger
 from majordomus.ledger.store import Store
 from majordomus.mcp import session
-from majordomus.mcp.dispatch import Dispatcher
+from majordomus.mcp.jsonrpc import Dispatcher
 from tests.ledger.records import stored_record
 
 # -- object URIs -------------------------------------------------------------------------------

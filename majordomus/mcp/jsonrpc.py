@@ -1,28 +1,88 @@
-"""JSON-RPC 2.0 dispatch: from an input line to the answer it calls for, whatever the methods."""
+"""JSON-RPC 2.0 for the MCP server: one compact JSON value per line, and from an input line
+to the answer it calls for, whatever the methods."""
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import IO, Any
 
 from majordomus.bounded_json import IntegerTooLarge, LargeInt, loads
-from majordomus.egress import excerpt
+from majordomus.egress import clean_json, clean_line, excerpt, json_safe
 from majordomus.errors import CapabilityError, Fatal
 from majordomus.limits import MAX_INT_DIGITS
-from majordomus.mcp.framing import (
-    INTERNAL_ERROR,
-    INVALID_PARAMS,
-    INVALID_REQUEST,
-    METHOD_NOT_FOUND,
-    PARSE_ERROR,
-    RpcError,
-    encode,
-    error,
-    holds_large_int,
-)
+from majordomus.wire import dumps_compact
 
 log = logging.getLogger(__name__)
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+RESOURCE_NOT_FOUND = -32002
+
+
+class RpcError(Exception):
+    """A JSON-RPC error answer: `code` and the message the client sees."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class OutputClosed(Exception):
+    """The client closed its read end of our stdout: the session is over."""
+
+
+def encode(message: Any) -> str:
+    """The line a message (or a batch of them) is written as."""
+    return json_safe(dumps_compact(message))
+
+
+def clean_value(value: Any) -> Any:
+    """A result's value with every secret redacted; the value itself when nothing needed it."""
+    text = dumps_compact(value)
+    cleaned = clean_json(text, dumps_compact)
+    return value if cleaned == text else json.loads(cleaned)
+
+
+def error(id_: Any, code: int, message: str) -> dict[str, Any]:
+    """An error answer; its message is redacted and its controls escaped, whatever the code."""
+    return {"jsonrpc": "2.0", "id": id_, "error": {"code": code, "message": clean_line(message)}}
+
+
+def notification(method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+    if params is not None:
+        message["params"] = clean_value(params)
+    return message
+
+
+def holds_large_int(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, LargeInt):
+            return True
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
+def write(out: IO[bytes], line: str) -> None:
+    # A lone surrogate (from a `\ud800` escape in the input) is not UTF-8: send it escaped.
+    data = line.encode("utf-8", "backslashreplace") + b"\n"
+    try:
+        out.write(data)
+        out.flush()
+    except BrokenPipeError:
+        raise OutputClosed from None
+
 
 Answer = dict[str, Any] | list[dict[str, Any]]
 Method = Callable[[dict[str, Any]], Any]
