@@ -67,9 +67,12 @@ class Word(click.Group):
 
     def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
         if name not in self.commands:
-            below = [(words, build) for words, build in self._entries if words[0] == name]
+            below = [(words[1:], build) for words, build in self._entries if words[0] == name]
+            # the one command named by `name` alone, else a group of the entries below it
+            alone = next((build for words, build in below if not words), None)
             if below:
-                self.add_command(_command_at(name, below), name)
+                built = alone() if alone else Word(name, below, help=GROUP_HELP.get(name))
+                self.add_command(built, name)
         return self.commands.get(name)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -82,14 +85,6 @@ class Word(click.Group):
         except BrokenPipeError:
             silence(sys.stdout)
             return 0
-
-
-def _command_at(name: str, entries: Sequence[Entry]) -> click.Command:
-    """The one command named by `name` alone, else a group of the entries below `name`."""
-    for words, build in entries:
-        if len(words) == 1:
-            return build()
-    return Word(name, [(words[1:], build) for words, build in entries], help=GROUP_HELP.get(name))
 
 
 def _capability_command(capability_id: str) -> click.Command:

@@ -16,7 +16,7 @@ from pydantic.fields import FieldInfo
 from majordomus.capabilities.registry import Capability
 from majordomus.cli.completion import BY_FIELD
 from majordomus.cli.settings import settings, with_shared
-from majordomus.cli.views import JSON_ONLY, CliView
+from majordomus.cli.views import CliView
 from majordomus.egress import answer_json, clean
 
 
@@ -66,11 +66,6 @@ class _Checked(click.ParamType):
         return value
 
 
-def _field_type(base: click.ParamType, info: FieldInfo) -> click.ParamType:
-    checks = [m.func for m in info.metadata if isinstance(m, AfterValidator)]
-    return _Checked(base, checks) if checks else base
-
-
 def field_param(
     name: str, info: FieldInfo, positional: bool, flag_word: str | None = None
 ) -> click.Parameter | None:
@@ -79,14 +74,13 @@ def field_param(
     base = _click_type(core)
     if base is None:
         return None
+    checks = [m.func for m in info.metadata if isinstance(m, AfterValidator)]
+    kind = _Checked(base, checks) if checks else base
     key = info.alias or name
     complete = BY_FIELD.get(key)
     if positional:
         return click.Argument(
-            [key],
-            required=info.is_required(),
-            type=_field_type(base, info),
-            shell_complete=complete,
+            [key], required=info.is_required(), type=kind, shell_complete=complete
         )
     flag = "--" + (flag_word or key).replace("_", "-")
     help_text = info.description
@@ -94,7 +88,7 @@ def field_param(
         return click.Option([flag, key], is_flag=True, default=None, help=help_text)
     return click.Option(
         [flag, key],
-        type=_field_type(base, info),
+        type=kind,
         multiple=many,
         required=info.is_required(),
         help=help_text,
@@ -104,7 +98,7 @@ def field_param(
 
 def capability_command(cap: Capability, view: CliView | None) -> click.Command:
     """A click command that builds the input, calls the executor and renders the answer."""
-    view = view or JSON_ONLY
+    view = view or CliView()  # a capability that declares no view prints its answer as JSON
     params: list[click.Parameter] = []
     field_names: list[str] = []
     for name, info in cap.input.model_fields.items():

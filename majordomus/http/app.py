@@ -23,14 +23,15 @@ from majordomus.http.door import CLOSED, Door
 from majordomus.http.errors import HttpError, from_exception
 from majordomus.http.guards import MCP_PATH
 from majordomus.http.mcp import McpEndpoint
-from majordomus.http.middleware import Guard, client_of
-from majordomus.http.openapi import OpenApiError, build_openapi
-from majordomus.http.responses import (
+from majordomus.http.middleware import (
+    Guard,
+    client_of,
     error_response,
     method_not_allowed,
     model_response,
     refusal_response,
 )
+from majordomus.http.openapi import OpenApiError, build_openapi
 from majordomus.wire import dumps_pretty
 
 log = logging.getLogger(__name__)

@@ -86,16 +86,13 @@ def server_token(root: Path) -> str:
     token = data.decode("ascii", "replace").strip()
     if len(token) < 32 or not token.replace("-", "").replace("_", "").isalnum():
         raise TokenUnusable(f"{TOKEN_FILE} holds no token; remove it and start again")
-    if _tracked(root):
+    try:
+        tracked = bool(ls_files(root, TOKEN_FILE))
+    except GitError:
+        tracked = False  # no git repository: nothing is tracked
+    if tracked:
         raise TokenUnusable(f"{TOKEN_FILE} is tracked by git, so it is no secret; remove it")
     return token
-
-
-def _tracked(root: Path) -> bool:
-    try:
-        return bool(ls_files(root, TOKEN_FILE))
-    except GitError:
-        return False  # no git repository: nothing is tracked
 
 
 def _make(root: Path) -> str:

@@ -16,8 +16,7 @@ from majordomus.egress import excerpt
 from majordomus.errors import Forbidden
 from majordomus.http.door import Door, refusal
 from majordomus.http.guards import MCP_PATH
-from majordomus.http.middleware import client_of
-from majordomus.http.responses import method_not_allowed
+from majordomus.http.middleware import client_of, method_not_allowed
 from majordomus.mcp.jsonrpc import INVALID_REQUEST, PARSE_ERROR, Answer, encode, error
 from majordomus.mcp.server import PROTOCOL_VERSIONS, Server, tool_refusal
 

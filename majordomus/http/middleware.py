@@ -1,4 +1,5 @@
-"""The pure-ASGI guard in front of the routes: what must happen before routing."""
+"""The pure-ASGI guard in front of the routes (what must happen before routing), and the two
+answers every route and the guard send: a model's JSON, or an error body."""
 
 from __future__ import annotations
 
@@ -8,12 +9,14 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from pydantic import BaseModel
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from majordomus.egress import answer_json
 from majordomus.http.door import CLOSED, Door
-from majordomus.http.errors import HttpError
+from majordomus.http.errors import ErrorCode, HttpError, error_json
 from majordomus.http.guards import MCP_PATH, check_request
-from majordomus.http.responses import error_response, refusal_response
 from majordomus.limits import MAX_BODY_BYTES
 
 log = logging.getLogger(__name__)
@@ -24,6 +27,32 @@ LIVENESS_PATHS = frozenset({"/", "/api/v1/live"})
 #: An over-long body is read (and dropped) up to this much before the 413 is sent, so the
 #: client is not cut off mid-write and can read the answer; beyond it the connection closes.
 DRAIN_LIMIT = 16 * MAX_BODY_BYTES
+
+
+def model_response(answer: BaseModel) -> Response:
+    """A 200 answer: the model's pretty JSON, through `majordomus.egress`."""
+    return Response(answer_json(answer), status_code=200, media_type="application/json")
+
+
+def error_response(
+    status: int, code: ErrorCode, message: str, headers: dict[str, str] | None = None
+) -> Response:
+    return Response(error_json(code, message), status, headers, media_type="application/json")
+
+
+def refusal_response(refused: HttpError) -> Response:
+    """An `HttpError`'s answer; a 401 names the scheme that would let the caller in."""
+    challenge = {"WWW-Authenticate": "Bearer"} if refused.status == 401 else None
+    return error_response(refused.status, refused.code, refused.message, challenge)
+
+
+def method_not_allowed(method: str, path: str, allow: str | None) -> Response:
+    """405 `method_not_allowed`, naming the methods the path answers when it is served."""
+    served = f"; {path} answers {allow}" if allow else ""
+    headers = {"Allow": allow} if allow else None
+    return error_response(
+        405, "method_not_allowed", f"method {method} is not served{served}", headers
+    )
 
 
 class ClientGone(Exception):

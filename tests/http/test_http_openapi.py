@@ -220,11 +220,15 @@ def test_output_schemas_are_the_models_not_empty(document: dict[str, Any]) -> No
     assert schemas["ObjectSummary"]["properties"]["snippet"]
 
 
-def test_capabilities_validate_reports_an_openapi_clash(probe_context: Workspace) -> None:
-    from majordomus.cli.commands.validate import _openapi
+def test_capabilities_validate_reports_an_openapi_clash(
+    probe_context: Workspace, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from majordomus.cli.app import run
+    from majordomus.cli.settings import Settings
 
-    assert _openapi(probe_context) == []
     twins = Workspace.from_index(probe_context.index)
     twins.__dict__["registry"] = _twins()
-    problems = _openapi(twins)
-    assert len(problems) == 1 and problems[0].startswith("OPENAPI component 'Twin'")
+    monkeypatch.setattr(Settings, "context", lambda self: twins)
+    assert run(["capabilities", "validate"]) == 10
+    problems = capsys.readouterr().out.splitlines()
+    assert len(problems) == 2 and problems[0].startswith("FAIL OPENAPI component 'Twin'")

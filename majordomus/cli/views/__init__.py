@@ -27,10 +27,6 @@ class CliView:
     exit_code: Callable[[Any], int] | None = None
 
 
-#: The view of a capability that declares none: its answer is printed as JSON.
-JSON_ONLY = CliView()
-
-
 #: A capability module id → the module here that holds its capabilities' views.
 VIEWS_OF = {
     "objects": "core",

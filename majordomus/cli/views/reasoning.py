@@ -151,28 +151,24 @@ def pull_exit(out: Any) -> int:
     return EXIT_CONTRACT if out["quarantined"] else 0
 
 
-def _name_tasks_on_stderr() -> None:
-    """With no current task, say so and name the tasks that have records (stdout keeps the
-    report alone, as other tools read it)."""
-    from majordomus.cli.errors import fail
-    from majordomus.cli.settings import settings
-    from majordomus.ledger.store import Store
-    from majordomus.projections.handover import task_counts
-
-    counts = task_counts(Store(settings().context().root).load().records)
-    named = ", ".join(f"{t.task} ({t.records})" for t in counts)
-    fail(
-        "no current task is set (`majordomus reasoning task set NAME` chooses one); "
-        + (f"tasks with records: {named}" if counts else "no task has records yet")
-    )
-
-
 def status(out: Any, values: Params) -> str:
     if values.get("report"):
         from majordomus.ledger.tasks import UNTASKED
 
         if values.get("task") is None and out["state"]["task"] == UNTASKED:
-            _name_tasks_on_stderr()
+            # no current task: say so and name the tasks that have records on stderr (stdout
+            # keeps the report alone, as other tools read it)
+            from majordomus.cli.errors import fail
+            from majordomus.cli.settings import settings
+            from majordomus.ledger.store import Store
+            from majordomus.projections.handover import task_counts
+
+            counts = task_counts(Store(settings().context().root).load().records)
+            named = ", ".join(f"{t.task} ({t.records})" for t in counts)
+            fail(
+                "no current task is set (`majordomus reasoning task set NAME` chooses one); "
+                + (f"tasks with records: {named}" if counts else "no task has records yet")
+            )
         return out["report"]
     state, mode, totals = out["state"], out["mode"], out["state"]["totals"]
     return lines(
