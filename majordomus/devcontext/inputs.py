@@ -16,6 +16,7 @@ from majordomus.devcontext.relevance import number
 from majordomus.errors import InvalidInput, NotFound
 from majordomus.layer.model import Index
 from majordomus.layer.shortid import why_absent
+from majordomus.paths import escapes
 
 PATH_KIND = "path"
 #: What a request may name as its own scope: each path is weighed against every object of
@@ -120,13 +121,3 @@ def normalise_path(raw: str) -> str:
             f"'{raw}' is not repository-relative; a path outside the repository is not context"
         )
     return path
-
-
-def escapes(path: str) -> bool:
-    """Absolute, or with a `..` segment: the path names something outside the tree."""
-    return path.startswith("/") or ".." in path.split("/")
-
-
-def is_under(under: str, path: str) -> bool:
-    """Segment containment: `lib` holds `lib/x.sh`, not `library/x.sh`."""
-    return path == under or path.startswith(under + "/")

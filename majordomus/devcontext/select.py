@@ -14,7 +14,7 @@ from typing import Any
 
 from majordomus.devcontext.candidates import Band, Candidate, scalar_facts, scalar_text
 from majordomus.devcontext.graph import Node, followed
-from majordomus.devcontext.inputs import Request, escapes, is_under
+from majordomus.devcontext.inputs import Request
 from majordomus.devcontext.model import (
     Diagnostic,
     Excluded,
@@ -30,6 +30,7 @@ from majordomus.devcontext.sources import RECORD_FIELDS, CompileSources
 from majordomus.layer.model import LayerObject, UnresolvedReference
 from majordomus.layer.ranking import Ranking, layer_ranking, plan, rank, why
 from majordomus.layer.relations import strings_in
+from majordomus.paths import escapes, is_under
 
 SOURCE_KINDS = ("implementation", "test")
 LOCAL_RECORDS = (

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from majordomus.devcontext.candidates import scalar_facts
 from majordomus.devcontext.graph import Graph
-from majordomus.devcontext.inputs import escapes
 from majordomus.layer.frontmatter import split
 from majordomus.layer.model import Index
 from majordomus.layer.yaml import parse
+from majordomus.paths import escapes
 from majordomus.safefs import CONFIG_LIMIT, Tree, Unsafe
 
 if TYPE_CHECKING:

@@ -13,6 +13,7 @@ from typing import NamedTuple
 from majordomus.layer.git import GitError, LsFiles
 from majordomus.layer.model import LayerDiagnostic, Manifest, SourceClass
 from majordomus.layer.sources import GLOB_MAGIC
+from majordomus.paths import escapes, is_under
 from majordomus.safefs import Tree, Unsafe
 
 log = logging.getLogger(__name__)
@@ -214,15 +215,6 @@ class GitListings:
 # --- per class enumeration and the discovery findings --------------------------------------
 
 
-def _under(rel: str, directory: str) -> bool:
-    return rel == directory or rel.startswith(directory + "/")
-
-
-def _escapes(rel: str) -> bool:
-    """A listed path that would leave the root (a `..` pathspec); never read."""
-    return rel.startswith("/") or (".." in rel and ".." in rel.split("/"))
-
-
 def discover(
     manifest: Manifest, sources: list[SourceClass], tree: Tree, listings: GitListings | None
 ) -> tuple[list[Claimed], list[LayerDiagnostic]]:
@@ -238,9 +230,9 @@ def discover(
             listed, entries = listings.of(place)
         else:
             glob = Glob(source.pathspec.removeprefix(GLOB_MAGIC))
-            listed = walk(tree, glob, lambda rel: _under(rel, local_dir))
+            listed = walk(tree, glob, lambda rel: is_under(local_dir, rel))
         # each path comes once (a listing's keys, a walk's finds); the local half, escapes go
-        paths = sorted(rel for rel in listed if not (_under(rel, local_dir) or _escapes(rel)))
+        paths = sorted(rel for rel in listed if not (is_under(local_dir, rel) or escapes(rel)))
         log.debug(
             "class %s (kind %s): %d file(s)",
             source.id,

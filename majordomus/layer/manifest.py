@@ -15,6 +15,7 @@ from majordomus.layer.model import Manifest
 from majordomus.layer.root import MANIFEST, LayerIOError
 from majordomus.layer.typed import STRICT, parse_yaml, read
 from majordomus.layer.yaml import key_paths
+from majordomus.paths import escapes
 from majordomus.safefs import CONFIG_LIMIT, Unsafe, read_file
 
 LAYER_SCHEMA = "ai-repository/v1"
@@ -56,7 +57,7 @@ _MANIFEST_FILE = TypeAdapter(_ManifestFile)
 def _layer_path(value: str) -> str | None:
     """`value` as a path inside `.ai/` without a trailing `/`; None when it would escape."""
     trimmed = value.rstrip("/")
-    if not trimmed or trimmed.startswith("/") or ".." in trimmed.split("/"):
+    if not trimmed or escapes(trimmed):
         return None
     return trimmed
 

@@ -7,9 +7,10 @@ import math
 import pytest
 
 from majordomus.devcontext import CompileInput, compile_context
-from majordomus.devcontext.inputs import MAX_PATH_LENGTH, MAX_PATHS, is_under, normalise_path
+from majordomus.devcontext.inputs import MAX_PATH_LENGTH, MAX_PATHS, normalise_path
 from majordomus.errors import InvalidInput
 from majordomus.layer.model import Index
+from majordomus.paths import is_under
 
 
 @pytest.mark.parametrize(
