@@ -216,6 +216,17 @@ def _members(
     return objects, findings
 
 
+def _spec(source: SourceClass, reader: LayerReader) -> KindSpec:
+    spec = reader.kinds.kinds.get(source.kind)
+    if spec is None:
+        raise NotRead(
+            "unknown_kind",
+            f"class '{source.id}' declares kind '{source.kind}', which this executable "
+            "does not read (its kinds: docs/generated/layer.md)",
+        )
+    return spec
+
+
 def _read(
     rel: str, source: SourceClass, reader: LayerReader, spec: KindSpec, data: bytes
 ) -> tuple[list[LayerObject], list[LayerDiagnostic]]:
@@ -259,15 +270,9 @@ def _read(
 
 def read_entry(rel: str, source: SourceClass, reader: LayerReader) -> FileRead:
     """What one discovered file yields (see `FileRead`); the file is read once."""
-    spec = reader.kinds.kinds.get(source.kind)
-    if spec is None:
-        message = (
-            f"class '{source.id}' declares kind '{source.kind}', which this executable "
-            "does not read (its kinds: docs/generated/layer.md)"
-        )
-        return FileRead([], [LayerDiagnostic("error", "unknown_kind", message, rel)], None, None)
     stamp = None
     try:
+        spec = _spec(source, reader)
         try:
             data, info = reader.tree.read_stat(rel, SIZE_LIMIT)
         except Unsafe as exc:
